@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Segue: a navigation coordinator daemon. See README.md and docs/.
+///
+/// Layering (DESIGN.md §7): `SegueCore` is pure Swift; only `SegueStore` touches SQLite, only
+/// `SegueWire` touches ZeroMQ, only `SegueDaemon` touches systemd. Executables are thin.
+let package = Package(
+    name: "Segue",
+    products: [
+        .executable(name: "segued", targets: ["segued"]),
+        .executable(name: "segue", targets: ["segue"]),
+        .executable(name: "segue-bench", targets: ["segue-bench"]),
+        .library(name: "SegueCore", targets: ["SegueCore"]),
+        .library(name: "SegueClient", targets: ["SegueClient"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        // libm: the stdlib's Double rounding and exact conversions call into it; no import is involved.
+        .target(name: "SegueCore", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "SegueStore", dependencies: ["SegueCore", "CSQLite"]),
+        .target(name: "SegueWire", dependencies: ["SegueCore", "CZeroMQ"]),
+        .target(name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd"]),
+        .target(name: "SegueClient", dependencies: ["SegueCore", "SegueWire"]),
+
+        .executableTarget(name: "segued", dependencies: ["SegueDaemon"]),
+        .executableTarget(name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore"]),
+        .executableTarget(name: "segue-bench", dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ"]),
+
+        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
+        .testTarget(name: "SegueStoreTests", dependencies: ["SegueStore", "SegueCore"]),
+        .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueCore"]),
+        .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore"]),
+        .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueCore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["SegueClient", "SegueCore", "SegueWire"]),
+    ]
+)

@@ -1,0 +1,4 @@
+#ifndef CSystemd_SHIM_H
+#define CSystemd_SHIM_H
+#include <systemd/sd-daemon.h>
+#endif

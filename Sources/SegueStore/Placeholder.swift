@@ -1,0 +1,1 @@
+// SegueStore: the SQLite event store. See issue 3.

@@ -1,0 +1,6 @@
+import Testing
+@testable import SegueClient
+
+@Suite struct IntegrationTestsSmoke {
+    @Test func moduleLoads() { #expect(Bool(true)) }
+}

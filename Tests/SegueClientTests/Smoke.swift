@@ -1,0 +1,6 @@
+import Testing
+@testable import SegueClient
+
+@Suite struct SegueClientTestsSmoke {
+    @Test func moduleLoads() { #expect(Bool(true)) }
+}

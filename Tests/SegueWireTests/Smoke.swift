@@ -1,0 +1,6 @@
+import Testing
+@testable import SegueWire
+
+@Suite struct SegueWireTestsSmoke {
+    @Test func moduleLoads() { #expect(Bool(true)) }
+}
