@@ -1,0 +1,96 @@
+/// One event as it is stored, published and exported: the wire event body of DESIGN.md §4.
+///
+/// The navigation engine produces typed events; this is their envelope once the daemon has placed
+/// them in the log (global `seq`, per-navigator `revision`) and stamped them with `time` and
+/// `frame`. The store keeps exactly these fields, so export, publish and replay share one encoding.
+public struct EventRecord: Equatable, Sendable {
+    /// Global position in the log, gapless from 1.
+    public var seq: Int64
+    public var navigator: String
+    /// Per-navigator position, gapless from 1.
+    public var revision: Int64
+    /// e.g. `transition.started`.
+    public var type: String
+    /// Schema version of `data` for this `type`; decoding rejects versions it does not know.
+    public var version: Int
+    /// The frame at which the event takes effect (DESIGN.md §3).
+    public var frame: Int64
+    /// Unix nanoseconds at which the event was accepted.
+    public var time: Int64
+    /// The request id of the command that caused it; `nil` for clock-decided events.
+    public var command: String?
+    public var data: JSONObject
+
+    public init(
+        seq: Int64, navigator: String, revision: Int64, type: String, version: Int = 1, frame: Int64, time: Int64,
+        command: String?, data: JSONObject
+    ) {
+        self.seq = seq
+        self.navigator = navigator
+        self.revision = revision
+        self.type = type
+        self.version = version
+        self.frame = frame
+        self.time = time
+        self.command = command
+        self.data = data
+    }
+
+    /// The wire body, members in the documented order.
+    public var json: JSON {
+        .object([
+            "seq": .int(seq),
+            "navigator": .string(navigator),
+            "revision": .int(revision),
+            "type": .string(type),
+            "version": .int(Int64(version)),
+            "frame": .int(frame),
+            "time": .int(time),
+            "command": command.map(JSON.string) ?? .null,
+            "data": .object(data),
+        ])
+    }
+
+    /// Reads a wire body back, rejecting missing or mistyped members with the JSON path at fault.
+    public init(json: JSON) throws(CoreError) {
+        guard let object = json.objectValue else {
+            throw CoreError(.badRequest, "An event must be a JSON object.")
+        }
+        func int(_ key: String) throws(CoreError) -> Int64 {
+            guard let value = object[key]?.int64Value else {
+                throw CoreError(.badRequest, "Event member \"\(key)\" must be an integer.")
+            }
+            return value
+        }
+        func string(_ key: String) throws(CoreError) -> String {
+            guard let value = object[key]?.stringValue else {
+                throw CoreError(.badRequest, "Event member \"\(key)\" must be a string.")
+            }
+            return value
+        }
+        let known: Set<String> = ["seq", "navigator", "revision", "type", "version", "frame", "time", "command", "data"]
+        if let unknown = object.keys.first(where: { !known.contains($0) }) {
+            throw CoreError(.badRequest, "Event member \"\(unknown)\" is not part of the event format.")
+        }
+        seq = try int("seq")
+        navigator = try string("navigator")
+        revision = try int("revision")
+        type = try string("type")
+        let version = try int("version")
+        guard let v = Int(exactly: version) else {
+            throw CoreError(.badRequest, "Event member \"version\" is out of range.")
+        }
+        self.version = v
+        frame = try int("frame")
+        time = try int("time")
+        switch object["command"] {
+        case nil, .null?: command = nil
+        case .string(let s)?: command = s
+        default: throw CoreError(.badRequest, "Event member \"command\" must be a string or null.")
+        }
+        guard let data = object["data"]?.objectValue else {
+            throw CoreError(.badRequest, "Event member \"data\" must be an object.")
+        }
+        self.data = data
+    }
+}
