@@ -1,0 +1,48 @@
+import SegueCore
+
+/// What one command appends: its events, all or none, plus the reply to replay for its id.
+///
+/// The caller (the daemon) has already numbered the events (`seq` right after the log, `revision`
+/// right after each navigator's) because it publishes them; the store checks the numbering and
+/// rejects a unit that does not continue the log, writing nothing of it.
+public struct AppendUnit: Sendable, Equatable {
+    public var events: [EventRecord]
+    /// The client's idempotency key; with it, `reply` is stored in the same transaction as the events.
+    public var commandID: String?
+    public var navigator: String?
+    public var reply: JSON?
+
+    public init(events: [EventRecord], commandID: String? = nil, navigator: String? = nil, reply: JSON? = nil) {
+        self.events = events
+        self.commandID = commandID
+        self.navigator = navigator
+        self.reply = reply
+    }
+}
+
+/// A navigator's folded state as of `seq`, saved so that open does not refold the whole log.
+///
+/// The store does not know what `state` means: the caller folds events into it and hands it back.
+public struct Snapshot: Sendable, Equatable {
+    public var navigator: String
+    /// The last event folded into `state`.
+    public var seq: Int64
+    public var revision: Int64
+    public var state: JSON
+
+    public init(navigator: String, seq: Int64, revision: Int64, state: JSON) {
+        self.navigator = navigator
+        self.seq = seq
+        self.revision = revision
+        self.state = state
+    }
+}
+
+/// How much an acknowledged append survives (DESIGN.md §5).
+public enum Durability: String, Sendable, CaseIterable {
+    /// `synchronous=FULL`: every commit is fsynced before it is acknowledged; survives power loss.
+    case full
+    /// `synchronous=NORMAL` in WAL mode: acknowledged once in the WAL; survives a process crash, and
+    /// a power loss may lose the last commits (never corrupts).
+    case relaxed
+}

@@ -1,0 +1,88 @@
+import CSQLite
+
+/// One SQLite connection, owned by exactly one thread at a time (GRDB's `Database`, reduced).
+///
+/// `init` opens and throws, `deinit` closes, so a handle can neither leak nor be used after close.
+/// Connections are opened with `SQLITE_OPEN_NOMUTEX`: SQLite's own per-connection mutex is skipped
+/// because the owner serializes access, which is also why the type is not `Sendable`.
+final class Database {
+    let handle: OpaquePointer
+    let path: String
+
+    /// Opens (and with `create`, creates) the database file at `path`.
+    init(path: String, create: Bool = true) throws(StoreError) {
+        var db: OpaquePointer?
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        if create { flags |= SQLITE_OPEN_CREATE }
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw StoreError(
+                kind: .sqlite, extendedCode: rc,
+                message: "Cannot open the event store at \(path): \(message). Check the path and its permissions.")
+        }
+        sqlite3_extended_result_codes(db, 1)
+        self.handle = db
+        self.path = path
+    }
+
+    deinit {
+        // close_v2 defers the close until the last statement is finalized; statements hold a strong
+        // reference to their database, so by now there are none.
+        sqlite3_close_v2(handle)
+    }
+
+    /// The error for result code `rc` just returned on this connection.
+    func error(_ rc: Int32, sql: String?) -> StoreError {
+        let extended = sqlite3_extended_errcode(handle)
+        let message = String(cString: sqlite3_errmsg(handle))
+        // The connection's last error can be stale when `rc` came from elsewhere (e.g. a step whose
+        // error was reset); prefer the code we were given when they disagree.
+        let code = (extended & 0xff) == (rc & 0xff) ? extended : rc
+        return StoreError(kind: .sqlite, extendedCode: code, message: message, sql: sql)
+    }
+
+    /// Runs one or more statements that return no rows we need.
+    func execute(_ sql: String) throws(StoreError) {
+        var errmsg: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
+        if let errmsg { sqlite3_free(errmsg) }
+        guard rc == SQLITE_OK else { throw error(rc, sql: sql) }
+    }
+
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// The first column of the first row of `sql` as text: how pragmas answer.
+    func scalarText(_ sql: String) throws(StoreError) -> String? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.text(at: 0)
+    }
+
+    /// The first column of the first row of `sql` as an integer (0 for NULL or no row).
+    func scalarInt(_ sql: String) throws(StoreError) -> Int64 {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return 0 }
+        return statement.int64(at: 0)
+    }
+
+    /// False while a transaction is open on this connection.
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// Milliseconds SQLite keeps retrying a lock held by another connection before `SQLITE_BUSY`.
+    func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Rolls back an open transaction, if any; errors are ignored because the caller is already
+    /// reporting the error that made it roll back.
+    func rollbackQuietly() {
+        if !isAutocommit { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+    }
+}
+
+@available(*, unavailable)
+extension Database: Sendable {}

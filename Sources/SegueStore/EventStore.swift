@@ -1,0 +1,171 @@
+import Foundation
+import SegueCore
+
+/// The durable, append-only event log of every navigator (DESIGN.md §5).
+///
+/// Two connections in WAL mode: the group committer's thread owns the write connection, and reads go
+/// through a separate read connection, so history and state queries keep working while the writer
+/// is failing (disk full, I/O errors) or busy with a large batch. The store knows nothing about
+/// navigation: callers number events, fold them into state and hand snapshots in as JSON.
+public final class EventStore: @unchecked Sendable {
+    public let path: String
+    public let durability: Durability
+    private let committer: GroupCommitter
+    /// Guards `reader`: one read connection shared by all reading threads.
+    private let readLock = NSLock()
+    private let reader: LogReader
+
+    /// Opens (creating if needed) the store at `path`: WAL mode, `synchronous` for `durability`,
+    /// `PRAGMA quick_check`, then schema migrations.
+    ///
+    /// - Parameter busyTimeout: how long an append waits for a lock held by another process (for
+    ///   example an operator's `sqlite3` shell in a write transaction) before failing `unavailable`.
+    public init(path: String, durability: Durability = .full, busyTimeout: Duration = .seconds(2)) throws(StoreError) {
+        self.path = path
+        self.durability = durability
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let writer = LogWriter(path: path, durability: durability, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
+        try writer.open(quickCheck: true)
+        reader = try LogReader(path: path, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
+        committer = GroupCommitter(writer: writer)
+    }
+
+    /// Same as `init(path:durability:)`, under the name the daemon reads best.
+    public static func open(path: String, durability: Durability = .full) throws(StoreError) -> EventStore {
+        try EventStore(path: path, durability: durability)
+    }
+
+    deinit { committer.close() }
+
+    // MARK: Appending
+
+    /// Queues `unit` for the next group commit; `completion` fires after COMMIT returned (or the batch
+    /// failed), on the committer thread, and must not block.
+    public func submit(_ unit: AppendUnit, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        committer.submit(unit, completion: completion)
+    }
+
+    /// Appends `unit` and waits until it is stored (or failed): `submit` for callers that can block.
+    public func append(_ unit: AppendUnit) throws(StoreError) {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<Void, StoreError> = .success(())
+        committer.submit(unit) { result in
+            outcome = result
+            done.signal()
+        }
+        done.wait()
+        try outcome.get()
+    }
+
+    /// Returns once everything submitted before the call is stored or failed.
+    public func flush() { committer.flush() }
+
+    /// Drains pending appends, then closes the write connection; later appends fail with `.closed`.
+    /// Reads keep working until the store is released.
+    public func close() { committer.close() }
+
+    // MARK: Reading
+
+    /// The last committed seq (0 for an empty log). Appends must number from `lastSeq + 1`.
+    public var lastSeq: Int64 { committer.committedSeq.load(ordering: .acquiring) }
+
+    /// The navigator's last committed revision (0 if it has no events): the `expect` check.
+    public func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
+        try read { reader throws(StoreError) in try reader.lastRevision(of: navigator) }
+    }
+
+    /// The stored reply of an already applied command id, across restarts; nil if never seen.
+    public func reply(forCommand id: String) throws(StoreError) -> JSON? {
+        try read { reader throws(StoreError) in try reader.reply(forCommand: id) }
+    }
+
+    /// Up to `limit` events with seq above `seq`, in seq order, optionally of one navigator.
+    public func events(after seq: Int64, navigator: String? = nil, limit: Int = .max) throws(StoreError)
+        -> [EventRecord]
+    {
+        try read { reader throws(StoreError) in try reader.events(after: seq, navigator: navigator, limit: limit) }
+    }
+
+    /// The navigator's events with seq in `(after, upTo]`: the tail to fold onto a snapshot.
+    public func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
+        try read { reader throws(StoreError) in try reader.events(of: navigator, after: seq, upTo: last) }
+    }
+
+    /// Every navigator that has at least one event, in name order.
+    public func navigators() throws(StoreError) -> [String] {
+        try read { reader throws(StoreError) in try reader.navigators() }
+    }
+
+    /// Calls `body` with every event after `seq` in seq order without building an array: how the
+    /// daemon rebuilds state and how export streams the log.
+    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError) {
+        try read { reader throws(StoreError) in try reader.forEachEvent(after: seq, body) }
+    }
+
+    // MARK: Snapshots
+
+    /// Saves `state`, the caller's fold of `navigator` up to `seq` (its `revision`).
+    public func saveSnapshot(navigator: String, seq: Int64, revision: Int64, state: JSON) throws(StoreError) {
+        let text = StoreJSON.encode(state)
+        try committer.perform { writer throws(StoreError) in
+            try writer.withDatabase { database throws(StoreError) in
+                let statement = try database.prepare(
+                    "INSERT OR REPLACE INTO snapshots (navigator, seq, revision, state) VALUES (?, ?, ?, ?)")
+                statement.bind(navigator, at: 1)
+                statement.bind(seq, at: 2)
+                statement.bind(revision, at: 3)
+                statement.bind(text, at: 4)
+                try statement.run()
+            }
+        }
+    }
+
+    /// The newest snapshot of every navigator that has one.
+    public func latestSnapshots() throws(StoreError) -> [Snapshot] {
+        try read { reader throws(StoreError) in try reader.latestSnapshots() }
+    }
+
+    /// The newest snapshot of `navigator` taken at or before `seq`: the start of a time-travel fold.
+    public func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
+        try read { reader throws(StoreError) in try reader.snapshot(of: navigator, atOrBefore: seq) }
+    }
+
+    // MARK: Integrity
+
+    /// Runs SQLite's full `PRAGMA integrity_check` (slow on a big log; open runs the quick check) and
+    /// returns its findings, empty when the file is sound.
+    public func integrityCheck() throws(StoreError) -> [String] {
+        try read { reader throws(StoreError) in try reader.integrityCheck() }
+    }
+
+    // MARK: Internals
+
+    func read<T>(_ body: (LogReader) throws(StoreError) -> T) throws(StoreError) -> T {
+        readLock.lock()
+        defer { readLock.unlock() }
+        return try body(reader)
+    }
+
+    /// Runs `body` on the committer thread with the write connection, ordered after prior appends.
+    func withWriter<T>(_ body: @escaping (LogWriter) throws(StoreError) -> T) throws(StoreError) -> T {
+        try committer.perform(body)
+    }
+
+    /// Fault injection for tests: caps the file at `pages` pages (`PRAGMA max_page_count`), which makes
+    /// appends fail with `SQLITE_FULL` exactly as a full disk does. Returns the cap SQLite applied.
+    @discardableResult
+    func setMaxPageCount(_ pages: Int64) throws(StoreError) -> Int64 {
+        try withWriter { writer throws(StoreError) in
+            try writer.withDatabase { database throws(StoreError) in
+                try database.scalarInt("PRAGMA max_page_count = \(pages)")
+            }
+        }
+    }
+
+    /// The number of pages the file has now: tests size a cap from it.
+    func pageCount() throws(StoreError) -> Int64 {
+        try withWriter { writer throws(StoreError) in
+            try writer.withDatabase { database throws(StoreError) in try database.scalarInt("PRAGMA page_count") }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import SegueCore
+
+/// The read side of the log: its own connection, so reads never wait behind (or fail with) writes.
+///
+/// In WAL mode a reader sees the last committed transaction and is never blocked by the writer
+/// ("readers do not block writers and a writer does not block readers", sqlite.org/wal.html).
+/// `PRAGMA query_only` makes an accidental write through this connection an error.
+final class LogReader {
+    private let database: Database
+    private var statements: [String: Statement] = [:]
+
+    static let eventColumns = "seq, navigator, revision, type, version, frame, time, command, data"
+
+    init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+        database = try Database(path: path, create: false)
+        database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+        try database.execute("PRAGMA query_only = 1")
+    }
+
+    /// A cached prepared statement for `sql`, reset and ready to bind.
+    private func statement(_ sql: String) throws(StoreError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        let statement = try database.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
+        let statement = try statement("SELECT MAX(revision) FROM events WHERE navigator = ?")
+        defer { statement.reset() }
+        statement.bind(navigator, at: 1)
+        _ = try statement.step()
+        return statement.int64(at: 0)
+    }
+
+    func reply(forCommand id: String) throws(StoreError) -> JSON? {
+        let statement = try statement("SELECT reply FROM commands WHERE id = ?")
+        defer { statement.reset() }
+        statement.bind(id, at: 1)
+        guard try statement.step(), let text = statement.text(at: 0) else { return nil }
+        return try StoreJSON.decode(text)
+    }
+
+    func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord] {
+        let statement: Statement
+        if let navigator {
+            statement = try self.statement(
+                "SELECT \(Self.eventColumns) FROM events WHERE navigator = ? AND seq > ? ORDER BY seq LIMIT ?")
+            statement.bind(navigator, at: 1)
+            statement.bind(seq, at: 2)
+            statement.bind(Int64(clamping: limit), at: 3)
+        } else {
+            statement = try self.statement("SELECT \(Self.eventColumns) FROM events WHERE seq > ? ORDER BY seq LIMIT ?")
+            statement.bind(seq, at: 1)
+            statement.bind(Int64(clamping: limit), at: 2)
+        }
+        return try collect(statement)
+    }
+
+    func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
+        let statement = try statement(
+            "SELECT \(Self.eventColumns) FROM events WHERE navigator = ? AND seq > ? AND seq <= ? ORDER BY seq")
+        statement.bind(navigator, at: 1)
+        statement.bind(seq, at: 2)
+        statement.bind(last, at: 3)
+        return try collect(statement)
+    }
+
+    func forEachEvent(after seq: Int64, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError) {
+        let statement = try statement("SELECT \(Self.eventColumns) FROM events WHERE seq > ? ORDER BY seq")
+        defer { statement.reset() }
+        statement.bind(seq, at: 1)
+        while try statement.step() {
+            try body(Self.event(statement))
+        }
+    }
+
+    /// Distinct navigators by skip-scan: one index seek per navigator instead of a scan of the log.
+    func navigators() throws(StoreError) -> [String] {
+        let statement = try statement(
+            """
+            WITH RECURSIVE names(name) AS (
+                SELECT MIN(navigator) FROM events
+                UNION ALL
+                SELECT (SELECT MIN(navigator) FROM events WHERE navigator > names.name) FROM names
+                WHERE names.name IS NOT NULL
+            )
+            SELECT name FROM names WHERE name IS NOT NULL
+            """)
+        defer { statement.reset() }
+        var names: [String] = []
+        while try statement.step() {
+            if let name = statement.text(at: 0) { names.append(name) }
+        }
+        return names
+    }
+
+    func latestSnapshots() throws(StoreError) -> [Snapshot] {
+        let statement = try statement(
+            """
+            SELECT navigator, seq, revision, state FROM snapshots AS s
+            WHERE seq = (SELECT MAX(seq) FROM snapshots WHERE navigator = s.navigator) ORDER BY navigator
+            """)
+        defer { statement.reset() }
+        var snapshots: [Snapshot] = []
+        while try statement.step() { snapshots.append(try Self.snapshot(statement)) }
+        return snapshots
+    }
+
+    func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
+        let statement = try statement(
+            "SELECT navigator, seq, revision, state FROM snapshots WHERE navigator = ? AND seq <= ? "
+                + "ORDER BY seq DESC LIMIT 1")
+        defer { statement.reset() }
+        statement.bind(navigator, at: 1)
+        statement.bind(seq, at: 2)
+        guard try statement.step() else { return nil }
+        return try Self.snapshot(statement)
+    }
+
+    func integrityCheck() throws(StoreError) -> [String] {
+        let statement = try database.prepare("PRAGMA integrity_check")
+        var findings: [String] = []
+        while try statement.step() {
+            if let line = statement.text(at: 0), line != "ok" { findings.append(line) }
+        }
+        return findings
+    }
+
+    // MARK: Rows
+
+    private func collect(_ statement: Statement) throws(StoreError) -> [EventRecord] {
+        defer { statement.reset() }
+        var events: [EventRecord] = []
+        while try statement.step() { events.append(try Self.event(statement)) }
+        return events
+    }
+
+    /// The current row of a statement selecting `eventColumns`.
+    static func event(_ row: Statement) throws(StoreError) -> EventRecord {
+        let seq = row.int64(at: 0)
+        let text = row.text(at: 8) ?? ""
+        guard case .object(let data) = try StoreJSON.decode(text) else {
+            throw StoreError(kind: .invalidData, message: "Event \(seq) has data that is not a JSON object.")
+        }
+        return EventRecord(
+            seq: seq, navigator: row.text(at: 1) ?? "", revision: row.int64(at: 2), type: row.text(at: 3) ?? "",
+            version: Int(row.int64(at: 4)), frame: row.int64(at: 5), time: row.int64(at: 6),
+            command: row.text(at: 7), data: data)
+    }
+
+    private static func snapshot(_ row: Statement) throws(StoreError) -> Snapshot {
+        Snapshot(
+            navigator: row.text(at: 0) ?? "", seq: row.int64(at: 1), revision: row.int64(at: 2),
+            state: try StoreJSON.decode(row.text(at: 3) ?? ""))
+    }
+}
+
+@available(*, unavailable)
+extension LogReader: Sendable {}

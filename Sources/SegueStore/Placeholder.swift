@@ -1,1 +1,0 @@
-// SegueStore: the SQLite event store. See issue 3.

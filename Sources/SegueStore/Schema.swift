@@ -1,0 +1,69 @@
+/// The store's schema as an ordered list of migrations, tracked in `PRAGMA user_version`.
+///
+/// Migration `n` (1-based) takes a file from version `n - 1` to `n`; a file newer than the code is
+/// refused rather than guessed at. Everything is plain tables with TEXT JSON columns so that an
+/// operator with nothing but the `sqlite3` shell can read the log:
+/// `sqlite3 events.db "SELECT seq, navigator, revision, type, data FROM events ORDER BY seq"`.
+enum Schema {
+    static let migrations: [String] = [
+        // 1: the log, its append-only guard, snapshots and idempotency replies.
+        """
+        CREATE TABLE events (
+            seq INTEGER PRIMARY KEY,
+            navigator TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            frame INTEGER NOT NULL,
+            time INTEGER NOT NULL,
+            command TEXT,
+            data TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX events_navigator_revision ON events (navigator, revision);
+        CREATE INDEX events_command ON events (command) WHERE command IS NOT NULL;
+        CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+        CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+        CREATE TABLE snapshots (
+            navigator TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            revision INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            PRIMARY KEY (navigator, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE commands (
+            id TEXT PRIMARY KEY,
+            navigator TEXT,
+            seq INTEGER,
+            reply TEXT
+        ) WITHOUT ROWID;
+        """
+    ]
+
+    static var currentVersion: Int64 { Int64(migrations.count) }
+
+    /// Brings the file at `database` to `currentVersion`, all pending migrations in one transaction.
+    static func migrate(_ database: Database) throws(StoreError) {
+        try database.execute("BEGIN IMMEDIATE")
+        do throws(StoreError) {
+            let version = try database.scalarInt("PRAGMA user_version")
+            guard version <= currentVersion else {
+                throw StoreError(
+                    kind: .invalidData,
+                    message: "The event store at \(database.path) has schema version \(version), newer than "
+                        + "this build's \(currentVersion). Upgrade segued or open a different data directory.")
+            }
+            for index in Int(version)..<migrations.count {
+                try database.execute(migrations[index])
+            }
+            if version < currentVersion {
+                try database.execute("PRAGMA user_version = \(currentVersion)")
+            }
+            try database.execute("COMMIT")
+        } catch {
+            database.rollbackQuietly()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import CSQLite
+import SegueCore
+
+/// The one error type of SegueStore, in the style of GRDB's `DatabaseError`.
+///
+/// It keeps what an operator needs to diagnose a storage fault (the SQLite result code, primary and
+/// extended, SQLite's own message and the SQL that failed) and what a client needs to react (`code`,
+/// a wire `ErrorCode` from a stable mapping: storage faults are `unavailable` because a retry later may
+/// succeed, corruption is `internal` because it will not).
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, independent of SQLite's numbering.
+    public enum Kind: String, Sendable, Equatable {
+        /// SQLite returned an error; `extendedCode` says which.
+        case sqlite
+        /// An append was not numbered right after the log (`seq` or per-navigator `revision`).
+        case outOfSequence
+        /// A command id that already has a stored reply was appended again.
+        case duplicateCommand
+        /// An imported line or stored JSON text could not be read.
+        case invalidData
+        /// The store was closed before the request could run.
+        case closed
+        /// A file outside SQLite (export or import) could not be read or written.
+        case io
+    }
+
+    public var kind: Kind
+    /// SQLite's extended result code (e.g. `SQLITE_IOERR_FSYNC`), or 0 when SQLite was not involved.
+    public var extendedCode: Int32
+    public var message: String
+    /// The statement that failed, when there was one.
+    public var sql: String?
+    /// For imports: the 1-based line of the input at fault.
+    public var line: Int?
+
+    public init(kind: Kind, extendedCode: Int32 = 0, message: String, sql: String? = nil, line: Int? = nil) {
+        self.kind = kind
+        self.extendedCode = extendedCode
+        self.message = message
+        self.sql = sql
+        self.line = line
+    }
+
+    /// SQLite's primary result code (`SQLITE_FULL`, `SQLITE_IOERR`, ...): the low byte of the extended one.
+    public var primaryCode: Int32 { extendedCode & 0xff }
+
+    /// The wire error code a command that hit this error replies with (DESIGN.md §4, §5).
+    public var code: ErrorCode {
+        switch kind {
+        case .sqlite: Self.wireCode(forPrimary: primaryCode)
+        case .outOfSequence, .duplicateCommand: .conflict
+        case .invalidData: .badRequest
+        case .closed, .io: .unavailable
+        }
+    }
+
+    /// The stable mapping from SQLite's primary codes to wire codes.
+    ///
+    /// Faults of the environment (disk full, I/O, locks, permissions, memory) may clear, so they are
+    /// `unavailable`; a damaged file or a misuse of SQLite will not, so it is `internal`.
+    static func wireCode(forPrimary primary: Int32) -> ErrorCode {
+        switch primary {
+        case SQLITE_FULL, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM,
+            SQLITE_PERM, SQLITE_NOLFS, SQLITE_PROTOCOL, SQLITE_INTERRUPT, SQLITE_ABORT:
+            .unavailable
+        case SQLITE_CONSTRAINT: .conflict
+        case SQLITE_TOOBIG: .tooLarge
+        default: .internal
+        }
+    }
+
+    /// True when the connection that saw this error must not be trusted again (fsyncgate: after a
+    /// failed write or sync the kernel may have dropped dirty pages, so the handle is replaced
+    /// rather than retried).
+    var poisonsConnection: Bool {
+        guard kind == .sqlite else { return false }
+        switch primaryCode {
+        case SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_CANTOPEN, SQLITE_PROTOCOL: return true
+        default: return false
+        }
+    }
+
+    /// This error as the pure core's error, for replies.
+    public var coreError: CoreError { CoreError(code, message) }
+
+    public var description: String {
+        var text = "\(code.rawValue): \(message)"
+        if kind == .sqlite { text += " (SQLite code \(primaryCode), extended \(extendedCode))" }
+        if let line { text += " (line \(line))" }
+        if let sql { text += " [\(sql)]" }
+        return text
+    }
+}
