@@ -1,0 +1,122 @@
+import Foundation
+import SegueCore
+
+/// Export and import as JSON Lines (jsonlines.org): one event per line, exactly the wire event body.
+///
+/// Because export writes `EventRecord.json` with the protocol's serializer and import stores what it
+/// reads, export → import into a fresh store → export reproduces the file byte for byte. Only events
+/// travel: snapshots are derived data and command replies expire with their clients' retries.
+extension EventStore {
+    /// Writes every event, in seq order, to a new file at `path` (replacing it); returns the count.
+    @discardableResult
+    public func exportJSONLines(to path: String) throws(StoreError) -> Int {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
+            throw StoreError(kind: .io, message: "Cannot create the export file \(path). Check the directory and its permissions.")
+        }
+        defer { try? handle.close() }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        var count = 0
+        func drain() throws(StoreError) {
+            do {
+                try handle.write(contentsOf: buffer)
+            } catch {
+                throw StoreError(kind: .io, message: "Cannot write the export file \(path): \(error).")
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        try forEachEvent(after: 0) { event throws(StoreError) in
+            buffer.append(contentsOf: StoreJSON.encode(event.json).utf8)
+            buffer.append(UInt8(ascii: "\n"))
+            count += 1
+            if buffer.count >= 1 << 20 { try drain() }
+        }
+        try drain()
+        do {
+            try handle.synchronize()
+        } catch {
+            throw StoreError(kind: .io, message: "Cannot sync the export file \(path): \(error).")
+        }
+        return count
+    }
+
+    /// Appends the events of the JSON Lines file at `path`, all or none, in one transaction; returns
+    /// the count.
+    ///
+    /// The file must continue this log: its first seq is `lastSeq + 1` (1 for a fresh store), seqs
+    /// are gapless, and every navigator's revisions continue from its last stored one. The first
+    /// line that breaks a rule (or is not an event) is reported with its 1-based line number.
+    @discardableResult
+    public func importJSONLines(from path: String) throws(StoreError) -> Int {
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw StoreError(kind: .io, message: "Cannot read the import file \(path). Check that it exists and is readable.")
+        }
+        let events = try Self.parseJSONLines(Array(contents))
+        return try withWriter { writer throws(StoreError) in
+            try Self.checkContinuity(events, after: writer.lastSeq) { navigator throws(StoreError) in
+                try writer.withDatabase { database throws(StoreError) in
+                    let statement = try database.prepare("SELECT MAX(revision) FROM events WHERE navigator = ?")
+                    statement.bind(navigator, at: 1)
+                    _ = try statement.step()
+                    return statement.int64(at: 0)
+                }
+            }
+            guard !events.isEmpty else { return 0 }
+            let results = writer.commit([AppendUnit(events: events.map(\.event))])
+            try results[0].get()
+            return events.count
+        }
+    }
+
+    /// Splits `bytes` into lines and reads each as an event; a final newline is optional.
+    static func parseJSONLines(_ bytes: [UInt8]) throws(StoreError) -> [(line: Int, event: EventRecord)] {
+        var events: [(line: Int, event: EventRecord)] = []
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        for (index, line) in lines.enumerated() {
+            let number = index + 1
+            let text = String(decoding: line, as: UTF8.self)
+            let json: JSON
+            do throws(StoreError) {
+                json = try StoreJSON.decode(text)
+            } catch {
+                throw StoreError(kind: .invalidData, message: "Line \(number) is not valid JSON.", line: number)
+            }
+            do throws(CoreError) {
+                events.append((number, try EventRecord(json: json)))
+            } catch {
+                throw StoreError(kind: .invalidData, message: "Line \(number): \(error.message)", line: number)
+            }
+        }
+        return events
+    }
+
+    /// Checks that `events` continue a log ending at `lastSeq`, whose navigators end at the
+    /// revisions `lastRevision` returns.
+    static func checkContinuity(
+        _ events: [(line: Int, event: EventRecord)], after lastSeq: Int64,
+        lastRevision: (String) throws(StoreError) -> Int64
+    ) throws(StoreError) {
+        var seq = lastSeq
+        var revisions: [String: Int64] = [:]
+        for (line, event) in events {
+            guard event.seq == seq + 1 else {
+                throw StoreError(
+                    kind: .outOfSequence,
+                    message: "Line \(line) has seq \(event.seq), but the log continues at seq \(seq + 1).", line: line)
+            }
+            let last: Int64
+            if let known = revisions[event.navigator] { last = known } else { last = try lastRevision(event.navigator) }
+            guard event.revision == last + 1 else {
+                throw StoreError(
+                    kind: .outOfSequence,
+                    message: "Line \(line) has revision \(event.revision) for navigator \"\(event.navigator)\", "
+                        + "but that navigator continues at revision \(last + 1).", line: line)
+            }
+            revisions[event.navigator] = event.revision
+            seq = event.seq
+        }
+    }
+}

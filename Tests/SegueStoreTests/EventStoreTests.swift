@@ -1,0 +1,155 @@
+import Foundation
+import SegueCore
+import Testing
+@testable import SegueStore
+
+@Suite struct EventStoreTests {
+    @Test func appendedEventsReadBackInOrderAfterReopen() throws {
+        let directory = TemporaryDirectory()
+        var numberer = Numberer()
+        let units = [numberer.unit("main", count: 2), numberer.unit("side"), numberer.unit("main", count: 3)]
+        do {
+            let store = try EventStore(path: directory.file("events.db"))
+            for unit in units { try store.append(unit) }
+            #expect(store.lastSeq == 6)
+        }
+        let store = try EventStore(path: directory.file("events.db"))
+        #expect(store.lastSeq == 6)
+        #expect(try store.allEvents() == units.flatMap(\.events))
+        #expect(try store.lastRevision(of: "main") == 5)
+        #expect(try store.lastRevision(of: "side") == 1)
+        #expect(try store.lastRevision(of: "nobody") == 0)
+        #expect(try store.navigators() == ["main", "side"])
+        #expect(try store.events(after: 2, navigator: "main", limit: 2).map(\.seq) == [4, 5])
+        #expect(try store.events(after: 0, limit: 2).map(\.seq) == [1, 2])
+        #expect(try store.events(of: "main", after: 1, upTo: 5).map(\.seq) == [2, 4, 5])
+    }
+
+    /// Each row: how to spoil the next unit's numbering, and the error kind expected.
+    static let misnumbered: [(name: String, seqShift: Int64, revisionShift: Int64)] = [
+        ("seq gap", 1, 0),
+        ("seq repeat", -1, 0),
+        ("revision gap", 0, 1),
+        ("revision repeat", 0, -1),
+    ]
+
+    @Test(arguments: misnumbered)
+    func misnumberedUnitIsRejectedAndNothingOfItWritten(name: String, seqShift: Int64, revisionShift: Int64) throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("events.db"))
+        var numberer = Numberer()
+        try store.append(numberer.unit("main", count: 2))
+        var bad = numberer.unit("main", count: 2)
+        for index in bad.events.indices {
+            bad.events[index].seq += seqShift
+            bad.events[index].revision += revisionShift
+        }
+        #expect(throws: StoreError.self) { try store.append(bad) }
+        do {
+            try store.append(bad)
+        } catch {
+            #expect(error.kind == .outOfSequence)
+            #expect(error.code == .conflict)
+        }
+        #expect(try store.allEvents().count == 2)
+        // The correctly numbered unit still goes in afterwards.
+        var good = Numberer(seq: 2, revisions: ["main": 2])
+        try store.append(good.unit("main", count: 2))
+        #expect(checkGapless(try store.allEvents()) == nil)
+        #expect(store.lastSeq == 4)
+    }
+
+    @Test func commandReplySurvivesRestartAndDuplicateIdIsRejected() throws {
+        let directory = TemporaryDirectory()
+        var numberer = Numberer()
+        let reply: JSON = ["ok": true, "id": "c1", "revision": 1, "seq": 1]
+        do {
+            let store = try EventStore(path: directory.file("events.db"))
+            try store.append(numberer.unit("main", commandID: "c1", reply: reply))
+            #expect(try store.reply(forCommand: "c1") == reply)
+        }
+        let store = try EventStore(path: directory.file("events.db"))
+        #expect(try store.reply(forCommand: "c1") == reply)
+        #expect(try store.reply(forCommand: "c2") == nil)
+        do {
+            try store.append(numberer.unit("main", commandID: "c1", reply: reply))
+            Issue.record("a second append with command id c1 was accepted")
+        } catch {
+            #expect(error.kind == .duplicateCommand)
+        }
+        #expect(store.lastSeq == 1)
+    }
+
+    @Test func snapshotsAreKeptPerNavigatorAndFoundAtOrBeforeASeq() throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("events.db"))
+        try store.saveSnapshot(navigator: "main", seq: 3, revision: 2, state: ["stack": ["a", "b"]])
+        try store.saveSnapshot(navigator: "main", seq: 9, revision: 5, state: ["stack": ["a"]])
+        try store.saveSnapshot(navigator: "side", seq: 4, revision: 1, state: ["stack": []])
+        #expect(
+            try store.latestSnapshots() == [
+                Snapshot(navigator: "main", seq: 9, revision: 5, state: ["stack": ["a"]]),
+                Snapshot(navigator: "side", seq: 4, revision: 1, state: ["stack": []]),
+            ])
+        #expect(try store.snapshot(of: "main", atOrBefore: 8)?.seq == 3)
+        #expect(try store.snapshot(of: "main", atOrBefore: 9)?.seq == 9)
+        #expect(try store.snapshot(of: "main", atOrBefore: 2) == nil)
+    }
+
+    @Test func groupCommitStoresEveryUnitOfConcurrentProducersGaplessly() throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("events.db"))
+        let numbering = NSLock()
+        nonisolated(unsafe) var numberer = Numberer()
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: 8) { producer in
+            for _ in 0..<50 {
+                let done = DispatchSemaphore(value: 0)
+                numbering.lock()
+                let unit = numberer.unit("nav-\(producer)", count: 1 + producer % 3)
+                store.submit(unit) { result in
+                    if case .failure = result { failures.increment() }
+                    done.signal()
+                }
+                numbering.unlock()
+                done.wait()
+            }
+        }
+        #expect(failures.value == 0)
+        let events = try store.allEvents()
+        #expect(checkGapless(events) == nil)
+        #expect(Int64(events.count) == numberer.seq)
+    }
+
+    @Test func closeDrainsPendingWorkAndLaterAppendsFailClosed() throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("events.db"))
+        var numberer = Numberer()
+        let acknowledged = Counter()
+        for _ in 0..<20 {
+            store.submit(numberer.unit("main")) { result in
+                if case .success = result { acknowledged.increment() }
+            }
+        }
+        store.close()
+        #expect(acknowledged.value == 20)
+        #expect(throws: StoreError.self) { try store.append(numberer.unit("main")) }
+        #expect(try store.allEvents().count == 20)
+    }
+
+    @Test func integrityCheckOfASoundFileFindsNothing() throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("events.db"))
+        var numberer = Numberer()
+        try store.append(numberer.unit("main", count: 10))
+        #expect(try store.integrityCheck() == [])
+    }
+}
+
+/// A thread-safe counter for completions.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}

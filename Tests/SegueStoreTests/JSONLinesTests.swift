@@ -1,0 +1,75 @@
+import Foundation
+import SegueCore
+import Testing
+@testable import SegueStore
+
+@Suite struct JSONLinesTests {
+    @Test func exportImportExportIsByteIdentical() throws {
+        let directory = TemporaryDirectory()
+        var numberer = Numberer()
+        let source = try EventStore(path: directory.file("a.db"))
+        for round in 0..<20 {
+            try source.append(numberer.unit(round % 3 == 0 ? "side" : "main", count: 1 + round % 4, commandID: "c\(round)"))
+        }
+        try source.append(numberer.unit("main"))  // a clock-decided event: command null
+        #expect(try source.exportJSONLines(to: directory.file("a.jsonl")) == Int(numberer.seq))
+
+        let copy = try EventStore(path: directory.file("b.db"))
+        #expect(try copy.importJSONLines(from: directory.file("a.jsonl")) == Int(numberer.seq))
+        try copy.exportJSONLines(to: directory.file("b.jsonl"))
+
+        let first = try Data(contentsOf: URL(fileURLWithPath: directory.file("a.jsonl")))
+        let second = try Data(contentsOf: URL(fileURLWithPath: directory.file("b.jsonl")))
+        #expect(first == second)
+        #expect(try copy.allEvents() == source.allEvents())
+        #expect(copy.lastSeq == numberer.seq)
+    }
+
+    @Test func importContinuesAnExistingLog() throws {
+        let directory = TemporaryDirectory()
+        var numberer = Numberer()
+        let store = try EventStore(path: directory.file("a.db"))
+        try store.append(numberer.unit("main", count: 2))
+        let tail = numberer.unit("main", count: 2).events
+        let text = tail.map { StoreJSON.encode($0.json) + "\n" }.joined()
+        try text.write(toFile: directory.file("tail.jsonl"), atomically: true, encoding: .utf8)
+        #expect(try store.importJSONLines(from: directory.file("tail.jsonl")) == 2)
+        #expect(checkGapless(try store.allEvents()) == nil)
+        #expect(store.lastSeq == 4)
+    }
+
+    static func line(_ seq: Int64, _ navigator: String, _ revision: Int64) -> String {
+        StoreJSON.encode(
+            EventRecord(
+                seq: seq, navigator: navigator, revision: revision, type: "navigator.created", frame: 1, time: 2,
+                command: nil, data: [:]
+            ).json)
+    }
+
+    /// Each row: the file's lines, the line number the import must blame.
+    static let badFiles: [(lines: [String], line: Int)] = [
+        ([line(2, "a", 1)], 1),  // does not start at seq 1
+        ([line(1, "a", 1), line(3, "a", 2)], 2),  // seq gap
+        ([line(1, "a", 1), line(2, "a", 1)], 2),  // revision repeat
+        ([line(1, "a", 1), line(2, "b", 2)], 2),  // b starts at revision 2
+        ([line(1, "a", 1), line(2, "a", 2), "{\"seq\": 3"], 3),  // not JSON
+        ([line(1, "a", 1), "{\"seq\": 2}"], 2),  // not an event
+        ([line(1, "a", 1), "", line(2, "a", 2)], 2),  // blank line
+    ]
+
+    @Test(arguments: badFiles)
+    func importRejectsABrokenFileWithTheLineAtFaultAndStoresNothing(lines: [String], line: Int) throws {
+        let directory = TemporaryDirectory()
+        try (lines.joined(separator: "\n") + "\n").write(
+            toFile: directory.file("bad.jsonl"), atomically: true, encoding: .utf8)
+        let store = try EventStore(path: directory.file("a.db"))
+        do {
+            try store.importJSONLines(from: directory.file("bad.jsonl"))
+            Issue.record("a broken file was imported")
+        } catch {
+            #expect(error.line == line)
+        }
+        #expect(store.lastSeq == 0)
+        #expect(try store.allEvents().isEmpty)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import SegueCore
+import Testing
+@testable import SegueStore
+
+@Suite struct SchemaTests {
+    @Test(arguments: [
+        "UPDATE events SET type = 'x' WHERE seq = 1",
+        "DELETE FROM events WHERE seq = 1",
+        "DELETE FROM events",
+    ])
+    func theSchemaRefusesToChangeOrRemoveEvents(sql: String) throws {
+        let directory = TemporaryDirectory()
+        var numberer = Numberer()
+        do {
+            let store = try EventStore(path: directory.file("events.db"))
+            try store.append(numberer.unit("main", count: 2))
+        }
+        let database = try Database(path: directory.file("events.db"))
+        do {
+            try database.execute(sql)
+            Issue.record("\(sql) succeeded")
+        } catch {
+            #expect(error.message == "events are append-only")
+            #expect(error.sql == sql)
+            #expect(error.primaryCode == 19)  // SQLITE_CONSTRAINT
+        }
+        #expect(try database.scalarInt("SELECT COUNT(*) FROM events") == 2)
+    }
+
+    @Test func openRecordsTheSchemaVersionAndRefusesANewerFile() throws {
+        let directory = TemporaryDirectory()
+        _ = try EventStore(path: directory.file("events.db"))
+        let database = try Database(path: directory.file("events.db"))
+        #expect(try database.scalarInt("PRAGMA user_version") == Schema.currentVersion)
+        #expect(try database.scalarText("PRAGMA journal_mode") == "wal")
+        try database.execute("PRAGMA user_version = 99")
+        #expect(throws: StoreError.self) { try EventStore(path: directory.file("events.db")) }
+    }
+
+    @Test func aFileThatIsNotADatabaseFailsToOpenWithInternal() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("events.db")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x5a, count: 8192)))
+        do {
+            _ = try EventStore(path: path)
+            Issue.record("a garbage file opened as an event store")
+        } catch {
+            #expect(error.code == .internal)
+        }
+    }
+
+    /// "Readable by people with nothing but sqlite3": the shell shows the log as stored.
+    @Test func theLogIsReadableWithTheSqlite3Shell() throws {
+        let directory = TemporaryDirectory()
+        var numberer = Numberer()
+        let store = try EventStore(path: directory.file("events.db"))
+        try store.append(numberer.unit("main", commandID: "c1", reply: ["ok": true]))
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [
+            directory.file("events.db"),
+            "SELECT seq, navigator, revision, type, command, json_extract(data, '$.transition') FROM events; "
+                + "SELECT id, reply FROM commands;",
+        ]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        shell.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text == "1|main|1|transition.started|c1|1\nc1|{\"ok\":true}\n")
+    }
+
+    @Test(arguments: [
+        (Int32(13), ErrorCode.unavailable),  // SQLITE_FULL
+        (Int32(10), .unavailable),  // SQLITE_IOERR
+        (Int32(10 | (4 << 8)), .unavailable),  // SQLITE_IOERR_FSYNC
+        (Int32(5), .unavailable),  // SQLITE_BUSY
+        (Int32(8), .unavailable),  // SQLITE_READONLY
+        (Int32(14), .unavailable),  // SQLITE_CANTOPEN
+        (Int32(11), .internal),  // SQLITE_CORRUPT
+        (Int32(26), .internal),  // SQLITE_NOTADB
+        (Int32(19), .conflict),  // SQLITE_CONSTRAINT
+        (Int32(18), .tooLarge),  // SQLITE_TOOBIG
+    ])
+    func sqliteCodesMapToStableWireCodes(extendedCode: Int32, code: ErrorCode) {
+        let error = StoreError(kind: .sqlite, extendedCode: extendedCode, message: "m")
+        #expect(error.code == code)
+        #expect(error.primaryCode == extendedCode & 0xff)
+    }
+}
