@@ -28,10 +28,12 @@ let package = Package(
 
         .executableTarget(name: "segued", dependencies: ["SegueDaemon"]),
         .executableTarget(name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore"]),
+        // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
+        .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore"]),
         .executableTarget(name: "segue-bench", dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ"]),
 
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
-        .testTarget(name: "SegueStoreTests", dependencies: ["SegueStore", "SegueCore"]),
+        .testTarget(name: "SegueStoreTests", dependencies: ["SegueStore", "SegueCore", "segue-store-crasher"]),
         .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueCore"]),
         .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore"]),
         .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueCore"]),

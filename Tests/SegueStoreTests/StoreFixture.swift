@@ -50,12 +50,24 @@ extension EventStore {
 
 /// Checks the invariants every log must keep: seq gapless from 1, revisions gapless per navigator.
 func checkGapless(_ events: [EventRecord]) -> String? {
-    var revisions: [String: Int64] = [:]
-    for (index, event) in events.enumerated() {
-        if event.seq != Int64(index + 1) { return "seq \(event.seq) at position \(index + 1)" }
-        let expected = (revisions[event.navigator] ?? 0) + 1
-        if event.revision != expected { return "\(event.navigator) revision \(event.revision), expected \(expected)" }
-        revisions[event.navigator] = event.revision
+    var checker = GaplessChecker()
+    return checker.check(events)
+}
+
+/// The gapless check, resumable: feed it the log in pieces.
+struct GaplessChecker {
+    private(set) var seq: Int64 = 0
+    private var revisions: [String: Int64] = [:]
+
+    /// The first violation in `events`, which must continue what was checked before; nil if none.
+    mutating func check(_ events: [EventRecord]) -> String? {
+        for event in events {
+            if event.seq != seq + 1 { return "seq \(event.seq) follows \(seq)" }
+            let expected = (revisions[event.navigator] ?? 0) + 1
+            if event.revision != expected { return "\(event.navigator) revision \(event.revision), expected \(expected)" }
+            revisions[event.navigator] = event.revision
+            seq = event.seq
+        }
+        return nil
     }
-    return nil
 }

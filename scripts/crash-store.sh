@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Crash the event store ROUNDS times (default 200) with SIGKILL under group-commit load and check,
+# with nothing but the sqlite3 shell, that after every kill the log holds every acknowledged event,
+# whole units only, and gapless seq and revisions. The quick version runs in `swift test`
+# (CrashTests); this is the long soak.
+#
+# usage: scripts/crash-store.sh [ROUNDS] [PRODUCERS]
+set -euo pipefail
+rounds=${1:-200}
+producers=${2:-8}
+cd "$(dirname "$0")/.."
+swift build -c release --product segue-store-crasher >/dev/null
+crasher="$(swift build -c release --show-bin-path)/segue-store-crasher"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+db="$work/events.db"
+
+fail() { echo "round $1: $2" >&2; exit 1; }
+
+for round in $(seq 1 "$rounds"); do
+    "$crasher" "$db" "$producers" >"$work/out" &
+    pid=$!
+    # Random load between 50 and 250 ms.
+    sleep "0.$(printf '%03d' $((50 + RANDOM % 200)))"
+    kill -9 "$pid"
+    wait "$pid" 2>/dev/null || true
+    grep -q '^fail\|^error' "$work/out" && fail "$round" "crasher reported: $(grep -m1 '^fail\|^error' "$work/out")"
+    acked=$(awk '$1 == "ack" && $3 > m { m = $3 } END { print m + 0 }' "$work/out")
+    check=$(sqlite3 "$db" "PRAGMA quick_check;
+        SELECT COUNT(*) = COALESCE(MAX(seq), 0) AND COALESCE(MIN(seq), 1) = 1 FROM events;
+        SELECT COUNT(*) FROM (SELECT navigator FROM events GROUP BY navigator
+            HAVING COUNT(*) != MAX(revision) OR MIN(revision) != 1);
+        SELECT COUNT(*) FROM (SELECT command FROM events GROUP BY command
+            HAVING COUNT(*) != CAST(substr(command, instr(command, 'x') + 1) AS INTEGER)
+                OR MIN(seq) != CAST(substr(command, 2, instr(command, 'x') - 2) AS INTEGER));
+        SELECT COALESCE(MAX(seq), 0) FROM events;")
+    mapfile -t lines <<<"$check"
+    [ "${lines[0]}" = ok ] || fail "$round" "quick_check: ${lines[0]}"
+    [ "${lines[1]}" = 1 ] || fail "$round" "seq is not gapless from 1"
+    [ "${lines[2]}" = 0 ] || fail "$round" "a navigator's revisions have a gap"
+    [ "${lines[3]}" = 0 ] || fail "$round" "a unit is only partly stored"
+    [ "$acked" -le "${lines[4]}" ] || fail "$round" "acknowledged seq $acked lost (log ends at ${lines[4]})"
+    printf 'round %d: %d acknowledged, log at seq %d\n' "$round" "$(grep -c '^ack' "$work/out" || true)" "${lines[4]}"
+done
+echo "ok: $rounds rounds"
