@@ -4,13 +4,15 @@
 # whole units only, and gapless seq and revisions. The quick version runs in `swift test`
 # (CrashTests); this is the long soak.
 #
-# usage: scripts/crash-store.sh [ROUNDS] [PRODUCERS]
+# usage: [SCRATCH=DIR] scripts/crash-store.sh [ROUNDS] [PRODUCERS]
 set -euo pipefail
 rounds=${1:-200}
 producers=${2:-8}
 cd "$(dirname "$0")/.."
-swift build -c release --product segue-store-crasher >/dev/null
-crasher="$(swift build -c release --show-bin-path)/segue-store-crasher"
+# SCRATCH: an optional --scratch-path for swift build.
+build=(swift build -c release ${SCRATCH:+--scratch-path "$SCRATCH"})
+"${build[@]}" --product segue-store-crasher >/dev/null
+crasher="$("${build[@]}" --show-bin-path)/segue-store-crasher"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 db="$work/events.db"

@@ -151,6 +151,9 @@ public final class EventStore: @unchecked Sendable {
         try committer.perform(body)
     }
 
+    /// Append transactions run so far (for the benchmark's units-per-commit figure).
+    var commitCount: Int { committer.commits.load(ordering: .relaxed) }
+
     /// Fault injection for tests: caps the file at `pages` pages (`PRAGMA max_page_count`), which makes
     /// appends fail with `SQLITE_FULL` exactly as a full disk does. Returns the cap SQLite applied.
     @discardableResult

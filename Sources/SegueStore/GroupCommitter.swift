@@ -25,6 +25,8 @@ final class GroupCommitter: @unchecked Sendable {
     private var stopped = false
     /// The last committed seq, readable from any thread without waiting for the writer.
     let committedSeq: Atomic<Int64>
+    /// Transactions committed (or attempted) for appends: batch sizes are units / commits.
+    let commits = Atomic<Int>(0)
     /// Owned by the committer thread once it starts.
     private nonisolated(unsafe) let writer: LogWriter
 
@@ -134,6 +136,7 @@ final class GroupCommitter: @unchecked Sendable {
     private func commit(_ batch: inout [AppendUnit], _ completions: inout [Completion]) {
         guard !batch.isEmpty else { return }
         let results = writer.commit(batch)
+        commits.add(1, ordering: .relaxed)
         committedSeq.store(writer.lastSeq, ordering: .releasing)
         for (completion, result) in zip(completions, results) { completion(result) }
         batch.removeAll(keepingCapacity: true)
