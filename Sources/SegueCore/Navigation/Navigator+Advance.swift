@@ -36,7 +36,7 @@ extension Navigator {
             guard let next = s.queue.first else { break }
             // A queued command starts the frame after the previous transition ended, so each
             // transition keeps a frame of its own for its final tick.
-            let due = s.lastEnded?.endFrame == s.frame ? s.frame + 1 : s.frame
+            let due = s.queueStartFrame
             guard due <= frame else { break }
             let envelope = CommandEnvelope(requestID: next.requestID)
             var decision = Decision(state: s, frame: due, envelope: envelope, fromQueue: true)
@@ -73,6 +73,6 @@ extension Navigator {
             return max(t.lastInteractionFrame + timeout, state.frame)
         }
         guard !state.queue.isEmpty else { return nil }
-        return state.lastEnded?.endFrame == state.frame ? state.frame + 1 : state.frame
+        return state.queueStartFrame
     }
 }

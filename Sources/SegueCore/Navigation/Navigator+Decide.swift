@@ -37,7 +37,12 @@ extension Navigator {
                 details: ["revision": state.revision])
         }
         var decision = Decision(state: state, frame: frame, envelope: envelope)
-        return try decision.decide(command)
+        let events = try decision.decide(command)
+        // A segment of zero length (finish from 1, cancel from 0) ends in the frame it starts, so the
+        // clock's events for this frame follow at once: the state a command leaves is always
+        // advanced to its frame, and the tick for this frame sees the end.
+        let after = events.reduce(state, evolve)
+        return events + advance(after, toFrame: frame)
     }
 }
 

@@ -72,11 +72,11 @@ public enum Navigator {
             if let t = s.transition {
                 s.stack = t.targetStack
                 s.modals = t.targetModals
-                s.lastEnded = EndedTransition(transition: t, endFrame: frame, phase: .completed)
+                s.recordEnd(EndedTransition(transition: t, endFrame: frame, phase: .completed))
             }
             s.transition = nil
         case .cancelled:
-            if let t = s.transition { s.lastEnded = EndedTransition(transition: t, endFrame: frame, phase: .cancelled) }
+            if let t = s.transition { s.recordEnd(EndedTransition(transition: t, endFrame: frame, phase: .cancelled)) }
             s.transition = nil
         case .queued(let request, _):
             s.queue.append(QueuedCommand(command: request, requestID: event.command))
@@ -96,6 +96,17 @@ public enum Navigator {
         guard id.hasPrefix("s"), let n = Int(id.dropFirst()) else { return 0 }
         return n
     }
+}
+
+extension NavigatorState {
+    mutating func recordEnd(_ end: EndedTransition) {
+        if ended.last?.endFrame != end.endFrame { ended.removeAll(keepingCapacity: true) }
+        ended.append(end)
+    }
+
+    /// The frame after the latest end, when that end is in the current frame: queued commands start
+    /// there so every transition keeps a frame of its own for its final tick.
+    var queueStartFrame: Int64 { ended.last?.endFrame == frame ? frame + 1 : frame }
 }
 
 extension Transition {

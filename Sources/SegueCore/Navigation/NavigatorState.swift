@@ -20,7 +20,9 @@ public struct NavigatorState: Equatable, Sendable {
     public var nextScreenNumber: Int = 1
     public var nextTransitionID: Int = 1
     public var transition: Transition?
-    public var lastEnded: EndedTransition?
+    /// The transitions that ended in the frame of the latest end, in order: their final ticks belong
+    /// to that frame (several can end in one frame, e.g. a completion then a non-animated push).
+    public var ended: [EndedTransition] = []
     /// Commands waiting for the transition in flight, under the `queue` busy policy.
     public var queue: [QueuedCommand] = []
 

@@ -54,11 +54,11 @@ public struct Tick: Equatable, Sendable {
 extension Navigator {
     /// The ticks for `frame`, given the state with exactly the events whose frame is ≤ `frame`.
     ///
-    /// Usually one; two when one transition ended in this frame and another started in it (each keeps
-    /// its whole tick sequence: the ended one's final tick comes first); none when nothing is in flight.
+    /// Usually one; more when transitions ended in this frame and another started in it (each keeps
+    /// its whole tick sequence: final ticks come first, in the order the transitions ended); none when nothing is in flight.
     public static func ticks(_ state: NavigatorState, frame: Int64) -> [Tick] {
         var out: [Tick] = []
-        if let ended = state.lastEnded, ended.endFrame == frame {
+        for ended in state.ended where ended.endFrame == frame {
             let fraction: Double = ended.phase == .completed ? 1 : 0
             out.append(tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true))
         }

@@ -38,7 +38,7 @@ import Testing
         #expect(after.stack == [home, list])
         #expect(after.transition == nil)
         #expect(after.revision == 3)
-        #expect(after.lastEnded?.endFrame == end)
+        #expect(after.ended.last?.endFrame == end)
     }
 
     @Test func nonAnimatedPushStartsAndCompletesInOneFrame() {
