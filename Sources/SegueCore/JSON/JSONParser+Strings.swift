@@ -83,8 +83,15 @@ extension JSONParser {
             let unit = try readHex4(escape: escape)
             var scalar = unit
             if unit >= 0xD800, unit <= 0xDBFF {
-                guard position + 1 < bytes.count else { throw unexpected("unterminated string") }
-                guard bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                guard position < bytes.count else { throw unexpected("unterminated string") }
+                guard bytes[position] == UInt8(ascii: "\\") else {
+                    throw loneSurrogate(unit, at: escape, "is not followed by a low surrogate escape")
+                }
+                guard position + 1 < bytes.count else {
+                    position += 1
+                    throw unexpected("unterminated escape sequence")
+                }
+                guard bytes[position + 1] == UInt8(ascii: "u") else {
                     throw loneSurrogate(unit, at: escape, "is not followed by a low surrogate escape")
                 }
                 let lowEscape = position
