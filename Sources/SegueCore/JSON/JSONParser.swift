@@ -249,9 +249,7 @@ struct JSONParser {
     }
 
     private func duplicate(_ key: String, at offset: Int) -> JSONError {
-        var quoted: [UInt8] = []
-        JSONSerializer.writeString(key.utf8.count <= 64 ? key : String(key.prefix(64)) + "...", into: &quoted)
-        let shown = String(decoding: quoted, as: UTF8.self)
+        let shown = JSONSerializer.quoted(key.utf8.count <= 64 ? key : String(key.prefix(64)) + "...")
         return JSONError(.duplicateKey, at: offset, "duplicate object key \(shown)")
     }
 

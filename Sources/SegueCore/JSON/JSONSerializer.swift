@@ -1,4 +1,4 @@
-/// Writes `JSON` values as UTF-8 bytes, appending to a caller-owned buffer.
+/// Writes `JSON` values as UTF-8 bytes.
 ///
 /// Deterministic by construction, because replayed ticks must be byte-identical to live ones: object
 /// members in insertion order, integers in decimal, doubles as Swift's shortest round-trip
@@ -8,107 +8,141 @@
 /// has no JSON spelling and is written as `null`; protocol code validates numbers before they get
 /// here, so this only keeps the output parseable.
 ///
-/// The daemon encodes every tick for every subscriber, so this appends bytes to an `[UInt8]` and
-/// never builds intermediate `String`s, except for a double's `description`.
-enum JSONSerializer {
-    static func writeCompact(_ value: JSON, into out: inout [UInt8]) {
+/// The daemon encodes every tick for every frame, so this writes into its own growable raw buffer
+/// (no uniqueness check per byte, unlike `[UInt8].append`) and builds no intermediate `String`s.
+/// Doubles go through `TextOutputStreamable`, whose `_writeASCII` hook hands over the digits from a
+/// stack buffer; if a future standard library stops calling it, `write(_:)` receives the same text.
+struct JSONSerializer: TextOutputStream {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    private init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    /// Runs `body` on a fresh serializer and returns what it wrote, releasing the buffer afterwards.
+    static func withSerializer<Result>(
+        _ body: (inout JSONSerializer) -> Void, _ result: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        var serializer = JSONSerializer(capacity: 512)
+        defer { serializer.base.deallocate() }
+        body(&serializer)
+        return result(UnsafeBufferPointer(start: serializer.base, count: serializer.count))
+    }
+
+    /// `string` as a JSON string literal, for error messages.
+    static func quoted(_ string: String) -> String {
+        withSerializer({ $0.writeString(string) }, { String(decoding: $0, as: UTF8.self) })
+    }
+
+    // MARK: - Values
+
+    mutating func writeCompact(_ value: JSON) {
         switch value {
-        case .null: appendASCII("null", into: &out)
-        case .bool(let flag): appendASCII(flag ? "true" : "false", into: &out)
-        case .int(let integer): writeInt(integer, into: &out)
-        case .double(let double): writeDouble(double, into: &out)
-        case .string(let string): writeString(string, into: &out)
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .int(let integer): writeInt(integer)
+        case .double(let double): writeDouble(double)
+        case .string(let string): writeString(string)
         case .array(let elements):
-            out.append(UInt8(ascii: "["))
+            append(UInt8(ascii: "["))
             var first = true
             for element in elements {
-                if !first { out.append(UInt8(ascii: ",")) }
+                if !first { append(UInt8(ascii: ",")) }
                 first = false
-                writeCompact(element, into: &out)
+                writeCompact(element)
             }
-            out.append(UInt8(ascii: "]"))
+            append(UInt8(ascii: "]"))
         case .object(let object):
-            out.append(UInt8(ascii: "{"))
+            append(UInt8(ascii: "{"))
             var first = true
             for member in object.members {
-                if !first { out.append(UInt8(ascii: ",")) }
+                if !first { append(UInt8(ascii: ",")) }
                 first = false
-                writeString(member.key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                writeCompact(member.value, into: &out)
+                writeString(member.key)
+                append(UInt8(ascii: ":"))
+                writeCompact(member.value)
             }
-            out.append(UInt8(ascii: "}"))
+            append(UInt8(ascii: "}"))
         }
     }
 
     /// Two-space indentation, `"key": value`, one element or member per line, `[]` and `{}` for
     /// empty containers, and no trailing newline: the layout `jq` and most editors use.
-    static func writePretty(_ value: JSON, indent: Int, into out: inout [UInt8]) {
+    mutating func writePretty(_ value: JSON, indent: Int) {
         switch value {
         case .array(let elements) where !elements.isEmpty:
-            out.append(UInt8(ascii: "["))
+            append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                out.append(contentsOf: index == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A])
-                appendSpaces(indent + 2, into: &out)
-                writePretty(element, indent: indent + 2, into: &out)
+                append(index == 0 ? "\n" : ",\n")
+                appendSpaces(indent + 2)
+                writePretty(element, indent: indent + 2)
             }
-            out.append(0x0A)
-            appendSpaces(indent, into: &out)
-            out.append(UInt8(ascii: "]"))
+            append(UInt8(ascii: "\n"))
+            appendSpaces(indent)
+            append(UInt8(ascii: "]"))
         case .object(let object) where object.count > 0:
-            out.append(UInt8(ascii: "{"))
+            append(UInt8(ascii: "{"))
             for (index, member) in object.members.enumerated() {
-                out.append(contentsOf: index == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A])
-                appendSpaces(indent + 2, into: &out)
-                writeString(member.key, into: &out)
-                out.append(contentsOf: [UInt8(ascii: ":"), 0x20])
-                writePretty(member.value, indent: indent + 2, into: &out)
+                append(index == 0 ? "\n" : ",\n")
+                appendSpaces(indent + 2)
+                writeString(member.key)
+                append(": ")
+                writePretty(member.value, indent: indent + 2)
             }
-            out.append(0x0A)
-            appendSpaces(indent, into: &out)
-            out.append(UInt8(ascii: "}"))
+            append(UInt8(ascii: "\n"))
+            appendSpaces(indent)
+            append(UInt8(ascii: "}"))
         default:
-            writeCompact(value, into: &out)
+            writeCompact(value)
         }
     }
 
-    static func writeInt(_ value: Int64, into out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
+    private mutating func writeInt(_ value: Int64) {
+        reserve(20)
+        if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        var digits = 1
+        var rest = magnitude / 10
+        while rest != 0 {
+            digits += 1
+            rest /= 10
         }
+        var index = count + digits
+        count = index
+        repeat {
+            index -= 1
+            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude != 0
     }
 
-    static func writeDouble(_ value: Double, into out: inout [UInt8]) {
-        guard value.isFinite else { return appendASCII("null", into: &out) }
-        out.append(contentsOf: value.description.utf8)
+    private mutating func writeDouble(_ value: Double) {
+        guard value.isFinite else { return append("null") }
+        value.write(to: &self)
     }
 
-    static func writeString(_ string: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+    mutating func writeString(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
+            reserve(utf8.count + 2)
+            append(UInt8(ascii: "\""))
             var runStart = 0
             for index in utf8.indices {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscape(byte, into: &out)
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendEscape(byte)
                 runStart = index + 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            append(UInt8(ascii: "\""))
         }
-        out.append(UInt8(ascii: "\""))
     }
 
-    private static func appendEscape(_ byte: UInt8, into out: inout [UInt8]) {
+    private mutating func appendEscape(_ byte: UInt8) {
         let letter: UInt8
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): letter = byte
@@ -119,48 +153,87 @@ enum JSONSerializer {
         case 0x0D: letter = UInt8(ascii: "r")
         default:
             let hexDigits: StaticString = "0123456789abcdef"
-            out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            out.append(hexDigits.utf8Start[Int(byte >> 4)])
-            out.append(hexDigits.utf8Start[Int(byte & 0x0F)])
+            append("\\u00")
+            append(hexDigits.utf8Start[Int(byte >> 4)])
+            append(hexDigits.utf8Start[Int(byte & 0x0F)])
             return
         }
-        out.append(UInt8(ascii: "\\"))
-        out.append(letter)
+        append(UInt8(ascii: "\\"))
+        append(letter)
     }
 
-    private static func appendASCII(_ text: StaticString, into out: inout [UInt8]) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    // MARK: - Buffer
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if capacity - count < extra { grow(toAtLeast: count + extra) }
     }
 
-    private static func appendSpaces(_ count: Int, into out: inout [UInt8]) {
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+    private mutating func grow(toAtLeast minimum: Int) {
+        let newCapacity = max(minimum, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    private mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func appendSpaces(_ spaces: Int) {
+        reserve(spaces)
+        (base + count).initialize(repeating: UInt8(ascii: " "), count: spaces)
+        count += spaces
+    }
+
+    // MARK: - TextOutputStream, for `Double.write(to:)`
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { append($0) }
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        append(buffer)
     }
 }
 
 extension JSON {
     /// Compact UTF-8 text (no whitespace), deterministic: the same value always yields the same bytes.
-    public func serialized() -> String { String(decoding: serializedBytes(), as: UTF8.self) }
+    public func serialized() -> String {
+        JSONSerializer.withSerializer({ $0.writeCompact(self) }, { String(decoding: $0, as: UTF8.self) })
+    }
 
     /// Compact UTF-8 bytes; see `serialize(into:)`.
     public func serializedBytes() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        JSONSerializer.writeCompact(self, into: &bytes)
-        return bytes
+        JSONSerializer.withSerializer({ $0.writeCompact(self) }, { Array($0) })
     }
 
-    /// Appends the compact encoding to `buffer`, for callers that reuse one buffer across messages
-    /// (e.g. one per tick loop) and so allocate nothing per message once it has grown.
+    /// Appends the compact encoding to `buffer`, for callers that frame several values in one buffer
+    /// or reuse one across messages.
     public func serialize(into buffer: inout [UInt8]) {
-        JSONSerializer.writeCompact(self, into: &buffer)
+        JSONSerializer.withSerializer({ $0.writeCompact(self) }, { buffer.append(contentsOf: $0) })
     }
 
     /// Human-readable text with two-space indentation, for the CLI and docs; parses back to the same
     /// value as `serialized()`.
     public func prettyPrinted() -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        JSONSerializer.writePretty(self, indent: 0, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        JSONSerializer.withSerializer({ $0.writePretty(self, indent: 0) }, { String(decoding: $0, as: UTF8.self) })
     }
 }
