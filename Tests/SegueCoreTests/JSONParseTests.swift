@@ -2,21 +2,22 @@ import SegueCore
 import Testing
 
 @Suite struct JSONParseTests {
-    @Test(arguments: [
-        ("null", JSON.null),
-        ("true", true),
-        ("false", false),
-        (" \t\r\n 1 \t\r\n ", 1),
-        (#""""#, ""),
-        ("[]", []),
-        ("{}", [:]),
-        ("[ ]", []),
-        ("{ }", [:]),
-        ("[1,2.5,\"x\",null,true,[],{}]", [1, 2.5, "x", nil, true, [], [:]]),
-        (#"{"a":{"b":[{"c":null}]}}"#, ["a": ["b": [["c": nil]]]]),
-        (#" { "a" : 1 , "b" : [ 1 , 2 ] } "#, ["a": 1, "b": [1, 2]]),
-        (#"{"é":1,"e":2}"#, ["é": 1, "e": 2]),
-    ] as [(String, JSON)])
+    @Test(
+        arguments: [
+            ("null", JSON.null),
+            ("true", true),
+            ("false", false),
+            (" \t\r\n 1 \t\r\n ", 1),
+            (#""""#, ""),
+            ("[]", []),
+            ("{}", [:]),
+            ("[ ]", []),
+            ("{ }", [:]),
+            ("[1,2.5,\"x\",null,true,[],{}]", [1, 2.5, "x", nil, true, [], [:]]),
+            (#"{"a":{"b":[{"c":null}]}}"#, ["a": ["b": [["c": nil]]]]),
+            (#" { "a" : 1 , "b" : [ 1 , 2 ] } "#, ["a": 1, "b": [1, 2]]),
+            (#"{"é":1,"e":2}"#, ["é": 1, "e": 2]),
+        ] as [(String, JSON)])
     func parsesValidDocuments(_ text: String, _ expected: JSON) throws {
         let value = try JSON.parse(text)
         #expect(identical(value, expected), "\(value.serialized())")
@@ -29,38 +30,39 @@ import Testing
 
     // MARK: - Numbers
 
-    @Test(arguments: [
-        ("0", JSON.int(0)),
-        ("-1", .int(-1)),
-        ("42", .int(42)),
-        ("9223372036854775807", .int(Int64.max)),
-        ("-9223372036854775808", .int(Int64.min)),
-        ("9223372036854775808", .double(9_223_372_036_854_775_808.0)),
-        ("-9223372036854775809", .double(-9_223_372_036_854_775_808.0)),
-        ("123456789012345678901234567890", .double(1.2345678901234568e29)),
-        ("-0", .double(-0.0)),
-        ("-0.0", .double(-0.0)),
-        ("0.0", .double(0.0)),
-        ("1.0", .double(1.0)),
-        ("1e2", .double(100)),
-        ("1E2", .double(100)),
-        ("1e+2", .double(100)),
-        ("1e-2", .double(0.01)),
-        ("0e0", .double(0)),
-        ("-1.5e-3", .double(-0.0015)),
-        ("0.1", .double(0.1)),
-        ("1e308", .double(1e308)),
-        ("1.7976931348623157e308", .double(.greatestFiniteMagnitude)),
-        ("2.2250738585072014e-308", .double(.leastNormalMagnitude)),
-        ("5e-324", .double(.leastNonzeroMagnitude)),
-        ("4.9406564584124654e-324", .double(.leastNonzeroMagnitude)),
-        ("1e-400", .double(0)),
-        ("-1e-400", .double(-0.0)),
-        ("1e0000000000000000000002", .double(100)),
-        ("0.30000000000000004", .double(0.1 + 0.2)),
-        ("9007199254740993", .int(9_007_199_254_740_993)),
-        ("9007199254740993.0", .double(9_007_199_254_740_992)),
-    ] as [(String, JSON)])
+    @Test(
+        arguments: [
+            ("0", JSON.int(0)),
+            ("-1", .int(-1)),
+            ("42", .int(42)),
+            ("9223372036854775807", .int(Int64.max)),
+            ("-9223372036854775808", .int(Int64.min)),
+            ("9223372036854775808", .double(9_223_372_036_854_775_808.0)),
+            ("-9223372036854775809", .double(-9_223_372_036_854_775_808.0)),
+            ("123456789012345678901234567890", .double(1.2345678901234568e29)),
+            ("-0", .double(-0.0)),
+            ("-0.0", .double(-0.0)),
+            ("0.0", .double(0.0)),
+            ("1.0", .double(1.0)),
+            ("1e2", .double(100)),
+            ("1E2", .double(100)),
+            ("1e+2", .double(100)),
+            ("1e-2", .double(0.01)),
+            ("0e0", .double(0)),
+            ("-1.5e-3", .double(-0.0015)),
+            ("0.1", .double(0.1)),
+            ("1e308", .double(1e308)),
+            ("1.7976931348623157e308", .double(.greatestFiniteMagnitude)),
+            ("2.2250738585072014e-308", .double(.leastNormalMagnitude)),
+            ("5e-324", .double(.leastNonzeroMagnitude)),
+            ("4.9406564584124654e-324", .double(.leastNonzeroMagnitude)),
+            ("1e-400", .double(0)),
+            ("-1e-400", .double(-0.0)),
+            ("1e0000000000000000000002", .double(100)),
+            ("0.30000000000000004", .double(0.1 + 0.2)),
+            ("9007199254740993", .int(9_007_199_254_740_993)),
+            ("9007199254740993.0", .double(9_007_199_254_740_992)),
+        ] as [(String, JSON)])
     func parsesNumbers(_ text: String, _ expected: JSON) throws {
         let value = try JSON.parse(text)
         #expect(identical(value, expected), "\(text) parsed as \(value.serialized())")
@@ -113,12 +115,13 @@ import Testing
     }
 
     /// Boundary bytes of every row of the Unicode Standard's Table 3-7 of well-formed UTF-8.
-    @Test(arguments: [
-        [0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0xA0, 0x80], [0xE0, 0xBF, 0xBF], [0xE1, 0x80, 0x80], [0xEC, 0xBF, 0xBF],
-        [0xED, 0x80, 0x80], [0xED, 0x9F, 0xBF], [0xEE, 0x80, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80],
-        [0xF0, 0xBF, 0xBF, 0xBF], [0xF1, 0x80, 0x80, 0x80], [0xF3, 0xBF, 0xBF, 0xBF], [0xF4, 0x80, 0x80, 0x80],
-        [0xF4, 0x8F, 0xBF, 0xBF],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0xA0, 0x80], [0xE0, 0xBF, 0xBF], [0xE1, 0x80, 0x80], [0xEC, 0xBF, 0xBF],
+            [0xED, 0x80, 0x80], [0xED, 0x9F, 0xBF], [0xEE, 0x80, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80],
+            [0xF0, 0xBF, 0xBF, 0xBF], [0xF1, 0x80, 0x80, 0x80], [0xF3, 0xBF, 0xBF, 0xBF], [0xF4, 0x80, 0x80, 0x80],
+            [0xF4, 0x8F, 0xBF, 0xBF],
+        ] as [[UInt8]])
     func acceptsWellFormedUTF8(_ sequence: [UInt8]) throws {
         let value = try #require(try JSON.parse([0x22] + sequence + [0x22]).stringValue)
         #expect(Array(value.utf8) == sequence)
@@ -128,8 +131,10 @@ import Testing
     /// backslash or control character, the parser accepts exactly when `String(validating:)` does.
     @Test func utf8ValidationAgreesWithStandardLibrary() {
         var rng = SplitMix64(seed: 0x5EED_0001)
-        let interesting: [UInt8] = [0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
-            0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+        let interesting: [UInt8] = [
+            0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+            0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ]
         var accepted = 0
         for _ in 0..<20_000 {
             let content = (0..<Int.random(in: 1...6, using: &rng)).map { _ in

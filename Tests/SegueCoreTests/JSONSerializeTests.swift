@@ -2,31 +2,32 @@ import SegueCore
 import Testing
 
 @Suite struct JSONSerializeTests {
-    @Test(arguments: [
-        (JSON.null, "null"),
-        (true, "true"),
-        (false, "false"),
-        (0, "0"),
-        (-7, "-7"),
-        (.int(Int64.max), "9223372036854775807"),
-        (.int(Int64.min), "-9223372036854775808"),
-        (.double(1.0), "1.0"),
-        (.double(-0.0), "-0.0"),
-        (.double(0.1), "0.1"),
-        (.double(1e-5), "1e-05"),
-        (.double(1e20), "1e+20"),
-        (.double(123.456), "123.456"),
-        (.double(.greatestFiniteMagnitude), "1.7976931348623157e+308"),
-        (.double(.leastNonzeroMagnitude), "5e-324"),
-        (.double(.infinity), "null"),
-        (.double(-.infinity), "null"),
-        (.double(.nan), "null"),
-        ([], "[]"),
-        ([:], "{}"),
-        ([1, [2, [3]], [:]], "[1,[2,[3]],{}]"),
-        (["b": 1, "a": [nil, true], "c": ["d": "e"]], #"{"b":1,"a":[null,true],"c":{"d":"e"}}"#),
-        ([.double(.nan), .double(2)], "[null,2.0]"),
-    ] as [(JSON, String)])
+    @Test(
+        arguments: [
+            (JSON.null, "null"),
+            (true, "true"),
+            (false, "false"),
+            (0, "0"),
+            (-7, "-7"),
+            (.int(Int64.max), "9223372036854775807"),
+            (.int(Int64.min), "-9223372036854775808"),
+            (.double(1.0), "1.0"),
+            (.double(-0.0), "-0.0"),
+            (.double(0.1), "0.1"),
+            (.double(1e-5), "1e-05"),
+            (.double(1e20), "1e+20"),
+            (.double(123.456), "123.456"),
+            (.double(.greatestFiniteMagnitude), "1.7976931348623157e+308"),
+            (.double(.leastNonzeroMagnitude), "5e-324"),
+            (.double(.infinity), "null"),
+            (.double(-.infinity), "null"),
+            (.double(.nan), "null"),
+            ([], "[]"),
+            ([:], "{}"),
+            ([1, [2, [3]], [:]], "[1,[2,[3]],{}]"),
+            (["b": 1, "a": [nil, true], "c": ["d": "e"]], #"{"b":1,"a":[null,true],"c":{"d":"e"}}"#),
+            ([.double(.nan), .double(2)], "[null,2.0]"),
+        ] as [(JSON, String)])
     func writesCompactText(_ value: JSON, _ expected: String) {
         #expect(value.serialized() == expected)
         #expect(value.serializedBytes() == Array(expected.utf8))

@@ -6,12 +6,12 @@ import SegueCore
 func identical(_ lhs: JSON, _ rhs: JSON) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): true
-    case let (.bool(a), .bool(b)): a == b
-    case let (.int(a), .int(b)): a == b
-    case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
-    case let (.string(a), .string(b)): Array(a.utf8) == Array(b.utf8)
-    case let (.array(a), .array(b)): a.count == b.count && zip(a, b).allSatisfy { identical($0, $1) }
-    case let (.object(a), .object(b)):
+    case (.bool(let a), .bool(let b)): a == b
+    case (.int(let a), .int(let b)): a == b
+    case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+    case (.string(let a), .string(let b)): Array(a.utf8) == Array(b.utf8)
+    case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { identical($0, $1) }
+    case (.object(let a), .object(let b)):
         a.count == b.count
             && zip(a.members, b.members).allSatisfy {
                 Array($0.key.utf8) == Array($1.key.utf8) && identical($0.value, $1.value)

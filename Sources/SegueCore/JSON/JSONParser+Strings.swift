@@ -106,7 +106,8 @@ extension JSONParser {
             }
             appendUTF8(scalar)
         default:
-            throw JSONError(.invalidEscape, at: escape, "invalid escape sequence: backslash followed by \(describe(letter))")
+            throw JSONError(
+                .invalidEscape, at: escape, "invalid escape sequence: backslash followed by \(describe(letter))")
         }
     }
 

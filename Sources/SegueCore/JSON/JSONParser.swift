@@ -150,7 +150,8 @@ struct JSONParser {
         depth += 1
         guard depth <= limits.maxDepth else {
             depth -= 1
-            throw JSONError(.tooDeep, at: position, "arrays and objects are nested deeper than \(limits.maxDepth) levels")
+            throw JSONError(
+                .tooDeep, at: position, "arrays and objects are nested deeper than \(limits.maxDepth) levels")
         }
     }
 
@@ -218,7 +219,8 @@ struct JSONParser {
     private mutating func expectDigit(after what: String) throws(JSONError) {
         guard position < bytes.count else { throw unexpected("expected a digit after \(what)") }
         guard isDigit(bytes[position]) else {
-            throw JSONError(.invalidNumber, at: position, "expected a digit after \(what), found \(describe(bytes[position]))")
+            throw JSONError(
+                .invalidNumber, at: position, "expected a digit after \(what), found \(describe(bytes[position]))")
         }
     }
 
@@ -262,6 +264,8 @@ struct JSONParser {
 
     func hex(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF".utf8)
-        return String(decoding: [UInt8(ascii: "0"), UInt8(ascii: "x"), digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+        return String(
+            decoding: [UInt8(ascii: "0"), UInt8(ascii: "x"), digits[Int(byte >> 4)], digits[Int(byte & 15)]],
+            as: UTF8.self)
     }
 }
