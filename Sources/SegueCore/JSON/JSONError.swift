@@ -1,0 +1,51 @@
+/// Why a byte sequence is not the JSON we accept, and where.
+///
+/// `kind` is the stable category callers and tests match on; `message` is the sentence for a human and
+/// may be reworded. `offset` is the zero-based byte offset into the input at which the problem was
+/// found (for a string that is too long, its opening quote; for a duplicate key, the key's quote).
+public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The category of a parse failure.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// The input ended inside a value (including empty input).
+        case unexpectedEnd
+        /// A byte that the grammar does not allow here: a missing comma or colon, a trailing comma,
+        /// a bare word such as `NaN`, a single-quoted string.
+        case unexpectedByte
+        /// A number that does not follow RFC 8259's grammar: leading zeros, a missing digit.
+        case invalidNumber
+        /// A number whose magnitude does not fit a `Double` (it would round to infinity).
+        case numberOutOfRange
+        /// A string containing bytes that are not well-formed UTF-8 (overlong forms, encoded
+        /// surrogates, code points above U+10FFFF, truncated sequences).
+        case invalidUTF8
+        /// A backslash followed by something other than `" \ / b f n r t u`, or `\u` without four hex
+        /// digits.
+        case invalidEscape
+        /// A `\u` escape of a UTF-16 surrogate that is not part of a high-low pair.
+        case loneSurrogate
+        /// An unescaped control character (U+0000 to U+001F) inside a string.
+        case controlCharacter
+        /// Non-whitespace after the top-level value.
+        case trailingData
+        /// An object that names the same member twice.
+        case duplicateKey
+        /// Arrays and objects nested deeper than `JSONLimits.maxDepth`.
+        case tooDeep
+        /// A string or key longer than `JSONLimits.maxStringBytes` once unescaped.
+        case stringTooLong
+    }
+
+    public var kind: Kind
+    /// Zero-based byte offset into the input.
+    public var offset: Int
+    /// What went wrong, phrased as the rest of "invalid JSON at byte N: ...".
+    public var message: String
+
+    public init(_ kind: Kind, at offset: Int, _ message: String) {
+        self.kind = kind
+        self.offset = offset
+        self.message = message
+    }
+
+    public var description: String { "invalid JSON at byte \(offset): \(message)" }
+}

@@ -1,0 +1,176 @@
+/// Every navigator of one log, with the log's position: the multi-navigator driver that the daemon
+/// runs live and `segue replay` runs over a recorded log, so both produce the same ticks.
+///
+/// It numbers and stamps what the decider returns (global `seq`, per-navigator `revision`, `time`),
+/// keeps frames and times from going backwards across the whole log, and tracks which navigators
+/// have something in flight so an idle fleet costs nothing per frame.
+public struct Fleet: Sendable {
+    public let clock: FrameClock
+    public private(set) var navigators: [String: NavigatorState] = [:]
+    /// The last seq appended (0 for an empty log).
+    public private(set) var lastSeq: Int64 = 0
+    public private(set) var lastFrame: Int64 = 0
+    public private(set) var lastTime: Int64 = 0
+    /// The last frame whose ticks were taken (`closeFrame`): later commands take effect after it.
+    public private(set) var closedFrame: Int64 = -1
+    /// Navigators with a transition, a queue or a final tick still to come, in the order they became
+    /// active (a deterministic order for ticks).
+    public private(set) var active: [String] = []
+    private var isActive: Set<String> = []
+
+    public init(clock: FrameClock) { self.clock = clock }
+
+    public func state(of name: String) -> NavigatorState {
+        navigators[name] ?? Navigator.initialState(name: name, clock: clock)
+    }
+
+    // MARK: Folding a recorded log
+
+    /// Applies an event read back from the log (rebuild, replay). Rejects a record that does not
+    /// continue the log, so a damaged export fails loudly instead of folding into a wrong state.
+    public mutating func apply(_ record: EventRecord) throws(CoreError) {
+        guard record.seq == lastSeq + 1 else {
+            throw CoreError(.internal, "Event seq \(record.seq) does not follow \(lastSeq); the log has a gap.")
+        }
+        let state = self.state(of: record.navigator)
+        guard record.revision == state.revision + 1 else {
+            throw CoreError(
+                .internal,
+                "Event \(record.seq) has revision \(record.revision) for \(record.navigator), expected \(state.revision + 1).")
+        }
+        let event = try NavigationEvent(record: record)
+        commit(event, to: state, record: record)
+    }
+
+    /// Installs a navigator's snapshot (state as of `seq`), before applying the tail of the log.
+    public mutating func restore(_ state: NavigatorState, seq: Int64, frame: Int64, time: Int64) {
+        navigators[state.name] = state
+        lastSeq = max(lastSeq, seq)
+        lastFrame = max(lastFrame, frame)
+        lastTime = max(lastTime, time)
+        touch(state.name)
+    }
+
+    // MARK: Running live
+
+    /// The frame and time a command accepted at wall-clock `time` takes effect: never before the
+    /// log's last time, and after the last frame whose ticks were taken.
+    public func placement(forTime time: Int64) -> (frame: Int64, time: Int64) {
+        var t = max(time, lastTime)
+        if closedFrame >= 0 { t = max(t, clock.instant(ofFrame: closedFrame) + 1) }
+        return (clock.frame(atOrAfter: t), t)
+    }
+
+    /// What `execute` did: the clock's events that fell due first, then the command's events or its
+    /// rejection. The clock's events stand even when the command is rejected.
+    public struct Execution: Sendable {
+        public var clockEvents: [EventRecord] = []
+        public var events: [EventRecord] = []
+        public var error: CoreError?
+        public var frame: Int64 = 0
+    }
+
+    /// Decides a command for `navigator` accepted at wall-clock `time`, appending its events to the
+    /// fleet (numbered and stamped).
+    public mutating func execute(
+        _ command: NavigationCommand, _ envelope: CommandEnvelope, navigator: String, time: Int64
+    ) -> Execution {
+        let (frame, stamped) = placement(forTime: time)
+        var result = Execution(frame: frame)
+        // This navigator's clock events up to the command's frame come first (a completion due in
+        // this very frame lets the command through instead of answering busy).
+        for e in Navigator.advance(state(of: navigator), toFrame: frame) {
+            result.clockEvents.append(append(e, navigator: navigator, time: max(clock.instant(ofFrame: e.frame), lastTime)))
+        }
+        do {
+            for e in try Navigator.decide(command, envelope, state: state(of: navigator), frame: frame) {
+                result.events.append(append(e, navigator: navigator, time: max(stamped, lastTime)))
+            }
+        } catch {
+            result.error = error
+        }
+        return result
+    }
+
+    /// Everything the clock decides up to `frame` across all navigators, in frame order.
+    public mutating func advance(toFrame frame: Int64) -> [EventRecord] {
+        var records: [EventRecord] = []
+        while true {
+            var nextName: String?
+            var nextFrame = Int64.max
+            for name in active {
+                if let due = Navigator.nextDueFrame(navigators[name]!), due <= frame, due < nextFrame {
+                    nextFrame = due
+                    nextName = name
+                }
+            }
+            guard let name = nextName else { break }
+            let events = Navigator.advance(navigators[name]!, toFrame: nextFrame)
+            if events.isEmpty { break }
+            for e in events {
+                records.append(append(e, navigator: name, time: max(clock.instant(ofFrame: e.frame), lastTime)))
+            }
+        }
+        return records
+    }
+
+    /// Advances every navigator to `frame` and takes its ticks; later commands land after it.
+    /// Frames must be closed in order; an idle fleet closes a frame in constant time.
+    public mutating func closeFrame(_ frame: Int64) -> (events: [EventRecord], ticks: [Tick]) {
+        let events = advance(toFrame: frame)
+        closedFrame = max(closedFrame, frame)
+        return (events, ticks(frame: frame, prune: true))
+    }
+
+    /// Events decided at restart (DESIGN.md §5): interactive transitions cancelled with `recovery`.
+    public mutating func recover(atFrame frame: Int64) -> [EventRecord] {
+        var records: [EventRecord] = []
+        for name in active {
+            let state = navigators[name]!
+            for e in Navigator.recover(state, atFrame: max(frame, lastFrame)) {
+                records.append(append(e, navigator: name, time: max(clock.instant(ofFrame: e.frame), lastTime)))
+            }
+        }
+        return records
+    }
+
+    /// The ticks of every active navigator for `frame` (the fleet must hold the events up to it).
+    public mutating func ticks(frame: Int64, prune: Bool = false) -> [Tick] {
+        var out: [Tick] = []
+        for name in active { out += Navigator.ticks(navigators[name]!, frame: frame) }
+        if prune {
+            active.removeAll { name in
+                let s = navigators[name]!
+                let idle = s.transition == nil && s.queue.isEmpty && (s.ended.last?.endFrame ?? .min) <= frame
+                if idle { isActive.remove(name) }
+                return idle
+            }
+        }
+        return out
+    }
+
+    // MARK: Bookkeeping
+
+    private mutating func append(_ event: NavigationEvent, navigator: String, time: Int64) -> EventRecord {
+        let state = self.state(of: navigator)
+        let record = event.record(seq: lastSeq + 1, navigator: navigator, revision: state.revision + 1, time: time)
+        commit(event, to: state, record: record)
+        return record
+    }
+
+    private mutating func commit(_ event: NavigationEvent, to state: NavigatorState, record: EventRecord) {
+        navigators[record.navigator] = Navigator.evolve(state, event)
+        lastSeq = record.seq
+        lastFrame = max(lastFrame, record.frame)
+        lastTime = max(lastTime, record.time)
+        touch(record.navigator)
+    }
+
+    private mutating func touch(_ name: String) {
+        guard !isActive.contains(name), let s = navigators[name] else { return }
+        if s.transition != nil || !s.queue.isEmpty || !s.ended.isEmpty {
+            isActive.insert(name)
+            active.append(name)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+extension NavigationCommand {
+    /// Request members that belong to the envelope rather than to any command.
+    public static let envelopeKeys: Set<String> = ["cmd", "id", "navigator", "expect", "owner"]
+
+    /// Parses a command's arguments (`request` minus the envelope), rejecting unknown members by name.
+    public init(name: String, arguments: JSONObject) throws(CoreError) {
+        var args = Arguments(arguments, path: "", ignoring: Self.envelopeKeys)
+        func options(_ args: inout Arguments) throws(CoreError) -> TransitionOptions {
+            let animated = try args.bool("animated") ?? true
+            let animator = args.raw("animator")
+            if let animator { _ = try Animator(json: animator, base: .default) }
+            return TransitionOptions(animated: animated, animator: animator)
+        }
+        func screen(_ args: inout Arguments, _ key: String) throws(CoreError) -> ScreenSpec {
+            guard let value = args.raw(key) else { throw CoreError(.badRequest, "\(name) needs \"\(key)\".") }
+            return try ScreenSpec(json: value, path: key)
+        }
+        switch name {
+        case "create":
+            let root = try screen(&args, "root")
+            let config = try NavigatorConfig(reading: &args)
+            self = .create(root: root, config: config)
+        case "close": self = .close
+        case "push": self = .push(try screen(&args, "screen"), try options(&args))
+        case "pop": self = .pop(try options(&args))
+        case "popTo":
+            guard let target = try args.string("screen") else {
+                throw CoreError(.badRequest, "popTo needs \"screen\": a screen id (\"s3\") or a route name.")
+            }
+            self = .popTo(target, try options(&args))
+        case "popToRoot": self = .popToRoot(try options(&args))
+        case "setStack":
+            guard let list = try args.array("screens"), !list.isEmpty else {
+                throw CoreError(.badRequest, "setStack needs \"screens\": a non-empty array, root first.")
+            }
+            var refs: [ScreenRef] = []
+            for (i, item) in list.enumerated() { refs.append(try ScreenRef(json: item, path: "screens[\(i)]")) }
+            self = .setStack(refs, try options(&args))
+        case "present": self = .present(try screen(&args, "screen"), try options(&args))
+        case "dismiss": self = .dismiss(try options(&args))
+        case "begin":
+            var start: InteractiveStart?
+            if let op = try args.string("operation") {
+                switch op {
+                case "pop": start = .pop
+                case "dismiss": start = .dismiss
+                case "push": start = .push(try screen(&args, "screen"))
+                case "present": start = .present(try screen(&args, "screen"))
+                default:
+                    throw CoreError(.invalidArgument, "operation must be pop, push, dismiss or present, not \"\(op.prefix(40))\".")
+                }
+            }
+            let animator = args.raw("animator")
+            if let animator { _ = try Animator(json: animator, base: .default) }
+            self = .begin(start, animator: animator)
+        case "update":
+            guard let raw = args.raw("percent") else { throw CoreError(.badRequest, "update needs \"percent\" (0...1).") }
+            guard let percent = raw.doubleValue, percent.isFinite else {
+                throw CoreError(.invalidArgument, "percent must be a finite number; NaN and infinities are rejected.")
+            }
+            self = .update(percent: min(1, max(0, percent)), velocity: try Self.velocity(&args))
+        case "finish":
+            let velocity = try Self.velocity(&args)
+            let (speed, curve) = try Self.completion(&args)
+            self = .finish(velocity: velocity, completionSpeed: speed, completionCurve: curve)
+        case "cancel":
+            let (speed, curve) = try Self.completion(&args)
+            self = .cancel(completionSpeed: speed, completionCurve: curve)
+        case "end":
+            var percent: Double?
+            if let raw = args.raw("percent") {
+                guard let p = raw.doubleValue, p.isFinite else {
+                    throw CoreError(.invalidArgument, "percent must be a finite number; NaN and infinities are rejected.")
+                }
+                percent = min(1, max(0, p))
+            }
+            self = .end(percent: percent, velocity: try Self.velocity(&args))
+        default:
+            throw CoreError(.unknownCommand, "Unknown command \"\(name.prefix(40))\".")
+        }
+        try args.rejectUnknown()
+    }
+
+    private static func velocity(_ args: inout Arguments) throws(CoreError) -> Double? {
+        try args.double("velocity", in: -1000...1000)
+    }
+
+    private static func completion(_ args: inout Arguments) throws(CoreError) -> (Double, TimingCurve) {
+        let speed = try args.double("completionSpeed", in: 0.001...1000) ?? 1
+        var curve = TimingCurve.easeInOut
+        if let raw = args.raw("completionCurve") { curve = try TimingCurve(json: raw) }
+        return (speed, curve)
+    }
+
+    /// The command's arguments as a request would carry them (without the envelope); parsing this
+    /// back with `init(name:arguments:)` yields the same command. Queued commands are logged this way.
+    public var arguments: JSONObject {
+        func opts(_ o: TransitionOptions, _ base: JSONObject = [:]) -> JSONObject {
+            var r = base
+            if !o.animated { r["animated"] = false }
+            if let a = o.animator { r["animator"] = a }
+            return r
+        }
+        switch self {
+        case .create(let root, let config):
+            var o: JSONObject = ["root": root.json]
+            for (k, v) in config.json.objectValue?.members ?? [] { o[k] = v }
+            return o
+        case .close: return [:]
+        case .push(let s, let o): return opts(o, ["screen": s.json])
+        case .pop(let o): return opts(o)
+        case .popTo(let target, let o): return opts(o, ["screen": .string(target)])
+        case .popToRoot(let o): return opts(o)
+        case .setStack(let refs, let o): return opts(o, ["screens": .array(refs.map(\.json))])
+        case .present(let s, let o): return opts(o, ["screen": s.json])
+        case .dismiss(let o): return opts(o)
+        case .begin(let start, let animator):
+            var r: JSONObject = [:]
+            switch start {
+            case nil: break
+            case .pop?: r["operation"] = "pop"
+            case .dismiss?: r["operation"] = "dismiss"
+            case .push(let s)?: r["operation"] = "push"; r["screen"] = s.json
+            case .present(let s)?: r["operation"] = "present"; r["screen"] = s.json
+            }
+            if let animator { r["animator"] = animator }
+            return r
+        case .update(let percent, let velocity):
+            var r: JSONObject = ["percent": .double(percent)]
+            if let velocity { r["velocity"] = .double(velocity) }
+            return r
+        case .finish(let velocity, let speed, let curve):
+            var r: JSONObject = ["completionSpeed": .double(speed), "completionCurve": curve.json]
+            if let velocity { r["velocity"] = .double(velocity) }
+            return r
+        case .cancel(let speed, let curve):
+            return ["completionSpeed": .double(speed), "completionCurve": curve.json]
+        case .end(let percent, let velocity):
+            var r: JSONObject = [:]
+            if let percent { r["percent"] = .double(percent) }
+            if let velocity { r["velocity"] = .double(velocity) }
+            return r
+        }
+    }
+}

@@ -1,0 +1,158 @@
+extension NavigationEvent {
+    /// The `data` member of the wire event.
+    public var data: JSONObject {
+        switch kind {
+        case .created(let root, let config, let rate):
+            return ["root": root.json, "config": config.json, "frameRate": .int(rate)]
+        case .closed:
+            return [:]
+        case .started(let s):
+            var o: JSONObject = [
+                "transition": .int(s.transition), "operation": .string(s.operation.rawValue),
+                "from": s.from.json, "to": s.to.json, "popped": .array(s.popped.map(\.json)),
+                "stack": .array(s.stack.map(\.json)), "modals": .array(s.modals.map(\.json)),
+                "animator": s.animator.json, "animated": .bool(s.animated), "interactive": .bool(s.interactive),
+                "nextScreen": .int(s.nextScreen),
+            ]
+            if let owner = s.owner { o["owner"] = .string(owner) }
+            return o
+        case .updated(let t, let percent, let velocity):
+            return ["transition": .int(t), "percent": .double(percent), "velocity": .double(velocity)]
+        case .interrupted(let t, let fraction, let owner):
+            var o: JSONObject = ["transition": .int(t), "fraction": .double(fraction)]
+            if let owner { o["owner"] = .string(owner) }
+            return o
+        case .finishing(let t, let fraction, let velocity, let speed, let curve):
+            var o: JSONObject = [
+                "transition": .int(t), "fraction": .double(fraction), "completionSpeed": .double(speed),
+                "completionCurve": curve.json,
+            ]
+            if let velocity { o["velocity"] = .double(velocity) }
+            return o
+        case .cancelling(let t, let fraction, let speed, let curve, let reason):
+            return [
+                "transition": .int(t), "fraction": .double(fraction), "completionSpeed": .double(speed),
+                "completionCurve": curve.json, "reason": .string(reason.rawValue),
+            ]
+        case .completed(let t):
+            return ["transition": .int(t)]
+        case .cancelled(let t, let reason):
+            return ["transition": .int(t), "reason": .string(reason.rawValue)]
+        case .queued(let request, let position):
+            return ["request": .object(Self.request(request)), "position": .int(position)]
+        case .dropped(let request, let code, let message):
+            return [
+                "request": .object(Self.request(request)),
+                "error": ["code": .string(code.rawValue), "message": .string(message)],
+            ]
+        }
+    }
+
+    private static func request(_ command: NavigationCommand) -> JSONObject {
+        var o: JSONObject = ["cmd": .string(command.name)]
+        for (k, v) in command.arguments.members { o[k] = v }
+        return o
+    }
+
+    /// Decodes a stored event. An unknown type or version is an error, never a crash.
+    public init(type: String, version: Int, frame: Int64, command: String?, data: JSONObject) throws(CoreError) {
+        guard version == Self.currentVersion else {
+            throw CoreError(.internal, "Event type \(type) version \(version) is not known to this build (knows \(Self.currentVersion)).")
+        }
+        var d = Arguments(data, path: "\(type).data")
+        func int(_ k: String) throws(CoreError) -> Int {
+            guard let v = try d.int(k), let i = Int(exactly: v) else { throw CoreError(.badRequest, "\(type).data.\(k) is required.") }
+            return i
+        }
+        func double(_ k: String) throws(CoreError) -> Double {
+            try d.required(k) { (a: inout Arguments, key) throws(CoreError) in try a.double(key) }
+        }
+        func screen(_ k: String) throws(CoreError) -> Screen {
+            guard let v = d.raw(k) else { throw CoreError(.badRequest, "\(type).data.\(k) is required.") }
+            return try Screen(json: v, path: "\(type).data.\(k)")
+        }
+        func screens(_ k: String) throws(CoreError) -> [Screen] {
+            guard let list = try d.array(k) else { throw CoreError(.badRequest, "\(type).data.\(k) is required.") }
+            var out: [Screen] = []
+            for (i, item) in list.enumerated() { out.append(try Screen(json: item, path: "\(type).data.\(k)[\(i)]")) }
+            return out
+        }
+        func reason() throws(CoreError) -> CancelReason {
+            guard let r = try d.string("reason"), let reason = CancelReason(rawValue: r) else {
+                throw CoreError(.badRequest, "\(type).data.reason must be requested, timeout or recovery.")
+            }
+            return reason
+        }
+        func curve() throws(CoreError) -> TimingCurve {
+            guard let raw = d.raw("completionCurve") else { throw CoreError(.badRequest, "\(type).data.completionCurve is required.") }
+            return try TimingCurve(json: raw)
+        }
+        func request() throws(CoreError) -> NavigationCommand {
+            guard let r = try d.object("request"), let name = r["cmd"]?.stringValue else {
+                throw CoreError(.badRequest, "\(type).data.request must be a command object.")
+            }
+            return try NavigationCommand(name: name, arguments: r)
+        }
+        let kind: Kind
+        switch type {
+        case "navigator.created":
+            let root = try screen("root")
+            guard let config = d.raw("config") else { throw CoreError(.badRequest, "\(type).data.config is required.") }
+            kind = .created(root: root, config: try NavigatorConfig(json: config), frameRate: try int("frameRate"))
+        case "navigator.closed":
+            kind = .closed
+        case "transition.started":
+            guard let op = try d.string("operation"), let operation = TransitionOperation(rawValue: op) else {
+                throw CoreError(.badRequest, "\(type).data.operation must be push, pop, present or dismiss.")
+            }
+            guard let animator = d.raw("animator") else { throw CoreError(.badRequest, "\(type).data.animator is required.") }
+            kind = .started(
+                Started(
+                    transition: try int("transition"), operation: operation, from: try screen("from"),
+                    to: try screen("to"), popped: try screens("popped"), stack: try screens("stack"),
+                    modals: try screens("modals"), animator: try Animator(json: animator, base: .default),
+                    animated: try d.bool("animated") ?? true, interactive: try d.bool("interactive") ?? false,
+                    owner: try d.string("owner"), nextScreen: try int("nextScreen")))
+        case "interaction.updated":
+            kind = .updated(transition: try int("transition"), percent: try double("percent"), velocity: try double("velocity"))
+        case "transition.interrupted":
+            kind = .interrupted(transition: try int("transition"), fraction: try double("fraction"), owner: try d.string("owner"))
+        case "transition.finishing":
+            kind = .finishing(
+                transition: try int("transition"), fraction: try double("fraction"), velocity: try d.double("velocity"),
+                completionSpeed: try double("completionSpeed"), completionCurve: try curve())
+        case "transition.cancelling":
+            kind = .cancelling(
+                transition: try int("transition"), fraction: try double("fraction"),
+                completionSpeed: try double("completionSpeed"), completionCurve: try curve(), reason: try reason())
+        case "transition.completed":
+            kind = .completed(transition: try int("transition"))
+        case "transition.cancelled":
+            kind = .cancelled(transition: try int("transition"), reason: try reason())
+        case "transition.queued":
+            kind = .queued(request: try request(), position: try int("position"))
+        case "transition.dropped":
+            let req = try request()
+            guard let e = try d.object("error"), let c = e["code"]?.stringValue, let code = ErrorCode(rawValue: c),
+                let message = e["message"]?.stringValue
+            else { throw CoreError(.badRequest, "\(type).data.error must be {code, message}.") }
+            kind = .dropped(request: req, code: code, message: message)
+        default:
+            throw CoreError(.badRequest, "Unknown event type \"\(type.prefix(64))\".")
+        }
+        try d.rejectUnknown()
+        self.init(frame: frame, command: command, kind: kind)
+    }
+
+    /// Decodes the navigation event inside a stored record.
+    public init(record: EventRecord) throws(CoreError) {
+        try self.init(type: record.type, version: record.version, frame: record.frame, command: record.command, data: record.data)
+    }
+
+    /// Places the event in the log: the envelope the store and publisher carry.
+    public func record(seq: Int64, navigator: String, revision: Int64, time: Int64) -> EventRecord {
+        EventRecord(
+            seq: seq, navigator: navigator, revision: revision, type: type, version: Self.currentVersion, frame: frame,
+            time: time, command: command, data: data)
+    }
+}

@@ -1,0 +1,73 @@
+/// Something that happened to a navigator, past tense, at a frame (DESIGN.md §4 event types).
+///
+/// Every event carries everything `evolve` needs, so a log folds to the same state with no other
+/// input; the frame is part of the event because phases are functions of frames.
+public struct NavigationEvent: Equatable, Sendable {
+    /// The frame at which it takes effect.
+    public var frame: Int64
+    /// The request id of the command that caused it; `nil` for clock-decided events.
+    public var command: String?
+    public var kind: Kind
+
+    public init(frame: Int64, command: String?, kind: Kind) {
+        self.frame = frame
+        self.command = command
+        self.kind = kind
+    }
+
+    public struct Started: Equatable, Sendable {
+        public var transition: Int
+        public var operation: TransitionOperation
+        public var from: Screen
+        public var to: Screen
+        public var popped: [Screen]
+        public var stack: [Screen]
+        public var modals: [Screen]
+        public var animator: Animator
+        public var animated: Bool
+        public var interactive: Bool
+        public var owner: String?
+        /// The screen counter after this transition made its screens: ids are never reused.
+        public var nextScreen: Int
+    }
+
+    public enum Kind: Equatable, Sendable {
+        case created(root: Screen, config: NavigatorConfig, frameRate: Int)
+        case closed
+        case started(Started)
+        case updated(transition: Int, percent: Double, velocity: Double)
+        case interrupted(transition: Int, fraction: Double, owner: String?)
+        case finishing(transition: Int, fraction: Double, velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)
+        case cancelling(transition: Int, fraction: Double, completionSpeed: Double, completionCurve: TimingCurve, reason: CancelReason)
+        case completed(transition: Int)
+        case cancelled(transition: Int, reason: CancelReason)
+        case queued(request: NavigationCommand, position: Int)
+        case dropped(request: NavigationCommand, code: ErrorCode, message: String)
+    }
+
+    /// The wire type name.
+    public var type: String {
+        switch kind {
+        case .created: "navigator.created"
+        case .closed: "navigator.closed"
+        case .started: "transition.started"
+        case .updated: "interaction.updated"
+        case .interrupted: "transition.interrupted"
+        case .finishing: "transition.finishing"
+        case .cancelling: "transition.cancelling"
+        case .completed: "transition.completed"
+        case .cancelled: "transition.cancelled"
+        case .queued: "transition.queued"
+        case .dropped: "transition.dropped"
+        }
+    }
+
+    public static let types: [String] = [
+        "navigator.created", "navigator.closed", "transition.started", "interaction.updated",
+        "transition.interrupted", "transition.finishing", "transition.cancelling", "transition.completed",
+        "transition.cancelled", "transition.queued", "transition.dropped",
+    ]
+
+    /// The schema version of `data` written today; decoding accepts exactly the versions it knows.
+    public static let currentVersion = 1
+}

@@ -1,0 +1,332 @@
+extension Navigator {
+    /// Decides what a command does to a navigator at `frame`: the events to append, or a rejection.
+    ///
+    /// Precondition: `state` has been advanced to `frame` (`advance`), so nothing the clock decides at
+    /// or before `frame` is pending. All events returned take effect at `frame`.
+    public static func decide(
+        _ command: NavigationCommand, _ envelope: CommandEnvelope = CommandEnvelope(), state: NavigatorState,
+        frame: Int64
+    ) throws(CoreError) -> [NavigationEvent] {
+        let name = state.name
+        switch state.status {
+        case .absent:
+            guard case .create(let root, let config) = command else {
+                throw CoreError(.unknownNavigator, "Navigator \(name) does not exist; create it first (cmd \"create\").")
+            }
+            let screen = Screen(id: "s\(state.nextScreenNumber)", name: root.name, params: root.params)
+            return [
+                NavigationEvent(
+                    frame: frame, command: envelope.requestID,
+                    kind: .created(root: screen, config: config, frameRate: state.clock.rate))
+            ]
+        case .closed:
+            if case .create = command {
+                throw CoreError(.navigatorExists, "Navigator \(name) was closed; names are never reused, so pick another name.")
+            }
+            throw CoreError(.navigatorClosed, "Navigator \(name) is closed; create a new navigator under another name.")
+        case .open:
+            break
+        }
+        if case .create = command {
+            throw CoreError(.navigatorExists, "Navigator \(name) already exists; use it, or create one under another name.")
+        }
+        if let expected = envelope.expect, expected != state.revision {
+            throw CoreError(
+                .conflict,
+                "Navigator \(name) is at revision \(state.revision), not the expected \(expected); read its state and retry.",
+                details: ["revision": state.revision])
+        }
+        var decision = Decision(state: state, frame: frame, envelope: envelope)
+        let events = try decision.decide(command)
+        // A segment of zero length (finish from 1, cancel from 0) ends in the frame it starts, so the
+        // clock's events for this frame follow at once: the state a command leaves is always
+        // advanced to its frame, and the tick for this frame sees the end.
+        let after = events.reduce(state, evolve)
+        return events + advance(after, toFrame: frame)
+    }
+}
+
+/// One decision in progress: the state, frame and envelope shared by every rule.
+struct Decision {
+    let state: NavigatorState
+    let frame: Int64
+    let envelope: CommandEnvelope
+    /// Set when the queue's head is being started: it must not be queued again behind the rest.
+    var fromQueue = false
+    var name: String { state.name }
+
+    private func event(_ kind: NavigationEvent.Kind) -> NavigationEvent {
+        NavigationEvent(frame: frame, command: envelope.requestID, kind: kind)
+    }
+
+    mutating func decide(_ command: NavigationCommand) throws(CoreError) -> [NavigationEvent] {
+        if command.isQueueable, !fromQueue, state.transition != nil || !state.queue.isEmpty {
+            return try queueOrReject(command)
+        }
+        switch command {
+        case .create: preconditionFailure("create is decided before the navigator is open")
+        case .close:
+            if let t = state.transition {
+                throw CoreError(
+                    .busy, "Navigator \(name) has transition \(t.id) (\(t.operation.rawValue)) in flight; close it when it ends.")
+            }
+            if !state.queue.isEmpty {
+                throw CoreError(.busy, "Navigator \(name) has \(state.queue.count) queued commands; close it when they have run.")
+            }
+            return [event(.closed)]
+        case .push(let spec, let options):
+            try checkDepth(state.stack.count + 1)
+            var counter = state.nextScreenNumber
+            let screen = makeScreen(spec, &counter)
+            return try start(.push, from: state.stack.last!, to: screen, popped: [], stack: state.stack + [screen],
+                             modals: state.modals, options: options, nextScreen: counter)
+        case .pop(let options):
+            guard state.stack.count > 1 else { throw rootError("pop") }
+            let stack = Array(state.stack.dropLast())
+            return try start(.pop, from: state.stack.last!, to: stack.last!, popped: [state.stack.last!], stack: stack,
+                             modals: state.modals, options: options, nextScreen: state.nextScreenNumber)
+        case .popTo(let target, let options):
+            let index = try popTarget(target)
+            let stack = Array(state.stack[...index])
+            return try start(.pop, from: state.stack.last!, to: stack.last!, popped: state.stack[(index + 1)...].reversed(),
+                             stack: stack, modals: state.modals, options: options, nextScreen: state.nextScreenNumber)
+        case .popToRoot(let options):
+            guard state.stack.count > 1 else { throw rootError("popToRoot") }
+            return try start(.pop, from: state.stack.last!, to: state.stack[0], popped: state.stack.dropFirst().reversed(),
+                             stack: [state.stack[0]], modals: state.modals, options: options,
+                             nextScreen: state.nextScreenNumber)
+        case .setStack(let refs, let options):
+            return try setStack(refs, options)
+        case .present(let spec, let options):
+            try checkDepth(state.stack.count + state.modals.count + 1)
+            var counter = state.nextScreenNumber
+            let screen = makeScreen(spec, &counter)
+            return try start(.present, from: state.top!, to: screen, popped: [], stack: state.stack,
+                             modals: state.modals + [screen], options: options, nextScreen: counter)
+        case .dismiss(let options):
+            guard let modal = state.modals.last else { throw noModal() }
+            let modals = Array(state.modals.dropLast())
+            return try start(.dismiss, from: modal, to: modals.last ?? state.stack.last!, popped: [modal],
+                             stack: state.stack, modals: modals, options: options, nextScreen: state.nextScreenNumber)
+        case .begin(let interactive, let animator):
+            return try begin(interactive, animator: animator)
+        case .update(let percent, let velocity):
+            let t = try gestureTransition("update")
+            let v = velocity ?? estimatedVelocity(t, percent: percent)
+            return [event(.updated(transition: t.id, percent: percent, velocity: v))]
+        case .finish(let velocity, let speed, let curve):
+            let t = try gestureTransition("finish")
+            return [event(.finishing(transition: t.id, fraction: t.percent, velocity: velocity, completionSpeed: speed,
+                                     completionCurve: curve))]
+        case .cancel(let speed, let curve):
+            guard let t = state.transition else { throw noTransition("cancel") }
+            switch t.phase {
+            case .interactive:
+                try checkOwner(t, "cancel")
+            case .animating, .finishing:
+                break
+            default:
+                throw CoreError(.notInteractive, "Transition \(t.id) on \(name) is already \(t.phase.rawValue); nothing to cancel.")
+            }
+            return [event(.cancelling(transition: t.id, fraction: t.fraction(at: frame), completionSpeed: speed,
+                                      completionCurve: curve, reason: .requested))]
+        case .end(let percent, let velocity):
+            let t = try gestureTransition("end")
+            var events: [NavigationEvent] = []
+            var p = t.percent
+            var v = velocity ?? t.velocity
+            if let percent {
+                p = percent
+                v = velocity ?? estimatedVelocity(t, percent: percent)
+                events.append(event(.updated(transition: t.id, percent: p, velocity: v)))
+            }
+            switch state.config.endRule.decide(percent: p, velocity: v) {
+            case .finish:
+                events.append(event(.finishing(transition: t.id, fraction: p, velocity: v, completionSpeed: 1,
+                                               completionCurve: .easeInOut)))
+            case .cancel:
+                events.append(event(.cancelling(transition: t.id, fraction: p, completionSpeed: 1,
+                                                completionCurve: .easeInOut, reason: .requested)))
+            }
+            return events
+        }
+    }
+
+    // MARK: Rules shared by several commands
+
+    private func queueOrReject(_ command: NavigationCommand) throws(CoreError) -> [NavigationEvent] {
+        let what = state.transition.map { "transition \($0.id) (\($0.operation.rawValue), \($0.phase.rawValue))" }
+            ?? "queued work"
+        guard state.config.busy == .queue else {
+            throw CoreError(.busy, "Navigator \(name) has \(what) in flight; retry when it ends, or create the navigator with busy \"queue\".")
+        }
+        guard state.queue.count < state.config.queueLimit else {
+            throw CoreError(.busy, "Navigator \(name)'s queue is full (\(state.config.queueLimit) commands behind \(what)); retry later.")
+        }
+        return [event(.queued(request: command, position: state.queue.count + 1))]
+    }
+
+    private func makeScreen(_ spec: ScreenSpec, _ counter: inout Int) -> Screen {
+        defer { counter += 1 }
+        return Screen(id: "s\(counter)", name: spec.name, params: spec.params)
+    }
+
+    private func checkDepth(_ depth: Int) throws(CoreError) {
+        guard depth <= state.config.maxDepth else {
+            throw CoreError(.tooLarge, "Navigator \(name) would hold \(depth) screens, past its maxDepth of \(state.config.maxDepth); pop first.")
+        }
+    }
+
+    private func rootError(_ cmd: String) -> CoreError {
+        CoreError(.cannotPopRoot, "Navigator \(name) is at its root screen \(state.stack[0].id) (\(state.stack[0].name)); \(cmd) needs a screen above the root.")
+    }
+
+    private func noModal() -> CoreError {
+        CoreError(.screenNotFound, "Navigator \(name) has no presented screen to dismiss.")
+    }
+
+    private func noTransition(_ cmd: String) -> CoreError {
+        CoreError(.noTransition, "Navigator \(name) has no transition in flight; \(cmd) applies to one started with begin.")
+    }
+
+    /// The index of `target` in the stack: an id, or the topmost screen of that route below the top.
+    private func popTarget(_ target: String) throws(CoreError) -> Int {
+        let top = state.stack.count - 1
+        if let i = state.stack.firstIndex(where: { $0.id == target }) ?? state.stack[..<top].lastIndex(where: { $0.name == target }) {
+            guard i < top else {
+                throw CoreError(.invalidArgument, "Screen \(target) is already the top of navigator \(name); nothing to pop.")
+            }
+            return i
+        }
+        throw CoreError(.screenNotFound, "Navigator \(name) has no screen with id or route \"\(target)\" below its top; see its state for the stack.")
+    }
+
+    private func checkOwner(_ t: Transition, _ cmd: String) throws(CoreError) {
+        if let owner = t.owner, envelope.owner != owner {
+            throw CoreError(.notOwner, "Transition \(t.id) on \(name) is owned by \"\(owner)\"; \(cmd) must carry that owner.")
+        }
+    }
+
+    /// The interactive transition a gesture command drives, after the owner check.
+    private func gestureTransition(_ cmd: String) throws(CoreError) -> Transition {
+        guard let t = state.transition else { throw noTransition(cmd) }
+        guard t.phase == .interactive else {
+            throw CoreError(.notInteractive, "Transition \(t.id) on \(name) is \(t.phase.rawValue), not interactive; begin with no operation interrupts it.")
+        }
+        try checkOwner(t, cmd)
+        return t
+    }
+
+    /// Fraction per second since the last interaction, for clients that send no velocity.
+    private func estimatedVelocity(_ t: Transition, percent: Double) -> Double {
+        let frames = frame - t.lastInteractionFrame
+        guard frames > 0 else { return t.velocity }
+        return (percent - t.percent) * Double(state.clock.rate) / Double(frames)
+    }
+
+    private func begin(_ interactive: InteractiveStart?, animator: JSON?) throws(CoreError) -> [NavigationEvent] {
+        guard let interactive else {
+            guard let t = state.transition else {
+                throw CoreError(.noTransition, "Navigator \(name) has nothing in flight to interrupt; give begin an operation.")
+            }
+            guard t.isClockDriven else {
+                throw CoreError(.busy, "Transition \(t.id) on \(name) is already interactive; drive it with update/finish/cancel.")
+            }
+            return [event(.interrupted(transition: t.id, fraction: t.fraction(at: frame), owner: envelope.owner))]
+        }
+        if let t = state.transition {
+            throw CoreError(.busy, "Navigator \(name) has transition \(t.id) (\(t.operation.rawValue), \(t.phase.rawValue)) in flight; begin another when it ends.")
+        }
+        if !state.queue.isEmpty {
+            throw CoreError(.busy, "Navigator \(name) has \(state.queue.count) queued commands; begin when they have run.")
+        }
+        let options = TransitionOptions(animated: true, animator: animator)
+        var counter = state.nextScreenNumber
+        switch interactive {
+        case .pop:
+            guard state.stack.count > 1 else { throw rootError("an interactive pop") }
+            let stack = Array(state.stack.dropLast())
+            return try start(.pop, from: state.stack.last!, to: stack.last!, popped: [state.stack.last!], stack: stack,
+                             modals: state.modals, options: options, nextScreen: counter, interactive: true)
+        case .push(let spec):
+            try checkDepth(state.stack.count + 1)
+            let screen = makeScreen(spec, &counter)
+            return try start(.push, from: state.stack.last!, to: screen, popped: [], stack: state.stack + [screen],
+                             modals: state.modals, options: options, nextScreen: counter, interactive: true)
+        case .present(let spec):
+            try checkDepth(state.stack.count + state.modals.count + 1)
+            let screen = makeScreen(spec, &counter)
+            return try start(.present, from: state.top!, to: screen, popped: [], stack: state.stack,
+                             modals: state.modals + [screen], options: options, nextScreen: counter, interactive: true)
+        case .dismiss:
+            guard let modal = state.modals.last else { throw noModal() }
+            let modals = Array(state.modals.dropLast())
+            return try start(.dismiss, from: modal, to: modals.last ?? state.stack.last!, popped: [modal],
+                             stack: state.stack, modals: modals, options: options, nextScreen: counter, interactive: true)
+        }
+    }
+
+    /// UIKit's `setViewControllers(_:animated:)` rule: push if the new top is new, pop if it was lower
+    /// on the stack, no animation if the top is unchanged.
+    private func setStack(_ refs: [ScreenRef], _ options: TransitionOptions) throws(CoreError) -> [NavigationEvent] {
+        try checkDepth(refs.count + state.modals.count)
+        var counter = state.nextScreenNumber
+        var seen: Set<String> = []
+        var stack: [Screen] = []
+        for (i, ref) in refs.enumerated() {
+            let existing: Screen?
+            switch ref {
+            case .id(let id):
+                guard let s = state.stack.first(where: { $0.id == id }) else {
+                    throw CoreError(.screenNotFound, "screens[\(i)]: navigator \(name) has no screen \(id) on its stack.")
+                }
+                existing = s
+            case .idOrName(let s):
+                existing = state.stack.first(where: { $0.id == s })
+                if existing == nil { stack.append(makeScreen(ScreenSpec(name: s), &counter)) }
+            case .new(let spec):
+                existing = nil
+                stack.append(makeScreen(spec, &counter))
+            }
+            if let existing {
+                guard seen.insert(existing.id).inserted else {
+                    throw CoreError(.invalidArgument, "screens[\(i)]: screen \(existing.id) appears twice; a screen stands on the stack once.")
+                }
+                stack.append(existing)
+            }
+        }
+        let oldTop = state.stack.last!
+        let newTop = stack.last!
+        let keptIDs = Set(stack.map(\.id))
+        let popped = state.stack.filter { !keptIDs.contains($0.id) }.reversed()
+        let operation: TransitionOperation
+        var opts = options
+        if newTop.id == oldTop.id {
+            operation = stack.count >= state.stack.count ? .push : .pop
+            opts.animated = false
+        } else if state.stack.contains(where: { $0.id == newTop.id }) {
+            operation = .pop
+        } else {
+            operation = .push
+        }
+        return try start(operation, from: oldTop, to: newTop, popped: Array(popped), stack: stack,
+                         modals: state.modals, options: opts, nextScreen: counter)
+    }
+
+    /// The events that start a transition: `started`, and `completed` in the same frame when not animated.
+    private func start(
+        _ operation: TransitionOperation, from: Screen, to: Screen, popped: [Screen], stack: [Screen], modals: [Screen],
+        options: TransitionOptions, nextScreen: Int, interactive: Bool = false
+    ) throws(CoreError) -> [NavigationEvent] {
+        var animator = state.config.animators.animator(for: operation, from: from.name, to: to.name)
+        if let override = options.animator { animator = try Animator(json: override, base: animator) }
+        let id = state.nextTransitionID
+        let started = NavigationEvent.Started(
+            transition: id, operation: operation, from: from, to: to, popped: popped, stack: stack, modals: modals,
+            animator: animator, animated: options.animated || interactive, interactive: interactive,
+            owner: interactive ? envelope.owner : nil, nextScreen: nextScreen)
+        var events = [event(.started(started))]
+        if !interactive, !started.animated || animator.effectiveDuration <= 0 { events.append(event(.completed(transition: id))) }
+        return events
+    }
+}

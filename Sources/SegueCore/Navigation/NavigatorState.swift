@@ -1,0 +1,50 @@
+/// The state of one navigator: the fold of its events (`Navigator.evolve`).
+///
+/// Equatable so tests can assert that state built live equals the fold of the log.
+public struct NavigatorState: Equatable, Sendable {
+    public enum Status: String, Sendable, Equatable { case absent, open, closed }
+
+    public var name: String
+    public var status: Status = .absent
+    /// Per-navigator event count: the revision of the last event applied (0 before `created`).
+    public var revision: Int64 = 0
+    /// The frame of the last event applied; frames never go backwards.
+    public var frame: Int64 = 0
+    public var clock: FrameClock
+    public var config: NavigatorConfig = NavigatorConfig()
+    /// Root first. Never empty once created.
+    public var stack: [Screen] = []
+    /// Modally presented screens, bottom first.
+    public var modals: [Screen] = []
+    /// The number of the next screen id (`s<N>`); ids are never reused, cancelled ones included.
+    public var nextScreenNumber: Int = 1
+    public var nextTransitionID: Int = 1
+    public var transition: Transition?
+    /// The transitions that ended in the frame of the latest end, in order: their final ticks belong
+    /// to that frame (several can end in one frame, e.g. a completion then a non-animated push).
+    public var ended: [EndedTransition] = []
+    /// Commands waiting for the transition in flight, under the `queue` busy policy.
+    public var queue: [QueuedCommand] = []
+
+    public init(name: String, clock: FrameClock) {
+        self.name = name
+        self.clock = clock
+    }
+
+    /// The visible screen: the top modal, or the top of the stack.
+    public var top: Screen? { modals.last ?? stack.last }
+
+    public var isTerminal: Bool { status == .closed }
+}
+
+/// A command waiting in a navigator's queue, with the request id that will be stamped on the
+/// events it produces when it starts.
+public struct QueuedCommand: Equatable, Sendable {
+    public var command: NavigationCommand
+    public var requestID: String?
+
+    public init(command: NavigationCommand, requestID: String?) {
+        self.command = command
+        self.requestID = requestID
+    }
+}

@@ -1,0 +1,130 @@
+/// A screen on a navigator: a route name, a daemon-assigned id and optional parameters.
+///
+/// Ids are `s1`, `s2`, … per navigator, generational and never reused (TCA's `StackElementID`), so
+/// the same route may stand on the stack twice and a client can still name exactly one of them.
+public struct Screen: Equatable, Sendable {
+    public var id: String
+    public var name: String
+    public var params: JSONObject?
+
+    public init(id: String, name: String, params: JSONObject? = nil) {
+        self.id = id
+        self.name = name
+        self.params = params
+    }
+
+    public var json: JSON {
+        var object: JSONObject = ["id": .string(id), "name": .string(name)]
+        if let params { object["params"] = .object(params) }
+        return .object(object)
+    }
+
+    public init(json: JSON, path: String) throws(CoreError) {
+        guard let object = json.objectValue, let id = object["id"]?.stringValue,
+            let name = object["name"]?.stringValue
+        else {
+            throw CoreError(.badRequest, "\(path) must be a screen object with string \"id\" and \"name\".")
+        }
+        var params: JSONObject?
+        if let p = object["params"] {
+            guard let o = p.objectValue else { throw CoreError(.badRequest, "\(path).params must be an object.") }
+            params = o
+        }
+        self.init(id: id, name: name, params: params)
+    }
+}
+
+/// A screen as a client asks for a new one: `"Detail"` or `{"name": "Detail", "params": {...}}`.
+public struct ScreenSpec: Equatable, Sendable {
+    public var name: String
+    public var params: JSONObject?
+
+    public init(name: String, params: JSONObject? = nil) {
+        self.name = name
+        self.params = params
+    }
+
+    /// Route names follow the navigator name rule, so they are safe in logs and terminal output.
+    public static func isValidName(_ name: String) -> Bool { NavigatorName.isValid(name) }
+
+    public var json: JSON {
+        guard let params else { return .string(name) }
+        return .object(["name": .string(name), "params": .object(params)])
+    }
+
+    public init(json: JSON, path: String) throws(CoreError) {
+        switch json {
+        case .string(let name):
+            self.init(name: name, params: nil)
+        case .object(let object):
+            for key in object.keys where key != "name" && key != "params" {
+                throw CoreError(.badRequest, "\(path).\(key) is not a screen field; a screen has \"name\" and \"params\".")
+            }
+            guard let name = object["name"]?.stringValue else {
+                throw CoreError(.badRequest, "\(path).name must be a string route name.")
+            }
+            var params: JSONObject?
+            switch object["params"] {
+            case nil, .null?: params = nil
+            case .object(let o)?: params = o
+            default: throw CoreError(.badRequest, "\(path).params must be an object.")
+            }
+            self.init(name: name, params: params)
+        default:
+            throw CoreError(.badRequest, "\(path) must be a route name string or {\"name\": ..., \"params\": {...}}.")
+        }
+        guard Self.isValidName(name) else {
+            throw CoreError(
+                .invalidArgument, "\(path): route name \"\(name.prefix(80))\" must match [A-Za-z0-9._-]{1,64}.")
+        }
+    }
+}
+
+/// One element of a `setStack` request: an existing screen kept by id, or a new one.
+public enum ScreenRef: Equatable, Sendable {
+    /// `{"id": "s3"}`: must name a screen on the stack.
+    case id(String)
+    /// A bare string: the screen with that id when the stack has one, otherwise a new screen of that
+    /// route. Resolved when the command is decided, so a queued `setStack` sees the stack it meets.
+    case idOrName(String)
+    /// `{"name": ..., "params": ...}`: always a new screen.
+    case new(ScreenSpec)
+
+    public var json: JSON {
+        switch self {
+        case .id(let id): .object(["id": .string(id)])
+        case .idOrName(let s): .string(s)
+        case .new(let spec): .object(["name": .string(spec.name), "params": spec.params.map(JSON.object) ?? .null])
+        }
+    }
+
+    public init(json: JSON, path: String) throws(CoreError) {
+        if case .string(let s) = json {
+            guard NavigatorName.isValid(s) else {
+                throw CoreError(.invalidArgument, "\(path): \"\(s.prefix(80))\" is neither a screen id nor a valid route name.")
+            }
+            self = .idOrName(s)
+            return
+        }
+        if let object = json.objectValue, let id = object["id"] {
+            guard object.count == 1, let id = id.stringValue else {
+                throw CoreError(.badRequest, "\(path) must be {\"id\": \"sN\"} alone to keep an existing screen.")
+            }
+            self = .id(id)
+            return
+        }
+        self = .new(try ScreenSpec(json: json, path: path))
+    }
+}
+
+/// The navigator name rule: `[A-Za-z0-9._-]{1,64}` (DESIGN.md §2).
+public enum NavigatorName {
+    public static func isValid(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E
+                || b == 0x5F || b == 0x2D
+        }
+    }
+}

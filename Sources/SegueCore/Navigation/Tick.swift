@@ -1,0 +1,85 @@
+/// One frame of one transition, as published on `tick/<navigator>/` (DESIGN.md §4).
+///
+/// A pure function of the navigator's state and the frame (`Navigator.ticks`), so the same log gives
+/// the same ticks live and in replay.
+public struct Tick: Equatable, Sendable {
+    public var navigator: String
+    public var transition: Int
+    public var operation: TransitionOperation
+    public var frame: Int64
+    /// The frame's instant, Unix ns.
+    public var time: Int64
+    public var phase: TransitionPhase
+    /// Elapsed share of the transition, always within [0, 1].
+    public var fraction: Double
+    /// The animator's curve at `fraction`; springs may leave [0, 1].
+    public var progress: Double
+    /// The navigator's revision as of this frame.
+    public var revision: Int64
+    /// The last tick of the transition: fraction exactly 1 (completed) or 0 (cancelled).
+    public var final: Bool
+    public var fromScreen: String
+    public var toScreen: String
+    public var views: ViewPair
+
+    public var json: JSON {
+        .object([
+            "navigator": .string(navigator),
+            "transition": .int(transition),
+            "operation": .string(operation.rawValue),
+            "frame": .int(frame),
+            "time": .int(time),
+            "phase": .string(phase.rawValue),
+            "fraction": .double(fraction),
+            "progress": .double(progress),
+            "revision": .int(revision),
+            "final": .bool(final),
+            "views": [
+                "from": Self.json(views.from, screen: fromScreen),
+                "to": Self.json(views.to, screen: toScreen),
+            ],
+        ])
+    }
+
+    static func json(_ v: ViewProperties, screen: String) -> JSON {
+        .object([
+            "screen": .string(screen),
+            "x": .double(v.x), "y": .double(v.y), "alpha": .double(v.alpha), "scale": .double(v.scale),
+            "rotation": .double(v.rotation), "rotationY": .double(v.rotationY), "mask": .double(v.mask),
+            "z": .int(v.z), "anchor": [.double(v.anchorX), .double(v.anchorY)],
+        ])
+    }
+}
+
+extension Navigator {
+    /// The ticks for `frame`, given the state with exactly the events whose frame is ≤ `frame`.
+    ///
+    /// Usually one; more when transitions ended in this frame and another started in it (each keeps
+    /// its whole tick sequence: final ticks come first, in the order the transitions ended); none when nothing is in flight.
+    public static func ticks(_ state: NavigatorState, frame: Int64) -> [Tick] {
+        var out: [Tick] = []
+        for ended in state.ended where ended.endFrame == frame {
+            let fraction: Double = ended.phase == .completed ? 1 : 0
+            out.append(tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true))
+        }
+        if let t = state.transition, t.startFrame <= frame {
+            out.append(tick(state, t, frame: frame, phase: t.phase, fraction: t.fraction(at: frame), final: false))
+        }
+        return out
+    }
+
+    /// The single tick for `frame`: the transition in flight, else the one that ended in this frame.
+    public static func tick(_ state: NavigatorState, frame: Int64) -> Tick? { ticks(state, frame: frame).last }
+
+    private static func tick(
+        _ state: NavigatorState, _ t: Transition, frame: Int64, phase: TransitionPhase, fraction: Double, final: Bool
+    ) -> Tick {
+        let progress = fraction >= 1 ? 1 : t.animator.curve.progress(atFraction: fraction, duration: t.duration)
+        let views = t.animator.views(
+            for: t.operation, progress: progress, fraction: fraction, container: state.config.container)
+        return Tick(
+            navigator: state.name, transition: t.id, operation: t.operation, frame: frame,
+            time: state.clock.instant(ofFrame: frame), phase: phase, fraction: fraction, progress: progress,
+            revision: state.revision, final: final, fromScreen: t.from.id, toScreen: t.to.id, views: views)
+    }
+}

@@ -1,0 +1,96 @@
+/// The phases of a transition (DESIGN.md §2): two clock-driven, one client-driven, and the two
+/// clock-driven ways out of an interaction.
+public enum TransitionPhase: String, Sendable, Equatable, CaseIterable {
+    case animating, interactive, finishing, cancelling, completed, cancelled
+}
+
+/// Why a transition was cancelled; carried by `transition.cancelled`.
+public enum CancelReason: String, Sendable, Equatable, CaseIterable {
+    case requested, timeout, recovery
+}
+
+/// A clock-driven stretch of a transition: the fraction moves from `startFraction` to `endFraction`
+/// over `frames` frames from `startFrame`, its time shaped by `curve`.
+///
+/// Animating is the segment 0 → 1 over the animator's duration with a linear clock (the animator's
+/// own curve turns fraction into progress); finishing and cancelling are segments from the
+/// interrupted fraction, shaped by the completion curve, as `UIPercentDrivenInteractiveTransition`.
+public struct Segment: Equatable, Sendable {
+    public var startFrame: Int64
+    public var startFraction: Double
+    public var endFraction: Double
+    /// Length in (fractional) frames; 0 for a change that lands in its first frame.
+    public var frames: Double
+    public var curve: TimingCurve
+
+    public init(startFrame: Int64, startFraction: Double, endFraction: Double, frames: Double, curve: TimingCurve) {
+        self.startFrame = startFrame
+        self.startFraction = startFraction
+        self.endFraction = endFraction
+        self.frames = frames
+        self.curve = curve
+    }
+
+    /// The first frame at which the segment is over and its fraction is exactly `endFraction`.
+    public var endFrame: Int64 { startFrame + FrameClock.wholeFrames(frames) }
+
+    /// The fraction at `frame`, clamped to [0, 1]; exactly `endFraction` from `endFrame` on.
+    public func fraction(at frame: Int64) -> Double {
+        if frame >= endFrame { return endFraction }
+        if frame <= startFrame { return startFraction }
+        let t = Double(frame - startFrame) / frames
+        let shaped = curve.progress(atFraction: t, duration: frames)
+        let value = startFraction + (endFraction - startFraction) * shaped
+        return min(1, max(0, value))
+    }
+}
+
+/// A transition in flight (at most one per navigator).
+public struct Transition: Equatable, Sendable {
+    public var id: Int
+    public var operation: TransitionOperation
+    public var from: Screen
+    public var to: Screen
+    /// Screens that leave the stack on completion (pop, popTo, popToRoot, setStack), top first.
+    public var popped: [Screen]
+    /// The committed stack and modals once the transition completes.
+    public var targetStack: [Screen]
+    public var targetModals: [Screen]
+    public var animator: Animator
+    public var animated: Bool
+    /// Whether it was begun or became (by interrupt) client-driven at any point.
+    public var interactive: Bool
+    public var owner: String?
+    public var phase: TransitionPhase
+    public var startFrame: Int64
+    /// The clock-driven segment for `animating`, `finishing` and `cancelling`.
+    public var segment: Segment
+    /// The last client-given percent and velocity, while `interactive`.
+    public var percent: Double
+    public var velocity: Double
+    /// The frame of the last begin, interrupt or update: the interaction timeout counts from here.
+    public var lastInteractionFrame: Int64
+    /// Why a `cancelling` segment was entered, for the `transition.cancelled` that ends it.
+    public var cancelReason: CancelReason
+
+    /// The fraction at `frame` (the frame must not precede the last event applied).
+    public func fraction(at frame: Int64) -> Double {
+        switch phase {
+        case .interactive: percent
+        case .animating, .finishing, .cancelling: segment.fraction(at: frame)
+        case .completed: 1
+        case .cancelled: 0
+        }
+    }
+
+    /// Whether the clock moves it: it ends by itself at `segment.endFrame`.
+    public var isClockDriven: Bool { phase == .animating || phase == .finishing || phase == .cancelling }
+}
+
+/// The transition that ended most recently, kept so its final tick can be produced for its end frame.
+public struct EndedTransition: Equatable, Sendable {
+    public var transition: Transition
+    public var endFrame: Int64
+    /// `.completed` or `.cancelled`.
+    public var phase: TransitionPhase
+}

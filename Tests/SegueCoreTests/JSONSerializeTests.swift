@@ -1,0 +1,92 @@
+import SegueCore
+import Testing
+
+@Suite struct JSONSerializeTests {
+    @Test(
+        arguments: [
+            (JSON.null, "null"),
+            (true, "true"),
+            (false, "false"),
+            (0, "0"),
+            (-7, "-7"),
+            (.int(Int64.max), "9223372036854775807"),
+            (.int(Int64.min), "-9223372036854775808"),
+            (.double(1.0), "1.0"),
+            (.double(-0.0), "-0.0"),
+            (.double(0.1), "0.1"),
+            (.double(1e-5), "1e-05"),
+            (.double(1e20), "1e+20"),
+            (.double(123.456), "123.456"),
+            (.double(.greatestFiniteMagnitude), "1.7976931348623157e+308"),
+            (.double(.leastNonzeroMagnitude), "5e-324"),
+            (.double(.infinity), "null"),
+            (.double(-.infinity), "null"),
+            (.double(.nan), "null"),
+            ([], "[]"),
+            ([:], "{}"),
+            ([1, [2, [3]], [:]], "[1,[2,[3]],{}]"),
+            (["b": 1, "a": [nil, true], "c": ["d": "e"]], #"{"b":1,"a":[null,true],"c":{"d":"e"}}"#),
+            ([.double(.nan), .double(2)], "[null,2.0]"),
+        ] as [(JSON, String)])
+    func writesCompactText(_ value: JSON, _ expected: String) {
+        #expect(value.serialized() == expected)
+        #expect(value.serializedBytes() == Array(expected.utf8))
+    }
+
+    @Test(arguments: [
+        ("plain", #""plain""#),
+        ("", #""""#),
+        ("quote\"back\\slash/", #""quote\"back\\slash/""#),
+        ("\u{8}\u{C}\n\r\t", #""\b\f\n\r\t""#),
+        ("\u{0}\u{1}\u{B}\u{1F}", #""\u0000\u0001\u000b\u001f""#),
+        ("\u{7F}", "\"\u{7F}\""),
+        ("é€😀", "\"é€😀\""),
+        ("\u{2028}\u{2029}", "\"\u{2028}\u{2029}\""),
+        ("e\u{301}", "\"e\u{301}\""),
+        ("a\nb\"c", #""a\nb\"c""#),
+    ])
+    func escapesStringsMinimally(_ string: String, _ expected: String) {
+        #expect(Array(JSON.string(string).serialized().utf8) == Array(expected.utf8))
+        #expect(Array(JSON.object(["k\n": .string(string)]).serialized().utf8) == Array(#"{"k\n":\#(expected)}"#.utf8))
+    }
+
+    @Test func appendsToAnExistingBuffer() {
+        var buffer = Array("prefix:".utf8)
+        JSON.object(["a": 1]).serialize(into: &buffer)
+        JSON.array([2]).serialize(into: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self) == #"prefix:{"a":1}[2]"#)
+    }
+
+    @Test func writesMembersInInsertionOrder() {
+        var object = JSONObject()
+        object["zeta"] = 1
+        object["alpha"] = 2
+        object["mid"] = 3
+        object["alpha"] = 4
+        #expect(JSON.object(object).serialized() == #"{"zeta":1,"alpha":4,"mid":3}"#)
+        object["zeta"] = nil
+        object["zeta"] = 5
+        #expect(JSON.object(object).serialized() == #"{"alpha":4,"mid":3,"zeta":5}"#)
+    }
+
+    @Test func prettyPrintsWithTwoSpaces() {
+        let value: JSON = ["name": "Detail", "params": ["ids": [1, 2], "empty": [], "none": [:]], "ok": true]
+        let expected = """
+            {
+              "name": "Detail",
+              "params": {
+                "ids": [
+                  1,
+                  2
+                ],
+                "empty": [],
+                "none": {}
+              },
+              "ok": true
+            }
+            """
+        #expect(value.prettyPrinted() == expected)
+        #expect(JSON.int(3).prettyPrinted() == "3")
+        #expect(JSON.array([]).prettyPrinted() == "[]")
+    }
+}

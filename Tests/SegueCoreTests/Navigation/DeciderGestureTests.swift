@@ -1,0 +1,157 @@
+import Testing
+
+@testable import SegueCore
+
+/// Interactive transitions: begin, update, finish, cancel, end, interrupt, owner and timeout.
+@Suite struct DeciderGestureTests {
+    typealias F = Fixture
+    let home = F.screen(1, "Home")
+    let list = F.screen(2, "List")
+
+    /// Home → List committed, at frame 1.
+    var twoDeep: NavigatorState { F.given(F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)])) }
+
+    func beginPop(owner: String? = nil, at frame: Int64 = 10) -> NavigatorState {
+        let r = F.when(twoDeep, .begin(.pop, animator: nil), at: frame, .init(owner: owner))
+        precondition(r.error == nil)
+        return r.state
+    }
+
+    @Test func beginPopStartsAnInteractiveTransitionAtZero() {
+        let r = F.when(twoDeep, .begin(.pop, animator: nil), at: 10, .init(requestID: "b", owner: "pan"))
+        #expect(r.events == [
+            F.started(2, .pop, from: list, to: home, popped: [list], stack: [home], interactive: true, owner: "pan",
+                      next: 3, frame: 10, command: "b")
+        ])
+        #expect(r.state.transition?.phase == .interactive)
+        #expect(r.state.transition?.fraction(at: 50) == 0)
+    }
+
+    @Test func updateClampsAndRecordsVelocity() {
+        let s = beginPop()
+        let r = F.when(s, .update(percent: 0.25, velocity: 0.8), at: 12)
+        #expect(r.events == [F.event(.updated(transition: 2, percent: 0.25, velocity: 0.8), at: 12)])
+        #expect(r.state.transition?.fraction(at: 12) == 0.25)
+        // No velocity given: estimated from the last interaction (0.25 over 6 frames at 60 Hz).
+        let r2 = F.when(r.state, .update(percent: 0.5, velocity: nil), at: 18)
+        #expect(r2.events == [F.event(.updated(transition: 2, percent: 0.5, velocity: 2.5), at: 18)])
+    }
+
+    @Test func updateAfterFinishIsNotInteractive() {
+        var s = F.when(beginPop(), .update(percent: 0.4, velocity: nil), at: 11).state
+        s = F.when(s, .finish(velocity: nil, completionSpeed: 1, completionCurve: .easeInOut), at: 12).state
+        #expect(s.transition?.phase == .finishing)
+        let r = F.when(s, .update(percent: 0.5, velocity: nil), at: 13)
+        #expect(r.error?.code == .notInteractive)
+        #expect(r.state == s)
+    }
+
+    @Test func cancelOfAnInteractivePopLeavesTheStackIdentical() {
+        let before = twoDeep
+        var s = F.when(beginPop(), .update(percent: 0.6, velocity: nil), at: 11).state
+        let c = F.when(s, .cancel(completionSpeed: 1, completionCurve: .easeInOut), at: 12)
+        #expect(c.events == [F.event(.cancelling(transition: 2, fraction: 0.6, completionSpeed: 1, completionCurve: .easeInOut, reason: .requested), at: 12)])
+        s = c.state
+        let end = 12 + FrameClock.wholeFrames(0.6 * 0.35 * 60)
+        let done = Navigator.advance(s, toFrame: end)
+        #expect(done == [F.event(.cancelled(transition: 2, reason: .requested), at: end)])
+        let after = done.reduce(s, Navigator.evolve)
+        #expect(after.stack == before.stack)
+        #expect(after.modals == before.modals)
+        #expect(after.transition == nil)
+        let final = Navigator.ticks(after, frame: end)
+        #expect(final.count == 1)
+        #expect(final[0].final && final[0].fraction == 0 && final[0].phase == .cancelled)
+    }
+
+    @Test func finishFromPointThreeAtSpeedTwoEndsOnTheDocumentedFrame() {
+        var s = F.when(beginPop(), .update(percent: 0.3, velocity: nil), at: 11).state
+        let finishFrame: Int64 = 20
+        s = F.when(s, .finish(velocity: nil, completionSpeed: 2, completionCurve: .easeInOut), at: finishFrame).state
+        // ceil(0.7 × D × frameRate / 2) with D = 0.35 s, 60 Hz: ceil(7.35) = 8.
+        let expectedEnd = finishFrame + 8
+        #expect(Navigator.advance(s, toFrame: expectedEnd - 1) == [])
+        #expect(Navigator.advance(s, toFrame: expectedEnd + 3) == [F.event(.completed(transition: 2), at: expectedEnd)])
+        #expect(s.transition!.fraction(at: finishFrame) == 0.3)
+        let mid = s.transition!.fraction(at: finishFrame + 4)
+        #expect(mid > 0.3 && mid < 1)
+    }
+
+    @Test func interruptMidAnimationContinuesFromTheSameFraction() {
+        let s = F.when(twoDeep, .pop(.standard), at: 10).state
+        let f = s.transition!.fraction(at: 16)
+        #expect(f > 0 && f < 1)
+        let r = F.when(s, .begin(nil, animator: nil), at: 16, .init(owner: "hand"))
+        #expect(r.events == [F.event(.interrupted(transition: 2, fraction: f, owner: "hand"), at: 16)])
+        #expect(r.state.transition?.phase == .interactive)
+        #expect(r.state.transition?.fraction(at: 16) == f)
+        #expect(r.state.transition?.fraction(at: 40) == f)
+        let tick = Navigator.tick(r.state, frame: 16)!
+        #expect(tick.fraction == f)
+        // Finishing picks up where the interruption left it.
+        let fin = F.when(r.state, .finish(velocity: nil, completionSpeed: 1, completionCurve: .linear), at: 17, .init(owner: "hand"))
+        #expect(fin.state.transition?.fraction(at: 17) == f)
+    }
+
+    @Test func interruptingAnInteractiveTransitionIsBusy() {
+        #expect(F.when(beginPop(), .begin(nil, animator: nil), at: 11).error?.code == .busy)
+        #expect(F.when(beginPop(), .begin(.pop, animator: nil), at: 11).error?.code == .busy)
+    }
+
+    @Test(arguments: [
+        NavigationCommand.update(percent: 0.5, velocity: nil),
+        .finish(velocity: nil, completionSpeed: 1, completionCurve: .easeInOut),
+        .cancel(completionSpeed: 1, completionCurve: .easeInOut),
+        .end(percent: 0.9, velocity: nil),
+    ])
+    func gesturesMustCarryTheOwner(command: NavigationCommand) {
+        let s = beginPop(owner: "finger")
+        #expect(F.when(s, command, at: 11).error?.code == .notOwner)
+        #expect(F.when(s, command, at: 11, .init(owner: "thumb")).error?.code == .notOwner)
+        #expect(F.when(s, command, at: 11, .init(owner: "finger")).error == nil)
+    }
+
+    @Test func noUpdateForTheTimeoutCancelsWithReasonTimeout() {
+        let s = F.when(beginPop(), .update(percent: 0.5, velocity: nil), at: 20).state
+        let due: Int64 = 20 + 600  // 10 s at 60 Hz
+        #expect(Navigator.advance(s, toFrame: due - 1) == [])
+        let events = Navigator.advance(s, toFrame: due + 1000)
+        let end = due + FrameClock.wholeFrames(0.5 * 0.35 * 60)
+        #expect(events == [
+            F.event(.cancelling(transition: 2, fraction: 0.5, completionSpeed: 1, completionCurve: .easeInOut, reason: .timeout), at: due),
+            F.event(.cancelled(transition: 2, reason: .timeout), at: end),
+        ])
+        #expect(events.reduce(s, Navigator.evolve).stack == twoDeep.stack)
+    }
+
+    @Test func recoveryCancelsInteractiveAndLeavesAnimatingToTheClock() {
+        let interactive = beginPop()
+        #expect(Navigator.recover(interactive, atFrame: 500) == [F.event(.cancelled(transition: 2, reason: .recovery), at: 500)])
+        let animating = F.when(twoDeep, .pop(.standard), at: 10).state
+        #expect(Navigator.recover(animating, atFrame: 500) == [])
+        #expect(Navigator.advance(animating, toFrame: 500) == [F.event(.completed(transition: 2), at: 10 + F.defaultFrames)])
+    }
+
+    @Test(arguments: [
+        // (percent, velocity, threshold, impact, fling, expected)
+        (0.6, 0.0, 0.5, 0.3, 1.0, EndRule.Decision.finish),
+        (0.4, 0.0, 0.5, 0.3, 1.0, .cancel),
+        (0.4, 0.5, 0.5, 0.3, 1.0, .finish),  // 0.4 + 0.15 > 0.5
+        (0.1, 1.0, 0.5, 0.3, 1.0, .finish),  // fling
+        (0.9, -2.0, 0.5, 0.3, 1.0, .cancel),  // thrown back
+        (0.5, 0.0, 0.5, 0.3, 1.0, .cancel),  // strictly greater
+        (0.3, 0.01, 0.5, 0.0, 0.001, .finish),  // the seeds' rule: velocity > 0
+        (0.3, 0.0, 0.5, 0.0, 0.001, .cancel),
+    ])
+    func endRuleTable(p: Double, v: Double, threshold: Double, impact: Double, fling: Double, expected: EndRule.Decision) {
+        #expect(EndRule(threshold: threshold, velocityImpact: impact, flingVelocity: fling).decide(percent: p, velocity: v) == expected)
+    }
+
+    @Test func endDecidesByTheNavigatorsRuleAndAppliesThePercentFirst() {
+        let s = beginPop()
+        let fin = F.when(s, .end(percent: 0.7, velocity: 0), at: 12)
+        #expect(fin.events.map(\.type) == ["interaction.updated", "transition.finishing"])
+        let can = F.when(s, .end(percent: 0.2, velocity: 0), at: 12)
+        #expect(can.events.map(\.type) == ["interaction.updated", "transition.cancelling"])
+    }
+}
