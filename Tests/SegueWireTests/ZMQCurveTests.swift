@@ -59,7 +59,8 @@ import Testing
         let context = try ZMQContext()
         let serverKeys = try ZMQCurve.keyPair()
         let server = try ZMQSocket(context, .router)
-        let monitor = try attachMonitor(to: server, name: "curve-monitor", events: [.handshakeFailed, .handshakeSucceeded])
+        let monitor = try attachMonitor(
+            to: server, name: "curve-monitor", events: [.handshakeFailed, .handshakeSucceeded])
         try configureCurveServer(server, keys: serverKeys)
         let impostorKey = try ZMQCurve.keyPair().public
         let client = try curveClient(context, serverKey: impostorKey, endpoint: server.lastEndpoint)
@@ -77,7 +78,8 @@ import Testing
         let handler = ThreadResult(serving: try ZMQSocketTransfer(bound(context, .rep, "inproc://zeromq.zap.01"))) {
             request in
             // ZAP request (RFC 27): version, request id, domain, address, routing id, mechanism, client key.
-            let known = request.count == 7 && request[2] == bytes("segue") && request[5] == bytes("CURVE")
+            let known =
+                request.count == 7 && request[2] == bytes("segue") && request[5] == bytes("CURVE")
                 && request[6] == admittedKey
             let status = known ? ["200", "OK", "controller"] : ["400", "Unknown client key.", ""]
             return [bytes("1.0"), request[1]] + status.map(bytes) + [[]]
@@ -89,7 +91,8 @@ import Testing
         try server.setZAPDomain("segue")
         try configureCurveServer(server, keys: serverKeys)
 
-        let controller = try curveClient(context, serverKey: serverKeys.public, endpoint: server.lastEndpoint, keys: admitted)
+        let controller = try curveClient(
+            context, serverKey: serverKeys.public, endpoint: server.lastEndpoint, keys: admitted)
         try controller.send("navigate")
         let message = try #require(try server.receiveMessage(metadata: ["User-Id", "Peer-Address"]))
         #expect(message.frames.last == bytes("navigate"))

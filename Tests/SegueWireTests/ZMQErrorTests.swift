@@ -33,7 +33,9 @@ import Testing
         #expect(error.message == "Context was terminated")
         #expect(error.description == "zmq_msg_recv failed: Context was terminated (errno \(error.code.rawValue))")
         #expect(!ZMQError(code: .wouldBlock, call: "zmq_send").isTerminated)
-        #expect(ZMQError(code: .wrongState, call: "zmq_send").message == "Operation cannot be accomplished in current state")
+        #expect(
+            ZMQError(code: .wrongState, call: "zmq_send").message == "Operation cannot be accomplished in current state"
+        )
     }
 
     @Test func eintrIsRetriedAndEagainIsAValue() throws {
@@ -48,9 +50,11 @@ import Testing
         }
         #expect(result == 7)
         #expect(attempts == 3)
-        #expect(try ZMQ.call("test") { errno = ZMQError.Code.wouldBlock.rawValue; return -1 } == nil)
-        #expect(throws: ZMQError(code: .wouldBlock, call: "test")) {
-            try ZMQ.check("test") { errno = ZMQError.Code.wouldBlock.rawValue; return -1 }
+        let wouldBlock: () -> Int32 = {
+            errno = ZMQError.Code.wouldBlock.rawValue
+            return -1
         }
+        #expect(try ZMQ.call("test", wouldBlock) == nil)
+        #expect(throws: ZMQError(code: .wouldBlock, call: "test")) { try ZMQ.check("test", wouldBlock) }
     }
 }

@@ -14,7 +14,9 @@ import Testing
         try push.connect("inproc://busy")
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        defer { pipeEnds.forEach { _ = Glibc.close($0) } }
+        defer {
+            for end in pipeEnds { _ = Glibc.close(end) }
+        }
 
         var poller = ZMQPoller()
         let quietIndex = poller.add(quietServer)

@@ -8,7 +8,8 @@ import Testing
     func routerAndDealersExchangeEnvelopes(transport: ZMQTransport) throws {
         let context = try ZMQContext()
         try withTemporaryDirectory { directory in
-            let (router, first) = try connectedPair(context, server: .router, client: .dealer, over: transport, directory: directory)
+            let (router, first) = try connectedPair(
+                context, server: .router, client: .dealer, over: transport, directory: directory)
             let second = try ZMQSocket(context, .dealer)
             try second.setReceiveTimeout(arrivalTimeout)
             try first.setRoutingID(bytes("first"))
@@ -37,7 +38,8 @@ import Testing
     func requestEnvelopeHasAnEmptyDelimiterFrame(transport: ZMQTransport) throws {
         let context = try ZMQContext()
         try withTemporaryDirectory { directory in
-            let (router, request) = try connectedPair(context, server: .router, client: .req, over: transport, directory: directory)
+            let (router, request) = try connectedPair(
+                context, server: .router, client: .req, over: transport, directory: directory)
             try request.send("ping")
             let envelope = try #require(try router.receiveMultipart())
             #expect(envelope.count == 3)
@@ -63,7 +65,8 @@ import Testing
     func subscriberGetsOnlyTopicsUnderItsPrefix(transport: ZMQTransport) throws {
         let context = try ZMQContext()
         try withTemporaryDirectory { directory in
-            let (publisher, subscriber) = try connectedPair(context, server: .pub, client: .sub, over: transport, directory: directory)
+            let (publisher, subscriber) = try connectedPair(
+                context, server: .pub, client: .sub, over: transport, directory: directory)
             try subscriber.subscribe("tick/main/")
             try subscriber.subscribe("sync/")
             // Subscriptions reach the publisher asynchronously but in order; once "sync/" matches, so does
@@ -137,7 +140,8 @@ import Testing
     func oneMebibyteArrivesWhole(transport: ZMQTransport) throws {
         let context = try ZMQContext()
         try withTemporaryDirectory { directory in
-            let (pull, push) = try connectedPair(context, server: .pull, client: .push, over: transport, directory: directory)
+            let (pull, push) = try connectedPair(
+                context, server: .pull, client: .push, over: transport, directory: directory)
             let payload = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
             #expect(try push.send(payload))
             let received = try #require(try pull.receive())
@@ -208,7 +212,9 @@ import Testing
     @Test func failuresKeepTheirErrnoAndCall() throws {
         let context = try ZMQContext()
         let socket = try ZMQSocket(context, .rep)
-        #expect(throws: ZMQError(code: .protocolNotSupported, call: "zmq_bind(bogus://x)")) { try socket.bind("bogus://x") }
+        #expect(throws: ZMQError(code: .protocolNotSupported, call: "zmq_bind(bogus://x)")) {
+            try socket.bind("bogus://x")
+        }
         #expect(throws: ZMQError(code: .invalidArgument, call: "zmq_connect(tcp://)")) { try socket.connect("tcp://") }
 
         try socket.bind("tcp://127.0.0.1:*")

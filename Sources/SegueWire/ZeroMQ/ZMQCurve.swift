@@ -10,7 +10,9 @@ public enum ZMQCurve {
         /// A key from its 32 raw bytes; anything else is `EINVAL`.
         public init(bytes: [UInt8]) throws(ZMQError) {
             guard bytes.count == 32 else {
-                throw ZMQError(code: .invalidArgument, call: "ZMQCurve.Key", message: "A CURVE key is 32 bytes, not \(bytes.count).")
+                throw ZMQError(
+                    code: .invalidArgument, call: "ZMQCurve.Key",
+                    message: "A CURVE key is 32 bytes, not \(bytes.count).")
             }
             self.bytes = bytes
         }
