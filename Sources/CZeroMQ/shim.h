@@ -9,6 +9,7 @@ static const int SEGUE_ZMQ_EAGAIN = EAGAIN;
 static const int SEGUE_ZMQ_EINTR = EINTR;
 static const int SEGUE_ZMQ_EINVAL = EINVAL;
 static const int SEGUE_ZMQ_ENOTSUP = ENOTSUP;
+static const int SEGUE_ZMQ_EPROTONOSUPPORT = EPROTONOSUPPORT;
 static const int SEGUE_ZMQ_ENOTSOCK = ENOTSOCK;
 static const int SEGUE_ZMQ_EHOSTUNREACH = EHOSTUNREACH;
 static const int SEGUE_ZMQ_EMSGSIZE = EMSGSIZE;

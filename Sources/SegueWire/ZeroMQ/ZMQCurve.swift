@@ -10,7 +10,9 @@ public enum ZMQCurve {
         /// A key from its 32 raw bytes; anything else is `EINVAL`.
         public init(bytes: [UInt8]) throws(ZMQError) {
             guard bytes.count == 32 else {
-                throw ZMQError(code: .invalidArgument, call: "ZMQCurve.Key", message: "A CURVE key is 32 bytes, not \(bytes.count).")
+                throw ZMQError(
+                    code: .invalidArgument, call: "ZMQCurve.Key",
+                    message: "A CURVE key is 32 bytes, not \(bytes.count).")
             }
             self.bytes = bytes
         }
@@ -61,6 +63,7 @@ public enum ZMQCurve {
                 code: .invalidArgument, call: "zmq_z85_encode",
                 message: "Z85 encodes whole 4-byte groups; \(bytes.count) bytes is not a multiple of 4.")
         }
+        if bytes.isEmpty { return "" }
         var text = [CChar](repeating: 0, count: bytes.count / 4 * 5 + 1)
         let encoded = bytes.withUnsafeBufferPointer { zmq_z85_encode(&text, $0.baseAddress, $0.count) }
         guard encoded != nil else { throw ZMQError.last("zmq_z85_encode") }
@@ -76,6 +79,7 @@ public enum ZMQCurve {
                 code: .invalidArgument, call: "zmq_z85_decode",
                 message: "Z85 text is printable ASCII in groups of 5 characters; got \(length) characters.")
         }
+        if length == 0 { return [] }  // libzmq returns NULL for "", which is not an error
         var bytes = [UInt8](repeating: 0, count: length / 5 * 4)
         let decoded = zmq_z85_decode(&bytes, text)
         guard decoded != nil else {

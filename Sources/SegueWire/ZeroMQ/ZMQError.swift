@@ -45,6 +45,8 @@ public struct ZMQError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidArgument = Code(rawValue: SEGUE_ZMQ_EINVAL)
         /// `ENOTSUP`: the operation or option is not supported (e.g. CURVE in a build without libsodium).
         public static let notSupported = Code(rawValue: SEGUE_ZMQ_ENOTSUP)
+        /// `EPROTONOSUPPORT`: the endpoint names a transport libzmq does not know.
+        public static let protocolNotSupported = Code(rawValue: SEGUE_ZMQ_EPROTONOSUPPORT)
         /// `ENOTSOCK`: the socket was already closed.
         public static let notSocket = Code(rawValue: SEGUE_ZMQ_ENOTSOCK)
         /// `EHOSTUNREACH`: a ROUTER with `ZMQ_ROUTER_MANDATORY` has no peer with that routing id.

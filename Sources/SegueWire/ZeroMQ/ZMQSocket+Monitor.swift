@@ -49,7 +49,9 @@ public struct ZMQMonitorEvent: Hashable, Sendable {
         public static let handshakeFailedAuth = Kind(rawValue: UInt16(ZMQ_EVENT_HANDSHAKE_FAILED_AUTH))
 
         /// Every handshake failure.
-        public static let handshakeFailed: Kind = [.handshakeFailedNoDetail, .handshakeFailedProtocol, .handshakeFailedAuth]
+        public static let handshakeFailed: Kind = [
+            .handshakeFailedNoDetail, .handshakeFailedProtocol, .handshakeFailedAuth,
+        ]
         public static let all = Kind(rawValue: UInt16(ZMQ_EVENT_ALL))
     }
 

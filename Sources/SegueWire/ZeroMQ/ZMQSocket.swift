@@ -69,8 +69,13 @@ public final class ZMQSocket {
     public var isClosed: Bool { handle == nil }
 
     /// The open handle, or `ENOTSOCK` named after `call` if the socket was closed.
+    ///
+    /// After ``ZMQContext/terminate()`` it throws `ETERM` itself: libzmq notices the shutdown only when the
+    /// socket next processes its command queue, which a non-blocking send may skip for up to a millisecond,
+    /// and "every later call fails with ETERM" should not depend on that.
     func open(_ call: String) throws(ZMQError) -> UnsafeMutableRawPointer {
         guard let handle else { throw ZMQError(code: .notSocket, call: call) }
+        if context.isTerminated { throw ZMQError(code: .terminated, call: call) }
         return handle
     }
 

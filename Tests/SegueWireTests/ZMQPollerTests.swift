@@ -1,0 +1,77 @@
+import Glibc
+import Testing
+
+@testable import SegueWire
+
+/// zmq_poll over sockets and a plain pipe, and the ZMQ_FD / ZMQ_EVENTS pair.
+@Suite struct ZMQPollerTests {
+    @Test func reportsReadinessPerItemInOrder() throws {
+        let context = try ZMQContext()
+        let (quietServer, quietClient) = try inprocPair(context)
+        let busy = try ZMQSocket(context, .pull)
+        try busy.bind("inproc://busy")
+        let push = try ZMQSocket(context, .push)
+        try push.connect("inproc://busy")
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer {
+            for end in pipeEnds { _ = Glibc.close(end) }
+        }
+
+        var poller = ZMQPoller()
+        let quietIndex = poller.add(quietServer)
+        let busyIndex = poller.add(busy)
+        let wakeIndex = poller.add(fd: pipeEnds[0])
+        #expect(poller.count == 3)
+        #expect(try poller.poll(timeout: .zero) == [[], [], []])
+
+        try push.send("work")
+        let afterSend = try poller.poll(timeout: arrivalTimeout)
+        #expect(afterSend[quietIndex].isEmpty)
+        #expect(afterSend[busyIndex] == .readable)
+        #expect(afterSend[wakeIndex].isEmpty)
+
+        #expect(try busy.receive() == bytes("work"))
+        var one: UInt8 = 1
+        #expect(write(pipeEnds[1], &one, 1) == 1)
+        #expect(try poller.poll(timeout: arrivalTimeout) == [[], [], .readable])
+        #expect(!quietClient.isClosed)
+    }
+
+    @Test func connectedPairIsWritable() throws {
+        let context = try ZMQContext()
+        let (bound, connected) = try inprocPair(context)
+        var poller = ZMQPoller()
+        poller.add(bound, events: [.readable, .writable])
+        poller.add(connected, events: [.readable, .writable])
+        // The connecting side has its pipe when `connect` returns; the bound side gets it a moment later.
+        let ready = try poller.poll(timeout: arrivalTimeout)
+        #expect(ready[1] == .writable)
+        #expect(ready[0].isSubset(of: .writable))
+        try connected.send("hi")
+        #expect(try bound.receive() == bytes("hi"))
+    }
+
+    @Test func eventsFollowTheQueueAndTheFDIsValid() throws {
+        let context = try ZMQContext()
+        let (left, right) = try inprocPair(context)
+        #expect(try right.fd >= 0)
+        #expect(try !right.events.contains(.readable))
+        try left.send("ready")
+        var poller = ZMQPoller()
+        poller.add(right)
+        _ = try poller.poll(timeout: arrivalTimeout)
+        #expect(try right.events.contains(.readable))
+        #expect(try right.receive(dontWait: true) == bytes("ready"))
+        #expect(try !right.events.contains(.readable))
+    }
+
+    @Test func pollingAClosedSocketThrowsENOTSOCK() throws {
+        let context = try ZMQContext()
+        let socket = try ZMQSocket(context, .pull)
+        var poller = ZMQPoller()
+        poller.add(socket)
+        socket.close()
+        #expect(throws: ZMQError(code: .notSocket, call: "zmq_poll")) { try poller.poll(timeout: .zero) }
+    }
+}
