@@ -28,7 +28,7 @@ extension EventStore {
             buffer.removeAll(keepingCapacity: true)
         }
         try forEachEvent(after: 0) { event throws(StoreError) in
-            buffer.append(contentsOf: StoreJSON.encode(event.json).utf8)
+            event.json.serialize(into: &buffer)
             buffer.append(UInt8(ascii: "\n"))
             count += 1
             if buffer.count >= 1 << 20 { try drain() }
@@ -77,12 +77,12 @@ extension EventStore {
         if lines.last?.isEmpty == true { lines.removeLast() }
         for (index, line) in lines.enumerated() {
             let number = index + 1
-            let text = String(decoding: line, as: UTF8.self)
             let json: JSON
-            do throws(StoreError) {
-                json = try StoreJSON.decode(text)
+            do throws(JSONError) {
+                json = try JSON.parse(line)
             } catch {
-                throw StoreError(kind: .invalidData, message: "Line \(number) is not valid JSON.", line: number)
+                throw StoreError(
+                    kind: .invalidData, message: "Line \(number) is not valid JSON: \(error.description).", line: number)
             }
             do throws(CoreError) {
                 events.append((number, try EventRecord(json: json)))

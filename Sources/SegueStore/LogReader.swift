@@ -139,8 +139,8 @@ final class LogReader {
     /// The current row of a statement selecting `eventColumns`.
     static func event(_ row: Statement) throws(StoreError) -> EventRecord {
         let seq = row.int64(at: 0)
-        let text = row.text(at: 8) ?? ""
-        guard case .object(let data) = try StoreJSON.decode(text) else {
+        let json = try row.withText(at: 8) { bytes throws(StoreError) in try StoreJSON.decode(bytes) }
+        guard case .object(let data) = json else {
             throw StoreError(kind: .invalidData, message: "Event \(seq) has data that is not a JSON object.")
         }
         return EventRecord(
