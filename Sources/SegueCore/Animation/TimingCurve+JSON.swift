@@ -92,7 +92,7 @@ extension TimingCurve {
         }
         if let settling = spring.settlingDuration, !(settling <= 60) {
             throw AnimationJSONReader.invalid(
-                "\(path) settles after \(AnimationJSONReader.format(settling)) s, more than the 60 s limit; raise its damping or stiffness.")
+                "\(path) settles after \(AnimationJSONReader.format((settling * 10).rounded() / 10)) s, more than the 60 s limit; raise its damping or stiffness.")
         }
         return spring
     }
