@@ -29,6 +29,8 @@ import Testing
         #expect(AnimatorRules.standard.animator(for: .present, from: "A", to: "B") == .modal)
         #expect(AnimatorRules.standard.animator(for: .dismiss, from: "B", to: "A") == .modal)
         #expect(AnimatorRules.standard.animator(for: .push, from: "A", to: "B") == .default)
+        #expect(AnimatorRules() == .standard)
+        #expect(AnimatorRules.standard.json == [])
     }
 
     @Test func parsesRulesWithTheirOperationsStandardAsBase() throws {

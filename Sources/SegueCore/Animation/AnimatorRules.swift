@@ -8,7 +8,9 @@ public struct AnimatorRules: Equatable, Sendable {
     public var rules: [AnimatorRule]
     public var fallback: Animator
 
-    public init(rules: [AnimatorRule] = [], fallback: Animator = .default) {
+    /// With no arguments, `standard`: UIKit's look for every operation. Rules given here are used as they
+    /// are (append `standardRules` to keep UIKit's modal look after them).
+    public init(rules: [AnimatorRule] = AnimatorRules.standardRules, fallback: Animator = .default) {
         self.rules = rules
         self.fallback = fallback
     }
@@ -17,7 +19,7 @@ public struct AnimatorRules: Equatable, Sendable {
     /// revealing downwards (`Animator.modal`); navigation pushes and pops slide (`Animator.default`).
     public static let standard = AnimatorRules(rules: standardRules, fallback: .default)
 
-    static let standardRules = [
+    public static let standardRules = [
         AnimatorRule(operation: .present, animator: .modal),
         AnimatorRule(operation: .dismiss, animator: .modal),
     ]
