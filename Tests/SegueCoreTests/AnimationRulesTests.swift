@@ -7,11 +7,12 @@ import Testing
     static let fade = Animator(style: .fade)
     static let cover = Animator(style: .cover)
     static let flip = Animator(style: .flip)
-    static let rules = AnimatorRules(rules: [
-        AnimatorRule(operation: .push, from: "List", to: "Detail", animator: fade),
-        AnimatorRule(to: "Detail", animator: cover),
-        AnimatorRule(operation: .pop, animator: flip),
-    ], fallback: .default)
+    static let rules = AnimatorRules(
+        rules: [
+            AnimatorRule(operation: .push, from: "List", to: "Detail", animator: fade),
+            AnimatorRule(to: "Detail", animator: cover),
+            AnimatorRule(operation: .pop, animator: flip),
+        ], fallback: .default)
 
     @Test(arguments: [
         (TransitionOperation.push, "List", "Detail", fade),
@@ -53,14 +54,18 @@ import Testing
 
     static let rejections: [AnimationJSONTests.Rejection] = [
         .init(["operation": "push"], "animators must be an array of rules; got an object."),
-        .init([["animator": [:], "when": 1]],
-         "animators[0] has unknown key \"when\"; allowed keys are operation, from, to, animator."),
-        .init([["operation": "shove", "animator": [:]]],
-         "animators[0].operation must be one of push, pop, present, dismiss; got \"shove\"."),
+        .init(
+            [["animator": [:], "when": 1]],
+            "animators[0] has unknown key \"when\"; allowed keys are operation, from, to, animator."),
+        .init(
+            [["operation": "shove", "animator": [:]]],
+            "animators[0].operation must be one of push, pop, present, dismiss; got \"shove\"."),
         .init([["operation": "pop", "animator": [:]], ["to": "A"]], "animators[1].animator is required."),
         .init([["from": 3, "animator": [:]]], "animators[0].from must be a string; got 3."),
         .init([["animator": ["duration": -1]]], "animators[0].animator.duration must be in (0, 60] seconds; got -1."),
-        .init([["animator": ["curve": ["bezier": [0, 0, 3, 1]]]]], "animators[0].animator.curve.bezier[2] must be in [0, 1]; got 3."),
+        .init(
+            [["animator": ["curve": ["bezier": [0, 0, 3, 1]]]]],
+            "animators[0].animator.curve.bezier[2] must be in [0, 1]; got 3."),
     ]
 
     @Test(arguments: rejections)

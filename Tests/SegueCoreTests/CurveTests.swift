@@ -29,7 +29,8 @@ import Testing
     func namedCurvesAreTheirBeziers(named: TimingCurve, bezier: TimingCurve) {
         for step in 0...100 {
             let fraction = Double(step) / 100
-            #expect(named.progress(atFraction: fraction, duration: 1) == bezier.progress(atFraction: fraction, duration: 1))
+            #expect(
+                named.progress(atFraction: fraction, duration: 1) == bezier.progress(atFraction: fraction, duration: 1))
         }
     }
 
@@ -65,7 +66,8 @@ import Testing
     @Test func onlyPhysicalSpringsHaveIntrinsicDurations() {
         #expect(TimingCurve.easeInOut.intrinsicDuration == nil)
         #expect(TimingCurve.spring(.dampingRatio(ratio: 0.5, initialVelocity: 0)).intrinsicDuration == nil)
-        #expect(TimingCurve.spring(.physical(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0))
-            .intrinsicDuration != nil)
+        #expect(
+            TimingCurve.spring(.physical(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0))
+                .intrinsicDuration != nil)
     }
 }

@@ -7,11 +7,15 @@ import Testing
     static let times = [0.05, 0.1, 0.2, 0.35, 0.5, 1.0]
 
     @Test(arguments: [
-        (Spring.physical(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0),
-         [0.10440547, 0.34029985, 0.84942564, 1.16164992, 1.07459057, 1.00217012]),
+        (
+            Spring.physical(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0),
+            [0.10440547, 0.34029985, 0.84942564, 1.16164992, 1.07459057, 1.00217012]
+        ),
         // UIKit's navigation push spring (overdamped, ζ ≈ 4.56).
-        (.physical(mass: 3, stiffness: 1000, damping: 500, initialVelocity: 0),
-         [0.08502647, 0.17311216, 0.32466445, 0.50154137, 0.63209251, 0.86630854]),
+        (
+            .physical(mass: 3, stiffness: 1000, damping: 500, initialVelocity: 0),
+            [0.08502647, 0.17311216, 0.32466445, 0.50154137, 0.63209251, 0.86630854]
+        ),
     ])
     func physicalSpringTable(spring: Spring, expected: [Double]) throws {
         let motion = try #require(spring.intrinsicMotion)
@@ -68,8 +72,9 @@ import Testing
     @Test(arguments: [(0.55, 0.825), (0.3, 0.5), (1.0, 1.0), (0.4, 1.3)])
     func responseIsPhysical(response: Double, fraction: Double) throws {
         let twoPi = 2 * Double.pi
-        let physical = Spring.physical(mass: 1, stiffness: (twoPi / response) * (twoPi / response),
-                                       damping: 4 * Double.pi * fraction / response, initialVelocity: 0)
+        let physical = Spring.physical(
+            mass: 1, stiffness: (twoPi / response) * (twoPi / response),
+            damping: 4 * Double.pi * fraction / response, initialVelocity: 0)
         let a = try #require(Spring.response(response: response, dampingFraction: fraction).intrinsicMotion)
         let b = try #require(physical.intrinsicMotion)
         #expect(abs(a.dampingRatio - fraction) < 1e-12)

@@ -33,10 +33,12 @@ import Testing
     }
 
     @Test func pointsResolveAgainstTheAxis() {
-        let frames = ViewKeyframes(z: 1, tracks: [
-            .x: [Keyframe(time: 0, value: .points(100)), Keyframe(time: 1, value: .points(0))],
-            .y: [Keyframe(time: 0, value: .points(-200)), Keyframe(time: 1, value: 0)],
-        ])
+        let frames = ViewKeyframes(
+            z: 1,
+            tracks: [
+                .x: [Keyframe(time: 0, value: .points(100)), Keyframe(time: 1, value: .points(0))],
+                .y: [Keyframe(time: 0, value: .points(-200)), Keyframe(time: 1, value: 0)],
+            ])
         let view = frames.properties(at: 0, container: ContainerSize(width: 400, height: 800))
         #expect(view.x == 0.25)
         #expect(view.y == -0.25)
@@ -44,11 +46,20 @@ import Testing
 
     @Test func untrackedPropertiesStayInPlaceAndAnchorsAndZAreKept() {
         let keyframes = Keyframes(
-            from: ViewKeyframes(z: 3, anchorX: 0, anchorY: 1, tracks: [.alpha: [Keyframe(time: 0, value: 1), Keyframe(time: 1, value: 0)]]),
+            from: ViewKeyframes(
+                z: 3, anchorX: 0, anchorY: 1,
+                tracks: [.alpha: [Keyframe(time: 0, value: 1), Keyframe(time: 1, value: 0)]]),
             to: ViewKeyframes(z: 2))
-        let views = Animator(style: .keyframes(keyframes)).views(for: .pop, progress: 0.25, fraction: 0.25, container: nil)
+        let views = Animator(style: .keyframes(keyframes)).views(
+            for: .pop, progress: 0.25, fraction: 0.25, container: nil)
         #expect(views.from.alpha == 0.75)
         #expect(views.from.anchorX == 0 && views.from.anchorY == 1 && views.from.z == 3)
-        #expect(views.to == { var v = ViewProperties(); v.z = 2; return v }())
+        #expect(
+            views.to
+                == {
+                    var v = ViewProperties()
+                    v.z = 2
+                    return v
+                }())
     }
 }

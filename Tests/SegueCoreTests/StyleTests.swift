@@ -30,7 +30,8 @@ import Testing
                 let animator = Animator(style: style, edge: edge, options: options)
                 let start = animator.views(for: operation, progress: 0, fraction: 0, container: Self.container)
                 let end = animator.views(for: operation, progress: 1, fraction: 1, container: nil)
-                #expect(Self.isInPlace(start.from), "\(style) \(operation) \(String(describing: edge)) start \(start.from)")
+                #expect(
+                    Self.isInPlace(start.from), "\(style) \(operation) \(String(describing: edge)) start \(start.from)")
                 #expect(Self.isInPlace(end.to), "\(style) \(operation) \(String(describing: edge)) end \(end.to)")
                 for q in [0.0, 0.3, 0.5, 1.0] {
                     let views = animator.views(for: operation, progress: q, fraction: q, container: Self.container)
@@ -73,42 +74,55 @@ import Testing
         Case(style: .slide, operation: .pop, progress: 0, from: ["x": 0], to: ["x": -0.3], toAbove: false),
         Case(style: .slide, operation: .pop, progress: 0.5, from: ["x": 0.5], to: ["x": -0.15], toAbove: false),
         Case(style: .slide, operation: .pop, progress: 1, from: ["x": 1], to: ["x": 0], toAbove: false),
-        Case(style: .slide, edge: .top, operation: .push, progress: 0.5, from: ["y": 0.15], to: ["y": -0.5],
-             toAbove: true),
-        Case(style: .cover, edge: .left, operation: .push, progress: 0.25, from: ["x": 0], to: ["x": -0.75],
-             toAbove: true),
-        Case(style: .cover, edge: .left, operation: .pop, progress: 0.25, from: ["x": -0.25], to: ["x": 0],
-             toAbove: false),
+        Case(
+            style: .slide, edge: .top, operation: .push, progress: 0.5, from: ["y": 0.15], to: ["y": -0.5],
+            toAbove: true),
+        Case(
+            style: .cover, edge: .left, operation: .push, progress: 0.25, from: ["x": 0], to: ["x": -0.75],
+            toAbove: true),
+        Case(
+            style: .cover, edge: .left, operation: .pop, progress: 0.25, from: ["x": -0.25], to: ["x": 0],
+            toAbove: false),
         // Modal defaults: present covers from the bottom, dismiss slides from back down on top.
         Case(style: .cover, operation: .present, progress: 0, from: ["y": 0], to: ["y": 1], toAbove: true),
         Case(style: .cover, operation: .dismiss, progress: 0.5, from: ["y": 0.5], to: ["y": 0], toAbove: false),
         Case(style: .cover, operation: .dismiss, progress: 1, from: ["y": 1], to: ["y": 0], toAbove: false),
         Case(style: .reveal, operation: .push, progress: 0.5, from: ["x": -0.5], to: ["x": 0], toAbove: false),
         Case(style: .reveal, operation: .push, progress: 1, from: ["x": -1], to: ["x": 0], toAbove: false),
-        Case(style: .reveal, edge: .bottom, operation: .pop, progress: 0.5, from: ["y": 0], to: ["y": -0.5],
-             toAbove: true),
+        Case(
+            style: .reveal, edge: .bottom, operation: .pop, progress: 0.5, from: ["y": 0], to: ["y": -0.5],
+            toAbove: true),
         // CATransition push: both move together by a full container.
-        Case(style: .push, edge: .bottom, operation: .push, progress: 0.25, from: ["y": -0.25], to: ["y": 0.75],
-             toAbove: true),
+        Case(
+            style: .push, edge: .bottom, operation: .push, progress: 0.25, from: ["y": -0.25], to: ["y": 0.75],
+            toAbove: true),
         Case(style: .push, operation: .pop, progress: 0.25, from: ["x": 0.25], to: ["x": -0.75], toAbove: false),
         Case(style: .fade, operation: .push, progress: 0.4, from: ["alpha": 1], to: ["alpha": 0.4], toAbove: true),
         Case(style: .fade, operation: .pop, progress: 0.4, from: ["alpha": 0.6], to: ["alpha": 1], toAbove: false),
-        Case(style: .crossfade, operation: .push, progress: 0.25, from: ["alpha": 0.75], to: ["alpha": 0.25],
-             toAbove: true),
-        Case(style: .flip, operation: .push, progress: 0.25, from: ["rotationY": 45, "alpha": 1],
-             to: ["rotationY": -135, "alpha": 0], toAbove: true),
-        Case(style: .flip, operation: .push, progress: 0.5, from: ["rotationY": 90, "alpha": 0],
-             to: ["rotationY": -90, "alpha": 1], toAbove: true),
-        Case(style: .flip, edge: .left, operation: .push, progress: 0.75, from: ["rotationY": -135, "alpha": 0],
-             to: ["rotationY": 45, "alpha": 1], toAbove: true),
-        Case(style: .zoom, operation: .push, progress: 0, from: ["scale": 1], to: ["scale": 0.8, "alpha": 0],
-             toAbove: true),
-        Case(style: .zoom, operation: .push, progress: 0.5, from: ["scale": 1], to: ["scale": 0.9, "alpha": 0.5],
-             toAbove: true),
-        Case(style: .zoom, operation: .pop, progress: 0.5, from: ["scale": 0.9, "alpha": 0.5], to: ["scale": 1],
-             toAbove: false),
-        Case(style: .iris, operation: .push, progress: 0.3, from: ["mask": 1], to: ["mask": 0.3, "alpha": 1],
-             toAbove: true),
+        Case(
+            style: .crossfade, operation: .push, progress: 0.25, from: ["alpha": 0.75], to: ["alpha": 0.25],
+            toAbove: true),
+        Case(
+            style: .flip, operation: .push, progress: 0.25, from: ["rotationY": 45, "alpha": 1],
+            to: ["rotationY": -135, "alpha": 0], toAbove: true),
+        Case(
+            style: .flip, operation: .push, progress: 0.5, from: ["rotationY": 90, "alpha": 0],
+            to: ["rotationY": -90, "alpha": 1], toAbove: true),
+        Case(
+            style: .flip, edge: .left, operation: .push, progress: 0.75, from: ["rotationY": -135, "alpha": 0],
+            to: ["rotationY": 45, "alpha": 1], toAbove: true),
+        Case(
+            style: .zoom, operation: .push, progress: 0, from: ["scale": 1], to: ["scale": 0.8, "alpha": 0],
+            toAbove: true),
+        Case(
+            style: .zoom, operation: .push, progress: 0.5, from: ["scale": 1], to: ["scale": 0.9, "alpha": 0.5],
+            toAbove: true),
+        Case(
+            style: .zoom, operation: .pop, progress: 0.5, from: ["scale": 0.9, "alpha": 0.5], to: ["scale": 1],
+            toAbove: false),
+        Case(
+            style: .iris, operation: .push, progress: 0.3, from: ["mask": 1], to: ["mask": 0.3, "alpha": 1],
+            toAbove: true),
         Case(style: .none, operation: .push, progress: 0.99, from: ["alpha": 1], to: ["alpha": 0], toAbove: true),
         Case(style: .none, operation: .push, progress: 1, from: ["alpha": 1], to: ["alpha": 1], toAbove: true),
     ])
@@ -125,7 +139,8 @@ import Testing
     }
 
     @Test func pointOffsetsUseTheContainerOrThePhoneDefault() {
-        let animator = Animator(style: .cover, edge: .right, options: StyleOptions(offsetX: .points(40), offsetY: .points(55)))
+        let animator = Animator(
+            style: .cover, edge: .right, options: StyleOptions(offsetX: .points(40), offsetY: .points(55)))
         let declared = animator.views(for: .push, progress: 0, fraction: 0, container: Self.container)
         #expect(declared.to.x == 1 + 40.0 / 400)
         #expect(declared.to.y == 55.0 / 800)

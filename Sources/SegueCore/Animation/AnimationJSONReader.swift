@@ -69,7 +69,9 @@ struct AnimationJSONReader {
         guard inRange else {
             let low = openBelow ? "(" : "["
             throw invalid(
-                "\(path) must be in \(low)\(format(range.lowerBound)), \(format(range.upperBound))]; got \(format(number)).")
+                "\(path) must be in \(low)\(format(range.lowerBound)), \(format(range.upperBound))]; got "
+                    + "\(format(number))."
+            )
         }
     }
 

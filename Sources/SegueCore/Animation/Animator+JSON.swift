@@ -21,7 +21,9 @@ extension Animator {
         if let name = try reader.string("preset") {
             guard let preset = Animator.preset(named: name) else {
                 throw AnimationJSONReader.invalid(
-                    "\(path).preset \"\(name)\" is not a preset; known presets are \(Self.presetNames.joined(separator: ", ")).")
+                    "\(path).preset \"\(name)\" is not a preset; known presets are "
+                        + "\(Self.presetNames.joined(separator: ", "))."
+                )
             }
             animator = preset
         }
@@ -53,7 +55,9 @@ extension Animator {
                 animator.edge = edge
             } else {
                 throw AnimationJSONReader.invalid(
-                    "\(path).edge must be one of right, left, top, bottom or null; got \(AnimationJSONReader.describe(edgeJSON)).")
+                    "\(path).edge must be one of right, left, top, bottom or null; got "
+                        + "\(AnimationJSONReader.describe(edgeJSON))."
+                )
             }
         }
         if let duration = try reader.number("duration") {
@@ -84,7 +88,7 @@ extension Animator {
             "offset": ["x": options.offsetX.json, "y": options.offsetY.json],
             "fade": .bool(options.fade),
         ]
-        if case let .keyframes(keyframes) = style {
+        if case .keyframes(let keyframes) = style {
             object["keyframes"] = keyframes.json
         }
         return .object(object)
@@ -100,8 +104,12 @@ extension StyleOptions {
         if let offsetJSON = reader.object["offset"] {
             let offset = try AnimationJSONReader(offsetJSON, path: "\(reader.path).offset")
             try offset.allowOnly(["x", "y"])
-            if let x = offset.object["x"] { offsetX = try Length(json: x, path: "\(offset.path).x", allowsPoints: true) }
-            if let y = offset.object["y"] { offsetY = try Length(json: y, path: "\(offset.path).y", allowsPoints: true) }
+            if let x = offset.object["x"] {
+                offsetX = try Length(json: x, path: "\(offset.path).x", allowsPoints: true)
+            }
+            if let y = offset.object["y"] {
+                offsetY = try Length(json: y, path: "\(offset.path).y", allowsPoints: true)
+            }
         }
     }
 }

@@ -23,7 +23,10 @@ extension Animator {
         // and away to −90° about its top-left corner (ease in), fading out over the last 30%.
         ("rotate.pop", rotatePop),
         // Logo Reveal: the new view is revealed by a growing iris mask while it fades in.
-        ("logoReveal.push", Animator(style: .iris, duration: 0.8, curve: .easeInOut, options: StyleOptions(fade: true))),
+        (
+            "logoReveal.push",
+            Animator(style: .iris, duration: 0.8, curve: .easeInOut, options: StyleOptions(fade: true))
+        ),
         // Shrink pop: the top view shrinks to nothing while fading out, above the view beneath.
         ("logoReveal.pop", Animator(style: .zoom, duration: 0.5, curve: .easeIn, options: StyleOptions(scale: 0))),
     ]
@@ -39,22 +42,30 @@ extension Animator {
         options: StyleOptions(offsetY: .points(55)))
 
     private static let rotatePush = Animator(
-        style: .keyframes(Keyframes(
-            from: ViewKeyframes(z: 0),
-            to: ViewKeyframes(z: 1, anchorX: 0, anchorY: 0, tracks: [
-                .rotation: [Keyframe(time: 0, value: -90), Keyframe(time: 1, value: 0)],
-            ]))),
+        style: .keyframes(
+            Keyframes(
+                from: ViewKeyframes(z: 0),
+                to: ViewKeyframes(
+                    z: 1, anchorX: 0, anchorY: 0,
+                    tracks: [
+                        .rotation: [Keyframe(time: 0, value: -90), Keyframe(time: 1, value: 0)]
+                    ]))),
         duration: 0.8, curve: .spring(.dampingRatio(ratio: 0.6, initialVelocity: 0)))
 
     private static let rotatePop = Animator(
-        style: .keyframes(Keyframes(
-            from: ViewKeyframes(z: 1, anchorX: 0, anchorY: 0, tracks: [
-                .rotation: [
-                    Keyframe(time: 0, value: 0), Keyframe(time: 0.25, value: 8, curve: .easeOut),
-                    Keyframe(time: 1, value: -90, curve: .easeIn),
-                ],
-                .alpha: [Keyframe(time: 0, value: 1), Keyframe(time: 0.7, value: 1), Keyframe(time: 1, value: 0)],
-            ]),
-            to: ViewKeyframes(z: 0))),
+        style: .keyframes(
+            Keyframes(
+                from: ViewKeyframes(
+                    z: 1, anchorX: 0, anchorY: 0,
+                    tracks: [
+                        .rotation: [
+                            Keyframe(time: 0, value: 0), Keyframe(time: 0.25, value: 8, curve: .easeOut),
+                            Keyframe(time: 1, value: -90, curve: .easeIn),
+                        ],
+                        .alpha: [
+                            Keyframe(time: 0, value: 1), Keyframe(time: 0.7, value: 1), Keyframe(time: 1, value: 0),
+                        ],
+                    ]),
+                to: ViewKeyframes(z: 0))),
         duration: 0.6, curve: .linear)
 }

@@ -6,12 +6,15 @@ extension Animator {
     /// Invariants, for every built-in style and edge: at progress 0 the from view is exactly in place
     /// (x = y = 0, alpha = scale = mask = 1, no rotation) and at progress 1 the to view is. Alpha and mask
     /// are clamped to [0, 1] when a spring overshoots; offsets, scale and angles are not.
-    public func views(for operation: TransitionOperation, progress: Double, fraction: Double,
-                      container: ContainerSize?) -> ViewPair {
+    public func views(
+        for operation: TransitionOperation, progress: Double, fraction: Double,
+        container: ContainerSize?
+    ) -> ViewPair {
         let container = container ?? .defaultPhone
-        if case let .keyframes(keyframes) = style {
-            return ViewPair(from: keyframes.from.properties(at: progress, container: container).normalised(),
-                            to: keyframes.to.properties(at: progress, container: container).normalised())
+        if case .keyframes(let keyframes) = style {
+            return ViewPair(
+                from: keyframes.from.properties(at: progress, container: container).normalised(),
+                to: keyframes.to.properties(at: progress, container: container).normalised())
         }
         let edge = resolvedEdge(for: operation)
         switch operation {

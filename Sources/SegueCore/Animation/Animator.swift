@@ -10,8 +10,10 @@ public struct Animator: Equatable, Sendable {
     /// Parameters of the built-in styles (parallax, zoom scale, point offsets, fade).
     public var options: StyleOptions
 
-    public init(style: TransitionStyle = .slide, edge: Edge? = nil, duration: Double = 0.35,
-                curve: TimingCurve = .default, options: StyleOptions = .standard) {
+    public init(
+        style: TransitionStyle = .slide, edge: Edge? = nil, duration: Double = 0.35,
+        curve: TimingCurve = .default, options: StyleOptions = .standard
+    ) {
         self.style = style
         self.edge = edge
         self.duration = duration

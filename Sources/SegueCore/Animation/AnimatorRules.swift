@@ -37,10 +37,12 @@ public struct AnimatorRules: Equatable, Sendable {
     /// bottom), or from `fallback` when it names no operation.
     public init(json: JSON, fallback: Animator = .default, path: String = "animators") throws(CoreError) {
         guard let items = json.arrayValue else {
-            throw AnimationJSONReader.invalid("\(path) must be an array of rules; got \(AnimationJSONReader.describe(json)).")
+            throw AnimationJSONReader.invalid(
+                "\(path) must be an array of rules; got \(AnimationJSONReader.describe(json)).")
         }
         guard items.count <= Self.maximumRuleCount else {
-            throw AnimationJSONReader.invalid("\(path) has \(items.count) rules; at most \(Self.maximumRuleCount) are allowed.")
+            throw AnimationJSONReader.invalid(
+                "\(path) has \(items.count) rules; at most \(Self.maximumRuleCount) are allowed.")
         }
         var rules: [AnimatorRule] = []
         for (index, item) in items.enumerated() {
@@ -59,9 +61,10 @@ public struct AnimatorRules: Equatable, Sendable {
                 throw AnimationJSONReader.invalid("\(rulePath).animator is required.")
             }
             let base = operation.map(Animator.standard(for:)) ?? fallback
-            rules.append(AnimatorRule(
-                operation: operation, from: try reader.string("from"), to: try reader.string("to"),
-                animator: try Animator(json: animatorJSON, base: base, path: "\(rulePath).animator")))
+            rules.append(
+                AnimatorRule(
+                    operation: operation, from: try reader.string("from"), to: try reader.string("to"),
+                    animator: try Animator(json: animatorJSON, base: base, path: "\(rulePath).animator")))
         }
         self.init(rules: rules + Self.standardRules, fallback: fallback)
     }
@@ -69,16 +72,18 @@ public struct AnimatorRules: Equatable, Sendable {
     /// The rules in wire form, without the trailing standard modal rules that parsing adds back.
     public var json: JSON {
         var rules = rules
-        if rules.count >= Self.standardRules.count, Array(rules.suffix(Self.standardRules.count)) == Self.standardRules {
+        if rules.count >= Self.standardRules.count, Array(rules.suffix(Self.standardRules.count)) == Self.standardRules
+        {
             rules.removeLast(Self.standardRules.count)
         }
-        return .array(rules.map { rule in
-            var object = JSONObject()
-            if let operation = rule.operation { object["operation"] = .string(operation.rawValue) }
-            if let from = rule.from { object["from"] = .string(from) }
-            if let to = rule.to { object["to"] = .string(to) }
-            object["animator"] = rule.animator.json
-            return .object(object)
-        })
+        return .array(
+            rules.map { rule in
+                var object = JSONObject()
+                if let operation = rule.operation { object["operation"] = .string(operation.rawValue) }
+                if let from = rule.from { object["from"] = .string(from) }
+                if let to = rule.to { object["to"] = .string(to) }
+                object["animator"] = rule.animator.json
+                return .object(object)
+            })
     }
 }

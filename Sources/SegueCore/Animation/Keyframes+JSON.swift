@@ -61,12 +61,15 @@ extension ViewKeyframes {
             }
             if let previous = keys.last, time < previous.time {
                 throw AnimationJSONReader.invalid(
-                    "\(keyPath).time must not be before the previous key's (\(AnimationJSONReader.format(previous.time))).")
+                    "\(keyPath).time must not be before the previous key's "
+                        + "(\(AnimationJSONReader.format(previous.time)))."
+                )
             }
             guard let valueJSON = reader.object["value"] else {
                 throw AnimationJSONReader.invalid("\(keyPath).value is required.")
             }
-            let value = try Length(json: valueJSON, path: "\(keyPath).value", allowsPoints: property == .x || property == .y)
+            let value = try Length(
+                json: valueJSON, path: "\(keyPath).value", allowsPoints: property == .x || property == .y)
             var curve = TimingCurve.linear
             if let curveJSON = reader.object["curve"] {
                 curve = try TimingCurve(json: curveJSON, path: "\(keyPath).curve")
@@ -84,9 +87,10 @@ extension ViewKeyframes {
         var trackObject = JSONObject()
         for property in AnimatableProperty.allCases {
             guard let keys = tracks[property] else { continue }
-            trackObject[property.rawValue] = .array(keys.map { key in
-                ["time": .double(key.time), "value": key.value.json, "curve": key.curve.json]
-            })
+            trackObject[property.rawValue] = .array(
+                keys.map { key in
+                    ["time": .double(key.time), "value": key.value.json, "curve": key.curve.json]
+                })
         }
         return ["z": .int(z), "anchor": [.double(anchorX), .double(anchorY)], "tracks": .object(trackObject)]
     }

@@ -15,13 +15,14 @@ public enum Spring: Equatable, Sendable {
         switch self {
         case .dampingRatio:
             return nil
-        case let .physical(mass, stiffness, damping, initialVelocity):
+        case .physical(let mass, let stiffness, let damping, let initialVelocity):
             return SpringMotion(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
-        case let .response(response, dampingFraction):
+        case .response(let response, let dampingFraction):
             guard response > 0, response.isFinite else { return nil }
             let twoPi = 6.283185307179586
-            return SpringMotion(mass: 1, stiffness: (twoPi / response) * (twoPi / response),
-                                damping: 2 * twoPi * dampingFraction / response, initialVelocity: 0)
+            return SpringMotion(
+                mass: 1, stiffness: (twoPi / response) * (twoPi / response),
+                damping: 2 * twoPi * dampingFraction / response, initialVelocity: 0)
         }
     }
 
@@ -34,7 +35,7 @@ public enum Spring: Equatable, Sendable {
     /// shapes the start; `progress` then divides by the value at `duration`, so the curve lands on exactly 1
     /// whatever the velocity.
     func motion(overDuration duration: Double) -> SpringMotion? {
-        guard case let .dampingRatio(ratio, initialVelocity) = self, duration > 0, duration.isFinite,
+        guard case .dampingRatio(let ratio, let initialVelocity) = self, duration > 0, duration.isFinite,
             ratio > 0, ratio.isFinite
         else { return nil }
         let omega = SpringMotion.scaledSettlingTime(ratio, 0) / duration

@@ -24,8 +24,9 @@ struct SpringMotion: Equatable, Sendable {
             initialVelocity.isFinite
         else { return nil }
         let omega = (stiffness / mass).squareRoot()
-        self.init(dampingRatio: damping / (2 * (stiffness * mass).squareRoot()), omega: omega,
-                  initialVelocity: initialVelocity)
+        self.init(
+            dampingRatio: damping / (2 * (stiffness * mass).squareRoot()), omega: omega,
+            initialVelocity: initialVelocity)
     }
 
     /// `nil` unless ζ and ω₀ are positive and finite and the velocity is finite.

@@ -14,8 +14,10 @@ public struct StyleOptions: Equatable, Sendable {
     /// or out as it leaves (the Logo Reveal seed's fade-in under its iris).
     public var fade: Bool
 
-    public init(parallax: Double = 0.3, scale: Double = 0.8, offsetX: Length = .zero, offsetY: Length = .zero,
-                fade: Bool = false) {
+    public init(
+        parallax: Double = 0.3, scale: Double = 0.8, offsetX: Length = .zero, offsetY: Length = .zero,
+        fade: Bool = false
+    ) {
         self.parallax = parallax
         self.scale = scale
         self.offsetX = offsetX

@@ -12,7 +12,9 @@ extension TimingCurve {
             guard let curve = Self.namedCurves.first(where: { $0.name == name })?.curve else {
                 let names = Self.namedCurves.map(\.name).joined(separator: ", ")
                 throw AnimationJSONReader.invalid(
-                    "\(path) \"\(name)\" is not a curve; use one of \(names), {\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}.")
+                    "\(path) \"\(name)\" is not a curve; use one of \(names), {\"bezier\": [x1, y1, x2, y2]} or "
+                        + "{\"spring\": {...}}."
+                )
             }
             self = curve
             return
@@ -73,10 +75,13 @@ extension TimingCurve {
             let ratio = damping / (2 * (mass * stiffness).squareRoot())
             guard ratio >= 0.01, ratio <= 10 else {
                 throw AnimationJSONReader.invalid(
-                    "\(path) has damping ratio damping/(2·√(mass·stiffness)) = \(AnimationJSONReader.format(ratio)); it must be in [0.01, 10].")
+                    "\(path) has damping ratio damping/(2·√(mass·stiffness)) = "
+                        + "\(AnimationJSONReader.format(ratio)); it must be in [0.01, 10]."
+                )
             }
-            spring = .physical(mass: mass, stiffness: stiffness, damping: damping,
-                               initialVelocity: try reader.number("initialVelocity", in: velocityRange) ?? 0)
+            spring = .physical(
+                mass: mass, stiffness: stiffness, damping: damping,
+                initialVelocity: try reader.number("initialVelocity", in: velocityRange) ?? 0)
         } else if reader.has("response") || reader.has("dampingFraction") {
             try reader.allowOnly(["response", "dampingFraction"])
             guard let response = try reader.number("response", in: 0...60, openBelow: true) else {
@@ -88,11 +93,15 @@ extension TimingCurve {
             spring = .response(response: response, dampingFraction: fraction)
         } else {
             throw AnimationJSONReader.invalid(
-                "\(path) must give dampingRatio (and initialVelocity), mass, stiffness and damping (and initialVelocity), or response and dampingFraction.")
+                "\(path) must give dampingRatio (and initialVelocity), mass, stiffness and damping (and "
+                    + "initialVelocity), or response and dampingFraction."
+            )
         }
         if let settling = spring.settlingDuration, !(settling <= 60) {
             throw AnimationJSONReader.invalid(
-                "\(path) settles after \(AnimationJSONReader.format((settling * 10).rounded() / 10)) s, more than the 60 s limit; raise its damping or stiffness.")
+                "\(path) settles after \(AnimationJSONReader.format((settling * 10).rounded() / 10)) s, more than "
+                    + "the 60 s limit; raise its damping or stiffness."
+            )
         }
         return spring
     }
@@ -100,9 +109,9 @@ extension TimingCurve {
     /// The wire form; `TimingCurve(json: curve.json) == curve`.
     public var json: JSON {
         switch self {
-        case let .bezier(x1, y1, x2, y2):
+        case .bezier(let x1, let y1, let x2, let y2):
             return ["bezier": [.double(x1), .double(y1), .double(x2), .double(y2)]]
-        case let .spring(spring):
+        case .spring(let spring):
             return ["spring": spring.json]
         default:
             return .string(Self.namedCurves.first { $0.curve == self }?.name ?? "default")
@@ -114,12 +123,14 @@ extension Spring {
     /// The spring's wire form, the value of `{"spring": ...}`.
     public var json: JSON {
         switch self {
-        case let .dampingRatio(ratio, initialVelocity):
+        case .dampingRatio(let ratio, let initialVelocity):
             ["dampingRatio": .double(ratio), "initialVelocity": .double(initialVelocity)]
-        case let .physical(mass, stiffness, damping, initialVelocity):
-            ["mass": .double(mass), "stiffness": .double(stiffness), "damping": .double(damping),
-             "initialVelocity": .double(initialVelocity)]
-        case let .response(response, dampingFraction):
+        case .physical(let mass, let stiffness, let damping, let initialVelocity):
+            [
+                "mass": .double(mass), "stiffness": .double(stiffness), "damping": .double(damping),
+                "initialVelocity": .double(initialVelocity),
+            ]
+        case .response(let response, let dampingFraction):
             ["response": .double(response), "dampingFraction": .double(dampingFraction)]
         }
     }

@@ -35,13 +35,14 @@ public enum TimingCurve: Equatable, Sendable {
         case .easeOut: return Self.easeOutBezier.value(atX: fraction)
         case .easeInOut: return Self.easeInOutBezier.value(atX: fraction)
         case .default: return Self.defaultBezier.value(atX: fraction)
-        case let .bezier(x1, y1, x2, y2): return UnitBezier(x1: x1, y1: y1, x2: x2, y2: y2).value(atX: fraction)
-        case let .spring(spring): return spring.progress(atFraction: fraction, duration: duration)
+        case .bezier(let x1, let y1, let x2, let y2):
+            return UnitBezier(x1: x1, y1: y1, x2: x2, y2: y2).value(atX: fraction)
+        case .spring(let spring): return spring.progress(atFraction: fraction, duration: duration)
         }
     }
 
     /// A physical spring's settling duration, which overrides the animator's; `nil` for other curves.
     public var intrinsicDuration: Double? {
-        if case let .spring(spring) = self { spring.settlingDuration } else { nil }
+        if case .spring(let spring) = self { spring.settlingDuration } else { nil }
     }
 }
