@@ -1,0 +1,123 @@
+/// The wire form of keyframes, the `keyframes` member of an animator:
+///
+///     {"from": {"z": 0, "anchor": [0.5, 0.5], "tracks": {"alpha": [{"time": 0, "value": 1}, ...]}},
+///      "to": {...}}
+///
+/// A key is `{"time": 0...1, "value": number or {"points": n} (x and y only), "curve": curve}` with the
+/// curve (default `linear`, never a spring) shaping the segment that ends at that key.
+extension Keyframes {
+    public init(json: JSON, path: String = "keyframes") throws(CoreError) {
+        let reader = try AnimationJSONReader(json, path: path)
+        try reader.allowOnly(["from", "to"])
+        self.init(
+            from: try ViewKeyframes(json: reader.object["from"] ?? [:], path: "\(path).from", defaultZ: 0),
+            to: try ViewKeyframes(json: reader.object["to"] ?? [:], path: "\(path).to", defaultZ: 1))
+    }
+
+    public var json: JSON { ["from": from.json, "to": to.json] }
+}
+
+extension ViewKeyframes {
+    init(json: JSON, path: String, defaultZ: Int) throws(CoreError) {
+        let reader = try AnimationJSONReader(json, path: path)
+        try reader.allowOnly(["z", "anchor", "tracks"])
+        var z = defaultZ
+        if let value = reader.object["z"] {
+            guard let integer = value.int64Value, let small = Int(exactly: integer), abs(small) <= 1000 else {
+                throw AnimationJSONReader.invalid("\(path).z must be an integer in [-1000, 1000].")
+            }
+            z = small
+        }
+        var anchor = (x: 0.5, y: 0.5)
+        if let value = reader.object["anchor"] {
+            guard let items = value.arrayValue, items.count == 2, let x = items[0].doubleValue,
+                let y = items[1].doubleValue, x.isFinite, y.isFinite
+            else { throw AnimationJSONReader.invalid("\(path).anchor must be [x, y], two numbers (unit square).") }
+            anchor = (x, y)
+        }
+        var tracks: [AnimatableProperty: [Keyframe]] = [:]
+        if let value = reader.object["tracks"] {
+            let tracksReader = try AnimationJSONReader(value, path: "\(path).tracks")
+            try tracksReader.allowOnly(AnimatableProperty.allCases.map(\.rawValue))
+            for (key, keysJSON) in tracksReader.object.members {
+                guard let property = AnimatableProperty(rawValue: key) else { continue }
+                tracks[property] = try Self.track(json: keysJSON, property: property, path: "\(path).tracks.\(key)")
+            }
+        }
+        self.init(z: z, anchorX: anchor.x, anchorY: anchor.y, tracks: tracks)
+    }
+
+    private static func track(json: JSON, property: AnimatableProperty, path: String) throws(CoreError) -> [Keyframe] {
+        guard let items = json.arrayValue, !items.isEmpty, items.count <= 64 else {
+            throw AnimationJSONReader.invalid("\(path) must be an array of 1 to 64 keyframes.")
+        }
+        var keys: [Keyframe] = []
+        for (index, item) in items.enumerated() {
+            let keyPath = "\(path)[\(index)]"
+            let reader = try AnimationJSONReader(item, path: keyPath)
+            try reader.allowOnly(["time", "value", "curve"])
+            guard let time = try reader.number("time", in: 0...1) else {
+                throw AnimationJSONReader.invalid("\(keyPath).time is required.")
+            }
+            if let previous = keys.last, time < previous.time {
+                throw AnimationJSONReader.invalid(
+                    "\(keyPath).time must not be before the previous key's "
+                        + "(\(AnimationJSONReader.format(previous.time)))."
+                )
+            }
+            guard let valueJSON = reader.object["value"] else {
+                throw AnimationJSONReader.invalid("\(keyPath).value is required.")
+            }
+            let value = try Length(
+                json: valueJSON, path: "\(keyPath).value", allowsPoints: property == .x || property == .y)
+            var curve = TimingCurve.linear
+            if let curveJSON = reader.object["curve"] {
+                curve = try TimingCurve(json: curveJSON, path: "\(keyPath).curve")
+                if case .spring = curve {
+                    throw AnimationJSONReader.invalid(
+                        "\(keyPath).curve cannot be a spring; put the spring on the animator's curve instead.")
+                }
+            }
+            keys.append(Keyframe(time: time, value: value, curve: curve))
+        }
+        return keys
+    }
+
+    var json: JSON {
+        var trackObject = JSONObject()
+        for property in AnimatableProperty.allCases {
+            guard let keys = tracks[property] else { continue }
+            trackObject[property.rawValue] = .array(
+                keys.map { key in
+                    ["time": .double(key.time), "value": key.value.json, "curve": key.curve.json]
+                })
+        }
+        return ["z": .int(z), "anchor": [.double(anchorX), .double(anchorY)], "tracks": .object(trackObject)]
+    }
+}
+
+extension Length {
+    /// A number (container fraction, or the property's own unit), or `{"points": n}` where allowed.
+    init(json: JSON, path: String, allowsPoints: Bool) throws(CoreError) {
+        if let number = json.doubleValue, number.isFinite {
+            self = .fraction(number)
+            return
+        }
+        let reader = try AnimationJSONReader(json, path: path)
+        guard allowsPoints else {
+            throw AnimationJSONReader.invalid("\(path) must be a number; points are only allowed for x and y.")
+        }
+        try reader.allowOnly(["points"])
+        guard let points = try reader.number("points", in: -100_000...100_000) else {
+            throw AnimationJSONReader.invalid("\(path).points is required.")
+        }
+        self = .points(points)
+    }
+
+    var json: JSON {
+        switch self {
+        case .fraction(let value): .double(value)
+        case .points(let points): ["points": .double(points)]
+        }
+    }
+}

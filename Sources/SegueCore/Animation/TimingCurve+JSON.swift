@@ -1,0 +1,137 @@
+/// The wire form of timing curves (DESIGN.md §4): a name, `{"bezier": [x1, y1, x2, y2]}`, or
+/// `{"spring": {...}}` in one of the three spring forms.
+extension TimingCurve {
+    /// Parses the curve at JSON path `path` (`animator.curve`, or the `completionCurve` argument).
+    ///
+    /// Limits, so that every accepted curve is well defined and cheap: Bezier x1 and x2 in [0, 1] (else
+    /// x(t) is not a function of time); damping ratios in [0.01, 10] (below 0.01 a spring rings for
+    /// thousands of cycles); velocities within ±1000 distances per second; a physical spring must settle
+    /// within 60 s, the longest duration an animator may have.
+    public init(json: JSON, path: String = "curve") throws(CoreError) {
+        if case .string(let name) = json {
+            guard let curve = Self.namedCurves.first(where: { $0.name == name })?.curve else {
+                let names = Self.namedCurves.map(\.name).joined(separator: ", ")
+                throw AnimationJSONReader.invalid(
+                    "\(path) \"\(name)\" is not a curve; use one of \(names), {\"bezier\": [x1, y1, x2, y2]} or "
+                        + "{\"spring\": {...}}."
+                )
+            }
+            self = curve
+            return
+        }
+        let reader = try AnimationJSONReader(json, path: path)
+        if let value = reader.object["bezier"] {
+            try reader.allowOnly(["bezier"])
+            self = try Self.bezier(json: value, path: "\(path).bezier")
+        } else if let value = reader.object["spring"] {
+            try reader.allowOnly(["spring"])
+            self = .spring(try Self.spring(json: value, path: "\(path).spring"))
+        } else {
+            throw AnimationJSONReader.invalid(
+                "\(path) must be a curve name, {\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}.")
+        }
+    }
+
+    private static func bezier(json: JSON, path: String) throws(CoreError) -> TimingCurve {
+        guard let items = json.arrayValue, items.count == 4 else {
+            throw AnimationJSONReader.invalid("\(path) must be an array of four numbers [x1, y1, x2, y2].")
+        }
+        var numbers: [Double] = []
+        for (index, item) in items.enumerated() {
+            guard let number = item.doubleValue, number.isFinite else {
+                throw AnimationJSONReader.invalid(
+                    "\(path)[\(index)] must be a number; got \(AnimationJSONReader.describe(item)).")
+            }
+            if index == 0 || index == 2 {
+                try AnimationJSONReader.check(number, in: 0...1, path: "\(path)[\(index)]")
+            } else {
+                try AnimationJSONReader.check(number, in: -10...10, path: "\(path)[\(index)]")
+            }
+            numbers.append(number)
+        }
+        return .bezier(x1: numbers[0], y1: numbers[1], x2: numbers[2], y2: numbers[3])
+    }
+
+    private static func spring(json: JSON, path: String) throws(CoreError) -> Spring {
+        let reader = try AnimationJSONReader(json, path: path)
+        let velocityRange: ClosedRange<Double> = -1000...1000
+        let spring: Spring
+        if reader.has("dampingRatio") {
+            try reader.allowOnly(["dampingRatio", "initialVelocity"])
+            spring = .dampingRatio(
+                ratio: try reader.number("dampingRatio", in: 0.01...10) ?? 0,
+                initialVelocity: try reader.number("initialVelocity", in: velocityRange) ?? 0)
+        } else if reader.has("mass") || reader.has("stiffness") || reader.has("damping") {
+            try reader.allowOnly(["mass", "stiffness", "damping", "initialVelocity"])
+            for key in ["mass", "stiffness", "damping"] {
+                guard let value = try reader.number(key) else {
+                    throw AnimationJSONReader.invalid("\(path).\(key) is required for a mass/stiffness/damping spring.")
+                }
+                try AnimationJSONReader.check(value, in: 0...1e9, openBelow: true, path: "\(path).\(key)")
+            }
+            let mass = try reader.requiredNumber("mass")
+            let stiffness = try reader.requiredNumber("stiffness")
+            let damping = try reader.requiredNumber("damping")
+            let ratio = damping / (2 * (mass * stiffness).squareRoot())
+            guard ratio >= 0.01, ratio <= 10 else {
+                throw AnimationJSONReader.invalid(
+                    "\(path) has damping ratio damping/(2·√(mass·stiffness)) = "
+                        + "\(AnimationJSONReader.format(ratio)); it must be in [0.01, 10]."
+                )
+            }
+            spring = .physical(
+                mass: mass, stiffness: stiffness, damping: damping,
+                initialVelocity: try reader.number("initialVelocity", in: velocityRange) ?? 0)
+        } else if reader.has("response") || reader.has("dampingFraction") {
+            try reader.allowOnly(["response", "dampingFraction"])
+            guard let response = try reader.number("response", in: 0...60, openBelow: true) else {
+                throw AnimationJSONReader.invalid("\(path).response is required with dampingFraction.")
+            }
+            guard let fraction = try reader.number("dampingFraction", in: 0.01...10) else {
+                throw AnimationJSONReader.invalid("\(path).dampingFraction is required with response.")
+            }
+            spring = .response(response: response, dampingFraction: fraction)
+        } else {
+            throw AnimationJSONReader.invalid(
+                "\(path) must give dampingRatio (and initialVelocity), mass, stiffness and damping (and "
+                    + "initialVelocity), or response and dampingFraction."
+            )
+        }
+        if let settling = spring.settlingDuration, !(settling <= 60) {
+            throw AnimationJSONReader.invalid(
+                "\(path) settles after \(AnimationJSONReader.format((settling * 10).rounded() / 10)) s, more than "
+                    + "the 60 s limit; raise its damping or stiffness."
+            )
+        }
+        return spring
+    }
+
+    /// The wire form; `TimingCurve(json: curve.json) == curve`.
+    public var json: JSON {
+        switch self {
+        case .bezier(let x1, let y1, let x2, let y2):
+            return ["bezier": [.double(x1), .double(y1), .double(x2), .double(y2)]]
+        case .spring(let spring):
+            return ["spring": spring.json]
+        default:
+            return .string(Self.namedCurves.first { $0.curve == self }?.name ?? "default")
+        }
+    }
+}
+
+extension Spring {
+    /// The spring's wire form, the value of `{"spring": ...}`.
+    public var json: JSON {
+        switch self {
+        case .dampingRatio(let ratio, let initialVelocity):
+            ["dampingRatio": .double(ratio), "initialVelocity": .double(initialVelocity)]
+        case .physical(let mass, let stiffness, let damping, let initialVelocity):
+            [
+                "mass": .double(mass), "stiffness": .double(stiffness), "damping": .double(damping),
+                "initialVelocity": .double(initialVelocity),
+            ]
+        case .response(let response, let dampingFraction):
+            ["response": .double(response), "dampingFraction": .double(dampingFraction)]
+        }
+    }
+}

@@ -1,0 +1,253 @@
+import Testing
+
+@testable import SegueCore
+
+/// The animator and curve wire forms: parsing, exact rejection messages, and round trips.
+@Suite struct AnimationJSONTests {
+    struct Parse: Sendable {
+        var json: JSON
+        var curve: TimingCurve
+        init(_ json: JSON, _ curve: TimingCurve) {
+            self.json = json
+            self.curve = curve
+        }
+    }
+
+    /// A JSON input and the exact message its rejection carries.
+    struct Rejection: Sendable, CustomTestStringConvertible {
+        var json: JSON
+        var message: String
+        init(_ json: JSON, _ message: String) {
+            self.json = json
+            self.message = message
+        }
+        var testDescription: String { message }
+    }
+
+    static let curveTable: [Parse] = [
+        Parse("linear", .linear), Parse("easeIn", .easeIn), Parse("easeOut", .easeOut),
+        Parse("easeInOut", .easeInOut), Parse("default", .default),
+        Parse(["bezier": [0.25, 0.1, 0.25, 1]], .bezier(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1)),
+        Parse(["bezier": [0, -0.5, 1, 1.5]], .bezier(x1: 0, y1: -0.5, x2: 1, y2: 1.5)),
+        Parse(
+            ["spring": ["dampingRatio": 0.6, "initialVelocity": 2]],
+            .spring(.dampingRatio(ratio: 0.6, initialVelocity: 2))),
+        Parse(["spring": ["dampingRatio": 1]], .spring(.dampingRatio(ratio: 1, initialVelocity: 0))),
+        Parse(
+            ["spring": ["mass": 3, "stiffness": 1000, "damping": 500]],
+            .spring(.physical(mass: 3, stiffness: 1000, damping: 500, initialVelocity: 0))),
+        Parse(
+            ["spring": ["mass": 1, "stiffness": 100, "damping": 10, "initialVelocity": -1]],
+            .spring(.physical(mass: 1, stiffness: 100, damping: 10, initialVelocity: -1))),
+        Parse(
+            ["spring": ["response": 0.55, "dampingFraction": 0.825]],
+            .spring(.response(response: 0.55, dampingFraction: 0.825))),
+    ]
+
+    @Test(arguments: curveTable)
+    func curveParses(c: Parse) throws {
+        let curve = try TimingCurve(json: c.json, path: "animator.curve")
+        #expect(curve == c.curve)
+        #expect(try TimingCurve(json: curve.json) == curve)
+    }
+
+    static let curveRejections: [Rejection] = [
+        Rejection(
+            JSON.string("bouncy"),
+            "animator.curve \"bouncy\" is not a curve; use one of linear, easeIn, easeOut, easeInOut, default, {\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}."
+        ),
+        Rejection(["bezier": [1.5, 0, 0.5, 1]], "animator.curve.bezier[0] must be in [0, 1]; got 1.5."),
+        Rejection(["bezier": [0.5, 0, -0.1, 1]], "animator.curve.bezier[2] must be in [0, 1]; got -0.1."),
+        Rejection(["bezier": [0.5, 0, 1]], "animator.curve.bezier must be an array of four numbers [x1, y1, x2, y2]."),
+        Rejection(["bezier": [0.5, "0", 0.5, 1]], "animator.curve.bezier[1] must be a number; got the string \"0\"."),
+        Rejection(
+            ["bezier": [0.5, 0, 0.5, 1], "spring": [:]],
+            "animator.curve has unknown key \"spring\"; allowed keys are bezier."),
+        Rejection(
+            ["ease": 1], "animator.curve must be a curve name, {\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}."),
+        Rejection(3, "animator.curve must be an object; got 3."),
+        Rejection(["spring": ["dampingRatio": 0]], "animator.curve.spring.dampingRatio must be in [0.01, 10]; got 0."),
+        Rejection(
+            ["spring": ["dampingRatio": 0.5, "mass": 1]],
+            "animator.curve.spring has unknown key \"mass\"; allowed keys are dampingRatio, initialVelocity."),
+        Rejection(
+            ["spring": ["mass": 1, "stiffness": 100]],
+            "animator.curve.spring.damping is required for a mass/stiffness/damping spring."),
+        Rejection(
+            ["spring": ["mass": 1, "stiffness": -100, "damping": 10]],
+            "animator.curve.spring.stiffness must be in (0, 1000000000]; got -100."),
+        Rejection(
+            ["spring": ["mass": 1, "stiffness": 100, "damping": 0.1]],
+            "animator.curve.spring has damping ratio damping/(2·√(mass·stiffness)) = 0.005; it must be in [0.01, 10]."),
+        Rejection(
+            ["spring": ["mass": 100, "stiffness": 1, "damping": 2]],
+            "animator.curve.spring settles after 691.3 s, more than the 60 s limit; raise its damping or stiffness."),
+        Rejection(["spring": ["response": 0.5]], "animator.curve.spring.dampingFraction is required with response."),
+        Rejection(
+            ["spring": ["stiff": 1]],
+            "animator.curve.spring must give dampingRatio (and initialVelocity), mass, stiffness and damping (and initialVelocity), or response and dampingFraction."
+        ),
+    ]
+
+    @Test(arguments: curveRejections)
+    func curveRejects(c: Rejection) {
+        #expect(throws: CoreError(.invalidArgument, c.message)) {
+            try TimingCurve(json: c.json, path: "animator.curve")
+        }
+    }
+
+    @Test func animatorParsesEveryKey() throws {
+        let json: JSON = [
+            "style": "cover", "edge": "top", "duration": 0.6, "curve": ["bezier": [0.2, 0, 0.2, 1]],
+            "parallax": 0.2, "scale": 0.5, "offset": ["x": 0.1, "y": ["points": 55]], "fade": true,
+        ]
+        let animator = try Animator(json: json)
+        #expect(
+            animator
+                == Animator(
+                    style: .cover, edge: .top, duration: 0.6, curve: .bezier(x1: 0.2, y1: 0, x2: 0.2, y2: 1),
+                    options: StyleOptions(
+                        parallax: 0.2, scale: 0.5, offsetX: .fraction(0.1), offsetY: .points(55), fade: true)))
+    }
+
+    @Test func missingKeysComeFromTheBaseAndPresetsReplaceIt() throws {
+        let base = Animator(style: .fade, edge: .left, duration: 2, curve: .linear)
+        #expect(
+            try Animator(json: ["duration": 1], base: base)
+                == Animator(style: .fade, edge: .left, duration: 1, curve: .linear))
+        #expect(try Animator(json: [:], base: base) == base)
+        var expected = try #require(Animator.preset(named: "simpleOver.push"))
+        expected.duration = 1.5
+        #expect(try Animator(json: ["preset": "simpleOver.push", "duration": 1.5], base: base) == expected)
+        #expect(try Animator(json: ["edge": nil], base: base).edge == nil)
+    }
+
+    @Test func keyframesParse() throws {
+        let json: JSON = [
+            "style": "keyframes",
+            "keyframes": [
+                "from": [
+                    "z": 2, "anchor": [0, 0],
+                    "tracks": [
+                        "rotation": [
+                            ["time": 0, "value": 0],
+                            ["time": 1, "value": 90, "curve": "easeIn"],
+                        ]
+                    ],
+                ],
+                "to": ["tracks": ["x": [["time": 0, "value": ["points": -100]], ["time": 1, "value": 0]]]],
+            ],
+        ]
+        let animator = try Animator(json: json)
+        let expected = Keyframes(
+            from: ViewKeyframes(
+                z: 2, anchorX: 0, anchorY: 0,
+                tracks: [
+                    .rotation: [Keyframe(time: 0, value: 0), Keyframe(time: 1, value: 90, curve: .easeIn)]
+                ]),
+            to: ViewKeyframes(
+                z: 1, tracks: [.x: [Keyframe(time: 0, value: .points(-100)), Keyframe(time: 1, value: 0)]]))
+        #expect(animator.style == .keyframes(expected))
+        #expect(try Animator(json: ["keyframes": ["to": [:]]]).style == .keyframes(Keyframes()))
+        #expect(
+            try Animator(json: ["preset": "rotate.pop", "style": "keyframes"]) == Animator.preset(named: "rotate.pop"))
+    }
+
+    static let animatorRejections: [Rejection] = [
+        Rejection(
+            ["colour": "red"],
+            "animator has unknown key \"colour\"; allowed keys are preset, style, edge, duration, curve, parallax, scale, offset, fade, keyframes."
+        ),
+        Rejection(
+            ["style": "spin"],
+            "animator.style \"spin\" is not a style; use one of slide, cover, reveal, push, fade, crossfade, flip, zoom, iris, none, keyframes."
+        ),
+        Rejection(["style": 3], "animator.style must be a string; got 3."),
+        Rejection(
+            ["edge": "north"],
+            "animator.edge must be one of right, left, top, bottom or null; got the string \"north\"."),
+        Rejection(["duration": 0], "animator.duration must be in (0, 60] seconds; got 0."),
+        Rejection(["duration": 61], "animator.duration must be in (0, 60] seconds; got 61."),
+        Rejection(["duration": "1"], "animator.duration must be a number; got the string \"1\"."),
+        Rejection(["curve": ["bezier": [2, 0, 0, 1]]], "animator.curve.bezier[0] must be in [0, 1]; got 2."),
+        Rejection(
+            ["preset": "wobble"],
+            "animator.preset \"wobble\" is not a preset; known presets are simpleOver.push, simpleOver.pop, fade.push, fade.pop, slideFromBottom.push, slideFromBottom.pop, catransition.pushFromBottom, rotate.push, rotate.pop, logoReveal.push, logoReveal.pop."
+        ),
+        Rejection(["parallax": 2], "animator.parallax must be in [0, 1]; got 2."),
+        Rejection(["fade": 1], "animator.fade must be true or false; got 1."),
+        Rejection(["offset": ["z": 1]], "animator.offset has unknown key \"z\"; allowed keys are x, y."),
+        Rejection(["offset": ["y": ["pt": 55]]], "animator.offset.y has unknown key \"pt\"; allowed keys are points."),
+        Rejection(["style": "keyframes"], "animator.keyframes is required with style \"keyframes\"."),
+        Rejection(
+            ["style": "fade", "keyframes": [:]],
+            "animator.keyframes is only allowed with style \"keyframes\", not \"fade\"."),
+        Rejection(
+            ["keyframes": ["to": ["tracks": ["alpha": [["time": 0.5, "value": 1], ["time": 0.2, "value": 0]]]]]],
+            "animator.keyframes.to.tracks.alpha[1].time must not be before the previous key's (0.5)."),
+        Rejection(
+            ["keyframes": ["to": ["tracks": ["alpha": [["time": 0, "value": ["points": 1]]]]]]],
+            "animator.keyframes.to.tracks.alpha[0].value must be a number; points are only allowed for x and y."),
+        Rejection(
+            ["keyframes": ["to": ["tracks": ["spin": []]]]],
+            "animator.keyframes.to.tracks has unknown key \"spin\"; allowed keys are x, y, alpha, scale, rotation, rotationY, mask."
+        ),
+        Rejection(
+            ["keyframes": ["to": ["tracks": ["x": []]]]],
+            "animator.keyframes.to.tracks.x must be an array of 1 to 64 keyframes."),
+        Rejection(
+            ["keyframes": ["from": ["tracks": ["x": [["time": 1.5, "value": 0]]]]]],
+            "animator.keyframes.from.tracks.x[0].time must be in [0, 1]; got 1.5."),
+        Rejection(
+            [
+                "keyframes": [
+                    "from": ["tracks": ["x": [["time": 1, "value": 0, "curve": ["spring": ["dampingRatio": 0.5]]]]]]
+                ]
+            ],
+            "animator.keyframes.from.tracks.x[0].curve cannot be a spring; put the spring on the animator's curve instead."
+        ),
+        Rejection(
+            ["keyframes": ["from": ["z": 0.5]]], "animator.keyframes.from.z must be an integer in [-1000, 1000]."),
+        Rejection("fade", "animator must be an object; got the string \"fade\"."),
+    ]
+
+    @Test(arguments: animatorRejections)
+    func animatorRejects(c: Rejection) {
+        #expect(throws: CoreError(.invalidArgument, c.message)) { try Animator(json: c.json) }
+    }
+
+    static let roundTripAnimators: [Animator] =
+        Animator.presets.map(\.animator) + [
+            .default, .modal, Animator(style: .flip, edge: .left, duration: 0.7, curve: .easeOut),
+            Animator(
+                style: .zoom, curve: .spring(.physical(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0.5))),
+            Animator(style: .none, curve: .spring(.response(response: 0.4, dampingFraction: 0.9))),
+            Animator(style: .slide, options: StyleOptions(parallax: 0, offsetX: .points(-12.5))),
+        ]
+
+    @Test(arguments: roundTripAnimators)
+    func animatorRoundTrips(animator: Animator) throws {
+        #expect(try Animator(json: animator.json) == animator)
+        // Self-contained: the base does not matter.
+        let base = Animator(
+            style: .crossfade, edge: .top, duration: 9, curve: .linear, options: StyleOptions(fade: true))
+        #expect(try Animator(json: animator.json, base: base) == animator)
+    }
+
+    @Test func jsonShape() {
+        #expect(
+            Animator.default.json == [
+                "style": "slide", "edge": nil, "duration": 0.35, "curve": "default", "parallax": 0.3, "scale": 0.8,
+                "offset": ["x": 0, "y": 0], "fade": false,
+            ])
+    }
+
+    @Test func effectiveDurationIsTheSettlingTimeOfPhysicalSprings() throws {
+        let physical = try Animator(json: [
+            "duration": 0.3, "curve": ["spring": ["mass": 1, "stiffness": 100, "damping": 10]],
+        ])
+        #expect(abs(physical.effectiveDuration - 1.410319263041605) < 1e-9)
+        let ratio = try Animator(json: ["duration": 0.3, "curve": ["spring": ["dampingRatio": 0.5]]])
+        #expect(ratio.effectiveDuration == 0.3)
+    }
+}

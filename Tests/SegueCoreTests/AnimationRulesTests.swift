@@ -1,0 +1,82 @@
+import Testing
+
+@testable import SegueCore
+
+/// Animator selection by (operation, from route, to route): first match wins, nil is a wildcard.
+@Suite struct AnimationRulesTests {
+    static let fade = Animator(style: .fade)
+    static let cover = Animator(style: .cover)
+    static let flip = Animator(style: .flip)
+    static let rules = AnimatorRules(
+        rules: [
+            AnimatorRule(operation: .push, from: "List", to: "Detail", animator: fade),
+            AnimatorRule(to: "Detail", animator: cover),
+            AnimatorRule(operation: .pop, animator: flip),
+        ], fallback: .default)
+
+    @Test(arguments: [
+        (TransitionOperation.push, "List", "Detail", fade),
+        (.push, "Home", "Detail", cover),
+        (.pop, "X", "Detail", cover),  // the second rule comes first
+        (.pop, "Detail", "List", flip),
+        (.push, "List", "Settings", Animator.default),
+        (.present, "List", "Login", Animator.default),
+    ])
+    func firstMatchWins(operation: TransitionOperation, from: String, to: String, expected: Animator) {
+        #expect(Self.rules.animator(for: operation, from: from, to: to) == expected)
+    }
+
+    @Test func standardRulesGiveModalsTheirUIKitLook() {
+        #expect(AnimatorRules.standard.animator(for: .present, from: "A", to: "B") == .modal)
+        #expect(AnimatorRules.standard.animator(for: .dismiss, from: "B", to: "A") == .modal)
+        #expect(AnimatorRules.standard.animator(for: .push, from: "A", to: "B") == .default)
+        #expect(AnimatorRules() == .standard)
+        #expect(AnimatorRules.standard.json == [])
+    }
+
+    @Test func parsesRulesWithTheirOperationsStandardAsBase() throws {
+        let json: JSON = [
+            ["operation": "push", "from": "List", "to": "Detail", "animator": ["preset": "simpleOver.push"]],
+            ["operation": "present", "animator": ["duration": 1]],
+            ["to": "Settings", "animator": ["style": "fade"]],
+        ]
+        let rules = try AnimatorRules(json: json)
+        #expect(rules.animator(for: .push, from: "List", to: "Detail") == Animator.preset(named: "simpleOver.push"))
+        var slowModal = Animator.modal
+        slowModal.duration = 1
+        #expect(rules.animator(for: .present, from: "A", to: "B") == slowModal)
+        #expect(rules.animator(for: .dismiss, from: "B", to: "A") == .modal)
+        #expect(rules.animator(for: .pop, from: "A", to: "Settings") == Animator(style: .fade))
+        #expect(rules.animator(for: .pop, from: "A", to: "B") == .default)
+        #expect(try AnimatorRules(json: rules.json) == rules)
+        #expect(try AnimatorRules(json: []) == .standard)
+    }
+
+    static let rejections: [AnimationJSONTests.Rejection] = [
+        .init(["operation": "push"], "animators must be an array of rules; got an object."),
+        .init(
+            [["animator": [:], "when": 1]],
+            "animators[0] has unknown key \"when\"; allowed keys are operation, from, to, animator."),
+        .init(
+            [["operation": "shove", "animator": [:]]],
+            "animators[0].operation must be one of push, pop, present, dismiss; got \"shove\"."),
+        .init([["operation": "pop", "animator": [:]], ["to": "A"]], "animators[1].animator is required."),
+        .init([["from": 3, "animator": [:]]], "animators[0].from must be a string; got 3."),
+        .init([["animator": ["duration": -1]]], "animators[0].animator.duration must be in (0, 60] seconds; got -1."),
+        .init(
+            [["animator": ["curve": ["bezier": [0, 0, 3, 1]]]]],
+            "animators[0].animator.curve.bezier[2] must be in [0, 1]; got 3."),
+    ]
+
+    @Test(arguments: rejections)
+    func rejects(c: AnimationJSONTests.Rejection) {
+        #expect(throws: CoreError(.invalidArgument, c.message)) { try AnimatorRules(json: c.json) }
+    }
+
+    @Test func boundsTheRuleCount() {
+        let json = JSON.array(Array(repeating: ["animator": [:]], count: 257))
+        #expect(throws: CoreError(.invalidArgument, "animators has 257 rules; at most 256 are allowed.")) {
+            try AnimatorRules(json: json)
+        }
+    }
+}
