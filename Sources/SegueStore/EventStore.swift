@@ -10,7 +10,7 @@ import SegueCore
 public final class EventStore: @unchecked Sendable {
     public let path: String
     public let durability: Durability
-    private let committer: GroupCommitter
+    let committer: GroupCommitter
     /// Guards `reader`: one read connection shared by all reading threads.
     private let readLock = NSLock()
     private let reader: LogReader

@@ -17,6 +17,11 @@ public struct Fleet: Sendable {
     /// active (a deterministic order for ticks).
     public private(set) var active: [String] = []
     private var isActive: Set<String> = []
+    /// Undo entries for events not yet known durable (see `journaling`), oldest first.
+    private var journal: [(seq: Int64, name: String, previous: NavigatorState?)] = []
+    /// When set, every appended event records the state it replaced, so a failed commit can be
+    /// rolled back to the durable seq without refolding the log.
+    public var journaling = false
 
     public init(clock: FrameClock) { self.clock = clock }
 
@@ -49,6 +54,13 @@ public struct Fleet: Sendable {
         lastFrame = max(lastFrame, frame)
         lastTime = max(lastTime, time)
         touch(state.name)
+    }
+
+    /// Drops a navigator entry used only to carry a position (a checkpoint marker) during a rebuild.
+    public mutating func forget(_ name: String) {
+        navigators[name] = nil
+        active.removeAll { $0 == name }
+        isActive.remove(name)
     }
 
     // MARK: Running live
@@ -149,6 +161,32 @@ public struct Fleet: Sendable {
         return out
     }
 
+    // MARK: Durability
+
+    /// Forgets the undo entries of events up to `seq`, now durable.
+    public mutating func markDurable(through seq: Int64) {
+        var drop = 0
+        while drop < journal.count, journal[drop].seq <= seq { drop += 1 }
+        if drop > 0 { journal.removeFirst(drop) }
+    }
+
+    /// Undoes every event after `seq` (a failed commit): navigators return to their durable states
+    /// and the next event is numbered `seq + 1` again. Frames and times keep their high-water marks,
+    /// so the log never goes backwards.
+    public mutating func rollback(to seq: Int64) {
+        while let last = journal.last, last.seq > seq {
+            journal.removeLast()
+            navigators[last.name] = last.previous
+        }
+        lastSeq = min(lastSeq, seq)
+    }
+
+    /// Marks frames up to `frame` as closed without taking ticks (start-up, or a fleet rebuilt after
+    /// its frames were already published).
+    public mutating func skipFrames(through frame: Int64) {
+        closedFrame = max(closedFrame, frame)
+    }
+
     // MARK: Bookkeeping
 
     private mutating func append(_ event: NavigationEvent, navigator: String, time: Int64) -> EventRecord {
@@ -159,6 +197,7 @@ public struct Fleet: Sendable {
     }
 
     private mutating func commit(_ event: NavigationEvent, to state: NavigatorState, record: EventRecord) {
+        if journaling { journal.append((record.seq, record.navigator, navigators[record.navigator])) }
         navigators[record.navigator] = Navigator.evolve(state, event)
         lastSeq = record.seq
         lastFrame = max(lastFrame, record.frame)

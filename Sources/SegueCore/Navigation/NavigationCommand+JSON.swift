@@ -88,7 +88,14 @@ extension NavigationCommand {
     private static func completion(_ args: inout Arguments) throws(CoreError) -> (Double, TimingCurve) {
         let speed = try args.double("completionSpeed", in: 0.001...1000) ?? 1
         var curve = TimingCurve.easeInOut
-        if let raw = args.raw("completionCurve") { curve = try TimingCurve(json: raw) }
+        if let raw = args.raw("completionCurve") {
+            curve = try TimingCurve(json: raw)
+            // UIKit's completionCurve is a UIView.AnimationCurve: a timing shape, never a spring
+            // (a spring has its own duration, which a completion segment does not have).
+            if case .spring = curve {
+                throw CoreError(.invalidArgument, "completionCurve must be a named curve or a bezier, not a spring.")
+            }
+        }
         return (speed, curve)
     }
 

@@ -1,0 +1,140 @@
+import Foundation
+import SegueCore
+import SegueStore
+import SegueWire
+
+extension Engine {
+    /// The snapshot row that marks a complete checkpoint: its seq is where the tail starts. `#` is not
+    /// allowed in navigator names, so it can never collide with one.
+    static let checkpointMarker = "#checkpoint"
+
+    // MARK: Appending
+
+    /// Submits one unit to the group committer and queues its events for publication behind it.
+    func submit(_ events: [EventRecord], commandID: String?, navigator: String?, reply: JSON?) {
+        guard let last = events.last else { return }
+        let epoch = self.epoch
+        let completions = self.completions
+        let wakeup = self.wakeup
+        store.submit(AppendUnit(events: events, commandID: commandID, navigator: navigator, reply: reply)) { result in
+            completions.append((epoch, last.seq, result))
+            wakeup.signal()
+        }
+        for record in events {
+            publish("event/\(record.navigator)/", record.json.serializedBytes(), after: record.seq)
+            dirty.insert(record.navigator)
+        }
+        stats.events += Int64(events.count)
+    }
+
+    func submitClockEvents(_ events: [EventRecord]) {
+        submit(events, commandID: nil, navigator: nil, reply: nil)
+    }
+
+    /// Applies commit results: the durable seq advances, or a failed commit voids everything after
+    /// the durable seq and rolls the fleet back to it (nothing unacknowledged is ever shown).
+    func drainCompletions() {
+        for completion in completions.drain() where completion.epoch == epoch {
+            switch completion.result {
+            case .success:
+                durableSeq = max(durableSeq, completion.seq)
+            case .failure(let error):
+                commitFailed(error)
+            }
+        }
+        fleet.markDurable(through: durableSeq)
+        flushOutbox()
+    }
+
+    private func commitFailed(_ error: StoreError) {
+        stats.commitFailures += 1
+        epoch += 1
+        log(3, "Commit failed after seq \(durableSeq): \(error). Commands get unavailable until storage recovers; nothing after seq \(durableSeq) was kept.")
+        let durable = store.lastSeq
+        durableSeq = durable
+        for message in outbox.voidUndurable() { send(message) }
+        fleet.rollback(to: durable)
+        for (id, reply) in recentReplies where reply.seq > durable { recentReplies[id] = nil }
+        pendingCheckpoint = nil
+        dirty.formUnion(fleet.navigators.keys)
+    }
+
+    // MARK: Start-up
+
+    /// Folds the newest checkpoint and the tail of the log into the fleet.
+    func rebuild() throws {
+        let started = WallClock.monotonic()
+        var tailFrom: Int64 = 0
+        if let marker = try store.snapshot(of: Self.checkpointMarker, atOrBefore: .max) {
+            tailFrom = marker.seq
+            for snapshot in try store.latestSnapshots() where snapshot.navigator != Self.checkpointMarker {
+                guard snapshot.seq <= marker.seq else { continue }
+                let state = try NavigatorState(json: snapshot.state)
+                fleet.restore(state, seq: snapshot.seq, frame: state.frame, time: 0)
+            }
+            fleet.restore(
+                Navigator.initialState(name: Self.checkpointMarker, clock: clock), seq: marker.seq,
+                frame: marker.state["frame"]?.int64Value ?? 0, time: marker.state["time"]?.int64Value ?? 0)
+            fleet.forget(Self.checkpointMarker)
+        }
+        var folded = 0
+        var fleet = self.fleet
+        try store.forEachEvent(after: tailFrom) { record throws(StoreError) in
+            do throws(CoreError) { try fleet.apply(record) } catch {
+                throw StoreError(kind: .invalidData, message: "The log cannot be folded: \(error.message)")
+            }
+            folded += 1
+        }
+        self.fleet = fleet
+        durableSeq = fleet.lastSeq
+        lastCheckpointSeq = tailFrom
+        let ms = Double(WallClock.monotonic() - started) / 1e6
+        log(6, "Opened the log at seq \(fleet.lastSeq) with \(fleet.navigators.count) navigators (checkpoint at \(tailFrom), \(folded) events folded) in \(Int(ms)) ms.")
+    }
+
+    /// DESIGN.md §5: transitions that fell due while the daemon was down complete on schedule;
+    /// interactive ones lost their gesture and are cancelled with reason `recovery`. Durable before
+    /// the daemon reports ready.
+    func recoverAtStart() throws {
+        var events = fleet.advance(toFrame: fleet.lastFrame)
+        events += fleet.recover(atFrame: fleet.lastFrame + 1)
+        let now = clock.frame(atOrBefore: WallClock.now())
+        events += fleet.advance(toFrame: max(now, fleet.lastFrame))
+        fleet.skipFrames(through: max(now, fleet.lastFrame))
+        fleet.markDurable(through: fleet.lastSeq)
+        guard !events.isEmpty else { return }
+        try store.append(AppendUnit(events: events))
+        durableSeq = fleet.lastSeq
+        let cancelled = events.filter { $0.type == "transition.cancelled" }.count
+        log(5, "Recovered \(events.count) events at start-up (\(cancelled) transitions cancelled for recovery or timeout).")
+    }
+
+    // MARK: Checkpoints
+
+    /// Every `checkpointEvery` events, snapshots every navigator changed since the last checkpoint,
+    /// written once the log is durable up to it (a snapshot must never show an undurable effect).
+    func checkpointIfDue() {
+        if pendingCheckpoint == nil, fleet.lastSeq - lastCheckpointSeq >= Int64(options.checkpointEvery) {
+            let seq = fleet.lastSeq
+            var snapshots = dirty.compactMap { name -> Snapshot? in
+                guard let s = fleet.navigators[name] else { return nil }
+                return Snapshot(navigator: name, seq: seq, revision: s.revision, state: s.json)
+            }
+            snapshots.append(Snapshot(navigator: Self.checkpointMarker, seq: seq, revision: 0,
+                                      state: ["frame": .int(fleet.lastFrame), "time": .int(fleet.lastTime)]))
+            dirty.removeAll(keepingCapacity: true)
+            pendingCheckpoint = (seq, fleet.lastFrame, fleet.lastTime, snapshots)
+            lastCheckpointSeq = seq
+        }
+        guard let pending = pendingCheckpoint, durableSeq >= pending.seq else { return }
+        pendingCheckpoint = nil
+        stats.checkpoints += 1
+        let store = self.store
+        let log = self.log
+        checkpointQueue.async {
+            do { try store.saveSnapshots(pending.snapshots) } catch {
+                log(4, "Checkpoint at seq \(pending.seq) was not saved (\(error)); start-up folds from the previous one.")
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import SegueCore
+import SegueStore
+import SegueWire
+
+extension Engine {
+    /// `state`: the navigator now, or (with `at`) as of a seq, folded from the log.
+    func stateReply(_ request: Request, at: Int64?) -> JSON {
+        let name = request.navigator!
+        var state: NavigatorState
+        var seq = fleet.lastSeq
+        var frame = fleet.closedFrame
+        if let at {
+            do {
+                state = try stateFromLog(name, at: at)
+                seq = min(at, durableSeq)
+                frame = state.frame
+            } catch {
+                return Reply.error(id: request.id, WireError(error))
+            }
+        } else {
+            state = fleet.state(of: name)
+        }
+        guard state.status != .absent else {
+            let when = at.map { " at seq \($0)" } ?? ""
+            return Reply.error(id: request.id, .unknownNavigator, "Navigator \(name) does not exist\(when); create it first.")
+        }
+        return Reply.ok(id: request.id, Self.stateFields(state, seq: seq, frame: frame))
+    }
+
+    static func stateFields(_ state: NavigatorState, seq: Int64, frame: Int64) -> JSONObject {
+        var transition: JSON = .null
+        if let t = state.transition {
+            let fraction = t.fraction(at: max(frame, state.frame))
+            transition = [
+                "id": .int(t.id), "operation": .string(t.operation.rawValue), "phase": .string(t.phase.rawValue),
+                "fraction": .double(fraction),
+                "progress": .double(fraction >= 1 ? 1 : t.animator.curve.progress(atFraction: fraction, duration: t.duration)),
+                "from": t.from.json, "to": t.to.json, "interactive": .bool(t.interactive),
+                "owner": t.owner.map(JSON.string) ?? .null,
+            ]
+        }
+        return [
+            "navigator": .string(state.name), "revision": .int(state.revision), "seq": .int(seq), "frame": .int(frame),
+            "status": .string(state.status.rawValue), "stack": .array(state.stack.map(\.json)),
+            "modals": .array(state.modals.map(\.json)), "transition": transition, "queued": .int(state.queue.count),
+        ]
+    }
+
+    /// Time travel: the newest snapshot at or before `seq`, then the navigator's events up to it.
+    func stateFromLog(_ name: String, at seq: Int64) throws(CoreError) -> NavigatorState {
+        do {
+            var state = Navigator.initialState(name: name, clock: clock)
+            var from: Int64 = 0
+            if let snapshot = try store.snapshot(of: name, atOrBefore: seq) {
+                state = try NavigatorState(json: snapshot.state)
+                from = snapshot.seq
+            }
+            for record in try store.events(of: name, after: from, upTo: seq) {
+                state = Navigator.evolve(state, try NavigationEvent(record: record))
+            }
+            return state
+        } catch let error as CoreError {
+            throw error
+        } catch let error as StoreError {
+            throw error.coreError
+        } catch {
+            throw CoreError(.internal, "Reading the log failed: \(error).")
+        }
+    }
+
+    func listReply(_ request: Request) -> JSON {
+        let items: [JSON] = fleet.navigators.keys.sorted().map { name in
+            let s = fleet.navigators[name]!
+            var transition: JSON = .null
+            if let t = s.transition {
+                transition = ["id": .int(t.id), "operation": .string(t.operation.rawValue), "phase": .string(t.phase.rawValue)]
+            }
+            return [
+                "navigator": .string(name), "status": .string(s.status.rawValue), "revision": .int(s.revision),
+                "depth": .int(s.stack.count), "modals": .int(s.modals.count), "top": s.top?.json ?? .null,
+                "transition": transition,
+            ]
+        }
+        return Reply.ok(id: request.id, ["navigators": .array(items), "seq": .int(fleet.lastSeq)])
+    }
+
+    /// `history`: durable events after a seq, from the store (so a gap-filling client never sees an
+    /// event that a crash could take back).
+    func historyReply(_ request: Request, after: Int64, limit: Int) -> JSON {
+        do {
+            let events = try store.events(after: after, navigator: request.navigator, limit: limit + 1)
+            let page = events.prefix(limit)
+            return Reply.ok(id: request.id, [
+                "events": .array(page.map(\.json)), "next": .int(page.last?.seq ?? after),
+                "more": .bool(events.count > limit),
+            ])
+        } catch {
+            return Reply.error(id: request.id, WireError(error.coreError))
+        }
+    }
+
+    func statsReply(_ request: Request) -> JSON {
+        let open = fleet.navigators.values.lazy.filter { $0.status == .open }.count
+        return Reply.ok(id: request.id, [
+            "commands": .int(stats.commands), "rejected": .int(stats.rejected), "malformed": .int(stats.malformed),
+            "idempotentReplays": .int(stats.idempotentReplays), "events": .int(stats.events),
+            "ticks": .int(stats.ticks), "framesClosed": .int(stats.framesClosed), "lateFrames": .int(stats.lateFrames),
+            "missedFrames": .int(stats.missedFrames), "subscribers": .int(stats.subscriptions),
+            "navigators": .int(fleet.navigators.count), "openNavigators": .int(open), "active": .int(fleet.active.count),
+            "store": [
+                "seq": .int(fleet.lastSeq), "durableSeq": .int(durableSeq), "durability": .string(options.durability.rawValue),
+                "commitFailures": .int(stats.commitFailures), "checkpoints": .int(stats.checkpoints),
+                "lastCheckpointSeq": .int(lastCheckpointSeq), "pendingOutput": .int(outbox.count),
+            ],
+        ])
+    }
+}

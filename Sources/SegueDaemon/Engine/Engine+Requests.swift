@@ -1,0 +1,170 @@
+import SegueCore
+import SegueStore
+import SegueWire
+
+extension Engine {
+    /// Most requests served before the loop looks at the clock again, so a flood of commands cannot
+    /// make frames late.
+    static let requestsPerTurn = 256
+
+    func serveRequests() {
+        guard let router else { return }
+        for _ in 0..<Self.requestsPerTurn {
+            guard let message = try? router.receiveMessage(dontWait: true, metadata: ["User-Id"]) else { return }
+            closeFrames(now: WallClock.now())
+            handle(message)
+        }
+    }
+
+    /// Splits the ROUTER envelope (routing id, plus the empty delimiter a REQ sends) from the body.
+    func handle(_ message: ZMQMessage) {
+        let frames = message.frames
+        guard frames.count >= 2 else { return }
+        var envelope = [frames[0]]
+        var rest = frames.dropFirst()
+        if rest.first?.isEmpty == true {
+            envelope.append([])
+            rest = rest.dropFirst()
+        }
+        stats.commands += 1
+        guard rest.count == 1, let body = rest.first else {
+            stats.malformed += 1
+            let what = rest.isEmpty ? "no body frame" : "\(rest.count) body frames"
+            reply(envelope, Reply.error(id: nil, .badRequest,
+                "A request is one frame of JSON (after the REQ delimiter, if any); this message had \(what)."))
+            return
+        }
+        let request: Request
+        switch decoder.decode(body) {
+        case .success(let r): request = r
+        case .failure(let failure):
+            stats.malformed += 1
+            stats.rejected += 1
+            reply(envelope, Reply.error(id: failure.id, failure.error))
+            return
+        }
+        if options.security != nil, request.isMutating, message.userID != ClientRole.controller.rawValue {
+            stats.rejected += 1
+            reply(envelope, Reply.error(id: request.id, .forbidden,
+                "\(request.command) changes a navigator and needs a controller key; this client is an observer."))
+            return
+        }
+        switch request.body {
+        case .ping:
+            reply(envelope, Reply.ok(id: request.id, [
+                "version": .string(Self.version), "frameRate": .int(clock.rate),
+                "frame": .int(fleet.closedFrame), "seq": .int(fleet.lastSeq),
+            ]))
+        case .navigation(let command):
+            execute(command, request, envelope)
+        case .state(let at):
+            reply(envelope, stateReply(request, at: at))
+        case .list:
+            reply(envelope, listReply(request))
+        case .history(let after, let limit):
+            reply(envelope, historyReply(request, after: after, limit: limit))
+        case .stats:
+            reply(envelope, statsReply(request))
+        }
+    }
+
+    /// Decides a navigation command, submits its events, and queues the reply behind their commit.
+    func execute(_ command: NavigationCommand, _ request: Request, _ envelope: [[UInt8]]) {
+        let navigator = request.navigator!
+        if let id = request.id, let replayed = previousReply(id) {
+            stats.idempotentReplays += 1
+            outbox.enqueue(.reply(envelope: envelope, body: replayed.body, failure: nil), after: replayed.seq)
+            return
+        }
+        var command = command
+        if case .create(let root, var config) = command {
+            if let error = applyDefaults(&config) {
+                stats.rejected += 1
+                reply(envelope, Reply.error(id: request.id, error))
+                return
+            }
+            if fleet.navigators[navigator] == nil, fleet.navigators.count >= options.maxNavigators {
+                stats.rejected += 1
+                reply(envelope, Reply.error(id: request.id, .tooLarge,
+                    "The daemon holds its limit of \(options.maxNavigators) navigators; close some or raise limits.maxNavigators."))
+                return
+            }
+            command = .create(root: root, config: config)
+        }
+        let execution = fleet.execute(command, request.envelope, navigator: navigator, time: WallClock.now())
+        submit(execution.clockEvents, commandID: nil, navigator: navigator, reply: nil)
+        if let error = execution.error {
+            stats.rejected += 1
+            reply(envelope, Reply.error(id: request.id, WireError(error)))
+            return
+        }
+        let body = Reply.ok(id: request.id, replyFields(navigator, execution))
+        submit(execution.events, commandID: request.id, navigator: navigator, reply: body)
+        let bytes = body.serializedBytes()
+        let failure = Reply.error(id: request.id, .unavailable,
+            "The log could not be written, so \(command.name) on \(navigator) was not applied; retry when storage recovers.")
+        outbox.enqueue(.reply(envelope: envelope, body: bytes, failure: failure.serializedBytes()), after: fleet.lastSeq)
+        if let id = request.id { remember(id, seq: fleet.lastSeq, body: bytes) }
+    }
+
+    /// What a mutating reply says beyond `ok` and `id` (DESIGN.md §4).
+    func replyFields(_ navigator: String, _ execution: Fleet.Execution) -> JSONObject {
+        let state = fleet.state(of: navigator)
+        var fields: JSONObject = [
+            "navigator": .string(navigator), "revision": .int(state.revision),
+            "seq": .int(execution.events.last?.seq ?? fleet.lastSeq), "frame": .int(execution.frame),
+        ]
+        for record in execution.events {
+            guard let event = try? NavigationEvent(record: record) else { continue }
+            switch event.kind {
+            case .created(let root, _, _): fields["root"] = root.json
+            case .started(let s): fields["transition"] = .int(s.transition); fields["screen"] = s.to.json
+            case .queued(_, let position): fields["queued"] = .int(position)
+            case .updated(_, let percent, _): fields["percent"] = .double(percent)
+            case .finishing: fields["decision"] = "finish"
+            case .cancelling: fields["decision"] = "cancel"
+            case .interrupted(let t, let fraction, _): fields["transition"] = .int(t); fields["fraction"] = .double(fraction)
+            default: break
+            }
+        }
+        if let t = state.transition { fields["phase"] = .string(t.phase.rawValue) }
+        return fields
+    }
+
+    /// Fills what a `create` left out from the daemon's defaults, and enforces the daemon's caps.
+    func applyDefaults(_ config: inout NavigatorConfig) -> WireError? {
+        let plain = NavigatorConfig()
+        if config.animators == plain.animators, let rules = options.defaultAnimators { config.animators = rules }
+        if config.interactionTimeout == plain.interactionTimeout { config.interactionTimeout = options.defaultInteractionTimeout }
+        if config.queueLimit == plain.queueLimit { config.queueLimit = min(plain.queueLimit, options.maxQueue) }
+        if config.maxDepth == plain.maxDepth { config.maxDepth = min(plain.maxDepth, options.maxStackDepth) }
+        if config.queueLimit > options.maxQueue {
+            return WireError(.tooLarge, "queueLimit \(config.queueLimit) is past the daemon's limits.maxQueue of \(options.maxQueue).")
+        }
+        if config.maxDepth > options.maxStackDepth {
+            return WireError(.tooLarge, "maxDepth \(config.maxDepth) is past the daemon's limits.maxStackDepth of \(options.maxStackDepth).")
+        }
+        return nil
+    }
+
+    // MARK: Idempotency
+
+    static let rememberedReplies = 65_536
+
+    /// The reply of a command already applied under `id`: from memory while recent (perhaps not yet
+    /// durable), else from the store, where it was written with the events.
+    func previousReply(_ id: String) -> (seq: Int64, body: [UInt8])? {
+        if let recent = recentReplies[id] { return recent }
+        guard let stored = try? store.reply(forCommand: id) else { return nil }
+        return (0, stored.serializedBytes())
+    }
+
+    func remember(_ id: String, seq: Int64, body: [UInt8]) {
+        if recentReplies.updateValue((seq, body), forKey: id) == nil { recentOrder.append(id) }
+        if recentOrder.count > Self.rememberedReplies {
+            let drop = recentOrder.count - Self.rememberedReplies
+            for old in recentOrder.prefix(drop) { recentReplies[old] = nil }
+            recentOrder.removeFirst(drop)
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import SegueCore
+import SegueStore
+import SegueWire
+import Synchronization
+
+/// Commit results handed from the group committer's thread to the engine's.
+final class CompletionQueue: Sendable {
+    typealias Completion = (epoch: Int, seq: Int64, result: Result<Void, StoreError>)
+    private let list = Mutex<[Completion]>([])
+
+    func append(_ completion: Completion) { list.withLock { $0.append(completion) } }
+
+    func drain() -> [Completion] {
+        list.withLock { items in
+            defer { items.removeAll(keepingCapacity: true) }
+            return items
+        }
+    }
+}
+
+/// The daemon's heart: one thread that owns the sockets and the fleet, decides commands, closes
+/// frames on the clock, and releases replies, events and ticks only once the log is durable.
+///
+/// Single-threaded by design (like a NIO event loop): every decision is made in one order, the same
+/// order the log records, so there are no races between gestures, the clock and other clients.
+/// Only the store's group committer runs beside it; its completions come back through `wakeup`.
+public final class Engine: @unchecked Sendable {
+    public static let version = "0.1.0"
+
+    let options: EngineOptions
+    let log: EngineLog
+    let store: EventStore
+    let clock: FrameClock
+    let decoder: RequestDecoder
+    let wakeup = Wakeup()
+    let stopRequested = Atomic<Bool>(false)
+    let completions = CompletionQueue()
+    let checkpointQueue = DispatchQueue(label: "segue.checkpoint")
+
+    var context: ZMQContext?
+    var router: ZMQSocket?
+    var publisher: ZMQSocket?
+    var fleet: Fleet
+    var outbox = Outbox()
+    var stats = EngineStats()
+    /// The highest seq known durable.
+    var durableSeq: Int64 = 0
+    /// Bumped on every commit failure: completions of units submitted before it are already voided.
+    var epoch = 0
+    var nextHeartbeat: Int64 = 0
+    var recentReplies: [String: (seq: Int64, body: [UInt8])] = [:]
+    var recentOrder: [String] = []
+    var dirty: Set<String> = []
+    var lastCheckpointSeq: Int64 = 0
+    var pendingCheckpoint: (seq: Int64, frame: Int64, time: Int64, snapshots: [Snapshot])?
+    /// The endpoints actually bound (port 0 / `*` resolved), command then publish.
+    public private(set) var boundCommandEndpoints: [String] = []
+    public private(set) var boundPublishEndpoints: [String] = []
+
+    /// Opens the store and rebuilds every navigator (snapshots, then the tail of the log).
+    public init(options: EngineOptions, log: @escaping EngineLog = { _, _ in }) throws {
+        self.options = options
+        self.log = log
+        clock = try FrameClock(rate: options.frameRate)
+        var limits = options.decoderLimits
+        limits.maxStringBytes = min(limits.maxStringBytes, options.maxMessageBytes)
+        decoder = RequestDecoder(limits: limits)
+        try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
+        let path = (options.dataDirectory as NSString).appendingPathComponent("segue.db")
+        store = try EventStore(path: path, durability: options.durability)
+        fleet = Fleet(clock: clock)
+        try rebuild()
+        fleet.journaling = true
+    }
+
+    /// Stops the loop from any thread; `run` returns after the graceful shutdown.
+    public func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        wakeup.signal()
+    }
+
+    /// Binds the sockets, resolves restart recovery, calls `ready`, then serves until `stop()`.
+    public func run(ready: () -> Void = {}) throws {
+        try bind()
+        try recoverAtStart()
+        ready()
+        defer { shutdown() }
+        var poller = ZMQPoller()
+        let commandIndex = poller.add(router!)
+        let publishIndex = poller.add(publisher!)
+        let wakeIndex = poller.add(fd: wakeup.fd)
+        nextHeartbeat = WallClock.now()
+        while !stopRequested.load(ordering: .acquiring) {
+            let now = WallClock.now()
+            closeFrames(now: now)
+            if now >= nextHeartbeat { heartbeat(now: now) }
+            flushOutbox()
+            let wakeAt = nextWake()
+            let remaining = wakeAt - WallClock.now()
+            let timeout: Duration = remaining >= 1_000_000 ? .milliseconds(remaining / 1_000_000) : .zero
+            let ready = try poller.poll(timeout: timeout)
+            var busy = false
+            if ready[wakeIndex].contains(.readable) {
+                wakeup.drain()
+                busy = true
+            }
+            drainCompletions()
+            if ready[publishIndex].contains(.readable) {
+                readSubscriptions()
+                busy = true
+            }
+            if ready[commandIndex].contains(.readable) {
+                serveRequests()
+                busy = true
+            }
+            if !busy, remaining > 0, remaining < 1_000_000 { WallClock.sleep(until: wakeAt) }
+            checkpointIfDue()
+        }
+    }
+
+    /// The next instant the loop has something to do: the next frame while anything is in flight,
+    /// otherwise the next heartbeat.
+    private func nextWake() -> Int64 {
+        var wake = nextHeartbeat
+        if !fleet.active.isEmpty { wake = min(wake, clock.instant(ofFrame: fleet.closedFrame + 1)) }
+        return wake
+    }
+
+    // MARK: Sockets
+
+    private func bind() throws {
+        let context = try ZMQContext(ioThreads: 1, socketLinger: .milliseconds(500))
+        self.context = context
+        if let security = options.security { try ZAPHandler.start(context: context, security: security, log: log) }
+        let router = try ZMQSocket(context, .router)
+        try router.setMaxMessageSize(options.maxMessageBytes)
+        try router.setReceiveHighWaterMark(10_000)
+        try router.setSendHighWaterMark(10_000)
+        let publisher = try ZMQSocket(context, .xpub)
+        try publisher.setSendHighWaterMark(options.publishHighWaterMark)
+        try publisher.setMaxMessageSize(4096)
+        if let security = options.security {
+            for socket in [router, publisher] {
+                try socket.setCurveServer(true)
+                try socket.setCurveSecretKey(security.serverSecretKey)
+                try socket.setZAPDomain("segue")
+            }
+        }
+        for endpoint in options.commandEndpoints {
+            try Endpoints.prepare(endpoint)
+            try router.bind(endpoint)
+            boundCommandEndpoints.append(try router.lastEndpoint)
+            try Endpoints.restrict(endpoint)
+        }
+        for endpoint in options.publishEndpoints {
+            try Endpoints.prepare(endpoint)
+            try publisher.bind(endpoint)
+            boundPublishEndpoints.append(try publisher.lastEndpoint)
+            try Endpoints.restrict(endpoint)
+        }
+        self.router = router
+        self.publisher = publisher
+        for endpoint in options.commandEndpoints + options.publishEndpoints
+        where options.security == nil && Endpoints.isNonLoopbackTCP(endpoint) {
+            log(4, "Endpoint \(endpoint) is reachable beyond this host and CURVE is off: anyone who can connect may send commands.")
+        }
+    }
+
+    private func shutdown() {
+        router?.close()  // stop taking commands first
+        router = nil
+        store.flush()
+        drainCompletions()
+        flushOutbox()
+        heartbeat(now: WallClock.now())
+        checkpointQueue.sync {}
+        publisher?.close()
+        publisher = nil
+        context?.terminate()
+        context = nil
+        store.close()
+    }
+
+    /// Subscription frames (`\x01topic` / `\x00topic`) from the XPUB: only counted, for `stats`.
+    private func readSubscriptions() {
+        guard let publisher else { return }
+        while let frame = try? publisher.receive(dontWait: true) {
+            if frame.first == 1 { stats.subscriptions += 1 } else if frame.first == 0 { stats.subscriptions -= 1 }
+        }
+    }
+
+    // MARK: Output
+
+    /// Sends everything the durable seq allows.
+    func flushOutbox() {
+        for message in outbox.release(durable: durableSeq) { send(message) }
+    }
+
+    func send(_ message: Outbox.Message) {
+        switch message {
+        case .reply(let envelope, let body, _):
+            _ = try? router?.sendMultipart(envelope + [body], dontWait: true)
+        case .publish(let topic, let body):
+            _ = try? publisher?.sendMultipart([topic, body], dontWait: true)
+        }
+    }
+
+    /// Sends now, or after the durable seq reaches what is already in flight, keeping replies to one
+    /// client in the order its requests came.
+    func reply(_ envelope: [[UInt8]], _ body: JSON, failure: JSON? = nil) {
+        let bytes = body.serializedBytes()
+        outbox.enqueue(.reply(envelope: envelope, body: bytes, failure: failure?.serializedBytes()), after: fleet.lastSeq)
+    }
+
+    func publish(_ topic: String, _ body: [UInt8], after seq: Int64) {
+        outbox.enqueue(.publish(topic: Array(topic.utf8), body: body), after: seq)
+    }
+}

@@ -1,0 +1,26 @@
+import Glibc
+
+/// The real-time clock in Unix nanoseconds, and precise sleeps: the only place the daemon reads time.
+///
+/// Frames are instants of the Unix epoch (DESIGN.md §3), so this is `CLOCK_REALTIME`; a wall-clock
+/// step backwards only pauses frames, since the fleet never lets times or frames go backwards.
+public enum WallClock {
+    public static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// Monotonic nanoseconds, for measuring intervals.
+    public static func monotonic() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// Sleeps until the real-time instant `deadline` (absolute, so sleeps do not accumulate drift).
+    public static func sleep(until deadline: Int64) {
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+}

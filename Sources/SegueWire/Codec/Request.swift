@@ -1,0 +1,48 @@
+import SegueCore
+
+/// A decoded command request (DESIGN.md §4).
+public struct Request: Equatable, Sendable {
+    /// The client's `id`, echoed in the reply; also the idempotency key of mutating commands.
+    public var id: String?
+    public var navigator: String?
+    public var envelope: CommandEnvelope
+    public var body: Body
+
+    public enum Body: Equatable, Sendable {
+        case ping
+        case navigation(NavigationCommand)
+        /// `at`: a seq, for time travel.
+        case state(at: Int64?)
+        case list
+        case history(after: Int64, limit: Int)
+        case stats
+    }
+
+    public init(id: String?, navigator: String?, envelope: CommandEnvelope, body: Body) {
+        self.id = id
+        self.navigator = navigator
+        self.envelope = envelope
+        self.body = body
+    }
+
+    /// Whether the command appends to the log (and so needs a controller and durability).
+    public var isMutating: Bool {
+        if case .navigation = body { return true }
+        return false
+    }
+
+    /// The command name as the client sent it.
+    public var command: String {
+        switch body {
+        case .ping: "ping"
+        case .navigation(let c): c.name
+        case .state: "state"
+        case .list: "list"
+        case .history: "history"
+        case .stats: "stats"
+        }
+    }
+
+    public static let readCommands = ["ping", "state", "list", "history", "stats"]
+    public static let allCommands = readCommands + NavigationCommand.names
+}

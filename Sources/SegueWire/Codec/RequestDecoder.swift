@@ -1,0 +1,156 @@
+import SegueCore
+
+/// Turns request bytes into a `Request`, or into the error reply's code and message.
+///
+/// Pure, so every malformed input can be tested without a socket. The id is recovered whenever the
+/// bytes are a JSON object with a usable `id`, so even a rejected request's reply can be matched.
+public struct RequestDecoder: Sendable {
+    public var limits: Limits
+
+    public struct Limits: Equatable, Sendable {
+        /// The largest serialized `params` of one screen.
+        public var maxParamsBytes: Int = 16 * 1024
+        public var maxIDBytes: Int = 128
+        public var maxDepth: Int = 32
+        public var maxStringBytes: Int = 256 * 1024
+        public var maxHistoryLimit: Int = 10_000
+        public init() {}
+    }
+
+    public init(limits: Limits = Limits()) { self.limits = limits }
+
+    /// The request, or the error with whatever id could be read.
+    public func decode(_ bytes: [UInt8]) -> Result<Request, Failure> {
+        let json: JSON
+        do {
+            json = try JSON.parse(bytes, limits: JSONLimits(maxDepth: limits.maxDepth, maxStringBytes: limits.maxStringBytes))
+        } catch {
+            let code: ErrorCode = (error.kind == .stringTooLong) ? .tooLarge : .badRequest
+            return .failure(Failure(id: nil, error: WireError(code, "The request is not valid JSON: \(error.description).")))
+        }
+        guard let object = json.objectValue else {
+            return .failure(Failure(id: nil, error: WireError(.badRequest, "A request must be a JSON object like {\"cmd\": \"ping\"}.")))
+        }
+        var id: String?
+        switch object["id"] {
+        case nil, .null?: id = nil
+        case .string(let s)?:
+            guard s.utf8.count <= limits.maxIDBytes else {
+                return .failure(Failure(id: nil, error: WireError(.invalidArgument, "id is longer than \(limits.maxIDBytes) bytes.")))
+            }
+            id = s
+        case .int(let i)?: id = String(i)
+        default:
+            return .failure(Failure(id: nil, error: WireError(.badRequest, "id must be a string (or an integer).")))
+        }
+        do throws(WireError) {
+            return .success(try decode(object, id: id))
+        } catch {
+            return .failure(Failure(id: id, error: error))
+        }
+    }
+
+    /// A decoding failure: the error and the request id, if one was readable.
+    public struct Failure: Error, Equatable, Sendable {
+        public var id: String?
+        public var error: WireError
+    }
+
+    private func decode(_ object: JSONObject, id: String?) throws(WireError) -> Request {
+        guard let cmdValue = object["cmd"] else {
+            throw WireError(.badRequest, "The request has no \"cmd\"; send e.g. {\"cmd\": \"ping\"}.")
+        }
+        guard let cmd = cmdValue.stringValue else { throw WireError(.badRequest, "cmd must be a string.") }
+        var envelope = CommandEnvelope(requestID: id)
+        var navigator: String?
+        switch object["navigator"] {
+        case nil, .null?: break
+        case .string(let n)?:
+            guard NavigatorName.isValid(n) else {
+                throw WireError(.invalidArgument, "Navigator name \"\(n.prefix(80))\" must match [A-Za-z0-9._-]{1,64}.")
+            }
+            navigator = n
+        default: throw WireError(.badRequest, "navigator must be a string.")
+        }
+        switch object["expect"] {
+        case nil, .null?: break
+        case let value?:
+            guard let e = value.int64Value, e >= 0 else {
+                throw WireError(.badRequest, "expect must be a non-negative integer revision.")
+            }
+            envelope.expect = e
+        }
+        switch object["owner"] {
+        case nil, .null?: break
+        case .string(let o)?:
+            guard !o.isEmpty, o.utf8.count <= limits.maxIDBytes else {
+                throw WireError(.invalidArgument, "owner must be 1 to \(limits.maxIDBytes) bytes.")
+            }
+            envelope.owner = o
+        default: throw WireError(.badRequest, "owner must be a string.")
+        }
+        let body: Request.Body
+        do throws(CoreError) {
+            body = try self.body(cmd: cmd, object: object, navigator: navigator)
+        } catch {
+            throw WireError(error)
+        }
+        if case .navigation = body, navigator == nil {
+            throw WireError(.badRequest, "\(cmd) needs \"navigator\": the name of the navigator to act on.")
+        }
+        return Request(id: id, navigator: navigator, envelope: envelope, body: body)
+    }
+
+    private func body(cmd: String, object: JSONObject, navigator: String?) throws(CoreError) -> Request.Body {
+        var args = Arguments(object, path: "", ignoring: ["cmd", "id", "navigator"])
+        let body: Request.Body
+        switch cmd {
+        case "ping": body = .ping
+        case "list": body = .list
+        case "stats": body = .stats
+        case "state":
+            guard navigator != nil else { throw CoreError(.badRequest, "state needs \"navigator\".") }
+            body = .state(at: try args.int("at", in: 0...Int64.max))
+        case "history":
+            let after = try args.int("after", in: 0...Int64.max) ?? 0
+            let limit = try args.int("limit", in: 1...Int64(limits.maxHistoryLimit)) ?? 1000
+            body = .history(after: after, limit: Int(limit))
+        default:
+            guard NavigationCommand.names.contains(cmd) else {
+                throw CoreError(
+                    .unknownCommand,
+                    "Unknown command \"\(cmd.prefix(40))\"; known: \(Request.allCommands.joined(separator: ", ")).")
+            }
+            let command = try NavigationCommand(name: cmd, arguments: object)
+            try checkParams(command)
+            return .navigation(command)
+        }
+        // Read commands take no envelope fields but `id` and `navigator`.
+        _ = args.raw("expect")
+        _ = args.raw("owner")
+        if object["expect"] != nil || object["owner"] != nil {
+            throw CoreError(.badRequest, "\(cmd) does not take expect or owner; they belong to commands that change a navigator.")
+        }
+        try args.rejectUnknown()
+        return body
+    }
+
+    /// Screen params are bounded so one request cannot bloat every later snapshot and state reply.
+    private func checkParams(_ command: NavigationCommand) throws(CoreError) {
+        var specs: [ScreenSpec] = []
+        switch command {
+        case .create(let root, _): specs = [root]
+        case .push(let s, _), .present(let s, _), .begin(.push(let s)?, _), .begin(.present(let s)?, _): specs = [s]
+        case .setStack(let refs, _):
+            for case .new(let s) in refs { specs.append(s) }
+        default: break
+        }
+        for spec in specs {
+            guard let params = spec.params else { continue }
+            let size = JSON.object(params).serializedBytes().count
+            if size > limits.maxParamsBytes {
+                throw CoreError(.tooLarge, "Screen \(spec.name)'s params take \(size) bytes, past the limit of \(limits.maxParamsBytes).")
+            }
+        }
+    }
+}
