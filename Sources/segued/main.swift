@@ -16,5 +16,13 @@ while let a = args.popFirst() {
 if options.commandEndpoints.isEmpty { options.commandEndpoints = ["tcp://127.0.0.1:7400"] }
 if options.publishEndpoints.isEmpty { options.publishEndpoints = ["tcp://127.0.0.1:7401"] }
 let engine = try Engine(options: options) { p, m in FileHandle.standardError.write("<\(p)>\(m)\n".data(using: .utf8)!) }
-signal(SIGTERM) { _ in exit(0) }
+signal(SIGTERM, SIG_IGN)
+signal(SIGINT, SIG_IGN)
+let sources = [SIGTERM, SIGINT].map { sig in
+    let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+    s.setEventHandler { engine.stop() }
+    s.resume()
+    return s
+}
 try engine.run { FileHandle.standardError.write("ready\n".data(using: .utf8)!) }
+_ = sources

@@ -1,0 +1,149 @@
+import Foundation
+import SegueCore
+import SegueWire
+
+/// A real `segued` started for a test: a temp data dir, free tcp ports (or ipc paths), and a stop.
+///
+/// The binary is the one `swift build` put next to the test bundle, so the suite tests exactly what
+/// ships. Output goes to `log` in the data dir, which failing tests print.
+final class DaemonProcess: @unchecked Sendable {
+    let dataDir: String
+    let commandEndpoint: String
+    let publishEndpoint: String
+    let process = Process()
+    let logPath: String
+    private(set) var exitStatus: Int32?
+
+    /// The directory holding the built products (`segued`, `segue`, ...).
+    static var productsDirectory: URL {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("segued").path), dir.path != "/" {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir
+    }
+
+    static func binary(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
+
+    /// Starts a daemon and waits until it answers `ping`.
+    init(
+        dataDir: String? = nil, transport: Transport = .tcp, frameRate: Int = 60, arguments: [String] = [],
+        environment: [String: String] = [:], waitReady: Bool = true
+    ) throws {
+        self.dataDir = dataDir ?? Self.temporaryDirectory()
+        switch transport {
+        case .tcp:
+            commandEndpoint = "tcp://127.0.0.1:\(Self.freePort())"
+            publishEndpoint = "tcp://127.0.0.1:\(Self.freePort())"
+        case .ipc:
+            commandEndpoint = "ipc://\(self.dataDir)/run/command.sock"
+            publishEndpoint = "ipc://\(self.dataDir)/run/publish.sock"
+        }
+        logPath = self.dataDir + "/segued.log"
+        try start(frameRate: frameRate, arguments: arguments, environment: environment, waitReady: waitReady)
+    }
+
+    enum Transport { case tcp, ipc }
+
+    private func start(frameRate: Int, arguments: [String], environment: [String: String], waitReady: Bool) throws {
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = FileHandle(forWritingAtPath: logPath)!
+        log.seekToEndOfFile()
+        process.executableURL = URL(fileURLWithPath: Self.binary("segued"))
+        process.arguments =
+            [
+                "--data-dir", dataDir, "--command", commandEndpoint, "--publish", publishEndpoint,
+                "--frame-rate", String(frameRate),
+            ] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NOTIFY_SOCKET"] = nil
+        env["WATCHDOG_USEC"] = nil
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardError = log
+        process.standardOutput = log
+        try process.run()
+        if waitReady { try waitUntilReady() }
+    }
+
+    /// Polls `ping` until the daemon answers (it binds only once the store is open).
+    func waitUntilReady(timeout: Duration = .seconds(20)) throws {
+        let client = try TestClient(endpoint: commandEndpoint)
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { throw DaemonError.exited(log) }
+            if let reply = try? client.call(["cmd": "ping"], timeout: .milliseconds(200)), reply["ok"] == true { return }
+        }
+        throw DaemonError.notReady(log)
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var pid: Int32 { process.processIdentifier }
+
+    /// Sends `signal` and waits for the exit; returns the exit status (or 128+signal).
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { usleep(2_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        exitStatus = status
+        return status
+    }
+
+    /// A fresh daemon on the same data dir and endpoints (a restart).
+    func restarted(arguments: [String] = []) throws -> DaemonProcess {
+        if process.isRunning { stop() }
+        return try DaemonProcess(reusing: self, arguments: arguments)
+    }
+
+    private init(reusing other: DaemonProcess, arguments: [String]) throws {
+        dataDir = other.dataDir
+        commandEndpoint = other.commandEndpoint
+        publishEndpoint = other.publishEndpoint
+        logPath = other.logPath
+        try start(frameRate: 60, arguments: arguments, environment: [:], waitReady: true)
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    enum DaemonError: Error, CustomStringConvertible {
+        case exited(String), notReady(String)
+        var description: String {
+            switch self {
+            case .exited(let log): "segued exited during start-up:\n\(log)"
+            case .notReady(let log): "segued did not answer ping in time:\n\(log)"
+            }
+        }
+    }
+
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "segue-test-" + UUID().uuidString.prefix(8)
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A port the kernel just handed out and released: free for the daemon to bind right after.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
