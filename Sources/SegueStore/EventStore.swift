@@ -26,8 +26,10 @@ public final class EventStore: @unchecked Sendable {
     ) throws(StoreError) {
         self.path = path
         self.durability = durability
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        let writer = LogWriter(path: path, durability: durability, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let writer = LogWriter(
+            path: path, durability: durability, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
         try writer.open(quickCheck: check.checksBeforeOpen)
         reader = try LogReader(path: path, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
         committer = GroupCommitter(writer: writer)
@@ -104,7 +106,8 @@ public final class EventStore: @unchecked Sendable {
 
     /// Calls `body` with every event after `seq` in seq order without building an array: how the
     /// daemon rebuilds state and how export streams the log.
-    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError) {
+    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
+    {
         try read { reader throws(StoreError) in try reader.forEachEvent(after: seq, body) }
     }
 

@@ -52,7 +52,8 @@ final class LogWriter {
         let mode = try database.scalarText("PRAGMA journal_mode = WAL")
         guard mode?.lowercased() == "wal" else {
             throw StoreError(
-                kind: .sqlite, message: "SQLite refused WAL mode for \(path) (journal_mode is \(mode ?? "unknown")). "
+                kind: .sqlite,
+                message: "SQLite refused WAL mode for \(path) (journal_mode is \(mode ?? "unknown")). "
                     + "Put the data directory on a local file system.", sql: "PRAGMA journal_mode = WAL")
         }
         try database.execute("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
@@ -219,7 +220,9 @@ final class LogWriter {
         cascade = error
         revisions = [:]
         if error.poisonsConnection { connection = nil }
-        if let database = try? liveConnection().database, let last = try? database.scalarInt("SELECT MAX(seq) FROM events") {
+        if let database = try? liveConnection().database,
+            let last = try? database.scalarInt("SELECT MAX(seq) FROM events")
+        {
             lastSeq = last
         }
     }

@@ -52,11 +52,14 @@ public enum StoreBenchmark {
                 detail: String(
                     format: "same schema, WAL, synchronous=FULL, median of %d, %.2fx raw fdatasync", commits,
                     latency.rawRatio)))
-        let group = try groupCommitThroughput(path: directory + "/bench-group.db", producers: 16, eventsPerProducer: 40_000)
+        let group = try groupCommitThroughput(
+            path: directory + "/bench-group.db", producers: 16, eventsPerProducer: 40_000)
         record(
             Measurement(
                 name: "group commit, 16 producers", value: group.eventsPerSecond, unit: "events/s",
-                detail: String(format: "durable, 1 event per unit, 64 in flight per producer, %.0f units per commit", group.unitsPerCommit)))
+                detail: String(
+                    format: "durable, 1 event per unit, 64 in flight per producer, %.0f units per commit",
+                    group.unitsPerCommit)))
         let large = directory + "/bench-large.db"
         let generated = try generateLog(path: large, events: largeLogEvents)
         record(
@@ -72,14 +75,17 @@ public enum StoreBenchmark {
             let open = try openAndFirstRead(path: large, check: check)
             record(
                 Measurement(
-                    name: check.checksBeforeOpen ? "open + first read, quick_check first" : "open + first read, deferred check",
+                    name: check.checksBeforeOpen
+                        ? "open + first read, quick_check first" : "open + first read, deferred check",
                     value: open.total * 1000, unit: "ms",
                     detail: String(
                         format: "%d events; open %.1f ms, first read %.2f ms", largeLogEvents, open.open * 1000,
                         open.read * 1000)))
         }
         for name in ["bench-fsync.bin", "bench-single.db", "bench-raw.db", "bench-group.db", "bench-large.db"] {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/" + name + suffix) }
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: directory + "/" + name + suffix)
+            }
         }
         return results
     }
@@ -118,7 +124,8 @@ public enum StoreBenchmark {
         try Schema.migrate(database)
         let insert = try database.prepare(
             "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) "
-                + "VALUES (?, 'main', ?, 'transition.started', 1, ?, ?, NULL, '{\"transition\":1,\"operation\":\"push\"}')")
+                + "VALUES (?, 'main', ?, 'transition.started', 1, ?, ?, NULL, "
+                + "'{\"transition\":1,\"operation\":\"push\"}')")
 
         let clock = ContinuousClock()
         var fsyncs: [Double] = []
