@@ -13,7 +13,8 @@ extension EventStore {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else {
-            throw StoreError(kind: .io, message: "Cannot create the export file \(path). Check the directory and its permissions.")
+            throw StoreError(
+                kind: .io, message: "Cannot create the export file \(path). Check the directory and its permissions.")
         }
         defer { try? handle.close() }
         var buffer: [UInt8] = []
@@ -51,7 +52,8 @@ extension EventStore {
     @discardableResult
     public func importJSONLines(from path: String) throws(StoreError) -> Int {
         guard let contents = FileManager.default.contents(atPath: path) else {
-            throw StoreError(kind: .io, message: "Cannot read the import file \(path). Check that it exists and is readable.")
+            throw StoreError(
+                kind: .io, message: "Cannot read the import file \(path). Check that it exists and is readable.")
         }
         let events = try Self.parseJSONLines(Array(contents))
         return try withWriter { writer throws(StoreError) in
@@ -82,7 +84,8 @@ extension EventStore {
                 json = try JSON.parse(line)
             } catch {
                 throw StoreError(
-                    kind: .invalidData, message: "Line \(number) is not valid JSON: \(error.description).", line: number)
+                    kind: .invalidData, message: "Line \(number) is not valid JSON: \(error.description).", line: number
+                )
             }
             do throws(CoreError) {
                 events.append((number, try EventRecord(json: json)))

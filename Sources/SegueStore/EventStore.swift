@@ -16,23 +16,31 @@ public final class EventStore: @unchecked Sendable {
     private let reader: LogReader
 
     /// Opens (creating if needed) the store at `path`: WAL mode, `synchronous` for `durability`,
-    /// `PRAGMA quick_check`, then schema migrations.
+    /// `PRAGMA quick_check` (before returning, or in the background: see `OpenCheck`), then schema
+    /// migrations.
     ///
     /// - Parameter busyTimeout: how long an append waits for a lock held by another process (for
     ///   example an operator's `sqlite3` shell in a write transaction) before failing `unavailable`.
-    public init(path: String, durability: Durability = .full, busyTimeout: Duration = .seconds(2)) throws(StoreError) {
+    public init(
+        path: String, durability: Durability = .full, check: OpenCheck = .quick, busyTimeout: Duration = .seconds(2)
+    ) throws(StoreError) {
         self.path = path
         self.durability = durability
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        let writer = LogWriter(path: path, durability: durability, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
-        try writer.open(quickCheck: true)
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let writer = LogWriter(
+            path: path, durability: durability, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
+        try writer.open(quickCheck: check.checksBeforeOpen)
         reader = try LogReader(path: path, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
         committer = GroupCommitter(writer: writer)
+        check.startDeferred(path: path)
     }
 
     /// Same as `init(path:durability:)`, under the name the daemon reads best.
-    public static func open(path: String, durability: Durability = .full) throws(StoreError) -> EventStore {
-        try EventStore(path: path, durability: durability)
+    public static func open(path: String, durability: Durability = .full, check: OpenCheck = .quick) throws(StoreError)
+        -> EventStore
+    {
+        try EventStore(path: path, durability: durability, check: check)
     }
 
     deinit { committer.close() }
@@ -98,7 +106,8 @@ public final class EventStore: @unchecked Sendable {
 
     /// Calls `body` with every event after `seq` in seq order without building an array: how the
     /// daemon rebuilds state and how export streams the log.
-    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError) {
+    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
+    {
         try read { reader throws(StoreError) in try reader.forEachEvent(after: seq, body) }
     }
 

@@ -52,19 +52,12 @@ final class LogWriter {
         let mode = try database.scalarText("PRAGMA journal_mode = WAL")
         guard mode?.lowercased() == "wal" else {
             throw StoreError(
-                kind: .sqlite, message: "SQLite refused WAL mode for \(path) (journal_mode is \(mode ?? "unknown")). "
+                kind: .sqlite,
+                message: "SQLite refused WAL mode for \(path) (journal_mode is \(mode ?? "unknown")). "
                     + "Put the data directory on a local file system.", sql: "PRAGMA journal_mode = WAL")
         }
         try database.execute("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
-        if quickCheck {
-            let answer = try database.scalarText("PRAGMA quick_check")
-            guard answer == "ok" else {
-                throw StoreError(
-                    kind: .sqlite, extendedCode: 11 /* SQLITE_CORRUPT */,
-                    message: "The event store at \(path) failed its quick check: \(answer ?? "no answer"). "
-                        + "Restore it from an export or a backup.", sql: "PRAGMA quick_check")
-            }
-        }
+        if quickCheck, let failure = OpenCheck.quickCheck(path: path) { throw failure }
         try Schema.migrate(database)
         let connection = try Connection(database: database)
         self.connection = connection
@@ -101,19 +94,20 @@ final class LogWriter {
         var seq = lastSeq
         var working: [String: Int64] = [:]
         var commandsInBatch = Set<String>()
+        var updates: [(navigator: String, revision: Int64)] = []
         var accepted = false
         do throws(StoreError) {
             try database.execute("BEGIN IMMEDIATE")
             for (index, unit) in units.enumerated() {
-                var unitRevisions = working
+                updates.removeAll(keepingCapacity: true)
                 if let rejection = try validate(
-                    unit, after: seq, revisions: &unitRevisions, commandsInBatch: commandsInBatch, connection)
+                    unit, after: seq, working: working, updates: &updates, commandsInBatch: commandsInBatch, connection)
                 {
                     results[index] = .failure(rejection)
                     continue
                 }
                 try write(unit, connection, lastSeq: unit.events.last?.seq ?? seq)
-                working = unitRevisions
+                for update in updates { working[update.navigator] = update.revision }
                 seq = unit.events.last?.seq ?? seq
                 if let id = unit.commandID { commandsInBatch.insert(id) }
                 accepted = true
@@ -135,10 +129,11 @@ final class LogWriter {
         return results
     }
 
-    /// Why `unit` cannot follow `seq` and `revisions`, or nil (then `revisions` holds its numbering).
+    /// Why `unit` cannot follow `seq` and the batch's `working` revisions, or nil; then `updates` holds
+    /// the revisions it brings (kept apart so a rejected unit costs no copy of `working`).
     private func validate(
-        _ unit: AppendUnit, after seq: Int64, revisions working: inout [String: Int64], commandsInBatch: Set<String>,
-        _ connection: Connection
+        _ unit: AppendUnit, after seq: Int64, working: [String: Int64],
+        updates: inout [(navigator: String, revision: Int64)], commandsInBatch: Set<String>, _ connection: Connection
     ) throws(StoreError) -> StoreError? {
         for (offset, event) in unit.events.enumerated() {
             let expected = seq + 1 + Int64(offset)
@@ -155,7 +150,11 @@ final class LogWriter {
                         + "Renumber from the store's lastSeq and resubmit.")
             }
             let last: Int64
-            if let known = working[event.navigator] { last = known } else {
+            if let pending = updates.last(where: { $0.navigator == event.navigator }) {
+                last = pending.revision
+            } else if let known = working[event.navigator] {
+                last = known
+            } else {
                 last = try lastRevision(of: event.navigator, connection)
             }
             guard event.revision == last + 1 else {
@@ -164,7 +163,7 @@ final class LogWriter {
                     message: "Event seq \(event.seq) has revision \(event.revision) for navigator "
                         + "\"\(event.navigator)\", whose next revision is \(last + 1). Renumber and resubmit.")
             }
-            working[event.navigator] = event.revision
+            updates.append((event.navigator, event.revision))
         }
         if let id = unit.commandID {
             let statement = connection.commandExists
@@ -221,7 +220,9 @@ final class LogWriter {
         cascade = error
         revisions = [:]
         if error.poisonsConnection { connection = nil }
-        if let database = try? liveConnection().database, let last = try? database.scalarInt("SELECT MAX(seq) FROM events") {
+        if let database = try? liveConnection().database,
+            let last = try? database.scalarInt("SELECT MAX(seq) FROM events")
+        {
             lastSeq = last
         }
     }

@@ -77,7 +77,8 @@ final class Statement {
     }
 
     /// The column's UTF-8 bytes, valid only during `body` (empty for NULL): parse without a copy.
-    func withText<T>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T) throws(StoreError) -> T {
+    func withText<T>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T) throws(StoreError) -> T
+    {
         let bytes = sqlite3_column_text(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
         return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))

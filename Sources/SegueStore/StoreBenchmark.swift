@@ -35,41 +35,57 @@ public enum StoreBenchmark {
             progress(measurement)
         }
         let commits = 1000
-        let fsync = try rawSyncLatency(path: directory + "/bench-fsync.bin", iterations: commits)
-        record(Measurement(name: "raw write+fdatasync", value: fsync, unit: "µs", detail: "4 KiB pwrite, mean of \(commits)"))
-        let single = try singleEventCommitLatency(path: directory + "/bench-single.db", commits: commits)
+        let latency = try commitLatencies(directory: directory, commits: commits)
         record(
             Measurement(
-                name: "one-event durable commit", value: single, unit: "µs",
-                detail: String(format: "mean of %d, %.2fx raw fdatasync, %.0f appends/s", commits, single / fsync, 1e6 / single)))
-        let raw = try rawInsertLatency(path: directory + "/bench-raw.db", rows: commits)
+                name: "raw write+fdatasync", value: latency.fsync, unit: "µs",
+                detail: "4 KiB pwrite at rotating offsets, median of \(commits), interleaved with the two below"))
         record(
             Measurement(
-                name: "raw SQLite insert, transaction per row", value: raw, unit: "µs",
-                detail: String(format: "synchronous=FULL, WAL, mean of %d, %.0f rows/s", commits, 1e6 / raw)))
-        let group = try groupCommitThroughput(path: directory + "/bench-group.db", producers: 16, eventsPerProducer: 40_000)
+                name: "one-event durable commit", value: latency.store, unit: "µs",
+                detail: String(
+                    format: "EventStore.append, median of %d, %.2fx raw fdatasync (median of per-round ratios)",
+                    commits, latency.storeRatio)))
+        record(
+            Measurement(
+                name: "raw SQLite insert, transaction per row", value: latency.raw, unit: "µs",
+                detail: String(
+                    format: "same schema, WAL, synchronous=FULL, median of %d, %.2fx raw fdatasync", commits,
+                    latency.rawRatio)))
+        let group = try groupCommitThroughput(
+            path: directory + "/bench-group.db", producers: 16, eventsPerProducer: 40_000)
         record(
             Measurement(
                 name: "group commit, 16 producers", value: group.eventsPerSecond, unit: "events/s",
-                detail: String(format: "durable, 1 event per unit, 64 in flight per producer, %.0f units per commit", group.unitsPerCommit)))
+                detail: String(
+                    format: "durable, 1 event per unit, 64 in flight per producer, %.0f units per commit",
+                    group.unitsPerCommit)))
         let large = directory + "/bench-large.db"
         let generated = try generateLog(path: large, events: largeLogEvents)
         record(
             Measurement(
                 name: "generate log", value: generated, unit: "events/s",
                 detail: "\(largeLogEvents) events, bulk insert, synchronous=OFF"))
-        let open = try openAndFirstRead(path: large)
-        record(
-            Measurement(
-                name: "open + first read", value: open.total * 1000, unit: "ms",
-                detail: String(format: "%d events; open incl. quick_check %.0f ms, first read %.2f ms", largeLogEvents, open.open * 1000, open.read * 1000)))
         let rebuild = try rebuildThroughput(path: large)
         record(
             Measurement(
                 name: "rebuild (read all events)", value: rebuild, unit: "events/s",
                 detail: "\(largeLogEvents) events decoded to EventRecord in seq order"))
+        for check in [OpenCheck.quick, .deferred(report: { _ in })] {
+            let open = try openAndFirstRead(path: large, check: check)
+            record(
+                Measurement(
+                    name: check.checksBeforeOpen
+                        ? "open + first read, quick_check first" : "open + first read, deferred check",
+                    value: open.total * 1000, unit: "ms",
+                    detail: String(
+                        format: "%d events; open %.1f ms, first read %.2f ms", largeLogEvents, open.open * 1000,
+                        open.read * 1000)))
+        }
         for name in ["bench-fsync.bin", "bench-single.db", "bench-raw.db", "bench-group.db", "bench-large.db"] {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: directory + "/" + name + suffix) }
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: directory + "/" + name + suffix)
+            }
         }
         return results
     }
@@ -84,45 +100,49 @@ public enum StoreBenchmark {
             command: nil, data: ["transition": .int(revision), "operation": "push"])
     }
 
-    /// Mean µs of a 4 KiB `pwrite` + `fdatasync`: the floor under any durable commit.
-    static func rawSyncLatency(path: String, iterations: Int) throws(StoreError) -> Double {
-        let fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw StoreError(kind: .io, message: "Cannot create \(path) (errno \(errno)).") }
+    /// Median µs of three kinds of durable commit, interleaved round by round so that a shared or
+    /// noisy disk slows all three alike: a raw 4 KiB `pwrite` + `fdatasync` (the floor under any
+    /// durable commit), `EventStore.append` of one event, and a plain prepared SQLite INSERT in its
+    /// own transaction with the store's schema and pragmas.
+    static func commitLatencies(directory: String, commits: Int) throws(StoreError)
+        -> (fsync: Double, store: Double, raw: Double, storeRatio: Double, rawRatio: Double)
+    {
+        let filePath = directory + "/bench-fsync.bin"
+        let fd = open(filePath, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw StoreError(kind: .io, message: "Cannot create \(filePath) (errno \(errno)).") }
         defer { close(fd) }
         let page = [UInt8](repeating: 0x5a, count: 4096)
         for index in 0..<64 { _ = page.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, off_t(index * 4096)) } }
         fsync(fd)
-        let elapsed = ContinuousClock().measure {
-            for index in 0..<iterations {
-                _ = page.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, off_t(index % 64 * 4096)) }
-                fdatasync(fd)
-            }
-        }
-        return seconds(elapsed) / Double(iterations) * 1e6
-    }
 
-    /// Mean µs of `append` with one event, each its own durable commit (no concurrency to group).
-    static func singleEventCommitLatency(path: String, commits: Int) throws(StoreError) -> Double {
-        let store = try EventStore(path: path, durability: .full)
+        let store = try EventStore(path: directory + "/bench-single.db", durability: .full)
         defer { store.close() }
-        let start = ContinuousClock.now
-        for seq in 1...Int64(commits) {
-            try store.append(AppendUnit(events: [event(seq: seq, navigator: "main", revision: seq)]))
-        }
-        return seconds(ContinuousClock.now - start) / Double(commits) * 1e6
-    }
 
-    /// Mean µs per row of a plain prepared INSERT, one transaction per row, same schema and pragmas.
-    static func rawInsertLatency(path: String, rows: Int) throws(StoreError) -> Double {
-        let database = try Database(path: path)
+        let database = try Database(path: directory + "/bench-raw.db")
         _ = try database.scalarText("PRAGMA journal_mode = WAL")
         try database.execute("PRAGMA synchronous = FULL")
         try Schema.migrate(database)
         let insert = try database.prepare(
             "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) "
-                + "VALUES (?, 'main', ?, 'transition.started', 1, ?, ?, NULL, '{\"transition\":1,\"operation\":\"push\"}')")
-        let start = ContinuousClock.now
-        for seq in 1...Int64(rows) {
+                + "VALUES (?, 'main', ?, 'transition.started', 1, ?, ?, NULL, "
+                + "'{\"transition\":1,\"operation\":\"push\"}')")
+
+        let clock = ContinuousClock()
+        var fsyncs: [Double] = []
+        var appends: [Double] = []
+        var raws: [Double] = []
+        for index in 0..<commits {
+            let seq = Int64(index + 1)
+            var start = clock.now
+            _ = page.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, off_t(index % 64 * 4096)) }
+            fdatasync(fd)
+            fsyncs.append(seconds(clock.now - start) * 1e6)
+
+            start = clock.now
+            try store.append(AppendUnit(events: [event(seq: seq, navigator: "main", revision: seq)]))
+            appends.append(seconds(clock.now - start) * 1e6)
+
+            start = clock.now
             try database.execute("BEGIN")
             insert.bind(seq, at: 1)
             insert.bind(seq, at: 2)
@@ -130,8 +150,13 @@ public enum StoreBenchmark {
             insert.bind(seq, at: 4)
             try insert.run()
             try database.execute("COMMIT")
+            raws.append(seconds(clock.now - start) * 1e6)
         }
-        return seconds(ContinuousClock.now - start) / Double(rows) * 1e6
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return (
+            median(fsyncs), median(appends), median(raws),
+            median(zip(appends, fsyncs).map { $0 / $1 }), median(zip(raws, fsyncs).map { $0 / $1 })
+        )
     }
 
     /// Durable events/s with `producers` threads, each keeping 64 one-event units in flight.
@@ -205,10 +230,12 @@ public enum StoreBenchmark {
 
     /// Seconds to open the store (quick check included) and serve what a restarting daemon reads
     /// first: the snapshots and the last page of history.
-    static func openAndFirstRead(path: String) throws(StoreError) -> (open: Double, read: Double, total: Double) {
+    static func openAndFirstRead(path: String, check: OpenCheck) throws(StoreError)
+        -> (open: Double, read: Double, total: Double)
+    {
         let clock = ContinuousClock()
         let start = clock.now
-        let store = try EventStore(path: path, durability: .full)
+        let store = try EventStore(path: path, durability: .full, check: check)
         let opened = clock.now
         _ = try store.latestSnapshots()
         let page = try store.events(after: max(0, store.lastSeq - 100), limit: 100)

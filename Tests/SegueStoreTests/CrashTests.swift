@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import Testing
+
 @testable import SegueStore
 
 /// Really crashes: `segue-store-crasher` appends under load from several threads and reports each
@@ -11,7 +12,8 @@ import Testing
 @Suite struct CrashTests {
     /// `segue-store-crasher` is built next to the test bundle (`.build/<config>/`).
     static var crasherPath: String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
         for _ in 0..<4 {
@@ -40,7 +42,9 @@ import Testing
             #expect(gap == nil, "round \(round): \(gap ?? "")")
             #expect(Self.halfUnits(events).isEmpty, "round \(round): half units \(Self.halfUnits(events))")
             for ack in acks {
-                #expect(ack.last <= checked.seq, "round \(round): acknowledged seq \(ack.last) lost (log ends at \(checked.seq))")
+                #expect(
+                    ack.last <= checked.seq,
+                    "round \(round): acknowledged seq \(ack.last) lost (log ends at \(checked.seq))")
             }
             #expect(try store.reply(forCommand: events.last?.command ?? "") == ["ok": true])
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import Testing
+
 @testable import SegueStore
 
 @Suite struct EventStoreTests {

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import Testing
+
 @testable import SegueStore
 
 @Suite struct JSONLinesTests {
@@ -9,7 +10,8 @@ import Testing
         var numberer = Numberer()
         let source = try EventStore(path: directory.file("a.db"))
         for round in 0..<20 {
-            try source.append(numberer.unit(round % 3 == 0 ? "side" : "main", count: 1 + round % 4, commandID: "c\(round)"))
+            try source.append(
+                numberer.unit(round % 3 == 0 ? "side" : "main", count: 1 + round % 4, commandID: "c\(round)"))
         }
         try source.append(numberer.unit("main"))  // a clock-decided event: command null
         #expect(try source.exportJSONLines(to: directory.file("a.jsonl")) == Int(numberer.seq))

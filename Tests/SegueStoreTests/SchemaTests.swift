@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import Testing
+
 @testable import SegueStore
 
 @Suite struct SchemaTests {
@@ -87,5 +88,52 @@ import Testing
         let error = StoreError(kind: .sqlite, extendedCode: extendedCode, message: "m")
         #expect(error.code == code)
         #expect(error.primaryCode == extendedCode & 0xff)
+    }
+}
+
+@Suite struct OpenCheckTests {
+    /// Builds a store of a few hundred events and closes it, returning its path.
+    static func populatedStore(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.file("events.db")
+        var numberer = Numberer()
+        let store = try EventStore(path: path)
+        for _ in 0..<50 { try store.append(numberer.unit("main", count: 10)) }
+        store.close()
+        // Fold the WAL into the file so the damage below hits the pages SQLite reads.
+        try Database(path: path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return path
+    }
+
+    @Test func deferredCheckReportsASoundFile() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.populatedStore(in: directory)
+        let reported = DispatchSemaphore(value: 0)
+        let outcome = Outcomes()
+        let store = try EventStore(
+            path: path,
+            check: .deferred { error in
+                outcome.record(0, error.map { .failure($0) } ?? .success(()))
+                reported.signal()
+            })
+        #expect(store.lastSeq == 500)
+        reported.wait()
+        #expect(outcome.all.first?.1.failure == nil)
+    }
+
+    @Test func quickCheckRefusesADamagedFile() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.populatedStore(in: directory)
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let pageSize = 4096
+        // Pages 3 to 6: b-tree pages of the events table and its indexes, headers included.
+        try handle.seek(toOffset: UInt64(pageSize * 2))
+        handle.write(Data(repeating: 0xa5, count: pageSize * 4))
+        try handle.close()
+        do {
+            _ = try EventStore(path: path)
+            Issue.record("a damaged file passed the quick check")
+        } catch {
+            #expect(error.code == .internal)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import Testing
+
 @testable import SegueStore
 
 /// Disk full and locked files: appends fail `unavailable`, nothing unstored is acknowledged, reads

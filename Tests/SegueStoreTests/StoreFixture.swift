@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+
 @testable import SegueStore
 
 /// A fresh directory per test, removed when the fixture goes away.
@@ -27,7 +28,8 @@ struct Numberer {
     }
 
     /// The next `count` events of `navigator` as one unit, with `commandID` as their command.
-    mutating func unit(_ navigator: String, count: Int = 1, commandID: String? = nil, reply: JSON? = nil) -> AppendUnit {
+    mutating func unit(_ navigator: String, count: Int = 1, commandID: String? = nil, reply: JSON? = nil) -> AppendUnit
+    {
         var events: [EventRecord] = []
         for index in 0..<count {
             seq += 1
@@ -64,7 +66,9 @@ struct GaplessChecker {
         for event in events {
             if event.seq != seq + 1 { return "seq \(event.seq) follows \(seq)" }
             let expected = (revisions[event.navigator] ?? 0) + 1
-            if event.revision != expected { return "\(event.navigator) revision \(event.revision), expected \(expected)" }
+            if event.revision != expected {
+                return "\(event.navigator) revision \(event.revision), expected \(expected)"
+            }
             revisions[event.navigator] = event.revision
             seq = event.seq
         }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// When the store runs `PRAGMA quick_check` on open.
+///
+/// The quick check reads every page, so it costs time in proportion to the file (about 2.5 s for
+/// a 10-million-event log on the reference machine). `.quick` pays that before `init` returns;
+/// `.deferred` lets a daemon serve reads at once and runs the same check on its own read connection
+/// in the background, reporting the outcome, for logs too large to check inside a start-up budget.
+public enum OpenCheck: Sendable {
+    case quick
+    /// `report` is called once from a background thread: nil when the file is sound, otherwise an
+    /// error whose `code` is `.internal` (or `.unavailable` if the file could not be read).
+    case deferred(report: @Sendable (StoreError?) -> Void)
+
+    var checksBeforeOpen: Bool { if case .quick = self { true } else { false } }
+
+    /// Starts the deferred check of the file at `path`, if this is `.deferred`.
+    func startDeferred(path: String) {
+        guard case .deferred(let report) = self else { return }
+        let thread = Thread {
+            report(Self.quickCheck(path: path))
+        }
+        thread.name = "segue-store-check"
+        thread.start()
+    }
+
+    /// Runs `PRAGMA quick_check` on a fresh connection; nil when SQLite answers "ok".
+    static func quickCheck(path: String) -> StoreError? {
+        do throws(StoreError) {
+            let database = try Database(path: path, create: false)
+            try database.execute("PRAGMA query_only = 1")
+            let answer = try database.scalarText("PRAGMA quick_check")
+            guard answer == "ok" else {
+                return StoreError(
+                    kind: .sqlite, extendedCode: 11 /* SQLITE_CORRUPT */,
+                    message: "The event store at \(path) failed its quick check: \(answer ?? "no answer"). "
+                        + "Restore it from an export or a backup.", sql: "PRAGMA quick_check")
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
