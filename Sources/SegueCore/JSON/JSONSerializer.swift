@@ -100,7 +100,7 @@ struct JSONSerializer: TextOutputStream {
         }
     }
 
-    private mutating func writeInt(_ value: Int64) {
+    mutating func writeInt(_ value: Int64) {
         reserve(20)
         if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
@@ -119,7 +119,7 @@ struct JSONSerializer: TextOutputStream {
         } while magnitude != 0
     }
 
-    private mutating func writeDouble(_ value: Double) {
+    mutating func writeDouble(_ value: Double) {
         guard value.isFinite else { return append("null") }
         value.write(to: &self)
     }
@@ -179,7 +179,7 @@ struct JSONSerializer: TextOutputStream {
     }
 
     @inline(__always)
-    private mutating func append(_ byte: UInt8) {
+    mutating func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
@@ -192,7 +192,7 @@ struct JSONSerializer: TextOutputStream {
         count += bytes.count
     }
 
-    private mutating func append(_ text: StaticString) {
+    mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 

@@ -25,7 +25,7 @@ extension Engine {
             let (events, ticks) = fleet.closeFrame(frame)
             submitClockEvents(events)
             for tick in ticks {
-                publish("tick/\(tick.navigator)/", tick.json.serializedBytes(), after: fleet.lastSeq)
+                publish("tick/\(tick.navigator)/", tick.encoded(), after: fleet.lastSeq)
             }
             stats.ticks += Int64(ticks.count)
             stats.framesClosed += 1

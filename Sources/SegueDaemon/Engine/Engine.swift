@@ -68,7 +68,13 @@ public final class Engine: @unchecked Sendable {
         decoder = RequestDecoder(limits: limits)
         try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
         let path = (options.dataDirectory as NSString).appendingPathComponent("segue.db")
-        store = try EventStore(path: path, durability: options.durability)
+        // The quick check reads every page, which alone takes seconds on a 10-million-event log; it
+        // runs beside start-up instead, and a damaged file is reported the moment it is found.
+        store = try EventStore(
+            path: path, durability: options.durability,
+            check: .deferred(report: { error in
+                if let error { log(2, "The log failed its integrity check: \(error). Stop the daemon and restore a backup.") }
+            }))
         fleet = Fleet(clock: clock)
         try rebuild()
         fleet.journaling = true
