@@ -4,6 +4,25 @@ import SegueStore
 import SegueWire
 import Synchronization
 
+/// Closures handed to the engine thread.
+final class TaskQueue: Sendable {
+    private let list = Mutex<[@Sendable (Engine) -> Void]>([])
+    func append(_ task: @escaping @Sendable (Engine) -> Void) { list.withLock { $0.append(task) } }
+    func drain() -> [@Sendable (Engine) -> Void] {
+        list.withLock { items in
+            defer { items.removeAll() }
+            return items
+        }
+    }
+}
+
+/// The CURVE client keys the ZAP handler admits, shared with its thread and replaced on reload.
+final class AdmittedClients: Sendable {
+    private let clients = Mutex<[String: ClientRole]>([:])
+    func replace(_ new: [String: ClientRole]) { clients.withLock { $0 = new } }
+    func role(of key: String) -> ClientRole? { clients.withLock { $0[key] } }
+}
+
 /// Commit results handed from the group committer's thread to the engine's.
 final class CompletionQueue: Sendable {
     typealias Completion = (epoch: Int, seq: Int64, result: Result<Void, StoreError>)
@@ -28,7 +47,7 @@ final class CompletionQueue: Sendable {
 public final class Engine: @unchecked Sendable {
     public static let version = "0.1.0"
 
-    let options: EngineOptions
+    var options: EngineOptions
     let log: EngineLog
     let store: EventStore
     let clock: FrameClock
@@ -37,6 +56,14 @@ public final class Engine: @unchecked Sendable {
     let stopRequested = Atomic<Bool>(false)
     let completions = CompletionQueue()
     let checkpointQueue = DispatchQueue(label: "segue.checkpoint")
+    /// Work handed to the engine thread from elsewhere (a SIGHUP reload), run between requests.
+    let tasks = TaskQueue()
+    /// Called on the engine thread once per loop turn (at least every frame while anything is in
+    /// flight, and every heartbeat otherwise): where the daemon pings the systemd watchdog, so a
+    /// wedged loop stops the pings and gets restarted.
+    public var onLoop: ((Engine) -> Void)?
+    /// Client keys and roles the ZAP handler admits; replaced on reload.
+    let admitted = AdmittedClients()
 
     var context: ZMQContext?
     var router: ZMQSocket?
@@ -80,6 +107,24 @@ public final class Engine: @unchecked Sendable {
         fleet.journaling = true
     }
 
+    /// Runs `task` on the engine thread at the next loop turn (from any thread).
+    public func perform(_ task: @escaping @Sendable (Engine) -> Void) {
+        tasks.append(task)
+        wakeup.signal()
+    }
+
+    /// Replaces the defaults for navigators created from now on (SIGHUP reload; engine thread).
+    public func setDefaultAnimators(_ rules: AnimatorRules?) { options.defaultAnimators = rules }
+
+    /// Replaces the admitted CURVE client keys (SIGHUP reload; any thread).
+    public func setAdmittedClients(_ clients: [String: ClientRole]) { admitted.replace(clients) }
+
+    /// A one-line summary for systemd's STATUS= (engine thread).
+    public var statusLine: String {
+        "\(fleet.navigators.count) navigators, \(fleet.active.count) in flight, seq \(durableSeq), "
+            + "\(stats.commands) commands, \(stats.ticks) ticks, \(stats.subscriptions) subscriptions"
+    }
+
     /// Stops the loop from any thread; `run` returns after the graceful shutdown.
     public func stop() {
         stopRequested.store(true, ordering: .releasing)
@@ -121,7 +166,9 @@ public final class Engine: @unchecked Sendable {
                 busy = true
             }
             if !busy, remaining > 0, remaining < 1_000_000 { WallClock.sleep(until: wakeAt) }
+            for task in tasks.drain() { task(self) }
             checkpointIfDue()
+            onLoop?(self)
         }
     }
 
@@ -138,7 +185,10 @@ public final class Engine: @unchecked Sendable {
     private func bind() throws {
         let context = try ZMQContext(ioThreads: 1, socketLinger: .milliseconds(500))
         self.context = context
-        if let security = options.security { try ZAPHandler.start(context: context, security: security, log: log) }
+        if let security = options.security {
+            admitted.replace(security.clients)
+            try ZAPHandler.start(context: context, clients: admitted, log: log)
+        }
         let router = try ZMQSocket(context, .router)
         try router.setMaxMessageSize(options.maxMessageBytes)
         try router.setReceiveHighWaterMark(10_000)

@@ -5,11 +5,10 @@ import SegueWire
 /// listed, and names their role as the ZAP user id, which the engine reads from each request's
 /// `User-Id` property. Any other key, or a non-CURVE mechanism, is refused with status 400.
 enum ZAPHandler {
-    static func start(context: ZMQContext, security: SecurityOptions, log: @escaping EngineLog) throws {
+    static func start(context: ZMQContext, clients: AdmittedClients, log: @escaping EngineLog) throws {
         let socket = try ZMQSocket(context, .rep)
         try socket.bind("inproc://zeromq.zap.01")
         let transfer = ZMQSocketTransfer(socket)
-        let clients = security.clients
         let thread = Thread {
             let socket = transfer.take()
             while true {
@@ -22,7 +21,7 @@ enum ZAPHandler {
     }
 
     /// The reply frames for one ZAP request: version, request id, status code, text, user id, metadata.
-    static func reply(to frames: [[UInt8]], clients: [String: ClientRole], log: EngineLog) -> [[UInt8]] {
+    static func reply(to frames: [[UInt8]], clients: AdmittedClients, log: EngineLog) -> [[UInt8]] {
         guard frames.count >= 6 else { return [Array("1.0".utf8), [], Array("400".utf8), Array("Malformed ZAP request".utf8), [], []] }
         let version = frames[0]
         let requestID = frames[1]
@@ -36,7 +35,7 @@ enum ZAPHandler {
             log(4, "Refused a client that did not authenticate with CURVE (mechanism \(mechanism)).")
             return answer("400", "CURVE required")
         }
-        guard let role = clients[key] else {
+        guard let role = clients.role(of: key) else {
             log(4, "Refused CURVE client key \(key): not listed in security.curve.clients.")
             return answer("400", "Unknown client key")
         }
