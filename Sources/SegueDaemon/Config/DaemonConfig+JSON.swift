@@ -138,8 +138,9 @@ extension DaemonConfig {
 
     private static func security(_ value: JSON, at path: ConfigPath) throws(ConfigError) -> SecurityConfig {
         var reader = try ConfigReader(value, at: path, known: ["curve"])
-        guard let curveValue = reader.value("curve") else { throw .config(at: path.key("curve"), "is required in security") }
+        let curveValue = reader.value("curve")
         try reader.finish()
+        guard let curveValue else { throw .config(at: path.key("curve"), "is required in security") }
 
         let curvePath = path.key("curve")
         var curve = try ConfigReader(curveValue, at: curvePath, known: ["serverSecretKeyFile", "clients"])
