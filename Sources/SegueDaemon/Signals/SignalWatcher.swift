@@ -57,12 +57,18 @@ public final class SignalWatcher: Sendable {
             let context = Unmanaged.passRetained(
                 WatchContext(signalFD: signalFD, wakeFD: wakeFD, handler: handler)
             ).toOpaque()
+            // The thread is born with the signals blocked (a new thread inherits its creator's mask), so
+            // a signal directed at it is readable from the signalfd from its first instruction, even when
+            // `blockInProcess()` was not called, as in tests.
+            var previousMask = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &set, &previousMask)
             var thread = pthread_t()
             let result = pthread_create(&thread, nil, { raw in
                 let context = Unmanaged<WatchContext>.fromOpaque(raw!).takeRetainedValue()
                 context.run()
                 return nil
             }, context)
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
             guard result == 0 else {
                 Unmanaged<WatchContext>.fromOpaque(context).release()
                 close(signalFD)
@@ -112,10 +118,6 @@ private final class WatchContext {
 
     func run() {
         defer { close(signalFD) }
-        // The thread blocks the signals itself too, so a signal directed at it is readable from the
-        // signalfd even when `blockInProcess()` was not called (as in tests).
-        var set = SignalWatcher.signalSet()
-        pthread_sigmask(SIG_BLOCK, &set, nil)
         var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
         while true {
             let ready = poll(&fds, 2, -1)
