@@ -3,6 +3,10 @@ import SegueCore
 
 @testable import SegueDaemon
 
+/// The package's root directory, for tests of the files it ships (config/, scripts/).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
 /// A fresh directory under the system temp dir, removed when the test is done with it.
 final class TemporaryDirectory {
     let path: String
