@@ -4,7 +4,9 @@ import Testing
 @testable import SegueDaemon
 
 @Suite struct ConfigCommandLineTests {
-    private func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ConfigError) -> DaemonInvocation {
+    private func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ConfigError)
+        -> DaemonInvocation
+    {
         try DaemonConfig.parse(arguments: arguments, environment: environment)
     }
 
@@ -79,13 +81,24 @@ import Testing
         (["--frame-rate=0"], "invalid value '0' for '--frame-rate': must be an integer from 1 to 1000"),
         (["--frame-rate=+60"], "invalid value '+60' for '--frame-rate': must be an integer from 1 to 1000"),
         (["--durability", "fast"], #"invalid value 'fast' for '--durability': must be "full" or "relaxed""#),
-        (["--log-level", "loud"],
-         #"invalid value 'loud' for '--log-level': must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#),
+        (
+            ["--log-level", "loud"],
+            #"invalid value 'loud' for '--log-level': must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#
+        ),
         (["--data-dir="], "invalid value '' for '--data-dir': must be a non-empty path"),
         (["--config="], "invalid value '' for '--config': must be a non-empty path"),
-        (["--command", "tcp://127.0.0.1"], "invalid value 'tcp://127.0.0.1' for '--command': 'tcp://127.0.0.1' needs a port: tcp://host:port"),
-        (["--publish", "inproc://a", "--publish", "inproc://a"], "endpoint 'inproc://a' was given twice to '--publish'"),
-        (["--publish", "tcp://127.0.0.1:7400"], "endpoint 'tcp://127.0.0.1:7400' is both a command and a publish endpoint"),
+        (
+            ["--command", "tcp://127.0.0.1"],
+            "invalid value 'tcp://127.0.0.1' for '--command': 'tcp://127.0.0.1' needs a port: tcp://host:port"
+        ),
+        (
+            ["--publish", "inproc://a", "--publish", "inproc://a"],
+            "endpoint 'inproc://a' was given twice to '--publish'"
+        ),
+        (
+            ["--publish", "tcp://127.0.0.1:7400"],
+            "endpoint 'tcp://127.0.0.1:7400' is both a command and a publish endpoint"
+        ),
     ]
 
     @Test(arguments: usageErrors)
@@ -105,7 +118,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let file = try directory.write("segued.json", #"{"limits": {"maxMessageBytes": 10}}"#)
         for arguments in [["--config", file], ["--config", file, "--check-config"]] {
-            #expect(throws: ConfigError(.config, at: "$.limits.maxMessageBytes", "must be an integer from 1024 to 67108864")) {
+            #expect(
+                throws: ConfigError(.config, at: "$.limits.maxMessageBytes", "must be an integer from 1024 to 67108864")
+            ) {
                 try parse(arguments)
             }
         }

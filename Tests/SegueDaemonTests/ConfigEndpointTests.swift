@@ -37,9 +37,15 @@ import Testing
         ("tcp://a b:7400", "'tcp://a b:7400' has host 'a b'; use an address, a host name, an interface or *"),
         ("tcp://1*:7400", "'tcp://1*:7400' has host '1*'; use an address, a host name, an interface or *"),
         ("tcp://[::1:7400", "'tcp://[::1:7400' has a malformed IPv6 address; write tcp://[::1]:port"),
-        ("ipc://" + String(repeating: "x", count: 108), "'ipc://\(String(repeating: "x", count: 108))' has an ipc path longer than 107 bytes"),
+        (
+            "ipc://" + String(repeating: "x", count: 108),
+            "'ipc://\(String(repeating: "x", count: 108))' has an ipc path longer than 107 bytes"
+        ),
         ("inproc://", "'inproc://' has no address after '://'"),
-        ("pgm://eth0;239.192.1.1:5555", "'pgm://eth0;239.192.1.1:5555' has transport 'pgm'; segued binds tcp, ipc or inproc"),
+        (
+            "pgm://eth0;239.192.1.1:5555",
+            "'pgm://eth0;239.192.1.1:5555' has transport 'pgm'; segued binds tcp, ipc or inproc"
+        ),
     ]
 
     @Test(arguments: invalid)

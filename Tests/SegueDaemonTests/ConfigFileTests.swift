@@ -63,30 +63,46 @@ import Testing
 
     static let invalid: [(String, String)] = [
         ("[]", "config error at $: must be an object"),
-        (#"{"frameRte": 60}"#,
-         "config error at $.frameRte: unknown key; expected one of dataDir, command, publish, frameRate, durability, "
-            + "logLevel, heartbeatSeconds, snapshotEvery, limits, security, animators"),
-        (#"{"limits": {"maxMessageBytes": 100}}"#,
-         "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"),
-        (#"{"limits": {"maxMessageBytes": 1048576.5}}"#,
-         "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"),
-        (#"{"limits": {"maxMessageBytes": "1MiB"}}"#,
-         "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"),
-        (#"{"limits": {"maxMessageBytes": 2048, "maxParamsBytes": 4096}}"#,
-         "config error at $.limits.maxParamsBytes: must not exceed maxMessageBytes (2048): params travel inside one message"),
+        (
+            #"{"frameRte": 60}"#,
+            "config error at $.frameRte: unknown key; expected one of dataDir, command, publish, frameRate, durability, "
+                + "logLevel, heartbeatSeconds, snapshotEvery, limits, security, animators"
+        ),
+        (
+            #"{"limits": {"maxMessageBytes": 100}}"#,
+            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"
+        ),
+        (
+            #"{"limits": {"maxMessageBytes": 1048576.5}}"#,
+            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"
+        ),
+        (
+            #"{"limits": {"maxMessageBytes": "1MiB"}}"#,
+            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"
+        ),
+        (
+            #"{"limits": {"maxMessageBytes": 2048, "maxParamsBytes": 4096}}"#,
+            "config error at $.limits.maxParamsBytes: must not exceed maxMessageBytes (2048): params travel inside one message"
+        ),
         (#"{"limits": {"maxQueue": 0}}"#, "config error at $.limits.maxQueue: must be an integer from 1 to 10000"),
-        (#"{"limits": {"interactionTimeoutSeconds": 0}}"#,
-         "config error at $.limits.interactionTimeoutSeconds: must be a number from 0.05 to 86400"),
-        (#"{"limits": {"max queue": 1}}"#,
-         #"config error at $.limits["max queue"]: unknown key; expected one of maxMessageBytes, maxParamsBytes, "#
-            + "maxNavigators, maxQueue, maxStackDepth, publishHighWaterMark, interactionTimeoutSeconds"),
+        (
+            #"{"limits": {"interactionTimeoutSeconds": 0}}"#,
+            "config error at $.limits.interactionTimeoutSeconds: must be a number from 0.05 to 86400"
+        ),
+        (
+            #"{"limits": {"max queue": 1}}"#,
+            #"config error at $.limits["max queue"]: unknown key; expected one of maxMessageBytes, maxParamsBytes, "#
+                + "maxNavigators, maxQueue, maxStackDepth, publishHighWaterMark, interactionTimeoutSeconds"
+        ),
         (#"{"limits": 5}"#, "config error at $.limits: must be an object"),
         (#"{"frameRate": 0}"#, "config error at $.frameRate: must be an integer from 1 to 1000"),
         (#"{"frameRate": 1001}"#, "config error at $.frameRate: must be an integer from 1 to 1000"),
         (#"{"frameRate": true}"#, "config error at $.frameRate: must be an integer from 1 to 1000"),
         (#"{"durability": "fast"}"#, #"config error at $.durability: must be "full" or "relaxed""#),
-        (#"{"logLevel": "verbose"}"#,
-         #"config error at $.logLevel: must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#),
+        (
+            #"{"logLevel": "verbose"}"#,
+            #"config error at $.logLevel: must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#
+        ),
         (#"{"heartbeatSeconds": 61}"#, "config error at $.heartbeatSeconds: must be a number from 0.05 to 60"),
         (#"{"snapshotEvery": 0}"#, "config error at $.snapshotEvery: must be an integer from 1 to 1000000"),
         (#"{"dataDir": ""}"#, "config error at $.dataDir: must be a non-empty string"),
@@ -94,25 +110,39 @@ import Testing
         (#"{"command": "tcp://127.0.0.1:7400"}"#, "config error at $.command: must be an array"),
         (#"{"command": []}"#, "config error at $.command: must list at least one endpoint"),
         (#"{"command": ["tcp://127.0.0.1:7400", 5]}"#, "config error at $.command[1]: must be a non-empty string"),
-        (#"{"command": ["tcp://127.0.0.1"]}"#,
-         "config error at $.command[0]: 'tcp://127.0.0.1' needs a port: tcp://host:port"),
-        (#"{"command": ["tcp://127.0.0.1:70000"]}"#,
-         "config error at $.command[0]: 'tcp://127.0.0.1:70000' has port '70000'; use 1 to 65535, or * for any free port"),
-        (#"{"publish": ["udp://127.0.0.1:7401"]}"#,
-         "config error at $.publish[0]: 'udp://127.0.0.1:7401' has transport 'udp'; segued binds tcp, ipc or inproc"),
-        (#"{"publish": ["127.0.0.1:7401"]}"#,
-         "config error at $.publish[0]: '127.0.0.1:7401' is not an endpoint; write tcp://host:port, ipc://path or inproc://name"),
+        (
+            #"{"command": ["tcp://127.0.0.1"]}"#,
+            "config error at $.command[0]: 'tcp://127.0.0.1' needs a port: tcp://host:port"
+        ),
+        (
+            #"{"command": ["tcp://127.0.0.1:70000"]}"#,
+            "config error at $.command[0]: 'tcp://127.0.0.1:70000' has port '70000'; use 1 to 65535, or * for any free port"
+        ),
+        (
+            #"{"publish": ["udp://127.0.0.1:7401"]}"#,
+            "config error at $.publish[0]: 'udp://127.0.0.1:7401' has transport 'udp'; segued binds tcp, ipc or inproc"
+        ),
+        (
+            #"{"publish": ["127.0.0.1:7401"]}"#,
+            "config error at $.publish[0]: '127.0.0.1:7401' is not an endpoint; write tcp://host:port, ipc://path or inproc://name"
+        ),
         (#"{"publish": ["ipc://"]}"#, "config error at $.publish[0]: 'ipc://' has no address after '://'"),
         (#"{"publish": ["inproc://a", "inproc://a"]}"#, "config error at $.publish[1]: 'inproc://a' is listed twice"),
-        (#"{"command": ["inproc://a"], "publish": ["inproc://a"]}"#,
-         "config error at $.publish[0]: 'inproc://a' is also a command endpoint"),
+        (
+            #"{"command": ["inproc://a"], "publish": ["inproc://a"]}"#,
+            "config error at $.publish[0]: 'inproc://a' is also a command endpoint"
+        ),
         (#"{"security": {}}"#, "config error at $.security.curve: is required in security"),
         (#"{"security": {"tls": {}}}"#, "config error at $.security.tls: unknown key; expected one of curve"),
-        (#"{"security": {"curve": {}}}"#,
-         "config error at $.security.curve.serverSecretKeyFile: is required: the file holding the server's Z85 secret key"),
-        (#"{"security": {"curve": {"serverSecretKeyFile": "/nonexistent/segue.key", "clients": []}}}"#,
-         "config error at $.security.curve.serverSecretKeyFile: cannot open /nonexistent/segue.key: "
-            + "No such file or directory (errno 2)"),
+        (
+            #"{"security": {"curve": {}}}"#,
+            "config error at $.security.curve.serverSecretKeyFile: is required: the file holding the server's Z85 secret key"
+        ),
+        (
+            #"{"security": {"curve": {"serverSecretKeyFile": "/nonexistent/segue.key", "clients": []}}}"#,
+            "config error at $.security.curve.serverSecretKeyFile: cannot open /nonexistent/segue.key: "
+                + "No such file or directory (errno 2)"
+        ),
     ]
 
     @Test(arguments: invalid)
@@ -150,7 +180,11 @@ import Testing
     @Test func fileErrorsSayWhichFile() throws {
         let directory = try TemporaryDirectory()
         let broken = try directory.write("broken.json", "{\"frameRate\": 60,}")
-        #expect(throws: ConfigError(.config, "\(broken) is not valid JSON: invalid JSON at byte 17: a trailing comma before '}' is not allowed")) {
+        #expect(
+            throws: ConfigError(
+                .config,
+                "\(broken) is not valid JSON: invalid JSON at byte 17: a trailing comma before '}' is not allowed")
+        ) {
             try DaemonConfig(file: broken)
         }
         let missing = directory.path + "/missing.json"

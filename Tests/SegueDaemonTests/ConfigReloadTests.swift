@@ -14,13 +14,16 @@ import Testing
                                     "clients": [{"publicKey": "\(clientKey)", "role": "observer"}]}}}
             """
         }
-        let file = try directory.write("segued.json", document(level: "info", frameRate: 60, animators: "[]", clientKey: TestKeys.clientPublic))
+        let file = try directory.write(
+            "segued.json", document(level: "info", frameRate: 60, animators: "[]", clientKey: TestKeys.clientPublic))
         guard case .run(let running) = try DaemonConfig.parse(arguments: ["--config", file], environment: [:]) else {
             Issue.record("expected .run")
             return
         }
 
-        try directory.write("segued.json", document(level: "debug", frameRate: 30, animators: #"[{"x": 1}]"#, clientKey: TestKeys.otherPublic))
+        try directory.write(
+            "segued.json",
+            document(level: "debug", frameRate: 30, animators: #"[{"x": 1}]"#, clientKey: TestKeys.otherPublic))
         let reload = try running.reloadable(from: file)
         #expect(reload.applied == ["logLevel", "animators", "security.curve.clients"])
         #expect(reload.needsRestart == ["$.frameRate"])
@@ -37,8 +40,9 @@ import Testing
     @Test func commandLineValuesKeepWinningOverAReload() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("segued.json", #"{"logLevel": "info"}"#)
-        guard case .run(let running) = try DaemonConfig.parse(
-            arguments: ["--config", file, "--log-level", "trace", "--frame-rate", "10"], environment: [:])
+        guard
+            case .run(let running) = try DaemonConfig.parse(
+                arguments: ["--config", file, "--log-level", "trace", "--frame-rate", "10"], environment: [:])
         else {
             Issue.record("expected .run")
             return
@@ -53,7 +57,11 @@ import Testing
     @Test func anInvalidFileFailsTheReloadWithItsPath() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("segued.json", #"{"logLevel": "verbose"}"#)
-        #expect(throws: ConfigError(.config, at: "$.logLevel", #"must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#)) {
+        #expect(
+            throws: ConfigError(
+                .config, at: "$.logLevel",
+                #"must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#)
+        ) {
             try DaemonConfig().reloadable(from: file)
         }
     }
@@ -63,7 +71,8 @@ import Testing
         let secret = try directory.write("server.key", TestKeys.serverSecret)
         let file = try directory.write(
             "segued.json",
-            #"{"security": {"curve": {"serverSecretKeyFile": "\#(secret)", "clients": [{"publicKey": "\#(TestKeys.clientPublic)", "role": "observer"}]}}}"#)
+            #"{"security": {"curve": {"serverSecretKeyFile": "\#(secret)", "clients": [{"publicKey": "\#(TestKeys.clientPublic)", "role": "observer"}]}}}"#
+        )
         let reload = try DaemonConfig().reloadable(from: file)
         #expect(reload.needsRestart == ["$.security"])
         #expect(reload.config.security == nil)

@@ -29,7 +29,8 @@ import Testing
     /// 0x59 0xF7 0x5B), repeated to the 32 bytes of a key.
     @Test func z85DecodesTheSpecVector() throws {
         let key = try CurveKey(z85: String(repeating: "HelloWorld", count: 4))
-        #expect(key.bytes == Array(repeating: [0x86, 0x4F, 0xD2, 0x6F, 0xB5, 0x59, 0xF7, 0x5B], count: 4).flatMap { $0 })
+        #expect(
+            key.bytes == Array(repeating: [0x86, 0x4F, 0xD2, 0x6F, 0xB5, 0x59, 0xF7, 0x5B], count: 4).flatMap { $0 })
     }
 
     static let badKeys: [(String, String)] = [
@@ -52,22 +53,42 @@ import Testing
         }
         let controller = #"{"publicKey": "\#(TestKeys.clientPublic)", "role": "controller"}"#
         let cases: [(String, String)] = [
-            (curve("[]"), "config error at $.security.curve.clients: must list at least one client; without one nobody can connect"),
-            (curve("[\(controller)]", secretFile: badSecret),
-             "config error at $.security.curve.serverSecretKeyFile: \(badSecret) must hold a CURVE key of 40 Z85 characters, not 9"),
-            (curve(#"[{"role": "controller"}]"#), "config error at $.security.curve.clients[0]: needs publicKey or publicKeyFile"),
-            (curve(#"[{"publicKey": "\#(TestKeys.clientPublic)"}]"#),
-             #"config error at $.security.curve.clients[0].role: is required: "controller" or "observer""#),
-            (curve(#"[{"publicKey": "\#(TestKeys.clientPublic)", "role": "admin"}]"#),
-             #"config error at $.security.curve.clients[0].role: must be "controller" or "observer""#),
-            (curve(#"[{"publicKey": "abc", "role": "observer"}]"#),
-             "config error at $.security.curve.clients[0].publicKey: must be a CURVE key of 40 Z85 characters, not 3"),
-            (curve(#"[{"publicKey": "\#(TestKeys.clientPublic)", "publicKeyFile": "/x", "role": "observer"}]"#),
-             "config error at $.security.curve.clients[0]: has both publicKey and publicKeyFile; keep one"),
-            (curve("[\(controller), \(controller)]"),
-             "config error at $.security.curve.clients[1]: lists a public key already listed; give each client one entry"),
-            (curve(#"[{"publicKey": "\#(TestKeys.clientPublic)", "role": "observer", "name": "x"}]"#),
-             "config error at $.security.curve.clients[0].name: unknown key; expected one of publicKey, publicKeyFile, role"),
+            (
+                curve("[]"),
+                "config error at $.security.curve.clients: must list at least one client; without one nobody can connect"
+            ),
+            (
+                curve("[\(controller)]", secretFile: badSecret),
+                "config error at $.security.curve.serverSecretKeyFile: \(badSecret) must hold a CURVE key of 40 Z85 characters, not 9"
+            ),
+            (
+                curve(#"[{"role": "controller"}]"#),
+                "config error at $.security.curve.clients[0]: needs publicKey or publicKeyFile"
+            ),
+            (
+                curve(#"[{"publicKey": "\#(TestKeys.clientPublic)"}]"#),
+                #"config error at $.security.curve.clients[0].role: is required: "controller" or "observer""#
+            ),
+            (
+                curve(#"[{"publicKey": "\#(TestKeys.clientPublic)", "role": "admin"}]"#),
+                #"config error at $.security.curve.clients[0].role: must be "controller" or "observer""#
+            ),
+            (
+                curve(#"[{"publicKey": "abc", "role": "observer"}]"#),
+                "config error at $.security.curve.clients[0].publicKey: must be a CURVE key of 40 Z85 characters, not 3"
+            ),
+            (
+                curve(#"[{"publicKey": "\#(TestKeys.clientPublic)", "publicKeyFile": "/x", "role": "observer"}]"#),
+                "config error at $.security.curve.clients[0]: has both publicKey and publicKeyFile; keep one"
+            ),
+            (
+                curve("[\(controller), \(controller)]"),
+                "config error at $.security.curve.clients[1]: lists a public key already listed; give each client one entry"
+            ),
+            (
+                curve(#"[{"publicKey": "\#(TestKeys.clientPublic)", "role": "observer", "name": "x"}]"#),
+                "config error at $.security.curve.clients[0].name: unknown key; expected one of publicKey, publicKeyFile, role"
+            ),
         ]
         for (document, message) in cases {
             #expect(configError(document)?.description == message)

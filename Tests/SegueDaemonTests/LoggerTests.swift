@@ -26,7 +26,8 @@ final class LogBuffer: Sendable {
 
     @Test func convenienceMethodsAndMetadataWriteExactLines() {
         let buffer = LogBuffer()
-        let logger = Logger(label: "store", threshold: LogThreshold(.trace), handler: buffer.handler, metadata: ["pid": "42"])
+        let logger = Logger(
+            label: "store", threshold: LogThreshold(.trace), handler: buffer.handler, metadata: ["pid": "42"])
         logger.trace("t")
         logger.debug("d")
         logger.info("opened", metadata: ["path": "/var/lib/segue/segue.db", "events": "12"])

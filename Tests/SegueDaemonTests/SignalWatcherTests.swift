@@ -57,22 +57,28 @@ import Testing
         // On a thread of its own, so the test runner's threads keep their masks.
         var thread = pthread_t()
         let context = Unmanaged.passRetained(observed).toOpaque()
-        #expect(pthread_create(&thread, nil, { raw in
-            let observed = Unmanaged<Observed>.fromOpaque(raw!).takeRetainedValue()
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)  // start from no blocked signal, whatever the runner's mask
-            SignalWatcher.blockInProcess()
-            var mask = sigset_t()
-            pthread_sigmask(SIG_BLOCK, nil, &mask)
-            for signal in [SIGTERM, SIGINT, SIGHUP, SIGUSR1] { observed.blocked[signal] = sigismember(&mask, signal) == 1 }
-            return nil
-        }, context) == 0)
+        #expect(
+            pthread_create(
+                &thread, nil,
+                { raw in
+                    let observed = Unmanaged<Observed>.fromOpaque(raw!).takeRetainedValue()
+                    var none = sigset_t()
+                    sigemptyset(&none)
+                    pthread_sigmask(SIG_SETMASK, &none, nil)  // start from no blocked signal, whatever the runner's mask
+                    SignalWatcher.blockInProcess()
+                    var mask = sigset_t()
+                    pthread_sigmask(SIG_BLOCK, nil, &mask)
+                    for signal in [SIGTERM, SIGINT, SIGHUP, SIGUSR1] {
+                        observed.blocked[signal] = sigismember(&mask, signal) == 1
+                    }
+                    return nil
+                }, context) == 0)
         pthread_join(thread, nil)
         #expect(observed.blocked == [SIGTERM: true, SIGINT: true, SIGHUP: true, SIGUSR1: false])
         var action = sigaction()
         sigaction(SIGPIPE, nil, &action)
-        #expect(unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self))
+        #expect(
+            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self))
     }
 
     @Test func signalNumbersMapBothWays() {

@@ -31,7 +31,8 @@ struct SystemdUnitTests {
     @Test func aUnitWithAMisspeltKeyFails() throws {
         let unit = try String(contentsOfFile: Self.root + "/config/segued.service", encoding: .utf8)
         let directory = try TemporaryDirectory()
-        let broken = try directory.write("segued.service", unit.replacingOccurrences(of: "ProtectHome=yes", with: "ProtectHom=yes"))
+        let broken = try directory.write(
+            "segued.service", unit.replacingOccurrences(of: "ProtectHome=yes", with: "ProtectHom=yes"))
         let result = try verify([broken, "/bin/true"])
         #expect(result.status == 1)
         #expect(result.output.contains("Unknown key 'ProtectHom'"))

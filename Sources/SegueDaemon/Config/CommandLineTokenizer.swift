@@ -28,7 +28,8 @@ struct CommandLineTokenizer {
             } else if argument.hasPrefix("--") {
                 let body = argument.dropFirst(2)
                 if let equals = body.firstIndex(of: "=") {
-                    tokens.append(.long(name: String(body[..<equals]), value: String(body[body.index(after: equals)...])))
+                    tokens.append(
+                        .long(name: String(body[..<equals]), value: String(body[body.index(after: equals)...])))
                 } else {
                     tokens.append(.long(name: String(body), value: nil))
                 }

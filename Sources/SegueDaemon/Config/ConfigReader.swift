@@ -36,7 +36,9 @@ struct ConfigReader {
     mutating func number(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
         guard let value = value(key) else { return nil }
         guard let number = value.doubleValue, range.contains(number) else {
-            throw .config(at: path.key(key), "must be a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))")
+            throw .config(
+                at: path.key(key),
+                "must be a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))")
         }
         return number
     }

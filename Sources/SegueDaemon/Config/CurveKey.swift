@@ -31,14 +31,18 @@ public struct CurveKey: Sendable, Hashable, CustomStringConvertible {
             var value: UInt64 = 0
             for byte in characters[group..<group + 5] {
                 guard let digit = Self.decodeTable[byte] else {
-                    throw CurveKeyError("a CURVE key of 40 Z85 characters; '\(Character(Unicode.Scalar(byte)))' is not one")
+                    throw CurveKeyError(
+                        "a CURVE key of 40 Z85 characters; '\(Character(Unicode.Scalar(byte)))' is not one")
                 }
                 value = value * 85 + UInt64(digit)
             }
             guard value <= UInt64(UInt32.max) else {
                 throw CurveKeyError("a valid Z85 CURVE key; characters \(group + 1) to \(group + 5) overflow")
             }
-            bytes += [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+            bytes += [
+                UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
+                UInt8(truncatingIfNeeded: value),
+            ]
         }
         self.z85 = text
         self.bytes = bytes

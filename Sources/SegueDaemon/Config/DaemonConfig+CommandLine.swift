@@ -38,7 +38,8 @@ extension DaemonConfig {
     ///
     /// - Throws: `ConfigError` of kind `usage` (exit 64) for the command line, `config` (exit 78) for
     ///   the file.
-    public static func parse(arguments: [String], environment: [String: String]) throws(ConfigError) -> DaemonInvocation {
+    public static func parse(arguments: [String], environment: [String: String]) throws(ConfigError) -> DaemonInvocation
+    {
         var flags = Flags()
         var tokens = CommandLineTokenizer.tokenize(arguments)[...]
         while let token = tokens.popFirst() {
@@ -113,7 +114,9 @@ extension DaemonConfig {
         mutating func set(_ option: Option, _ value: String) throws(ConfigError) {
             let name = "--\(option.rawValue)"
             if option != .command && option != .publish {
-                guard seen.insert(option.rawValue).inserted else { throw .usage("option '\(name)' was given more than once") }
+                guard seen.insert(option.rawValue).inserted else {
+                    throw .usage("option '\(name)' was given more than once")
+                }
             }
             func invalid(_ reason: String) -> ConfigError {
                 ConfigError(.usage, at: name, "invalid value '\(value)' for '\(name)': \(reason)")
@@ -124,7 +127,9 @@ extension DaemonConfig {
                 if option == .config { configFile = value } else { dataDir = value }
             case .command, .publish:
                 let endpoint: Endpoint
-                do throws(EndpointError) { endpoint = try Endpoint(parsing: value) } catch { throw invalid(error.reason) }
+                do throws(EndpointError) { endpoint = try Endpoint(parsing: value) } catch {
+                    throw invalid(error.reason)
+                }
                 if option == .command { command.append(endpoint) } else { publish.append(endpoint) }
             case .frameRate:
                 guard let rate = Int(value), DaemonConfig.frameRateRange.contains(rate), value.first != "+" else {
@@ -138,7 +143,9 @@ extension DaemonConfig {
                 }
                 durability = mode
             case .logLevel:
-                guard let level = LogLevel(rawValue: value) else { throw invalid("must be " + ConfigReader.oneOf(LogLevel.names)) }
+                guard let level = LogLevel(rawValue: value) else {
+                    throw invalid("must be " + ConfigReader.oneOf(LogLevel.names))
+                }
                 logLevel = level
             case .checkConfig, .help, .version:
                 preconditionFailure("\(name) takes no value")
@@ -146,12 +153,30 @@ extension DaemonConfig {
         }
 
         func apply(to config: inout DaemonConfig) throws(ConfigError) {
-            if let dataDir { config.dataDir = dataDir; config.commandLineKeys.insert("dataDir") }
-            if !command.isEmpty { config.command = command; config.commandLineKeys.insert("command") }
-            if !publish.isEmpty { config.publish = publish; config.commandLineKeys.insert("publish") }
-            if let frameRate { config.frameRate = frameRate; config.commandLineKeys.insert("frameRate") }
-            if let durability { config.durability = durability; config.commandLineKeys.insert("durability") }
-            if let logLevel { config.logLevel = logLevel; config.commandLineKeys.insert("logLevel") }
+            if let dataDir {
+                config.dataDir = dataDir
+                config.commandLineKeys.insert("dataDir")
+            }
+            if !command.isEmpty {
+                config.command = command
+                config.commandLineKeys.insert("command")
+            }
+            if !publish.isEmpty {
+                config.publish = publish
+                config.commandLineKeys.insert("publish")
+            }
+            if let frameRate {
+                config.frameRate = frameRate
+                config.commandLineKeys.insert("frameRate")
+            }
+            if let durability {
+                config.durability = durability
+                config.commandLineKeys.insert("durability")
+            }
+            if let logLevel {
+                config.logLevel = logLevel
+                config.commandLineKeys.insert("logLevel")
+            }
             for (name, list) in [("--command", command), ("--publish", publish)] {
                 for (index, endpoint) in list.enumerated() where list[..<index].contains(endpoint) {
                     throw ConfigError(.usage, at: name, "endpoint '\(endpoint)' was given twice to '\(name)'")

@@ -78,7 +78,9 @@ extension DaemonConfig {
                 case .file(let path): ["publicKeyFile": .string(path), "role": .string(client.role.rawValue)]
                 }
             }
-            object["security"] = ["curve": ["serverSecretKeyFile": .string(curve.serverSecretKeyFile), "clients": .array(clients)]]
+            object["security"] = [
+                "curve": ["serverSecretKeyFile": .string(curve.serverSecretKeyFile), "clients": .array(clients)]
+            ]
         }
         if let animators { object["animators"] = animators }
         return .object(object)
@@ -145,7 +147,8 @@ extension DaemonConfig {
         let curvePath = path.key("curve")
         var curve = try ConfigReader(curveValue, at: curvePath, known: ["serverSecretKeyFile", "clients"])
         guard let secretFile = try curve.string("serverSecretKeyFile") else {
-            throw .config(at: curvePath.key("serverSecretKeyFile"), "is required: the file holding the server's Z85 secret key")
+            throw .config(
+                at: curvePath.key("serverSecretKeyFile"), "is required: the file holding the server's Z85 secret key")
         }
         let secret = try key(fromFile: secretFile, at: curvePath.key("serverSecretKeyFile"))
         guard let list = try curve.array("clients"), !list.isEmpty else {
@@ -167,7 +170,9 @@ extension DaemonConfig {
             let source: SecurityConfig.Client.Source
             switch (inline, file) {
             case (let text?, nil):
-                do throws(CurveKeyError) { key = try CurveKey(z85: text) } catch { throw .config(at: clientPath.key("publicKey"), "must be " + error.reason) }
+                do throws(CurveKeyError) { key = try CurveKey(z85: text) } catch {
+                    throw .config(at: clientPath.key("publicKey"), "must be " + error.reason)
+                }
                 source = .inline
             case (nil, let path?):
                 key = try Self.key(fromFile: path, at: clientPath.key("publicKeyFile"))
@@ -180,7 +185,8 @@ extension DaemonConfig {
             if clients.contains(where: { $0.publicKey == key }) {
                 throw .config(at: clientPath, "lists a public key already listed; give each client one entry")
             }
-            clients.append(SecurityConfig.Client(publicKey: key, source: source, role: SecurityConfig.Role(rawValue: roleWord)!))
+            clients.append(
+                SecurityConfig.Client(publicKey: key, source: source, role: SecurityConfig.Role(rawValue: roleWord)!))
         }
         return SecurityConfig(curve: .init(serverSecretKeyFile: secretFile, serverSecretKey: secret, clients: clients))
     }

@@ -86,11 +86,11 @@ public struct DaemonConfig: Sendable, Equatable {
         var warnings: [String] = []
         if security == nil {
             for (socket, endpoints) in [("command", command), ("publish", publish)] {
+                let risk = socket == "command" ? "send commands" : "read every event"
                 for endpoint in endpoints where endpoint.isNonLoopbackTCP {
                     warnings.append(
                         "\(socket) endpoint \(endpoint) accepts connections from other hosts without CURVE; "
-                            + "anyone who can reach it can \(socket == "command" ? "send commands" : "read every event"). "
-                            + "Bind to 127.0.0.1 or ipc, or configure security.curve.")
+                            + "anyone who can reach it can \(risk). Bind to 127.0.0.1 or ipc, or configure security.curve.")
                 }
             }
         }

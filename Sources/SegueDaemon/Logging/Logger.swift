@@ -37,7 +37,8 @@ public struct Logger: Sendable {
     }
 
     /// Writes `message` at `level` if the threshold admits it; neither autoclosure runs otherwise.
-    public func log(level: LogLevel, _ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
+    public func log(level: LogLevel, _ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:])
+    {
         guard threshold.admits(level) else { return }
         let extra = metadata()
         let merged = extra.isEmpty ? self.metadata : self.metadata.merging(extra) { $1 }

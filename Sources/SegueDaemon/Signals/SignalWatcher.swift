@@ -63,11 +63,13 @@ public final class SignalWatcher: Sendable {
             var previousMask = sigset_t()
             pthread_sigmask(SIG_BLOCK, &set, &previousMask)
             var thread = pthread_t()
-            let result = pthread_create(&thread, nil, { raw in
-                let context = Unmanaged<WatchContext>.fromOpaque(raw!).takeRetainedValue()
-                context.run()
-                return nil
-            }, context)
+            let result = pthread_create(
+                &thread, nil,
+                { raw in
+                    let context = Unmanaged<WatchContext>.fromOpaque(raw!).takeRetainedValue()
+                    context.run()
+                    return nil
+                }, context)
             pthread_sigmask(SIG_SETMASK, &previousMask, nil)
             guard result == 0 else {
                 Unmanaged<WatchContext>.fromOpaque(context).release()
@@ -85,7 +87,12 @@ public final class SignalWatcher: Sendable {
     /// Wakes the watcher thread and waits for it to exit. Signals that arrive afterwards stay blocked
     /// and pending. Must not be called from the handler.
     public func stop() {
-        guard let running = state.withLock({ current -> Running? in defer { current = nil }; return current }) else {
+        guard
+            let running = state.withLock({ current -> Running? in
+                defer { current = nil }
+                return current
+            })
+        else {
             return
         }
         var one: UInt64 = 1
@@ -118,7 +125,10 @@ private final class WatchContext {
 
     func run() {
         defer { close(signalFD) }
-        var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             let ready = poll(&fds, 2, -1)
             if ready < 0 {
