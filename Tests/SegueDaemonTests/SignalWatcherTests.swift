@@ -49,6 +49,20 @@ import Testing
         #expect(received.all == [.hangup])
     }
 
+    @Test func theHandlerMayStopTheWatcher() throws {
+        let watcher = SignalWatcher()
+        let received = Received()
+        try watcher.start { signal in
+            watcher.stop()
+            received.record(signal)
+        }
+        #expect(pthread_kill(try #require(watcher.thread), SIGTERM) == 0)
+        #expect(received.next())
+        #expect(watcher.thread == nil)
+        try watcher.start { _ in }
+        watcher.stop()
+    }
+
     @Test func blockInProcessBlocksTheSignalsAndIgnoresSIGPIPE() throws {
         final class Observed: @unchecked Sendable {
             var blocked: [Int32: Bool] = [:]

@@ -84,8 +84,8 @@ public final class SignalWatcher: Sendable {
     /// The watcher thread, while it runs; tests direct signals at it with `pthread_kill`.
     public var thread: pthread_t? { state.withLock { $0?.thread } }
 
-    /// Wakes the watcher thread and waits for it to exit. Signals that arrive afterwards stay blocked
-    /// and pending. Must not be called from the handler.
+    /// Wakes the watcher thread and waits for it to exit (from the handler itself: lets it exit after
+    /// the handler returns). Signals that arrive afterwards stay blocked and pending.
     public func stop() {
         guard
             let running = state.withLock({ current -> Running? in
@@ -97,8 +97,13 @@ public final class SignalWatcher: Sendable {
         }
         var one: UInt64 = 1
         _ = write(running.wakeFD, &one, MemoryLayout<UInt64>.size)
+        if pthread_equal(pthread_self(), running.thread) != 0 {
+            // Called from the handler (or the last reference died there): joining itself would deadlock,
+            // so the thread exits on its own after the handler returns; its context closes the signalfd.
+            pthread_detach(running.thread)
+            return
+        }
         pthread_join(running.thread, nil)
-        close(running.wakeFD)
     }
 
     deinit { stop() }
@@ -124,17 +129,20 @@ private final class WatchContext {
     }
 
     func run() {
-        defer { close(signalFD) }
+        // The thread leaves only when woken by `stop()`, which has written to `wakeFD` by then, so it
+        // owns and closes both descriptors.
+        defer {
+            close(signalFD)
+            close(wakeFD)
+        }
         var fds = [
             pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
         ]
         while true {
             let ready = poll(&fds, 2, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            // EINTR and ENOMEM are transient; EFAULT and EINVAL cannot happen with these arguments.
+            if ready < 0 { continue }
             if fds[1].revents != 0 { return }
             guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
             var info = signalfd_siginfo()
