@@ -34,6 +34,36 @@ test: deps
 bench: release
 	$(SWIFT) run -c release segue-bench
 
+# Install layout; override any of these, and DESTDIR for staging (make install DESTDIR=/tmp/stage).
+BINDIR ?= $(PREFIX)/bin
+SYSCONFDIR ?= /etc
+UNITDIR ?= /etc/systemd/system
+SYSUSERSDIR ?= /usr/lib/sysusers.d
+TMPFILESDIR ?= /usr/lib/tmpfiles.d
+DOCDIR ?= $(PREFIX)/share/doc/segue
+
+## install: release build, then segued and segue, the systemd unit (its paths rewritten to BINDIR and
+## DOCDIR), sysusers.d and tmpfiles.d entries, the docs, and /etc/segue/segued.json unless one exists.
+install: release
+	@bin="$$($(SWIFT) build -c release --show-bin-path)"; \
+	set -e; \
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(TMPFILESDIR)" "$(DESTDIR)$(DOCDIR)"; \
+	install -m 0755 "$$bin/segued" "$$bin/segue" "$(DESTDIR)$(BINDIR)/"; \
+	sed -e 's|/usr/local/bin/segued|$(BINDIR)/segued|g' -e 's|/usr/local/share/doc/segue|$(DOCDIR)|g' \
+	    -e 's|/etc/segue/segued.json|$(SYSCONFDIR)/segue/segued.json|g' config/segued.service > "$(DESTDIR)$(UNITDIR)/segued.service"; \
+	chmod 0644 "$(DESTDIR)$(UNITDIR)/segued.service"; \
+	install -m 0644 config/segue.sysusers.conf "$(DESTDIR)$(SYSUSERSDIR)/segue.conf"; \
+	install -m 0644 config/segue.tmpfiles.conf "$(DESTDIR)$(TMPFILESDIR)/segue.conf"; \
+	install -m 0644 docs/operations.md "$(DESTDIR)$(DOCDIR)/operations.md"; \
+	install -d -m 0750 "$(DESTDIR)$(SYSCONFDIR)/segue"; \
+	if [ -e "$(DESTDIR)$(SYSCONFDIR)/segue/segued.json" ]; then \
+	  echo "Keeping existing $(DESTDIR)$(SYSCONFDIR)/segue/segued.json (the new example is config/segued.json)"; \
+	else \
+	  install -m 0640 config/segued.json "$(DESTDIR)$(SYSCONFDIR)/segue/segued.json"; \
+	fi; \
+	echo "Installed into $(DESTDIR)/. Next, as root: systemd-sysusers; systemd-tmpfiles --create segue.conf;"; \
+	echo "  systemctl daemon-reload; systemctl enable --now segued"
+
 clean:
 	rm -rf .build
 

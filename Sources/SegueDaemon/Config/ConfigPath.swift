@@ -1,0 +1,32 @@
+/// A JSONPath-style location in the config file, as error messages print it: `$`, `$.limits`,
+/// `$.command[1]`, `$.security.curve.clients[0].role`; a key that is not an identifier is bracketed
+/// and quoted (`$["bad key"]`) so the path stays unambiguous.
+struct ConfigPath: Equatable, Sendable, CustomStringConvertible {
+    private(set) var description: String
+
+    static let root = ConfigPath(description: "$")
+
+    func key(_ key: String) -> ConfigPath {
+        let isIdentifier =
+            !key.isEmpty && key.unicodeScalars.allSatisfy(Self.identifierScalar) && !("0"..."9").contains(key.first!)
+        if isIdentifier { return ConfigPath(description: description + "." + key) }
+        var escaped = ""
+        for character in key {
+            switch character {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            default: escaped.append(character)
+            }
+        }
+        return ConfigPath(description: description + "[\"" + escaped + "\"]")
+    }
+
+    func index(_ index: Int) -> ConfigPath { ConfigPath(description: description + "[\(index)]") }
+
+    private static func identifierScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "_": true
+        default: false
+        }
+    }
+}

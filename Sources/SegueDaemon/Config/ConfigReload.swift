@@ -1,0 +1,64 @@
+/// The outcome of rereading the config file on SIGHUP.
+///
+/// Only some settings can change under a running daemon: `logLevel`, `animators` and the CURVE client
+/// list (`security.curve.clients`). Others (endpoints, data dir, frame rate, limits, the server key)
+/// need a restart; a reload reports them in `needsRestart` so the daemon can log that, and keeps their
+/// running values. A value given on the command line keeps winning over the file, as at start-up.
+public struct ConfigReload: Sendable, Equatable {
+    /// The config to run with from now on.
+    public var config: DaemonConfig
+    /// Reloadable keys whose value changed: `logLevel`, `animators`, `security.curve.clients`.
+    public var applied: [String]
+    /// Keys that changed in the file but take effect only after a restart, as JSON paths.
+    public var needsRestart: [String]
+}
+
+extension DaemonConfig {
+    /// Rereads `file` (normally `configFile`) and returns this config with the reloadable settings
+    /// replaced. The whole file must be valid: a reload with an error changes nothing, and the daemon
+    /// keeps running with its current config and logs the error.
+    public func reloadable(from file: String) throws(ConfigError) -> ConfigReload {
+        let fresh = try DaemonConfig(file: file)
+        var next = self
+        next.configFile = file
+        var applied: [String] = []
+        var needsRestart: [String] = []
+
+        if !commandLineKeys.contains("logLevel") && fresh.logLevel != logLevel {
+            next.logLevel = fresh.logLevel
+            applied.append("logLevel")
+        }
+        if fresh.animators != animators {
+            next.animators = fresh.animators
+            applied.append("animators")
+        }
+        switch (security, fresh.security) {
+        case (nil, nil): break
+        case (let old?, let new?):
+            if old.curve.serverSecretKey != new.curve.serverSecretKey
+                || old.curve.serverSecretKeyFile != new.curve.serverSecretKeyFile
+            {
+                needsRestart.append("$.security.curve.serverSecretKeyFile")
+            }
+            if old.curve.clients != new.curve.clients {
+                next.security!.curve.clients = new.curve.clients
+                applied.append("security.curve.clients")
+            }
+        default:
+            needsRestart.append("$.security")
+        }
+
+        func compare<Value: Equatable>(_ key: String, _ value: (DaemonConfig) -> Value) {
+            if !commandLineKeys.contains(key) && value(fresh) != value(self) { needsRestart.append("$.\(key)") }
+        }
+        compare("dataDir", \.dataDir)
+        compare("command", \.command)
+        compare("publish", \.publish)
+        compare("frameRate", \.frameRate)
+        compare("durability", \.durability)
+        compare("heartbeatSeconds", \.heartbeatSeconds)
+        compare("snapshotEvery", \.snapshotEvery)
+        compare("limits", \.limits)
+        return ConfigReload(config: next, applied: applied, needsRestart: needsRestart)
+    }
+}

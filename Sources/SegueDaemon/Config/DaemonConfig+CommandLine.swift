@@ -1,0 +1,190 @@
+import SegueCore
+
+/// `segued`'s command line (DESIGN.md §6, a MUST): parsing argv into a `DaemonInvocation`.
+extension DaemonConfig {
+    /// The environment variable naming the config file when `--config` is not given.
+    public static let configEnvironmentVariable = "SEGUED_CONFIG"
+
+    public static let usage = """
+        USAGE: segued [--config FILE] [--data-dir DIR] [--command ENDPOINT]... [--publish ENDPOINT]...
+                      [--frame-rate HZ] [--durability full|relaxed] [--log-level LEVEL]
+                      [--check-config] [--help] [--version]
+
+        Coordinates navigation stacks for many frontends; see docs/operations.md.
+
+        OPTIONS:
+          --config FILE          JSON config file (default: $SEGUED_CONFIG, else built-in defaults)
+          --data-dir DIR         where the event store lives (default: ./.segue)
+          --command ENDPOINT     bind the command socket here; repeat for several (default: tcp://127.0.0.1:7400)
+          --publish ENDPOINT     bind the publish socket here; repeat for several (default: tcp://127.0.0.1:7401)
+          --frame-rate HZ        frames per second, 1 to 1000 (default: 60)
+          --durability MODE      full (fsync per group commit) or relaxed (default: full)
+          --log-level LEVEL      trace, debug, info, notice, warning, error or critical (default: info)
+          --check-config         validate the config, print the effective config as JSON and exit
+          -h, --help             show this help and exit
+          --version              show the version and exit
+
+        Options override the config file. Endpoints: tcp://HOST:PORT, ipc://PATH, inproc://NAME.
+        Exit status: 0 success, 64 command-line error, 78 config file error.
+
+        """
+
+    /// Interprets `segued`'s arguments (without the program name) and, unless help or the version was
+    /// asked for, reads the config file and applies the flags over it.
+    ///
+    /// Options are read left to right: the first error wins, and `--help` or `--version` wins over
+    /// anything after it. Single-valued options may appear once; `--command` and `--publish` may repeat,
+    /// and together replace the file's list.
+    ///
+    /// - Throws: `ConfigError` of kind `usage` (exit 64) for the command line, `config` (exit 78) for
+    ///   the file.
+    public static func parse(arguments: [String], environment: [String: String]) throws(ConfigError) -> DaemonInvocation
+    {
+        var flags = Flags()
+        var tokens = CommandLineTokenizer.tokenize(arguments)[...]
+        while let token = tokens.popFirst() {
+            switch token {
+            case .short("h"):
+                return .help(usage)
+            case .short(let letter):
+                throw .usage("unknown option '-\(letter)'")
+            case .argument(let text), .positional(let text):
+                throw .usage("unexpected argument '\(text)'; segued takes only options")
+            case .long(let name, let inline):
+                guard let option = Option(rawValue: name) else { throw .usage("unknown option '--\(name)'") }
+                guard option.takesValue else {
+                    if inline != nil { throw .usage("option '--\(name)' takes no value") }
+                    switch option {
+                    case .help: return .help(usage)
+                    case .version: return .version
+                    default: flags.checkConfig = true
+                    }
+                    continue
+                }
+                let value: String
+                if let inline {
+                    value = inline
+                } else if case .argument(let next)? = tokens.first {
+                    value = next
+                    tokens.removeFirst()
+                } else {
+                    throw .usage("option '--\(name)' needs a value")
+                }
+                try flags.set(option, value)
+            }
+        }
+
+        let file = flags.configFile ?? environment[configEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+        var config = try file.map { path throws(ConfigError) in try DaemonConfig(file: path) } ?? DaemonConfig()
+        try flags.apply(to: &config)
+        return flags.checkConfig ? .checkConfig(config) : .run(config)
+    }
+
+    /// The long options, by name without dashes.
+    enum Option: String {
+        case config
+        case dataDir = "data-dir"
+        case command, publish
+        case frameRate = "frame-rate"
+        case durability
+        case logLevel = "log-level"
+        case checkConfig = "check-config"
+        case help, version
+
+        var takesValue: Bool {
+            switch self {
+            case .checkConfig, .help, .version: false
+            default: true
+            }
+        }
+    }
+
+    /// Flag values as given, checked as they are read, applied over the file's values at the end.
+    private struct Flags {
+        var configFile: String?
+        var dataDir: String?
+        var command: [Endpoint] = []
+        var publish: [Endpoint] = []
+        var frameRate: Int?
+        var durability: Durability?
+        var logLevel: LogLevel?
+        var checkConfig = false
+        var seen: Set<String> = []
+
+        mutating func set(_ option: Option, _ value: String) throws(ConfigError) {
+            let name = "--\(option.rawValue)"
+            if option != .command && option != .publish {
+                guard seen.insert(option.rawValue).inserted else {
+                    throw .usage("option '\(name)' was given more than once")
+                }
+            }
+            func invalid(_ reason: String) -> ConfigError {
+                ConfigError(.usage, at: name, "invalid value '\(value)' for '\(name)': \(reason)")
+            }
+            switch option {
+            case .config, .dataDir:
+                guard !value.isEmpty else { throw invalid("must be a non-empty path") }
+                if option == .config { configFile = value } else { dataDir = value }
+            case .command, .publish:
+                let endpoint: Endpoint
+                do throws(EndpointError) { endpoint = try Endpoint(parsing: value) } catch {
+                    throw invalid(error.reason)
+                }
+                if option == .command { command.append(endpoint) } else { publish.append(endpoint) }
+            case .frameRate:
+                guard let rate = Int(value), DaemonConfig.frameRateRange.contains(rate), value.first != "+" else {
+                    let range = DaemonConfig.frameRateRange
+                    throw invalid("must be an integer from \(range.lowerBound) to \(range.upperBound)")
+                }
+                frameRate = rate
+            case .durability:
+                guard let mode = Durability(rawValue: value) else {
+                    throw invalid("must be " + ConfigReader.oneOf(Durability.allCases.map(\.rawValue)))
+                }
+                durability = mode
+            case .logLevel:
+                guard let level = LogLevel(rawValue: value) else {
+                    throw invalid("must be " + ConfigReader.oneOf(LogLevel.names))
+                }
+                logLevel = level
+            case .checkConfig, .help, .version:
+                preconditionFailure("\(name) takes no value")
+            }
+        }
+
+        func apply(to config: inout DaemonConfig) throws(ConfigError) {
+            if let dataDir {
+                config.dataDir = dataDir
+                config.commandLineKeys.insert("dataDir")
+            }
+            if !command.isEmpty {
+                config.command = command
+                config.commandLineKeys.insert("command")
+            }
+            if !publish.isEmpty {
+                config.publish = publish
+                config.commandLineKeys.insert("publish")
+            }
+            if let frameRate {
+                config.frameRate = frameRate
+                config.commandLineKeys.insert("frameRate")
+            }
+            if let durability {
+                config.durability = durability
+                config.commandLineKeys.insert("durability")
+            }
+            if let logLevel {
+                config.logLevel = logLevel
+                config.commandLineKeys.insert("logLevel")
+            }
+            for (name, list) in [("--command", command), ("--publish", publish)] {
+                for (index, endpoint) in list.enumerated() where list[..<index].contains(endpoint) {
+                    throw ConfigError(.usage, at: name, "endpoint '\(endpoint)' was given twice to '\(name)'")
+                }
+            }
+            for endpoint in config.publish where config.command.contains(endpoint) {
+                throw ConfigError(.usage, "endpoint '\(endpoint)' is both a command and a publish endpoint")
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import SegueCore
+
+/// Reading the config file's JSON strictly, and writing the effective config back as JSON for
+/// `--check-config`. Writing then reading yields the same config (tested), so the printed config can
+/// be saved as a config file.
+extension DaemonConfig {
+    static let topLevelKeys = [
+        "dataDir", "command", "publish", "frameRate", "durability", "logLevel", "heartbeatSeconds",
+        "snapshotEvery", "limits", "security", "animators",
+    ]
+    static let limitKeys = [
+        "maxMessageBytes", "maxParamsBytes", "maxNavigators", "maxQueue", "maxStackDepth",
+        "publishHighWaterMark", "interactionTimeoutSeconds",
+    ]
+
+    /// Reads and checks a config file; keys it leaves out keep their defaults.
+    public init(file: String) throws(ConfigError) {
+        let bytes = try ConfigFile.contents(file)
+        let json: JSON
+        do {
+            json = try JSON.parse(bytes)
+        } catch {
+            throw ConfigError(.config, "\(file) is not valid JSON: \(error)")
+        }
+        try self.init(json: json)
+        configFile = file
+    }
+
+    /// Checks a parsed config document. Key files named under `security` are read now, so a missing
+    /// or malformed key fails start-up (and `--check-config`) rather than the first connection.
+    public init(json: JSON) throws(ConfigError) {
+        self.init()
+        let root = ConfigPath.root
+        var reader = try ConfigReader(json, at: root, known: Self.topLevelKeys)
+        if let dataDir = try reader.string("dataDir") { self.dataDir = dataDir }
+        if let list = try reader.array("command") { command = try Self.endpoints(list, at: root.key("command")) }
+        if let list = try reader.array("publish") { publish = try Self.endpoints(list, at: root.key("publish")) }
+        if let rate = try reader.int("frameRate", in: Self.frameRateRange) { frameRate = rate }
+        if let word = try reader.choice("durability", from: Durability.allCases.map(\.rawValue)) {
+            durability = Durability(rawValue: word)!
+        }
+        if let word = try reader.choice("logLevel", from: LogLevel.names) { logLevel = LogLevel(rawValue: word)! }
+        if let seconds = try reader.number("heartbeatSeconds", in: Self.heartbeatRange) { heartbeatSeconds = seconds }
+        if let every = try reader.int("snapshotEvery", in: Self.snapshotEveryRange) { snapshotEvery = every }
+        if let value = reader.value("limits") { limits = try Self.limits(value, at: root.key("limits")) }
+        if let value = reader.value("security") { security = try Self.security(value, at: root.key("security")) }
+        animators = reader.value("animators")
+        try reader.finish()
+        try checkEndpointsAreDistinct()
+    }
+
+    /// The effective config as a config document, keys in documentation order. Secret keys appear as
+    /// the path they were read from, never as key material.
+    public var json: JSON {
+        var object: JSONObject = [
+            "dataDir": .string(dataDir),
+            "command": .array(command.map { .string($0.description) }),
+            "publish": .array(publish.map { .string($0.description) }),
+            "frameRate": .int(frameRate),
+            "durability": .string(durability.rawValue),
+            "logLevel": .string(logLevel.rawValue),
+            "heartbeatSeconds": Self.number(heartbeatSeconds),
+            "snapshotEvery": .int(snapshotEvery),
+            "limits": [
+                "maxMessageBytes": .int(limits.maxMessageBytes),
+                "maxParamsBytes": .int(limits.maxParamsBytes),
+                "maxNavigators": .int(limits.maxNavigators),
+                "maxQueue": .int(limits.maxQueue),
+                "maxStackDepth": .int(limits.maxStackDepth),
+                "publishHighWaterMark": .int(limits.publishHighWaterMark),
+                "interactionTimeoutSeconds": Self.number(limits.interactionTimeoutSeconds),
+            ],
+        ]
+        if let curve = security?.curve {
+            let clients: [JSON] = curve.clients.map { client in
+                switch client.source {
+                case .inline: ["publicKey": .string(client.publicKey.z85), "role": .string(client.role.rawValue)]
+                case .file(let path): ["publicKeyFile": .string(path), "role": .string(client.role.rawValue)]
+                }
+            }
+            object["security"] = [
+                "curve": ["serverSecretKeyFile": .string(curve.serverSecretKeyFile), "clients": .array(clients)]
+            ]
+        }
+        if let animators { object["animators"] = animators }
+        return .object(object)
+    }
+
+    /// Whole seconds print as integers (`1`, not `1.0`), as an operator writes them.
+    private static func number(_ value: Double) -> JSON {
+        if let int = Int64(exactly: value) { return .int(int) }
+        return .double(value)
+    }
+
+    static func endpoints(_ list: [JSON], at path: ConfigPath) throws(ConfigError) -> [Endpoint] {
+        guard !list.isEmpty else { throw .config(at: path, "must list at least one endpoint") }
+        var endpoints: [Endpoint] = []
+        for (index, value) in list.enumerated() {
+            let text = try ConfigReader.string(value, at: path.index(index))
+            do throws(EndpointError) {
+                let endpoint = try Endpoint(parsing: text)
+                guard !endpoints.contains(endpoint) else { throw EndpointError("'\(text)' is listed twice") }
+                endpoints.append(endpoint)
+            } catch {
+                throw .config(at: path.index(index), error.reason)
+            }
+        }
+        return endpoints
+    }
+
+    /// One endpoint cannot be bound by both sockets.
+    func checkEndpointsAreDistinct() throws(ConfigError) {
+        for (index, endpoint) in publish.enumerated() where command.contains(endpoint) {
+            throw .config(at: ConfigPath.root.key("publish").index(index), "'\(endpoint)' is also a command endpoint")
+        }
+    }
+
+    private static func limits(_ value: JSON, at path: ConfigPath) throws(ConfigError) -> Limits {
+        var reader = try ConfigReader(value, at: path, known: limitKeys)
+        var limits = Limits()
+        if let v = try reader.int("maxMessageBytes", in: Limits.maxMessageBytesRange) { limits.maxMessageBytes = v }
+        if let v = try reader.int("maxParamsBytes", in: Limits.maxParamsBytesRange) { limits.maxParamsBytes = v }
+        if let v = try reader.int("maxNavigators", in: Limits.maxNavigatorsRange) { limits.maxNavigators = v }
+        if let v = try reader.int("maxQueue", in: Limits.maxQueueRange) { limits.maxQueue = v }
+        if let v = try reader.int("maxStackDepth", in: Limits.maxStackDepthRange) { limits.maxStackDepth = v }
+        if let v = try reader.int("publishHighWaterMark", in: Limits.publishHighWaterMarkRange) {
+            limits.publishHighWaterMark = v
+        }
+        if let v = try reader.number("interactionTimeoutSeconds", in: Limits.interactionTimeoutRange) {
+            limits.interactionTimeoutSeconds = v
+        }
+        try reader.finish()
+        guard limits.maxParamsBytes <= limits.maxMessageBytes else {
+            throw .config(
+                at: path.key("maxParamsBytes"),
+                "must not exceed maxMessageBytes (\(limits.maxMessageBytes)): params travel inside one message")
+        }
+        return limits
+    }
+
+    private static func security(_ value: JSON, at path: ConfigPath) throws(ConfigError) -> SecurityConfig {
+        var reader = try ConfigReader(value, at: path, known: ["curve"])
+        let curveValue = reader.value("curve")
+        try reader.finish()
+        guard let curveValue else { throw .config(at: path.key("curve"), "is required in security") }
+
+        let curvePath = path.key("curve")
+        var curve = try ConfigReader(curveValue, at: curvePath, known: ["serverSecretKeyFile", "clients"])
+        guard let secretFile = try curve.string("serverSecretKeyFile") else {
+            throw .config(
+                at: curvePath.key("serverSecretKeyFile"), "is required: the file holding the server's Z85 secret key")
+        }
+        let secret = try key(fromFile: secretFile, at: curvePath.key("serverSecretKeyFile"))
+        guard let list = try curve.array("clients"), !list.isEmpty else {
+            throw .config(at: curvePath.key("clients"), "must list at least one client; without one nobody can connect")
+        }
+        try curve.finish()
+
+        var clients: [SecurityConfig.Client] = []
+        for (index, item) in list.enumerated() {
+            let clientPath = curvePath.key("clients").index(index)
+            var client = try ConfigReader(item, at: clientPath, known: ["publicKey", "publicKeyFile", "role"])
+            let inline = try client.string("publicKey")
+            let file = try client.string("publicKeyFile")
+            guard let roleWord = try client.choice("role", from: SecurityConfig.Role.allCases.map(\.rawValue)) else {
+                throw .config(at: clientPath.key("role"), "is required: \"controller\" or \"observer\"")
+            }
+            try client.finish()
+            let key: CurveKey
+            let source: SecurityConfig.Client.Source
+            switch (inline, file) {
+            case (let text?, nil):
+                do throws(CurveKeyError) { key = try CurveKey(z85: text) } catch {
+                    throw .config(at: clientPath.key("publicKey"), "must be " + error.reason)
+                }
+                source = .inline
+            case (nil, let path?):
+                key = try Self.key(fromFile: path, at: clientPath.key("publicKeyFile"))
+                source = .file(path)
+            case (nil, nil):
+                throw .config(at: clientPath, "needs publicKey or publicKeyFile")
+            case (_?, _?):
+                throw .config(at: clientPath, "has both publicKey and publicKeyFile; keep one")
+            }
+            if clients.contains(where: { $0.publicKey == key }) {
+                throw .config(at: clientPath, "lists a public key already listed; give each client one entry")
+            }
+            clients.append(
+                SecurityConfig.Client(publicKey: key, source: source, role: SecurityConfig.Role(rawValue: roleWord)!))
+        }
+        return SecurityConfig(curve: .init(serverSecretKeyFile: secretFile, serverSecretKey: secret, clients: clients))
+    }
+
+    /// A key file holds the 40 Z85 characters, optionally followed by whitespace (a trailing newline).
+    private static func key(fromFile path: String, at location: ConfigPath) throws(ConfigError) -> CurveKey {
+        var bytes = try ConfigFile.contents(path, location: location)
+        while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
+        do throws(CurveKeyError) {
+            return try CurveKey(z85: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw .config(at: location, "\(path) must hold " + error.reason)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// A ZeroMQ endpoint the daemon binds: `tcp://host:port`, `ipc://path` or `inproc://name`, checked
+/// when the config is read so that a typo fails start-up with its path instead of a bare `EINVAL`
+/// from `zmq_bind` later.
+///
+/// What is accepted follows zmq_tcp(7), zmq_ipc(7) and zmq_inproc(7) for binding: a tcp host is an
+/// IPv4 address, a bracketed IPv6 address, a host name, an interface name or `*` (all interfaces); the
+/// port is 1 to 65535 or `*` (an ephemeral port, which the daemon logs). An ipc path is a file path or,
+/// Linux only, `@name` in the abstract namespace; it must fit `sun_path` (107 bytes).
+public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
+    public enum Transport: String, Sendable {
+        case tcp, ipc, inproc
+    }
+
+    public let transport: Transport
+    /// Everything after `://`.
+    public let address: String
+
+    /// The endpoint as ZeroMQ takes it.
+    public var description: String { "\(transport.rawValue)://\(address)" }
+
+    /// The longest ipc path: `sizeof(sun_path)` is 108 on Linux, one byte of which is the terminator.
+    static let maxIPCPathBytes = 107
+
+    /// Parses and checks an endpoint; the error is a reason that follows "must be ...".
+    public init(parsing text: String) throws(EndpointError) {
+        guard let separator = text.firstRange(of: "://") else {
+            throw EndpointError("'\(text)' is not an endpoint; write tcp://host:port, ipc://path or inproc://name")
+        }
+        let scheme = String(text[..<separator.lowerBound])
+        let address = String(text[separator.upperBound...])
+        guard let transport = Transport(rawValue: scheme) else {
+            throw EndpointError("'\(text)' has transport '\(scheme)'; segued binds tcp, ipc or inproc")
+        }
+        guard !address.isEmpty else { throw EndpointError("'\(text)' has no address after '://'") }
+        switch transport {
+        case .tcp: try Self.checkTCP(address, in: text)
+        case .ipc:
+            guard address.utf8.count <= Self.maxIPCPathBytes else {
+                throw EndpointError("'\(text)' has an ipc path longer than \(Self.maxIPCPathBytes) bytes")
+            }
+        case .inproc: break
+        }
+        self.transport = transport
+        self.address = address
+    }
+
+    /// The host part of a tcp endpoint, brackets removed; `nil` for other transports.
+    public var tcpHost: String? {
+        guard transport == .tcp, let colon = address.lastIndex(of: ":") else { return nil }
+        var host = address[..<colon]
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        return String(host)
+    }
+
+    /// Whether other hosts can connect: tcp bound to anything but a loopback address (`127.0.0.0/8`,
+    /// `::1`, `localhost`, the `lo` interface). Without CURVE such an endpoint lets anyone on the
+    /// network send commands or read every event, which is worth a warning at start-up.
+    public var isNonLoopbackTCP: Bool {
+        guard let host = tcpHost?.lowercased() else { return false }
+        if host == "localhost" || host == "lo" || host == "::1" { return false }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        if octets.count == 4, octets[0] == "127", octets.allSatisfy({ UInt8($0) != nil }) { return false }
+        return true
+    }
+
+    /// `isNonLoopbackTCP` for endpoint text; false for text that is not a valid endpoint.
+    public static func isNonLoopbackTCP(_ endpoint: String) -> Bool {
+        (try? Endpoint(parsing: endpoint))?.isNonLoopbackTCP ?? false
+    }
+
+    private static func checkTCP(_ address: String, in text: String) throws(EndpointError) {
+        guard let colon = address.lastIndex(of: ":") else {
+            throw EndpointError("'\(text)' needs a port: tcp://host:port")
+        }
+        let host = address[..<colon]
+        let port = address[address.index(after: colon)...]
+        if port != "*" {
+            guard let number = Int(port), (1...65535).contains(number), port.first != "+" else {
+                throw EndpointError("'\(text)' has port '\(port)'; use 1 to 65535, or * for any free port")
+            }
+        }
+        if host.hasPrefix("[") {
+            let inner = host.dropFirst()
+            guard inner.hasSuffix("]"), inner.count > 1,
+                inner.dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." || $0 == "%" })
+            else { throw EndpointError("'\(text)' has a malformed IPv6 address; write tcp://[::1]:port") }
+            return
+        }
+        guard !host.isEmpty else { throw EndpointError("'\(text)' needs a host: tcp://127.0.0.1:port or tcp://*:port") }
+        let hostCharacters = host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._*".contains($0)) }
+        guard hostCharacters, host == "*" || !host.contains("*") else {
+            throw EndpointError("'\(text)' has host '\(host)'; use an address, a host name, an interface or *")
+        }
+    }
+}
+
+/// Why endpoint text is not an endpoint segued can bind.
+public struct EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var reason: String
+    init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}

@@ -1,0 +1,140 @@
+import SegueCore
+import Testing
+
+@testable import SegueDaemon
+
+@Suite struct ConfigCommandLineTests {
+    private func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ConfigError)
+        -> DaemonInvocation
+    {
+        try DaemonConfig.parse(arguments: arguments, environment: environment)
+    }
+
+    private func runConfig(_ arguments: [String], environment: [String: String] = [:]) throws -> DaemonConfig {
+        guard case .run(let config) = try parse(arguments, environment: environment) else {
+            Issue.record("expected .run for \(arguments)")
+            return DaemonConfig()
+        }
+        return config
+    }
+
+    @Test func noArgumentsRunsOnTheEmbeddedDefaults() throws {
+        #expect(try parse([]) == .run(DaemonConfig()))
+    }
+
+    @Test func flagsSetTheirValuesInBothSpellings() throws {
+        let config = try runConfig([
+            "--data-dir", "/tmp/segue", "--command=ipc:///tmp/c.sock", "--command", "tcp://127.0.0.1:9400",
+            "--publish", "inproc://pub", "--frame-rate=120", "--durability", "relaxed", "--log-level=trace",
+        ])
+        #expect(config.dataDir == "/tmp/segue")
+        #expect(config.command.map(\.description) == ["ipc:///tmp/c.sock", "tcp://127.0.0.1:9400"])
+        #expect(config.publish.map(\.description) == ["inproc://pub"])
+        #expect(config.frameRate == 120)
+        #expect(config.durability == .relaxed)
+        #expect(config.logLevel == .trace)
+        #expect(config.configFile == nil)
+    }
+
+    @Test func flagsOverrideTheFileAndTheFileOverridesDefaults() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "segued.json", #"{"frameRate": 30, "command": ["tcp://127.0.0.1:1"], "snapshotEvery": 7}"#)
+        let config = try runConfig(["--config", file, "--frame-rate", "90"])
+        #expect(config.frameRate == 90)
+        #expect(config.command.map(\.description) == ["tcp://127.0.0.1:1"])
+        #expect(config.snapshotEvery == 7)
+        #expect(config.configFile == file)
+
+        let fromEnvironment = try runConfig([], environment: ["SEGUED_CONFIG": file])
+        #expect(fromEnvironment.frameRate == 30)
+        let missing = directory.path + "/none.json"
+        #expect(throws: ConfigError(.config, "cannot open \(missing): No such file or directory (errno 2)")) {
+            try parse(["--config", missing], environment: ["SEGUED_CONFIG": file])
+        }
+    }
+
+    @Test func checkConfigHelpAndVersion() throws {
+        #expect(try parse(["--check-config"]) == .checkConfig(DaemonConfig()))
+        #expect(try parse(["--help"]) == .help(DaemonConfig.usage))
+        #expect(try parse(["-h"]) == .help(DaemonConfig.usage))
+        #expect(try parse(["--version"]) == .version)
+        // Help wins over anything after it, including a missing config file.
+        #expect(try parse(["--help", "--config", "/nonexistent.json"]) == .help(DaemonConfig.usage))
+        #expect(try parse(["--frame-rate", "30", "--version", "--bogus"]) == .version)
+        #expect(DaemonConfig.usage.split(separator: "\n").allSatisfy { $0.count <= 120 })
+    }
+
+    static let usageErrors: [([String], String)] = [
+        (["--frobnicate"], "unknown option '--frobnicate'"),
+        (["-x"], "unknown option '-x'"),
+        (["-xh"], "unknown option '-x'"),
+        (["run"], "unexpected argument 'run'; segued takes only options"),
+        (["--", "--help"], "unexpected argument '--help'; segued takes only options"),
+        (["--config"], "option '--config' needs a value"),
+        (["--data-dir", "--frame-rate", "30"], "option '--data-dir' needs a value"),
+        (["--command", "--", "tcp://127.0.0.1:1"], "option '--command' needs a value"),
+        (["--check-config=yes"], "option '--check-config' takes no value"),
+        (["--help=1"], "option '--help' takes no value"),
+        (["--frame-rate", "30", "--frame-rate", "60"], "option '--frame-rate' was given more than once"),
+        (["--frame-rate", "fast"], "invalid value 'fast' for '--frame-rate': must be an integer from 1 to 1000"),
+        (["--frame-rate=0"], "invalid value '0' for '--frame-rate': must be an integer from 1 to 1000"),
+        (["--frame-rate=+60"], "invalid value '+60' for '--frame-rate': must be an integer from 1 to 1000"),
+        (["--durability", "fast"], #"invalid value 'fast' for '--durability': must be "full" or "relaxed""#),
+        (
+            ["--log-level", "loud"],
+            #"invalid value 'loud' for '--log-level': must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#
+        ),
+        (["--data-dir="], "invalid value '' for '--data-dir': must be a non-empty path"),
+        (["--config="], "invalid value '' for '--config': must be a non-empty path"),
+        (
+            ["--command", "tcp://127.0.0.1"],
+            "invalid value 'tcp://127.0.0.1' for '--command': 'tcp://127.0.0.1' needs a port: tcp://host:port"
+        ),
+        (
+            ["--publish", "inproc://a", "--publish", "inproc://a"],
+            "endpoint 'inproc://a' was given twice to '--publish'"
+        ),
+        (
+            ["--publish", "tcp://127.0.0.1:7400"],
+            "endpoint 'tcp://127.0.0.1:7400' is both a command and a publish endpoint"
+        ),
+    ]
+
+    @Test(arguments: usageErrors)
+    func usageErrorsHaveExactMessagesAndExit64(arguments: [String], message: String) {
+        do {
+            let invocation = try parse(arguments)
+            Issue.record("\(arguments) parsed as \(invocation)")
+        } catch {
+            #expect(error.description == message)
+            #expect(error.kind == .usage)
+            #expect(error.exitCode == 64)
+            #expect(error.diagnostic == "segued: \(message)\nRun 'segued --help' for usage.\n")
+        }
+    }
+
+    @Test func aBadConfigFileExits78() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("segued.json", #"{"limits": {"maxMessageBytes": 10}}"#)
+        for arguments in [["--config", file], ["--config", file, "--check-config"]] {
+            #expect(
+                throws: ConfigError(.config, at: "$.limits.maxMessageBytes", "must be an integer from 1024 to 67108864")
+            ) {
+                try parse(arguments)
+            }
+        }
+        #expect(throws: ConfigError.self) { try parse([], environment: ["SEGUED_CONFIG": file]) }
+        let error = ConfigError(.config, at: "$.frameRate", "must be an integer from 1 to 1000")
+        #expect(error.exitCode == 78)
+        #expect(error.diagnostic == "segued: config error at $.frameRate: must be an integer from 1 to 1000\n")
+    }
+
+    @Test func tokenizerSplitsLikeArgumentParser() {
+        #expect(
+            CommandLineTokenizer.tokenize(["--a", "--b=1", "--c=", "-hv", "-", "x", "--", "--d", "-e"]) == [
+                .long(name: "a", value: nil), .long(name: "b", value: "1"), .long(name: "c", value: ""),
+                .short("h"), .short("v"), .argument("-"), .argument("x"), .positional("--d"), .positional("-e"),
+            ])
+    }
+}

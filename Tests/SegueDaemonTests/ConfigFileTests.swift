@@ -1,0 +1,199 @@
+import SegueCore
+import Testing
+
+@testable import SegueDaemon
+
+@Suite struct ConfigFileTests {
+    @Test func emptyObjectGivesTheDocumentedDefaults() throws {
+        let defaults = try config("{}")
+        #expect(defaults == DaemonConfig())
+        #expect(defaults.dataDir == "./.segue")
+        #expect(defaults.command.map(\.description) == ["tcp://127.0.0.1:7400"])
+        #expect(defaults.publish.map(\.description) == ["tcp://127.0.0.1:7401"])
+        #expect(defaults.frameRate == 60)
+        #expect(defaults.durability == .full)
+        #expect(defaults.logLevel == .info)
+        #expect(defaults.heartbeatSeconds == 1)
+        #expect(defaults.snapshotEvery == 1000)
+        #expect(defaults.limits.maxMessageBytes == 1_048_576)
+        #expect(defaults.limits.maxParamsBytes == 16_384)
+        #expect(defaults.limits.maxNavigators == 100_000)
+        #expect(defaults.limits.maxQueue == 64)
+        #expect(defaults.limits.maxStackDepth == 512)
+        #expect(defaults.limits.publishHighWaterMark == 100_000)
+        #expect(defaults.limits.interactionTimeoutSeconds == 10)
+        #expect(defaults.limits.interactionTimeout == .seconds(10))
+        #expect(defaults.heartbeatInterval == .seconds(1))
+        #expect(defaults.security == nil)
+        #expect(defaults.animators == nil)
+        #expect(defaults.warnings.isEmpty)
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let parsed = try config(
+            """
+            {"dataDir": "/var/lib/segue", "command": ["ipc:///run/segue/command.sock", "tcp://[::1]:7400"],
+             "publish": ["ipc:///run/segue/publish.sock"], "frameRate": 120, "durability": "relaxed",
+             "logLevel": "debug", "heartbeatSeconds": 0.5, "snapshotEvery": 50,
+             "limits": {"maxMessageBytes": 65536, "maxParamsBytes": 4096, "maxNavigators": 10, "maxQueue": 8,
+                        "maxStackDepth": 32, "publishHighWaterMark": 1000, "interactionTimeoutSeconds": 2.5},
+             "animators": [{"operation": "push", "animator": {"style": "fade"}}]}
+            """)
+        #expect(parsed.dataDir == "/var/lib/segue")
+        #expect(parsed.command.map(\.description) == ["ipc:///run/segue/command.sock", "tcp://[::1]:7400"])
+        #expect(parsed.publish.map(\.description) == ["ipc:///run/segue/publish.sock"])
+        #expect(parsed.frameRate == 120)
+        #expect(parsed.durability == .relaxed)
+        #expect(parsed.logLevel == .debug)
+        #expect(parsed.heartbeatInterval == .milliseconds(500))
+        #expect(parsed.snapshotEvery == 50)
+        #expect(parsed.limits.maxMessageBytes == 65536)
+        #expect(parsed.limits.maxParamsBytes == 4096)
+        #expect(parsed.limits.maxNavigators == 10)
+        #expect(parsed.limits.maxQueue == 8)
+        #expect(parsed.limits.maxStackDepth == 32)
+        #expect(parsed.limits.publishHighWaterMark == 1000)
+        #expect(parsed.limits.interactionTimeout == .milliseconds(2500))
+        #expect(parsed.animators == [["operation": "push", "animator": ["style": "fade"]]])
+    }
+
+    @Test func nullMeansTheDefault() throws {
+        #expect(try config(#"{"frameRate": null, "limits": {"maxQueue": null}, "security": null}"#) == DaemonConfig())
+    }
+
+    static let invalid: [(String, String)] = [
+        ("[]", "config error at $: must be an object"),
+        (
+            #"{"frameRte": 60}"#,
+            "config error at $.frameRte: unknown key; expected one of dataDir, command, publish, frameRate, durability, "
+                + "logLevel, heartbeatSeconds, snapshotEvery, limits, security, animators"
+        ),
+        (
+            #"{"limits": {"maxMessageBytes": 100}}"#,
+            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"
+        ),
+        (
+            #"{"limits": {"maxMessageBytes": 1048576.5}}"#,
+            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"
+        ),
+        (
+            #"{"limits": {"maxMessageBytes": "1MiB"}}"#,
+            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"
+        ),
+        (
+            #"{"limits": {"maxMessageBytes": 2048, "maxParamsBytes": 4096}}"#,
+            "config error at $.limits.maxParamsBytes: must not exceed maxMessageBytes (2048): params travel inside one message"
+        ),
+        (#"{"limits": {"maxQueue": 0}}"#, "config error at $.limits.maxQueue: must be an integer from 1 to 10000"),
+        (
+            #"{"limits": {"interactionTimeoutSeconds": 0}}"#,
+            "config error at $.limits.interactionTimeoutSeconds: must be a number from 0.05 to 86400"
+        ),
+        (
+            #"{"limits": {"max queue": 1}}"#,
+            #"config error at $.limits["max queue"]: unknown key; expected one of maxMessageBytes, maxParamsBytes, "#
+                + "maxNavigators, maxQueue, maxStackDepth, publishHighWaterMark, interactionTimeoutSeconds"
+        ),
+        (#"{"limits": 5}"#, "config error at $.limits: must be an object"),
+        (#"{"frameRate": 0}"#, "config error at $.frameRate: must be an integer from 1 to 1000"),
+        (#"{"frameRate": 1001}"#, "config error at $.frameRate: must be an integer from 1 to 1000"),
+        (#"{"frameRate": true}"#, "config error at $.frameRate: must be an integer from 1 to 1000"),
+        (#"{"durability": "fast"}"#, #"config error at $.durability: must be "full" or "relaxed""#),
+        (
+            #"{"logLevel": "verbose"}"#,
+            #"config error at $.logLevel: must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#
+        ),
+        (#"{"heartbeatSeconds": 61}"#, "config error at $.heartbeatSeconds: must be a number from 0.05 to 60"),
+        (#"{"snapshotEvery": 0}"#, "config error at $.snapshotEvery: must be an integer from 1 to 1000000"),
+        (#"{"dataDir": ""}"#, "config error at $.dataDir: must be a non-empty string"),
+        (#"{"dataDir": 7}"#, "config error at $.dataDir: must be a non-empty string"),
+        (#"{"command": "tcp://127.0.0.1:7400"}"#, "config error at $.command: must be an array"),
+        (#"{"command": []}"#, "config error at $.command: must list at least one endpoint"),
+        (#"{"command": ["tcp://127.0.0.1:7400", 5]}"#, "config error at $.command[1]: must be a non-empty string"),
+        (
+            #"{"command": ["tcp://127.0.0.1"]}"#,
+            "config error at $.command[0]: 'tcp://127.0.0.1' needs a port: tcp://host:port"
+        ),
+        (
+            #"{"command": ["tcp://127.0.0.1:70000"]}"#,
+            "config error at $.command[0]: 'tcp://127.0.0.1:70000' has port '70000'; use 1 to 65535, or * for any free port"
+        ),
+        (
+            #"{"publish": ["udp://127.0.0.1:7401"]}"#,
+            "config error at $.publish[0]: 'udp://127.0.0.1:7401' has transport 'udp'; segued binds tcp, ipc or inproc"
+        ),
+        (
+            #"{"publish": ["127.0.0.1:7401"]}"#,
+            "config error at $.publish[0]: '127.0.0.1:7401' is not an endpoint; write tcp://host:port, ipc://path or inproc://name"
+        ),
+        (#"{"publish": ["ipc://"]}"#, "config error at $.publish[0]: 'ipc://' has no address after '://'"),
+        (#"{"publish": ["inproc://a", "inproc://a"]}"#, "config error at $.publish[1]: 'inproc://a' is listed twice"),
+        (
+            #"{"command": ["inproc://a"], "publish": ["inproc://a"]}"#,
+            "config error at $.publish[0]: 'inproc://a' is also a command endpoint"
+        ),
+        (#"{"security": {}}"#, "config error at $.security.curve: is required in security"),
+        (#"{"security": {"tls": {}}}"#, "config error at $.security.tls: unknown key; expected one of curve"),
+        (
+            #"{"security": {"curve": {}}}"#,
+            "config error at $.security.curve.serverSecretKeyFile: is required: the file holding the server's Z85 secret key"
+        ),
+        (
+            #"{"security": {"curve": {"serverSecretKeyFile": "/nonexistent/segue.key", "clients": []}}}"#,
+            "config error at $.security.curve.serverSecretKeyFile: cannot open /nonexistent/segue.key: "
+                + "No such file or directory (errno 2)"
+        ),
+    ]
+
+    @Test(arguments: invalid)
+    func invalidConfigsNameThePathAndTheRule(document: String, message: String) {
+        let error = configError(document)
+        #expect(error?.description == message)
+        #expect(error?.kind == .config)
+        #expect(error?.exitCode == 78)
+    }
+
+    @Test func anUnknownKeyIsReportedAfterTheKnownKeysAreChecked() {
+        // Known keys are checked in documentation order, then leftovers in file order.
+        #expect(configError(#"{"zzz": 1, "frameRate": 0}"#)?.location == "$.frameRate")
+        #expect(configError(#"{"zzz": 1, "yyy": 2}"#)?.location == "$.zzz")
+    }
+
+    @Test func effectiveConfigRoundTripsThroughJSON() throws {
+        let directory = try TemporaryDirectory()
+        let secretFile = try directory.write("server.key", TestKeys.serverSecret + "\n")
+        let clientFile = try directory.write("client.pub", TestKeys.otherPublic)
+        let original = try config(
+            """
+            {"command": ["tcp://*:7400"], "publish": ["tcp://0.0.0.0:*"], "heartbeatSeconds": 0.25,
+             "security": {"curve": {"serverSecretKeyFile": "\(secretFile)", "clients": [
+                 {"publicKey": "\(TestKeys.clientPublic)", "role": "controller"},
+                 {"publicKeyFile": "\(clientFile)", "role": "observer"}]}},
+             "animators": {"rules": []}}
+            """)
+        let printed = original.json.prettyPrinted()
+        #expect(!printed.contains(TestKeys.serverSecret))
+        #expect(try config(printed) == original)
+        #expect(try config(DaemonConfig().json.serialized()) == DaemonConfig())
+    }
+
+    @Test func fileErrorsSayWhichFile() throws {
+        let directory = try TemporaryDirectory()
+        let broken = try directory.write("broken.json", "{\"frameRate\": 60,}")
+        #expect(
+            throws: ConfigError(
+                .config,
+                "\(broken) is not valid JSON: invalid JSON at byte 17: a trailing comma before '}' is not allowed")
+        ) {
+            try DaemonConfig(file: broken)
+        }
+        let missing = directory.path + "/missing.json"
+        #expect(throws: ConfigError(.config, "cannot open \(missing): No such file or directory (errno 2)")) {
+            try DaemonConfig(file: missing)
+        }
+        let good = try directory.write("good.json", #"{"frameRate": 30}"#)
+        let loaded = try DaemonConfig(file: good)
+        #expect(loaded.frameRate == 30)
+        #expect(loaded.configFile == good)
+    }
+}

@@ -1,0 +1,112 @@
+import SegueCore
+import Testing
+
+@testable import SegueDaemon
+
+@Suite struct ConfigSecurityTests {
+    @Test func curveKeysAreReadFromFilesAndInline() throws {
+        let directory = try TemporaryDirectory()
+        let secretFile = try directory.write("server.key", TestKeys.serverSecret + "\r\n")
+        let clientFile = try directory.write("observer.pub", TestKeys.otherPublic + "\n")
+        let parsed = try config(
+            """
+            {"security": {"curve": {"serverSecretKeyFile": "\(secretFile)", "clients": [
+                {"publicKey": "\(TestKeys.clientPublic)", "role": "controller"},
+                {"publicKeyFile": "\(clientFile)", "role": "observer"}]}}}
+            """)
+        let security = try #require(parsed.security)
+        #expect(security.curve.serverSecretKeyFile == secretFile)
+        #expect(security.curve.serverSecretKey.z85 == TestKeys.serverSecret)
+        #expect(security.curve.clients.map(\.role) == [.controller, .observer])
+        #expect(security.curve.clients.map(\.source) == [.inline, .file(clientFile)])
+        #expect(security.role(of: try CurveKey(z85: TestKeys.clientPublic).bytes) == .controller)
+        #expect(security.role(of: try CurveKey(z85: TestKeys.otherPublic).bytes) == .observer)
+        #expect(security.role(of: [UInt8](repeating: 0, count: 32)) == nil)
+        #expect(!"\(security.curve.serverSecretKey)".contains(TestKeys.serverSecret))
+    }
+
+    /// The Z85 test vector of rfc.zeromq.org/spec/32 ("HelloWorld" is 8 bytes: 0x86 0x4F 0xD2 0x6F 0xB5
+    /// 0x59 0xF7 0x5B), repeated to the 32 bytes of a key.
+    @Test func z85DecodesTheSpecVector() throws {
+        let key = try CurveKey(z85: String(repeating: "HelloWorld", count: 4))
+        #expect(
+            key.bytes == Array(repeating: [0x86, 0x4F, 0xD2, 0x6F, 0xB5, 0x59, 0xF7, 0x5B], count: 4).flatMap { $0 })
+    }
+
+    static let badKeys: [(String, String)] = [
+        ("short", "a CURVE key of 40 Z85 characters, not 5"),
+        (String(repeating: "a", count: 39) + "~", "a CURVE key of 40 Z85 characters; '~' is not one"),
+        (String(repeating: "#", count: 40), "a valid Z85 CURVE key; characters 1 to 5 overflow"),
+    ]
+
+    @Test(arguments: badKeys)
+    func malformedKeysAreRejected(text: String, reason: String) {
+        #expect(throws: CurveKeyError(reason)) { try CurveKey(z85: text) }
+    }
+
+    @Test func invalidSecuritySectionsNameThePath() throws {
+        let directory = try TemporaryDirectory()
+        let secret = try directory.write("server.key", TestKeys.serverSecret)
+        let badSecret = try directory.write("bad.key", "not a key\n")
+        func curve(_ clients: String, secretFile: String = secret) -> String {
+            #"{"security": {"curve": {"serverSecretKeyFile": "\#(secretFile)", "clients": \#(clients)}}}"#
+        }
+        let controller = #"{"publicKey": "\#(TestKeys.clientPublic)", "role": "controller"}"#
+        let cases: [(String, String)] = [
+            (
+                curve("[]"),
+                "config error at $.security.curve.clients: must list at least one client; without one nobody can connect"
+            ),
+            (
+                curve("[\(controller)]", secretFile: badSecret),
+                "config error at $.security.curve.serverSecretKeyFile: \(badSecret) must hold a CURVE key of 40 Z85 characters, not 9"
+            ),
+            (
+                curve(#"[{"role": "controller"}]"#),
+                "config error at $.security.curve.clients[0]: needs publicKey or publicKeyFile"
+            ),
+            (
+                curve(#"[{"publicKey": "\#(TestKeys.clientPublic)"}]"#),
+                #"config error at $.security.curve.clients[0].role: is required: "controller" or "observer""#
+            ),
+            (
+                curve(#"[{"publicKey": "\#(TestKeys.clientPublic)", "role": "admin"}]"#),
+                #"config error at $.security.curve.clients[0].role: must be "controller" or "observer""#
+            ),
+            (
+                curve(#"[{"publicKey": "abc", "role": "observer"}]"#),
+                "config error at $.security.curve.clients[0].publicKey: must be a CURVE key of 40 Z85 characters, not 3"
+            ),
+            (
+                curve(#"[{"publicKey": "\#(TestKeys.clientPublic)", "publicKeyFile": "/x", "role": "observer"}]"#),
+                "config error at $.security.curve.clients[0]: has both publicKey and publicKeyFile; keep one"
+            ),
+            (
+                curve("[\(controller), \(controller)]"),
+                "config error at $.security.curve.clients[1]: lists a public key already listed; give each client one entry"
+            ),
+            (
+                curve(#"[{"publicKey": "\#(TestKeys.clientPublic)", "role": "observer", "name": "x"}]"#),
+                "config error at $.security.curve.clients[0].name: unknown key; expected one of publicKey, publicKeyFile, role"
+            ),
+        ]
+        for (document, message) in cases {
+            #expect(configError(document)?.description == message)
+        }
+    }
+
+    @Test func nonLoopbackTCPWithoutCurveIsWarnedAbout() throws {
+        let open = try config(#"{"command": ["tcp://0.0.0.0:7400"], "publish": ["tcp://127.0.0.1:7401"]}"#)
+        #expect(
+            open.warnings == [
+                "command endpoint tcp://0.0.0.0:7400 accepts connections from other hosts without CURVE; anyone who "
+                    + "can reach it can send commands. Bind to 127.0.0.1 or ipc, or configure security.curve."
+            ])
+        let directory = try TemporaryDirectory()
+        let secret = try directory.write("server.key", TestKeys.serverSecret)
+        let secured = try config(
+            #"{"command": ["tcp://*:7400"], "security": {"curve": {"serverSecretKeyFile": "\#(secret)", "clients": "#
+                + #"[{"publicKey": "\#(TestKeys.clientPublic)", "role": "controller"}]}}}"#)
+        #expect(secured.warnings.isEmpty)
+    }
+}
