@@ -62,6 +62,9 @@ public final class Engine: @unchecked Sendable {
     /// flight, and every heartbeat otherwise): where the daemon pings the systemd watchdog, so a
     /// wedged loop stops the pings and gets restarted.
     public var onLoop: ((Engine) -> Void)?
+    /// The longest the loop sleeps when idle (nanoseconds); set to the watchdog period so `onLoop`
+    /// runs often enough. `nil`: until the next heartbeat.
+    public var wakeInterval: Int64?
     /// Client keys and roles the ZAP handler admits; replaced on reload.
     let admitted = AdmittedClients()
 
@@ -176,6 +179,7 @@ public final class Engine: @unchecked Sendable {
     /// otherwise the next heartbeat.
     private func nextWake() -> Int64 {
         var wake = nextHeartbeat
+        if let wakeInterval { wake = min(wake, WallClock.now() + wakeInterval) }
         if !fleet.active.isEmpty { wake = min(wake, clock.instant(ofFrame: fleet.closedFrame + 1)) }
         return wake
     }

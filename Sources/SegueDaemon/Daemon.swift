@@ -1,0 +1,205 @@
+import Foundation
+import SegueCore
+import SegueStore
+import SegueWire
+
+/// `segued` as a library: parses the command line and config, runs the engine under systemd's
+/// notify protocol, and turns signals into a graceful stop or a reload. The executable only calls
+/// `Daemon.main`.
+public enum Daemon {
+    /// Runs the daemon and returns the process exit code (0, 64 usage, 78 config, 1 failure).
+    public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        // Before any thread exists, so every thread inherits the mask and only the watcher reads them.
+        SignalWatcher.blockInProcess()
+        let invocation: DaemonInvocation
+        do {
+            invocation = try DaemonConfig.parse(arguments: arguments, environment: environment)
+        } catch {
+            FileHandle.standardError.write(Data((error.diagnostic + "\n").utf8))
+            return error.exitCode
+        }
+        switch invocation {
+        case .help(let text):
+            print(text)
+            return 0
+        case .version:
+            print("segued \(Engine.version) (libzmq \(ZMQ.version))")
+            return 0
+        case .checkConfig(let config):
+            do {
+                _ = try options(from: config)
+            } catch {
+                FileHandle.standardError.write(Data("segued: \(error)\n".utf8))
+                return 78
+            }
+            print(config.json.prettyPrinted())
+            for warning in config.warnings { FileHandle.standardError.write(Data("segued: warning: \(warning)\n".utf8)) }
+            return 0
+        case .run(let config):
+            return run(config)
+        }
+    }
+
+    /// A config problem found after parsing (the engine's own validation), reported like the parser's.
+    struct LateConfigError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The engine's options from a validated config.
+    static func options(from config: DaemonConfig) throws -> EngineOptions {
+        var o = EngineOptions(
+            dataDirectory: config.dataDir, commandEndpoints: config.command.map(\.description),
+            publishEndpoints: config.publish.map(\.description))
+        o.frameRate = config.frameRate
+        o.durability = config.durability == .full ? .full : .relaxed
+        o.heartbeatInterval = config.heartbeatInterval
+        o.checkpointEvery = config.snapshotEvery
+        o.maxMessageBytes = config.limits.maxMessageBytes
+        o.publishHighWaterMark = config.limits.publishHighWaterMark
+        o.decoderLimits.maxParamsBytes = config.limits.maxParamsBytes
+        o.maxNavigators = config.limits.maxNavigators
+        o.maxQueue = config.limits.maxQueue
+        o.maxStackDepth = config.limits.maxStackDepth
+        o.defaultInteractionTimeout = config.limits.interactionTimeoutSeconds
+        if let rules = config.animators {
+            do {
+                o.defaultAnimators = try AnimatorRules(json: rules, path: "$.animators")
+            } catch {
+                throw LateConfigError(description: "config error at \(error.message)")
+            }
+        }
+        if let curve = config.security?.curve {
+            var clients: [String: ClientRole] = [:]
+            for client in curve.clients { clients[client.publicKey.z85] = client.role == .controller ? .controller : .observer }
+            o.security = SecurityOptions(serverSecretKey: curve.serverSecretKey.z85, clients: clients)
+        }
+        return o
+    }
+
+    static func run(_ config: DaemonConfig) -> Int32 {
+        let logger = Logger(label: "segued", threshold: LogThreshold(config.logLevel))
+        let options: EngineOptions
+        do {
+            options = try self.options(from: config)
+        } catch {
+            logger.critical("\(error)")
+            return 78
+        }
+        for warning in config.warnings { logger.warning(warning) }
+        let notifier = SystemdNotifier()
+        let engine: Engine
+        do {
+            engine = try Engine(options: options) { priority, message in
+                logger.log(level: LogLevel.forSyslogPriority(priority), message)
+            }
+        } catch {
+            logger.critical("Could not open the log in \(config.dataDir): \(error)")
+            return 1
+        }
+        let watcher = SignalWatcher()
+        let reloader = Reloader(config: config, engine: engine, logger: logger, notifier: notifier)
+        do {
+            try watcher.start { signal in
+                switch signal {
+                case .terminate, .interrupt:
+                    logger.notice("Received \(signal); finishing the group commit and stopping.")
+                    _ = notifier.stopping(status: "Stopping")
+                    engine.stop()
+                case .hangup:
+                    reloader.reload()
+                }
+            }
+        } catch {
+            logger.critical("Could not watch signals: \(error)")
+            return 1
+        }
+        defer { watcher.stop() }
+        installSupervision(engine, notifier: notifier)
+        do {
+            try engine.run {
+                let endpoints = (engine.boundCommandEndpoints + engine.boundPublishEndpoints).joined(separator: " ")
+                logger.notice("Ready: commands on \(engine.boundCommandEndpoints.joined(separator: ", ")), publishing on \(engine.boundPublishEndpoints.joined(separator: ", ")), \(options.frameRate) Hz, durability \(options.durability.rawValue).")
+                _ = notifier.ready(status: "Serving on \(endpoints)")
+            }
+        } catch {
+            logger.critical("The daemon stopped on an error: \(error)")
+            return 1
+        }
+        logger.notice("Stopped cleanly.")
+        return 0
+    }
+
+    /// WATCHDOG=1 at half of WATCHDOG_USEC from the engine loop itself (a wedged loop stops pinging and
+    /// systemd restarts it), and STATUS= with counts every few seconds.
+    static func installSupervision(_ engine: Engine, notifier: SystemdNotifier) {
+        guard notifier.isSupervised else { return }
+        let period = notifier.watchdogInterval.map { Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 }
+        var nextPing: Int64 = 0
+        engine.wakeInterval = period.map { min($0, 5_000_000_000) } ?? 5_000_000_000
+        var nextStatus: Int64 = 0
+        engine.onLoop = { engine in
+            let now = WallClock.monotonic()
+            if let period, now >= nextPing {
+                _ = notifier.watchdog()
+                nextPing = now + period
+            }
+            if now >= nextStatus {
+                _ = notifier.status(engine.statusLine)
+                nextStatus = now + 5_000_000_000
+            }
+        }
+    }
+}
+
+/// SIGHUP: reloads what can change live (log level, default animators, client keys) from the config
+/// file, between RELOADING=1 and READY=1; anything else that changed is logged as needing a restart.
+final class Reloader: Sendable {
+    let config: DaemonConfig
+    let engine: Engine
+    let logger: Logger
+    let notifier: SystemdNotifier
+
+    init(config: DaemonConfig, engine: Engine, logger: Logger, notifier: SystemdNotifier) {
+        self.config = config
+        self.engine = engine
+        self.logger = logger
+        self.notifier = notifier
+    }
+
+    func reload() {
+        _ = notifier.reloading(status: "Reloading")
+        defer { _ = notifier.ready(status: "Reloaded") }
+        guard let file = config.configFile else {
+            logger.notice("SIGHUP: no config file to reload (started without --config); nothing changed.")
+            return
+        }
+        do {
+            let reload = try config.reloadable(from: file)
+            let options = try Daemon.options(from: reload.config)
+            logger.logLevel = reload.config.logLevel
+            let rules = options.defaultAnimators
+            engine.perform { $0.setDefaultAnimators(rules) }
+            engine.setAdmittedClients(options.security?.clients ?? [:])
+            logger.notice("Reloaded \(file): \(reload.applied.joined(separator: ", ")).")
+            if !reload.needsRestart.isEmpty {
+                logger.warning("Changed in \(file) but only applied on restart: \(reload.needsRestart.joined(separator: ", ")).")
+            }
+        } catch {
+            logger.error("SIGHUP: \(file) was not reloaded, the running configuration stays: \(error)")
+        }
+    }
+}
+
+extension LogLevel {
+    /// The level for a syslog priority as the engine reports it (7 debug … 2 critical).
+    static func forSyslogPriority(_ priority: Int) -> LogLevel {
+        switch priority {
+        case ...2: .critical
+        case 3: .error
+        case 4: .warning
+        case 5: .notice
+        case 6: .info
+        default: .debug
+        }
+    }
+}

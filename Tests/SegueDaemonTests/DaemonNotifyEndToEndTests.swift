@@ -1,0 +1,70 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The real `segued` under a stand-in systemd: the whole notify sequence over a datagram socket.
+@Suite(.serialized) struct DaemonNotifyEndToEndTests {
+    static var segued: String {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("segued").path), dir.path != "/" {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir.appendingPathComponent("segued").path
+    }
+
+    @Test func readyStatusWatchdogReloadAndStop() throws {
+        let listener = try NotifySocketListener()
+        let dir = try TemporaryDirectory()
+        let config = dir.path + "/segued.json"
+        try Data("""
+            {"dataDir": "\(dir.path)/data", "command": ["ipc://\(dir.path)/cmd.sock"],
+             "publish": ["ipc://\(dir.path)/pub.sock"], "logLevel": "info"}
+            """.utf8).write(to: URL(fileURLWithPath: config))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.segued)
+        process.arguments = ["--config", config]
+        var env = ProcessInfo.processInfo.environment
+        env["NOTIFY_SOCKET"] = listener.path
+        env["WATCHDOG_USEC"] = "200000"  // ping every 100 ms
+        process.environment = env
+        let log = Pipe()
+        process.standardError = log
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        let startup = try listener.receive(until: "READY=1")
+        let ready = startup.last!
+        #expect(ready.contains("READY=1"))
+        #expect(ready.contains("STATUS=Serving on ipc://"))
+
+        // Watchdog pings from the loop at half of WATCHDOG_USEC, and STATUS= with counts.
+        var pings = 0
+        var statuses: [String] = []
+        let deadline = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < deadline, let message = try listener.receive(timeout: .milliseconds(500)) {
+            if message == "WATCHDOG=1" { pings += 1 }
+            if message.hasPrefix("STATUS=") { statuses.append(message) }
+        }
+        #expect(pings >= 5 && pings <= 15, "expected about 10 pings in 1 s at a 100 ms period, got \(pings)")
+        #expect(statuses.contains { $0.contains("navigators") && $0.contains("seq") })
+
+        // SIGHUP: RELOADING=1 (with MONOTONIC_USEC), then READY=1 again.
+        kill(process.processIdentifier, SIGHUP)
+        let reload = try listener.receive(until: "READY=1").filter { $0 != "WATCHDOG=1" && !$0.hasPrefix("STATUS=") }
+        #expect(reload.first?.contains("RELOADING=1") == true)
+        #expect(reload.first?.contains("MONOTONIC_USEC=") == true)
+
+        // SIGTERM: STOPPING=1 and a clean exit within 2 s.
+        let stopAt = ContinuousClock.now
+        kill(process.processIdentifier, SIGTERM)
+        let stopping = try listener.receive(until: "STOPPING=1")
+        #expect(stopping.last?.contains("STOPPING=1") == true)
+        while process.isRunning, ContinuousClock.now - stopAt < .seconds(5) { usleep(5_000) }
+        #expect(!process.isRunning)
+        #expect(ContinuousClock.now - stopAt < .seconds(2))
+        #expect(process.terminationStatus == 0)
+        let output = String(decoding: log.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(output.contains("<5>segued: Ready"))
+        #expect(output.contains("Stopped cleanly"))
+    }
+}
