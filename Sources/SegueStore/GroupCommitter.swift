@@ -62,8 +62,10 @@ final class GroupCommitter: @unchecked Sendable {
             throw Self.closedError
         }
         pending.append(
-            .task { writer in
+            .task { [self] writer in
                 do throws(StoreError) { outcome = .success(try body(writer)) } catch { outcome = .failure(error) }
+                // Published before the caller wakes, so `lastSeq` right after an import is current.
+                self.committedSeq.store(writer.lastSeq, ordering: .releasing)
                 done.signal()
             })
         condition.signal()
