@@ -164,4 +164,31 @@ import Testing
         #expect(error["revision"] == pushed["revision"], "conflict carries the current revision")
         try c.ok(["cmd": "pop", "navigator": "e", "animated": false, "expect": pushed["revision"]!])
     }
+
+    @Test func aSilentGestureTimesOut() throws {
+        defer { daemon.stop() }
+        try create("t", ["interactionTimeout": 0.1])
+        try c.ok(["cmd": "begin", "navigator": "t", "operation": "pop"])
+        try c.ok(["cmd": "update", "navigator": "t", "percent": 0.3])
+        #expect(TestClient.routes(try c.waitIdle("t")) == ["Home", "Detail"])
+        let events = try c.events(of: "t")
+        let cancelling = try #require(events.first { $0.type == "transition.cancelling" })
+        #expect(cancelling.data["reason"] == "timeout")
+        #expect(cancelling.command == nil, "decided by the clock")
+        #expect(events.last?.type == "transition.cancelled")
+        #expect(events.last?.data["reason"] == "timeout")
+    }
+
+    @Test func aQueuedCommandThatNoLongerFitsIsDropped() throws {
+        defer { daemon.stop() }
+        try create("d", ["busy": "queue"])
+        try c.ok(["cmd": "pop", "navigator": "d", "animator": ["duration": 0.1]])
+        #expect(try c.ok(["cmd": "pop", "id": "second-pop", "navigator": "d"])["queued"] == 1)
+        #expect(TestClient.routes(try c.waitIdle("d")) == ["Home"])
+        let dropped = try #require(try c.events(of: "d").last)
+        #expect(dropped.type == "transition.dropped")
+        #expect(dropped.command == "second-pop")
+        #expect(dropped.data["request"]?["cmd"] == "pop")
+        #expect(dropped.data["error"]?["code"] == "cannot_pop_root")
+    }
 }

@@ -50,4 +50,23 @@ import Testing
         try after.fails(["cmd": "update", "navigator": "r", "percent": 0.5, "owner": "finger"], .noTransition)
         try after.ok(["cmd": "pop", "navigator": "r", "animated": false])
     }
+
+    @Test func aRetryAfterARestartGetsTheOriginalReply() throws {
+        let daemon = try DaemonProcess()
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "id": "make", "navigator": "r", "root": "Home"])
+        let push: JSON = ["cmd": "push", "id": "tap", "navigator": "r", "screen": "A", "animator": ["duration": 0.05]]
+        try c.send(raw: push.serializedBytes())
+        let original = try c.receiveFrames()
+        try c.waitIdle("r")
+        let seq = try c.lastSeq()
+        #expect(daemon.stop(signal: SIGKILL) == 128 + SIGKILL)
+        let restarted = try daemon.restarted()
+        defer { restarted.stop() }
+        let after = try TestClient(endpoint: restarted.commandEndpoint)
+        try after.send(raw: push.serializedBytes())
+        #expect(try after.receiveFrames() == original, "the stored reply, byte for byte")
+        #expect(try after.lastSeq() == seq)
+        #expect(TestClient.routes(try after.ok(["cmd": "state", "navigator": "r"])) == ["Home", "A"])
+    }
 }
