@@ -1,4 +1,6 @@
 import Foundation
+import SegueCore
+import SegueWire
 import Testing
 
 /// docs/protocol.md's Python example runs against a real daemon and passes its own checks, and the
@@ -33,6 +35,14 @@ import Testing
         let end = try #require(document.range(of: "\n```\n", range: start.upperBound..<document.endIndex))
         let embedded = String(document[start.upperBound..<end.lowerBound]) + "\n"
         #expect(embedded == file, "docs/protocol.md and docs/examples/protocol_example.py differ; copy the file into the doc")
+    }
+
+    @Test func theDocumentNamesEveryCommandErrorCodeAndEventType() throws {
+        let document = try String(contentsOf: Self.document, encoding: .utf8)
+        let names = Request.allCommands + ErrorCode.allCases.map(\.rawValue) + NavigationEvent.types
+        for name in names {
+            #expect(document.contains("`\(name)`"), "docs/protocol.md does not mention `\(name)`")
+        }
     }
 
     /// Runs python3 with `arguments`, returning its exit status and merged output (killed after 30 s).
