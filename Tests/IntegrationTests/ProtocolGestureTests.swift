@@ -163,6 +163,9 @@ import Testing
             ["cmd": "pop", "navigator": "e", "animated": false, "expect": .int(revision)], .conflict)
         #expect(error["revision"] == pushed["revision"], "conflict carries the current revision")
         try c.ok(["cmd": "pop", "navigator": "e", "animated": false, "expect": pushed["revision"]!])
+        // A name that does not exist yet is at revision 0: expect 0 creates only if new.
+        try c.ok(["cmd": "create", "navigator": "e0", "root": "Home", "expect": 0])
+        try c.fails(["cmd": "create", "navigator": "e0", "root": "Home", "expect": 0], .navigatorExists)
     }
 
     @Test func aSilentGestureTimesOut() throws {
