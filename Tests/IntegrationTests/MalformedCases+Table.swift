@@ -26,8 +26,9 @@ extension MalformedCase {
         text("Infinity", #"{"cmd":"update","id":"x","navigator":"m","percent":Infinity}"#, .badRequest),
         text("-Infinity", #"{"cmd":"update","id":"x","navigator":"m","percent":-Infinity}"#, .badRequest),
         text("1e400", #"{"cmd":"update","id":"x","navigator":"m","percent":1e400}"#, .badRequest),
-        text("-1e400 duration", #"{"cmd":"push","navigator":"m","screen":"A","animator":{"duration":-1e400}}"#,
-             .badRequest),
+        text(
+            "-1e400 duration", #"{"cmd":"push","navigator":"m","screen":"A","animator":{"duration":-1e400}}"#,
+            .badRequest),
         text("leading zero", #"{"cmd":"history","after":01}"#, .badRequest),
         text("leading plus", #"{"cmd":"history","after":+1}"#, .badRequest),
         text("bare fraction", #"{"cmd":"history","after":.5}"#, .badRequest),
@@ -36,13 +37,18 @@ extension MalformedCase {
         text("lone surrogate", #"{"cmd":"ping","id":"\ud800"}"#, .badRequest),
         text("raw control character", "{\"cmd\":\"pi\tng\"}", .badRequest),
         text("raw newline in a string", "{\"cmd\":\"ping\",\"id\":\"a\nb\"}", .badRequest),
-        text("deep arrays", #"{"cmd":"ping","x":"# + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}",
-             .badRequest),
-        text("deep objects", String(repeating: #"{"a":"#, count: 40) + "1" + String(repeating: "}", count: 40),
-             .badRequest),
+        text(
+            "deep arrays",
+            #"{"cmd":"ping","x":"# + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}",
+            .badRequest),
+        text(
+            "deep objects", String(repeating: #"{"a":"#, count: 40) + "1" + String(repeating: "}", count: 40),
+            .badRequest),
         text("100 000 open brackets", String(repeating: "[", count: 100_000), .badRequest),
-        text("deep screen params", #"{"cmd":"push","navigator":"m","screen":{"name":"A","params":"#
-             + String(repeating: #"{"a":"#, count: 35) + "1" + String(repeating: "}", count: 37), .badRequest),
+        text(
+            "deep screen params",
+            #"{"cmd":"push","navigator":"m","screen":{"name":"A","params":"#
+                + String(repeating: #"{"a":"#, count: 35) + "1" + String(repeating: "}", count: 37), .badRequest),
     ]
 
     static let encoding: [MalformedCase] = [
@@ -57,7 +63,8 @@ extension MalformedCase {
         utf8("invalid byte outside strings", #"{"cmd":"ping"@}"#, [0xFF]),
         utf8("latin-1 screen name", #"{"cmd":"push","navigator":"m","screen":"Caf@"}"#, [0xE9]),
         bytes("NUL bytes", [0, 0, 0, 0], .badRequest),
-        bytes("UTF-16 text", Array(#"{"cmd":"ping"}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), .badRequest),
+        bytes(
+            "UTF-16 text", Array(#"{"cmd":"ping"}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), .badRequest),
     ]
 
     static let envelope: [MalformedCase] = [
@@ -76,8 +83,10 @@ extension MalformedCase {
         json("navigator has a slash", ["cmd": "state", "id": "e", "navigator": "m/x"], .invalidArgument),
         json("navigator has a space", ["cmd": "state", "id": "e", "navigator": "m x"], .invalidArgument),
         json("navigator is not ASCII", ["cmd": "state", "id": "e", "navigator": "mé"], .invalidArgument),
-        json("navigator is 65 bytes", ["cmd": "state", "id": "e", "navigator": .string(String(repeating: "n", count: 65))],
-             .invalidArgument),
+        json(
+            "navigator is 65 bytes",
+            ["cmd": "state", "id": "e", "navigator": .string(String(repeating: "n", count: 65))],
+            .invalidArgument),
         json("navigator missing on push", ["cmd": "push", "id": "e", "screen": "A"], .badRequest),
         json("navigator missing on state", ["cmd": "state", "id": "e"], .badRequest),
         json("expect is negative", push(["expect": -1]), .badRequest),
@@ -85,8 +94,10 @@ extension MalformedCase {
         json("expect is a fraction", push(["expect": 1.5]), .badRequest),
         json("owner is a number", nav("update", ["percent": 0.5, "owner": 7]), .badRequest),
         json("owner is empty", nav("update", ["percent": 0.5, "owner": ""]), .invalidArgument),
-        json("owner is 200 bytes", nav("update", ["percent": 0.5, "owner": .string(String(repeating: "o", count: 200))]),
-             .invalidArgument),
+        json(
+            "owner is 200 bytes",
+            nav("update", ["percent": 0.5, "owner": .string(String(repeating: "o", count: 200))]),
+            .invalidArgument),
         json("expect on ping", ["cmd": "ping", "id": "e", "expect": 1], .badRequest),
         json("owner on state", ["cmd": "state", "id": "e", "navigator": "m", "owner": "me"], .badRequest),
     ]
@@ -97,8 +108,9 @@ extension MalformedCase {
         json("empty command", ["cmd": "", "id": "u"], .unknownCommand),
         json("trailing space", ["cmd": "ping ", "id": "u"], .unknownCommand),
         json("NUL in the command", ["cmd": "ping\u{0}", "id": "u"], .unknownCommand),
-        json("10 000 character command", ["cmd": .string(String(repeating: "c", count: 10_000)), "id": "u"],
-             .unknownCommand),
+        json(
+            "10 000 character command", ["cmd": .string(String(repeating: "c", count: 10_000)), "id": "u"],
+            .unknownCommand),
         json("prototype name", ["cmd": "__proto__", "id": "u"], .unknownCommand),
         json("unknown field on ping", ["cmd": "ping", "id": "u", "verbose": true], .badRequest),
         json("unknown field on push", push(["colour": "red"]), .badRequest),
@@ -117,28 +129,39 @@ extension MalformedCase {
         json("create without root", ["cmd": "create", "id": "c", "navigator": "m2"], .badRequest),
         json("create root number", ["cmd": "create", "id": "c", "navigator": "m2", "root": 5], .badRequest),
         json("create root empty", ["cmd": "create", "id": "c", "navigator": "m2", "root": ""], .invalidArgument),
-        json("create busy maybe", ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "busy": "maybe"],
-             .invalidArgument),
-        json("create queueLimit 0", ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "queueLimit": 0],
-             .invalidArgument),
-        json("create endRule threshold 2",
-             ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "endRule": ["threshold": 2]], .invalidArgument),
-        json("create endRule unknown member",
-             ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "endRule": ["speed": 2]], .badRequest),
-        json("create container width 0",
-             ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "container": ["width": 0, "height": 10]],
-             .invalidArgument),
-        json("create container without height",
-             ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "container": ["width": 10]], .badRequest),
-        json("create interactionTimeout 0",
-             ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "interactionTimeout": 0], .invalidArgument),
-        json("create maxDepth 0", ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "maxDepth": 0],
-             .invalidArgument),
-        json("create animators not an array",
-             ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "animators": "fast"], .invalidArgument),
-        json("create rule without animator",
-             ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "animators": [["operation": "push"]]],
-             .invalidArgument),
+        json(
+            "create busy maybe", ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "busy": "maybe"],
+            .invalidArgument),
+        json(
+            "create queueLimit 0", ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "queueLimit": 0],
+            .invalidArgument),
+        json(
+            "create endRule threshold 2",
+            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "endRule": ["threshold": 2]],
+            .invalidArgument),
+        json(
+            "create endRule unknown member",
+            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "endRule": ["speed": 2]], .badRequest),
+        json(
+            "create container width 0",
+            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "container": ["width": 0, "height": 10]],
+            .invalidArgument),
+        json(
+            "create container without height",
+            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "container": ["width": 10]], .badRequest),
+        json(
+            "create interactionTimeout 0",
+            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "interactionTimeout": 0], .invalidArgument),
+        json(
+            "create maxDepth 0", ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "maxDepth": 0],
+            .invalidArgument),
+        json(
+            "create animators not an array",
+            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "animators": "fast"], .invalidArgument),
+        json(
+            "create rule without animator",
+            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "animators": [["operation": "push"]]],
+            .invalidArgument),
         json("push without screen", nav("push", [:]), .badRequest),
         json("push screen number", push(["screen": 5]), .badRequest),
         json("push screen empty object", push(["screen": [:]]), .badRequest),
@@ -155,9 +178,10 @@ extension MalformedCase {
         json("update velocity string", nav("update", ["percent": 0.5, "velocity": "fast"]), .badRequest),
         json("finish completionSpeed 0", nav("finish", ["completionSpeed": 0]), .invalidArgument),
         json("finish completionSpeed negative", nav("finish", ["completionSpeed": -1]), .invalidArgument),
-        json("finish completionCurve spring",
-             nav("finish", ["completionCurve": ["spring": ["dampingRatio": 0.5, "initialVelocity": 0]]]),
-             .invalidArgument),
+        json(
+            "finish completionCurve spring",
+            nav("finish", ["completionCurve": ["spring": ["dampingRatio": 0.5, "initialVelocity": 0]]]),
+            .invalidArgument),
         json("cancel completionCurve unknown", nav("cancel", ["completionCurve": "wobbly"]), .invalidArgument),
         json("end percent string", nav("end", ["percent": "half"]), .invalidArgument),
         json("begin operation fly", nav("begin", ["operation": "fly"]), .invalidArgument),
@@ -184,8 +208,9 @@ extension MalformedCase {
         json("unknown curve", animator(["curve": "bouncy"]), .invalidArgument),
         json("bezier x out of range", animator(["curve": ["bezier": [2, 0, 1, 1]]]), .invalidArgument),
         json("bezier of three", animator(["curve": ["bezier": [0, 0, 1]]]), .invalidArgument),
-        json("negative spring", animator(["curve": ["spring": ["dampingRatio": -1, "initialVelocity": 0]]]),
-             .invalidArgument),
+        json(
+            "negative spring", animator(["curve": ["spring": ["dampingRatio": -1, "initialVelocity": 0]]]),
+            .invalidArgument),
         json("unknown style", animator(["style": "wobble"]), .invalidArgument),
         json("unknown edge", animator(["edge": "middle"]), .invalidArgument),
         json("unknown animator key", animator(["speed": 2]), .invalidArgument),
@@ -198,10 +223,14 @@ extension MalformedCase {
         json("1 MB navigator", ["cmd": "state", "navigator": .string(megabyte)], .tooLarge),
         json("1 MB screen name", push(["screen": .string(megabyte)]), .tooLarge),
         json("1 MB key", .object(JSONObject([(key: "cmd", value: "ping"), (key: megabyte, value: 1)])), .tooLarge),
-        json("params past 16 KiB", push(["screen": ["name": "A", "params": ["b": .string(String(repeating: "p", count: 17_000))]]]),
-             .tooLarge),
-        json("params an array of 2 000 numbers", push(["screen": ["name": "A", "params": .array(Array(repeating: 123_456_789, count: 2_000))]]),
-             .badRequest),
+        json(
+            "params past 16 KiB",
+            push(["screen": ["name": "A", "params": ["b": .string(String(repeating: "p", count: 17_000))]]]),
+            .tooLarge),
+        json(
+            "params an array of 2 000 numbers",
+            push(["screen": ["name": "A", "params": .array(Array(repeating: 123_456_789, count: 2_000))]]),
+            .badRequest),
     ]
 
     static let framing: [MalformedCase] = [

@@ -44,7 +44,10 @@ import Testing
         var sawDisconnect = false
         try monitor.setReceiveTimeout(.seconds(2))
         while let frames = try monitor.receiveMultipart(), let event = ZMQMonitorEvent(frames: frames) {
-            if event.kind == .disconnected { sawDisconnect = true; break }
+            if event.kind == .disconnected {
+                sawDisconnect = true
+                break
+            }
         }
         #expect(sawDisconnect, "the daemon closes the connection of an oversized message")
         try expectUnchanged(bystander, since: before)
@@ -77,7 +80,10 @@ import Testing
 
     // MARK: Helpers
 
-    struct Baseline { var seq: Int64; var revision: Int64 }
+    struct Baseline {
+        var seq: Int64
+        var revision: Int64
+    }
 
     /// Makes sure the target navigator exists, then records the log position.
     private func baseline(_ client: TestClient) throws -> Baseline {

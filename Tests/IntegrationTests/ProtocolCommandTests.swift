@@ -54,7 +54,10 @@ import Testing
         try c.ok(["cmd": "push", "navigator": "main", "screen": "C", "animated": false])
         try c.ok(["cmd": "popTo", "navigator": "main", "screen": "s5", "animated": false])
         let afterPopTo = try c.ok(["cmd": "state", "navigator": "main"])
-        #expect(afterPopTo["stack"] == [["id": "s1", "name": "Home"], ["id": "s2", "name": "A"], ["id": "s5", "name": "B"]])
+        #expect(
+            afterPopTo["stack"] == [
+                ["id": "s1", "name": "Home"], ["id": "s2", "name": "A"], ["id": "s5", "name": "B"],
+            ])
 
         try c.ok(["cmd": "pop", "navigator": "main", "animated": false])
         #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "main"])) == ["Home", "A"])
@@ -123,7 +126,10 @@ import Testing
         #expect(t["progress"] == t["fraction"], "linear curve: progress is the fraction")
         #expect(TestClient.routes(state) == ["Home"], "the committed stack changes only at completed")
         let list = try c.ok(["cmd": "list"])
-        #expect(list["navigators"]?.arrayValue?.first?["transition"] == ["id": 1, "operation": "push", "phase": "animating"])
+        #expect(
+            list["navigators"]?.arrayValue?.first?["transition"] == [
+                "id": 1, "operation": "push", "phase": "animating",
+            ])
 
         let idle = try c.waitIdle("nav")
         #expect(TestClient.routes(idle) == ["Home", "Detail"])

@@ -14,9 +14,8 @@ import Testing
 
     @Test func thePythonExampleRunsCleanAgainstTheDaemon() throws {
         let probe = try Self.python(["-c", "import zmq"])
-        try #require(
-            probe.status == 0,
-            "python3 cannot import zmq (pyzmq), which this test needs; install it with `pip install pyzmq`.\n\(probe.output)")
+        let hint = "python3 cannot import zmq (pyzmq), which this test needs; install it with `pip install pyzmq`."
+        try #require(probe.status == 0, "\(hint)\n\(probe.output)")
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
         let run = try Self.python([
@@ -34,7 +33,9 @@ import Testing
         let start = try #require(document.range(of: marker), "protocol.md must embed the example after \(marker)")
         let end = try #require(document.range(of: "\n```\n", range: start.upperBound..<document.endIndex))
         let embedded = String(document[start.upperBound..<end.lowerBound]) + "\n"
-        #expect(embedded == file, "docs/protocol.md and docs/examples/protocol_example.py differ; copy the file into the doc")
+        #expect(
+            embedded == file,
+            "docs/protocol.md and docs/examples/protocol_example.py differ; copy the file into the doc")
     }
 
     @Test func theDocumentNamesEveryCommandErrorCodeAndEventType() throws {

@@ -50,7 +50,9 @@ import Testing
     @Test func cancelledInteractivePushLeavesTheStackAsItWas() throws {
         defer { daemon.stop() }
         try create("g")
-        try c.ok(["cmd": "begin", "navigator": "g", "operation": "push", "screen": ["name": "New", "params": ["a": 1]]])
+        try c.ok([
+            "cmd": "begin", "navigator": "g", "operation": "push", "screen": ["name": "New", "params": ["a": 1]],
+        ])
         try c.ok(["cmd": "update", "navigator": "g", "percent": 0.4])
         let cancel = try c.ok(["cmd": "cancel", "navigator": "g"])
         #expect(cancel["decision"] == "cancel")

@@ -75,7 +75,9 @@ import Testing
         try c.ok(["cmd": "create", "navigator": "same", "root": "Home"])
         let first = try subscriber(["tick/same/"])
         let second = try subscriber(["tick/same/"])
-        try c.ok(["cmd": "push", "navigator": "same", "screen": "A", "animator": ["duration": 0.3, "curve": "easeOut"]])
+        try c.ok([
+            "cmd": "push", "navigator": "same", "screen": "A", "animator": ["duration": 0.3, "curve": "easeOut"],
+        ])
         let a = try first.collect(until: Self.isFinal("same"))
         let b = try second.collect(until: Self.isFinal("same"))
         #expect(a.count == 19)
@@ -122,14 +124,17 @@ import Testing
             let fraction = tick["fraction"]?.doubleValue ?? -1
             #expect((0...1).contains(fraction), sourceLocation: sourceLocation)
             #expect(tick["time"] == .int(clock!.instant(ofFrame: tick["frame"]?.int64Value ?? 0)))
-            #expect(tick.objectValue?.keys == [
-                "navigator", "transition", "operation", "frame", "time", "phase", "fraction", "progress", "revision",
-                "final", "views",
-            ], sourceLocation: sourceLocation)
-            for side in ["from", "to"] {
-                #expect(tick["views"]?[side]?.objectValue?.keys == [
-                    "screen", "x", "y", "alpha", "scale", "rotation", "rotationY", "mask", "z", "anchor",
+            #expect(
+                tick.objectValue?.keys == [
+                    "navigator", "transition", "operation", "frame", "time", "phase", "fraction", "progress",
+                    "revision",
+                    "final", "views",
                 ], sourceLocation: sourceLocation)
+            for side in ["from", "to"] {
+                #expect(
+                    tick["views"]?[side]?.objectValue?.keys == [
+                        "screen", "x", "y", "alpha", "scale", "rotation", "rotationY", "mask", "z", "anchor",
+                    ], sourceLocation: sourceLocation)
             }
         }
     }

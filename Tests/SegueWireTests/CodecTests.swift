@@ -1,7 +1,6 @@
 import SegueCore
-import Testing
-
 import SegueWire
+import Testing
 
 /// `RequestDecoder` and `Reply` without sockets: what each request decodes to, which code each bad
 /// request gets (and whether its id survives), and the exact bytes of replies.
@@ -15,8 +14,9 @@ import SegueWire
     static func req(
         _ body: Request.Body, id: String? = nil, navigator: String? = nil, expect: Int64? = nil, owner: String? = nil
     ) -> Request {
-        Request(id: id, navigator: navigator, envelope: CommandEnvelope(requestID: id, expect: expect, owner: owner),
-                body: body)
+        Request(
+            id: id, navigator: navigator, envelope: CommandEnvelope(requestID: id, expect: expect, owner: owner),
+            body: body)
     }
 
     static let good: [Good] = [
@@ -29,38 +29,58 @@ import SegueWire
         Good(text: #"{"cmd":"state","navigator":"m"}"#, request: req(.state(at: nil), navigator: "m")),
         Good(text: #"{"cmd":"state","navigator":"m","at":3}"#, request: req(.state(at: 3), navigator: "m")),
         Good(text: #"{"cmd":"history"}"#, request: req(.history(after: 0, limit: 1000))),
-        Good(text: #"{"cmd":"history","navigator":"m","after":5,"limit":2}"#,
-             request: req(.history(after: 5, limit: 2), navigator: "m")),
-        Good(text: #"{"cmd":"create","navigator":"m","root":"Home"}"#,
-             request: req(.navigation(.create(root: ScreenSpec(name: "Home"), config: NavigatorConfig())), navigator: "m")),
-        Good(text: #"{"cmd":"push","id":"a","navigator":"m","screen":"A","expect":2}"#,
-             request: req(.navigation(.push(ScreenSpec(name: "A"), .standard)), id: "a", navigator: "m", expect: 2)),
-        Good(text: #"{"cmd":"push","navigator":"m","screen":{"name":"A","params":{"k":1}},"animated":false}"#,
-             request: req(.navigation(.push(ScreenSpec(name: "A", params: ["k": 1]), TransitionOptions(animated: false))),
-                          navigator: "m")),
-        Good(text: #"{"cmd":"pop","navigator":"m","animator":{"duration":1}}"#,
-             request: req(.navigation(.pop(TransitionOptions(animator: ["duration": 1]))), navigator: "m")),
-        Good(text: #"{"cmd":"popTo","navigator":"m","screen":"s2"}"#,
-             request: req(.navigation(.popTo("s2", .standard)), navigator: "m")),
-        Good(text: #"{"cmd":"setStack","navigator":"m","screens":["s1",{"id":"s2"},{"name":"B"}]}"#,
-             request: req(.navigation(.setStack([.idOrName("s1"), .id("s2"), .new(ScreenSpec(name: "B"))], .standard)),
-                          navigator: "m")),
-        Good(text: #"{"cmd":"begin","navigator":"m","operation":"pop","owner":"o"}"#,
-             request: req(.navigation(.begin(.pop, animator: nil)), navigator: "m", owner: "o")),
-        Good(text: #"{"cmd":"begin","navigator":"m"}"#, request: req(.navigation(.begin(nil, animator: nil)), navigator: "m")),
-        Good(text: #"{"cmd":"update","navigator":"m","percent":2.5}"#,
-             request: req(.navigation(.update(percent: 1, velocity: nil)), navigator: "m")),
-        Good(text: #"{"cmd":"update","navigator":"m","percent":-1,"velocity":-3}"#,
-             request: req(.navigation(.update(percent: 0, velocity: -3)), navigator: "m")),
-        Good(text: #"{"cmd":"finish","navigator":"m"}"#,
-             request: req(.navigation(.finish(velocity: nil, completionSpeed: 1, completionCurve: .easeInOut)),
-                          navigator: "m")),
-        Good(text: #"{"cmd":"cancel","navigator":"m","completionSpeed":2,"completionCurve":"linear"}"#,
-             request: req(.navigation(.cancel(completionSpeed: 2, completionCurve: .linear)), navigator: "m")),
-        Good(text: #"{"cmd":"end","navigator":"m","percent":0.7}"#,
-             request: req(.navigation(.end(percent: 0.7, velocity: nil)), navigator: "m")),
-        Good(text: #"{"cmd":"close","navigator":"m","expect":4}"#,
-             request: req(.navigation(.close), navigator: "m", expect: 4)),
+        Good(
+            text: #"{"cmd":"history","navigator":"m","after":5,"limit":2}"#,
+            request: req(.history(after: 5, limit: 2), navigator: "m")),
+        Good(
+            text: #"{"cmd":"create","navigator":"m","root":"Home"}"#,
+            request: req(
+                .navigation(.create(root: ScreenSpec(name: "Home"), config: NavigatorConfig())), navigator: "m")),
+        Good(
+            text: #"{"cmd":"push","id":"a","navigator":"m","screen":"A","expect":2}"#,
+            request: req(.navigation(.push(ScreenSpec(name: "A"), .standard)), id: "a", navigator: "m", expect: 2)),
+        Good(
+            text: #"{"cmd":"push","navigator":"m","screen":{"name":"A","params":{"k":1}},"animated":false}"#,
+            request: req(
+                .navigation(.push(ScreenSpec(name: "A", params: ["k": 1]), TransitionOptions(animated: false))),
+                navigator: "m")),
+        Good(
+            text: #"{"cmd":"pop","navigator":"m","animator":{"duration":1}}"#,
+            request: req(.navigation(.pop(TransitionOptions(animator: ["duration": 1]))), navigator: "m")),
+        Good(
+            text: #"{"cmd":"popTo","navigator":"m","screen":"s2"}"#,
+            request: req(.navigation(.popTo("s2", .standard)), navigator: "m")),
+        Good(
+            text: #"{"cmd":"setStack","navigator":"m","screens":["s1",{"id":"s2"},{"name":"B"}]}"#,
+            request: req(
+                .navigation(.setStack([.idOrName("s1"), .id("s2"), .new(ScreenSpec(name: "B"))], .standard)),
+                navigator: "m")),
+        Good(
+            text: #"{"cmd":"begin","navigator":"m","operation":"pop","owner":"o"}"#,
+            request: req(.navigation(.begin(.pop, animator: nil)), navigator: "m", owner: "o")),
+        Good(
+            text: #"{"cmd":"begin","navigator":"m"}"#,
+            request: req(.navigation(.begin(nil, animator: nil)), navigator: "m")),
+        Good(
+            text: #"{"cmd":"update","navigator":"m","percent":2.5}"#,
+            request: req(.navigation(.update(percent: 1, velocity: nil)), navigator: "m")),
+        Good(
+            text: #"{"cmd":"update","navigator":"m","percent":-1,"velocity":-3}"#,
+            request: req(.navigation(.update(percent: 0, velocity: -3)), navigator: "m")),
+        Good(
+            text: #"{"cmd":"finish","navigator":"m"}"#,
+            request: req(
+                .navigation(.finish(velocity: nil, completionSpeed: 1, completionCurve: .easeInOut)),
+                navigator: "m")),
+        Good(
+            text: #"{"cmd":"cancel","navigator":"m","completionSpeed":2,"completionCurve":"linear"}"#,
+            request: req(.navigation(.cancel(completionSpeed: 2, completionCurve: .linear)), navigator: "m")),
+        Good(
+            text: #"{"cmd":"end","navigator":"m","percent":0.7}"#,
+            request: req(.navigation(.end(percent: 0.7, velocity: nil)), navigator: "m")),
+        Good(
+            text: #"{"cmd":"close","navigator":"m","expect":4}"#,
+            request: req(.navigation(.close), navigator: "m", expect: 4)),
     ]
 
     @Test(arguments: good) func decodes(_ c: Good) throws {
@@ -93,14 +113,17 @@ import SegueWire
         Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":"x"}"#, code: .invalidArgument, id: "a"),
         Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":NaN}"#, code: .badRequest),
         Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":1e999}"#, code: .badRequest),
-        Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":0.5,"owner":""}"#, code: .invalidArgument, id: "a"),
+        Bad(
+            text: #"{"cmd":"update","id":"a","navigator":"m","percent":0.5,"owner":""}"#, code: .invalidArgument,
+            id: "a"),
         Bad(text: #"{"cmd":"history","id":"a","limit":0}"#, code: .invalidArgument, id: "a"),
         Bad(text: #"{"cmd":"history","id":"a","limit":10001}"#, code: .invalidArgument, id: "a"),
         Bad(text: #"{"cmd":"state","id":"a","navigator":"m","at":-1}"#, code: .invalidArgument, id: "a"),
         Bad(text: #"{"cmd":"ping","id":""# + String(repeating: "i", count: 129) + #""}"#, code: .invalidArgument),
         Bad(text: #"{"cmd":"ping","pad":""# + String(repeating: "x", count: 256 * 1024 + 1) + #""}"#, code: .tooLarge),
         Bad(text: String(repeating: "[", count: 33) + String(repeating: "]", count: 33), code: .badRequest),
-        Bad(text: #"{"cmd":"push","id":"a","navigator":"m","screen":{"name":"A","params":{"b":""#
+        Bad(
+            text: #"{"cmd":"push","id":"a","navigator":"m","screen":{"name":"A","params":{"b":""#
                 + String(repeating: "p", count: 16 * 1024) + #""}}}"#, code: .tooLarge, id: "a"),
     ]
 
@@ -148,7 +171,8 @@ import SegueWire
 
     @Test func okRepliesPutOkAndIDFirst() {
         #expect(Reply.ok(id: nil).serialized() == #"{"ok":true,"id":null}"#)
-        #expect(Reply.ok(id: "x", ["revision": 3, "seq": 9]).serialized() == #"{"ok":true,"id":"x","revision":3,"seq":9}"#)
+        #expect(
+            Reply.ok(id: "x", ["revision": 3, "seq": 9]).serialized() == #"{"ok":true,"id":"x","revision":3,"seq":9}"#)
     }
 
     @Test func errorRepliesCarryCodeMessageAndSortedDetails() {

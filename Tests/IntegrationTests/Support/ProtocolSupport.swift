@@ -20,7 +20,8 @@ extension TestClient {
     @discardableResult
     func fails(_ request: JSON, _ code: ErrorCode, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSON {
         let reply = try call(request)
-        #expect(reply["ok"] == false, "\(request.serialized()) -> \(reply.serialized())", sourceLocation: sourceLocation)
+        #expect(
+            reply["ok"] == false, "\(request.serialized()) -> \(reply.serialized())", sourceLocation: sourceLocation)
         #expect(
             reply["error"]?["code"] == .string(code.rawValue), "\(request.serialized()) -> \(reply.serialized())",
             sourceLocation: sourceLocation)
