@@ -13,6 +13,12 @@ extension Navigator {
             guard case .create(let root, let config) = command else {
                 throw CoreError(.unknownNavigator, "Navigator \(name) does not exist; create it first (cmd \"create\").")
             }
+            // A navigator that does not exist yet is at revision 0: `create` with `expect` 0 means "only if new".
+            if let expected = envelope.expect, expected != 0 {
+                throw CoreError(
+                    .conflict, "Navigator \(name) does not exist yet (revision 0), not the expected \(expected); read its state and retry.",
+                    details: ["revision": 0])
+            }
             let screen = Screen(id: "s\(state.nextScreenNumber)", name: root.name, params: root.params)
             return [
                 NavigationEvent(

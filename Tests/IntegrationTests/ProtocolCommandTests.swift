@@ -1,0 +1,247 @@
+import Foundation
+import SegueCore
+import SegueWire
+import Testing
+
+/// Every command's success path against the real daemon, with the reply fields docs/protocol.md
+/// documents. Non-animated transitions keep these fast; animated and interactive ones have their own
+/// tests below and in `ProtocolGestureTests`.
+@Suite struct ProtocolCommandTests {
+    @Test func pingAnswersVersionRateFrameAndSeq() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        let pong = try client.ok(["cmd": "ping", "id": "p1"])
+        #expect(pong["id"] == "p1")
+        #expect(pong["version"]?.stringValue?.isEmpty == false)
+        #expect(pong["frameRate"] == 60)
+        #expect(pong["seq"] == 0)
+        let frame = try #require(pong["frame"]?.int64Value)
+        let now = Int64(Date().timeIntervalSince1970 * 60)
+        #expect(abs(frame - now) < 120, "frame \(frame) should be the wall clock's frame \(now)")
+    }
+
+    @Test func stackCommandsChangeTheStackAsDocumented() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        let created = try c.ok(["cmd": "create", "id": "c1", "navigator": "main", "root": "Home"])
+        #expect(created["navigator"] == "main")
+        #expect(created["revision"] == 1)
+        #expect(created["seq"] == 1)
+        #expect(created["root"] == ["id": "s1", "name": "Home"])
+        #expect(created["frame"]?.int64Value != nil)
+
+        let pushed = try c.ok(["cmd": "push", "navigator": "main", "screen": "A", "animated": false])
+        #expect(pushed["transition"] == 1)
+        #expect(pushed["screen"] == ["id": "s2", "name": "A"])
+        #expect(pushed["revision"] == 3, "started + completed")
+        #expect(pushed["seq"] == 3)
+        #expect(pushed["phase"] == nil, "a non-animated transition has ended by the reply")
+
+        let withParams = try c.ok([
+            "cmd": "push", "navigator": "main", "screen": ["name": "B", "params": ["item": 7]], "animated": false,
+        ])
+        #expect(withParams["screen"] == ["id": "s3", "name": "B", "params": ["item": 7]])
+        try c.ok(["cmd": "push", "navigator": "main", "screen": "C", "animated": false])
+        #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "main"])) == ["Home", "A", "B", "C"])
+
+        // popTo by route name: the topmost match below the top.
+        try c.ok(["cmd": "popTo", "navigator": "main", "screen": "A", "animated": false])
+        #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "main"])) == ["Home", "A"])
+        // popTo by id.
+        try c.ok(["cmd": "push", "navigator": "main", "screen": "B", "animated": false])
+        try c.ok(["cmd": "push", "navigator": "main", "screen": "C", "animated": false])
+        try c.ok(["cmd": "popTo", "navigator": "main", "screen": "s5", "animated": false])
+        let afterPopTo = try c.ok(["cmd": "state", "navigator": "main"])
+        #expect(
+            afterPopTo["stack"] == [
+                ["id": "s1", "name": "Home"], ["id": "s2", "name": "A"], ["id": "s5", "name": "B"],
+            ])
+
+        try c.ok(["cmd": "pop", "navigator": "main", "animated": false])
+        #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "main"])) == ["Home", "A"])
+        try c.ok(["cmd": "push", "navigator": "main", "screen": "B", "animated": false])
+        try c.ok(["cmd": "popToRoot", "navigator": "main", "animated": false])
+        #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "main"])) == ["Home"])
+
+        // setStack: a new top is a push; ids keep screens, bare names and objects make new ones.
+        let set = try c.ok([
+            "cmd": "setStack", "navigator": "main", "screens": ["s1", "X", ["name": "Y", "params": ["k": "v"]]],
+            "animated": false,
+        ])
+        #expect(set["screen"]?["name"] == "Y")
+        let afterSet = try c.ok(["cmd": "state", "navigator": "main"])
+        #expect(TestClient.routes(afterSet) == ["Home", "X", "Y"])
+        // Back to the root by id: a pop.
+        try c.ok(["cmd": "setStack", "navigator": "main", "screens": [["id": "s1"]], "animated": false])
+        let started = try c.events(of: "main").last { $0.type == "transition.started" }
+        #expect(started?.data["operation"] == "pop")
+        #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "main"])) == ["Home"])
+
+        let presented = try c.ok(["cmd": "present", "navigator": "main", "screen": "Sheet", "animated": false])
+        let sheet = try #require(presented["screen"])
+        let withModal = try c.ok(["cmd": "state", "navigator": "main"])
+        #expect(withModal["modals"] == [sheet])
+        #expect(TestClient.routes(withModal) == ["Home"], "a presented screen is not on the stack")
+        try c.ok(["cmd": "dismiss", "navigator": "main", "animated": false])
+        #expect(try c.ok(["cmd": "state", "navigator": "main"])["modals"] == [])
+
+        let list = try c.ok(["cmd": "list"])
+        let entry = try #require(list["navigators"]?.arrayValue?.first)
+        #expect(entry["navigator"] == "main")
+        #expect(entry["status"] == "open")
+        #expect(entry["depth"] == 1)
+        #expect(entry["modals"] == 0)
+        #expect(entry["top"] == ["id": "s1", "name": "Home"])
+        #expect(entry["transition"] == .null)
+        #expect(list["seq"] == .int(try c.lastSeq()))
+
+        let closed = try c.ok(["cmd": "close", "navigator": "main"])
+        #expect(closed["revision"]?.int64Value == (entry["revision"]?.int64Value ?? 0) + 1)
+        #expect(try c.ok(["cmd": "state", "navigator": "main"])["status"] == "closed")
+    }
+
+    @Test func animatedPushReportsItsTransitionThenCommits() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "navigator": "nav", "root": "Home"])
+        let push = try c.ok([
+            "cmd": "push", "navigator": "nav", "screen": "Detail", "animator": ["duration": 0.3, "curve": "linear"],
+        ])
+        #expect(push["transition"] == 1)
+        #expect(push["phase"] == "animating")
+        #expect(push["revision"] == 2)
+        let state = try c.ok(["cmd": "state", "navigator": "nav"])
+        let t = try #require(state["transition"])
+        #expect(t["id"] == 1)
+        #expect(t["operation"] == "push")
+        #expect(t["phase"] == "animating")
+        #expect(t["interactive"] == false)
+        #expect(t["from"] == ["id": "s1", "name": "Home"])
+        #expect(t["to"] == ["id": "s2", "name": "Detail"])
+        let fraction = try #require(t["fraction"]?.doubleValue)
+        #expect(fraction >= 0 && fraction < 1)
+        #expect(t["progress"] == t["fraction"], "linear curve: progress is the fraction")
+        #expect(TestClient.routes(state) == ["Home"], "the committed stack changes only at completed")
+        let list = try c.ok(["cmd": "list"])
+        #expect(
+            list["navigators"]?.arrayValue?.first?["transition"] == [
+                "id": 1, "operation": "push", "phase": "animating",
+            ])
+
+        let idle = try c.waitIdle("nav")
+        #expect(TestClient.routes(idle) == ["Home", "Detail"])
+        let events = try c.events(of: "nav").map(\.type)
+        #expect(events == ["navigator.created", "transition.started", "transition.completed"])
+    }
+
+    @Test func stateAtSeqTravelsBackInTime() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "navigator": "t", "root": "Home"])
+        let first = try c.ok(["cmd": "push", "navigator": "t", "screen": "A", "animated": false])
+        try c.ok(["cmd": "push", "navigator": "t", "screen": "B", "animated": false])
+        try c.ok(["cmd": "pop", "navigator": "t", "animated": false])
+        try c.ok(["cmd": "pop", "navigator": "t", "animated": false])
+        let seq = try #require(first["seq"])
+        let then = try c.ok(["cmd": "state", "navigator": "t", "at": seq])
+        #expect(TestClient.routes(then) == ["Home", "A"])
+        #expect(then["revision"] == first["revision"])
+        #expect(then["seq"] == seq)
+        let start = try c.ok(["cmd": "state", "navigator": "t", "at": 1])
+        #expect(TestClient.routes(start) == ["Home"])
+        #expect(start["revision"] == 1)
+        #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "t"])) == ["Home"])
+    }
+
+    @Test func historyPagesThroughTheWholeLog() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "navigator": "h1", "root": "Home"])
+        try c.ok(["cmd": "create", "navigator": "h2", "root": "Home"])
+        for i in 0..<3 {
+            try c.ok(["cmd": "push", "navigator": "h1", "screen": .string("S\(i)"), "animated": false])
+        }
+        let last = try c.lastSeq()
+        #expect(last == 8)
+        var seqs: [Int64] = []
+        var after: Int64 = 0
+        var pages = 0
+        while true {
+            let page = try c.ok(["cmd": "history", "after": .int(after), "limit": 3])
+            let events = try #require(page["events"]?.arrayValue)
+            seqs += events.compactMap { $0["seq"]?.int64Value }
+            after = try #require(page["next"]?.int64Value)
+            #expect(after == seqs.last)
+            pages += 1
+            if page["more"] != true { break }
+            #expect(events.count == 3)
+        }
+        #expect(seqs == Array(1...last))
+        #expect(pages == 3)
+        let h2 = try c.ok(["cmd": "history", "navigator": "h2"])
+        #expect(h2["events"]?.arrayValue?.map { $0["seq"] } == [2])
+        #expect(h2["next"] == 2)
+        #expect(h2["more"] == false)
+        let empty = try c.ok(["cmd": "history", "after": .int(last)])
+        #expect(empty["events"] == [])
+        #expect(empty["next"] == .int(last), "next stays where it was when nothing is new")
+        let event = try EventRecord(json: try #require(h2["events"]?.arrayValue?.first))
+        #expect(event.type == "navigator.created")
+        #expect(event.revision == 1)
+    }
+
+    @Test func statsCountCommandsEventsAndTicks() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "navigator": "s", "root": "Home"])
+        try c.ok(["cmd": "push", "navigator": "s", "screen": "A", "animator": ["duration": 0.1]])
+        try c.waitIdle("s")
+        try c.fails(["cmd": "pop", "navigator": "nope"], .unknownNavigator)
+        let stats = try c.ok(["cmd": "stats"])
+        #expect((stats["commands"]?.int64Value ?? 0) >= 4)
+        #expect(stats["rejected"] == 1)
+        #expect(stats["events"] == 3)
+        #expect((stats["ticks"]?.int64Value ?? 0) >= 6, "0.1 s at 60 Hz is 6 frames plus the final one")
+        #expect(stats["navigators"] == 1)
+        #expect(stats["openNavigators"] == 1)
+        #expect(stats["active"] == 0)
+        #expect(stats["store"]?["seq"] == 3)
+        #expect(stats["store"]?["durableSeq"] == 3)
+        #expect(stats["store"]?["durability"] == "full")
+        for key in ["malformed", "idempotentReplays", "framesClosed", "lateFrames", "missedFrames", "subscribers"] {
+            #expect(stats[key]?.int64Value != nil, "stats.\(key)")
+        }
+    }
+
+    @Test(arguments: [ZMQSocketKindCase.dealer, .req])
+    func dealerAndReqClientsBothWork(kind: ZMQSocketKindCase) throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint, kind: kind.kind)
+        #expect(try c.ok(["cmd": "ping", "id": "a"])["id"] == "a")
+        try c.ok(["cmd": "create", "id": "b", "navigator": "r", "root": "Home"])
+        try c.fails(["cmd": "pop", "id": "c", "navigator": "r"], .cannotPopRoot)
+        #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "r"])) == ["Home"])
+        if kind == .req {
+            // The reply comes back in the REQ envelope: the REQ socket strips the delimiter, one frame is left.
+            try c.send(raw: (["cmd": "ping"] as JSON).serializedBytes())
+            #expect(try c.receiveFrames().count == 1)
+        } else {
+            try c.send(raw: (["cmd": "ping"] as JSON).serializedBytes())
+            #expect(try c.receiveFrames().count == 1, "a DEALER gets exactly the body frame")
+        }
+    }
+}
+
+/// `ZMQSocket.Kind` as a test argument with a readable name.
+enum ZMQSocketKindCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case dealer, req
+    var kind: ZMQSocket.Kind { self == .dealer ? .dealer : .req }
+    var testDescription: String { rawValue }
+}

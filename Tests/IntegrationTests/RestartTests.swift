@@ -1,0 +1,72 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// DESIGN.md §5: after a crash (SIGKILL) and a restart on the same data dir, an animated transition
+/// completes at the frame it was scheduled for, and an interactive one, whose gesture is gone, is
+/// cancelled with reason `recovery`.
+@Suite struct RestartTests {
+    @Test func anAnimatedTransitionCompletesOnScheduleAfterACrash() throws {
+        let daemon = try DaemonProcess()
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "navigator": "r", "root": "Home"])
+        let duration = 1.5
+        let push = try c.ok([
+            "cmd": "push", "navigator": "r", "screen": "Detail", "animator": ["duration": .double(duration)],
+        ])
+        #expect(push["phase"] == "animating")
+        usleep(150_000)
+        #expect(daemon.stop(signal: SIGKILL) == 128 + SIGKILL)
+        let restarted = try daemon.restarted()
+        defer { restarted.stop() }
+        let after = try TestClient(endpoint: restarted.commandEndpoint)
+        let during = try after.ok(["cmd": "state", "navigator": "r"])
+        #expect(during["transition"]?["phase"] == "animating", "still running after the restart")
+        #expect(TestClient.routes(try after.waitIdle("r")) == ["Home", "Detail"])
+        let events = try after.events(of: "r")
+        #expect(events.map(\.type) == ["navigator.created", "transition.started", "transition.completed"])
+        let started = events[1].frame
+        #expect(events[2].frame == started + Int64((duration * 60).rounded(.up)))
+        #expect(events[2].command == nil, "decided by the clock")
+    }
+
+    @Test func anInteractiveTransitionIsCancelledForRecovery() throws {
+        let daemon = try DaemonProcess()
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "navigator": "r", "root": "Home"])
+        try c.ok(["cmd": "push", "navigator": "r", "screen": "Detail", "animated": false])
+        try c.ok(["cmd": "begin", "navigator": "r", "operation": "pop", "owner": "finger"])
+        try c.ok(["cmd": "update", "navigator": "r", "percent": 0.4, "owner": "finger"])
+        #expect(daemon.stop(signal: SIGKILL) == 128 + SIGKILL)
+        let restarted = try daemon.restarted()
+        defer { restarted.stop() }
+        let after = try TestClient(endpoint: restarted.commandEndpoint)
+        let state = try after.ok(["cmd": "state", "navigator": "r"])
+        #expect(state["transition"] == .null, "resolved before the daemon answers")
+        #expect(TestClient.routes(state) == ["Home", "Detail"], "a cancelled pop leaves the stack as it was")
+        let last = try #require(try after.events(of: "r").last)
+        #expect(last.type == "transition.cancelled")
+        #expect(last.data["reason"] == "recovery")
+        try after.fails(["cmd": "update", "navigator": "r", "percent": 0.5, "owner": "finger"], .noTransition)
+        try after.ok(["cmd": "pop", "navigator": "r", "animated": false])
+    }
+
+    @Test func aRetryAfterARestartGetsTheOriginalReply() throws {
+        let daemon = try DaemonProcess()
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "id": "make", "navigator": "r", "root": "Home"])
+        let push: JSON = ["cmd": "push", "id": "tap", "navigator": "r", "screen": "A", "animator": ["duration": 0.05]]
+        try c.send(raw: push.serializedBytes())
+        let original = try c.receiveFrames()
+        try c.waitIdle("r")
+        let seq = try c.lastSeq()
+        #expect(daemon.stop(signal: SIGKILL) == 128 + SIGKILL)
+        let restarted = try daemon.restarted()
+        defer { restarted.stop() }
+        let after = try TestClient(endpoint: restarted.commandEndpoint)
+        try after.send(raw: push.serializedBytes())
+        #expect(try after.receiveFrames() == original, "the stored reply, byte for byte")
+        #expect(try after.lastSeq() == seq)
+        #expect(TestClient.routes(try after.ok(["cmd": "state", "navigator": "r"])) == ["Home", "A"])
+    }
+}
