@@ -214,7 +214,7 @@ import Testing
         #expect(stats["store"]?["seq"] == 3)
         #expect(stats["store"]?["durableSeq"] == 3)
         #expect(stats["store"]?["durability"] == "full")
-        for key in ["malformed", "idempotentReplays", "framesClosed", "lateFrames", "missedFrames", "subscribers"] {
+        for key in ["malformed", "idempotentReplays", "framesClosed", "lateFrames", "missedFrames", "subscriptions"] {
             #expect(stats[key]?.int64Value != nil, "stats.\(key)")
         }
     }

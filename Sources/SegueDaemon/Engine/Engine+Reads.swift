@@ -105,7 +105,7 @@ extension Engine {
             "commands": .int(stats.commands), "rejected": .int(stats.rejected), "malformed": .int(stats.malformed),
             "idempotentReplays": .int(stats.idempotentReplays), "events": .int(stats.events),
             "ticks": .int(stats.ticks), "framesClosed": .int(stats.framesClosed), "lateFrames": .int(stats.lateFrames),
-            "missedFrames": .int(stats.missedFrames), "subscribers": .int(stats.subscriptions),
+            "missedFrames": .int(stats.missedFrames), "subscriptions": .int(stats.subscriptions),
             "navigators": .int(fleet.navigators.count), "openNavigators": .int(open), "active": .int(fleet.active.count),
             "store": [
                 "seq": .int(fleet.lastSeq), "durableSeq": .int(durableSeq), "durability": .string(options.durability.rawValue),

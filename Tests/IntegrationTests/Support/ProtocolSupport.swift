@@ -77,10 +77,10 @@ extension TestSubscriber {
     /// then the real topics are in place. (XPUB forwards only a topic's first subscription, hence the
     /// unique probe.)
     func settle(_ client: TestClient) throws {
-        let before = try client.call(["cmd": "stats"])["subscribers"]?.int64Value ?? 0
+        let before = try client.call(["cmd": "stats"])["subscriptions"]?.int64Value ?? 0
         try socket.subscribe("probe/\(UUID().uuidString)/")
         let deadline = ContinuousClock.now + .seconds(5)
-        while try client.call(["cmd": "stats"])["subscribers"]?.int64Value ?? 0 <= before {
+        while try client.call(["cmd": "stats"])["subscriptions"]?.int64Value ?? 0 <= before {
             guard ContinuousClock.now < deadline else { throw WaitTimeout(what: "the subscription to arrive") }
             usleep(2_000)
         }
