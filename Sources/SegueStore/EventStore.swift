@@ -115,18 +115,7 @@ public final class EventStore: @unchecked Sendable {
 
     /// Saves `state`, the caller's fold of `navigator` up to `seq` (its `revision`).
     public func saveSnapshot(navigator: String, seq: Int64, revision: Int64, state: JSON) throws(StoreError) {
-        let text = StoreJSON.encode(state)
-        try committer.perform { writer throws(StoreError) in
-            try writer.withDatabase { database throws(StoreError) in
-                let statement = try database.prepare(
-                    "INSERT OR REPLACE INTO snapshots (navigator, seq, revision, state) VALUES (?, ?, ?, ?)")
-                statement.bind(navigator, at: 1)
-                statement.bind(seq, at: 2)
-                statement.bind(revision, at: 3)
-                statement.bind(text, at: 4)
-                try statement.run()
-            }
-        }
+        try saveSnapshots([Snapshot(navigator: navigator, seq: seq, revision: revision, state: state)])
     }
 
     /// The newest snapshot of every navigator that has one.

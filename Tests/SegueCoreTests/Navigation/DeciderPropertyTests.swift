@@ -6,7 +6,7 @@ import Testing
 @Suite struct DeciderPropertyTests {
     typealias F = Fixture
 
-    static func randomCommand(_ g: inout SplitMix, _ state: NavigatorState) -> (NavigationCommand, CommandEnvelope) {
+    static func randomCommand(_ g: inout SplitMix64, _ state: NavigatorState) -> (NavigationCommand, CommandEnvelope) {
         let routes = ["Home", "List", "Detail", "Settings"]
         func route() -> ScreenSpec { ScreenSpec(name: routes[Int(g.next() % 4)]) }
         func opts() -> TransitionOptions {
@@ -47,7 +47,7 @@ import Testing
     @Test(arguments: 0..<8)
     func randomSequencesKeepEveryInvariant(batch: Int) {
         for run in 0..<150 {
-            var g = SplitMix(seed: UInt64(batch * 1000 + run))
+            var g = SplitMix64(seed: UInt64(batch * 1000 + run))
             let config = F.config {
                 $0.busy = g.next() % 2 == 0 ? .queue : .reject
                 $0.queueLimit = 3

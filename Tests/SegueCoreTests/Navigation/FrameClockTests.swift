@@ -21,7 +21,7 @@ import Testing
     @Test(arguments: [60, 120, 30, 1, 7, 1000])
     func frameAtOrAfterIsTheFirstFrameWhoseInstantIsNotEarlier(rate: Int) throws {
         let clock = try FrameClock(rate: rate)
-        var generator = SplitMix(seed: UInt64(rate))
+        var generator = SplitMix64(seed: UInt64(rate))
         for _ in 0..<2000 {
             let t = Int64(bitPattern: generator.next() % 2_000_000_000_000_000_000)
             let f = clock.frame(atOrAfter: t)
@@ -43,18 +43,5 @@ import Testing
     @Test(arguments: [(0.35 * 60, Int64(21)), (7.35, Int64(8)), (0.0, Int64(0)), (1e-12, Int64(0)), (1.0000000001, Int64(1)), (2.5, Int64(3))] as [(Double, Int64)])
     func wholeFramesAbsorbsBinaryNoise(frames: Double, whole: Int64) {
         #expect(FrameClock.wholeFrames(frames) == whole)
-    }
-}
-
-/// A small seeded generator (SplitMix64) so randomized tests are reproducible.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

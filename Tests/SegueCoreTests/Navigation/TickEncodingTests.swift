@@ -5,7 +5,7 @@ import Testing
 /// The frame loop's direct tick encoder writes exactly what the generic serializer writes.
 @Suite struct TickEncodingTests {
     @Test func directEncodingMatchesTheJSONTreeOverRandomTicks() {
-        var g = SplitMix(seed: 7)
+        var g = SplitMix64(seed: 7)
         func double() -> Double {
             switch g.next() % 6 {
             case 0: 0
