@@ -16,7 +16,7 @@ export SWIFT_BACKTRACE=enable=no
 pids=()
 for t in "${TARGETS[@]}"; do
     mkdir -p "$OUT/work-$t"
-    "$OUT/fuzz-$t" -max_total_time="$SECONDS_EACH" -print_final_stats=1 -artifact_prefix="$OUT/$t-" \
+    "$OUT/fuzz-$t" -max_total_time="$SECONDS_EACH" -max_len=2048 -print_final_stats=1 -artifact_prefix="$OUT/$t-" \
         "$OUT/work-$t" "Fuzz/corpus/$t" > "$OUT/$t.log" 2>&1 &
     pids+=($!)
 done
