@@ -41,13 +41,21 @@ import Testing
         var samples: [Int] = []
         var ticks: [(frame: Int64, lagMs: Double)] = []
         let start = ContinuousClock.now
+        var nextSample = start
+        try watcher.socket.setReceiveTimeout(.milliseconds(100))
         while ContinuousClock.now - start < .seconds(6) {
-            for message in try watcher.collect(idle: .milliseconds(200), max: .milliseconds(500)) {
-                guard let frame = message.body["frame"]?.int64Value, let time = message.body["time"]?.int64Value else { continue }
+            if let frames = try watcher.socket.receiveMultipart(), frames.count == 2 {
+                // Lag: from the frame's instant to its arrival here, stamped on receipt.
                 let now = Int64(Date().timeIntervalSince1970 * 1e9)
-                ticks.append((frame, Double(now - time) / 1e6))
+                let body = try JSON.parse(frames[1])
+                if let frame = body["frame"]?.int64Value, let time = body["time"]?.int64Value {
+                    ticks.append((frame, Double(now - time) / 1e6))
+                }
             }
-            if let rss = Reliability.residentKiB(daemon.pid) { samples.append(rss) }
+            if ContinuousClock.now >= nextSample, let rss = Reliability.residentKiB(daemon.pid) {
+                samples.append(rss)
+                nextSample = ContinuousClock.now + .milliseconds(250)
+            }
         }
         // The reading subscriber got every frame, promptly, while the stuck one held its queue full.
         let frames = ticks.map(\.frame)

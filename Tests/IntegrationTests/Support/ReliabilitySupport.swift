@@ -117,7 +117,7 @@ final class ReadOnlyFault {
         self.pid = pid
         tracer.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
         tracer.arguments = [
-            "-f", "-qq", "-o", "/dev/null", "-e", "trace=pwrite64,fsync,fdatasync",
+            "-f", "-qq", "-I", "1", "-o", "/dev/null", "-e", "trace=pwrite64,fsync,fdatasync",
             "-e", "inject=pwrite64,fsync,fdatasync:error=EROFS", "-p", String(pid),
         ]
         try tracer.run()
@@ -145,7 +145,12 @@ final class ReadOnlyFault {
     /// Detaches: the file system is writable again.
     func clear() {
         guard tracer.isRunning else { return }
+        // SIGINT detaches; if strace is stuck, SIGKILL detaches too (the kernel releases tracees
+        // that were attached rather than started).
         tracer.interrupt()
+        let deadline = ContinuousClock.now + .seconds(2)
+        while tracer.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        if tracer.isRunning { kill(tracer.processIdentifier, SIGKILL) }
         tracer.waitUntilExit()
     }
 
