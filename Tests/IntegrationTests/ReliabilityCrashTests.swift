@@ -12,6 +12,7 @@ import Testing
             "/bin/bash", [script, "10"],
             environment: ["SEGUED": DaemonProcess.binary("segued"), "CRASH_CLIENTS": "16", "CRASH_SNAPSHOT_EVERY": "100"])
         let summary = result.output.split(separator: "\n").first { $0.hasPrefix("SUMMARY") }.map(String.init) ?? ""
+        print(summary)
         #expect(result.status == 0, "crash-daemon.sh failed:\n\(result.output)")
         #expect(summary.contains("rounds=10 "), "\(result.output)")
         #expect(summary.contains(" losses=0 violations=0 final_exit=0"), "\(result.output)")
