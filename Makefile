@@ -69,3 +69,9 @@ clean:
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+FUZZ_SECONDS ?= 600
+## fuzz: builds the libFuzzer targets (request codec, decide/evolve) with swiftc and runs each for
+## FUZZ_SECONDS (default 600) from Fuzz/corpus; FUZZ_MERGE=1 minimizes the findings back into it.
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh

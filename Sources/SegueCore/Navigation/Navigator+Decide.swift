@@ -81,7 +81,7 @@ struct Decision {
             }
             return [event(.closed)]
         case .push(let spec, let options):
-            try checkDepth(state.stack.count + 1)
+            try checkDepth(state.stack.count + state.modals.count + 1)
             var counter = state.nextScreenNumber
             let screen = makeScreen(spec, &counter)
             return try start(.push, from: state.stack.last!, to: screen, popped: [], stack: state.stack + [screen],
@@ -255,7 +255,7 @@ struct Decision {
             return try start(.pop, from: state.stack.last!, to: stack.last!, popped: [state.stack.last!], stack: stack,
                              modals: state.modals, options: options, nextScreen: counter, interactive: true)
         case .push(let spec):
-            try checkDepth(state.stack.count + 1)
+            try checkDepth(state.stack.count + state.modals.count + 1)
             let screen = makeScreen(spec, &counter)
             return try start(.push, from: state.stack.last!, to: screen, popped: [], stack: state.stack + [screen],
                              modals: state.modals, options: options, nextScreen: counter, interactive: true)

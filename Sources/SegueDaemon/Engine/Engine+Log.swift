@@ -79,13 +79,18 @@ extension Engine {
         }
         var folded = 0
         var fleet = self.fleet
+        var tail: Set<String> = []
         try store.forEachEvent(after: tailFrom) { record throws(StoreError) in
             do throws(CoreError) { try fleet.apply(record) } catch {
                 throw StoreError(kind: .invalidData, message: "The log cannot be folded: \(error.message)")
             }
+            tail.insert(record.navigator)
             folded += 1
         }
         self.fleet = fleet
+        // Navigators changed after the checkpoint have no snapshot at it: the next checkpoint must
+        // write theirs, or a restart after it would start them from nothing (or a stale snapshot).
+        dirty = tail
         durableSeq = fleet.lastSeq
         lastCheckpointSeq = tailFrom
         let ms = Double(WallClock.monotonic() - started) / 1e6
@@ -104,6 +109,7 @@ extension Engine {
         fleet.markDurable(through: fleet.lastSeq)
         guard !events.isEmpty else { return }
         try store.append(AppendUnit(events: events))
+        for record in events { dirty.insert(record.navigator) }
         durableSeq = fleet.lastSeq
         let cancelled = events.filter { $0.type == "transition.cancelled" }.count
         log(5, "Recovered \(events.count) events at start-up (\(cancelled) transitions cancelled for recovery or timeout).")

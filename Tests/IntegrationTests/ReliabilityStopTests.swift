@@ -1,0 +1,52 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// SIGTERM under load (DESIGN.md §6): the daemon stops taking commands, finishes the group commit,
+/// and exits 0 within 2 s; every command it acknowledged is in the log after a restart.
+@Suite(.serialized) struct ReliabilityStopTests {
+    @Test func sigtermUnderLoadLosesNothingAndExitsWithinTwoSeconds() throws {
+        let daemon = try DaemonProcess()
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        for n in 0..<8 {
+            let created = try client.call(["cmd": "create", "navigator": .string("load\(n)"), "root": "Home"])
+            #expect(created["ok"] == true)
+        }
+        // Pipelined load: requests keep flowing while the signal arrives.
+        var acked: Set<String> = []
+        var sent = 0
+        let start = ContinuousClock.now
+        var stoppedAt: ContinuousClock.Instant?
+        while stoppedAt == nil || ContinuousClock.now - stoppedAt! < .milliseconds(300) {
+            if stoppedAt == nil {
+                for _ in 0..<16 {
+                    sent += 1
+                    let navigator = JSON.string("load\(sent % 8)")
+                    let body: JSON =
+                        sent % 2 == 0
+                        ? ["cmd": "push", "id": .string("t\(sent)"), "navigator": navigator, "screen": "Detail", "animated": false]
+                        : ["cmd": "pop", "id": .string("t\(sent)"), "navigator": navigator, "animated": false]
+                    try client.send(raw: body.serializedBytes())
+                }
+                if ContinuousClock.now - start > .milliseconds(700) {
+                    kill(daemon.pid, SIGTERM)
+                    stoppedAt = .now
+                }
+            }
+            while let reply = try? client.receive(timeout: .milliseconds(stoppedAt == nil ? 1 : 50)) {
+                if reply["ok"] == true, let id = reply["id"]?.stringValue { acked.insert(id) }
+            }
+        }
+        let status = daemon.stop(timeout: .seconds(10))
+        let elapsed = ContinuousClock.now - stoppedAt!
+        #expect(status == 0, "log:\n\(daemon.log)")
+        #expect(elapsed < .seconds(2), "stopped in \(elapsed)")
+        #expect(acked.count > 100, "only \(acked.count) of \(sent) acknowledged under load")
+
+        let restarted = try daemon.restarted()
+        let reader = try TestClient(endpoint: restarted.commandEndpoint)
+        let logged = try Reliability.commandIDs(reader)
+        #expect(acked.subtracting(logged).isEmpty, "lost: \(acked.subtracting(logged).sorted().prefix(10))")
+        #expect(restarted.stop() == 0)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import SegueCore
+import SegueWire
+import Testing
+
+/// Every configured limit answers with its own error, so one hostile or buggy client cannot bloat
+/// the daemon (docs/operations.md, `limits.*`).
+@Suite(.serialized) struct SecurityLimitsTests {
+    static func daemon(_ limits: JSON) throws -> (DaemonProcess, TestClient) {
+        let dir = DaemonProcess.temporaryDirectory()
+        let config = try Reliability.writeConfig(["limits": limits], in: dir)
+        let daemon = try DaemonProcess(dataDir: dir, arguments: ["--config", config])
+        return (daemon, try TestClient(endpoint: daemon.commandEndpoint))
+    }
+
+    static func code(_ reply: JSON) -> String? { reply["error"]?["code"]?.stringValue }
+
+    @Test func oversizedMessageDisconnectsItsSender() throws {
+        let (daemon, client) = try Self.daemon(["maxMessageBytes": 4096, "maxParamsBytes": 1024])
+        let big: JSON = ["cmd": "ping", "id": "big", "pad": .string(String(repeating: "x", count: 8192))]
+        #expect(throws: TestClient.Timeout.self) { try client.call(big, timeout: .seconds(1)) }
+        // Just under the limit is an ordinary (if odd) request; others are unaffected.
+        let other = try TestClient(endpoint: daemon.commandEndpoint)
+        let fits = try other.call(["cmd": "ping", "id": "fits", "pad": .string(String(repeating: "x", count: 3000))])
+        #expect(Self.code(fits) == "bad_request")
+        #expect(try other.call(["cmd": "ping"])["ok"] == true)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func oversizedParamsAreTooLarge() throws {
+        let (daemon, client) = try Self.daemon(["maxParamsBytes": 64])
+        #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
+        let small = try client.call(["cmd": "push", "navigator": "main", "screen": ["name": "A", "params": ["k": "v"]],
+                                     "animated": false])
+        #expect(small["ok"] == true)
+        let large = try client.call([
+            "cmd": "push", "navigator": "main", "animated": false,
+            "screen": ["name": "A", "params": ["k": .string(String(repeating: "v", count: 100))]],
+        ])
+        #expect(Self.code(large) == "too_large", "\(large)")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func stackDepthIsBounded() throws {
+        let (daemon, client) = try Self.daemon(["maxStackDepth": 3])
+        #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
+        for _ in 0..<2 {
+            #expect(try client.call(["cmd": "push", "navigator": "main", "screen": "A", "animated": false])["ok"] == true)
+        }
+        let deep = try client.call(["cmd": "push", "navigator": "main", "screen": "A", "animated": false])
+        #expect(Self.code(deep) == "too_large", "\(deep)")
+        let present = try client.call(["cmd": "present", "navigator": "main", "screen": "M", "animated": false])
+        #expect(Self.code(present) == "too_large", "\(present)")
+        let asked = try client.call(["cmd": "create", "navigator": "other", "root": "Home", "maxDepth": 10])
+        #expect(Self.code(asked) == "too_large", "\(asked)")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func navigatorCountIsBounded() throws {
+        let (daemon, client) = try Self.daemon(["maxNavigators": 2])
+        for name in ["a", "b"] {
+            #expect(try client.call(["cmd": "create", "navigator": .string(name), "root": "Home"])["ok"] == true)
+        }
+        let third = try client.call(["cmd": "create", "navigator": "c", "root": "Home"])
+        #expect(Self.code(third) == "too_large", "\(third)")
+        #expect(try client.call(["cmd": "list"])["navigators"]?.arrayValue?.count == 2)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func fullQueueIsBusy() throws {
+        let (daemon, client) = try Self.daemon(["maxQueue": 2])
+        #expect(try client.call(["cmd": "create", "navigator": "q", "root": "Home", "busy": "queue"])["ok"] == true)
+        let slow: JSON = ["cmd": "push", "navigator": "q", "screen": "A", "animator": ["duration": 5]]
+        #expect(try client.call(slow)["transition"] == 1)
+        #expect(try client.call(slow)["queued"] == 1)
+        #expect(try client.call(slow)["queued"] == 2)
+        let full = try client.call(slow)
+        #expect(Self.code(full) == "busy", "\(full)")
+        let asked = try client.call(["cmd": "create", "navigator": "r", "root": "Home", "queueLimit": 3])
+        #expect(Self.code(asked) == "too_large", "\(asked)")
+        #expect(daemon.stop() == 0)
+    }
+}
