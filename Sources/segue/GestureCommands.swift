@@ -70,9 +70,9 @@ enum GestureCommands {
         for i in 1...frames {
             let t = Double(i) * step
             let percent = to * shape.progress(atFraction: t, duration: over)
-            let before = to * shape.progress(atFraction: max(0, t - step / 2), duration: over)
-            let after = to * shape.progress(atFraction: min(1, t + step / 2), duration: over)
-            velocity = (after - before) / (step * over)
+            // The finger's speed over the last frame, in fraction per second (what a pan recognizer reports).
+            let before = to * shape.progress(atFraction: t - step, duration: over)
+            velocity = (percent - before) / (step * over)
             try client.update(navigator, percent: percent, velocity: velocity, envelope: envelope)
             sleep(until: startTime + .nanoseconds(Int64(t * over * 1e9)))
         }

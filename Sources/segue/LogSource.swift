@@ -31,7 +31,9 @@ enum LogSource {
             }
             return events
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let stdin = path == "-" || path == "/dev/stdin"
+        guard let data = stdin ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        else {
             throw IOFailure("Cannot read \(path): it is neither a data dir nor a readable JSON Lines file.")
         }
         var number = 0
@@ -57,8 +59,11 @@ enum LogSource {
     static func inferFrameRate(_ events: [EventRecord]) -> Int? {
         let sample = events.prefix(200)
         guard !sample.isEmpty else { return nil }
+        // frame ≈ time × rate / 10⁹, so the rate is within one of this estimate.
+        guard let e0 = sample.first(where: { $0.time > 0 }) else { return nil }
+        let estimate = Int((Double(e0.frame) * 1e9 / Double(e0.time)).rounded())
         var best: (rate: Int, score: Int)?
-        for rate in FrameClock.supportedRates {
+        for rate in (estimate - 1)...(estimate + 1) where FrameClock.supportedRates.contains(rate) {
             let clock = try! FrameClock(rate: rate)
             var score = 0
             var fits = true
