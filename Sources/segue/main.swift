@@ -42,7 +42,12 @@ do {
         error.command = words.joined(separator: " ")
         throw error
     }
-    try handlers[name]!(invocation)
+    do {
+        try handlers[name]!(invocation)
+    } catch var error as UsageError {
+        error.command = words.joined(separator: " ")
+        throw error
+    }
     exit(0)
 } catch {
     Output.fail(error)
