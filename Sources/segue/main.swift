@@ -17,6 +17,11 @@ let handlers: [String: (Invocation) throws -> Void] = [
     "watch": WatchCommand.run, "replay": ReplayCommand.run,
 ]
 
+// A parent may have left signals blocked (test runners do); Ctrl-C and SIGTERM must work here.
+var unblocked = sigset_t()
+sigemptyset(&unblocked)
+pthread_sigmask(SIG_SETMASK, &unblocked, nil)
+
 do {
     let argv = Array(CommandLine.arguments.dropFirst())
     let (path, rest) = try CommandTree.root.resolve(argv)
