@@ -13,7 +13,9 @@ public enum Publication: Equatable, Sendable {
         let json: JSON
         do { json = try JSON.parse(body) } catch { throw .malformed("\(topic) body: \(error.description)") }
         if topic.hasPrefix("event/") {
-            do { self = .event(try EventRecord(json: json)) } catch { throw .malformed("\(topic) body: \(error.message)") }
+            do { self = .event(try EventRecord(json: json)) } catch {
+                throw .malformed("\(topic) body: \(error.message)")
+            }
         } else if topic.hasPrefix("tick/") {
             self = .tick(try PublishedTick(json, bytes: body))
         } else if topic.hasPrefix("hb/"), let object = json.objectValue {

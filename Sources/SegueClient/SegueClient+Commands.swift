@@ -22,7 +22,8 @@ extension SegueClient {
     }
 
     @discardableResult
-    public func close(_ navigator: String, envelope: CommandEnvelope = .init()) throws(SegueClientError) -> CommandReply {
+    public func close(_ navigator: String, envelope: CommandEnvelope = .init()) throws(SegueClientError) -> CommandReply
+    {
         try send(.close, to: navigator, envelope: envelope)
     }
 
@@ -110,7 +111,9 @@ extension SegueClient {
         _ navigator: String, completionSpeed: Double = 1, completionCurve: TimingCurve = .easeInOut,
         envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
-        try send(.cancel(completionSpeed: completionSpeed, completionCurve: completionCurve), to: navigator, envelope: envelope)
+        try send(
+            .cancel(completionSpeed: completionSpeed, completionCurve: completionCurve), to: navigator,
+            envelope: envelope)
     }
 
     /// `end`: the daemon decides finish or cancel by the navigator's end rule (`decision`).

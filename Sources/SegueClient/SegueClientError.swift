@@ -28,7 +28,8 @@ public enum SegueClientError: Error, Equatable, CustomStringConvertible {
         case .rejected(let code, let message, _):
             return "\(code.rawValue): \(message)"
         case .timeout(let command, let waited):
-            return "timeout: \(command) got no reply within \(Self.seconds(waited)) s; is segued running at this endpoint?"
+            return
+                "timeout: \(command) got no reply within \(Self.seconds(waited)) s; is segued running at this endpoint?"
         case .transport(let error):
             return "transport: \(error)"
         case .malformed(let what):

@@ -4,17 +4,22 @@ import SegueClient
 /// parser read the same declarations.
 enum CommandTree {
     static let global: [OptionSpec] = [
-        OptionSpec("endpoint", value: "endpoint", help: "Command endpoint (default $SEGUE_ENDPOINT or tcp://127.0.0.1:7400)."),
+        OptionSpec(
+            "endpoint", value: "endpoint", help: "Command endpoint (default $SEGUE_ENDPOINT or tcp://127.0.0.1:7400)."),
         OptionSpec(
             "publish-endpoint", value: "endpoint",
-            help: "Publish endpoint for --wait, log --follow and watch (default $SEGUE_PUBLISH_ENDPOINT or tcp://127.0.0.1:7401)."),
+            help:
+                "Publish endpoint for --wait, log --follow and watch (default $SEGUE_PUBLISH_ENDPOINT or tcp://127.0.0.1:7401)."
+        ),
         .flag("json", help: "Print JSON (one object per line) for scripts."),
-        OptionSpec("timeout", value: "seconds", help: "How long to wait for the daemon (default 5s; retries included)."),
+        OptionSpec(
+            "timeout", value: "seconds", help: "How long to wait for the daemon (default 5s; retries included)."),
     ]
 
     static let animator: [OptionSpec] = [
         .flag("no-animate", help: "Change at once: a transition that starts and completes in one frame."),
-        OptionSpec("style", value: "style", help: "slide, cover, reveal, push, fade, crossfade, flip, zoom, iris or none."),
+        OptionSpec(
+            "style", value: "style", help: "slide, cover, reveal, push, fade, crossfade, flip, zoom, iris or none."),
         OptionSpec("edge", value: "edge", help: "right, left, top or bottom."),
         OptionSpec("duration", value: "seconds", help: "Animator duration, e.g. 0.35 or 350ms."),
         OptionSpec(
@@ -33,7 +38,8 @@ enum CommandTree {
         "wait", help: "Return when the transition ends: exit 0 if it completed, 2 if it was cancelled.")
 
     static let param = OptionSpec(
-        "param", value: "key=value", repeats: true, help: "A screen parameter; the value is JSON if it parses, else a string.")
+        "param", value: "key=value", repeats: true,
+        help: "A screen parameter; the value is JSON if it parses, else a string.")
 
     static func navigation(
         _ name: String, _ abstract: String, screen: String? = nil, variadic: Bool = false, discussion: String = "",
@@ -56,10 +62,13 @@ enum CommandTree {
         }
     }
 
-    static let gestureOwner = OptionSpec("owner", value: "owner", help: "The gesture's owner; later steps must name it.")
+    static let gestureOwner = OptionSpec(
+        "owner", value: "owner", help: "The gesture's owner; later steps must name it.")
     static let completion: [OptionSpec] = [
-        OptionSpec("completion-speed", value: "speed", help: "Speed of the finishing or cancelling animation (default 1)."),
-        OptionSpec("completion-curve", value: "curve", help: "Its timing curve (a name or bezier:..., default easeInOut)."),
+        OptionSpec(
+            "completion-speed", value: "speed", help: "Speed of the finishing or cancelling animation (default 1)."),
+        OptionSpec(
+            "completion-curve", value: "curve", help: "Its timing curve (a name or bezier:..., default easeInOut)."),
     ]
 
     static let gesture = CommandConfiguration(
@@ -69,7 +78,8 @@ enum CommandTree {
         subcommands: [
             CommandConfiguration(
                 name: "begin", abstract: "Begin an interactive transition, or interrupt the one animating.",
-                discussion: "Without --operation, the transition in flight becomes interactive at its current fraction.",
+                discussion:
+                    "Without --operation, the transition in flight becomes interactive at its current fraction.",
                 arguments: [
                     ArgumentSpec("navigator", help: "The navigator's name."),
                     ArgumentSpec("screen", optional: true, help: "The route to push or present."),
@@ -77,7 +87,9 @@ enum CommandTree {
                 options: [
                     OptionSpec("operation", value: "operation", help: "pop, push, dismiss or present."), gestureOwner,
                 ] + animator.dropFirst() + mutation,
-                examples: ["segue gesture begin main --operation pop --owner pan-1", "segue gesture begin main   # interrupt"]),
+                examples: [
+                    "segue gesture begin main --operation pop --owner pan-1", "segue gesture begin main   # interrupt",
+                ]),
             CommandConfiguration(
                 name: "update", abstract: "Move the interactive transition to a percent.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
@@ -121,13 +133,18 @@ enum CommandTree {
                 ],
                 options: [
                     param,
-                    OptionSpec("busy", value: "policy", help: "reject (default) or queue: what commands meet while a transition runs."),
+                    OptionSpec(
+                        "busy", value: "policy",
+                        help: "reject (default) or queue: what commands meet while a transition runs."),
                     OptionSpec("queue-limit", value: "n", help: "Most queued commands under busy queue."),
                     OptionSpec("container", value: "WxH", help: "Container size in points, e.g. 390x844."),
-                    OptionSpec("threshold", value: "fraction", help: "End rule: finish above this percent (default 0.5)."),
+                    OptionSpec(
+                        "threshold", value: "fraction", help: "End rule: finish above this percent (default 0.5)."),
                     OptionSpec("velocity-impact", value: "k", help: "End rule: weight of velocity (default 0.3)."),
-                    OptionSpec("fling-velocity", value: "v", help: "End rule: finish at or above this velocity (default 1)."),
-                    OptionSpec("interaction-timeout", value: "seconds", help: "Cancel a gesture idle this long (default 10)."),
+                    OptionSpec(
+                        "fling-velocity", value: "v", help: "End rule: finish at or above this velocity (default 1)."),
+                    OptionSpec(
+                        "interaction-timeout", value: "seconds", help: "Cancel a gesture idle this long (default 10)."),
                     OptionSpec("animators", value: "json", help: "Animator rules as JSON."),
                 ] + mutation,
                 examples: ["segue create main Home", "segue create inbox List --busy queue --container 390x844"]),
@@ -138,21 +155,25 @@ enum CommandTree {
             navigation(
                 "push", "Push a screen.", screen: "screen",
                 examples: [
-                    "segue push main Detail --param id=42", "segue push main Detail --style fade --duration 0.3s --wait",
+                    "segue push main Detail --param id=42",
+                    "segue push main Detail --style fade --duration 0.3s --wait",
                     "segue push main Detail --curve spring-response:0.5,0.8",
                 ]),
             navigation("pop", "Pop the top screen.", examples: ["segue pop main", "segue pop main --no-animate"]),
-            navigation("pop-to", "Pop to a screen below the top.", screen: "target", examples: ["segue pop-to main s2"]),
+            navigation(
+                "pop-to", "Pop to a screen below the top.", screen: "target", examples: ["segue pop-to main s2"]),
             navigation("pop-to-root", "Pop to the root screen.", examples: ["segue pop-to-root main --wait"]),
             navigation(
                 "set", "Replace the stack (UIKit setViewControllers).", screen: "screens", variadic: true,
                 examples: ["segue set main s1 Detail Settings"]),
-            navigation("present", "Present a screen modally.", screen: "screen", examples: ["segue present main Compose"]),
+            navigation(
+                "present", "Present a screen modally.", screen: "screen", examples: ["segue present main Compose"]),
             navigation("dismiss", "Dismiss the top modal.", examples: ["segue dismiss main"]),
             gesture,
             CommandConfiguration(
                 name: "swipe", abstract: "Play a whole interactive gesture from a script.",
-                discussion: "begin, then one update per frame (the daemon's frame rate) moving the percent from 0 to --to "
+                discussion:
+                    "begin, then one update per frame (the daemon's frame rate) moving the percent from 0 to --to "
                     + "over --over (linearly, or shaped by --curve), each with its velocity, then --then. Prints the decision.",
                 arguments: [
                     ArgumentSpec("navigator", help: "The navigator's name."),
@@ -195,7 +216,8 @@ enum CommandTree {
                 examples: ["segue export --data-dir /var/lib/segue -o log.jsonl"]),
             CommandConfiguration(
                 name: "import", abstract: "Append a JSON Lines export to a data dir's log.",
-                discussion: "Writes the store directly: run it on a stopped daemon's data dir. The file must continue the log.",
+                discussion:
+                    "Writes the store directly: run it on a stopped daemon's data dir. The file must continue the log.",
                 arguments: [ArgumentSpec("file", help: "The JSON Lines file.")],
                 options: [OptionSpec("data-dir", value: "dir", help: "The daemon's data directory.")],
                 examples: ["segue import --data-dir ./restored log.jsonl"]),
@@ -205,17 +227,23 @@ enum CommandTree {
                 arguments: [ArgumentSpec("file", optional: true, help: "A JSON Lines export.")],
                 options: [OptionSpec("data-dir", value: "dir", help: "A data directory.")],
                 examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"]),
-            CommandConfiguration(name: "ping", abstract: "Ask the daemon for its version, frame rate and position.", examples: ["segue ping"]),
-            CommandConfiguration(name: "stats", abstract: "Print the daemon's counters.", examples: ["segue stats --json"]),
+            CommandConfiguration(
+                name: "ping", abstract: "Ask the daemon for its version, frame rate and position.",
+                examples: ["segue ping"]),
+            CommandConfiguration(
+                name: "stats", abstract: "Print the daemon's counters.", examples: ["segue stats --json"]),
             CommandConfiguration(
                 name: "keygen", abstract: "Write a CURVE key pair: NAME.key (secret, mode 0600) and NAME.pub.",
                 options: [OptionSpec("out", value: "path", help: "Path and base name, e.g. /etc/segue/keys/client.")],
                 examples: ["segue keygen --out ./keys/ops"]),
             CommandConfiguration(
                 name: "watch", abstract: "A live view of navigators: stacks and transition progress.",
-                discussion: "Redraws every frame on a terminal (Ctrl-C restores it); prints one plain line per change when "
+                discussion:
+                    "Redraws every frame on a terminal (Ctrl-C restores it); prints one plain line per change when "
                     + "stdout is not a terminal; --json prints events and ticks as JSON lines.",
-                arguments: [ArgumentSpec("navigator", optional: true, variadic: true, help: "Navigators to show (default all).")],
+                arguments: [
+                    ArgumentSpec("navigator", optional: true, variadic: true, help: "Navigators to show (default all).")
+                ],
                 examples: ["segue watch", "segue watch main inbox", "segue watch --json | jq ."]),
             CommandConfiguration(
                 name: "replay", abstract: "Regenerate the ticks a log produced, bit for bit.",
@@ -226,11 +254,15 @@ enum CommandTree {
                     OptionSpec("navigator", value: "name", help: "Only this navigator's ticks."),
                     OptionSpec("from", value: "seq", help: "Start at the frame of this seq."),
                     OptionSpec("to", value: "seq", help: "Stop after this seq."),
-                    OptionSpec("frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."),
+                    OptionSpec(
+                        "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."),
                     OptionSpec("publish", value: "endpoint", help: "Re-publish on a PUB socket bound here."),
                     OptionSpec("speed", value: "x", help: "Playback speed for --publish (default 1)."),
                 ],
-                examples: ["segue replay ./.segue --json > ticks.jsonl", "segue replay log.jsonl --publish tcp://127.0.0.1:7501"]),
+                examples: [
+                    "segue replay ./.segue --json > ticks.jsonl",
+                    "segue replay log.jsonl --publish tcp://127.0.0.1:7501",
+                ]),
         ]))
 
     /// Adds the shared options to every leaf command.

@@ -9,7 +9,10 @@ enum GestureCommands {
         let reply = try inv.client().begin(
             inv.argument("navigator"), start, animator: try NavigationCommands.animator(inv), envelope: envelope(inv))
         let what = start == nil ? "interrupted" : "began"
-        inv.print(reply.json, "\(reply.navigator): \(what) transition \(reply.transition.map(String.init) ?? "?") (revision \(reply.revision))")
+        inv.print(
+            reply.json,
+            "\(reply.navigator): \(what) transition \(reply.transition.map(String.init) ?? "?") (revision \(reply.revision))"
+        )
     }
 
     static func update(_ inv: Invocation) throws {
@@ -24,7 +27,8 @@ enum GestureCommands {
     static func finish(_ inv: Invocation) throws {
         let (speed, curve) = try completion(inv)
         let reply = try inv.client().finish(
-            inv.argument("navigator"), velocity: try inv.double("velocity"), completionSpeed: speed, completionCurve: curve,
+            inv.argument("navigator"), velocity: try inv.double("velocity"), completionSpeed: speed,
+            completionCurve: curve,
             envelope: envelope(inv))
         inv.print(reply.json, "\(reply.navigator): finishing (revision \(reply.revision))")
     }
@@ -48,12 +52,20 @@ enum GestureCommands {
         let navigator = inv.argument("navigator")
         let start = try interactiveStart(inv, inv.argument("operation"), screen: inv.parsed.argument("screen"))
         let to = try inv.double("to") ?? 0.7
-        guard (0...1).contains(to) else { throw UsageError.invalidValue(String(to), for: "--to", "expected a fraction in 0...1") }
-        let over = try inv.parsed.value("over").map { (v: String) throws(UsageError) in try ArgumentValues.seconds(v, for: "--over") } ?? 0.4
-        let then = try ArgumentValues.choice(inv.parsed.value("then") ?? "end", for: "--then", in: ["end", "finish", "cancel"])
+        guard (0...1).contains(to) else {
+            throw UsageError.invalidValue(String(to), for: "--to", "expected a fraction in 0...1")
+        }
+        let over =
+            try inv.parsed.value("over").map { (v: String) throws(UsageError) in
+                try ArgumentValues.seconds(v, for: "--over")
+            } ?? 0.4
+        let then = try ArgumentValues.choice(
+            inv.parsed.value("then") ?? "end", for: "--then", in: ["end", "finish", "cancel"])
         var shape = TimingCurve.linear
         if let c = inv.parsed.value("curve") {
-            do { shape = try TimingCurve(json: try ArgumentValues.curve(c, for: "--curve")) } catch let error as CoreError {
+            do { shape = try TimingCurve(json: try ArgumentValues.curve(c, for: "--curve")) } catch let error
+                as CoreError
+            {
                 throw UsageError.invalidValue(c, for: "--curve", error.message)
             }
         }
@@ -79,7 +91,8 @@ enum GestureCommands {
         let reply: CommandReply
         switch then {
         case "finish":
-            reply = try client.finish(navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+            reply = try client.finish(
+                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: envelope)
         case "cancel":
             reply = try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: envelope)
         default:
@@ -125,7 +138,9 @@ enum GestureCommands {
         let speed = try inv.double("completion-speed") ?? 1
         var curve = TimingCurve.easeInOut
         if let c = inv.parsed.value("completion-curve") {
-            do { curve = try TimingCurve(json: try ArgumentValues.curve(c, for: "--completion-curve")) } catch let error as CoreError {
+            do { curve = try TimingCurve(json: try ArgumentValues.curve(c, for: "--completion-curve")) } catch let error
+                as CoreError
+            {
                 throw UsageError.invalidValue(c, for: "--completion-curve", error.message)
             } catch let error as UsageError { throw error } catch { throw UsageError(String(describing: error)) }
         }

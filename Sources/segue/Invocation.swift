@@ -16,7 +16,8 @@ struct Invocation {
         self.parsed = parsed
         endpoint = parsed.value("endpoint") ?? environment["SEGUE_ENDPOINT"] ?? SegueClient.defaultEndpoint
         publishEndpoint =
-            parsed.value("publish-endpoint") ?? environment["SEGUE_PUBLISH_ENDPOINT"] ?? SegueClient.defaultPublishEndpoint
+            parsed.value("publish-endpoint") ?? environment["SEGUE_PUBLISH_ENDPOINT"]
+            ?? SegueClient.defaultPublishEndpoint
         json = parsed.flag("json")
         let seconds = try parsed.value("timeout").map { (t: String) throws(UsageError) in
             try ArgumentValues.seconds(t, for: "--timeout")
@@ -34,19 +35,24 @@ struct Invocation {
         switch result {
         case .success(let client):
             return client
-        case .failure(.transport(let error)) where error.code == .invalidArgument || error.code == .protocolNotSupported:
-            throw UsageError.invalidValue(endpoint, for: "--endpoint", "expected a ZeroMQ endpoint like tcp://127.0.0.1:7400")
+        case .failure(.transport(let error))
+        where error.code == .invalidArgument || error.code == .protocolNotSupported:
+            throw UsageError.invalidValue(
+                endpoint, for: "--endpoint", "expected a ZeroMQ endpoint like tcp://127.0.0.1:7400")
         case .failure(let error):
             throw error
         }
     }
 
     func double(_ option: String) throws(UsageError) -> Double? {
-        try parsed.value(option).map { (v: String) throws(UsageError) in try ArgumentValues.number(v, for: "--\(option)") }
+        try parsed.value(option).map { (v: String) throws(UsageError) in
+            try ArgumentValues.number(v, for: "--\(option)")
+        }
     }
 
     func count(_ option: String) throws(UsageError) -> Int64? {
-        try parsed.value(option).map { (v: String) throws(UsageError) in try ArgumentValues.count(v, for: "--\(option)") }
+        try parsed.value(option).map { (v: String) throws(UsageError) in try ArgumentValues.count(v, for: "--\(option)")
+        }
     }
 
     /// Prints a reply: the JSON line under `--json`, else the human line.

@@ -32,7 +32,9 @@ enum LogSource {
             return events
         }
         let stdin = path == "-" || path == "/dev/stdin"
-        guard let data = stdin ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        guard
+            let data = stdin
+                ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
         else {
             throw IOFailure("Cannot read \(path): it is neither a data dir nor a readable JSON Lines file.")
         }

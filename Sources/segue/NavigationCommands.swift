@@ -7,11 +7,15 @@ enum NavigationCommands {
     static func create(_ inv: Invocation) throws {
         var config = NavigatorConfig()
         var args: JSONObject = [:]
-        if let busy = inv.parsed.value("busy") { args["busy"] = .string(try ArgumentValues.choice(busy, for: "--busy", in: ["reject", "queue"])) }
+        if let busy = inv.parsed.value("busy") {
+            args["busy"] = .string(try ArgumentValues.choice(busy, for: "--busy", in: ["reject", "queue"]))
+        }
         if let limit = try inv.count("queue-limit") { args["queueLimit"] = .int(limit) }
         if let size = inv.parsed.value("container") {
             let parts = size.split(separator: "x").compactMap { Double($0) }
-            guard parts.count == 2 else { throw UsageError.invalidValue(size, for: "--container", "expected WIDTHxHEIGHT in points, like 390x844") }
+            guard parts.count == 2 else {
+                throw UsageError.invalidValue(size, for: "--container", "expected WIDTHxHEIGHT in points, like 390x844")
+            }
             args["container"] = ["width": .double(parts[0]), "height": .double(parts[1])]
         }
         var rule: JSONObject = [:]
@@ -19,12 +23,18 @@ enum NavigationCommands {
         if let v = try inv.double("velocity-impact") { rule["velocityImpact"] = .double(v) }
         if let v = try inv.double("fling-velocity") { rule["flingVelocity"] = .double(v) }
         if rule.count > 0 { args["endRule"] = .object(rule) }
-        if let t = inv.parsed.value("interaction-timeout") { args["interactionTimeout"] = .double(try ArgumentValues.seconds(t, for: "--interaction-timeout")) }
+        if let t = inv.parsed.value("interaction-timeout") {
+            args["interactionTimeout"] = .double(try ArgumentValues.seconds(t, for: "--interaction-timeout"))
+        }
         if let a = inv.parsed.value("animators") {
-            guard let json = try? JSON.parse(a) else { throw UsageError.invalidValue(a, for: "--animators", "expected JSON animator rules") }
+            guard let json = try? JSON.parse(a) else {
+                throw UsageError.invalidValue(a, for: "--animators", "expected JSON animator rules")
+            }
             args["animators"] = json
         }
-        do { config = try NavigatorConfig(json: .object(args)) } catch { throw SegueClientError.rejected(code: error.code, message: error.message, details: [:]) }
+        do { config = try NavigatorConfig(json: .object(args)) } catch {
+            throw SegueClientError.rejected(code: error.code, message: error.message, details: [:])
+        }
         let root = try screen(inv, inv.argument("root"))
         let client = try inv.client()
         let reply = try client.create(inv.argument("navigator"), root: root, config: config, envelope: envelope(inv))
@@ -80,7 +90,9 @@ enum NavigationCommands {
         if let edge = inv.parsed.value("edge") {
             o["edge"] = .string(try ArgumentValues.choice(edge, for: "--edge", in: ["right", "left", "top", "bottom"]))
         }
-        if let d = inv.parsed.value("duration") { o["duration"] = .double(try ArgumentValues.seconds(d, for: "--duration")) }
+        if let d = inv.parsed.value("duration") {
+            o["duration"] = .double(try ArgumentValues.seconds(d, for: "--duration"))
+        }
         if let c = inv.parsed.value("curve") { o["curve"] = try ArgumentValues.curve(c, for: "--curve") }
         return o.count > 0 ? .object(o) : nil
     }
@@ -103,8 +115,11 @@ enum NavigationCommands {
         inv.print(reply.json, human)
         guard let waiter else { return }
         let outcome = try waiter.wait(client: client, requestID: envelope.requestID!, reply: reply)
-        if !inv.json { Output.line("\(navigator): transition \(outcome.transition) \(outcome.type.dropFirst("transition.".count))") }
-        else { Output.line(outcome.event.json.serialized()) }
+        if !inv.json {
+            Output.line("\(navigator): transition \(outcome.transition) \(outcome.type.dropFirst("transition.".count))")
+        } else {
+            Output.line(outcome.event.json.serialized())
+        }
         if outcome.type == "transition.completed" { return }
         throw Exit(outcome.type == "transition.cancelled" ? .cancelled : .rejected)
     }

@@ -12,9 +12,13 @@ enum ReadCommands {
     static func describe(_ s: NavigatorSnapshot) -> String {
         var lines = ["\(s.navigator) (\(s.status)) revision \(s.revision) seq \(s.seq) frame \(s.frame)"]
         lines.append("  stack: " + s.stack.map { "\($0.name)[\($0.id)]" }.joined(separator: " > "))
-        if !s.modals.isEmpty { lines.append("  modals: " + s.modals.map { "\($0.name)[\($0.id)]" }.joined(separator: " > ")) }
+        if !s.modals.isEmpty {
+            lines.append("  modals: " + s.modals.map { "\($0.name)[\($0.id)]" }.joined(separator: " > "))
+        }
         if let t = s.transition {
-            lines.append("  transition \(t.id): \(t.operation) \(t.from.name) -> \(t.to.name), \(t.phase) at \(format(t.fraction))")
+            lines.append(
+                "  transition \(t.id): \(t.operation) \(t.from.name) -> \(t.to.name), \(t.phase) at \(format(t.fraction))"
+            )
         }
         if s.queued > 0 { lines.append("  queued: \(s.queued)") }
         return lines.joined(separator: "\n")
@@ -30,7 +34,9 @@ enum ReadCommands {
         for item in try client.list() {
             var line = "\(item.navigator)\t\(item.status)\trevision \(item.revision)\tdepth \(item.depth)"
             if let top = item.top { line += "\ttop \(top.name)[\(top.id)]" }
-            if let t = item.transition { line += "\t\(t["operation"]?.stringValue ?? "") \(t["phase"]?.stringValue ?? "")" }
+            if let t = item.transition {
+                line += "\t\(t["operation"]?.stringValue ?? "") \(t["phase"]?.stringValue ?? "")"
+            }
             Output.line(line)
         }
     }
@@ -44,7 +50,8 @@ enum ReadCommands {
         let subscriber =
             follow
             ? try SegueSubscriber(
-                endpoint: inv.publishEndpoint, topics: [navigator.map { "event/\($0)/" } ?? "event/"], ready: inv.timeout)
+                endpoint: inv.publishEndpoint, topics: [navigator.map { "event/\($0)/" } ?? "event/"],
+                ready: inv.timeout)
             : nil
         func emit(_ e: EventRecord) {
             if inv.json { Output.line(e.json.serialized()) } else { Output.line(describe(e)) }
@@ -80,7 +87,9 @@ enum ReadCommands {
         let client = try inv.client()
         let reply = try client.call("ping")
         let pong = try Pong(reply)
-        inv.print(reply, "segued \(pong.version) at \(inv.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")
+        inv.print(
+            reply,
+            "segued \(pong.version) at \(inv.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")
     }
 
     static func stats(_ inv: Invocation) throws {

@@ -14,7 +14,8 @@ enum ReplayCommand {
         let rate: Int
         if let given = inv.parsed.value("frame-rate") {
             guard let r = Int(given), FrameClock.supportedRates.contains(r) else {
-                throw UsageError.invalidValue(given, for: "--frame-rate", "expected a whole number of Hz from 1 to 1000")
+                throw UsageError.invalidValue(
+                    given, for: "--frame-rate", "expected a whole number of Hz from 1 to 1000")
             }
             rate = r
         } else {
@@ -26,13 +27,16 @@ enum ReplayCommand {
         let clock = try FrameClock(rate: rate)
         let startFrame = events.first { $0.seq >= from }?.frame ?? .max
         var replayer = TickReplayer(events: events, clock: clock)
-        let publisher = try inv.parsed.value("publish").map { try Republisher(endpoint: $0, speed: try speed(inv), clock: clock) }
+        let publisher = try inv.parsed.value("publish").map {
+            try Republisher(endpoint: $0, speed: try speed(inv), clock: clock)
+        }
         var count = 0
         try replayer.run { frame, applied, ticks in
             guard frame >= startFrame else { return }
             if let publisher {
-                try publisher.publish(frame: frame, events: applied.filter { navigator == nil || $0.navigator == navigator },
-                                      ticks: ticks.filter { navigator == nil || $0.navigator == navigator })
+                try publisher.publish(
+                    frame: frame, events: applied.filter { navigator == nil || $0.navigator == navigator },
+                    ticks: ticks.filter { navigator == nil || $0.navigator == navigator })
             }
             for tick in ticks where navigator == nil || tick.navigator == navigator {
                 count += 1
@@ -43,13 +47,16 @@ enum ReplayCommand {
                     FileHandle.standardOutput.write(Data(bytes))
                 } else {
                     let t = tick
-                    Output.line("\(t.frame)\t\(t.navigator)\t#\(t.transition) \(t.operation.rawValue)\t\(t.phase.rawValue)\t"
-                        + "fraction \(ReadCommands.format(t.fraction))\tprogress \(ReadCommands.format(t.progress))"
-                        + (t.final ? "\tfinal" : ""))
+                    Output.line(
+                        "\(t.frame)\t\(t.navigator)\t#\(t.transition) \(t.operation.rawValue)\t\(t.phase.rawValue)\t"
+                            + "fraction \(ReadCommands.format(t.fraction))\tprogress \(ReadCommands.format(t.progress))"
+                            + (t.final ? "\tfinal" : ""))
                 }
             }
         }
-        if publisher != nil || !inv.json { Output.error("Replayed \(events.count) events at \(rate) Hz: \(count) ticks.") }
+        if publisher != nil || !inv.json {
+            Output.error("Replayed \(events.count) events at \(rate) Hz: \(count) ticks.")
+        }
     }
 
     static func speed(_ inv: Invocation) throws(UsageError) -> Double {

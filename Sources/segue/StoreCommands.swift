@@ -36,7 +36,9 @@ enum StoreCommands {
             Output.error("error: \(error.message)")
             throw Exit(.rejected)
         }
-        inv.print(["imported": .int(count), "seq": .int(store.lastSeq)], "Imported \(count) events; the log ends at seq \(store.lastSeq).")
+        inv.print(
+            ["imported": .int(count), "seq": .int(store.lastSeq)],
+            "Imported \(count) events; the log ends at seq \(store.lastSeq).")
     }
 
     /// SQLite's integrity check (for a data dir), then a fold of every event through `Fleet.apply`,
@@ -63,7 +65,9 @@ enum StoreCommands {
         var lastFrame = Int64.min
         if var f = fleet {
             for e in events {
-                if e.frame < lastFrame { problems.append("Event \(e.seq) goes back to frame \(e.frame) from \(lastFrame).") }
+                if e.frame < lastFrame {
+                    problems.append("Event \(e.seq) goes back to frame \(e.frame) from \(lastFrame).")
+                }
                 lastFrame = max(lastFrame, e.frame)
                 do { try f.apply(e) } catch {
                     problems.append(error.message)
@@ -74,10 +78,11 @@ enum StoreCommands {
         }
         let navigators = fleet?.navigators.count ?? 0
         if inv.json {
-            Output.line(JSON.object([
-                "ok": .bool(problems.isEmpty), "events": .int(events.count), "navigators": .int(navigators),
-                "problems": .array(problems.map(JSON.string)),
-            ]).serialized())
+            Output.line(
+                JSON.object([
+                    "ok": .bool(problems.isEmpty), "events": .int(events.count), "navigators": .int(navigators),
+                    "problems": .array(problems.map(JSON.string)),
+                ]).serialized())
         } else if problems.isEmpty {
             Output.line("\(target): ok, \(events.count) events, \(navigators) navigators.")
         } else {
@@ -102,9 +107,12 @@ enum StoreCommands {
         else { throw IOFailure("Cannot create \(secretPath).") }
         handle.write(Data((pair.secret + "\n").utf8))
         try handle.close()
-        guard FileManager.default.createFile(atPath: publicPath, contents: Data((pair.public + "\n").utf8), attributes: [.posixPermissions: 0o644])
+        guard
+            FileManager.default.createFile(
+                atPath: publicPath, contents: Data((pair.public + "\n").utf8), attributes: [.posixPermissions: 0o644])
         else { throw IOFailure("Cannot create \(publicPath).") }
-        inv.print(["public": .string(pair.public), "secretFile": .string(secretPath), "publicFile": .string(publicPath)],
-                  "Wrote \(secretPath) (secret, mode 0600) and \(publicPath); public key \(pair.public)")
+        inv.print(
+            ["public": .string(pair.public), "secretFile": .string(secretPath), "publicFile": .string(publicPath)],
+            "Wrote \(secretPath) (secret, mode 0600) and \(publicPath); public key \(pair.public)")
     }
 }

@@ -12,7 +12,8 @@ struct TransitionWaiter {
 
     init(_ inv: Invocation, navigator: String) throws {
         self.navigator = navigator
-        subscriber = try SegueSubscriber(endpoint: inv.publishEndpoint, topics: ["event/\(navigator)/"], ready: inv.timeout)
+        subscriber = try SegueSubscriber(
+            endpoint: inv.publishEndpoint, topics: ["event/\(navigator)/"], ready: inv.timeout)
         deadline = inv.parsed.value("timeout") == nil ? nil : ContinuousClock.now + inv.timeout * 20
     }
 

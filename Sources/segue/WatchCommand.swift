@@ -20,8 +20,11 @@ enum WatchCommand {
             switch update {
             case .snapshot(let s)?:
                 model.set(s)
-                if inv.json { Output.line(JSON.object(s.json).serialized()) }
-                else if !terminal { Output.line("\(s.navigator): stack \(WatchModel.stack(s))") }
+                if inv.json {
+                    Output.line(JSON.object(s.json).serialized())
+                } else if !terminal {
+                    Output.line("\(s.navigator): stack \(WatchModel.stack(s))")
+                }
             case .event(let e)?:
                 if inv.json { Output.line(e.json.serialized()) }
                 if WatchModel.needsState(e), let s = try? client.state(e.navigator) {

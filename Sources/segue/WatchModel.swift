@@ -50,7 +50,9 @@ struct WatchModel {
 
     static func stack(_ s: NavigatorSnapshot) -> String {
         var text = s.stack.map { "\($0.name)[\($0.id)]" }.joined(separator: " > ")
-        if !s.modals.isEmpty { text += " | modals: " + s.modals.map { "\($0.name)[\($0.id)]" }.joined(separator: " > ") }
+        if !s.modals.isEmpty {
+            text += " | modals: " + s.modals.map { "\($0.name)[\($0.id)]" }.joined(separator: " > ")
+        }
         return text
     }
 

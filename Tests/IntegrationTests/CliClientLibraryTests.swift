@@ -12,7 +12,10 @@ import Testing
         try client.create("main", root: ScreenSpec(name: "Home"))
         kill(d.pid, SIGSTOP)
         // Resume the daemon after the first attempt went unanswered: it then reads every copy.
-        let resume = Thread { usleep(700_000); kill(d.pid, SIGCONT) }
+        let resume = Thread {
+            usleep(700_000)
+            kill(d.pid, SIGCONT)
+        }
         resume.start()
         let reply = try client.push("main", ScreenSpec(name: "Detail"), options: TransitionOptions(animated: false))
         #expect(reply.revision == 3)
@@ -31,7 +34,8 @@ import Testing
         } catch {
             #expect(error.code == .unknownNavigator)
         }
-        let silent = try SegueClient(endpoint: "tcp://127.0.0.1:\(DaemonProcess.freePort())", timeout: .milliseconds(200), retries: 1)
+        let silent = try SegueClient(
+            endpoint: "tcp://127.0.0.1:\(DaemonProcess.freePort())", timeout: .milliseconds(200), retries: 1)
         #expect(throws: SegueClientError.timeout(command: "ping", waited: .milliseconds(200))) { try silent.ping() }
     }
 

@@ -14,7 +14,8 @@ import Testing
         #expect(dup.status == 1)
         #expect(dup.stderr.hasPrefix("error: navigator_exists: "))
 
-        let push = try Cli.run(["push", "main", "Detail", "--param", "id=42", "--param", "title=Hi", "--json", "--wait"], daemon: d)
+        let push = try Cli.run(
+            ["push", "main", "Detail", "--param", "id=42", "--param", "title=Hi", "--json", "--wait"], daemon: d)
         #expect(push.status == 0, "\(push.stderr)")
         let lines = push.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
@@ -34,9 +35,16 @@ import Testing
         #expect(conflict.stderr.hasPrefix("error: conflict: "))
         #expect(try Cli.run(["pop-to", "main", "s2", "--no-animate"], daemon: d).status == 0)
         #expect(try Cli.run(["set", "main", "s1", "Mail", "Thread", "--no-animate"], daemon: d).status == 0)
-        #expect(try Cli.run(["present", "main", "Compose", "--style", "cover", "--edge", "bottom", "--duration", "50ms", "--wait"], daemon: d).status == 0)
-        #expect(try Cli.run(["dismiss", "main", "--curve", "bezier:0.2,0,0,1", "--duration", "0.05", "--wait"], daemon: d).status == 0)
-        #expect(try Cli.run(["pop-to-root", "main", "--curve", "spring-response:0.2,1", "--wait"], daemon: d).status == 0)
+        #expect(
+            try Cli.run(
+                ["present", "main", "Compose", "--style", "cover", "--edge", "bottom", "--duration", "50ms", "--wait"],
+                daemon: d
+            ).status == 0)
+        #expect(
+            try Cli.run(["dismiss", "main", "--curve", "bezier:0.2,0,0,1", "--duration", "0.05", "--wait"], daemon: d)
+                .status == 0)
+        #expect(
+            try Cli.run(["pop-to-root", "main", "--curve", "spring-response:0.2,1", "--wait"], daemon: d).status == 0)
         let root = try Cli.run(["pop", "main"], daemon: d)
         #expect(root.status == 1)
         #expect(root.stderr.hasPrefix("error: cannot_pop_root: "))
@@ -54,7 +62,10 @@ import Testing
         // A pop that a gesture interrupts and cancels.
         let waiter = Process()
         waiter.executableURL = URL(fileURLWithPath: Cli.binary)
-        waiter.arguments = ["pop", "main", "--duration", "2", "--wait", "--endpoint", d.commandEndpoint, "--publish-endpoint", d.publishEndpoint]
+        waiter.arguments = [
+            "pop", "main", "--duration", "2", "--wait", "--endpoint", d.commandEndpoint, "--publish-endpoint",
+            d.publishEndpoint,
+        ]
         waiter.standardOutput = FileHandle.nullDevice
         try waiter.run()
         var began = false
@@ -67,7 +78,9 @@ import Testing
         let notOwner = try Cli.run(["gesture", "cancel", "main"], daemon: d)
         #expect(notOwner.status == 1)
         #expect(notOwner.stderr.hasPrefix("error: not_owner: "))
-        #expect(try Cli.run(["gesture", "cancel", "main", "--owner", "me", "--completion-speed", "4"], daemon: d).status == 0)
+        #expect(
+            try Cli.run(["gesture", "cancel", "main", "--owner", "me", "--completion-speed", "4"], daemon: d).status
+                == 0)
         waiter.waitUntilExit()
         #expect(waiter.terminationStatus == 2)
     }
@@ -77,11 +90,15 @@ import Testing
         defer { d.stop() }
         try Cli.run(["create", "main", "Home"], daemon: d)
         try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
-        let begin = try Cli.run(["gesture", "begin", "main", "--operation", "pop", "--owner", "pan", "--json"], daemon: d)
+        let begin = try Cli.run(
+            ["gesture", "begin", "main", "--operation", "pop", "--owner", "pan", "--json"], daemon: d)
         #expect(begin.status == 0, "\(begin.stderr)")
-        let update = try json(try Cli.run(["gesture", "update", "main", "--percent", "1.5", "--owner", "pan", "--json"], daemon: d).stdout)
+        let update = try json(
+            try Cli.run(["gesture", "update", "main", "--percent", "1.5", "--owner", "pan", "--json"], daemon: d).stdout
+        )
         #expect(update["percent"] == 1.0)
-        let end = try Cli.run(["gesture", "end", "main", "--percent", "0.1", "--velocity", "0", "--owner", "pan"], daemon: d)
+        let end = try Cli.run(
+            ["gesture", "end", "main", "--percent", "0.1", "--velocity", "0", "--owner", "pan"], daemon: d)
         #expect(end.stdout == "cancel\n")
         let noTransition = try Cli.run(["gesture", "finish", "main"], daemon: d)
         #expect(noTransition.status == 1)
@@ -128,7 +145,10 @@ import Testing
         try Cli.run(["create", "main", "Home"], daemon: d)
         let follower = Process()
         follower.executableURL = URL(fileURLWithPath: Cli.binary)
-        follower.arguments = ["log", "--follow", "--limit", "4", "--json", "--endpoint", d.commandEndpoint, "--publish-endpoint", d.publishEndpoint]
+        follower.arguments = [
+            "log", "--follow", "--limit", "4", "--json", "--endpoint", d.commandEndpoint, "--publish-endpoint",
+            d.publishEndpoint,
+        ]
         let out = Pipe()
         follower.standardOutput = out
         try follower.run()
@@ -137,7 +157,9 @@ import Testing
         try Cli.run(["push", "main", "More", "--no-animate"], daemon: d)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         follower.waitUntilExit()
-        let seqs = try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try JSON.parse(String($0))["seq"] }
+        let seqs = try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+            try JSON.parse(String($0))["seq"]
+        }
         #expect(seqs == [1, 2, 3, 4])
     }
 
@@ -186,13 +208,17 @@ import Testing
         (["push", "main", "X", "--frobnicate"], "error: Unknown option '--frobnicate'.\nSee 'segue push --help'.\n"),
         (["frob"], "error: Unknown command 'frob'.\nSee 'segue --help'.\n"),
         (["gesture"], "error: Missing command.\nSee 'segue gesture --help'.\n"),
-        (["push", "main", "X", "--curve", "wobbly"],
-         "error: The value 'wobbly' is invalid for '--curve': expected linear, easeIn, easeOut, easeInOut, default, "
-            + "bezier:x1,y1,x2,y2, spring:dampingRatio,velocity, spring:mass,stiffness,damping,velocity or "
-            + "spring-response:response,dampingFraction.\nSee 'segue push --help'.\n"),
-        (["state", "main", "--timeout", "soon"],
-         "error: The value 'soon' is invalid for '--timeout': expected a positive duration like 0.4, 0.4s or 400ms.\n"
-            + "See 'segue state --help'.\n"),
+        (
+            ["push", "main", "X", "--curve", "wobbly"],
+            "error: The value 'wobbly' is invalid for '--curve': expected linear, easeIn, easeOut, easeInOut, default, "
+                + "bezier:x1,y1,x2,y2, spring:dampingRatio,velocity, spring:mass,stiffness,damping,velocity or "
+                + "spring-response:response,dampingFraction.\nSee 'segue push --help'.\n"
+        ),
+        (
+            ["state", "main", "--timeout", "soon"],
+            "error: The value 'soon' is invalid for '--timeout': expected a positive duration like 0.4, 0.4s or 400ms.\n"
+                + "See 'segue state --help'.\n"
+        ),
     ])
     func usageErrorsExitSixtyFour(arguments: [String], stderr: String) throws {
         let result = try Cli.run(arguments)
@@ -201,7 +227,8 @@ import Testing
     }
 
     @Test func helpOnEverySubcommandHasExamples() throws {
-        for command in ["create", "push", "pop", "gesture begin", "swipe", "state", "log", "replay", "watch", "keygen"] {
+        for command in ["create", "push", "pop", "gesture begin", "swipe", "state", "log", "replay", "watch", "keygen"]
+        {
             let result = try Cli.run(command.split(separator: " ").map(String.init) + ["--help"])
             #expect(result.status == 0)
             #expect(result.stdout.contains("USAGE: segue \(command)"), "\(command)")

@@ -25,9 +25,13 @@ import Testing
         // a: an animated push; q: three pushes, two of them queued; d: a push that gets interrupted.
         try client.push("a", ScreenSpec(name: "Detail"), options: fast)
         for name in ["X", "Y", "Z"] {
-            try client.push("q", ScreenSpec(name: name), options: TransitionOptions(animator: ["duration": 0.1, "curve": "easeOut"]))
+            try client.push(
+                "q", ScreenSpec(name: name),
+                options: TransitionOptions(animator: ["duration": 0.1, "curve": "easeOut"]))
         }
-        try client.push("d", ScreenSpec(name: "Detail", params: ["n": 1]), options: TransitionOptions(animator: ["duration": 0.6, "style": "fade"]))
+        try client.push(
+            "d", ScreenSpec(name: "Detail", params: ["n": 1]),
+            options: TransitionOptions(animator: ["duration": 0.6, "style": "fade"]))
 
         // b: an interactive pop finished; c: one cancelled.
         try client.begin("b", .pop, envelope: CommandEnvelope(owner: "pan-b"))
@@ -43,7 +47,8 @@ import Testing
         try client.cancel("c", completionSpeed: 2)
         try client.end("d", velocity: 0.5)
         usleep(100_000)
-        try client.pop("a", options: TransitionOptions(animator: ["duration": 0.15, "curve": ["bezier": [0.2, 0, 0, 1]]]))
+        try client.pop(
+            "a", options: TransitionOptions(animator: ["duration": 0.15, "curve": ["bezier": [0.2, 0, 0, 1]]]))
         usleep(800_000)  // everything settles
         #expect(try client.list().allSatisfy { $0.transition == nil })
 
@@ -61,7 +66,9 @@ import Testing
         for tick in live where !replayed.contains(tick.raw) {
             missing.append(String(decoding: tick.raw, as: UTF8.self))
         }
-        #expect(missing.isEmpty, "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first ?? "")")
+        #expect(
+            missing.isEmpty,
+            "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first ?? "")")
         #expect(live.count > 60)
 
         // The same from an export, and for one navigator only.

@@ -8,7 +8,8 @@ import Testing
     static func tmux(_ arguments: [String]) throws -> String {
         let output = NSTemporaryDirectory() + "segue-tmux-\(getpid()).txt"
         defer { unlink(output) }
-        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+            separator: " ")
         let script = "exec /usr/bin/tmux \(quoted) > '\(output)' 2>/dev/null < /dev/null"
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(script), nil]
@@ -51,15 +52,20 @@ import Testing
         let later = try Self.capture(session) { (Self.fraction(in: $0) ?? 0) > (Self.fraction(in: early) ?? 1) + 0.2 }
         #expect(early.contains("#1 push animating ["), "\(early)")
         #expect((Self.fraction(in: later) ?? 0) > (Self.fraction(in: early) ?? 1), "the bar moved:\n\(early)\n\(later)")
-        let pushed = try Self.capture(session, tries: 150) { $0.contains("stack: Home[s1] > Detail[s2]") && $0.contains("idle") }
+        let pushed = try Self.capture(session, tries: 150) {
+            $0.contains("stack: Home[s1] > Detail[s2]") && $0.contains("idle")
+        }
         #expect(pushed.contains("revision 3"), "\(pushed)")
 
-        let swipe = try Cli.run(["swipe", "main", "pop", "--to", "0.6", "--over", "0.3s", "--then", "cancel"], daemon: d)
+        let swipe = try Cli.run(
+            ["swipe", "main", "pop", "--to", "0.6", "--over", "0.3s", "--then", "cancel"], daemon: d)
         #expect(swipe.stdout == "cancel\n")
         let cancelled = try Self.capture(session) { $0.contains("stack: Home[s1] > Detail[s2]") && $0.contains("idle") }
         #expect(cancelled.contains("stack: Home[s1] > Detail[s2]"))
         try Cli.run(["swipe", "main", "pop", "--to", "0.5", "--over", "0.2s", "--then", "finish"], daemon: d)
-        let popped = try Self.capture(session, tries: 150) { $0.contains("stack: Home[s1]\n") || $0.contains("stack: Home[s1] ") && !$0.contains("Detail") }
+        let popped = try Self.capture(session, tries: 150) {
+            $0.contains("stack: Home[s1]\n") || $0.contains("stack: Home[s1] ") && !$0.contains("Detail")
+        }
         #expect(!popped.contains("Detail[s2]"), "\(popped)")
         // Ctrl-C restores the terminal: the process exits and the cursor is shown again.
         _ = try Self.tmux(["send-keys", "-t", session, "C-c"])

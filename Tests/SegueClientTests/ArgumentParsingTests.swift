@@ -10,14 +10,19 @@ import Testing
         arguments: [ArgumentSpec("navigator", help: "n"), ArgumentSpec("screen", help: "s")],
         options: [
             .flag("json", help: "j"), .flag("follow", short: "f", help: "f"),
-            OptionSpec("timeout", value: "seconds", help: "t"), OptionSpec("output", short: "o", value: "file", help: "o"),
-            OptionSpec("param", value: "key=value", repeats: true, help: "p"), OptionSpec("velocity", value: "v", help: "v"),
+            OptionSpec("timeout", value: "seconds", help: "t"),
+            OptionSpec("output", short: "o", value: "file", help: "o"),
+            OptionSpec("param", value: "key=value", repeats: true, help: "p"),
+            OptionSpec("velocity", value: "v", help: "v"),
         ])
 
     @Test(arguments: [
         (["a", "--json", "-f"], [ArgumentToken.value("a"), .long("json", value: nil), .short("f")]),
         (["--timeout=2", "-of"], [.long("timeout", value: "2"), .short("o"), .short("f")]),
-        (["--velocity", "-0.5", "-", "-.5"], [.long("velocity", value: nil), .value("-0.5"), .value("-"), .value("-.5")]),
+        (
+            ["--velocity", "-0.5", "-", "-.5"],
+            [.long("velocity", value: nil), .value("-0.5"), .value("-"), .value("-.5")]
+        ),
         (["--", "--json", "-f"], [.terminator, .value("--json"), .value("-f")]),
         (["--param=a=b"], [.long("param", value: "a=b")]),
     ])
@@ -27,7 +32,8 @@ import Testing
 
     @Test func parsesOptionsAnywhereAndPositionalsInOrder() throws {
         let parsed = try Self.push.parse([
-            "--json", "main", "--param", "a=1", "Detail", "--param=b=2", "--timeout", "3", "-o", "out", "--velocity", "-1",
+            "--json", "main", "--param", "a=1", "Detail", "--param=b=2", "--timeout", "3", "-o", "out", "--velocity",
+            "-1",
         ])
         #expect(parsed.argument("navigator") == "main")
         #expect(parsed.argument("screen") == "Detail")
@@ -72,13 +78,16 @@ import Testing
         let root = CommandConfiguration(
             name: "segue", abstract: "",
             subcommands: [
-                CommandConfiguration(name: "gesture", abstract: "", subcommands: [CommandConfiguration(name: "end", abstract: "")]),
+                CommandConfiguration(
+                    name: "gesture", abstract: "", subcommands: [CommandConfiguration(name: "end", abstract: "")]),
                 Self.push,
             ])
         let (path, rest) = try root.resolve(["gesture", "end", "main", "--velocity", "1"])
         #expect(path.map(\.name) == ["segue", "gesture", "end"])
         #expect(rest == ["main", "--velocity", "1"])
-        #expect(throws: UsageError.unknownCommand("frob", in: "segue gesture")) { try root.resolve(["gesture", "frob"]) }
+        #expect(throws: UsageError.unknownCommand("frob", in: "segue gesture")) {
+            try root.resolve(["gesture", "frob"])
+        }
     }
 
     @Test func helpListsUsageOptionsAndExamples() {
@@ -126,7 +135,10 @@ import Testing
 
     @Test(arguments: ["0", "-1", "soon", "1h", ""])
     func badSeconds(text: String) {
-        #expect(throws: UsageError("The value '\(text)' is invalid for '--over': expected a positive duration like 0.4, 0.4s or 400ms.")) {
+        #expect(
+            throws: UsageError(
+                "The value '\(text)' is invalid for '--over': expected a positive duration like 0.4, 0.4s or 400ms.")
+        ) {
             try ArgumentValues.seconds(text, for: "--over")
         }
     }

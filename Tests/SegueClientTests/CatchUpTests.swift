@@ -57,14 +57,19 @@ import Testing
         let reply: JSONObject = [
             "ok": false, "id": "x", "error": ["code": "conflict", "message": "Expected revision 3.", "revision": 5],
         ]
-        #expect(SegueClientError.rejection(reply) == .rejected(code: .conflict, message: "Expected revision 3.", details: ["revision": 5]))
+        #expect(
+            SegueClientError.rejection(reply)
+                == .rejected(code: .conflict, message: "Expected revision 3.", details: ["revision": 5]))
         #expect(SegueClientError.rejection(reply).code == .conflict)
-        #expect(SegueClientError.rejection(["ok": false]) == .malformed("an ok: false reply without error.code and error.message"))
+        #expect(
+            SegueClientError.rejection(["ok": false])
+                == .malformed("an ok: false reply without error.code and error.message"))
     }
 
     @Test func timeoutSaysWhatToCheck() {
-        #expect(SegueClientError.timeout(command: "push", waited: .milliseconds(1500)).description
-            == "timeout: push got no reply within 1.5 s; is segued running at this endpoint?")
+        #expect(
+            SegueClientError.timeout(command: "push", waited: .milliseconds(1500)).description
+                == "timeout: push got no reply within 1.5 s; is segued running at this endpoint?")
     }
 
     @Test func commandReplyReadsTheDocumentedMembers() throws {
@@ -76,11 +81,15 @@ import Testing
         #expect(reply.seq == 9)
         #expect(reply.transition == 2)
         #expect(reply.decision == "finish")
-        #expect(throws: SegueClientError.malformed("a command reply without revision and seq")) { try CommandReply(["ok": true]) }
+        #expect(throws: SegueClientError.malformed("a command reply without revision and seq")) {
+            try CommandReply(["ok": true])
+        }
     }
 
     @Test func tickKeepsItsBytes() throws {
-        let body = Array(#"{"navigator":"m","transition":1,"frame":5,"phase":"animating","fraction":0.5,"progress":0.6,"final":false}"#.utf8)
+        let body = Array(
+            #"{"navigator":"m","transition":1,"frame":5,"phase":"animating","fraction":0.5,"progress":0.6,"final":false}"#
+                .utf8)
         let publication = try Publication(topic: Array("tick/m/".utf8), body: body)
         guard case .tick(let tick) = publication else {
             Issue.record("not a tick")

@@ -7,7 +7,9 @@ import SegueCore
 public enum ArgumentValues {
     /// A finite number.
     public static func number(_ text: String, for name: String) throws(UsageError) -> Double {
-        guard let value = Double(text), value.isFinite else { throw .invalidValue(text, for: name, "expected a number") }
+        guard let value = Double(text), value.isFinite else {
+            throw .invalidValue(text, for: name, "expected a number")
+        }
         return value
     }
 
@@ -49,14 +51,17 @@ public enum ArgumentValues {
         let kind = text[..<colon]
         var numbers: [Double] = []
         for part in text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false) {
-            guard let n = Double(part.trimmingSpaces), n.isFinite else { throw .invalidValue(text, for: name, expectation) }
+            guard let n = Double(part.trimmingSpaces), n.isFinite else {
+                throw .invalidValue(text, for: name, expectation)
+            }
             numbers.append(n)
         }
         let d = numbers.map(JSON.double)
         switch (kind, numbers.count) {
         case ("bezier", 4): return ["bezier": .array(d)]
         case ("spring", 2): return ["spring": ["dampingRatio": d[0], "initialVelocity": d[1]]]
-        case ("spring", 4): return ["spring": ["mass": d[0], "stiffness": d[1], "damping": d[2], "initialVelocity": d[3]]]
+        case ("spring", 4):
+            return ["spring": ["mass": d[0], "stiffness": d[1], "damping": d[2], "initialVelocity": d[3]]]
         case ("spring-response", 2): return ["spring": ["response": d[0], "dampingFraction": d[1]]]
         default: throw .invalidValue(text, for: name, expectation)
         }

@@ -64,11 +64,17 @@ extension CommandConfiguration {
             case .terminator: continue
             case .value(let v): positionals.append(v)
             case .long(let name, let attached):
-                if name == "help" { parsed.help = true; return parsed }
+                if name == "help" {
+                    parsed.help = true
+                    return parsed
+                }
                 guard let option = option(named: name) else { throw .unknownOption(token.spelling) }
                 try take(option, attached: attached)
             case .short(let c):
-                if c == "h" { parsed.help = true; return parsed }
+                if c == "h" {
+                    parsed.help = true
+                    return parsed
+                }
                 guard let option = options.first(where: { $0.short == c }) else { throw .unknownOption(token.spelling) }
                 try take(option, attached: nil)
             }
