@@ -1,1 +1,59 @@
-print("not yet")
+import Foundation
+import SegueClient
+
+/// `segue`: parse, dispatch, exit with the documented status (see `ExitCode`).
+let handlers: [String: (Invocation) throws -> Void] = [
+    "create": NavigationCommands.create, "close": NavigationCommands.close,
+    "push": NavigationCommands.push, "pop": NavigationCommands.pop, "pop-to": NavigationCommands.popTo,
+    "pop-to-root": NavigationCommands.popToRoot, "set": NavigationCommands.setStack,
+    "present": NavigationCommands.present, "dismiss": NavigationCommands.dismiss,
+    "gesture begin": GestureCommands.begin, "gesture update": GestureCommands.update,
+    "gesture finish": GestureCommands.finish, "gesture cancel": GestureCommands.cancel,
+    "gesture end": GestureCommands.end, "swipe": GestureCommands.swipe,
+    "state": ReadCommands.state, "ls": ReadCommands.list, "log": ReadCommands.log, "ping": ReadCommands.ping,
+    "stats": ReadCommands.stats,
+    "export": StoreCommands.export, "import": StoreCommands.importLog, "verify": StoreCommands.verify,
+    "keygen": StoreCommands.keygen,
+    "watch": WatchCommand.run, "replay": ReplayCommand.run,
+]
+
+// A parent may have left signals blocked (test runners do); Ctrl-C and SIGTERM must work here.
+var unblocked = sigset_t()
+sigemptyset(&unblocked)
+pthread_sigmask(SIG_SETMASK, &unblocked, nil)
+
+do {
+    let argv = Array(CommandLine.arguments.dropFirst())
+    let (path, rest) = try CommandTree.root.resolve(argv)
+    let command = path.last!
+    let words = path.map(\.name)
+    let name = words.dropFirst().joined(separator: " ")
+    let parsed: ParsedArguments
+    do {
+        parsed = try command.parse(rest)
+    } catch var error {
+        error.command = words.joined(separator: " ")
+        throw error
+    }
+    if parsed.help || (!command.subcommands.isEmpty && rest.isEmpty && words.count == 1) {
+        Output.line(command.help(path: words.joined(separator: " ")))
+        exit(0)
+    }
+    guard command.subcommands.isEmpty else { throw UsageError.missingCommand(words.joined(separator: " ")) }
+    let invocation: Invocation
+    do {
+        invocation = try Invocation(path: name, parsed: parsed, environment: ProcessInfo.processInfo.environment)
+    } catch var error {
+        error.command = words.joined(separator: " ")
+        throw error
+    }
+    do {
+        try handlers[name]!(invocation)
+    } catch var error as UsageError {
+        error.command = words.joined(separator: " ")
+        throw error
+    }
+    exit(0)
+} catch {
+    Output.fail(error)
+}

@@ -1,0 +1,100 @@
+import SegueCore
+
+/// A late joiner's view of one or more navigators (the Clone pattern of DESIGN.md §4): subscribe
+/// first, then take `state`, then apply only events above the snapshot's revision, filling any gap
+/// from `history`. Every event of a followed navigator is yielded exactly once, in revision order.
+///
+/// Blocking and single-threaded, like `SegueClient`: call `next(timeout:)` in a loop, or `forEach`.
+public final class CatchUpSubscription {
+    public enum Update: Equatable, Sendable {
+        /// The starting state of a navigator (one per followed navigator, first).
+        case snapshot(NavigatorSnapshot)
+        case event(EventRecord)
+        case tick(PublishedTick)
+        case heartbeat(JSONObject)
+    }
+
+    public let client: SegueClient
+    public let subscriber: SegueSubscriber
+    /// Followed navigators; empty means every navigator, including ones created later.
+    public let navigators: [String]
+    public private(set) var catchUp = CatchUp()
+    private var pending: [Update] = []
+
+    /// Subscribes, then snapshots. A navigator named in `navigators` that does not exist yet starts
+    /// at revision 0 (its `navigator.created` arrives as an event).
+    public init(
+        client: SegueClient, publishEndpoint: String, navigators: [String] = [], ticks: Bool = true,
+        heartbeats: Bool = false, curve: CurveCredentials? = nil
+    ) throws(SegueClientError) {
+        self.client = client
+        self.navigators = navigators
+        subscriber = try SegueSubscriber(
+            endpoint: publishEndpoint,
+            topics: SegueSubscriber.topics(navigators: navigators, ticks: ticks, heartbeats: heartbeats), curve: curve)
+        var names = navigators
+        if names.isEmpty { names = try client.list().map(\.navigator) }
+        for name in names {
+            do {
+                let snapshot = try client.state(name)
+                catchUp.snapshot(navigator: name, revision: snapshot.revision, seq: snapshot.seq)
+                pending.append(.snapshot(snapshot))
+            } catch .rejected(.unknownNavigator, _, _) {
+                continue
+            }
+        }
+    }
+
+    /// The next update, or `nil` when nothing arrived within `timeout` (`nil`: wait forever).
+    public func next(timeout: Duration?) throws(SegueClientError) -> Update? {
+        while true {
+            if !pending.isEmpty { return pending.removeFirst() }
+            guard let publication = try subscriber.next(timeout: timeout) else { return nil }
+            switch publication {
+            case .tick(let tick): return .tick(tick)
+            case .heartbeat(let hb): return .heartbeat(hb)
+            case .event(let event): try accept(event)
+            }
+        }
+    }
+
+    /// Calls `body` with each update until it returns `false`; `idle` runs after each quiet `timeout`.
+    public func forEach(
+        timeout: Duration? = nil, idle: () throws(SegueClientError) -> Bool = { true },
+        _ body: (Update) throws(SegueClientError) -> Bool
+    ) throws(SegueClientError) {
+        while true {
+            if let update = try next(timeout: timeout) {
+                guard try body(update) else { return }
+            } else {
+                guard try idle() else { return }
+            }
+        }
+    }
+
+    /// Looks for events the subscription may have missed at its very end (no later event reveals
+    /// such a gap): asks `history` for a navigator's events after the last one seen.
+    public func poll(_ navigator: String) throws(SegueClientError) {
+        try fill(navigator, after: catchUp.seqs[navigator] ?? 0)
+    }
+
+    private func accept(_ event: EventRecord) throws(SegueClientError) {
+        switch catchUp.offer(event) {
+        case .apply: pending.append(.event(event))
+        case .duplicate: break
+        case .gap(let navigator, let after):
+            try fill(navigator, after: after)
+            if catchUp.offer(event) == .apply { pending.append(.event(event)) }
+        }
+    }
+
+    private func fill(_ navigator: String, after: Int64) throws(SegueClientError) {
+        var after = after
+        while true {
+            let page = try client.history(navigator: navigator, after: after, limit: 1000)
+            for event in page.events where catchUp.offer(event) == .apply { pending.append(.event(event)) }
+            guard page.more else { return }
+            after = page.next
+        }
+    }
+}

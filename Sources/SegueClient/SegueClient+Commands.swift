@@ -1,0 +1,155 @@
+import SegueCore
+
+/// Every command of DESIGN.md §4 as a typed call.
+extension SegueClient {
+    /// Sends any navigation command (the same enum the daemon decides), with its envelope: `id`
+    /// (idempotency; generated when absent), `expect` and `owner`.
+    @discardableResult
+    public func send(
+        _ command: NavigationCommand, to navigator: String, envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try CommandReply(call(command.name, navigator: navigator, command.arguments, envelope: envelope))
+    }
+
+    public func ping() throws(SegueClientError) -> Pong { try Pong(call("ping")) }
+
+    @discardableResult
+    public func create(
+        _ navigator: String, root: ScreenSpec, config: NavigatorConfig = NavigatorConfig(),
+        envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.create(root: root, config: config), to: navigator, envelope: envelope)
+    }
+
+    @discardableResult
+    public func close(_ navigator: String, envelope: CommandEnvelope = .init()) throws(SegueClientError) -> CommandReply
+    {
+        try send(.close, to: navigator, envelope: envelope)
+    }
+
+    @discardableResult
+    public func push(
+        _ navigator: String, _ screen: ScreenSpec, options: TransitionOptions = .standard,
+        envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.push(screen, options), to: navigator, envelope: envelope)
+    }
+
+    @discardableResult
+    public func pop(
+        _ navigator: String, options: TransitionOptions = .standard, envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.pop(options), to: navigator, envelope: envelope)
+    }
+
+    /// `popTo`: `screen` is an id (`s3`) or a route name (its topmost match).
+    @discardableResult
+    public func popTo(
+        _ navigator: String, _ screen: String, options: TransitionOptions = .standard,
+        envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.popTo(screen, options), to: navigator, envelope: envelope)
+    }
+
+    @discardableResult
+    public func popToRoot(
+        _ navigator: String, options: TransitionOptions = .standard, envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.popToRoot(options), to: navigator, envelope: envelope)
+    }
+
+    @discardableResult
+    public func setStack(
+        _ navigator: String, _ screens: [ScreenRef], options: TransitionOptions = .standard,
+        envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.setStack(screens, options), to: navigator, envelope: envelope)
+    }
+
+    @discardableResult
+    public func present(
+        _ navigator: String, _ screen: ScreenSpec, options: TransitionOptions = .standard,
+        envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.present(screen, options), to: navigator, envelope: envelope)
+    }
+
+    @discardableResult
+    public func dismiss(
+        _ navigator: String, options: TransitionOptions = .standard, envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.dismiss(options), to: navigator, envelope: envelope)
+    }
+
+    /// `begin`: an interactive transition, or (`start` nil) an interrupt of the one animating.
+    @discardableResult
+    public func begin(
+        _ navigator: String, _ start: InteractiveStart?, animator: JSON? = nil, envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.begin(start, animator: animator), to: navigator, envelope: envelope)
+    }
+
+    @discardableResult
+    public func update(
+        _ navigator: String, percent: Double, velocity: Double? = nil, envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.update(percent: percent, velocity: velocity), to: navigator, envelope: envelope)
+    }
+
+    @discardableResult
+    public func finish(
+        _ navigator: String, velocity: Double? = nil, completionSpeed: Double = 1,
+        completionCurve: TimingCurve = .easeInOut, envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(
+            .finish(velocity: velocity, completionSpeed: completionSpeed, completionCurve: completionCurve),
+            to: navigator, envelope: envelope)
+    }
+
+    @discardableResult
+    public func cancel(
+        _ navigator: String, completionSpeed: Double = 1, completionCurve: TimingCurve = .easeInOut,
+        envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(
+            .cancel(completionSpeed: completionSpeed, completionCurve: completionCurve), to: navigator,
+            envelope: envelope)
+    }
+
+    /// `end`: the daemon decides finish or cancel by the navigator's end rule (`decision`).
+    @discardableResult
+    public func end(
+        _ navigator: String, percent: Double? = nil, velocity: Double? = nil, envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.end(percent: percent, velocity: velocity), to: navigator, envelope: envelope)
+    }
+
+    /// `state`, now or (`at`) as of a seq.
+    public func state(_ navigator: String, at seq: Int64? = nil) throws(SegueClientError) -> NavigatorSnapshot {
+        var arguments: JSONObject = [:]
+        if let seq { arguments["at"] = .int(seq) }
+        return try NavigatorSnapshot(call("state", navigator: navigator, arguments))
+    }
+
+    public func list() throws(SegueClientError) -> [NavigatorSummary] {
+        let reply = try call("list")
+        var out: [NavigatorSummary] = []
+        for item in reply["navigators"]?.arrayValue ?? [] {
+            guard let object = item.objectValue else { throw .malformed("a list item that is not an object") }
+            out.append(try NavigatorSummary(object))
+        }
+        return out
+    }
+
+    /// One page of events after `after`, optionally of one navigator.
+    public func history(navigator: String? = nil, after: Int64 = 0, limit: Int? = nil) throws(SegueClientError)
+        -> HistoryPage
+    {
+        var arguments: JSONObject = ["after": .int(after)]
+        if let limit { arguments["limit"] = .int(limit) }
+        return try HistoryPage(call("history", navigator: navigator, arguments))
+    }
+
+    /// The daemon's counters, as it reports them.
+    public func stats() throws(SegueClientError) -> JSONObject { try call("stats") }
+}

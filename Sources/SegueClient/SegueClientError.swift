@@ -1,0 +1,56 @@
+import SegueCore
+import SegueWire
+
+/// Everything a `SegueClient` call can fail with.
+///
+/// The daemon's refusals keep the wire `ErrorCode` (DESIGN.md §4) so callers switch on the code, never
+/// on the message; silence and socket failures are separate cases because a script treats them
+/// differently (retry later, or give up) from a "no" it must not repeat.
+public enum SegueClientError: Error, Equatable, CustomStringConvertible {
+    /// The daemon answered `ok: false`: its code, its sentence, and any extra members of `error`
+    /// (e.g. `revision` on `conflict`).
+    case rejected(code: ErrorCode, message: String, details: JSONObject)
+    /// No reply within the deadline, retries included.
+    case timeout(command: String, waited: Duration)
+    /// ZeroMQ refused: a bad endpoint, a terminated context, a closed socket.
+    case transport(ZMQError)
+    /// A reply (or a published message) that is not what the protocol says.
+    case malformed(String)
+
+    /// The wire code of a refusal, `nil` for the client-side cases.
+    public var code: ErrorCode? {
+        if case .rejected(let code, _, _) = self { return code }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .rejected(let code, let message, _):
+            return "\(code.rawValue): \(message)"
+        case .timeout(let command, let waited):
+            return
+                "timeout: \(command) got no reply within \(Self.seconds(waited)) s; is segued running at this endpoint?"
+        case .transport(let error):
+            return "transport: \(error)"
+        case .malformed(let what):
+            return "malformed reply: \(what)"
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let (s, atto) = duration.components
+        let value = Double(s) + Double(atto) / 1e18
+        return value == value.rounded() ? String(Int64(value)) : String(value)
+    }
+
+    /// Reads the `error` member of an `ok: false` reply.
+    static func rejection(_ reply: JSONObject) -> SegueClientError {
+        guard let error = reply["error"]?.objectValue, let raw = error["code"]?.stringValue,
+            let message = error["message"]?.stringValue
+        else { return .malformed("an ok: false reply without error.code and error.message") }
+        var details = error
+        details["code"] = nil
+        details["message"] = nil
+        return .rejected(code: ErrorCode(rawValue: raw) ?? .internal, message: message, details: details)
+    }
+}

@@ -1,0 +1,77 @@
+import SegueCore
+import SegueWire
+
+/// A SUB socket on the daemon's publish endpoint: events, ticks and heartbeats by topic prefix.
+///
+/// Raw: it shows what arrives, gaps included. `CatchUpSubscription` adds the Clone pattern on top.
+/// Like every socket it belongs to the thread that uses it.
+public final class SegueSubscriber {
+    public let endpoint: String
+    let context: ZMQContext
+    let socket: ZMQSocket
+
+    /// Topic prefixes for a set of navigators (all of them when `navigators` is empty).
+    public static func topics(navigators: [String], events: Bool = true, ticks: Bool = true, heartbeats: Bool = false)
+        -> [String]
+    {
+        var kinds: [String] = []
+        if events { kinds.append("event/") }
+        if ticks { kinds.append("tick/") }
+        var out = navigators.isEmpty ? kinds : kinds.flatMap { kind in navigators.map { "\(kind)\($0)/" } }
+        if heartbeats { out.append("hb/") }
+        return out
+    }
+
+    /// Subscribes, connects, and waits (up to `ready`) for the connection's handshake, so that what
+    /// the daemon publishes after this returns is very likely to arrive; a catch-up still checks.
+    public init(
+        endpoint: String = SegueClient.defaultPublishEndpoint, topics: [String], ready: Duration = .seconds(2),
+        curve: CurveCredentials? = nil
+    ) throws(SegueClientError) {
+        self.endpoint = endpoint
+        do {
+            context = try ZMQContext()
+            socket = try ZMQSocket(context, .sub)
+            try socket.setLinger(.zero)
+            try socket.setReceiveHighWaterMark(0)
+            if let curve { try curve.apply(to: socket) }
+            for topic in topics { try socket.subscribe(topic) }
+            let monitor = "inproc://segue-sub-monitor"
+            try socket.monitor(monitor, events: [.handshakeSucceeded])
+            let pair = try ZMQSocket(context, .pair)
+            try pair.setLinger(.zero)
+            try pair.connect(monitor)
+            try socket.connect(endpoint)
+            try pair.setReceiveTimeout(ready)
+            _ = try pair.receiveMultipart()
+            try socket.stopMonitor()
+            pair.close()
+        } catch {
+            throw .transport(error)
+        }
+    }
+
+    deinit {
+        socket.close()
+        context.terminate()
+    }
+
+    /// The next publication, or `nil` after `timeout` with nothing (`nil` timeout: wait forever).
+    public func next(timeout: Duration?) throws(SegueClientError) -> Publication? {
+        guard let frames = try nextFrames(timeout: timeout) else { return nil }
+        return try Publication(topic: frames.topic, body: frames.body)
+    }
+
+    /// The next raw `(topic, body)` pair.
+    public func nextFrames(timeout: Duration?) throws(SegueClientError) -> (topic: [UInt8], body: [UInt8])? {
+        do {
+            try socket.setReceiveTimeout(timeout)
+            while true {
+                guard let frames = try socket.receiveMultipart() else { return nil }
+                if frames.count == 2 { return (frames[0], frames[1]) }
+            }
+        } catch {
+            throw .transport(error)
+        }
+    }
+}

@@ -1,0 +1,280 @@
+import SegueClient
+
+/// The `segue` command tree: every subcommand's configuration, in one place so `--help` and the
+/// parser read the same declarations.
+enum CommandTree {
+    static let global: [OptionSpec] = [
+        OptionSpec(
+            "endpoint", value: "endpoint", help: "Command endpoint (default $SEGUE_ENDPOINT or tcp://127.0.0.1:7400)."),
+        OptionSpec(
+            "publish-endpoint", value: "endpoint",
+            help:
+                "Publish endpoint for --wait, log --follow and watch (default $SEGUE_PUBLISH_ENDPOINT or tcp://127.0.0.1:7401)."
+        ),
+        .flag("json", help: "Print JSON (one object per line) for scripts."),
+        OptionSpec(
+            "timeout", value: "seconds", help: "How long to wait for the daemon (default 5s; retries included)."),
+    ]
+
+    static let animator: [OptionSpec] = [
+        .flag("no-animate", help: "Change at once: a transition that starts and completes in one frame."),
+        OptionSpec(
+            "style", value: "style", help: "slide, cover, reveal, push, fade, crossfade, flip, zoom, iris or none."),
+        OptionSpec("edge", value: "edge", help: "right, left, top or bottom."),
+        OptionSpec("duration", value: "seconds", help: "Animator duration, e.g. 0.35 or 350ms."),
+        OptionSpec(
+            "curve", value: "curve",
+            help: "linear, easeIn, easeOut, easeInOut, default, bezier:x1,y1,x2,y2, spring:damping,velocity, "
+                + "spring:mass,stiffness,damping,velocity or spring-response:response,dampingFraction."),
+        OptionSpec("preset", value: "name", help: "A named animator from the seed gallery (e.g. simpleOver.push)."),
+    ]
+
+    static let mutation: [OptionSpec] = [
+        OptionSpec("expect", value: "revision", help: "Fail with conflict unless the navigator is at this revision."),
+        OptionSpec("id", value: "id", help: "Idempotency key: a retry with the same id is applied once."),
+    ]
+
+    static let wait: OptionSpec = .flag(
+        "wait", help: "Return when the transition ends: exit 0 if it completed, 2 if it was cancelled.")
+
+    static let param = OptionSpec(
+        "param", value: "key=value", repeats: true,
+        help: "A screen parameter; the value is JSON if it parses, else a string.")
+
+    static func navigation(
+        _ name: String, _ abstract: String, screen: String? = nil, variadic: Bool = false, discussion: String = "",
+        examples: [String]
+    ) -> CommandConfiguration {
+        var arguments = [ArgumentSpec("navigator", help: "The navigator's name.")]
+        if let screen { arguments.append(ArgumentSpec(screen, variadic: variadic, help: screenHelp(screen))) }
+        var options = animator + mutation + [wait]
+        if screen == "screen" { options.append(param) }
+        return CommandConfiguration(
+            name: name, abstract: abstract, discussion: discussion, arguments: arguments, options: options,
+            examples: examples)
+    }
+
+    static func screenHelp(_ name: String) -> String {
+        switch name {
+        case "target": return "A screen id (s3) or a route name (its topmost match)."
+        case "screens": return "The new stack, root first: ids keep screens, names make new ones."
+        default: return "The route name of the new screen."
+        }
+    }
+
+    static let gestureOwner = OptionSpec(
+        "owner", value: "owner", help: "The gesture's owner; later steps must name it.")
+    static let completion: [OptionSpec] = [
+        OptionSpec(
+            "completion-speed", value: "speed", help: "Speed of the finishing or cancelling animation (default 1)."),
+        OptionSpec(
+            "completion-curve", value: "curve", help: "Its timing curve (a name or bezier:..., default easeInOut)."),
+    ]
+
+    static let gesture = CommandConfiguration(
+        name: "gesture", abstract: "Drive an interactive transition one step at a time.",
+        discussion: "Like UIPercentDrivenInteractiveTransition: begin, update the percent, then finish, cancel or end "
+            + "(the daemon decides by its end rule).",
+        subcommands: [
+            CommandConfiguration(
+                name: "begin", abstract: "Begin an interactive transition, or interrupt the one animating.",
+                discussion:
+                    "Without --operation, the transition in flight becomes interactive at its current fraction.",
+                arguments: [
+                    ArgumentSpec("navigator", help: "The navigator's name."),
+                    ArgumentSpec("screen", optional: true, help: "The route to push or present."),
+                ],
+                options: [
+                    OptionSpec("operation", value: "operation", help: "pop, push, dismiss or present."), gestureOwner,
+                ] + animator.dropFirst() + mutation,
+                examples: [
+                    "segue gesture begin main --operation pop --owner pan-1", "segue gesture begin main   # interrupt",
+                ]),
+            CommandConfiguration(
+                name: "update", abstract: "Move the interactive transition to a percent.",
+                arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
+                options: [
+                    OptionSpec("percent", value: "fraction", help: "0...1 (clamped)."),
+                    OptionSpec("velocity", value: "per-second", help: "Fraction per second, + toward completion."),
+                    gestureOwner,
+                ] + mutation,
+                examples: ["segue gesture update main --percent 0.4 --velocity 0.8 --owner pan-1"]),
+            CommandConfiguration(
+                name: "finish", abstract: "Animate the interactive transition to completion.",
+                arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
+                options: [OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner]
+                    + completion + mutation,
+                examples: ["segue gesture finish main --completion-speed 2"]),
+            CommandConfiguration(
+                name: "cancel", abstract: "Animate the interactive transition back; the stack stays as it was.",
+                arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
+                options: [gestureOwner] + completion + mutation,
+                examples: ["segue gesture cancel main"]),
+            CommandConfiguration(
+                name: "end", abstract: "Let the daemon decide finish or cancel by the end rule; prints the decision.",
+                arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
+                options: [
+                    OptionSpec("percent", value: "fraction", help: "A last percent."),
+                    OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner,
+                ] + mutation,
+                examples: ["segue gesture end main --velocity 1.2"]),
+        ])
+
+    static let root = CommandConfiguration(
+        name: "segue", abstract: "Drive and observe segued, the navigation coordinator daemon.",
+        discussion: "Exit status: 0 ok, 1 the daemon said no (code and message on stderr), 2 --wait saw a cancel, "
+            + "3 no answer in time, 64 usage, 69 endpoint unusable, 74 file or data dir error.",
+        subcommands: withGlobals([
+            CommandConfiguration(
+                name: "create", abstract: "Create a navigator with a root screen.",
+                arguments: [
+                    ArgumentSpec("navigator", help: "The new navigator's name ([A-Za-z0-9._-]{1,64})."),
+                    ArgumentSpec("root", help: "The root screen's route name."),
+                ],
+                options: [
+                    param,
+                    OptionSpec(
+                        "busy", value: "policy",
+                        help: "reject (default) or queue: what commands meet while a transition runs."),
+                    OptionSpec("queue-limit", value: "n", help: "Most queued commands under busy queue."),
+                    OptionSpec("container", value: "WxH", help: "Container size in points, e.g. 390x844."),
+                    OptionSpec(
+                        "threshold", value: "fraction", help: "End rule: finish above this percent (default 0.5)."),
+                    OptionSpec("velocity-impact", value: "k", help: "End rule: weight of velocity (default 0.3)."),
+                    OptionSpec(
+                        "fling-velocity", value: "v", help: "End rule: finish at or above this velocity (default 1)."),
+                    OptionSpec(
+                        "interaction-timeout", value: "seconds", help: "Cancel a gesture idle this long (default 10)."),
+                    OptionSpec("animators", value: "json", help: "Animator rules as JSON."),
+                ] + mutation,
+                examples: ["segue create main Home", "segue create inbox List --busy queue --container 390x844"]),
+            CommandConfiguration(
+                name: "close", abstract: "Close a navigator for good (its name is never reused).",
+                arguments: [ArgumentSpec("navigator", help: "The navigator's name.")], options: mutation,
+                examples: ["segue close main"]),
+            navigation(
+                "push", "Push a screen.", screen: "screen",
+                examples: [
+                    "segue push main Detail --param id=42",
+                    "segue push main Detail --style fade --duration 0.3s --wait",
+                    "segue push main Detail --curve spring-response:0.5,0.8",
+                ]),
+            navigation("pop", "Pop the top screen.", examples: ["segue pop main", "segue pop main --no-animate"]),
+            navigation(
+                "pop-to", "Pop to a screen below the top.", screen: "target", examples: ["segue pop-to main s2"]),
+            navigation("pop-to-root", "Pop to the root screen.", examples: ["segue pop-to-root main --wait"]),
+            navigation(
+                "set", "Replace the stack (UIKit setViewControllers).", screen: "screens", variadic: true,
+                examples: ["segue set main s1 Detail Settings"]),
+            navigation(
+                "present", "Present a screen modally.", screen: "screen", examples: ["segue present main Compose"]),
+            navigation("dismiss", "Dismiss the top modal.", examples: ["segue dismiss main"]),
+            gesture,
+            CommandConfiguration(
+                name: "swipe", abstract: "Play a whole interactive gesture from a script.",
+                discussion:
+                    "begin, then one update per frame (the daemon's frame rate) moving the percent from 0 to --to "
+                    + "over --over (linearly, or shaped by --curve), each with its velocity, then --then. Prints the decision.",
+                arguments: [
+                    ArgumentSpec("navigator", help: "The navigator's name."),
+                    ArgumentSpec("operation", help: "pop, dismiss, push or present."),
+                    ArgumentSpec("screen", optional: true, help: "The route for push or present."),
+                ],
+                options: [
+                    OptionSpec("to", value: "fraction", help: "Where the finger stops (default 0.7)."),
+                    OptionSpec("over", value: "seconds", help: "How long the finger moves (default 0.4s)."),
+                    OptionSpec("then", value: "step", help: "end (default), finish or cancel."),
+                    OptionSpec("curve", value: "curve", help: "Shape of the finger's motion (default linear)."),
+                    gestureOwner,
+                ] + completion,
+                examples: [
+                    "segue swipe main pop --to 0.7 --over 0.4s --then end",
+                    "segue swipe main pop --to 0.3 --over 0.2s --then cancel",
+                ]),
+            CommandConfiguration(
+                name: "state", abstract: "Show a navigator: stack, modals, transition.",
+                arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
+                options: [OptionSpec("at", value: "seq", help: "Time travel: the state as of this seq.")],
+                examples: ["segue state main", "segue state main --at 12 --json"]),
+            CommandConfiguration(name: "ls", abstract: "List navigators.", examples: ["segue ls"]),
+            CommandConfiguration(
+                name: "log", abstract: "Print events from the log.",
+                options: [
+                    OptionSpec("navigator", value: "name", help: "Only this navigator."),
+                    OptionSpec("after", value: "seq", help: "Start after this seq (default 0)."),
+                    OptionSpec("limit", value: "n", help: "At most this many events."),
+                    .flag("follow", short: "f", help: "Keep printing new events as they are published."),
+                ],
+                examples: ["segue log --navigator main", "segue log --follow --json"]),
+            CommandConfiguration(
+                name: "export", abstract: "Write a data dir's log as JSON Lines.",
+                discussion: "Reads the store directly: run it on a stopped daemon's data dir, or on a copy.",
+                options: [
+                    OptionSpec("data-dir", value: "dir", help: "The daemon's data directory."),
+                    OptionSpec("output", short: "o", value: "file", help: "Write here instead of stdout."),
+                ],
+                examples: ["segue export --data-dir /var/lib/segue -o log.jsonl"]),
+            CommandConfiguration(
+                name: "import", abstract: "Append a JSON Lines export to a data dir's log.",
+                discussion:
+                    "Writes the store directly: run it on a stopped daemon's data dir. The file must continue the log.",
+                arguments: [ArgumentSpec("file", help: "The JSON Lines file.")],
+                options: [OptionSpec("data-dir", value: "dir", help: "The daemon's data directory.")],
+                examples: ["segue import --data-dir ./restored log.jsonl"]),
+            CommandConfiguration(
+                name: "verify", abstract: "Check a data dir (SQLite integrity and the log) or an export file.",
+                discussion: "Folds every event through the navigation core: seqs and revisions must be gapless.",
+                arguments: [ArgumentSpec("file", optional: true, help: "A JSON Lines export.")],
+                options: [OptionSpec("data-dir", value: "dir", help: "A data directory.")],
+                examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"]),
+            CommandConfiguration(
+                name: "ping", abstract: "Ask the daemon for its version, frame rate and position.",
+                examples: ["segue ping"]),
+            CommandConfiguration(
+                name: "stats", abstract: "Print the daemon's counters.", examples: ["segue stats --json"]),
+            CommandConfiguration(
+                name: "keygen", abstract: "Write a CURVE key pair: NAME.key (secret, mode 0600) and NAME.pub.",
+                options: [OptionSpec("out", value: "path", help: "Path and base name, e.g. /etc/segue/keys/client.")],
+                examples: ["segue keygen --out ./keys/ops"]),
+            CommandConfiguration(
+                name: "watch", abstract: "A live view of navigators: stacks and transition progress.",
+                discussion:
+                    "Redraws every frame on a terminal (Ctrl-C restores it); prints one plain line per change when "
+                    + "stdout is not a terminal; --json prints events and ticks as JSON lines.",
+                arguments: [
+                    ArgumentSpec("navigator", optional: true, variadic: true, help: "Navigators to show (default all).")
+                ],
+                examples: ["segue watch", "segue watch main inbox", "segue watch --json | jq ."]),
+            CommandConfiguration(
+                name: "replay", abstract: "Regenerate the ticks a log produced, bit for bit.",
+                discussion: "LOG is a data dir or a JSON Lines export. --json prints each tick body exactly as segued "
+                    + "published it; --publish re-publishes ticks and events on a PUB socket in real time (or --speed).",
+                arguments: [ArgumentSpec("log", help: "A data dir or an export file.")],
+                options: [
+                    OptionSpec("navigator", value: "name", help: "Only this navigator's ticks."),
+                    OptionSpec("from", value: "seq", help: "Start at the frame of this seq."),
+                    OptionSpec("to", value: "seq", help: "Stop after this seq."),
+                    OptionSpec(
+                        "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."),
+                    OptionSpec("publish", value: "endpoint", help: "Re-publish on a PUB socket bound here."),
+                    OptionSpec("speed", value: "x", help: "Playback speed for --publish (default 1)."),
+                ],
+                examples: [
+                    "segue replay ./.segue --json > ticks.jsonl",
+                    "segue replay log.jsonl --publish tcp://127.0.0.1:7501",
+                ]),
+        ]))
+
+    /// Adds the shared options to every leaf command.
+    static func withGlobals(_ commands: [CommandConfiguration]) -> [CommandConfiguration] {
+        commands.map { command in
+            var c = command
+            if c.subcommands.isEmpty {
+                c.options += global.filter { g in !c.options.contains { $0.name == g.name } }
+            } else {
+                c.subcommands = withGlobals(c.subcommands)
+            }
+            return c
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import SegueClient
+
+/// The exit statuses of `segue` (docs/cli.md): scripts branch on them.
+enum ExitCode: Int32 {
+    case ok = 0
+    /// The daemon said no (its error code and message are on stderr), or a check failed.
+    case rejected = 1
+    /// `--wait` saw the transition cancelled instead of completed.
+    case cancelled = 2
+    /// No answer in time.
+    case timeout = 3
+    /// The command line does not parse (`EX_USAGE`).
+    case usage = 64
+    /// The endpoint could not be used at all (`EX_UNAVAILABLE`).
+    case unavailable = 69
+    /// A file or data dir could not be read or written (`EX_IOERR`).
+    case io = 74
+}
+
+/// Ends a command with a status after its message was printed.
+struct Exit: Error {
+    var code: ExitCode
+    init(_ code: ExitCode) { self.code = code }
+}
+
+/// A failure reading or writing a file, data dir or log: exit 74 with the sentence.
+struct IOFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum Output {
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Exits with the status that fits `error`, after saying why on stderr.
+    static func fail(_ error: Error) -> Never {
+        switch error {
+        case let exit as Exit:
+            Foundation.exit(exit.code.rawValue)
+        case let usage as UsageError:
+            Output.error(usage.description)
+            Foundation.exit(ExitCode.usage.rawValue)
+        case let client as SegueClientError:
+            Output.error("error: \(client)")
+            switch client {
+            case .rejected: Foundation.exit(ExitCode.rejected.rawValue)
+            case .timeout: Foundation.exit(ExitCode.timeout.rawValue)
+            case .transport, .malformed: Foundation.exit(ExitCode.unavailable.rawValue)
+            }
+        case let io as IOFailure:
+            Output.error("error: \(io)")
+            Foundation.exit(ExitCode.io.rawValue)
+        default:
+            Output.error("error: \(error)")
+            Foundation.exit(ExitCode.io.rawValue)
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import SegueClient
+import SegueCore
+
+/// gesture begin|update|finish|cancel|end, and swipe (a whole gesture from a script).
+enum GestureCommands {
+    static func begin(_ inv: Invocation) throws {
+        let start = try interactiveStart(inv, inv.parsed.value("operation"), screen: inv.parsed.argument("screen"))
+        let reply = try inv.client().begin(
+            inv.argument("navigator"), start, animator: try NavigationCommands.animator(inv), envelope: envelope(inv))
+        let what = start == nil ? "interrupted" : "began"
+        inv.print(
+            reply.json,
+            "\(reply.navigator): \(what) transition \(reply.transition.map(String.init) ?? "?") (revision \(reply.revision))"
+        )
+    }
+
+    static func update(_ inv: Invocation) throws {
+        guard let percent = try inv.double("percent") else {
+            throw UsageError("Missing value for '--percent <fraction>'.")
+        }
+        let reply = try inv.client().update(
+            inv.argument("navigator"), percent: percent, velocity: try inv.double("velocity"), envelope: envelope(inv))
+        inv.print(reply.json, "\(reply.navigator): percent \(reply.percent ?? percent) (revision \(reply.revision))")
+    }
+
+    static func finish(_ inv: Invocation) throws {
+        let (speed, curve) = try completion(inv)
+        let reply = try inv.client().finish(
+            inv.argument("navigator"), velocity: try inv.double("velocity"), completionSpeed: speed,
+            completionCurve: curve,
+            envelope: envelope(inv))
+        inv.print(reply.json, "\(reply.navigator): finishing (revision \(reply.revision))")
+    }
+
+    static func cancel(_ inv: Invocation) throws {
+        let (speed, curve) = try completion(inv)
+        let reply = try inv.client().cancel(
+            inv.argument("navigator"), completionSpeed: speed, completionCurve: curve, envelope: envelope(inv))
+        inv.print(reply.json, "\(reply.navigator): cancelling (revision \(reply.revision))")
+    }
+
+    static func end(_ inv: Invocation) throws {
+        let reply = try inv.client().end(
+            inv.argument("navigator"), percent: try inv.double("percent"), velocity: try inv.double("velocity"),
+            envelope: envelope(inv))
+        inv.print(reply.json, reply.decision ?? "?")
+    }
+
+    /// begin, an update per frame along the finger's path, then `--then`.
+    static func swipe(_ inv: Invocation) throws {
+        let navigator = inv.argument("navigator")
+        let start = try interactiveStart(inv, inv.argument("operation"), screen: inv.parsed.argument("screen"))
+        let to = try inv.double("to") ?? 0.7
+        guard (0...1).contains(to) else {
+            throw UsageError.invalidValue(String(to), for: "--to", "expected a fraction in 0...1")
+        }
+        let over =
+            try inv.parsed.value("over").map { (v: String) throws(UsageError) in
+                try ArgumentValues.seconds(v, for: "--over")
+            } ?? 0.4
+        let then = try ArgumentValues.choice(
+            inv.parsed.value("then") ?? "end", for: "--then", in: ["end", "finish", "cancel"])
+        var shape = TimingCurve.linear
+        if let c = inv.parsed.value("curve") {
+            do { shape = try TimingCurve(json: try ArgumentValues.curve(c, for: "--curve")) } catch let error
+                as CoreError
+            {
+                throw UsageError.invalidValue(c, for: "--curve", error.message)
+            }
+        }
+        let (speed, curve) = try completion(inv)
+        let owner = inv.parsed.value("owner")
+        let client = try inv.client()
+        let rate = try client.ping().frameRate
+        let envelope = CommandEnvelope(owner: owner)
+        try client.begin(navigator, start, envelope: envelope)
+        let frames = max(1, Int((over * Double(rate)).rounded()))
+        let step = 1.0 / Double(frames)
+        let startTime = ContinuousClock.now
+        var velocity = 0.0
+        for i in 1...frames {
+            let t = Double(i) * step
+            let percent = to * shape.progress(atFraction: t, duration: over)
+            // The finger's speed over the last frame, in fraction per second (what a pan recognizer reports).
+            let before = to * shape.progress(atFraction: t - step, duration: over)
+            velocity = (percent - before) / (step * over)
+            try client.update(navigator, percent: percent, velocity: velocity, envelope: envelope)
+            sleep(until: startTime + .nanoseconds(Int64(t * over * 1e9)))
+        }
+        let reply: CommandReply
+        switch then {
+        case "finish":
+            reply = try client.finish(
+                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+        case "cancel":
+            reply = try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+        default:
+            reply = try client.end(navigator, velocity: velocity, envelope: envelope)
+        }
+        let decision = reply.decision ?? (then == "cancel" ? "cancel" : "finish")
+        var json = reply.json
+        json["decision"] = .string(decision)
+        inv.print(json, decision)
+    }
+
+    // MARK: Shared
+
+    static func sleep(until instant: ContinuousClock.Instant) {
+        let left = instant - ContinuousClock.now
+        guard left > .zero else { return }
+        let (s, atto) = left.components
+        var ts = timespec(tv_sec: Int(s), tv_nsec: Int(atto / 1_000_000_000))
+        nanosleep(&ts, nil)
+    }
+
+    static func envelope(_ inv: Invocation) throws(UsageError) -> CommandEnvelope {
+        try NavigationCommands.envelope(inv, owner: inv.parsed.value("owner"))
+    }
+
+    static func interactiveStart(_ inv: Invocation, _ operation: String?, screen: String?) throws(UsageError)
+        -> InteractiveStart?
+    {
+        guard let operation else { return nil }
+        let op = try ArgumentValues.choice(operation, for: "operation", in: ["pop", "push", "dismiss", "present"])
+        switch op {
+        case "pop", "dismiss":
+            if let screen { throw UsageError.unexpectedArgument(screen) }
+            return op == "pop" ? .pop : .dismiss
+        default:
+            guard let screen else { throw UsageError("\(op) needs a screen: the route to \(op).") }
+            let spec = try NavigationCommands.screen(inv, screen)
+            return op == "push" ? .push(spec) : .present(spec)
+        }
+    }
+
+    static func completion(_ inv: Invocation) throws(UsageError) -> (Double, TimingCurve) {
+        let speed = try inv.double("completion-speed") ?? 1
+        var curve = TimingCurve.easeInOut
+        if let c = inv.parsed.value("completion-curve") {
+            do { curve = try TimingCurve(json: try ArgumentValues.curve(c, for: "--completion-curve")) } catch let error
+                as CoreError
+            {
+                throw UsageError.invalidValue(c, for: "--completion-curve", error.message)
+            } catch let error as UsageError { throw error } catch { throw UsageError(String(describing: error)) }
+        }
+        return (speed, curve)
+    }
+}

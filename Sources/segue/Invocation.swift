@@ -1,0 +1,62 @@
+import Foundation
+import SegueClient
+import SegueCore
+
+/// One parsed run of `segue`: the command's parsed words plus the options every command shares.
+struct Invocation {
+    let path: String
+    let parsed: ParsedArguments
+    let endpoint: String
+    let publishEndpoint: String
+    let json: Bool
+    let timeout: Duration
+
+    init(path: String, parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
+        self.path = path
+        self.parsed = parsed
+        endpoint = parsed.value("endpoint") ?? environment["SEGUE_ENDPOINT"] ?? SegueClient.defaultEndpoint
+        publishEndpoint =
+            parsed.value("publish-endpoint") ?? environment["SEGUE_PUBLISH_ENDPOINT"]
+            ?? SegueClient.defaultPublishEndpoint
+        json = parsed.flag("json")
+        let seconds = try parsed.value("timeout").map { (t: String) throws(UsageError) in
+            try ArgumentValues.seconds(t, for: "--timeout")
+        }
+        timeout = .milliseconds(Int64(((seconds ?? 5) * 1000).rounded(.up)))
+    }
+
+    func argument(_ name: String) -> String { parsed.argument(name) ?? "" }
+
+    /// The connected client; a malformed endpoint is a usage error.
+    func client() throws -> SegueClient {
+        let result = Result { () throws(SegueClientError) -> SegueClient in
+            try SegueClient(endpoint: endpoint, timeout: timeout, retries: 2)
+        }
+        switch result {
+        case .success(let client):
+            return client
+        case .failure(.transport(let error))
+        where error.code == .invalidArgument || error.code == .protocolNotSupported:
+            throw UsageError.invalidValue(
+                endpoint, for: "--endpoint", "expected a ZeroMQ endpoint like tcp://127.0.0.1:7400")
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    func double(_ option: String) throws(UsageError) -> Double? {
+        try parsed.value(option).map { (v: String) throws(UsageError) in
+            try ArgumentValues.number(v, for: "--\(option)")
+        }
+    }
+
+    func count(_ option: String) throws(UsageError) -> Int64? {
+        try parsed.value(option).map { (v: String) throws(UsageError) in try ArgumentValues.count(v, for: "--\(option)")
+        }
+    }
+
+    /// Prints a reply: the JSON line under `--json`, else the human line.
+    func print(_ reply: JSONObject, _ human: @autoclosure () -> String) {
+        Output.line(json ? JSON.object(reply).serialized() : human())
+    }
+}

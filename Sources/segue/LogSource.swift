@@ -1,0 +1,83 @@
+import Foundation
+import SegueCore
+import SegueStore
+
+/// Where `replay` and `verify` read a log: a data dir (its `segue.db`) or a JSON Lines export.
+enum LogSource {
+    static func isDataDir(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    static func openStore(_ dir: String) throws -> EventStore {
+        let path = (dir as NSString).appendingPathComponent("segue.db")
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw IOFailure("\(dir) holds no segue.db; pass the daemon's data dir (--data-dir of segued).")
+        }
+        do { return try EventStore(path: path, durability: .relaxed) } catch {
+            throw IOFailure("Cannot open \(path): \(error.message)")
+        }
+    }
+
+    /// Every event of the log, in seq order (`upTo` stops early).
+    static func events(_ path: String, upTo last: Int64 = .max) throws -> [EventRecord] {
+        var events: [EventRecord] = []
+        if isDataDir(path) {
+            let store = try openStore(path)
+            do {
+                try store.forEachEvent(after: 0) { record in if record.seq <= last { events.append(record) } }
+            } catch {
+                throw IOFailure("Reading \(path) failed: \(error.message)")
+            }
+            return events
+        }
+        let stdin = path == "-" || path == "/dev/stdin"
+        guard
+            let data = stdin
+                ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        else {
+            throw IOFailure("Cannot read \(path): it is neither a data dir nor a readable JSON Lines file.")
+        }
+        var number = 0
+        for line in Array(data).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            if line.isEmpty { continue }
+            let record: EventRecord
+            do {
+                record = try EventRecord(json: try JSON.parse(line))
+            } catch let error as JSONError {
+                throw IOFailure("\(path) line \(number) is not valid JSON: \(error.description).")
+            } catch let error as CoreError {
+                throw IOFailure("\(path) line \(number): \(error.message)")
+            }
+            if record.seq > last { break }
+            events.append(record)
+        }
+        return events
+    }
+
+    /// The frame rate a log was recorded at: the one rate whose clock puts every event's time in
+    /// its frame (frame F−1's instant < time ≤ frame F's instant, up to the log's monotonic clamp).
+    static func inferFrameRate(_ events: [EventRecord]) -> Int? {
+        let sample = events.prefix(200)
+        guard !sample.isEmpty else { return nil }
+        // frame ≈ time × rate / 10⁹, so the rate is within one of this estimate.
+        guard let e0 = sample.first(where: { $0.time > 0 }) else { return nil }
+        let estimate = Int((Double(e0.frame) * 1e9 / Double(e0.time)).rounded())
+        var best: (rate: Int, score: Int)?
+        for rate in (estimate - 1)...(estimate + 1) where FrameClock.supportedRates.contains(rate) {
+            let clock = try! FrameClock(rate: rate)
+            var score = 0
+            var fits = true
+            for e in sample {
+                guard clock.instant(ofFrame: e.frame - 1) < e.time else {
+                    fits = false
+                    break
+                }
+                if clock.instant(ofFrame: e.frame) >= e.time { score += 1 }
+            }
+            if fits, score > (best?.score ?? 0) { best = (rate, score) }
+        }
+        return best?.rate
+    }
+}

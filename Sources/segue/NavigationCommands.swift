@@ -1,0 +1,126 @@
+import Foundation
+import SegueClient
+import SegueCore
+
+/// create, close, push, pop, pop-to, pop-to-root, set, present, dismiss.
+enum NavigationCommands {
+    static func create(_ inv: Invocation) throws {
+        var config = NavigatorConfig()
+        var args: JSONObject = [:]
+        if let busy = inv.parsed.value("busy") {
+            args["busy"] = .string(try ArgumentValues.choice(busy, for: "--busy", in: ["reject", "queue"]))
+        }
+        if let limit = try inv.count("queue-limit") { args["queueLimit"] = .int(limit) }
+        if let size = inv.parsed.value("container") {
+            let parts = size.split(separator: "x").compactMap { Double($0) }
+            guard parts.count == 2 else {
+                throw UsageError.invalidValue(size, for: "--container", "expected WIDTHxHEIGHT in points, like 390x844")
+            }
+            args["container"] = ["width": .double(parts[0]), "height": .double(parts[1])]
+        }
+        var rule: JSONObject = [:]
+        if let v = try inv.double("threshold") { rule["threshold"] = .double(v) }
+        if let v = try inv.double("velocity-impact") { rule["velocityImpact"] = .double(v) }
+        if let v = try inv.double("fling-velocity") { rule["flingVelocity"] = .double(v) }
+        if rule.count > 0 { args["endRule"] = .object(rule) }
+        if let t = inv.parsed.value("interaction-timeout") {
+            args["interactionTimeout"] = .double(try ArgumentValues.seconds(t, for: "--interaction-timeout"))
+        }
+        if let a = inv.parsed.value("animators") {
+            guard let json = try? JSON.parse(a) else {
+                throw UsageError.invalidValue(a, for: "--animators", "expected JSON animator rules")
+            }
+            args["animators"] = json
+        }
+        do { config = try NavigatorConfig(json: .object(args)) } catch {
+            throw SegueClientError.rejected(code: error.code, message: error.message, details: [:])
+        }
+        let root = try screen(inv, inv.argument("root"))
+        let client = try inv.client()
+        let reply = try client.create(inv.argument("navigator"), root: root, config: config, envelope: envelope(inv))
+        inv.print(reply.json, "\(reply.navigator): created at revision \(reply.revision) (seq \(reply.seq))")
+    }
+
+    static func close(_ inv: Invocation) throws {
+        let reply = try inv.client().close(inv.argument("navigator"), envelope: envelope(inv))
+        inv.print(reply.json, "\(reply.navigator): closed at revision \(reply.revision) (seq \(reply.seq))")
+    }
+
+    static func push(_ inv: Invocation) throws {
+        let spec = try screen(inv, inv.argument("screen"))
+        try run(inv, .push(spec, try options(inv)))
+    }
+
+    static func pop(_ inv: Invocation) throws { try run(inv, .pop(try options(inv))) }
+    static func popTo(_ inv: Invocation) throws { try run(inv, .popTo(inv.argument("target"), try options(inv))) }
+    static func popToRoot(_ inv: Invocation) throws { try run(inv, .popToRoot(try options(inv))) }
+
+    static func setStack(_ inv: Invocation) throws {
+        let refs = (inv.parsed.arguments["screens"] ?? []).map { ScreenRef.idOrName($0) }
+        try run(inv, .setStack(refs, try options(inv)))
+    }
+
+    static func present(_ inv: Invocation) throws {
+        try run(inv, .present(try screen(inv, inv.argument("screen")), try options(inv)))
+    }
+
+    static func dismiss(_ inv: Invocation) throws { try run(inv, .dismiss(try options(inv))) }
+
+    // MARK: Shared
+
+    static func envelope(_ inv: Invocation, owner: String? = nil) throws(UsageError) -> CommandEnvelope {
+        CommandEnvelope(requestID: inv.parsed.value("id"), expect: try inv.count("expect"), owner: owner)
+    }
+
+    /// A screen spec from a route name and the `--param` options.
+    static func screen(_ inv: Invocation, _ name: String) throws(UsageError) -> ScreenSpec {
+        var params = JSONObject()
+        for p in inv.parsed.values("param") {
+            let (key, value) = try ArgumentValues.parameter(p, for: "--param")
+            params[key] = value
+        }
+        return ScreenSpec(name: name, params: params.count > 0 ? params : nil)
+    }
+
+    /// The animator object from --preset, --style, --edge, --duration and --curve (nil when none).
+    static func animator(_ inv: Invocation) throws(UsageError) -> JSON? {
+        var o = JSONObject()
+        if let preset = inv.parsed.value("preset") { o["preset"] = .string(preset) }
+        if let style = inv.parsed.value("style") { o["style"] = .string(style) }
+        if let edge = inv.parsed.value("edge") {
+            o["edge"] = .string(try ArgumentValues.choice(edge, for: "--edge", in: ["right", "left", "top", "bottom"]))
+        }
+        if let d = inv.parsed.value("duration") {
+            o["duration"] = .double(try ArgumentValues.seconds(d, for: "--duration"))
+        }
+        if let c = inv.parsed.value("curve") { o["curve"] = try ArgumentValues.curve(c, for: "--curve") }
+        return o.count > 0 ? .object(o) : nil
+    }
+
+    static func options(_ inv: Invocation) throws(UsageError) -> TransitionOptions {
+        TransitionOptions(animated: !inv.parsed.flag("no-animate"), animator: try animator(inv))
+    }
+
+    /// Sends a transition command; with `--wait`, subscribes first and returns when it ends.
+    static func run(_ inv: Invocation, _ command: NavigationCommand) throws {
+        let navigator = inv.argument("navigator")
+        let client = try inv.client()
+        var envelope = try envelope(inv)
+        if envelope.requestID == nil { envelope.requestID = client.nextID() }
+        let waiter = inv.parsed.flag("wait") ? try TransitionWaiter(inv, navigator: navigator) : nil
+        let reply = try client.send(command, to: navigator, envelope: envelope)
+        var human = "\(navigator): revision \(reply.revision) (seq \(reply.seq))"
+        if let t = reply.transition { human += ", transition \(t)" }
+        if let q = reply.queued { human += ", queued at \(q)" }
+        inv.print(reply.json, human)
+        guard let waiter else { return }
+        let outcome = try waiter.wait(client: client, requestID: envelope.requestID!, reply: reply)
+        if !inv.json {
+            Output.line("\(navigator): transition \(outcome.transition) \(outcome.type.dropFirst("transition.".count))")
+        } else {
+            Output.line(outcome.event.json.serialized())
+        }
+        if outcome.type == "transition.completed" { return }
+        throw Exit(outcome.type == "transition.cancelled" ? .cancelled : .rejected)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import SegueClient
+import SegueCore
+
+/// state, ls, log, ping, stats.
+enum ReadCommands {
+    static func state(_ inv: Invocation) throws {
+        let s = try inv.client().state(inv.argument("navigator"), at: try inv.count("at"))
+        inv.print(s.json, describe(s))
+    }
+
+    static func describe(_ s: NavigatorSnapshot) -> String {
+        var lines = ["\(s.navigator) (\(s.status)) revision \(s.revision) seq \(s.seq) frame \(s.frame)"]
+        lines.append("  stack: " + s.stack.map { "\($0.name)[\($0.id)]" }.joined(separator: " > "))
+        if !s.modals.isEmpty {
+            lines.append("  modals: " + s.modals.map { "\($0.name)[\($0.id)]" }.joined(separator: " > "))
+        }
+        if let t = s.transition {
+            lines.append(
+                "  transition \(t.id): \(t.operation) \(t.from.name) -> \(t.to.name), \(t.phase) at \(format(t.fraction))"
+            )
+        }
+        if s.queued > 0 { lines.append("  queued: \(s.queued)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func list(_ inv: Invocation) throws {
+        let client = try inv.client()
+        let reply = try client.call("list")
+        if inv.json {
+            Output.line(JSON.object(reply).serialized())
+            return
+        }
+        for item in try client.list() {
+            var line = "\(item.navigator)\t\(item.status)\trevision \(item.revision)\tdepth \(item.depth)"
+            if let top = item.top { line += "\ttop \(top.name)[\(top.id)]" }
+            if let t = item.transition {
+                line += "\t\(t["operation"]?.stringValue ?? "") \(t["phase"]?.stringValue ?? "")"
+            }
+            Output.line(line)
+        }
+    }
+
+    static func log(_ inv: Invocation) throws {
+        let client = try inv.client()
+        let navigator = inv.parsed.value("navigator")
+        var after = try inv.count("after") ?? 0
+        var left = try inv.count("limit").map(Int.init)
+        let follow = inv.parsed.flag("follow")
+        let subscriber =
+            follow
+            ? try SegueSubscriber(
+                endpoint: inv.publishEndpoint, topics: [navigator.map { "event/\($0)/" } ?? "event/"],
+                ready: inv.timeout)
+            : nil
+        func emit(_ e: EventRecord) {
+            if inv.json { Output.line(e.json.serialized()) } else { Output.line(describe(e)) }
+        }
+        // The backlog from the log, then (with --follow) what is published, deduplicated by seq.
+        while left != 0 {
+            let page = try client.history(navigator: navigator, after: after, limit: min(left ?? 1000, 1000))
+            for e in page.events { emit(e) }
+            if let l = left { left = l - page.events.count }
+            after = page.next
+            if !page.more { break }
+        }
+        guard let subscriber, left != 0 else { return }
+        while left != 0 {
+            guard case .event(let e)? = try subscriber.next(timeout: nil), e.seq > after else { continue }
+            if e.seq > after + 1 {
+                let page = try client.history(navigator: navigator, after: after, limit: 1000)
+                for missed in page.events where missed.seq < e.seq { emit(missed) }
+            }
+            emit(e)
+            after = e.seq
+            if let l = left { left = l - 1 }
+        }
+    }
+
+    static func describe(_ e: EventRecord) -> String {
+        var line = "\(e.seq)\t\(e.navigator)#\(e.revision)\tframe \(e.frame)\t\(e.type)"
+        if e.data.count > 0 { line += "\t" + JSON.object(e.data).serialized() }
+        return line
+    }
+
+    static func ping(_ inv: Invocation) throws {
+        let client = try inv.client()
+        let reply = try client.call("ping")
+        let pong = try Pong(reply)
+        inv.print(
+            reply,
+            "segued \(pong.version) at \(inv.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")
+    }
+
+    static func stats(_ inv: Invocation) throws {
+        let reply = try inv.client().stats()
+        if inv.json {
+            Output.line(JSON.object(reply).serialized())
+        } else {
+            for (key, value) in reply.members where key != "ok" && key != "id" {
+                if let o = value.objectValue {
+                    for (k, v) in o.members { Output.line("\(key).\(k)\t\(v.serialized())") }
+                } else {
+                    Output.line("\(key)\t\(value.serialized())")
+                }
+            }
+        }
+    }
+
+    static func format(_ x: Double) -> String {
+        let r = (x * 1000).rounded() / 1000
+        return String(r)
+    }
+}

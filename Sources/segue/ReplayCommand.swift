@@ -1,0 +1,103 @@
+import Foundation
+import SegueClient
+import SegueCore
+import SegueWire
+
+/// `segue replay LOG`: the ticks a log produced, as JSON lines or re-published in real time.
+enum ReplayCommand {
+    static func run(_ inv: Invocation) throws {
+        let path = inv.argument("log")
+        let to = try inv.count("to") ?? .max
+        let from = try inv.count("from") ?? 0
+        let navigator = inv.parsed.value("navigator")
+        let events = try LogSource.events(path, upTo: to)
+        let rate: Int
+        if let given = inv.parsed.value("frame-rate") {
+            guard let r = Int(given), FrameClock.supportedRates.contains(r) else {
+                throw UsageError.invalidValue(
+                    given, for: "--frame-rate", "expected a whole number of Hz from 1 to 1000")
+            }
+            rate = r
+        } else {
+            guard let inferred = LogSource.inferFrameRate(events) ?? (events.isEmpty ? 60 : nil) else {
+                throw IOFailure("Cannot tell the log's frame rate; pass --frame-rate.")
+            }
+            rate = inferred
+        }
+        let clock = try FrameClock(rate: rate)
+        let startFrame = events.first { $0.seq >= from }?.frame ?? .max
+        var replayer = TickReplayer(events: events, clock: clock)
+        let publisher = try inv.parsed.value("publish").map {
+            try Republisher(endpoint: $0, speed: try speed(inv), clock: clock)
+        }
+        var count = 0
+        try replayer.run { frame, applied, ticks in
+            guard frame >= startFrame else { return }
+            if let publisher {
+                try publisher.publish(
+                    frame: frame, events: applied.filter { navigator == nil || $0.navigator == navigator },
+                    ticks: ticks.filter { navigator == nil || $0.navigator == navigator })
+            }
+            for tick in ticks where navigator == nil || tick.navigator == navigator {
+                count += 1
+                if publisher != nil { continue }
+                if inv.json {
+                    var bytes = tick.json.serializedBytes()
+                    bytes.append(UInt8(ascii: "\n"))
+                    FileHandle.standardOutput.write(Data(bytes))
+                } else {
+                    let t = tick
+                    Output.line(
+                        "\(t.frame)\t\(t.navigator)\t#\(t.transition) \(t.operation.rawValue)\t\(t.phase.rawValue)\t"
+                            + "fraction \(ReadCommands.format(t.fraction))\tprogress \(ReadCommands.format(t.progress))"
+                            + (t.final ? "\tfinal" : ""))
+                }
+            }
+        }
+        if publisher != nil || !inv.json {
+            Output.error("Replayed \(events.count) events at \(rate) Hz: \(count) ticks.")
+        }
+    }
+
+    static func speed(_ inv: Invocation) throws(UsageError) -> Double {
+        let s = try inv.double("speed") ?? 1
+        guard s > 0 else { throw UsageError.invalidValue(String(s), for: "--speed", "expected a positive factor") }
+        return s
+    }
+}
+
+/// Re-publishes a replay on a PUB socket with the daemon's topics, paced by the frames' instants.
+final class Republisher {
+    let context: ZMQContext
+    let socket: ZMQSocket
+    let speed: Double
+    let clock: FrameClock
+    private var origin: (frame: Int64, at: ContinuousClock.Instant)?
+
+    init(endpoint: String, speed: Double, clock: FrameClock) throws {
+        context = try ZMQContext()
+        socket = try ZMQSocket(context, .pub)
+        try socket.setLinger(.seconds(1))
+        try socket.bind(endpoint)
+        self.speed = speed
+        self.clock = clock
+        // Give subscribers a moment to connect before the first message (PUB drops to no one).
+        Thread.sleep(forTimeInterval: 0.3)
+    }
+
+    deinit {
+        socket.close()
+        context.terminate()
+    }
+
+    func publish(frame: Int64, events: [EventRecord], ticks: [Tick]) throws {
+        if let origin {
+            let ns = Double(clock.instant(ofFrame: frame) - clock.instant(ofFrame: origin.frame)) / speed
+            GestureCommands.sleep(until: origin.at + .nanoseconds(Int64(ns)))
+        } else {
+            origin = (frame, ContinuousClock.now)
+        }
+        for e in events { try socket.sendMultipart([Array("event/\(e.navigator)/".utf8), e.json.serializedBytes()]) }
+        for t in ticks { try socket.sendMultipart([Array("tick/\(t.navigator)/".utf8), t.json.serializedBytes()]) }
+    }
+}

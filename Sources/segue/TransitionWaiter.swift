@@ -1,0 +1,60 @@
+import Foundation
+import SegueClient
+import SegueCore
+
+/// `--wait`: subscribed to `event/<navigator>/` before the command is sent, it follows the command's
+/// transition (known from the reply, or from the queued command's `transition.started`) to its
+/// `transition.completed` or `transition.cancelled`. A queued command that is dropped ends it too.
+struct TransitionWaiter {
+    let subscriber: SegueSubscriber
+    let navigator: String
+    let deadline: ContinuousClock.Instant?
+
+    init(_ inv: Invocation, navigator: String) throws {
+        self.navigator = navigator
+        subscriber = try SegueSubscriber(
+            endpoint: inv.publishEndpoint, topics: ["event/\(navigator)/"], ready: inv.timeout)
+        deadline = inv.parsed.value("timeout") == nil ? nil : ContinuousClock.now + inv.timeout * 20
+    }
+
+    struct Outcome {
+        var transition: Int
+        var type: String
+        var event: EventRecord
+    }
+
+    func wait(client: SegueClient, requestID: String, reply: CommandReply) throws -> Outcome {
+        var transition = reply.queued == nil ? reply.transition : nil
+        var cursor = max(0, reply.seq - 64)
+        func judge(_ event: EventRecord) -> Outcome? {
+            guard event.navigator == navigator else { return nil }
+            let id = event.data["transition"]?.int64Value.map { Int($0) }
+            if transition == nil, event.command == requestID {
+                if event.type == "transition.started" { transition = id }
+                if event.type == "transition.dropped" { return Outcome(transition: 0, type: event.type, event: event) }
+            }
+            guard let transition, id == transition else { return nil }
+            if event.type == "transition.completed" || event.type == "transition.cancelled" {
+                return Outcome(transition: transition, type: event.type, event: event)
+            }
+            return nil
+        }
+        while true {
+            if let deadline, ContinuousClock.now > deadline {
+                throw SegueClientError.timeout(command: "--wait", waited: .seconds(0))
+            }
+            if let publication = try subscriber.next(timeout: .milliseconds(250)) {
+                if case .event(let event) = publication, let outcome = judge(event) { return outcome }
+                continue
+            }
+            // Quiet: look in the log in case the subscription missed the event (a slow joiner).
+            var more = true
+            while more {
+                let page = try client.history(navigator: navigator, after: cursor, limit: 1000)
+                for event in page.events { if let outcome = judge(event) { return outcome } }
+                cursor = page.next
+                more = page.more
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import SegueClient
+import SegueCore
+
+/// `segue watch`: a live view on a terminal, plain lines through a pipe, JSON lines with `--json`.
+enum WatchCommand {
+    static func run(_ inv: Invocation) throws {
+        let navigators = inv.parsed.arguments["navigator"] ?? []
+        let client = try inv.client()
+        let subscription = try CatchUpSubscription(
+            client: client, publishEndpoint: inv.publishEndpoint, navigators: navigators)
+        let terminal = !inv.json && isatty(STDOUT_FILENO) == 1
+        if terminal { Terminal.enter() }
+        var model = WatchModel()
+        var dirty = true
+        var lastDraw = ContinuousClock.now - .seconds(1)
+        let header = "segue watch  \(inv.endpoint)  (Ctrl-C to quit)"
+        while true {
+            let update = try subscription.next(timeout: .milliseconds(terminal ? 16 : 1000))
+            switch update {
+            case .snapshot(let s)?:
+                model.set(s)
+                if inv.json {
+                    Output.line(JSON.object(s.json).serialized())
+                } else if !terminal {
+                    Output.line("\(s.navigator): stack \(WatchModel.stack(s))")
+                }
+            case .event(let e)?:
+                if inv.json { Output.line(e.json.serialized()) }
+                if WatchModel.needsState(e), let s = try? client.state(e.navigator) {
+                    let before = model.rows[e.navigator].map { WatchModel.stack($0.snapshot) }
+                    model.set(s)
+                    if !inv.json, !terminal {
+                        Output.line("\(e.navigator): \(e.type)")
+                        if before != WatchModel.stack(s) { Output.line("\(e.navigator): stack \(WatchModel.stack(s))") }
+                    }
+                }
+            case .tick(let t)?:
+                model.apply(t)
+                if inv.json {
+                    FileHandle.standardOutput.write(Data(t.bytes + [UInt8(ascii: "\n")]))
+                } else if !terminal {
+                    Output.line("\(t.navigator): " + WatchModel.bar(t, width: 20) + (t.final ? " final" : ""))
+                }
+            case .heartbeat?, nil:
+                break
+            }
+            dirty = dirty || update != nil
+            if terminal, dirty, ContinuousClock.now - lastDraw >= .milliseconds(16) {
+                let (columns, _) = Terminal.size()
+                Terminal.draw(model.render(header: header, width: columns))
+                lastDraw = ContinuousClock.now
+                dirty = false
+            }
+        }
+    }
+}
+
+/// ANSI terminal chores for `watch`: hide the cursor, redraw from the top, and put things back on
+/// Ctrl-C or termination.
+enum Terminal {
+    static func enter() {
+        write("\u{1B}[?25l\u{1B}[2J")
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig) { _ in
+                let restore = "\u{1B}[?25h\u{1B}[0m\n"
+                _ = restore.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
+                _exit(0)
+            }
+        }
+    }
+
+    static func draw(_ lines: [String]) {
+        var out = "\u{1B}[H"
+        for line in lines { out += line + "\u{1B}[K\n" }
+        out += "\u{1B}[J"
+        write(out)
+    }
+
+    static func size() -> (columns: Int, rows: Int) {
+        var w = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0 { return (Int(w.ws_col), Int(w.ws_row)) }
+        return (80, 24)
+    }
+
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,66 @@
+import SegueClient
+import SegueCore
+
+/// What `segue watch` shows: each navigator's stack and the transition in flight, kept current from
+/// snapshots, events (a committed change refetches the navigator's state) and ticks.
+struct WatchModel {
+    struct Row {
+        var snapshot: NavigatorSnapshot
+        var tick: PublishedTick?
+    }
+
+    private(set) var rows: [String: Row] = [:]
+    private(set) var frame: Int64 = 0
+
+    mutating func set(_ snapshot: NavigatorSnapshot) {
+        rows[snapshot.navigator] = Row(snapshot: snapshot, tick: rows[snapshot.navigator]?.tick)
+    }
+
+    /// Applies a tick; returns a plain line describing it.
+    mutating func apply(_ tick: PublishedTick) {
+        frame = max(frame, tick.frame)
+        guard rows[tick.navigator] != nil else { return }
+        rows[tick.navigator]!.tick = tick.final ? nil : tick
+    }
+
+    /// Whether the event changes the stack or the transition (so the state should be fetched again).
+    static func needsState(_ event: EventRecord) -> Bool {
+        event.type != "interaction.updated"
+    }
+
+    /// The screen, `width` columns wide.
+    func render(header: String, width: Int) -> [String] {
+        var lines = [String(header.prefix(width)), ""]
+        for name in rows.keys.sorted() {
+            let row = rows[name]!
+            let s = row.snapshot
+            lines.append("\(name)  (\(s.status), revision \(s.revision))")
+            lines.append("  stack: " + Self.stack(s))
+            if let t = row.tick {
+                lines.append("  " + Self.bar(t, width: max(10, min(40, width - 50))))
+            } else if let t = s.transition {
+                lines.append("  #\(t.id) \(t.operation) \(t.phase) fraction \(ReadCommands.format(t.fraction))")
+            } else {
+                lines.append("  idle")
+            }
+            lines.append("")
+        }
+        return lines.map { String($0.prefix(width)) }
+    }
+
+    static func stack(_ s: NavigatorSnapshot) -> String {
+        var text = s.stack.map { "\($0.name)[\($0.id)]" }.joined(separator: " > ")
+        if !s.modals.isEmpty {
+            text += " | modals: " + s.modals.map { "\($0.name)[\($0.id)]" }.joined(separator: " > ")
+        }
+        return text
+    }
+
+    /// `#1 push animating [#######.......] fraction 0.500 progress 0.623`
+    static func bar(_ t: PublishedTick, width: Int) -> String {
+        let filled = Int((t.fraction * Double(width)).rounded())
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        return "#\(t.transition) \(t.operation) \(t.phase) [\(bar)] fraction \(ReadCommands.format(t.fraction)) "
+            + "progress \(ReadCommands.format(t.progress))"
+    }
+}

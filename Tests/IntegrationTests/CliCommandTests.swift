@@ -1,0 +1,238 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// The real `segue` against the real `segued`: each subcommand's happy path, and its failure status.
+@Suite(.serialized) struct CliCommandTests {
+    func json(_ text: String) throws -> JSON { try JSON.parse(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+
+    @Test func navigationCommandsAndTheirFailures() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        #expect(try Cli.run(["create", "main", "Home", "--container", "390x844"], daemon: d).status == 0)
+        let dup = try Cli.run(["create", "main", "Home"], daemon: d)
+        #expect(dup.status == 1)
+        #expect(dup.stderr.hasPrefix("error: navigator_exists: "))
+
+        let push = try Cli.run(
+            ["push", "main", "Detail", "--param", "id=42", "--param", "title=Hi", "--json", "--wait"], daemon: d)
+        #expect(push.status == 0, "\(push.stderr)")
+        let lines = push.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(try json(lines[0])["transition"] == 1)
+        #expect(try json(lines[1])["type"] == "transition.completed")
+
+        let state = try json(try Cli.run(["state", "main", "--json"], daemon: d).stdout)
+        #expect(state["stack"]?.arrayValue?.last?["params"] == ["id": 42, "title": "Hi"])
+
+        let first = try Cli.run(["push", "main", "Settings", "--no-animate", "--id", "tap-1", "--json"], daemon: d)
+        #expect(try json(first.stdout)["revision"] == 5)
+        let retried = try Cli.run(["push", "main", "Settings", "--no-animate", "--id", "tap-1", "--json"], daemon: d)
+        #expect(retried.stdout == first.stdout, "a repeated id gets the original reply and pushes once")
+        #expect(try json(try Cli.run(["state", "main", "--json"], daemon: d).stdout)["revision"] == 5)
+        let conflict = try Cli.run(["pop", "main", "--expect", "3"], daemon: d)
+        #expect(conflict.status == 1)
+        #expect(conflict.stderr.hasPrefix("error: conflict: "))
+        #expect(try Cli.run(["pop-to", "main", "s2", "--no-animate"], daemon: d).status == 0)
+        #expect(try Cli.run(["set", "main", "s1", "Mail", "Thread", "--no-animate"], daemon: d).status == 0)
+        #expect(
+            try Cli.run(
+                ["present", "main", "Compose", "--style", "cover", "--edge", "bottom", "--duration", "50ms", "--wait"],
+                daemon: d
+            ).status == 0)
+        #expect(
+            try Cli.run(["dismiss", "main", "--curve", "bezier:0.2,0,0,1", "--duration", "0.05", "--wait"], daemon: d)
+                .status == 0)
+        #expect(
+            try Cli.run(["pop-to-root", "main", "--curve", "spring-response:0.2,1", "--wait"], daemon: d).status == 0)
+        let root = try Cli.run(["pop", "main"], daemon: d)
+        #expect(root.status == 1)
+        #expect(root.stderr.hasPrefix("error: cannot_pop_root: "))
+        let badCurve = try Cli.run(["push", "main", "X", "--curve", "bezier:2,0,0,1"], daemon: d)
+        #expect(badCurve.status == 1, "the daemon checks ranges: \(badCurve.stderr)")
+        #expect(try Cli.run(["close", "main"], daemon: d).status == 0)
+        #expect(try Cli.run(["close", "main"], daemon: d).status == 1)
+    }
+
+    @Test func waitExitsTwoWhenTheTransitionIsCancelled() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
+        // A pop that a gesture interrupts and cancels.
+        let waiter = Process()
+        waiter.executableURL = URL(fileURLWithPath: Cli.binary)
+        waiter.arguments = [
+            "pop", "main", "--duration", "2", "--wait", "--endpoint", d.commandEndpoint, "--publish-endpoint",
+            d.publishEndpoint,
+        ]
+        waiter.standardOutput = FileHandle.nullDevice
+        try waiter.run()
+        var began = false
+        for _ in 0..<100 where !began {
+            usleep(20_000)
+            began = try Cli.run(["gesture", "begin", "main", "--owner", "me"], daemon: d).status == 0
+        }
+        #expect(began)
+        #expect(try Cli.run(["gesture", "update", "main", "--percent", "0.2", "--owner", "me"], daemon: d).status == 0)
+        let notOwner = try Cli.run(["gesture", "cancel", "main"], daemon: d)
+        #expect(notOwner.status == 1)
+        #expect(notOwner.stderr.hasPrefix("error: not_owner: "))
+        #expect(
+            try Cli.run(["gesture", "cancel", "main", "--owner", "me", "--completion-speed", "4"], daemon: d).status
+                == 0)
+        waiter.waitUntilExit()
+        #expect(waiter.terminationStatus == 2)
+    }
+
+    @Test func gestureStepsAndSwipe() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
+        let begin = try Cli.run(
+            ["gesture", "begin", "main", "--operation", "pop", "--owner", "pan", "--json"], daemon: d)
+        #expect(begin.status == 0, "\(begin.stderr)")
+        let update = try json(
+            try Cli.run(["gesture", "update", "main", "--percent", "1.5", "--owner", "pan", "--json"], daemon: d).stdout
+        )
+        #expect(update["percent"] == 1.0)
+        let end = try Cli.run(
+            ["gesture", "end", "main", "--percent", "0.1", "--velocity", "0", "--owner", "pan"], daemon: d)
+        #expect(end.stdout == "cancel\n")
+        let noTransition = try Cli.run(["gesture", "finish", "main"], daemon: d)
+        #expect(noTransition.status == 1)
+        usleep(400_000)
+
+        let swipe = try Cli.run(["swipe", "main", "pop", "--to", "0.8", "--over", "0.1s", "--then", "end"], daemon: d)
+        #expect(swipe.status == 0, "\(swipe.stderr)")
+        #expect(swipe.stdout == "finish\n")
+        usleep(500_000)
+        let state = try json(try Cli.run(["state", "main", "--json"], daemon: d).stdout)
+        #expect(state["stack"]?.arrayValue?.count == 1)
+        let history = try Cli.run(["log", "--navigator", "main", "--json"], daemon: d).stdout.split(separator: "\n")
+        let updates = try history.filter { try JSON.parse(String($0))["type"] == "interaction.updated" }
+        #expect(updates.count >= 6, "one update per frame over 0.1 s at 60 Hz, plus the step-by-step one")
+    }
+
+    @Test func readCommandsAndTimeouts() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let ping = try json(try Cli.run(["ping", "--json"], daemon: d).stdout)
+        #expect(ping["frameRate"] == 60)
+        try Cli.run(["create", "a", "Home"], daemon: d)
+        try Cli.run(["create", "b", "Home", "--busy", "queue"], daemon: d)
+        let ls = try Cli.run(["ls"], daemon: d)
+        #expect(ls.stdout.hasPrefix("a\topen\trevision 1\tdepth 1\ttop Home[s1]\nb\topen"))
+        #expect(try Cli.run(["state", "a", "--at", "1"], daemon: d).stdout.contains("stack: Home[s1]"))
+        #expect(try Cli.run(["state", "zzz"], daemon: d).status == 1)
+        let log = try Cli.run(["log", "--after", "1", "--limit", "1", "--json"], daemon: d)
+        #expect(try json(log.stdout)["seq"] == 2)
+        let stats = try json(try Cli.run(["stats", "--json"], daemon: d).stdout)
+        #expect(stats["events"] == 2)
+
+        let silent = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let timeout = try Cli.run(["ping", "--endpoint", silent, "--timeout", "0.3"])
+        #expect(timeout.status == 3)
+        #expect(timeout.stderr.hasPrefix("error: timeout: ping got no reply within 0.3 s"))
+        let bad = try Cli.run(["ping", "--endpoint", "nonsense"])
+        #expect(bad.status == 64)
+    }
+
+    @Test func logFollowPrintsNewEvents() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let follower = Process()
+        follower.executableURL = URL(fileURLWithPath: Cli.binary)
+        follower.arguments = [
+            "log", "--follow", "--limit", "4", "--json", "--endpoint", d.commandEndpoint, "--publish-endpoint",
+            d.publishEndpoint,
+        ]
+        let out = Pipe()
+        follower.standardOutput = out
+        try follower.run()
+        usleep(300_000)
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
+        try Cli.run(["push", "main", "More", "--no-animate"], daemon: d)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        follower.waitUntilExit()
+        let seqs = try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+            try JSON.parse(String($0))["seq"]
+        }
+        #expect(seqs == [1, 2, 3, 4])
+    }
+
+    @Test func storeCommandsOnADataDir() throws {
+        let d = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
+        #expect(d.stop() == 0)
+        let export = d.dataDir + "/log.jsonl"
+        #expect(try Cli.run(["export", "--data-dir", d.dataDir, "-o", export]).status == 0)
+        let stdout = try Cli.run(["export", "--data-dir", d.dataDir]).stdout
+        #expect(stdout == (try String(contentsOfFile: export, encoding: .utf8)))
+        #expect(stdout.split(separator: "\n").count == 3)
+        #expect(try Cli.run(["verify", "--data-dir", d.dataDir]).stdout.contains("ok, 3 events, 1 navigators"))
+        #expect(try Cli.run(["verify", export]).status == 0)
+
+        let fresh = DaemonProcess.temporaryDirectory()
+        #expect(try Cli.run(["import", "--data-dir", fresh, export]).status == 0)
+        #expect(try Cli.run(["export", "--data-dir", fresh]).stdout == stdout)
+        let again = try Cli.run(["import", "--data-dir", fresh, export])
+        #expect(again.status == 1, "an import must continue the log")
+
+        var lines = stdout.split(separator: "\n").map(String.init)
+        lines.remove(at: 1)
+        let gap = d.dataDir + "/gap.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: gap, atomically: true, encoding: .utf8)
+        let broken = try Cli.run(["verify", gap])
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("Event seq 3 does not follow 1; the log has a gap."))
+        #expect(try Cli.run(["verify", "--data-dir", "/nonexistent"]).status == 74)
+    }
+
+    @Test func keygenWritesASecretOnlyTheOwnerReads() throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        let result = try Cli.run(["keygen", "--out", dir + "/keys/ops"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir + "/keys/ops.key")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let pub = try String(contentsOfFile: dir + "/keys/ops.pub", encoding: .utf8)
+        #expect(pub.count == 41)
+        #expect(try Cli.run(["keygen", "--out", dir + "/keys/ops"]).status == 74)
+    }
+
+    @Test(arguments: [
+        (["push"], "error: Missing expected argument '<navigator>'.\nSee 'segue push --help'.\n"),
+        (["push", "main", "X", "--frobnicate"], "error: Unknown option '--frobnicate'.\nSee 'segue push --help'.\n"),
+        (["frob"], "error: Unknown command 'frob'.\nSee 'segue --help'.\n"),
+        (["gesture"], "error: Missing command.\nSee 'segue gesture --help'.\n"),
+        (
+            ["push", "main", "X", "--curve", "wobbly"],
+            "error: The value 'wobbly' is invalid for '--curve': expected linear, easeIn, easeOut, easeInOut, default, "
+                + "bezier:x1,y1,x2,y2, spring:dampingRatio,velocity, spring:mass,stiffness,damping,velocity or "
+                + "spring-response:response,dampingFraction.\nSee 'segue push --help'.\n"
+        ),
+        (
+            ["state", "main", "--timeout", "soon"],
+            "error: The value 'soon' is invalid for '--timeout': expected a positive duration like 0.4, 0.4s or 400ms.\n"
+                + "See 'segue state --help'.\n"
+        ),
+    ])
+    func usageErrorsExitSixtyFour(arguments: [String], stderr: String) throws {
+        let result = try Cli.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr == stderr)
+    }
+
+    @Test func helpOnEverySubcommandHasExamples() throws {
+        for command in ["create", "push", "pop", "gesture begin", "swipe", "state", "log", "replay", "watch", "keygen"]
+        {
+            let result = try Cli.run(command.split(separator: " ").map(String.init) + ["--help"])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("USAGE: segue \(command)"), "\(command)")
+            #expect(result.stdout.contains("EXAMPLES:"), "\(command)")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import SegueClient
+import SegueCore
+import Testing
+
+/// `segue replay --json` regenerates, byte for byte, every tick the daemon published live.
+@Suite(.serialized) struct CliReplayFidelityTests {
+    @Test func replayReproducesEveryLiveTickExactly() throws {
+        let d = try DaemonProcess()
+        let subscriber = try TestSubscriber(endpoint: d.publishEndpoint, topics: ["tick/"])
+        let client = try SegueClient(endpoint: d.commandEndpoint)
+        usleep(200_000)  // the SUB joins before the first tick
+
+        let fast = TransitionOptions(animator: ["duration": 0.2])
+        try client.create("a", root: ScreenSpec(name: "Home"))
+        try client.create("b", root: ScreenSpec(name: "Home"))
+        try client.create("c", root: ScreenSpec(name: "Home"))
+        try client.create("d", root: ScreenSpec(name: "Home"))
+        var queue = NavigatorConfig()
+        queue.busy = .queue
+        try client.create("q", root: ScreenSpec(name: "Home"), config: queue)
+        try client.push("b", ScreenSpec(name: "Detail"), options: TransitionOptions(animated: false))
+        try client.push("c", ScreenSpec(name: "Detail"), options: TransitionOptions(animated: false))
+
+        // a: an animated push; q: three pushes, two of them queued; d: a push that gets interrupted.
+        try client.push("a", ScreenSpec(name: "Detail"), options: fast)
+        for name in ["X", "Y", "Z"] {
+            try client.push(
+                "q", ScreenSpec(name: name),
+                options: TransitionOptions(animator: ["duration": 0.1, "curve": "easeOut"]))
+        }
+        try client.push(
+            "d", ScreenSpec(name: "Detail", params: ["n": 1]),
+            options: TransitionOptions(animator: ["duration": 0.6, "style": "fade"]))
+
+        // b: an interactive pop finished; c: one cancelled.
+        try client.begin("b", .pop, envelope: CommandEnvelope(owner: "pan-b"))
+        try client.begin("c", .pop, animator: ["curve": ["spring": ["response": 0.3, "dampingFraction": 0.7]]])
+        for i in 1...6 {
+            try client.update("b", percent: Double(i) * 0.1, velocity: 0.6, envelope: CommandEnvelope(owner: "pan-b"))
+            try client.update("c", percent: Double(i) * 0.05, velocity: 0.3)
+            usleep(16_000)
+        }
+        try client.begin("d", nil)  // interrupt
+        try client.update("d", percent: 0.8, velocity: 0.5)
+        try client.finish("b", velocity: 0.6, envelope: CommandEnvelope(owner: "pan-b"))
+        try client.cancel("c", completionSpeed: 2)
+        try client.end("d", velocity: 0.5)
+        usleep(100_000)
+        try client.pop(
+            "a", options: TransitionOptions(animator: ["duration": 0.15, "curve": ["bezier": [0.2, 0, 0, 1]]]))
+        usleep(800_000)  // everything settles
+        #expect(try client.list().allSatisfy { $0.transition == nil })
+
+        let live = try subscriber.collect(idle: .milliseconds(300))
+        #expect(d.stop() == 0)
+        let navigators = Set(live.map { $0.body["navigator"]?.stringValue ?? "" })
+        #expect(navigators == ["a", "b", "c", "d", "q"])
+        #expect(live.contains { $0.body["phase"] == "interactive" })
+        #expect(live.contains { $0.body["phase"] == "cancelled" && $0.body["final"] == true })
+
+        let replay = try Cli.run(["replay", "--json", d.dataDir])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let replayed = Set(replay.stdout.split(separator: "\n").map { Array($0.utf8) })
+        var missing: [String] = []
+        for tick in live where !replayed.contains(tick.raw) {
+            missing.append(String(decoding: tick.raw, as: UTF8.self))
+        }
+        #expect(
+            missing.isEmpty,
+            "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first ?? "")")
+        #expect(live.count > 60)
+
+        // The same from an export, and for one navigator only.
+        let export = d.dataDir + "/log.jsonl"
+        #expect(try Cli.run(["export", "--data-dir", d.dataDir, "-o", export]).status == 0)
+        let fromExport = try Cli.run(["replay", "--json", export])
+        #expect(fromExport.stdout == replay.stdout)
+        let onlyB = try Cli.run(["replay", "--json", "--navigator", "b", export]).stdout.split(separator: "\n")
+        #expect(onlyB.count == live.filter { $0.body["navigator"] == "b" }.count)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// `segue watch` in a real terminal (a detached tmux session of fixed size), and through a pipe.
+@Suite(.serialized) struct CliWatchTests {
+    /// Runs tmux through posix_spawn and waitpid: tmux's server daemonizes from the first client, and
+    /// Foundation's Process waits on it unreliably; only capture-pane's output is kept (via a file).
+    static func tmux(_ arguments: [String]) throws -> String {
+        let output = NSTemporaryDirectory() + "segue-tmux-\(getpid()).txt"
+        defer { unlink(output) }
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+            separator: " ")
+        let script = "exec /usr/bin/tmux \(quoted) > '\(output)' 2>/dev/null < /dev/null"
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(script), nil]
+        defer { for p in argv { free(p) } }
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return "" }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    /// Captures the pane until `predicate` holds (or gives up after `tries`), returning the last capture.
+    static func capture(_ session: String, tries: Int = 100, until predicate: (String) -> Bool) throws -> String {
+        var text = ""
+        for _ in 0..<tries {
+            text = try tmux(["capture-pane", "-p", "-t", session])
+            if predicate(text) { return text }
+            usleep(20_000)
+        }
+        return text
+    }
+
+    static func fraction(in pane: String) -> Double? {
+        guard let range = pane.range(of: "fraction ") else { return nil }
+        return Double(pane[range.upperBound...].prefix { $0 == "." || $0.isNumber })
+    }
+
+    @Test func terminalViewShowsMovingBarsAndStackChanges() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let session = "segue-watch-\(getpid())"
+        let command = "\(Cli.binary) watch --endpoint \(d.commandEndpoint) --publish-endpoint \(d.publishEndpoint)"
+        _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "120", "-y", "30", command])
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        let idle = try Self.capture(session) { $0.contains("stack: Home[s1]") && $0.contains("idle") }
+        #expect(idle.contains("main  (open, revision 1)"), "\(idle)")
+
+        try Cli.run(["push", "main", "Detail", "--duration", "1.2"], daemon: d)
+        let early = try Self.capture(session) { (Self.fraction(in: $0) ?? 0) > 0 }
+        let later = try Self.capture(session) { (Self.fraction(in: $0) ?? 0) > (Self.fraction(in: early) ?? 1) + 0.2 }
+        #expect(early.contains("#1 push animating ["), "\(early)")
+        #expect((Self.fraction(in: later) ?? 0) > (Self.fraction(in: early) ?? 1), "the bar moved:\n\(early)\n\(later)")
+        let pushed = try Self.capture(session, tries: 150) {
+            $0.contains("stack: Home[s1] > Detail[s2]") && $0.contains("idle")
+        }
+        #expect(pushed.contains("revision 3"), "\(pushed)")
+
+        let swipe = try Cli.run(
+            ["swipe", "main", "pop", "--to", "0.6", "--over", "0.3s", "--then", "cancel"], daemon: d)
+        #expect(swipe.stdout == "cancel\n")
+        let cancelled = try Self.capture(session) { $0.contains("stack: Home[s1] > Detail[s2]") && $0.contains("idle") }
+        #expect(cancelled.contains("stack: Home[s1] > Detail[s2]"))
+        try Cli.run(["swipe", "main", "pop", "--to", "0.5", "--over", "0.2s", "--then", "finish"], daemon: d)
+        let popped = try Self.capture(session, tries: 150) {
+            $0.contains("stack: Home[s1]\n") || $0.contains("stack: Home[s1] ") && !$0.contains("Detail")
+        }
+        #expect(!popped.contains("Detail[s2]"), "\(popped)")
+        // Ctrl-C restores the terminal: the process exits and the cursor is shown again.
+        _ = try Self.tmux(["send-keys", "-t", session, "C-c"])
+        var gone = false
+        for _ in 0..<100 where !gone {
+            usleep(20_000)
+            gone = !(try Self.tmux(["list-sessions", "-F", "#{session_name}"]).contains(session))
+        }
+        #expect(gone, "watch exits on Ctrl-C, which ends its tmux session")
+    }
+
+    @Test func plainLinesWhenStdoutIsNotATerminal() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: Cli.binary)
+        watcher.arguments = ["watch", "main", "--endpoint", d.commandEndpoint, "--publish-endpoint", d.publishEndpoint]
+        let out = Pipe()
+        watcher.standardOutput = out
+        try watcher.run()
+        usleep(300_000)
+        try Cli.run(["push", "main", "Detail", "--duration", "0.1", "--wait"], daemon: d)
+        usleep(200_000)
+        watcher.terminate()
+        watcher.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!text.contains("\u{1B}"), "no ANSI when piped")
+        #expect(text.hasPrefix("main: stack Home[s1]\n"))
+        #expect(text.contains("main: #1 push animating ["))
+        #expect(text.contains("final"))
+        #expect(text.contains("main: stack Home[s1] > Detail[s2]\n"))
+    }
+}
