@@ -41,12 +41,13 @@ enum FanoutBench {
 
     /// One window: subscribe, push every navigator with a long animator, measure, wait for the end.
     static func measure(
-        daemon: DaemonProcess, client: BenchClient, navigators: Int, rate: Int, subscribers: Int, window: Double
+        daemon: DaemonProcess, client: BenchClient, navigators: Int, rate: Int, subscribers: Int, window: Double,
+        slack: Double
     ) throws -> Result {
         let subs = try (0..<subscribers).map { _ in
             try TickSubscriber(endpoint: daemon.publishEndpoint, navigators: navigators)
         }
-        let duration = min(60, window + 3.5)
+        let duration = min(60, window + slack)
         let pushes = (0..<navigators).map {
             Array(#"{"cmd":"push","navigator":"f\#($0)","screen":"Detail","animator":{"duration":\#(duration)}}"#.utf8)
         }

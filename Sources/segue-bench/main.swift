@@ -31,6 +31,7 @@ let runStarted = Bench.monotonic()
 }
 
 @MainActor func stopAll() {
+    Report.progress(String(format: "  (%.0f s so far)", Double(Bench.monotonic() - runStarted) / 1e9))
     for daemon in daemons { daemon.stop() }
     daemons.removeAll()
 }
@@ -98,16 +99,16 @@ do {
                 if durability == "full" {
                     for (p, factor) in [(50.0, 1.25), (99, 1.5), (99.9, 0)] {
                         report.add(Figure(
-                            section: "latency", name: "\(label) p\(Report.number(p))", value: result.push.percentile(p),
+                            section: "latency", name: "\(label) p\(p == 99.9 ? "99.9" : String(Int(p)))", value: result.push.percentile(p),
                             unit: "µs", limit: rtt.percentile(p) + raw.fsync.percentile(p),
-                            limitName: "raw rtt + fdatasync p\(Report.number(p))",
+                            limitName: "raw rtt + fdatasync, same percentile",
                             target: factor > 0 ? .atMost(factor) : nil, detail: detail))
                     }
                 } else {
                     for (p, factor) in [(50.0, 1.5), (99, 0), (99.9, 0)] {
                         report.add(Figure(
-                            section: "latency", name: "\(label) p\(Report.number(p))", value: result.push.percentile(p),
-                            unit: "µs", limit: rtt.percentile(p), limitName: "raw rtt p\(Report.number(p))",
+                            section: "latency", name: "\(label) p\(p == 99.9 ? "99.9" : String(Int(p)))", value: result.push.percentile(p),
+                            unit: "µs", limit: rtt.percentile(p), limitName: "raw rtt, same percentile",
                             target: factor > 0 ? .atMost(factor) : nil, detail: detail))
                     }
                     if result.durability != "relaxed" {
@@ -155,8 +156,8 @@ do {
 
     if options.runs("fanout") {
         Report.progress("== tick fan-out")
-        for rate in [60, 120] {
-            for navigators in options.fanoutNavigators {
+        for (rate, navigators) in options.fanoutCases {
+            do {
                 let daemon = try startDaemon("fanout-\(rate)-\(navigators)", frameRate: rate)
                 let client = try BenchClient(context: context, endpoint: daemon.commandEndpoint)
                 try FanoutBench.createNavigators(client, count: navigators)
@@ -165,7 +166,8 @@ do {
                     Report.progress("  \(navigators) navigators at \(rate) Hz, \(subscribers) subscribers")
                     let result = try FanoutBench.measure(
                         daemon: daemon, client: client, navigators: navigators, rate: rate,
-                        subscribers: subscribers, window: long ? options.fanoutLongWindow : options.fanoutWindow)
+                        subscribers: subscribers, window: long ? options.fanoutLongWindow : options.fanoutWindow,
+                        slack: options.fanoutSlack)
                     FanoutBench.report(result, into: report, longTarget: long)
                 }
                 stopAll()
