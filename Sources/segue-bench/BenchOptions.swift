@@ -55,7 +55,7 @@ struct BenchOptions {
     var fanoutWindow: Double { quick ? 1 : 10 }
     /// The 1,000-navigator, 120 Hz, 8-subscriber window the target is stated over (60 s; transitions
     /// are capped at 60 s, so the window is what fits inside one batch of them).
-    var fanoutLongWindow: Double { quick ? 1 : 56 }
+    var fanoutLongWindow: Double { quick ? 1 : 54 }
     var idleNavigators: Int { quick ? 10_000 : 100_000 }
     var startupEvents: Int { quick ? 200_000 : 10_000_000 }
 }

@@ -13,25 +13,39 @@ enum CommandBench {
     }
 
     struct Latency {
-        var push: Samples
-        var pop: Samples
-        var errors: Int
+        var push = Samples()
+        var pop = Samples()
+        /// Raw limits sampled in the same loop, between the commands (a shared disk drifts by 30× within
+        /// minutes, so limits measured earlier in the run would not describe the same disk).
+        var rtt = Samples()
+        var fsync = Samples()
+        var errors = 0
         var firstError: String?
         /// What the daemon says it runs with (`stats.store.durability`).
-        var durability: String
+        var durability = ""
     }
 
-    /// Alternating non-animated push and pop on one navigator from one DEALER, `pairs` of each.
-    static func latency(daemon: DaemonProcess, context: ZMQContext, pairs: Int) throws -> Latency {
+    /// Alternating non-animated push and pop on one navigator from one DEALER, `pairs` of each; every
+    /// command is preceded by a raw echo round trip of the same bytes over the same transport and a
+    /// raw `write` + `fdatasync` in the data dir's file system.
+    static func latency(daemon: DaemonProcess, context: ZMQContext, pairs: Int, echoEndpoint: String) throws -> Latency {
         let client = try BenchClient(context: context, endpoint: daemon.commandEndpoint)
         try client.call(["cmd": "create", "navigator": "lat", "root": "Home"])
+        let server = try RawBaselines.EchoServer(endpoint: echoEndpoint)
+        defer { server.shutdown() }
+        let echo = try BenchClient(context: context, endpoint: echoEndpoint)
+        let disk = try RawBaselines.SyncFile(path: daemon.dataDirectory + "/raw-fdatasync.bin")
         let push = pushBody("lat")
         let pop = popBody("lat")
         let okPrefix = Array(#"{"ok":true"#.utf8)
-        var result = Latency(push: Samples(), pop: Samples(), errors: 0, durability: "")
+        var result = Latency()
         for round in 0..<(pairs + 100) {
             for (index, body) in [push, pop].enumerated() {
-                let start = Bench.monotonic()
+                var start = Bench.monotonic()
+                guard try echo.request(push, timeout: .seconds(5)) != nil else { throw BenchError("Echo timed out.") }
+                let rtt = Bench.monotonic() - start
+                let fsync = disk.sync(index: round * 2 + index)
+                start = Bench.monotonic()
                 guard let reply = try client.request(body, timeout: .seconds(30)) else {
                     throw BenchError("No reply to a push/pop within 30 s.")
                 }
@@ -41,6 +55,8 @@ enum CommandBench {
                     result.errors += 1
                     if result.firstError == nil { result.firstError = String(decoding: reply, as: UTF8.self) }
                 }
+                result.rtt.add(nanoseconds: rtt)
+                result.fsync.add(nanoseconds: fsync)
                 if index == 0 { result.push.add(nanoseconds: elapsed) } else { result.pop.add(nanoseconds: elapsed) }
             }
         }

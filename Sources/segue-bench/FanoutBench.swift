@@ -47,7 +47,9 @@ enum FanoutBench {
         let subs = try (0..<subscribers).map { _ in
             try TickSubscriber(endpoint: daemon.publishEndpoint, navigators: navigators)
         }
-        let duration = min(60, window + slack)
+        // Pushing thousands of navigators while earlier ones already animate takes seconds: the batch
+        // must outlast the pushes, the settle and the window.
+        let duration = min(60, window + slack + Double(navigators) / 400)
         let pushes = (0..<navigators).map {
             Array(#"{"cmd":"push","navigator":"f\#($0)","screen":"Detail","animator":{"duration":\#(duration)}}"#.utf8)
         }

@@ -3,25 +3,39 @@ import SegueWire
 
 /// The limits the daemon's figures are judged against, measured in the same run on the same machine.
 enum RawBaselines {
-    /// `pwrite` of 4 KiB at rotating offsets, then `fdatasync`: the floor under any durable commit.
-    static func fdatasyncLatency(directory: String, count: Int) throws -> Samples {
-        let path = directory + "/raw-fdatasync.bin"
-        let fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw BenchError("Cannot create \(path): errno \(errno)") }
-        defer {
+    /// A 256 KiB file rewritten 4 KiB at a time at rotating offsets, each write followed by
+    /// `fdatasync`: the floor under any durable commit (no size change, so no metadata to sync).
+    final class SyncFile {
+        let path: String
+        let fd: Int32
+        let page = [UInt8](repeating: 0x5a, count: 4096)
+
+        init(path: String) throws {
+            self.path = path
+            fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+            guard fd >= 0 else { throw BenchError("Cannot create \(path): errno \(errno)") }
+            for index in 0..<64 { _ = page.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, off_t(index * 4096)) } }
+            fsync(fd)
+        }
+
+        deinit {
             close(fd)
             unlink(path)
         }
-        let page = [UInt8](repeating: 0x5a, count: 4096)
-        for index in 0..<64 { _ = page.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, off_t(index * 4096)) } }
-        fsync(fd)
-        var samples = Samples()
-        for index in 0..<count {
+
+        /// One write + fdatasync; returns nanoseconds.
+        func sync(index: Int) -> Int64 {
             let start = Bench.monotonic()
             _ = page.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, off_t(index % 64 * 4096)) }
             fdatasync(fd)
-            samples.add(nanoseconds: Bench.monotonic() - start)
+            return Bench.monotonic() - start
         }
+    }
+
+    static func fdatasyncLatency(directory: String, count: Int) throws -> Samples {
+        let file = try SyncFile(path: directory + "/raw-fdatasync.bin")
+        var samples = Samples()
+        for index in 0..<count { samples.add(nanoseconds: file.sync(index: index)) }
         return samples
     }
 
