@@ -28,7 +28,8 @@ enum CommandBench {
     /// Alternating non-animated push and pop on one navigator from one DEALER, `pairs` of each; every
     /// command is preceded by a raw echo round trip of the same bytes over the same transport and a
     /// raw `write` + `fdatasync` in the data dir's file system.
-    static func latency(daemon: DaemonProcess, context: ZMQContext, pairs: Int, echoEndpoint: String) throws -> Latency {
+    static func latency(daemon: DaemonProcess, context: ZMQContext, pairs: Int, echoEndpoint: String) throws -> Latency
+    {
         let client = try BenchClient(context: context, endpoint: daemon.commandEndpoint)
         try client.call(["cmd": "create", "navigator": "lat", "root": "Home"])
         let server = try RawBaselines.EchoServer(endpoint: echoEndpoint)
@@ -76,13 +77,16 @@ enum CommandBench {
             try setup.call(["cmd": "create", "navigator": .string("g\(index)"), "root": "Home"])
             try setup.call(["cmd": "push", "navigator": .string("g\(index)"), "screen": "Detail", "animated": false])
             try setup.call(["cmd": "begin", "navigator": .string("g\(index)"), "operation": "pop"])
-            updates.append((0..<100).map { step in
-                Array(#"{"cmd":"update","navigator":"g\#(index)","percent":\#(Double(step + 1) / 200)}"#.utf8)
-            })
+            updates.append(
+                (0..<100).map { step in
+                    Array(#"{"cmd":"update","navigator":"g\#(index)","percent":\#(Double(step + 1) / 200)}"#.utf8)
+                })
         }
         let pushes = (0..<clients).map { pushBody("t\($0)") }
         let pops = (0..<clients).map { popBody("t\($0)") }
-        return try ClosedLoop.run(context: context, endpoint: daemon.commandEndpoint, clients: clients, seconds: seconds) {
+        return try ClosedLoop.run(
+            context: context, endpoint: daemon.commandEndpoint, clients: clients, seconds: seconds
+        ) {
             client, n in
             switch n % 4 {
             case 0: pushes[client]

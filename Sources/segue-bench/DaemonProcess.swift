@@ -77,7 +77,8 @@ final class DaemonProcess {
         let deadline = Bench.monotonic() + Int64(timeout * 1e9)
         // libzmq retries a refused connect only every 100 ms; a plain connect() probe every 2 ms finds
         // the bound port sooner, so start-up is timed to the millisecond, not to libzmq's retry.
-        if let port = commandEndpoint.split(separator: ":").last.flatMap({ Int($0) }), commandEndpoint.hasPrefix("tcp") {
+        if let port = commandEndpoint.split(separator: ":").last.flatMap({ Int($0) }), commandEndpoint.hasPrefix("tcp")
+        {
             while !Self.accepts(port: port) {
                 guard process.isRunning else { throw BenchError("segued exited during start-up; see \(logPath).") }
                 guard Bench.monotonic() < deadline else { throw BenchError("segued never listened; see \(logPath).") }

@@ -63,8 +63,10 @@ enum FanoutBench {
         let pushSeconds = Double(Bench.monotonic() - pushStart) / 1e9
         let window = min(window, duration - pushSeconds - 1.5)
         guard window >= 1 else {
-            throw BenchError(String(format: "Pushing %d navigators took %.1f s of their %.0f s animators.", navigators,
-                                    pushSeconds, duration))
+            throw BenchError(
+                String(
+                    format: "Pushing %d navigators took %.1f s of their %.0f s animators.", navigators,
+                    pushSeconds, duration))
         }
         let before = try client.stats()
         let cpuBefore = daemon.cpuSeconds()
@@ -117,7 +119,8 @@ enum FanoutBench {
         report.add(
             Figure(
                 section: section, name: "\(label): missed frames", value: r.missedFrames, unit: "frames",
-                limit: 0, limitName: "none", target: longTarget || r.navigators == 5000 && r.rate == 60 ? .atMost(1) : nil,
+                limit: 0, limitName: "none",
+                target: longTarget || r.navigators == 5000 && r.rate == 60 ? .atMost(1) : nil,
                 detail: "stats.missedFrames over the window; \(Int(r.framesClosed)) frames closed"))
         report.add(
             Figure(

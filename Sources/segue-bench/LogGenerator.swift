@@ -16,7 +16,8 @@ enum LogGenerator {
         -> Double
     {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let store = try EventStore(path: directory + "/segue.db", durability: .relaxed, check: .deferred(report: { _ in }))
+        let store = try EventStore(
+            path: directory + "/segue.db", durability: .relaxed, check: .deferred(report: { _ in }))
         defer { store.close() }
         var fleet = Fleet(clock: try FrameClock(rate: 60))
         let started = Bench.monotonic()

@@ -87,7 +87,9 @@ final class TickSubscriber: Sendable {
                 let now = Bench.wallClock()
                 // Topic `tick/f<index>/`.
                 var navigator = 0
-                for byte in topic.dropFirst(6) where byte >= 48 && byte <= 57 { navigator = navigator * 10 + Int(byte - 48) }
+                for byte in topic.dropFirst(6) where byte >= 48 && byte <= 57 {
+                    navigator = navigator * 10 + Int(byte - 48)
+                }
                 let frame = Self.integer(after: Self.frameKey, in: frames[1])
                 let time = Self.integer(after: Self.timeKey, in: frames[1])
                 let inWindow = measuring.load(ordering: .relaxed)
@@ -114,7 +116,8 @@ final class TickSubscriber: Sendable {
     /// so a subscriber keeps up with hundreds of thousands of ticks a second.
     static func integer(after key: [UInt8], in body: [UInt8]) -> Int64 {
         body.withUnsafeBufferPointer { bytes in
-            let n = bytes.count, k = key.count
+            let n = bytes.count
+            let k = key.count
             var i = 0
             while i + k <= n {
                 if bytes[i] == key[0] {
