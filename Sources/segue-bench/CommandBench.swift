@@ -1,0 +1,98 @@
+import Foundation
+import SegueCore
+import SegueWire
+
+/// Command round trips and throughput against a real daemon.
+enum CommandBench {
+    static func pushBody(_ navigator: String) -> [UInt8] {
+        Array(#"{"cmd":"push","navigator":"\#(navigator)","screen":"Detail","animated":false}"#.utf8)
+    }
+
+    static func popBody(_ navigator: String) -> [UInt8] {
+        Array(#"{"cmd":"pop","navigator":"\#(navigator)","animated":false}"#.utf8)
+    }
+
+    struct Latency {
+        var push = Samples()
+        var pop = Samples()
+        /// Raw limits sampled in the same loop, between the commands (a shared disk drifts by 30× within
+        /// minutes, so limits measured earlier in the run would not describe the same disk).
+        var rtt = Samples()
+        var fsync = Samples()
+        var errors = 0
+        var firstError: String?
+        /// What the daemon says it runs with (`stats.store.durability`).
+        var durability = ""
+    }
+
+    /// Alternating non-animated push and pop on one navigator from one DEALER, `pairs` of each; every
+    /// command is preceded by a raw echo round trip of the same bytes over the same transport and a
+    /// raw `write` + `fdatasync` in the data dir's file system.
+    static func latency(daemon: DaemonProcess, context: ZMQContext, pairs: Int, echoEndpoint: String) throws -> Latency
+    {
+        let client = try BenchClient(context: context, endpoint: daemon.commandEndpoint)
+        try client.call(["cmd": "create", "navigator": "lat", "root": "Home"])
+        let server = try RawBaselines.EchoServer(endpoint: echoEndpoint)
+        defer { server.shutdown() }
+        let echo = try BenchClient(context: context, endpoint: echoEndpoint)
+        let disk = try RawBaselines.SyncFile(path: daemon.dataDirectory + "/raw-fdatasync.bin")
+        let push = pushBody("lat")
+        let pop = popBody("lat")
+        let okPrefix = Array(#"{"ok":true"#.utf8)
+        var result = Latency()
+        for round in 0..<(pairs + 100) {
+            for (index, body) in [push, pop].enumerated() {
+                var start = Bench.monotonic()
+                guard try echo.request(push, timeout: .seconds(5)) != nil else { throw BenchError("Echo timed out.") }
+                let rtt = Bench.monotonic() - start
+                let fsync = disk.sync(index: round * 2 + index)
+                start = Bench.monotonic()
+                guard let reply = try client.request(body, timeout: .seconds(30)) else {
+                    throw BenchError("No reply to a push/pop within 30 s.")
+                }
+                let elapsed = Bench.monotonic() - start
+                guard round >= 100 else { continue }  // warm-up
+                if !reply.starts(with: okPrefix) {
+                    result.errors += 1
+                    if result.firstError == nil { result.firstError = String(decoding: reply, as: UTF8.self) }
+                }
+                result.rtt.add(nanoseconds: rtt)
+                result.fsync.add(nanoseconds: fsync)
+                if index == 0 { result.push.add(nanoseconds: elapsed) } else { result.pop.add(nanoseconds: elapsed) }
+            }
+        }
+        result.durability = try client.stats()["store"]?["durability"]?.stringValue ?? "?"
+        return result
+    }
+
+    /// 16 closed-loop clients, each on its own two navigators: push, update, pop, update, … where the
+    /// updates drive an interactive pop held open on the second navigator.
+    static func throughput(daemon: DaemonProcess, context: ZMQContext, clients: Int, seconds: Double) throws
+        -> ClosedLoop.Result
+    {
+        let setup = try BenchClient(context: context, endpoint: daemon.commandEndpoint)
+        var updates: [[[UInt8]]] = []
+        for index in 0..<clients {
+            try setup.call(["cmd": "create", "navigator": .string("t\(index)"), "root": "Home"])
+            try setup.call(["cmd": "create", "navigator": .string("g\(index)"), "root": "Home"])
+            try setup.call(["cmd": "push", "navigator": .string("g\(index)"), "screen": "Detail", "animated": false])
+            try setup.call(["cmd": "begin", "navigator": .string("g\(index)"), "operation": "pop"])
+            updates.append(
+                (0..<100).map { step in
+                    Array(#"{"cmd":"update","navigator":"g\#(index)","percent":\#(Double(step + 1) / 200)}"#.utf8)
+                })
+        }
+        let pushes = (0..<clients).map { pushBody("t\($0)") }
+        let pops = (0..<clients).map { popBody("t\($0)") }
+        return try ClosedLoop.run(
+            context: context, endpoint: daemon.commandEndpoint, clients: clients, seconds: seconds
+        ) {
+            client, n in
+            switch n % 4 {
+            case 0: pushes[client]
+            case 2: pops[client]
+            default: updates[client][(n / 2) % 100]
+            }
+        }
+    }
+}
