@@ -121,6 +121,19 @@ struct JSONSerializer: TextOutputStream {
 
     mutating func writeDouble(_ value: Double) {
         guard value.isFinite else { return append("null") }
+        // Most numbers in a tick are whole (0, 1, an offset of exactly one width) or halves (an
+        // anchor). Swift spells a whole double below 2^53 as its integer plus ".0", and 0.5 as "0.5";
+        // writing those directly skips the shortest-digits search, with the very same bytes.
+        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
+            if value == 0 {
+                append(value.sign == .minus ? "-0.0" : "0.0")
+            } else {
+                writeInt(Int64(value))
+                append(".0")
+            }
+            return
+        }
+        if value == 0.5 { return append("0.5") }
         value.write(to: &self)
     }
 

@@ -105,25 +105,21 @@ public struct Fleet: Sendable {
     }
 
     /// Everything the clock decides up to `frame` across all navigators, in frame order.
+    ///
+    /// One pass: navigators are independent, so each is advanced on its own and the results are
+    /// merged by frame (stable, so ties keep the active order). Frames are usually closed one at a
+    /// time, when every due event is in the frame being closed.
     public mutating func advance(toFrame frame: Int64) -> [EventRecord] {
-        var records: [EventRecord] = []
-        while true {
-            var nextName: String?
-            var nextFrame = Int64.max
-            for name in active {
-                if let due = Navigator.nextDueFrame(navigators[name]!), due <= frame, due < nextFrame {
-                    nextFrame = due
-                    nextName = name
-                }
-            }
-            guard let name = nextName else { break }
-            let events = Navigator.advance(navigators[name]!, toFrame: nextFrame)
-            if events.isEmpty { break }
-            for e in events {
-                records.append(append(e, navigator: name, time: max(clock.instant(ofFrame: e.frame), lastTime)))
+        var due: [(frame: Int64, order: Int, name: String, event: NavigationEvent)] = []
+        for name in active {
+            guard let state = navigators[name], let next = Navigator.nextDueFrame(state), next <= frame else { continue }
+            for event in Navigator.advance(state, toFrame: frame) {
+                due.append((event.frame, due.count, name, event))
             }
         }
-        return records
+        guard !due.isEmpty else { return [] }
+        due.sort { ($0.frame, $0.order) < ($1.frame, $1.order) }
+        return due.map { append($0.event, navigator: $0.name, time: max(clock.instant(ofFrame: $0.frame), lastTime)) }
     }
 
     /// Advances every navigator to `frame` and takes its ticks; later commands land after it.
@@ -149,16 +145,26 @@ public struct Fleet: Sendable {
     /// The ticks of every active navigator for `frame` (the fleet must hold the events up to it).
     public mutating func ticks(frame: Int64, prune: Bool = false) -> [Tick] {
         var out: [Tick] = []
-        for name in active { out += Navigator.ticks(navigators[name]!, frame: frame) }
-        if prune {
-            active.removeAll { name in
-                let s = navigators[name]!
-                let idle = s.transition == nil && s.queue.isEmpty && (s.ended.last?.endFrame ?? .min) <= frame
-                if idle { isActive.remove(name) }
-                return idle
-            }
+        out.reserveCapacity(active.count)
+        for name in active {
+            guard let state = navigators[name] else { continue }
+            out += Navigator.ticks(state, frame: frame)
         }
+        if prune { self.prune(after: frame) }
         return out
+    }
+
+    /// Drops navigators with nothing in flight and no final tick after `frame` from the active list.
+    public mutating func prune(after frame: Int64) {
+        active.removeAll { name in
+            guard let s = navigators[name] else {
+                isActive.remove(name)
+                return true
+            }
+            let idle = s.transition == nil && s.queue.isEmpty && (s.ended.last?.endFrame ?? .min) <= frame
+            if idle { isActive.remove(name) }
+            return idle
+        }
     }
 
     // MARK: Durability

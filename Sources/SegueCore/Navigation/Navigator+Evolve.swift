@@ -41,32 +41,40 @@ public enum Navigator {
             s.nextScreenNumber = max(s.nextScreenNumber, e.nextScreen)
             s.nextTransitionID = max(s.nextTransitionID, e.transition + 1)
         case .updated(_, let percent, let velocity):
-            s.transition?.percent = percent
-            s.transition?.velocity = velocity
-            s.transition?.lastInteractionFrame = frame
+            if var t = s.transition {
+                t.percent = percent
+                t.velocity = velocity
+                t.lastInteractionFrame = frame
+                s.transition = t
+            }
         case .interrupted(_, let fraction, let owner):
-            s.transition?.phase = .interactive
-            s.transition?.interactive = true
-            s.transition?.percent = fraction
-            s.transition?.velocity = 0
-            s.transition?.lastInteractionFrame = frame
-            if let owner { s.transition?.owner = owner }
+            if var t = s.transition {
+                t.phase = .interactive
+                t.interactive = true
+                t.percent = fraction
+                t.velocity = 0
+                t.lastInteractionFrame = frame
+                if let owner { t.owner = owner }
+                s.transition = t
+            }
         case .finishing(_, let fraction, _, let speed, let curve):
-            if let t = s.transition {
+            if var t = s.transition {
                 let seconds = (1 - fraction) * t.duration / speed
-                s.transition?.phase = .finishing
-                s.transition?.segment = Segment(
+                t.phase = .finishing
+                t.segment = Segment(
                     startFrame: frame, startFraction: fraction, endFraction: 1,
                     frames: s.clock.frames(forSeconds: seconds), curve: curve)
+                s.transition = t
             }
         case .cancelling(_, let fraction, let speed, let curve, let reason):
-            if let t = s.transition {
+            if var t = s.transition {
                 let seconds = fraction * t.duration / speed
-                s.transition?.phase = .cancelling
-                s.transition?.cancelReason = reason
-                s.transition?.segment = Segment(
+                t.phase = .cancelling
+                t.cancelReason = reason
+                t.segment = Segment(
                     startFrame: frame, startFraction: fraction, endFraction: 0,
                     frames: s.clock.frames(forSeconds: seconds), curve: curve)
+                s.transition = t
             }
         case .completed:
             if let t = s.transition {

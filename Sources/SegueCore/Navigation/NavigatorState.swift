@@ -19,7 +19,13 @@ public struct NavigatorState: Equatable, Sendable {
     /// The number of the next screen id (`s<N>`); ids are never reused, cancelled ones included.
     public var nextScreenNumber: Int = 1
     public var nextTransitionID: Int = 1
-    public var transition: Transition?
+    /// The transition in flight. Stored out of line: most navigators are idle, and an inline
+    /// `Transition` would make every one of them ~400 bytes bigger.
+    public var transition: Transition? {
+        get { transitionStorage?.value }
+        set { transitionStorage = newValue.map(Indirect.init) }
+    }
+    private var transitionStorage: Indirect<Transition>?
     /// The transitions that ended in the frame of the latest end, in order: their final ticks belong
     /// to that frame (several can end in one frame, e.g. a completion then a non-animated push).
     public var ended: [EndedTransition] = []
@@ -47,4 +53,20 @@ public struct QueuedCommand: Equatable, Sendable {
         self.command = command
         self.requestID = requestID
     }
+}
+
+/// A value kept in its own allocation, compared by value: for large, rarely present members.
+struct Indirect<Value: Equatable & Sendable>: Equatable, Sendable {
+    private final class Storage: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    private let storage: Storage
+
+    init(_ value: Value) { storage = Storage(value) }
+
+    var value: Value { storage.value }
+
+    static func == (lhs: Indirect, rhs: Indirect) -> Bool { lhs.storage === rhs.storage || lhs.value == rhs.value }
 }

@@ -11,7 +11,7 @@ extension Engine {
         guard let router else { return }
         for _ in 0..<Self.requestsPerTurn {
             guard let message = try? router.receiveMessage(dontWait: true, metadata: ["User-Id"]) else { return }
-            closeFrames(now: WallClock.now())
+            closeFrames(now: WallClock.now(), publishTicks: !isOverloaded)
             handle(message)
         }
     }

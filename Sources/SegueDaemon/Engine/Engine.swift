@@ -79,6 +79,8 @@ public final class Engine: @unchecked Sendable {
     /// Bumped on every commit failure: completions of units submitted before it are already voided.
     var epoch = 0
     var nextHeartbeat: Int64 = 0
+    /// How long the last `closeFrames` took, to notice overload.
+    var lastCloseNanoseconds: Int64 = 0
     var recentReplies: [String: (seq: Int64, body: [UInt8])] = [:]
     var recentOrder: [String] = []
     var dirty: Set<String> = []

@@ -26,7 +26,7 @@ public struct EngineOptions: Sendable {
     public var maxStackDepth: Int = 512
     /// Most frames published in one catch-up after the loop fell behind; older frames are counted
     /// as missed instead of flooding subscribers with stale ticks.
-    public var maxCatchUpFrames: Int = 120
+    public var maxCatchUpFrames: Int = 6
     /// CURVE and ZAP; `nil` runs without encryption or authentication.
     public var security: SecurityOptions? = nil
 
