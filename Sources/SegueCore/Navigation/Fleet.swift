@@ -112,9 +112,11 @@ public struct Fleet: Sendable {
     public mutating func advance(toFrame frame: Int64) -> [EventRecord] {
         var due: [(frame: Int64, order: Int, name: String, event: NavigationEvent)] = []
         for name in active {
-            guard let state = navigators[name], let next = Navigator.nextDueFrame(state), next <= frame else { continue }
-            for event in Navigator.advance(state, toFrame: frame) {
-                due.append((event.frame, due.count, name, event))
+            inPlace(name) { state in
+                guard let next = Navigator.nextDueFrame(state), next <= frame else { return }
+                for event in Navigator.advance(state, toFrame: frame) {
+                    due.append((event.frame, due.count, name, event))
+                }
             }
         }
         guard !due.isEmpty else { return [] }
@@ -147,8 +149,9 @@ public struct Fleet: Sendable {
         var out: [Tick] = []
         out.reserveCapacity(active.count)
         for name in active {
-            guard let state = navigators[name] else { continue }
-            out += Navigator.ticks(state, frame: frame)
+            // Read in place through the dictionary's modify accessor: a plain lookup would copy the
+            // whole state (retaining every member) for each navigator in every frame.
+            inPlace(name) { Navigator.appendTicks($0, frame: frame, to: &out) }
         }
         if prune { self.prune(after: frame) }
         return out
@@ -156,15 +159,17 @@ public struct Fleet: Sendable {
 
     /// Drops navigators with nothing in flight and no final tick after `frame` from the active list.
     public mutating func prune(after frame: Int64) {
-        active.removeAll { name in
-            guard let s = navigators[name] else {
-                isActive.remove(name)
-                return true
+        var idle: Set<String> = []
+        for name in active {
+            var busy = false
+            inPlace(name) { s in
+                busy = s.transition != nil || !s.queue.isEmpty || (s.ended.last?.endFrame ?? .min) > frame
             }
-            let idle = s.transition == nil && s.queue.isEmpty && (s.ended.last?.endFrame ?? .min) <= frame
-            if idle { isActive.remove(name) }
-            return idle
+            if !busy { idle.insert(name) }
         }
+        guard !idle.isEmpty else { return }
+        active.removeAll { idle.contains($0) }
+        isActive.subtract(idle)
     }
 
     // MARK: Durability
@@ -194,6 +199,12 @@ public struct Fleet: Sendable {
     }
 
     // MARK: Bookkeeping
+
+    /// Runs `body` on a navigator's state without copying it out of the dictionary.
+    private mutating func inPlace(_ name: String, _ body: (inout NavigatorState) -> Void) {
+        guard let index = navigators.index(forKey: name) else { return }
+        body(&navigators.values[index])
+    }
 
     private mutating func append(_ event: NavigationEvent, navigator: String, time: Int64) -> EventRecord {
         let state = self.state(of: navigator)

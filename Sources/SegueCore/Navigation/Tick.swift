@@ -58,6 +58,13 @@ extension Navigator {
     /// its whole tick sequence: final ticks come first, in the order the transitions ended); none when nothing is in flight.
     public static func ticks(_ state: NavigatorState, frame: Int64) -> [Tick] {
         var out: [Tick] = []
+        appendTicks(state, frame: frame, to: &out)
+        return out
+    }
+
+    /// `ticks(_:frame:)` appended to `out`: the frame loop gathers every navigator's ticks into one
+    /// array instead of allocating one per navigator per frame.
+    public static func appendTicks(_ state: NavigatorState, frame: Int64, to out: inout [Tick]) {
         for ended in state.ended where ended.endFrame == frame {
             let fraction: Double = ended.phase == .completed ? 1 : 0
             out.append(tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true))
@@ -65,7 +72,6 @@ extension Navigator {
         if let t = state.transition, t.startFrame <= frame {
             out.append(tick(state, t, frame: frame, phase: t.phase, fraction: t.fraction(at: frame), final: false))
         }
-        return out
     }
 
     /// The single tick for `frame`: the transition in flight, else the one that ended in this frame.

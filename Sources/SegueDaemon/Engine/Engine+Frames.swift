@@ -32,8 +32,9 @@ extension Engine {
             for frame in first...target {
                 let (events, ticks) = fleet.closeFrame(frame)
                 submitClockEvents(events)
+                let seq = fleet.lastSeq
                 for tick in ticks {
-                    publish("tick/\(tick.navigator)/", tick.encoded(), after: fleet.lastSeq)
+                    outbox.enqueue(.publish(topic: tickTopic(tick.navigator), body: tick.encoded()), after: seq)
                 }
                 stats.ticks += Int64(ticks.count)
                 stats.framesClosed += 1
@@ -41,6 +42,14 @@ extension Engine {
             }
         }
         lastCloseNanoseconds = WallClock.monotonic() - started
+    }
+
+    /// `tick/<navigator>/` as bytes, built once per navigator rather than once per tick.
+    func tickTopic(_ navigator: String) -> [UInt8] {
+        if let topic = tickTopics[navigator] { return topic }
+        let topic = Array("tick/\(navigator)/".utf8)
+        tickTopics[navigator] = topic
+        return topic
     }
 
     /// Whether closing frames currently costs more than half a frame period.

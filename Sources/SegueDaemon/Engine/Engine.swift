@@ -81,6 +81,7 @@ public final class Engine: @unchecked Sendable {
     var nextHeartbeat: Int64 = 0
     /// How long the last `closeFrames` took, to notice overload.
     var lastCloseNanoseconds: Int64 = 0
+    var tickTopics: [String: [UInt8]] = [:]
     var recentReplies: [String: (seq: Int64, body: [UInt8])] = [:]
     var recentOrder: [String] = []
     var dirty: Set<String> = []
