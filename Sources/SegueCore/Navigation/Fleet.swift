@@ -17,6 +17,9 @@ public struct Fleet: Sendable {
     /// active (a deterministic order for ticks).
     public private(set) var active: [String] = []
     private var isActive: Set<String> = []
+    /// Active navigators that may have gone idle (a transition ended, a queued command was dropped,
+    /// the navigator closed): what `prune` checks.
+    private var pruneCandidates: Set<String> = []
     /// Undo entries for events not yet known durable (see `journaling`), oldest first.
     private var journal: [(seq: Int64, name: String, previous: NavigatorState?)] = []
     /// When set, every appended event records the state it replaced, so a failed commit can be
@@ -50,6 +53,7 @@ public struct Fleet: Sendable {
     /// Installs a navigator's snapshot (state as of `seq`), before applying the tail of the log.
     public mutating func restore(_ state: NavigatorState, seq: Int64, frame: Int64, time: Int64) {
         navigators[state.name] = state
+        pruneCandidates.insert(state.name)
         lastSeq = max(lastSeq, seq)
         lastFrame = max(lastFrame, frame)
         lastTime = max(lastTime, time)
@@ -61,6 +65,7 @@ public struct Fleet: Sendable {
         navigators[name] = nil
         active.removeAll { $0 == name }
         isActive.remove(name)
+        pruneCandidates.remove(name)
     }
 
     // MARK: Running live
@@ -158,14 +163,21 @@ public struct Fleet: Sendable {
     }
 
     /// Drops navigators with nothing in flight and no final tick after `frame` from the active list.
+    ///
+    /// Only navigators whose transition ended (or that were closed) since they last became idle can
+    /// go idle, so only those are looked at: a frame with thousands of transitions in flight and
+    /// none ending costs nothing here.
     public mutating func prune(after frame: Int64) {
+        guard !pruneCandidates.isEmpty else { return }
         var idle: Set<String> = []
-        for name in active {
-            var busy = false
+        for name in pruneCandidates {
+            var state: (busy: Bool, endsLater: Bool) = (false, false)
             inPlace(name) { s in
-                busy = s.transition != nil || !s.queue.isEmpty || (s.ended.last?.endFrame ?? .min) > frame
+                let endsLater = (s.ended.last?.endFrame ?? .min) > frame
+                state = (s.transition != nil || !s.queue.isEmpty || endsLater, endsLater)
             }
-            if !busy { idle.insert(name) }
+            if !state.busy { idle.insert(name) }
+            if !state.endsLater { pruneCandidates.remove(name) }
         }
         guard !idle.isEmpty else { return }
         active.removeAll { idle.contains($0) }
@@ -188,6 +200,8 @@ public struct Fleet: Sendable {
         while let last = journal.last, last.seq > seq {
             journal.removeLast()
             navigators[last.name] = last.previous
+            pruneCandidates.insert(last.name)
+            touch(last.name)
         }
         lastSeq = min(lastSeq, seq)
     }
@@ -216,6 +230,10 @@ public struct Fleet: Sendable {
     private mutating func commit(_ event: NavigationEvent, to state: NavigatorState, record: EventRecord) {
         if journaling { journal.append((record.seq, record.navigator, navigators[record.navigator])) }
         navigators[record.navigator] = Navigator.evolve(state, event)
+        switch event.kind {
+        case .completed, .cancelled, .dropped, .closed: pruneCandidates.insert(record.navigator)
+        default: break
+        }
         lastSeq = record.seq
         lastFrame = max(lastFrame, record.frame)
         lastTime = max(lastTime, record.time)

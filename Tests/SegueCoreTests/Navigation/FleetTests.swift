@@ -1,0 +1,63 @@
+import Testing
+
+@testable import SegueCore
+
+/// The multi-navigator driver: numbering, frame order, the active list, rollback, and replay.
+@Suite struct FleetTests {
+    let clock = try! FrameClock(rate: 60)
+    let t0: Int64 = 1_000_000_000_000
+
+    func created(_ fleet: inout Fleet, _ name: String, at time: Int64) {
+        let r = fleet.execute(.create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), .init(), navigator: name, time: time)
+        precondition(r.error == nil)
+    }
+
+    @Test func liveFramesMatchAReplayOfTheLogAndIdleNavigatorsLeaveTheActiveList() {
+        var liveTicks: [Int64: [[UInt8]]] = [:]
+        let start = clock.frame(atOrAfter: t0)
+        var records: [EventRecord] = []
+        // Three navigators pushing at once with different durations, closed frame by frame as live.
+        var recorder = Fleet(clock: clock)
+        for (i, name) in ["a", "b", "c"].enumerated() {
+            records += recorder.execute(.create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), .init(), navigator: name, time: t0).events
+            records += recorder.execute(.push(ScreenSpec(name: "Detail"), TransitionOptions(animator: ["duration": .double(0.1 * Double(i + 1))])), .init(), navigator: name, time: t0).events
+        }
+        for frame in start...(start + 30) {
+            let closed = recorder.closeFrame(frame)
+            records += closed.events
+            liveTicks[frame] = closed.ticks.map { $0.encoded() }
+        }
+        #expect(recorder.active.isEmpty, "every transition ended, so nothing stays active")
+        #expect(records.map(\.seq) == Array(1...Int64(records.count)))
+        #expect(zip(records, records.dropFirst()).allSatisfy { $0.frame <= $1.frame && $0.time <= $1.time })
+        // Replay: apply the log frame by frame and take the ticks again.
+        var replay = Fleet(clock: clock)
+        var index = 0
+        for frame in start...(start + 30) {
+            while index < records.count, records[index].frame <= frame {
+                try! replay.apply(records[index])
+                index += 1
+            }
+            #expect(replay.ticks(frame: frame, prune: true).map { $0.encoded() } == liveTicks[frame])
+        }
+        #expect(liveTicks.values.flatMap { $0 }.count == 7 + 13 + 19)
+    }
+
+    @Test func rollbackRestoresDurableStatesAndRenumbers() {
+        var fleet = Fleet(clock: clock)
+        created(&fleet, "a", at: t0)
+        fleet.journaling = true
+        fleet.markDurable(through: fleet.lastSeq)
+        let before = fleet.state(of: "a")
+        let r = fleet.execute(.push(ScreenSpec(name: "Detail"), .standard), .init(), navigator: "a", time: t0 + 1_000_000)
+        #expect(r.events.count == 1)
+        #expect(fleet.active == ["a"])
+        fleet.rollback(to: 1)
+        #expect(fleet.state(of: "a") == before)
+        #expect(fleet.lastSeq == 1)
+        _ = fleet.closeFrame(clock.frame(atOrAfter: t0) + 2)
+        #expect(fleet.active.isEmpty, "the rolled-back push left nothing in flight")
+        let again = fleet.execute(.push(ScreenSpec(name: "Detail"), .standard), .init(), navigator: "a", time: t0 + 100_000_000)
+        #expect(again.events.first?.seq == 2)
+    }
+}
