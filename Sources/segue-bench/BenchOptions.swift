@@ -9,7 +9,7 @@ struct BenchOptions {
     /// Sections to run; all when empty.
     var only: Set<String> = []
 
-    static let sections = ["raw", "latency", "throughput", "gesture", "fanout", "scale"]
+    static let sections = ["raw", "latency", "throughput", "gesture", "fanout", "scale", "store"]
 
     static let usage = """
         usage: segue-bench [--quick] [--json] [--dir DIR] [--only SECTION[,SECTION...]]

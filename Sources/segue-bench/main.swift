@@ -230,6 +230,14 @@ do {
                     format: "spawn to first ping reply; log generated in %.0f s; daemon: %@",
                     startup.generateSeconds, startup.daemonSays)))
     }
+    if options.runs("store") {
+        Report.progress("== store")
+        for figure in try StoreSection.figures(
+            directory: base + "/store", largeLogEvents: options.quick ? 200_000 : options.startupEvents)
+        {
+            report.add(figure)
+        }
+    }
 } catch {
     stopAll()
     FileHandle.standardError.write(Data("segue-bench: \(error)\n".utf8))
