@@ -30,7 +30,8 @@ let package = Package(
         .executableTarget(name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore"]),
         // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
         .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore"]),
-        .executableTarget(name: "segue-bench", dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ"]),
+        .executableTarget(
+            name: "segue-bench", dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ"]),
 
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
         .testTarget(name: "SegueStoreTests", dependencies: ["SegueStore", "SegueCore", "segue-store-crasher"]),

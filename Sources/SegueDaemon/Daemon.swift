@@ -33,7 +33,9 @@ public enum Daemon {
                 return 78
             }
             print(config.json.prettyPrinted())
-            for warning in config.warnings { FileHandle.standardError.write(Data("segued: warning: \(warning)\n".utf8)) }
+            for warning in config.warnings {
+                FileHandle.standardError.write(Data("segued: warning: \(warning)\n".utf8))
+            }
             return 0
         case .run(let config):
             return run(config)
@@ -70,7 +72,9 @@ public enum Daemon {
         }
         if let curve = config.security?.curve {
             var clients: [String: ClientRole] = [:]
-            for client in curve.clients { clients[client.publicKey.z85] = client.role == .controller ? .controller : .observer }
+            for client in curve.clients {
+                clients[client.publicKey.z85] = client.role == .controller ? .controller : .observer
+            }
             o.security = SecurityOptions(serverSecretKey: curve.serverSecretKey.z85, clients: clients)
         }
         return o
@@ -118,7 +122,9 @@ public enum Daemon {
         do {
             try engine.run {
                 let endpoints = (engine.boundCommandEndpoints + engine.boundPublishEndpoints).joined(separator: " ")
-                logger.notice("Ready: commands on \(engine.boundCommandEndpoints.joined(separator: ", ")), publishing on \(engine.boundPublishEndpoints.joined(separator: ", ")), \(options.frameRate) Hz, durability \(options.durability.rawValue).")
+                logger.notice(
+                    "Ready: commands on \(engine.boundCommandEndpoints.joined(separator: ", ")), publishing on \(engine.boundPublishEndpoints.joined(separator: ", ")), \(options.frameRate) Hz, durability \(options.durability.rawValue)."
+                )
                 _ = notifier.ready(status: "Serving on \(endpoints)")
             }
         } catch {
@@ -133,7 +139,9 @@ public enum Daemon {
     /// systemd restarts it), and STATUS= with counts every few seconds.
     static func installSupervision(_ engine: Engine, notifier: SystemdNotifier) {
         guard notifier.isSupervised else { return }
-        let period = notifier.watchdogInterval.map { Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 }
+        let period = notifier.watchdogInterval.map {
+            Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000
+        }
         var nextPing: Int64 = 0
         engine.wakeInterval = period.map { min($0, 5_000_000_000) } ?? 5_000_000_000
         var nextStatus: Int64 = 0
@@ -182,7 +190,8 @@ final class Reloader: Sendable {
             engine.setAdmittedClients(options.security?.clients ?? [:])
             logger.notice("Reloaded \(file): \(reload.applied.joined(separator: ", ")).")
             if !reload.needsRestart.isEmpty {
-                logger.warning("Changed in \(file) but only applied on restart: \(reload.needsRestart.joined(separator: ", ")).")
+                logger.warning(
+                    "Changed in \(file) but only applied on restart: \(reload.needsRestart.joined(separator: ", ")).")
             }
         } catch {
             logger.error("SIGHUP: \(file) was not reloaded, the running configuration stays: \(error)")

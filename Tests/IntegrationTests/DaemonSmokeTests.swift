@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SegueCore
+import Testing
 
 /// The real daemon starts, answers, and stops cleanly.
 @Suite(.serialized) struct DaemonSmokeTests {

@@ -10,7 +10,9 @@ import Testing
         let script = Reliability.repositoryRoot.appendingPathComponent("scripts/crash-daemon.sh").path
         let result = try Reliability.run(
             "/bin/bash", [script, "10"],
-            environment: ["SEGUED": DaemonProcess.binary("segued"), "CRASH_CLIENTS": "16", "CRASH_SNAPSHOT_EVERY": "100"])
+            environment: [
+                "SEGUED": DaemonProcess.binary("segued"), "CRASH_CLIENTS": "16", "CRASH_SNAPSHOT_EVERY": "100",
+            ])
         let summary = result.output.split(separator: "\n").first { $0.hasPrefix("SUMMARY") }.map(String.init) ?? ""
         print(summary)
         #expect(result.status == 0, "crash-daemon.sh failed:\n\(result.output)")

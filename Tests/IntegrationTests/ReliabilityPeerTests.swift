@@ -10,9 +10,12 @@ import Testing
     static func animate(_ client: TestClient, navigators: Int, pushes: Int) throws {
         for n in 0..<navigators {
             let name = JSON.string("anim\(n)")
-            #expect(try client.call(["cmd": "create", "navigator": name, "root": "Home", "busy": "queue"])["ok"] == true)
+            #expect(
+                try client.call(["cmd": "create", "navigator": name, "root": "Home", "busy": "queue"])["ok"] == true)
             for _ in 0..<pushes {
-                let reply = try client.call(["cmd": "push", "navigator": name, "screen": "Detail", "animator": ["duration": 1]])
+                let reply = try client.call([
+                    "cmd": "push", "navigator": name, "screen": "Detail", "animator": ["duration": 1],
+                ])
                 #expect(reply["ok"] == true, "\(reply)")
             }
         }
@@ -60,7 +63,8 @@ import Testing
         // The reading subscriber got every frame, promptly, while the stuck one held its queue full.
         let frames = ticks.map(\.frame)
         #expect(frames.count > 250, "only \(frames.count) ticks in 6 s")
-        #expect(zip(frames, frames.dropFirst()).allSatisfy { $1 == $0 + 1 }, "frames skipped for the reading subscriber")
+        #expect(
+            zip(frames, frames.dropFirst()).allSatisfy { $1 == $0 + 1 }, "frames skipped for the reading subscriber")
         let lags = ticks.map(\.lagMs).sorted()
         let medianLag = lags.isEmpty ? .infinity : lags[lags.count / 2]
         #expect(medianLag < 100, "median tick lag \(medianLag) ms")
@@ -70,7 +74,9 @@ import Testing
         #expect(peak - settled < 32 * 1024, "VmRSS grew from \(settled) KiB to \(peak) KiB with a stuck subscriber")
         let stats = try client.call(["cmd": "stats"])
         #expect((stats["ticks"]?.int64Value ?? 0) > 10_000, "\(stats)")
-        print("stuck subscriber: \(frames.count) ticks seen, median lag \(medianLag) ms, VmRSS \(samples.first ?? 0) -> \(settled) -> \(peak) KiB, daemon ticks \(stats["ticks"]?.int64Value ?? 0)")
+        print(
+            "stuck subscriber: \(frames.count) ticks seen, median lag \(medianLag) ms, VmRSS \(samples.first ?? 0) -> \(settled) -> \(peak) KiB, daemon ticks \(stats["ticks"]?.int64Value ?? 0)"
+        )
         #expect(daemon.stop() == 0)
     }
 
@@ -81,8 +87,11 @@ import Testing
         for n in 0..<50 {
             // Send and close at once: the reply has no one to go to.
             let gone = try TestClient(endpoint: daemon.commandEndpoint)
-            try gone.send(raw: (["cmd": "push", "id": .string("gone\(n)"), "navigator": "main", "screen": "Detail",
-                                 "animated": false] as JSON).serializedBytes())
+            try gone.send(
+                raw: ([
+                    "cmd": "push", "id": .string("gone\(n)"), "navigator": "main", "screen": "Detail",
+                    "animated": false,
+                ] as JSON).serializedBytes())
             try gone.send(raw: Array("{\"cmd\": \"ping\", \"id\":".utf8))
             if n % 2 == 0 { usleep(2_000) }  // sent, and gone before or while the reply comes back
         }
@@ -130,14 +139,23 @@ import Testing
         let events = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["event/swipe/"])
         usleep(200_000)
         let client = try TestClient(endpoint: daemon.commandEndpoint)
-        #expect(try client.call(["cmd": "create", "navigator": "swipe", "root": "Home", "interactionTimeout": 0.5])["ok"] == true)
-        #expect(try client.call(["cmd": "push", "navigator": "swipe", "screen": "Detail", "animated": false])["ok"] == true)
+        #expect(
+            try client.call(["cmd": "create", "navigator": "swipe", "root": "Home", "interactionTimeout": 0.5])["ok"]
+                == true)
+        #expect(
+            try client.call(["cmd": "push", "navigator": "swipe", "screen": "Detail", "animated": false])["ok"] == true)
         do {
             let owner = try TestClient(endpoint: daemon.commandEndpoint)
-            #expect(try owner.call(["cmd": "begin", "navigator": "swipe", "operation": "pop", "owner": "finger"])["ok"] == true)
-            #expect(try owner.call(["cmd": "update", "navigator": "swipe", "percent": 0.4, "owner": "finger"])["ok"] == true)
+            #expect(
+                try owner.call(["cmd": "begin", "navigator": "swipe", "operation": "pop", "owner": "finger"])["ok"]
+                    == true)
+            #expect(
+                try owner.call(["cmd": "update", "navigator": "swipe", "percent": 0.4, "owner": "finger"])["ok"] == true
+            )
         }  // the owner's socket is gone
-        let seen = try events.collect(idle: .seconds(2), max: .seconds(4)) { _, body in body["type"] == "transition.cancelled" }
+        let seen = try events.collect(idle: .seconds(2), max: .seconds(4)) { _, body in
+            body["type"] == "transition.cancelled"
+        }
         let cancelling = seen.first { $0.body["type"] == "transition.cancelling" }
         let cancelled = seen.first { $0.body["type"] == "transition.cancelled" }
         #expect(cancelling?.body["data"]?["reason"] == "timeout", "\(seen.map(\.body))")

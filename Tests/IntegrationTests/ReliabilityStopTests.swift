@@ -24,7 +24,10 @@ import Testing
                     let navigator = JSON.string("load\(sent % 8)")
                     let body: JSON =
                         sent % 2 == 0
-                        ? ["cmd": "push", "id": .string("t\(sent)"), "navigator": navigator, "screen": "Detail", "animated": false]
+                        ? [
+                            "cmd": "push", "id": .string("t\(sent)"), "navigator": navigator, "screen": "Detail",
+                            "animated": false,
+                        ]
                         : ["cmd": "pop", "id": .string("t\(sent)"), "navigator": navigator, "animated": false]
                     try client.send(raw: body.serializedBytes())
                 }

@@ -30,8 +30,10 @@ import Testing
     @Test func oversizedParamsAreTooLarge() throws {
         let (daemon, client) = try Self.daemon(["maxParamsBytes": 64])
         #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
-        let small = try client.call(["cmd": "push", "navigator": "main", "screen": ["name": "A", "params": ["k": "v"]],
-                                     "animated": false])
+        let small = try client.call([
+            "cmd": "push", "navigator": "main", "screen": ["name": "A", "params": ["k": "v"]],
+            "animated": false,
+        ])
         #expect(small["ok"] == true)
         let large = try client.call([
             "cmd": "push", "navigator": "main", "animated": false,
@@ -45,7 +47,8 @@ import Testing
         let (daemon, client) = try Self.daemon(["maxStackDepth": 3])
         #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
         for _ in 0..<2 {
-            #expect(try client.call(["cmd": "push", "navigator": "main", "screen": "A", "animated": false])["ok"] == true)
+            #expect(
+                try client.call(["cmd": "push", "navigator": "main", "screen": "A", "animated": false])["ok"] == true)
         }
         let deep = try client.call(["cmd": "push", "navigator": "main", "screen": "A", "animated": false])
         #expect(Self.code(deep) == "too_large", "\(deep)")

@@ -41,9 +41,12 @@ import Testing
             throw Reliability.Failure("the CURVE daemon did not answer:\n\(daemon.log)")
         }
 
-        func peer(_ keys: (public: String, secret: String), kind: ZMQSocket.Kind = .dealer, topics: [String] = []) throws -> CurvePeer {
+        func peer(_ keys: (public: String, secret: String), kind: ZMQSocket.Kind = .dealer, topics: [String] = [])
+            throws -> CurvePeer
+        {
             let endpoint = kind == .sub ? daemon.publishEndpoint : daemon.commandEndpoint
-            return try CurvePeer(endpoint: endpoint, kind: kind, serverPublicKey: server.public, keys: keys, topics: topics)
+            return try CurvePeer(
+                endpoint: endpoint, kind: kind, serverPublicKey: server.public, keys: keys, topics: topics)
         }
     }
 
@@ -102,7 +105,8 @@ import Testing
             let path = String(endpoint.dropFirst("ipc://".count))
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             #expect((attributes[.posixPermissions] as? Int) == 0o660, "\(path)")
-            let directory = try FileManager.default.attributesOfItem(atPath: (path as NSString).deletingLastPathComponent)
+            let directory = try FileManager.default.attributesOfItem(
+                atPath: (path as NSString).deletingLastPathComponent)
             #expect((directory[.posixPermissions] as? Int) == 0o750)
         }
         #expect(daemon.stop() == 0)

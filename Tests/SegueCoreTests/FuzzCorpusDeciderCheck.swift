@@ -37,20 +37,26 @@ enum DeciderFuzzCheck {
         var problem: String?
         func apply(_ events: [NavigationEvent], _ what: String) {
             for event in events where problem == nil {
-                if event.frame < state.frame { problem = "\(what): event at frame \(event.frame) after frame \(state.frame)" }
+                if event.frame < state.frame {
+                    problem = "\(what): event at frame \(event.frame) after frame \(state.frame)"
+                }
                 state = Navigator.evolve(state, event)
                 log.append(event)
                 let record = event.record(seq: Int64(log.count), navigator: "main", revision: state.revision, time: 0)
                 do {
                     let parsed = try EventRecord(json: JSON.parse(record.json.serializedBytes()))
-                    if try NavigationEvent(record: parsed) != event { problem = "\(what): \(record.type) changes through JSON" }
+                    if try NavigationEvent(record: parsed) != event {
+                        problem = "\(what): \(record.type) changes through JSON"
+                    }
                 } catch {
                     problem = "\(what): \(record.type) does not decode: \(error)"
                 }
             }
         }
         do {
-            apply(try Navigator.decide(.create(root: ScreenSpec(name: "Home"), config: config), state: state, frame: 0), "create")
+            apply(
+                try Navigator.decide(.create(root: ScreenSpec(name: "Home"), config: config), state: state, frame: 0),
+                "create")
         } catch {
             return "create failed: \(error)"
         }
@@ -71,7 +77,8 @@ enum DeciderFuzzCheck {
 
     /// Gapless revisions, a non-empty stack, the fold equal to the live state, a snapshot that
     /// round-trips, ticks within [0, 1] and final ticks exactly at an end.
-    static func invariants(_ state: NavigatorState, log: [NavigationEvent], frame: Int64, final: Bool = true) -> String? {
+    static func invariants(_ state: NavigatorState, log: [NavigationEvent], frame: Int64, final: Bool = true) -> String?
+    {
         if state.revision != Int64(log.count) { return "revision \(state.revision) after \(log.count) events" }
         if state.status == .open, state.stack.isEmpty { return "open navigator with an empty stack" }
         if state.stack.count + state.modals.count > state.config.maxDepth {
@@ -89,7 +96,9 @@ enum DeciderFuzzCheck {
             return "the snapshot does not decode: \(error)"
         }
         for tick in Navigator.ticks(state, frame: frame) {
-            guard tick.fraction >= 0, tick.fraction <= 1 else { return "tick fraction \(tick.fraction) at frame \(frame)" }
+            guard tick.fraction >= 0, tick.fraction <= 1 else {
+                return "tick fraction \(tick.fraction) at frame \(frame)"
+            }
             guard tick.progress.isFinite else { return "tick progress \(tick.progress) at frame \(frame)" }
             if tick.final, tick.fraction != 0, tick.fraction != 1 { return "final tick with fraction \(tick.fraction)" }
             if tick.encoded() != tick.json.serializedBytes() { return "tick encoding differs from its JSON" }
@@ -105,7 +114,10 @@ enum DeciderFuzzCheck {
             case 0: TransitionOptions(animated: false)
             // Durations the codec accepts, (0, 60]: `decide` trusts the codec to have validated them.
             case 1: TransitionOptions(animator: ["duration": .double(Double(input.pick(40) + 1) / 60)])
-            case 2: TransitionOptions(animator: ["curve": ["spring": ["response": 0.3, "dampingFraction": .double(Double(input.pick(10) + 1) / 10)]]])
+            case 2:
+                TransitionOptions(animator: [
+                    "curve": ["spring": ["response": 0.3, "dampingFraction": .double(Double(input.pick(10) + 1) / 10)]]
+                ])
             default: .standard
             }
         }
@@ -129,9 +141,12 @@ enum DeciderFuzzCheck {
         case 8:
             let starts: [InteractiveStart?] = [nil, .pop, .dismiss, .push(route()), .present(route())]
             command = .begin(starts[input.pick(5)], animator: nil)
-        case 9, 10: command = .update(percent: min(1, max(0, percent())), velocity: input.pick(2) == 0 ? nil : Double(input.pick(9)) - 4)
+        case 9, 10:
+            command = .update(
+                percent: min(1, max(0, percent())), velocity: input.pick(2) == 0 ? nil : Double(input.pick(9)) - 4)
         case 11:
-            command = .finish(velocity: nil, completionSpeed: Double(input.pick(4) + 1) / 2, completionCurve: .easeInOut)
+            command = .finish(
+                velocity: nil, completionSpeed: Double(input.pick(4) + 1) / 2, completionCurve: .easeInOut)
         case 12: command = .cancel(completionSpeed: Double(input.pick(4) + 1) / 2, completionCurve: .linear)
         case 13: command = .end(percent: input.pick(2) == 0 ? nil : min(1, max(0, percent())), velocity: nil)
         case 14: command = input.pick(16) == 0 ? .close : .push(route(), options())

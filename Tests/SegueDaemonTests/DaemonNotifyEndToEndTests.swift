@@ -16,10 +16,12 @@ import Testing
         let listener = try NotifySocketListener()
         let dir = try TemporaryDirectory()
         let config = dir.path + "/segued.json"
-        try Data("""
+        try Data(
+            """
             {"dataDir": "\(dir.path)/data", "command": ["ipc://\(dir.path)/cmd.sock"],
              "publish": ["ipc://\(dir.path)/pub.sock"], "logLevel": "info"}
-            """.utf8).write(to: URL(fileURLWithPath: config))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: config))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.segued)
         process.arguments = ["--config", config]

@@ -29,10 +29,14 @@ enum CodecFuzzCheck {
                 if request.isMutating != !Request.readCommands.contains(request.command) {
                     return "\(request.command) is mutating: \(request.isMutating)"
                 }
-                if request.isMutating, request.navigator == nil { return "\(request.command) decoded without a navigator" }
+                if request.isMutating, request.navigator == nil {
+                    return "\(request.command) decoded without a navigator"
+                }
             case .failure(let failure):
                 let reply = Reply.error(id: failure.id, failure.error)
-                guard let parsed = try? JSON.parse(reply.serializedBytes()) else { return "the error reply is not JSON" }
+                guard let parsed = try? JSON.parse(reply.serializedBytes()) else {
+                    return "the error reply is not JSON"
+                }
                 if parsed != reply { return "the error reply changes through JSON" }
                 if parsed["id"] != (failure.id.map(JSON.string) ?? .null) { return "the error reply lost the id" }
                 if failure.error.message.isEmpty { return "an error without a message" }
@@ -41,7 +45,9 @@ enum CodecFuzzCheck {
             let limits = JSONLimits(maxDepth: decoder.limits.maxDepth, maxStringBytes: decoder.limits.maxStringBytes)
             guard let json = try? JSON.parse(bytes, limits: limits) else { continue }
             let once = json.serializedBytes()
-            guard let again = try? JSON.parse(once, limits: limits) else { return "serialized JSON does not parse: \(once.count) bytes" }
+            guard let again = try? JSON.parse(once, limits: limits) else {
+                return "serialized JSON does not parse: \(once.count) bytes"
+            }
             if again != json { return "JSON changes through serialize and parse" }
             if again.serializedBytes() != once { return "serialization is not stable" }
             if decoder.decode(once) != result { return "the re-serialized request decodes differently" }

@@ -27,7 +27,8 @@ import Testing
     /// surrogates, NUL bytes, a truncated request.
     @Test(arguments: [
         String(repeating: "[", count: 10_000), "{\"cmd\":\"push\",\"navigator\":\"m\",\"screen\":1e999}",
-        "{\"cmd\":\"ping\",\"id\":\"\\ud800\"}", "{\"cmd\":\"ping\"\u{0}}", "{\"cmd\":\"update\",\"navigator\":\"m\",\"percent\":",
+        "{\"cmd\":\"ping\",\"id\":\"\\ud800\"}", "{\"cmd\":\"ping\"\u{0}}",
+        "{\"cmd\":\"update\",\"navigator\":\"m\",\"percent\":",
         "{\"cmd\":\"history\",\"limit\":-9223372036854775808}", "{\"id\":9223372036854775807,\"cmd\":7}",
     ])
     func hostileInputDecodesSafely(text: String) {

@@ -49,13 +49,13 @@ extension JSON: Equatable {
     public static func == (lhs: JSON, rhs: JSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
-        case let (.bool(a), .bool(b)): a == b
-        case let (.int(a), .int(b)): a == b
-        case let (.double(a), .double(b)): a == b
-        case let (.int(a), .double(b)), let (.double(b), .int(a)): Double(a) == b && Int64(exactly: b) == a
-        case let (.string(a), .string(b)): a == b
-        case let (.array(a), .array(b)): a == b
-        case let (.object(a), .object(b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): Double(a) == b && Int64(exactly: b) == a
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
         default: false
         }
     }

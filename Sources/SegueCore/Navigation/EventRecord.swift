@@ -68,7 +68,9 @@ public struct EventRecord: Equatable, Sendable {
             }
             return value
         }
-        let known: Set<String> = ["seq", "navigator", "revision", "type", "version", "frame", "time", "command", "data"]
+        let known: Set<String> = [
+            "seq", "navigator", "revision", "type", "version", "frame", "time", "command", "data",
+        ]
         if let unknown = object.keys.first(where: { !known.contains($0) }) {
             throw CoreError(.badRequest, "Event member \"\(unknown)\" is not part of the event format.")
         }

@@ -44,7 +44,8 @@ public struct Fleet: Sendable {
         guard record.revision == state.revision + 1 else {
             throw CoreError(
                 .internal,
-                "Event \(record.seq) has revision \(record.revision) for \(record.navigator), expected \(state.revision + 1).")
+                "Event \(record.seq) has revision \(record.revision) for \(record.navigator), expected \(state.revision + 1)."
+            )
         }
         let event = try NavigationEvent(record: record)
         commit(event, to: state, record: record)
@@ -97,7 +98,8 @@ public struct Fleet: Sendable {
         // This navigator's clock events up to the command's frame come first (a completion due in
         // this very frame lets the command through instead of answering busy).
         for e in Navigator.advance(state(of: navigator), toFrame: frame) {
-            result.clockEvents.append(append(e, navigator: navigator, time: max(clock.instant(ofFrame: e.frame), lastTime)))
+            result.clockEvents.append(
+                append(e, navigator: navigator, time: max(clock.instant(ofFrame: e.frame), lastTime)))
         }
         do {
             for e in try Navigator.decide(command, envelope, state: state(of: navigator), frame: frame) {

@@ -47,14 +47,17 @@ extension NavigationCommand {
                 case "push": start = .push(try screen(&args, "screen"))
                 case "present": start = .present(try screen(&args, "screen"))
                 default:
-                    throw CoreError(.invalidArgument, "operation must be pop, push, dismiss or present, not \"\(op.prefix(40))\".")
+                    throw CoreError(
+                        .invalidArgument, "operation must be pop, push, dismiss or present, not \"\(op.prefix(40))\".")
                 }
             }
             let animator = args.raw("animator")
             if let animator { _ = try Animator(json: animator, base: .default) }
             self = .begin(start, animator: animator)
         case "update":
-            guard let raw = args.raw("percent") else { throw CoreError(.badRequest, "update needs \"percent\" (0...1).") }
+            guard let raw = args.raw("percent") else {
+                throw CoreError(.badRequest, "update needs \"percent\" (0...1).")
+            }
             guard let percent = raw.doubleValue, percent.isFinite else {
                 throw CoreError(.invalidArgument, "percent must be a finite number; NaN and infinities are rejected.")
             }
@@ -70,7 +73,8 @@ extension NavigationCommand {
             var percent: Double?
             if let raw = args.raw("percent") {
                 guard let p = raw.doubleValue, p.isFinite else {
-                    throw CoreError(.invalidArgument, "percent must be a finite number; NaN and infinities are rejected.")
+                    throw CoreError(
+                        .invalidArgument, "percent must be a finite number; NaN and infinities are rejected.")
                 }
                 percent = min(1, max(0, p))
             }
@@ -127,8 +131,12 @@ extension NavigationCommand {
             case nil: break
             case .pop?: r["operation"] = "pop"
             case .dismiss?: r["operation"] = "dismiss"
-            case .push(let s)?: r["operation"] = "push"; r["screen"] = s.json
-            case .present(let s)?: r["operation"] = "present"; r["screen"] = s.json
+            case .push(let s)?:
+                r["operation"] = "push"
+                r["screen"] = s.json
+            case .present(let s)?:
+                r["operation"] = "present"
+                r["screen"] = s.json
             }
             if let animator { r["animator"] = animator }
             return r

@@ -57,11 +57,15 @@ extension NavigationEvent {
     /// Decodes a stored event. An unknown type or version is an error, never a crash.
     public init(type: String, version: Int, frame: Int64, command: String?, data: JSONObject) throws(CoreError) {
         guard version == Self.currentVersion else {
-            throw CoreError(.internal, "Event type \(type) version \(version) is not known to this build (knows \(Self.currentVersion)).")
+            throw CoreError(
+                .internal,
+                "Event type \(type) version \(version) is not known to this build (knows \(Self.currentVersion)).")
         }
         var d = Arguments(data, path: "\(type).data")
         func int(_ k: String) throws(CoreError) -> Int {
-            guard let v = try d.int(k), let i = Int(exactly: v) else { throw CoreError(.badRequest, "\(type).data.\(k) is required.") }
+            guard let v = try d.int(k), let i = Int(exactly: v) else {
+                throw CoreError(.badRequest, "\(type).data.\(k) is required.")
+            }
             return i
         }
         func double(_ k: String) throws(CoreError) -> Double {
@@ -84,7 +88,9 @@ extension NavigationEvent {
             return reason
         }
         func curve() throws(CoreError) -> TimingCurve {
-            guard let raw = d.raw("completionCurve") else { throw CoreError(.badRequest, "\(type).data.completionCurve is required.") }
+            guard let raw = d.raw("completionCurve") else {
+                throw CoreError(.badRequest, "\(type).data.completionCurve is required.")
+            }
             return try TimingCurve(json: raw)
         }
         func request() throws(CoreError) -> NavigationCommand {
@@ -105,7 +111,9 @@ extension NavigationEvent {
             guard let op = try d.string("operation"), let operation = TransitionOperation(rawValue: op) else {
                 throw CoreError(.badRequest, "\(type).data.operation must be push, pop, present or dismiss.")
             }
-            guard let animator = d.raw("animator") else { throw CoreError(.badRequest, "\(type).data.animator is required.") }
+            guard let animator = d.raw("animator") else {
+                throw CoreError(.badRequest, "\(type).data.animator is required.")
+            }
             kind = .started(
                 Started(
                     transition: try int("transition"), operation: operation, from: try screen("from"),
@@ -114,9 +122,11 @@ extension NavigationEvent {
                     animated: try d.bool("animated") ?? true, interactive: try d.bool("interactive") ?? false,
                     owner: try d.string("owner"), nextScreen: try int("nextScreen")))
         case "interaction.updated":
-            kind = .updated(transition: try int("transition"), percent: try double("percent"), velocity: try double("velocity"))
+            kind = .updated(
+                transition: try int("transition"), percent: try double("percent"), velocity: try double("velocity"))
         case "transition.interrupted":
-            kind = .interrupted(transition: try int("transition"), fraction: try double("fraction"), owner: try d.string("owner"))
+            kind = .interrupted(
+                transition: try int("transition"), fraction: try double("fraction"), owner: try d.string("owner"))
         case "transition.finishing":
             kind = .finishing(
                 transition: try int("transition"), fraction: try double("fraction"), velocity: try d.double("velocity"),
@@ -146,7 +156,8 @@ extension NavigationEvent {
 
     /// Decodes the navigation event inside a stored record.
     public init(record: EventRecord) throws(CoreError) {
-        try self.init(type: record.type, version: record.version, frame: record.frame, command: record.command, data: record.data)
+        try self.init(
+            type: record.type, version: record.version, frame: record.frame, command: record.command, data: record.data)
     }
 
     /// Places the event in the log: the envelope the store and publisher carry.

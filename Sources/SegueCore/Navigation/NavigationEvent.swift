@@ -37,8 +37,11 @@ public struct NavigationEvent: Equatable, Sendable {
         case started(Started)
         case updated(transition: Int, percent: Double, velocity: Double)
         case interrupted(transition: Int, fraction: Double, owner: String?)
-        case finishing(transition: Int, fraction: Double, velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)
-        case cancelling(transition: Int, fraction: Double, completionSpeed: Double, completionCurve: TimingCurve, reason: CancelReason)
+        case finishing(
+            transition: Int, fraction: Double, velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)
+        case cancelling(
+            transition: Int, fraction: Double, completionSpeed: Double, completionCurve: TimingCurve,
+            reason: CancelReason)
         case completed(transition: Int)
         case cancelled(transition: Int, reason: CancelReason)
         case queued(request: NavigationCommand, position: Int)

@@ -11,12 +11,14 @@ extension Navigator {
         switch state.status {
         case .absent:
             guard case .create(let root, let config) = command else {
-                throw CoreError(.unknownNavigator, "Navigator \(name) does not exist; create it first (cmd \"create\").")
+                throw CoreError(
+                    .unknownNavigator, "Navigator \(name) does not exist; create it first (cmd \"create\").")
             }
             // A navigator that does not exist yet is at revision 0: `create` with `expect` 0 means "only if new".
             if let expected = envelope.expect, expected != 0 {
                 throw CoreError(
-                    .conflict, "Navigator \(name) does not exist yet (revision 0), not the expected \(expected); read its state and retry.",
+                    .conflict,
+                    "Navigator \(name) does not exist yet (revision 0), not the expected \(expected); read its state and retry.",
                     details: ["revision": 0])
             }
             let screen = Screen(id: "s\(state.nextScreenNumber)", name: root.name, params: root.params)
@@ -27,14 +29,16 @@ extension Navigator {
             ]
         case .closed:
             if case .create = command {
-                throw CoreError(.navigatorExists, "Navigator \(name) was closed; names are never reused, so pick another name.")
+                throw CoreError(
+                    .navigatorExists, "Navigator \(name) was closed; names are never reused, so pick another name.")
             }
             throw CoreError(.navigatorClosed, "Navigator \(name) is closed; create a new navigator under another name.")
         case .open:
             break
         }
         if case .create = command {
-            throw CoreError(.navigatorExists, "Navigator \(name) already exists; use it, or create one under another name.")
+            throw CoreError(
+                .navigatorExists, "Navigator \(name) already exists; use it, or create one under another name.")
         }
         if let expected = envelope.expect, expected != state.revision {
             throw CoreError(
@@ -74,46 +78,55 @@ struct Decision {
         case .close:
             if let t = state.transition {
                 throw CoreError(
-                    .busy, "Navigator \(name) has transition \(t.id) (\(t.operation.rawValue)) in flight; close it when it ends.")
+                    .busy,
+                    "Navigator \(name) has transition \(t.id) (\(t.operation.rawValue)) in flight; close it when it ends."
+                )
             }
             if !state.queue.isEmpty {
-                throw CoreError(.busy, "Navigator \(name) has \(state.queue.count) queued commands; close it when they have run.")
+                throw CoreError(
+                    .busy, "Navigator \(name) has \(state.queue.count) queued commands; close it when they have run.")
             }
             return [event(.closed)]
         case .push(let spec, let options):
             try checkDepth(state.stack.count + state.modals.count + 1)
             var counter = state.nextScreenNumber
             let screen = makeScreen(spec, &counter)
-            return try start(.push, from: state.stack.last!, to: screen, popped: [], stack: state.stack + [screen],
-                             modals: state.modals, options: options, nextScreen: counter)
+            return try start(
+                .push, from: state.stack.last!, to: screen, popped: [], stack: state.stack + [screen],
+                modals: state.modals, options: options, nextScreen: counter)
         case .pop(let options):
             guard state.stack.count > 1 else { throw rootError("pop") }
             let stack = Array(state.stack.dropLast())
-            return try start(.pop, from: state.stack.last!, to: stack.last!, popped: [state.stack.last!], stack: stack,
-                             modals: state.modals, options: options, nextScreen: state.nextScreenNumber)
+            return try start(
+                .pop, from: state.stack.last!, to: stack.last!, popped: [state.stack.last!], stack: stack,
+                modals: state.modals, options: options, nextScreen: state.nextScreenNumber)
         case .popTo(let target, let options):
             let index = try popTarget(target)
             let stack = Array(state.stack[...index])
-            return try start(.pop, from: state.stack.last!, to: stack.last!, popped: state.stack[(index + 1)...].reversed(),
-                             stack: stack, modals: state.modals, options: options, nextScreen: state.nextScreenNumber)
+            return try start(
+                .pop, from: state.stack.last!, to: stack.last!, popped: state.stack[(index + 1)...].reversed(),
+                stack: stack, modals: state.modals, options: options, nextScreen: state.nextScreenNumber)
         case .popToRoot(let options):
             guard state.stack.count > 1 else { throw rootError("popToRoot") }
-            return try start(.pop, from: state.stack.last!, to: state.stack[0], popped: state.stack.dropFirst().reversed(),
-                             stack: [state.stack[0]], modals: state.modals, options: options,
-                             nextScreen: state.nextScreenNumber)
+            return try start(
+                .pop, from: state.stack.last!, to: state.stack[0], popped: state.stack.dropFirst().reversed(),
+                stack: [state.stack[0]], modals: state.modals, options: options,
+                nextScreen: state.nextScreenNumber)
         case .setStack(let refs, let options):
             return try setStack(refs, options)
         case .present(let spec, let options):
             try checkDepth(state.stack.count + state.modals.count + 1)
             var counter = state.nextScreenNumber
             let screen = makeScreen(spec, &counter)
-            return try start(.present, from: state.top!, to: screen, popped: [], stack: state.stack,
-                             modals: state.modals + [screen], options: options, nextScreen: counter)
+            return try start(
+                .present, from: state.top!, to: screen, popped: [], stack: state.stack,
+                modals: state.modals + [screen], options: options, nextScreen: counter)
         case .dismiss(let options):
             guard let modal = state.modals.last else { throw noModal() }
             let modals = Array(state.modals.dropLast())
-            return try start(.dismiss, from: modal, to: modals.last ?? state.stack.last!, popped: [modal],
-                             stack: state.stack, modals: modals, options: options, nextScreen: state.nextScreenNumber)
+            return try start(
+                .dismiss, from: modal, to: modals.last ?? state.stack.last!, popped: [modal],
+                stack: state.stack, modals: modals, options: options, nextScreen: state.nextScreenNumber)
         case .begin(let interactive, let animator):
             return try begin(interactive, animator: animator)
         case .update(let percent, let velocity):
@@ -122,8 +135,12 @@ struct Decision {
             return [event(.updated(transition: t.id, percent: percent, velocity: v))]
         case .finish(let velocity, let speed, let curve):
             let t = try gestureTransition("finish")
-            return [event(.finishing(transition: t.id, fraction: t.percent, velocity: velocity, completionSpeed: speed,
-                                     completionCurve: curve))]
+            return [
+                event(
+                    .finishing(
+                        transition: t.id, fraction: t.percent, velocity: velocity, completionSpeed: speed,
+                        completionCurve: curve))
+            ]
         case .cancel(let speed, let curve):
             guard let t = state.transition else { throw noTransition("cancel") }
             switch t.phase {
@@ -132,10 +149,15 @@ struct Decision {
             case .animating, .finishing:
                 break
             default:
-                throw CoreError(.notInteractive, "Transition \(t.id) on \(name) is already \(t.phase.rawValue); nothing to cancel.")
+                throw CoreError(
+                    .notInteractive, "Transition \(t.id) on \(name) is already \(t.phase.rawValue); nothing to cancel.")
             }
-            return [event(.cancelling(transition: t.id, fraction: t.fraction(at: frame), completionSpeed: speed,
-                                      completionCurve: curve, reason: .requested))]
+            return [
+                event(
+                    .cancelling(
+                        transition: t.id, fraction: t.fraction(at: frame), completionSpeed: speed,
+                        completionCurve: curve, reason: .requested))
+            ]
         case .end(let percent, let velocity):
             let t = try gestureTransition("end")
             var events: [NavigationEvent] = []
@@ -148,11 +170,17 @@ struct Decision {
             }
             switch state.config.endRule.decide(percent: p, velocity: v) {
             case .finish:
-                events.append(event(.finishing(transition: t.id, fraction: p, velocity: v, completionSpeed: 1,
-                                               completionCurve: .easeInOut)))
+                events.append(
+                    event(
+                        .finishing(
+                            transition: t.id, fraction: p, velocity: v, completionSpeed: 1,
+                            completionCurve: .easeInOut)))
             case .cancel:
-                events.append(event(.cancelling(transition: t.id, fraction: p, completionSpeed: 1,
-                                                completionCurve: .easeInOut, reason: .requested)))
+                events.append(
+                    event(
+                        .cancelling(
+                            transition: t.id, fraction: p, completionSpeed: 1,
+                            completionCurve: .easeInOut, reason: .requested)))
             }
             return events
         }
@@ -161,13 +189,19 @@ struct Decision {
     // MARK: Rules shared by several commands
 
     private func queueOrReject(_ command: NavigationCommand) throws(CoreError) -> [NavigationEvent] {
-        let what = state.transition.map { "transition \($0.id) (\($0.operation.rawValue), \($0.phase.rawValue))" }
+        let what =
+            state.transition.map { "transition \($0.id) (\($0.operation.rawValue), \($0.phase.rawValue))" }
             ?? "queued work"
         guard state.config.busy == .queue else {
-            throw CoreError(.busy, "Navigator \(name) has \(what) in flight; retry when it ends, or create the navigator with busy \"queue\".")
+            throw CoreError(
+                .busy,
+                "Navigator \(name) has \(what) in flight; retry when it ends, or create the navigator with busy \"queue\"."
+            )
         }
         guard state.queue.count < state.config.queueLimit else {
-            throw CoreError(.busy, "Navigator \(name)'s queue is full (\(state.config.queueLimit) commands behind \(what)); retry later.")
+            throw CoreError(
+                .busy,
+                "Navigator \(name)'s queue is full (\(state.config.queueLimit) commands behind \(what)); retry later.")
         }
         return [event(.queued(request: command, position: state.queue.count + 1))]
     }
@@ -179,12 +213,18 @@ struct Decision {
 
     private func checkDepth(_ depth: Int) throws(CoreError) {
         guard depth <= state.config.maxDepth else {
-            throw CoreError(.tooLarge, "Navigator \(name) would hold \(depth) screens, past its maxDepth of \(state.config.maxDepth); pop first.")
+            throw CoreError(
+                .tooLarge,
+                "Navigator \(name) would hold \(depth) screens, past its maxDepth of \(state.config.maxDepth); pop first."
+            )
         }
     }
 
     private func rootError(_ cmd: String) -> CoreError {
-        CoreError(.cannotPopRoot, "Navigator \(name) is at its root screen \(state.stack[0].id) (\(state.stack[0].name)); \(cmd) needs a screen above the root.")
+        CoreError(
+            .cannotPopRoot,
+            "Navigator \(name) is at its root screen \(state.stack[0].id) (\(state.stack[0].name)); \(cmd) needs a screen above the root."
+        )
     }
 
     private func noModal() -> CoreError {
@@ -192,24 +232,32 @@ struct Decision {
     }
 
     private func noTransition(_ cmd: String) -> CoreError {
-        CoreError(.noTransition, "Navigator \(name) has no transition in flight; \(cmd) applies to one started with begin.")
+        CoreError(
+            .noTransition, "Navigator \(name) has no transition in flight; \(cmd) applies to one started with begin.")
     }
 
     /// The index of `target` in the stack: an id, or the topmost screen of that route below the top.
     private func popTarget(_ target: String) throws(CoreError) -> Int {
         let top = state.stack.count - 1
-        if let i = state.stack.firstIndex(where: { $0.id == target }) ?? state.stack[..<top].lastIndex(where: { $0.name == target }) {
+        if let i = state.stack.firstIndex(where: { $0.id == target })
+            ?? state.stack[..<top].lastIndex(where: { $0.name == target })
+        {
             guard i < top else {
-                throw CoreError(.invalidArgument, "Screen \(target) is already the top of navigator \(name); nothing to pop.")
+                throw CoreError(
+                    .invalidArgument, "Screen \(target) is already the top of navigator \(name); nothing to pop.")
             }
             return i
         }
-        throw CoreError(.screenNotFound, "Navigator \(name) has no screen with id or route \"\(target)\" below its top; see its state for the stack.")
+        throw CoreError(
+            .screenNotFound,
+            "Navigator \(name) has no screen with id or route \"\(target)\" below its top; see its state for the stack."
+        )
     }
 
     private func checkOwner(_ t: Transition, _ cmd: String) throws(CoreError) {
         if let owner = t.owner, envelope.owner != owner {
-            throw CoreError(.notOwner, "Transition \(t.id) on \(name) is owned by \"\(owner)\"; \(cmd) must carry that owner.")
+            throw CoreError(
+                .notOwner, "Transition \(t.id) on \(name) is owned by \"\(owner)\"; \(cmd) must carry that owner.")
         }
     }
 
@@ -217,7 +265,10 @@ struct Decision {
     private func gestureTransition(_ cmd: String) throws(CoreError) -> Transition {
         guard let t = state.transition else { throw noTransition(cmd) }
         guard t.phase == .interactive else {
-            throw CoreError(.notInteractive, "Transition \(t.id) on \(name) is \(t.phase.rawValue), not interactive; begin with no operation interrupts it.")
+            throw CoreError(
+                .notInteractive,
+                "Transition \(t.id) on \(name) is \(t.phase.rawValue), not interactive; begin with no operation interrupts it."
+            )
         }
         try checkOwner(t, cmd)
         return t
@@ -233,18 +284,24 @@ struct Decision {
     private func begin(_ interactive: InteractiveStart?, animator: JSON?) throws(CoreError) -> [NavigationEvent] {
         guard let interactive else {
             guard let t = state.transition else {
-                throw CoreError(.noTransition, "Navigator \(name) has nothing in flight to interrupt; give begin an operation.")
+                throw CoreError(
+                    .noTransition, "Navigator \(name) has nothing in flight to interrupt; give begin an operation.")
             }
             guard t.isClockDriven else {
-                throw CoreError(.busy, "Transition \(t.id) on \(name) is already interactive; drive it with update/finish/cancel.")
+                throw CoreError(
+                    .busy, "Transition \(t.id) on \(name) is already interactive; drive it with update/finish/cancel.")
             }
             return [event(.interrupted(transition: t.id, fraction: t.fraction(at: frame), owner: envelope.owner))]
         }
         if let t = state.transition {
-            throw CoreError(.busy, "Navigator \(name) has transition \(t.id) (\(t.operation.rawValue), \(t.phase.rawValue)) in flight; begin another when it ends.")
+            throw CoreError(
+                .busy,
+                "Navigator \(name) has transition \(t.id) (\(t.operation.rawValue), \(t.phase.rawValue)) in flight; begin another when it ends."
+            )
         }
         if !state.queue.isEmpty {
-            throw CoreError(.busy, "Navigator \(name) has \(state.queue.count) queued commands; begin when they have run.")
+            throw CoreError(
+                .busy, "Navigator \(name) has \(state.queue.count) queued commands; begin when they have run.")
         }
         let options = TransitionOptions(animated: true, animator: animator)
         var counter = state.nextScreenNumber
@@ -252,23 +309,27 @@ struct Decision {
         case .pop:
             guard state.stack.count > 1 else { throw rootError("an interactive pop") }
             let stack = Array(state.stack.dropLast())
-            return try start(.pop, from: state.stack.last!, to: stack.last!, popped: [state.stack.last!], stack: stack,
-                             modals: state.modals, options: options, nextScreen: counter, interactive: true)
+            return try start(
+                .pop, from: state.stack.last!, to: stack.last!, popped: [state.stack.last!], stack: stack,
+                modals: state.modals, options: options, nextScreen: counter, interactive: true)
         case .push(let spec):
             try checkDepth(state.stack.count + state.modals.count + 1)
             let screen = makeScreen(spec, &counter)
-            return try start(.push, from: state.stack.last!, to: screen, popped: [], stack: state.stack + [screen],
-                             modals: state.modals, options: options, nextScreen: counter, interactive: true)
+            return try start(
+                .push, from: state.stack.last!, to: screen, popped: [], stack: state.stack + [screen],
+                modals: state.modals, options: options, nextScreen: counter, interactive: true)
         case .present(let spec):
             try checkDepth(state.stack.count + state.modals.count + 1)
             let screen = makeScreen(spec, &counter)
-            return try start(.present, from: state.top!, to: screen, popped: [], stack: state.stack,
-                             modals: state.modals + [screen], options: options, nextScreen: counter, interactive: true)
+            return try start(
+                .present, from: state.top!, to: screen, popped: [], stack: state.stack,
+                modals: state.modals + [screen], options: options, nextScreen: counter, interactive: true)
         case .dismiss:
             guard let modal = state.modals.last else { throw noModal() }
             let modals = Array(state.modals.dropLast())
-            return try start(.dismiss, from: modal, to: modals.last ?? state.stack.last!, popped: [modal],
-                             stack: state.stack, modals: modals, options: options, nextScreen: counter, interactive: true)
+            return try start(
+                .dismiss, from: modal, to: modals.last ?? state.stack.last!, popped: [modal],
+                stack: state.stack, modals: modals, options: options, nextScreen: counter, interactive: true)
         }
     }
 
@@ -284,7 +345,8 @@ struct Decision {
             switch ref {
             case .id(let id):
                 guard let s = state.stack.first(where: { $0.id == id }) else {
-                    throw CoreError(.screenNotFound, "screens[\(i)]: navigator \(name) has no screen \(id) on its stack.")
+                    throw CoreError(
+                        .screenNotFound, "screens[\(i)]: navigator \(name) has no screen \(id) on its stack.")
                 }
                 existing = s
             case .idOrName(let s):
@@ -296,7 +358,9 @@ struct Decision {
             }
             if let existing {
                 guard seen.insert(existing.id).inserted else {
-                    throw CoreError(.invalidArgument, "screens[\(i)]: screen \(existing.id) appears twice; a screen stands on the stack once.")
+                    throw CoreError(
+                        .invalidArgument,
+                        "screens[\(i)]: screen \(existing.id) appears twice; a screen stands on the stack once.")
                 }
                 stack.append(existing)
             }
@@ -315,8 +379,9 @@ struct Decision {
         } else {
             operation = .push
         }
-        return try start(operation, from: oldTop, to: newTop, popped: Array(popped), stack: stack,
-                         modals: state.modals, options: opts, nextScreen: counter)
+        return try start(
+            operation, from: oldTop, to: newTop, popped: Array(popped), stack: stack,
+            modals: state.modals, options: opts, nextScreen: counter)
     }
 
     /// The events that start a transition: `started`, and `completed` in the same frame when not animated.
@@ -332,7 +397,9 @@ struct Decision {
             animator: animator, animated: options.animated || interactive, interactive: interactive,
             owner: interactive ? envelope.owner : nil, nextScreen: nextScreen)
         var events = [event(.started(started))]
-        if !interactive, !started.animated || animator.effectiveDuration <= 0 { events.append(event(.completed(transition: id))) }
+        if !interactive, !started.animated || animator.effectiveDuration <= 0 {
+            events.append(event(.completed(transition: id)))
+        }
         return events
     }
 }

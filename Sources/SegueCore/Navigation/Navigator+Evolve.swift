@@ -95,7 +95,8 @@ public enum Navigator {
     }
 
     /// Folds a log (in order) from the initial state.
-    public static func fold(name: String, clock: FrameClock, _ events: some Sequence<NavigationEvent>) -> NavigatorState {
+    public static func fold(name: String, clock: FrameClock, _ events: some Sequence<NavigationEvent>) -> NavigatorState
+    {
         events.reduce(initialState(name: name, clock: clock), evolve)
     }
 

@@ -1,6 +1,8 @@
 extension NavigatorConfig {
     /// The `create` arguments beyond `root`, and the `config` recorded in `navigator.created`.
-    public static let keys: [String] = ["animators", "busy", "queueLimit", "endRule", "container", "interactionTimeout", "maxDepth"]
+    public static let keys: [String] = [
+        "animators", "busy", "queueLimit", "endRule", "container", "interactionTimeout", "maxDepth",
+    ]
 
     /// Reads the config members of `args` (others are left for the caller to read or reject).
     public init(reading args: inout Arguments) throws(CoreError) {
@@ -12,7 +14,9 @@ extension NavigatorConfig {
             }
             self.busy = policy
         }
-        if let limit = try args.int("queueLimit", in: Int64(Self.queueLimitRange.lowerBound)...Int64(Self.queueLimitRange.upperBound)) {
+        if let limit = try args.int(
+            "queueLimit", in: Int64(Self.queueLimitRange.lowerBound)...Int64(Self.queueLimitRange.upperBound))
+        {
             queueLimit = Int(limit)
         }
         if let rule = try args.object("endRule") {
@@ -24,13 +28,19 @@ extension NavigatorConfig {
         }
         if let size = try args.object("container") {
             var c = Arguments(size, path: "container")
-            let width = try c.required("width") { (a: inout Arguments, k) throws(CoreError) in try a.double(k, in: 1...100_000) }
-            let height = try c.required("height") { (a: inout Arguments, k) throws(CoreError) in try a.double(k, in: 1...100_000) }
+            let width = try c.required("width") { (a: inout Arguments, k) throws(CoreError) in
+                try a.double(k, in: 1...100_000)
+            }
+            let height = try c.required("height") { (a: inout Arguments, k) throws(CoreError) in
+                try a.double(k, in: 1...100_000)
+            }
             try c.rejectUnknown(allowedHint: "A container has width and height in points.")
             container = ContainerSize(width: width, height: height)
         }
         interactionTimeout = try args.double("interactionTimeout", in: 0.1...86_400) ?? interactionTimeout
-        if let depth = try args.int("maxDepth", in: Int64(Self.maxDepthRange.lowerBound)...Int64(Self.maxDepthRange.upperBound)) {
+        if let depth = try args.int(
+            "maxDepth", in: Int64(Self.maxDepthRange.lowerBound)...Int64(Self.maxDepthRange.upperBound))
+        {
             maxDepth = Int(depth)
         }
     }

@@ -9,14 +9,16 @@ extension NavigatorState {
             "revision": .int(revision), "frame": .int(frame), "frameRate": .int(clock.rate), "config": config.json,
             "stack": .array(stack.map(\.json)), "modals": .array(modals.map(\.json)),
             "nextScreen": .int(nextScreenNumber), "nextTransition": .int(nextTransitionID),
-            "ended": .array(ended.map { e in
-                ["transition": e.transition.json, "endFrame": .int(e.endFrame), "phase": .string(e.phase.rawValue)]
-            }),
-            "queue": .array(queue.map { q in
-                var r: JSONObject = ["cmd": .string(q.command.name)]
-                for (k, v) in q.command.arguments.members { r[k] = v }
-                return ["request": .object(r), "id": q.requestID.map(JSON.string) ?? .null]
-            }),
+            "ended": .array(
+                ended.map { e in
+                    ["transition": e.transition.json, "endFrame": .int(e.endFrame), "phase": .string(e.phase.rawValue)]
+                }),
+            "queue": .array(
+                queue.map { q in
+                    var r: JSONObject = ["cmd": .string(q.command.name)]
+                    for (k, v) in q.command.arguments.members { r[k] = v }
+                    return ["request": .object(r), "id": q.requestID.map(JSON.string) ?? .null]
+                }),
         ]
         if let transition { o["transition"] = transition.json }
         return .object(o)
@@ -111,7 +113,8 @@ extension Transition {
             targetStack: try NavigatorState.screens(try req("stack", a.array("stack")), "transition.stack"),
             targetModals: try NavigatorState.screens(try req("modals", a.array("modals")), "transition.modals"),
             animator: try Animator(json: try req("animator", a.raw("animator")), base: .default),
-            animated: try req("animated", a.bool("animated")), interactive: try req("interactive", a.bool("interactive")),
+            animated: try req("animated", a.bool("animated")),
+            interactive: try req("interactive", a.bool("interactive")),
             owner: try a.string("owner"),
             phase: try req("phase", TransitionPhase(rawValue: try a.string("phase") ?? "")),
             startFrame: try req("startFrame", a.int("startFrame")), segment: segment,

@@ -58,7 +58,8 @@ public struct ScreenSpec: Equatable, Sendable {
             self.init(name: name, params: nil)
         case .object(let object):
             for key in object.keys where key != "name" && key != "params" {
-                throw CoreError(.badRequest, "\(path).\(key) is not a screen field; a screen has \"name\" and \"params\".")
+                throw CoreError(
+                    .badRequest, "\(path).\(key) is not a screen field; a screen has \"name\" and \"params\".")
             }
             guard let name = object["name"]?.stringValue else {
                 throw CoreError(.badRequest, "\(path).name must be a string route name.")
@@ -101,7 +102,8 @@ public enum ScreenRef: Equatable, Sendable {
     public init(json: JSON, path: String) throws(CoreError) {
         if case .string(let s) = json {
             guard NavigatorName.isValid(s) else {
-                throw CoreError(.invalidArgument, "\(path): \"\(s.prefix(80))\" is neither a screen id nor a valid route name.")
+                throw CoreError(
+                    .invalidArgument, "\(path): \"\(s.prefix(80))\" is neither a screen id nor a valid route name.")
             }
             self = .idOrName(s)
             return

@@ -90,7 +90,8 @@ public struct DaemonConfig: Sendable, Equatable {
                 for endpoint in endpoints where endpoint.isNonLoopbackTCP {
                     warnings.append(
                         "\(socket) endpoint \(endpoint) accepts connections from other hosts without CURVE; "
-                            + "anyone who can reach it can \(risk). Bind to 127.0.0.1 or ipc, or configure security.curve.")
+                            + "anyone who can reach it can \(risk). Bind to 127.0.0.1 or ipc, or configure security.curve."
+                    )
                 }
             }
         }

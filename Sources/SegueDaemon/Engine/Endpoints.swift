@@ -33,7 +33,9 @@ enum Endpoints {
         var host = String(endpoint.dropFirst("tcp://".count))
         if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
         if host.hasPrefix("[") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" || host == "::1" || host.hasPrefix("127.") || host.hasPrefix("::ffff:127.") { return false }
+        if host == "localhost" || host == "::1" || host.hasPrefix("127.") || host.hasPrefix("::ffff:127.") {
+            return false
+        }
         return true
     }
 }

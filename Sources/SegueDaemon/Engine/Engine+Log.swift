@@ -49,7 +49,10 @@ extension Engine {
     private func commitFailed(_ error: StoreError) {
         stats.commitFailures += 1
         epoch += 1
-        log(3, "Commit failed after seq \(durableSeq): \(error). Commands get unavailable until storage recovers; nothing after seq \(durableSeq) was kept.")
+        log(
+            3,
+            "Commit failed after seq \(durableSeq): \(error). Commands get unavailable until storage recovers; nothing after seq \(durableSeq) was kept."
+        )
         let durable = store.lastSeq
         durableSeq = durable
         for message in outbox.voidUndurable() { send(message) }
@@ -94,7 +97,10 @@ extension Engine {
         durableSeq = fleet.lastSeq
         lastCheckpointSeq = tailFrom
         let ms = Double(WallClock.monotonic() - started) / 1e6
-        log(6, "Opened the log at seq \(fleet.lastSeq) with \(fleet.navigators.count) navigators (checkpoint at \(tailFrom), \(folded) events folded) in \(Int(ms)) ms.")
+        log(
+            6,
+            "Opened the log at seq \(fleet.lastSeq) with \(fleet.navigators.count) navigators (checkpoint at \(tailFrom), \(folded) events folded) in \(Int(ms)) ms."
+        )
     }
 
     /// DESIGN.md §5: transitions that fell due while the daemon was down complete on schedule;
@@ -112,7 +118,10 @@ extension Engine {
         for record in events { dirty.insert(record.navigator) }
         durableSeq = fleet.lastSeq
         let cancelled = events.filter { $0.type == "transition.cancelled" }.count
-        log(5, "Recovered \(events.count) events at start-up (\(cancelled) transitions cancelled for recovery or timeout).")
+        log(
+            5,
+            "Recovered \(events.count) events at start-up (\(cancelled) transitions cancelled for recovery or timeout)."
+        )
     }
 
     // MARK: Checkpoints
@@ -126,8 +135,10 @@ extension Engine {
                 guard let s = fleet.navigators[name] else { return nil }
                 return Snapshot(navigator: name, seq: seq, revision: s.revision, state: s.json)
             }
-            snapshots.append(Snapshot(navigator: Self.checkpointMarker, seq: seq, revision: 0,
-                                      state: ["frame": .int(fleet.lastFrame), "time": .int(fleet.lastTime)]))
+            snapshots.append(
+                Snapshot(
+                    navigator: Self.checkpointMarker, seq: seq, revision: 0,
+                    state: ["frame": .int(fleet.lastFrame), "time": .int(fleet.lastTime)]))
             dirty.removeAll(keepingCapacity: true)
             pendingCheckpoint = (seq, fleet.lastFrame, fleet.lastTime, snapshots)
             lastCheckpointSeq = seq
@@ -139,7 +150,9 @@ extension Engine {
         let log = self.log
         checkpointQueue.async {
             do { try store.saveSnapshots(pending.snapshots) } catch {
-                log(4, "Checkpoint at seq \(pending.seq) was not saved (\(error)); start-up folds from the previous one.")
+                log(
+                    4,
+                    "Checkpoint at seq \(pending.seq) was not saved (\(error)); start-up folds from the previous one.")
             }
         }
     }

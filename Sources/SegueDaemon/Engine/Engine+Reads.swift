@@ -22,7 +22,8 @@ extension Engine {
         }
         guard state.status != .absent else {
             let when = at.map { " at seq \($0)" } ?? ""
-            return Reply.error(id: request.id, .unknownNavigator, "Navigator \(name) does not exist\(when); create it first.")
+            return Reply.error(
+                id: request.id, .unknownNavigator, "Navigator \(name) does not exist\(when); create it first.")
         }
         return Reply.ok(id: request.id, Self.stateFields(state, seq: seq, frame: frame))
     }
@@ -34,7 +35,8 @@ extension Engine {
             transition = [
                 "id": .int(t.id), "operation": .string(t.operation.rawValue), "phase": .string(t.phase.rawValue),
                 "fraction": .double(fraction),
-                "progress": .double(fraction >= 1 ? 1 : t.animator.curve.progress(atFraction: fraction, duration: t.duration)),
+                "progress": .double(
+                    fraction >= 1 ? 1 : t.animator.curve.progress(atFraction: fraction, duration: t.duration)),
                 "from": t.from.json, "to": t.to.json, "interactive": .bool(t.interactive),
                 "owner": t.owner.map(JSON.string) ?? .null,
             ]
@@ -73,7 +75,9 @@ extension Engine {
             let s = fleet.navigators[name]!
             var transition: JSON = .null
             if let t = s.transition {
-                transition = ["id": .int(t.id), "operation": .string(t.operation.rawValue), "phase": .string(t.phase.rawValue)]
+                transition = [
+                    "id": .int(t.id), "operation": .string(t.operation.rawValue), "phase": .string(t.phase.rawValue),
+                ]
             }
             return [
                 "navigator": .string(name), "status": .string(s.status.rawValue), "revision": .int(s.revision),
@@ -90,10 +94,12 @@ extension Engine {
         do {
             let events = try store.events(after: after, navigator: request.navigator, limit: limit + 1)
             let page = events.prefix(limit)
-            return Reply.ok(id: request.id, [
-                "events": .array(page.map(\.json)), "next": .int(page.last?.seq ?? after),
-                "more": .bool(events.count > limit),
-            ])
+            return Reply.ok(
+                id: request.id,
+                [
+                    "events": .array(page.map(\.json)), "next": .int(page.last?.seq ?? after),
+                    "more": .bool(events.count > limit),
+                ])
         } catch {
             return Reply.error(id: request.id, WireError(error.coreError))
         }
@@ -101,17 +107,22 @@ extension Engine {
 
     func statsReply(_ request: Request) -> JSON {
         let open = fleet.navigators.values.lazy.filter { $0.status == .open }.count
-        return Reply.ok(id: request.id, [
-            "commands": .int(stats.commands), "rejected": .int(stats.rejected), "malformed": .int(stats.malformed),
-            "idempotentReplays": .int(stats.idempotentReplays), "events": .int(stats.events),
-            "ticks": .int(stats.ticks), "framesClosed": .int(stats.framesClosed), "lateFrames": .int(stats.lateFrames),
-            "missedFrames": .int(stats.missedFrames), "subscriptions": .int(stats.subscriptions),
-            "navigators": .int(fleet.navigators.count), "openNavigators": .int(open), "active": .int(fleet.active.count),
-            "store": [
-                "seq": .int(fleet.lastSeq), "durableSeq": .int(durableSeq), "durability": .string(options.durability.rawValue),
-                "commitFailures": .int(stats.commitFailures), "checkpoints": .int(stats.checkpoints),
-                "lastCheckpointSeq": .int(lastCheckpointSeq), "pendingOutput": .int(outbox.count),
-            ],
-        ])
+        return Reply.ok(
+            id: request.id,
+            [
+                "commands": .int(stats.commands), "rejected": .int(stats.rejected), "malformed": .int(stats.malformed),
+                "idempotentReplays": .int(stats.idempotentReplays), "events": .int(stats.events),
+                "ticks": .int(stats.ticks), "framesClosed": .int(stats.framesClosed),
+                "lateFrames": .int(stats.lateFrames),
+                "missedFrames": .int(stats.missedFrames), "subscriptions": .int(stats.subscriptions),
+                "navigators": .int(fleet.navigators.count), "openNavigators": .int(open),
+                "active": .int(fleet.active.count),
+                "store": [
+                    "seq": .int(fleet.lastSeq), "durableSeq": .int(durableSeq),
+                    "durability": .string(options.durability.rawValue),
+                    "commitFailures": .int(stats.commitFailures), "checkpoints": .int(stats.checkpoints),
+                    "lastCheckpointSeq": .int(lastCheckpointSeq), "pendingOutput": .int(outbox.count),
+                ],
+            ])
     }
 }

@@ -30,8 +30,11 @@ extension Engine {
         guard rest.count == 1, let body = rest.first else {
             stats.malformed += 1
             let what = rest.isEmpty ? "no body frame" : "\(rest.count) body frames"
-            reply(envelope, Reply.error(id: nil, .badRequest,
-                "A request is one frame of JSON (after the REQ delimiter, if any); this message had \(what)."))
+            reply(
+                envelope,
+                Reply.error(
+                    id: nil, .badRequest,
+                    "A request is one frame of JSON (after the REQ delimiter, if any); this message had \(what)."))
             return
         }
         let request: Request
@@ -45,16 +48,23 @@ extension Engine {
         }
         if options.security != nil, request.isMutating, message.userID != ClientRole.controller.rawValue {
             stats.rejected += 1
-            reply(envelope, Reply.error(id: request.id, .forbidden,
-                "\(request.command) changes a navigator and needs a controller key; this client is an observer."))
+            reply(
+                envelope,
+                Reply.error(
+                    id: request.id, .forbidden,
+                    "\(request.command) changes a navigator and needs a controller key; this client is an observer."))
             return
         }
         switch request.body {
         case .ping:
-            reply(envelope, Reply.ok(id: request.id, [
-                "version": .string(Self.version), "frameRate": .int(clock.rate),
-                "frame": .int(fleet.closedFrame), "seq": .int(fleet.lastSeq),
-            ]))
+            reply(
+                envelope,
+                Reply.ok(
+                    id: request.id,
+                    [
+                        "version": .string(Self.version), "frameRate": .int(clock.rate),
+                        "frame": .int(fleet.closedFrame), "seq": .int(fleet.lastSeq),
+                    ]))
         case .navigation(let command):
             execute(command, request, envelope)
         case .state(let at):
@@ -85,8 +95,12 @@ extension Engine {
             }
             if fleet.navigators[navigator] == nil, fleet.navigators.count >= options.maxNavigators {
                 stats.rejected += 1
-                reply(envelope, Reply.error(id: request.id, .tooLarge,
-                    "The daemon holds its limit of \(options.maxNavigators) navigators; close some or raise limits.maxNavigators."))
+                reply(
+                    envelope,
+                    Reply.error(
+                        id: request.id, .tooLarge,
+                        "The daemon holds its limit of \(options.maxNavigators) navigators; close some or raise limits.maxNavigators."
+                    ))
                 return
             }
             command = .create(root: root, config: config)
@@ -101,9 +115,12 @@ extension Engine {
         let body = Reply.ok(id: request.id, replyFields(navigator, execution))
         submit(execution.events, commandID: request.id, navigator: navigator, reply: body)
         let bytes = body.serializedBytes()
-        let failure = Reply.error(id: request.id, .unavailable,
-            "The log could not be written, so \(command.name) on \(navigator) was not applied; retry when storage recovers.")
-        outbox.enqueue(.reply(envelope: envelope, body: bytes, failure: failure.serializedBytes()), after: fleet.lastSeq)
+        let failure = Reply.error(
+            id: request.id, .unavailable,
+            "The log could not be written, so \(command.name) on \(navigator) was not applied; retry when storage recovers."
+        )
+        outbox.enqueue(
+            .reply(envelope: envelope, body: bytes, failure: failure.serializedBytes()), after: fleet.lastSeq)
         if let id = request.id { remember(id, seq: fleet.lastSeq, body: bytes) }
     }
 
@@ -118,12 +135,16 @@ extension Engine {
             guard let event = try? NavigationEvent(record: record) else { continue }
             switch event.kind {
             case .created(let root, _, _): fields["root"] = root.json
-            case .started(let s): fields["transition"] = .int(s.transition); fields["screen"] = s.to.json
+            case .started(let s):
+                fields["transition"] = .int(s.transition)
+                fields["screen"] = s.to.json
             case .queued(_, let position): fields["queued"] = .int(position)
             case .updated(_, let percent, _): fields["percent"] = .double(percent)
             case .finishing: fields["decision"] = "finish"
             case .cancelling: fields["decision"] = "cancel"
-            case .interrupted(let t, let fraction, _): fields["transition"] = .int(t); fields["fraction"] = .double(fraction)
+            case .interrupted(let t, let fraction, _):
+                fields["transition"] = .int(t)
+                fields["fraction"] = .double(fraction)
             default: break
             }
         }
@@ -135,14 +156,20 @@ extension Engine {
     func applyDefaults(_ config: inout NavigatorConfig) -> WireError? {
         let plain = NavigatorConfig()
         if config.animators == plain.animators, let rules = options.defaultAnimators { config.animators = rules }
-        if config.interactionTimeout == plain.interactionTimeout { config.interactionTimeout = options.defaultInteractionTimeout }
+        if config.interactionTimeout == plain.interactionTimeout {
+            config.interactionTimeout = options.defaultInteractionTimeout
+        }
         if config.queueLimit == plain.queueLimit { config.queueLimit = min(plain.queueLimit, options.maxQueue) }
         if config.maxDepth == plain.maxDepth { config.maxDepth = min(plain.maxDepth, options.maxStackDepth) }
         if config.queueLimit > options.maxQueue {
-            return WireError(.tooLarge, "queueLimit \(config.queueLimit) is past the daemon's limits.maxQueue of \(options.maxQueue).")
+            return WireError(
+                .tooLarge,
+                "queueLimit \(config.queueLimit) is past the daemon's limits.maxQueue of \(options.maxQueue).")
         }
         if config.maxDepth > options.maxStackDepth {
-            return WireError(.tooLarge, "maxDepth \(config.maxDepth) is past the daemon's limits.maxStackDepth of \(options.maxStackDepth).")
+            return WireError(
+                .tooLarge,
+                "maxDepth \(config.maxDepth) is past the daemon's limits.maxStackDepth of \(options.maxStackDepth).")
         }
         return nil
     }

@@ -106,7 +106,9 @@ public final class Engine: @unchecked Sendable {
         store = try EventStore(
             path: path, durability: options.durability,
             check: .deferred(report: { error in
-                if let error { log(2, "The log failed its integrity check: \(error). Stop the daemon and restore a backup.") }
+                if let error {
+                    log(2, "The log failed its integrity check: \(error). Stop the daemon and restore a backup.")
+                }
             }))
         fleet = Fleet(clock: clock)
         try rebuild()
@@ -226,7 +228,10 @@ public final class Engine: @unchecked Sendable {
         self.publisher = publisher
         for endpoint in options.commandEndpoints + options.publishEndpoints
         where options.security == nil && Endpoints.isNonLoopbackTCP(endpoint) {
-            log(4, "Endpoint \(endpoint) is reachable beyond this host and CURVE is off: anyone who can connect may send commands.")
+            log(
+                4,
+                "Endpoint \(endpoint) is reachable beyond this host and CURVE is off: anyone who can connect may send commands."
+            )
         }
     }
 
@@ -273,7 +278,8 @@ public final class Engine: @unchecked Sendable {
     /// client in the order its requests came.
     func reply(_ envelope: [[UInt8]], _ body: JSON, failure: JSON? = nil) {
         let bytes = body.serializedBytes()
-        outbox.enqueue(.reply(envelope: envelope, body: bytes, failure: failure?.serializedBytes()), after: fleet.lastSeq)
+        outbox.enqueue(
+            .reply(envelope: envelope, body: bytes, failure: failure?.serializedBytes()), after: fleet.lastSeq)
     }
 
     func publish(_ topic: String, _ body: [UInt8], after seq: Int64) {

@@ -22,7 +22,9 @@ enum ZAPHandler {
 
     /// The reply frames for one ZAP request: version, request id, status code, text, user id, metadata.
     static func reply(to frames: [[UInt8]], clients: AdmittedClients, log: EngineLog) -> [[UInt8]] {
-        guard frames.count >= 6 else { return [Array("1.0".utf8), [], Array("400".utf8), Array("Malformed ZAP request".utf8), [], []] }
+        guard frames.count >= 6 else {
+            return [Array("1.0".utf8), [], Array("400".utf8), Array("Malformed ZAP request".utf8), [], []]
+        }
         let version = frames[0]
         let requestID = frames[1]
         let mechanism = String(decoding: frames[5], as: UTF8.self)

@@ -23,20 +23,27 @@ public struct RequestDecoder: Sendable {
     public func decode(_ bytes: [UInt8]) -> Result<Request, Failure> {
         let json: JSON
         do {
-            json = try JSON.parse(bytes, limits: JSONLimits(maxDepth: limits.maxDepth, maxStringBytes: limits.maxStringBytes))
+            json = try JSON.parse(
+                bytes, limits: JSONLimits(maxDepth: limits.maxDepth, maxStringBytes: limits.maxStringBytes))
         } catch {
             let code: ErrorCode = (error.kind == .stringTooLong) ? .tooLarge : .badRequest
-            return .failure(Failure(id: nil, error: WireError(code, "The request is not valid JSON: \(error.description).")))
+            return .failure(
+                Failure(id: nil, error: WireError(code, "The request is not valid JSON: \(error.description).")))
         }
         guard let object = json.objectValue else {
-            return .failure(Failure(id: nil, error: WireError(.badRequest, "A request must be a JSON object like {\"cmd\": \"ping\"}.")))
+            return .failure(
+                Failure(
+                    id: nil, error: WireError(.badRequest, "A request must be a JSON object like {\"cmd\": \"ping\"}."))
+            )
         }
         var id: String?
         switch object["id"] {
         case nil, .null?: id = nil
         case .string(let s)?:
             guard s.utf8.count <= limits.maxIDBytes else {
-                return .failure(Failure(id: nil, error: WireError(.invalidArgument, "id is longer than \(limits.maxIDBytes) bytes.")))
+                return .failure(
+                    Failure(
+                        id: nil, error: WireError(.invalidArgument, "id is longer than \(limits.maxIDBytes) bytes.")))
             }
             id = s
         case .int(let i)?: id = String(i)
@@ -129,7 +136,8 @@ public struct RequestDecoder: Sendable {
         _ = args.raw("expect")
         _ = args.raw("owner")
         if object["expect"] != nil || object["owner"] != nil {
-            throw CoreError(.badRequest, "\(cmd) does not take expect or owner; they belong to commands that change a navigator.")
+            throw CoreError(
+                .badRequest, "\(cmd) does not take expect or owner; they belong to commands that change a navigator.")
         }
         try args.rejectUnknown()
         return body
@@ -149,7 +157,9 @@ public struct RequestDecoder: Sendable {
             guard let params = spec.params else { continue }
             let size = JSON.object(params).serializedBytes().count
             if size > limits.maxParamsBytes {
-                throw CoreError(.tooLarge, "Screen \(spec.name)'s params take \(size) bytes, past the limit of \(limits.maxParamsBytes).")
+                throw CoreError(
+                    .tooLarge,
+                    "Screen \(spec.name)'s params take \(size) bytes, past the limit of \(limits.maxParamsBytes).")
             }
         }
     }

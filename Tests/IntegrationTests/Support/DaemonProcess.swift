@@ -73,7 +73,9 @@ final class DaemonProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard process.isRunning else { throw DaemonError.exited(log) }
-            if let reply = try? client.call(["cmd": "ping"], timeout: .milliseconds(200)), reply["ok"] == true { return }
+            if let reply = try? client.call(["cmd": "ping"], timeout: .milliseconds(200)), reply["ok"] == true {
+                return
+            }
         }
         throw DaemonError.notReady(log)
     }
@@ -91,7 +93,8 @@ final class DaemonProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        let status =
+            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         exitStatus = status
         return status
     }
@@ -118,7 +121,8 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     enum DaemonError: Error, CustomStringConvertible {
-        case exited(String), notReady(String)
+        case exited(String)
+        case notReady(String)
         var description: String {
             switch self {
             case .exited(let log): "segued exited during start-up:\n\(log)"
@@ -141,9 +145,15 @@ final class DaemonProcess: @unchecked Sendable {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = 0
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        _ = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
         return Int(UInt16(bigEndian: addr.sin_port))
     }
 }

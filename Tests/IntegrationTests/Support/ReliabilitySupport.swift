@@ -45,7 +45,9 @@ enum Reliability {
         var after = after
         while true {
             let page = try client.call(["cmd": "history", "after": .int(after), "limit": 10_000])
-            guard page["ok"] == true, case .array(let items)? = page["events"] else { throw Failure("history: \(page)") }
+            guard page["ok"] == true, case .array(let items)? = page["events"] else {
+                throw Failure("history: \(page)")
+            }
             events += items
             after = page["next"]?.int64Value ?? after
             if page["more"] != true { return events }
@@ -162,8 +164,10 @@ final class CurvePeer {
     let context: ZMQContext
     let socket: ZMQSocket
 
-    init(endpoint: String, kind: ZMQSocket.Kind, serverPublicKey: String, keys: (public: String, secret: String),
-         topics: [String] = []) throws {
+    init(
+        endpoint: String, kind: ZMQSocket.Kind, serverPublicKey: String, keys: (public: String, secret: String),
+        topics: [String] = []
+    ) throws {
         context = try ZMQContext()
         socket = try ZMQSocket(context, kind)
         try socket.setLinger(.zero)

@@ -69,7 +69,9 @@ final class TestSubscriber {
     }
 
     /// Receives until `timeout` passes with nothing new, or `until` says stop.
-    func collect(idle: Duration = .milliseconds(300), max: Duration = .seconds(10), until: ((String, JSON) -> Bool)? = nil)
+    func collect(
+        idle: Duration = .milliseconds(300), max: Duration = .seconds(10), until: ((String, JSON) -> Bool)? = nil
+    )
         throws -> [(topic: String, body: JSON, raw: [UInt8])]
     {
         var out: [(String, JSON, [UInt8])] = []

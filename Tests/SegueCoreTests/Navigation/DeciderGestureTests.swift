@@ -9,7 +9,9 @@ import Testing
     let list = F.screen(2, "List")
 
     /// Home → List committed, at frame 1.
-    var twoDeep: NavigatorState { F.given(F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)])) }
+    var twoDeep: NavigatorState {
+        F.given(F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)]))
+    }
 
     func beginPop(owner: String? = nil, at frame: Int64 = 10) -> NavigatorState {
         let r = F.when(twoDeep, .begin(.pop, animator: nil), at: frame, .init(owner: owner))
@@ -19,10 +21,12 @@ import Testing
 
     @Test func beginPopStartsAnInteractiveTransitionAtZero() {
         let r = F.when(twoDeep, .begin(.pop, animator: nil), at: 10, .init(requestID: "b", owner: "pan"))
-        #expect(r.events == [
-            F.started(2, .pop, from: list, to: home, popped: [list], stack: [home], interactive: true, owner: "pan",
-                      next: 3, frame: 10, command: "b")
-        ])
+        #expect(
+            r.events == [
+                F.started(
+                    2, .pop, from: list, to: home, popped: [list], stack: [home], interactive: true, owner: "pan",
+                    next: 3, frame: 10, command: "b")
+            ])
         #expect(r.state.transition?.phase == .interactive)
         #expect(r.state.transition?.fraction(at: 50) == 0)
     }
@@ -50,7 +54,13 @@ import Testing
         let before = twoDeep
         var s = F.when(beginPop(), .update(percent: 0.6, velocity: nil), at: 11).state
         let c = F.when(s, .cancel(completionSpeed: 1, completionCurve: .easeInOut), at: 12)
-        #expect(c.events == [F.event(.cancelling(transition: 2, fraction: 0.6, completionSpeed: 1, completionCurve: .easeInOut, reason: .requested), at: 12)])
+        #expect(
+            c.events == [
+                F.event(
+                    .cancelling(
+                        transition: 2, fraction: 0.6, completionSpeed: 1, completionCurve: .easeInOut,
+                        reason: .requested), at: 12)
+            ])
         s = c.state
         let end = 12 + FrameClock.wholeFrames(0.6 * 0.35 * 60)
         let done = Navigator.advance(s, toFrame: end)
@@ -89,7 +99,8 @@ import Testing
         let tick = Navigator.tick(r.state, frame: 16)!
         #expect(tick.fraction == f)
         // Finishing picks up where the interruption left it.
-        let fin = F.when(r.state, .finish(velocity: nil, completionSpeed: 1, completionCurve: .linear), at: 17, .init(owner: "hand"))
+        let fin = F.when(
+            r.state, .finish(velocity: nil, completionSpeed: 1, completionCurve: .linear), at: 17, .init(owner: "hand"))
         #expect(fin.state.transition?.fraction(at: 17) == f)
     }
 
@@ -117,19 +128,28 @@ import Testing
         #expect(Navigator.advance(s, toFrame: due - 1) == [])
         let events = Navigator.advance(s, toFrame: due + 1000)
         let end = due + FrameClock.wholeFrames(0.5 * 0.35 * 60)
-        #expect(events == [
-            F.event(.cancelling(transition: 2, fraction: 0.5, completionSpeed: 1, completionCurve: .easeInOut, reason: .timeout), at: due),
-            F.event(.cancelled(transition: 2, reason: .timeout), at: end),
-        ])
+        #expect(
+            events == [
+                F.event(
+                    .cancelling(
+                        transition: 2, fraction: 0.5, completionSpeed: 1, completionCurve: .easeInOut, reason: .timeout),
+                    at: due),
+                F.event(.cancelled(transition: 2, reason: .timeout), at: end),
+            ])
         #expect(events.reduce(s, Navigator.evolve).stack == twoDeep.stack)
     }
 
     @Test func recoveryCancelsInteractiveAndLeavesAnimatingToTheClock() {
         let interactive = beginPop()
-        #expect(Navigator.recover(interactive, atFrame: 500) == [F.event(.cancelled(transition: 2, reason: .recovery), at: 500)])
+        #expect(
+            Navigator.recover(interactive, atFrame: 500) == [
+                F.event(.cancelled(transition: 2, reason: .recovery), at: 500)
+            ])
         let animating = F.when(twoDeep, .pop(.standard), at: 10).state
         #expect(Navigator.recover(animating, atFrame: 500) == [])
-        #expect(Navigator.advance(animating, toFrame: 500) == [F.event(.completed(transition: 2), at: 10 + F.defaultFrames)])
+        #expect(
+            Navigator.advance(animating, toFrame: 500) == [F.event(.completed(transition: 2), at: 10 + F.defaultFrames)]
+        )
     }
 
     @Test(arguments: [
@@ -143,8 +163,12 @@ import Testing
         (0.3, 0.01, 0.5, 0.0, 0.001, .finish),  // the seeds' rule: velocity > 0
         (0.3, 0.0, 0.5, 0.0, 0.001, .cancel),
     ])
-    func endRuleTable(p: Double, v: Double, threshold: Double, impact: Double, fling: Double, expected: EndRule.Decision) {
-        #expect(EndRule(threshold: threshold, velocityImpact: impact, flingVelocity: fling).decide(percent: p, velocity: v) == expected)
+    func endRuleTable(
+        p: Double, v: Double, threshold: Double, impact: Double, fling: Double, expected: EndRule.Decision
+    ) {
+        #expect(
+            EndRule(threshold: threshold, velocityImpact: impact, flingVelocity: fling).decide(percent: p, velocity: v)
+                == expected)
     }
 
     @Test func endDecidesByTheNavigatorsRuleAndAppliesThePercentFirst() {

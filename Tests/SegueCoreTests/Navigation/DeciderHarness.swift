@@ -35,7 +35,9 @@ enum Fixture {
     }
 
     /// Runs a script of commands, asserting each succeeds, returning the full log.
-    static func log(_ steps: [(NavigationCommand, Int64)], config: NavigatorConfig = NavigatorConfig()) -> [NavigationEvent] {
+    static func log(_ steps: [(NavigationCommand, Int64)], config: NavigatorConfig = NavigatorConfig())
+        -> [NavigationEvent]
+    {
         var events: [NavigationEvent] = []
         var state = given([])
         let all = [(NavigationCommand.create(root: ScreenSpec(name: "Home"), config: config), Int64(0))] + steps
@@ -49,7 +51,8 @@ enum Fixture {
     }
 
     static func created(_ config: NavigatorConfig = NavigatorConfig(), frame: Int64 = 0) -> NavigationEvent {
-        NavigationEvent(frame: frame, command: nil, kind: .created(root: screen(1, "Home"), config: config, frameRate: 60))
+        NavigationEvent(
+            frame: frame, command: nil, kind: .created(root: screen(1, "Home"), config: config, frameRate: 60))
     }
 
     static func started(

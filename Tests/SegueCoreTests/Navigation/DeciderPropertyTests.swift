@@ -36,7 +36,8 @@ import Testing
             let starts: [InteractiveStart?] = [nil, .pop, .dismiss, .push(route()), .present(route())]
             command = .begin(starts[Int(g.next() % 5)], animator: nil)
         case 9, 10: command = .update(percent: percent, velocity: g.next() % 2 == 0 ? nil : Double(g.next() % 5) - 2)
-        case 11: command = .finish(velocity: nil, completionSpeed: Double(g.next() % 4 + 1) / 2, completionCurve: .easeInOut)
+        case 11:
+            command = .finish(velocity: nil, completionSpeed: Double(g.next() % 4 + 1) / 2, completionCurve: .easeInOut)
         case 12: command = .cancel(completionSpeed: Double(g.next() % 4 + 1) / 2, completionCurve: .linear)
         case 13: command = .end(percent: g.next() % 2 == 0 ? nil : percent, velocity: nil)
         default: command = g.next() % 40 == 0 ? .close : .push(route(), opts())
@@ -63,12 +64,15 @@ import Testing
                     log.append(e)
                 }
             }
-            apply(try! Navigator.decide(.create(root: ScreenSpec(name: "Home"), config: config), state: state, frame: 0))
+            apply(
+                try! Navigator.decide(.create(root: ScreenSpec(name: "Home"), config: config), state: state, frame: 0))
             for frame in Int64(1)...240 {
                 apply(Navigator.advance(state, toFrame: frame))
                 if g.next() % 3 == 0 {
                     let (command, envelope) = Self.randomCommand(&g, state)
-                    if let events = try? Navigator.decide(command, envelope, state: state, frame: frame) { apply(events) }
+                    if let events = try? Navigator.decide(command, envelope, state: state, frame: frame) {
+                        apply(events)
+                    }
                 }
                 if g.next() % 97 == 0 { apply(Navigator.recover(state, atFrame: frame)) }
                 let ticks = Navigator.ticks(state, frame: frame)

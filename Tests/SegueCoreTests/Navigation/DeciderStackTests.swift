@@ -10,9 +10,15 @@ import Testing
     let detail = F.screen(3, "Detail")
 
     @Test func createMakesTheRootScreenS1() {
-        let r = F.when(F.given([]), .create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), at: 5, .init(requestID: "c1"))
+        let r = F.when(
+            F.given([]), .create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), at: 5,
+            .init(requestID: "c1"))
         #expect(r.error == nil)
-        #expect(r.events == [NavigationEvent(frame: 5, command: "c1", kind: .created(root: home, config: NavigatorConfig(), frameRate: 60))])
+        #expect(
+            r.events == [
+                NavigationEvent(
+                    frame: 5, command: "c1", kind: .created(root: home, config: NavigatorConfig(), frameRate: 60))
+            ])
         var expected = NavigatorState(name: "main", clock: F.clock)
         expected.status = .open
         expected.revision = 1
@@ -42,11 +48,13 @@ import Testing
     }
 
     @Test func nonAnimatedPushStartsAndCompletesInOneFrame() {
-        let r = F.when(F.given([F.created()]), .push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), at: 7)
-        #expect(r.events == [
-            F.started(1, .push, from: home, to: list, stack: [home, list], animated: false, next: 3, frame: 7),
-            F.event(.completed(transition: 1), at: 7),
-        ])
+        let r = F.when(
+            F.given([F.created()]), .push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), at: 7)
+        #expect(
+            r.events == [
+                F.started(1, .push, from: home, to: list, stack: [home, list], animated: false, next: 3, frame: 7),
+                F.event(.completed(transition: 1), at: 7),
+            ])
         #expect(r.state.stack == [home, list])
         #expect(r.state.transition == nil)
         #expect(Navigator.ticks(r.state, frame: 7).map(\.final) == [true])
@@ -55,9 +63,11 @@ import Testing
 
     @Test func doublePushWithTheSameExpectConflicts() {
         let given = F.given([F.created()])
-        let first = F.when(given, .push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), at: 1, .init(expect: 1))
+        let first = F.when(
+            given, .push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), at: 1, .init(expect: 1))
         #expect(first.error == nil)
-        let second = F.when(first.state, .push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), at: 2, .init(expect: 1))
+        let second = F.when(
+            first.state, .push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), at: 2, .init(expect: 1))
         #expect(second.error?.code == .conflict)
         #expect(second.error?.details["revision"] == 3)
         #expect(second.events == [])
@@ -81,17 +91,23 @@ import Testing
         #expect(r.state.queue == [QueuedCommand(command: queued, requestID: "q")])
         let end = 1 + F.defaultFrames
         let clock = Navigator.advance(r.state, toFrame: end + 1)
-        #expect(clock == [
-            F.event(.completed(transition: 1), at: end),
-            F.started(2, .push, from: list, to: detail, stack: [home, list, detail], next: 4, frame: end + 1, command: "q"),
-        ])
+        #expect(
+            clock == [
+                F.event(.completed(transition: 1), at: end),
+                F.started(
+                    2, .push, from: list, to: detail, stack: [home, list, detail], next: 4, frame: end + 1, command: "q"
+                ),
+            ])
         let after = clock.reduce(r.state, Navigator.evolve)
         #expect(after.queue == [])
         #expect(after.transition?.id == 2)
     }
 
     @Test func aFullQueueIsBusy() {
-        let config = F.config { $0.busy = .queue; $0.queueLimit = 1 }
+        let config = F.config {
+            $0.busy = .queue
+            $0.queueLimit = 1
+        }
         var s = F.when(F.given([F.created(config)]), .push(ScreenSpec(name: "List"), .standard), at: 1).state
         s = F.when(s, .pop(.standard), at: 2).state
         let r = F.when(s, .pop(.standard), at: 3)
@@ -108,7 +124,10 @@ import Testing
         let events = Navigator.advance(s, toFrame: end + 100)
         let types = events.map(\.type)
         #expect(types == ["transition.completed", "transition.started", "transition.completed", "transition.dropped"])
-        guard case .dropped(_, let code, _) = events.last?.kind else { Issue.record("no drop"); return }
+        guard case .dropped(_, let code, _) = events.last?.kind else {
+            Issue.record("no drop")
+            return
+        }
         #expect(code == .cannotPopRoot)
         #expect(events.last?.command == "b")
         #expect(events.reduce(s, Navigator.evolve).queue.isEmpty)
@@ -143,7 +162,9 @@ import Testing
         let closed = F.given([F.created(), F.event(.closed, at: 2)])
         #expect(closed.isTerminal)
         #expect(F.when(closed, .pop(.standard), at: 3).error?.code == .navigatorClosed)
-        #expect(F.when(closed, .create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), at: 3).error?.code == .navigatorExists)
+        #expect(
+            F.when(closed, .create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), at: 3).error?.code
+                == .navigatorExists)
     }
 
     @Test func depthPastMaxDepthIsTooLarge() {
@@ -163,7 +184,10 @@ import Testing
         #expect(byName.state.stack.map(\.id) == ["s1", "s2", "s3"])
         let byID = F.when(s, .popTo("s2", TransitionOptions(animated: false)), at: 4)
         #expect(byID.state.stack.map(\.id) == ["s1", "s2"])
-        guard case .started(let e) = byID.events.first?.kind else { Issue.record("no start"); return }
+        guard case .started(let e) = byID.events.first?.kind else {
+            Issue.record("no start")
+            return
+        }
         #expect(e.popped.map(\.id) == ["s4", "s3"])
         #expect(F.when(s, .popTo("s4", .standard), at: 4).error?.code == .invalidArgument)
         let root = F.when(s, .popToRoot(TransitionOptions(animated: false)), at: 4)
@@ -173,13 +197,16 @@ import Testing
     @Test func setStackFollowsUIKitsRule() {
         let s = F.given(F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)]))
         func op(_ refs: [ScreenRef]) -> (TransitionOperation, Bool)? {
-            guard case .started(let e)? = F.when(s, .setStack(refs, .standard), at: 5).events.first?.kind else { return nil }
+            guard case .started(let e)? = F.when(s, .setStack(refs, .standard), at: 5).events.first?.kind else {
+                return nil
+            }
             return (e.operation, e.animated)
         }
         #expect(op([.idOrName("s1"), .idOrName("s2"), .idOrName("Detail")])! == (.push, true))
         #expect(op([.idOrName("s1")])! == (.pop, true))
         #expect(op([.new(ScreenSpec(name: "Intro")), .id("s2")])! == (.push, false))
-        let replaced = F.when(s, .setStack([.new(ScreenSpec(name: "A")), .new(ScreenSpec(name: "B"))], .standard), at: 5)
+        let replaced = F.when(
+            s, .setStack([.new(ScreenSpec(name: "A")), .new(ScreenSpec(name: "B"))], .standard), at: 5)
         #expect(replaced.state.transition?.targetStack.map(\.id) == ["s3", "s4"])
     }
 
@@ -196,15 +223,19 @@ import Testing
     }
 
     @Test func presentAndDismissKeepThePresenterWhereItIs() {
-        let s = F.given(F.log([
-            (.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1),
-            (.present(ScreenSpec(name: "Sheet"), TransitionOptions(animated: false)), 2),
-        ]))
+        let s = F.given(
+            F.log([
+                (.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1),
+                (.present(ScreenSpec(name: "Sheet"), TransitionOptions(animated: false)), 2),
+            ]))
         #expect(s.stack.map(\.id) == ["s1", "s2"])
         #expect(s.modals.map(\.id) == ["s3"])
         #expect(s.top?.id == "s3")
         let d = F.when(s, .dismiss(TransitionOptions(animated: false)), at: 3)
-        guard case .started(let e)? = d.events.first?.kind else { Issue.record("no start"); return }
+        guard case .started(let e)? = d.events.first?.kind else {
+            Issue.record("no start")
+            return
+        }
         #expect(e.from.id == "s3")
         #expect(e.to.id == "s2")
         #expect(d.state.stack.map(\.id) == ["s1", "s2"])
@@ -225,9 +256,15 @@ import Testing
         config.animators.rules = [AnimatorRule(operation: .push, from: "Home", to: "List", animator: fade)]
         let s = F.given([F.created(config)])
         guard case .started(let e)? = F.when(s, .push(ScreenSpec(name: "List"), .standard), at: 1).events.first?.kind,
-            case .started(let other)? = F.when(s, .push(ScreenSpec(name: "Detail"), .standard), at: 1).events.first?.kind,
-            case .started(let overridden)? = F.when(s, .push(ScreenSpec(name: "List"), TransitionOptions(animator: ["duration": 1.5])), at: 1).events.first?.kind
-        else { Issue.record("no start"); return }
+            case .started(let other)? = F.when(s, .push(ScreenSpec(name: "Detail"), .standard), at: 1).events.first?
+                .kind,
+            case .started(let overridden)? = F.when(
+                s, .push(ScreenSpec(name: "List"), TransitionOptions(animator: ["duration": 1.5])), at: 1
+            ).events.first?.kind
+        else {
+            Issue.record("no start")
+            return
+        }
         #expect(e.animator == fade)
         #expect(other.animator == .default)
         #expect(overridden.animator.duration == 1.5)

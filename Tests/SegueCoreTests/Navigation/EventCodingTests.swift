@@ -9,18 +9,36 @@ import Testing
         let a = F.screen(1, "Home")
         let b = Screen(id: "s2", name: "Detail", params: ["item": 42, "title": "Ünïcode"])
         return [
-            F.created(F.config { $0.busy = .queue; $0.container = ContainerSize(width: 390, height: 844) }),
+            F.created(
+                F.config {
+                    $0.busy = .queue
+                    $0.container = ContainerSize(width: 390, height: 844)
+                }),
             F.event(.closed, at: 3),
             F.started(1, .push, from: a, to: b, stack: [a, b], next: 3, frame: 4, command: "req-1"),
-            F.started(2, .dismiss, from: b, to: a, popped: [b], stack: [a], interactive: true, owner: "pan", next: 3, frame: 5),
+            F.started(
+                2, .dismiss, from: b, to: a, popped: [b], stack: [a], interactive: true, owner: "pan", next: 3, frame: 5
+            ),
             F.event(.updated(transition: 2, percent: 0.25, velocity: -1.5), at: 6),
             F.event(.interrupted(transition: 2, fraction: 0.3333333333333333, owner: nil), at: 7),
-            F.event(.finishing(transition: 2, fraction: 0.5, velocity: 2, completionSpeed: 1.5, completionCurve: .easeInOut), at: 8),
-            F.event(.cancelling(transition: 2, fraction: 0.5, completionSpeed: 1, completionCurve: .linear, reason: .timeout), at: 9),
+            F.event(
+                .finishing(
+                    transition: 2, fraction: 0.5, velocity: 2, completionSpeed: 1.5, completionCurve: .easeInOut), at: 8
+            ),
+            F.event(
+                .cancelling(
+                    transition: 2, fraction: 0.5, completionSpeed: 1, completionCurve: .linear, reason: .timeout), at: 9
+            ),
             F.event(.completed(transition: 1), at: 10),
             F.event(.cancelled(transition: 2, reason: .recovery), at: 11),
-            F.event(.queued(request: .push(ScreenSpec(name: "Next", params: ["k": "v"]), TransitionOptions(animated: false)), position: 2), at: 12, command: "q"),
-            F.event(.queued(request: .setStack([.id("s1"), .idOrName("X"), .new(ScreenSpec(name: "Y"))], .standard), position: 1), at: 12),
+            F.event(
+                .queued(
+                    request: .push(ScreenSpec(name: "Next", params: ["k": "v"]), TransitionOptions(animated: false)),
+                    position: 2), at: 12, command: "q"),
+            F.event(
+                .queued(
+                    request: .setStack([.id("s1"), .idOrName("X"), .new(ScreenSpec(name: "Y"))], .standard), position: 1
+                ), at: 12),
             F.event(.dropped(request: .pop(.standard), code: .cannotPopRoot, message: "at root"), at: 13),
         ]
     }()
@@ -41,10 +59,12 @@ import Testing
             try NavigationEvent(type: "navigator.closed", version: 2, frame: 0, command: nil, data: [:])
         }
         #expect(throws: CoreError.self) {
-            try NavigationEvent(type: "transition.completed", version: 1, frame: 0, command: nil, data: ["transition": "x"])
+            try NavigationEvent(
+                type: "transition.completed", version: 1, frame: 0, command: nil, data: ["transition": "x"])
         }
         #expect(throws: CoreError.self) {
-            try NavigationEvent(type: "transition.completed", version: 1, frame: 0, command: nil, data: ["transition": 1, "extra": 1])
+            try NavigationEvent(
+                type: "transition.completed", version: 1, frame: 0, command: nil, data: ["transition": 1, "extra": 1])
         }
     }
 

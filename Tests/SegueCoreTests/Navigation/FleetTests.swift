@@ -8,7 +8,8 @@ import Testing
     let t0: Int64 = 1_000_000_000_000
 
     func created(_ fleet: inout Fleet, _ name: String, at time: Int64) {
-        let r = fleet.execute(.create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), .init(), navigator: name, time: time)
+        let r = fleet.execute(
+            .create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), .init(), navigator: name, time: time)
         precondition(r.error == nil)
     }
 
@@ -19,8 +20,18 @@ import Testing
         // Three navigators pushing at once with different durations, closed frame by frame as live.
         var recorder = Fleet(clock: clock)
         for (i, name) in ["a", "b", "c"].enumerated() {
-            records += recorder.execute(.create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), .init(), navigator: name, time: t0).events
-            records += recorder.execute(.push(ScreenSpec(name: "Detail"), TransitionOptions(animator: ["duration": .double(0.1 * Double(i + 1))])), .init(), navigator: name, time: t0).events
+            records +=
+                recorder.execute(
+                    .create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), .init(), navigator: name,
+                    time: t0
+                ).events
+            records +=
+                recorder.execute(
+                    .push(
+                        ScreenSpec(name: "Detail"),
+                        TransitionOptions(animator: ["duration": .double(0.1 * Double(i + 1))])), .init(),
+                    navigator: name, time: t0
+                ).events
         }
         for frame in start...(start + 30) {
             let closed = recorder.closeFrame(frame)
@@ -49,7 +60,8 @@ import Testing
         fleet.journaling = true
         fleet.markDurable(through: fleet.lastSeq)
         let before = fleet.state(of: "a")
-        let r = fleet.execute(.push(ScreenSpec(name: "Detail"), .standard), .init(), navigator: "a", time: t0 + 1_000_000)
+        let r = fleet.execute(
+            .push(ScreenSpec(name: "Detail"), .standard), .init(), navigator: "a", time: t0 + 1_000_000)
         #expect(r.events.count == 1)
         #expect(fleet.active == ["a"])
         fleet.rollback(to: 1)
@@ -57,7 +69,8 @@ import Testing
         #expect(fleet.lastSeq == 1)
         _ = fleet.closeFrame(clock.frame(atOrAfter: t0) + 2)
         #expect(fleet.active.isEmpty, "the rolled-back push left nothing in flight")
-        let again = fleet.execute(.push(ScreenSpec(name: "Detail"), .standard), .init(), navigator: "a", time: t0 + 100_000_000)
+        let again = fleet.execute(
+            .push(ScreenSpec(name: "Detail"), .standard), .init(), navigator: "a", time: t0 + 100_000_000)
         #expect(again.events.first?.seq == 2)
     }
 }

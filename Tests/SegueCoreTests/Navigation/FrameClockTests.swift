@@ -40,7 +40,11 @@ import Testing
         #expect(throws: CoreError.self) { try FrameClock(rate: rate) }
     }
 
-    @Test(arguments: [(0.35 * 60, Int64(21)), (7.35, Int64(8)), (0.0, Int64(0)), (1e-12, Int64(0)), (1.0000000001, Int64(1)), (2.5, Int64(3))] as [(Double, Int64)])
+    @Test(
+        arguments: [
+            (0.35 * 60, Int64(21)), (7.35, Int64(8)), (0.0, Int64(0)), (1e-12, Int64(0)), (1.0000000001, Int64(1)),
+            (2.5, Int64(3)),
+        ] as [(Double, Int64)])
     func wholeFramesAbsorbsBinaryNoise(frames: Double, whole: Int64) {
         #expect(FrameClock.wholeFrames(frames) == whole)
     }
