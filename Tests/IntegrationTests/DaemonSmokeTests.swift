@@ -2,7 +2,7 @@ import Foundation
 import SegueCore
 import Testing
 
-/// The real daemon starts, answers, and stops cleanly.
+/// The real daemon starts, answers, publishes and stops cleanly, over tcp and over ipc.
 @Suite(.serialized) struct DaemonSmokeTests {
     @Test func startsAnswersPingAndStopsOnSIGTERM() throws {
         let daemon = try DaemonProcess()
@@ -11,6 +11,28 @@ import Testing
         #expect(pong["ok"] == true)
         #expect(pong["id"] == "p")
         #expect(pong["frameRate"] == 60)
+        #expect(daemon.stop() == 0, "log:\n\(daemon.log)")
+    }
+
+    /// Over ipc sockets: DEALER and REQ clients, a push whose ticks arrive on `tick/main/`, and the
+    /// final tick at fraction 1.
+    @Test func servesDealerReqAndTicksOverIPC() throws {
+        let daemon = try DaemonProcess(transport: .ipc)
+        #expect(daemon.commandEndpoint.hasPrefix("ipc://"))
+        let subscriber = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/main/"])
+        let dealer = try TestClient(endpoint: daemon.commandEndpoint)
+        let req = try TestClient(endpoint: daemon.commandEndpoint, kind: .req)
+        #expect(try dealer.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
+        // Let the subscription reach the daemon before the transition starts.
+        Thread.sleep(forTimeInterval: 0.3)
+        let push = try req.call(["cmd": "push", "navigator": "main", "screen": "Detail", "animator": ["duration": 0.1]])
+        #expect(push["ok"] == true)
+        #expect(push["transition"] == 1)
+        let ticks = try subscriber.collect(until: { _, body in body["final"] == true })
+        #expect(ticks.count == 7, "0.1 s at 60 Hz is 6 frames after the start frame")
+        #expect(ticks.last?.body["fraction"] == 1.0)
+        let state = try req.call(["cmd": "state", "navigator": "main"])
+        #expect(state["stack"]?.arrayValue?.count == 2)
         #expect(daemon.stop() == 0, "log:\n\(daemon.log)")
     }
 }
