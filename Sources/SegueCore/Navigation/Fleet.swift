@@ -84,6 +84,8 @@ public struct Fleet: Sendable {
     public struct Execution: Sendable {
         public var clockEvents: [EventRecord] = []
         public var events: [EventRecord] = []
+        /// `events` as the decider returned them, so replies need not decode the records again.
+        public var decided: [NavigationEvent] = []
         public var error: CoreError?
         public var frame: Int64 = 0
     }
@@ -102,7 +104,8 @@ public struct Fleet: Sendable {
                 append(e, navigator: navigator, time: max(clock.instant(ofFrame: e.frame), lastTime)))
         }
         do {
-            for e in try Navigator.decide(command, envelope, state: state(of: navigator), frame: frame) {
+            result.decided = try Navigator.decide(command, envelope, state: state(of: navigator), frame: frame)
+            for e in result.decided {
                 result.events.append(append(e, navigator: navigator, time: max(stamped, lastTime)))
             }
         } catch {

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 
-/// Endpoint chores around binding: ipc socket files get mode 0660 in a 0750 directory (DESIGN.md §6),
-/// and tcp endpoints beyond loopback are recognised so the daemon can warn when CURVE is off.
+/// Endpoint chores around binding: ipc socket files get mode 0660 in a 0750 directory (DESIGN.md §6).
+/// (Non-loopback tcp without CURVE is warned about from the config: `DaemonConfig.warnings`.)
 enum Endpoints {
     /// The filesystem path of an `ipc://` endpoint.
     static func ipcPath(_ endpoint: String) -> String? {
@@ -25,17 +25,5 @@ enum Endpoints {
         guard chmod(path, 0o660) == 0 else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
-    }
-
-    /// Whether a tcp endpoint binds anything other than a loopback address.
-    static func isNonLoopbackTCP(_ endpoint: String) -> Bool {
-        guard endpoint.hasPrefix("tcp://") else { return false }
-        var host = String(endpoint.dropFirst("tcp://".count))
-        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
-        if host.hasPrefix("[") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" || host == "::1" || host.hasPrefix("127.") || host.hasPrefix("::ffff:127.") {
-            return false
-        }
-        return true
     }
 }

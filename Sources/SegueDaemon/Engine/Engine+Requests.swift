@@ -83,7 +83,9 @@ extension Engine {
         let navigator = request.navigator!
         if let id = request.id, let replayed = previousReply(id) {
             stats.idempotentReplays += 1
-            outbox.enqueue(.reply(envelope: envelope, body: replayed.body, failure: nil), after: replayed.seq)
+            outbox.enqueue(
+                .reply(envelope: envelope, body: replayed.body, ifVoided: .waiting(id: request.id)), after: replayed.seq
+            )
             return
         }
         var command = command
@@ -115,12 +117,12 @@ extension Engine {
         let body = Reply.ok(id: request.id, replyFields(navigator, execution))
         submit(execution.events, commandID: request.id, navigator: navigator, reply: body)
         let bytes = body.serializedBytes()
-        let failure = Reply.error(
-            id: request.id, .unavailable,
-            "The log could not be written, so \(command.name) on \(navigator) was not applied; retry when storage recovers."
+        let voided = VoidedReply(
+            id: request.id,
+            message:
+                "The log could not be written, so \(command.name) on \(navigator) was not applied; retry when storage recovers."
         )
-        outbox.enqueue(
-            .reply(envelope: envelope, body: bytes, failure: failure.serializedBytes()), after: fleet.lastSeq)
+        outbox.enqueue(.reply(envelope: envelope, body: bytes, ifVoided: voided), after: fleet.lastSeq)
         if let id = request.id { remember(id, seq: fleet.lastSeq, body: bytes) }
     }
 
@@ -131,8 +133,7 @@ extension Engine {
             "navigator": .string(navigator), "revision": .int(state.revision),
             "seq": .int(execution.events.last?.seq ?? fleet.lastSeq), "frame": .int(execution.frame),
         ]
-        for record in execution.events {
-            guard let event = try? NavigationEvent(record: record) else { continue }
+        for event in execution.decided {
             switch event.kind {
             case .created(let root, _, _): fields["root"] = root.json
             case .started(let s):

@@ -226,13 +226,6 @@ public final class Engine: @unchecked Sendable {
         }
         self.router = router
         self.publisher = publisher
-        for endpoint in options.commandEndpoints + options.publishEndpoints
-        where options.security == nil && Endpoints.isNonLoopbackTCP(endpoint) {
-            log(
-                4,
-                "Endpoint \(endpoint) is reachable beyond this host and CURVE is off: anyone who can connect may send commands."
-            )
-        }
     }
 
     private func shutdown() {
@@ -276,10 +269,9 @@ public final class Engine: @unchecked Sendable {
 
     /// Sends now, or after the durable seq reaches what is already in flight, keeping replies to one
     /// client in the order its requests came.
-    func reply(_ envelope: [[UInt8]], _ body: JSON, failure: JSON? = nil) {
-        let bytes = body.serializedBytes()
-        outbox.enqueue(
-            .reply(envelope: envelope, body: bytes, failure: failure?.serializedBytes()), after: fleet.lastSeq)
+    func reply(_ envelope: [[UInt8]], _ body: JSON) {
+        let voided = VoidedReply.waiting(id: body["id"]?.stringValue)
+        outbox.enqueue(.reply(envelope: envelope, body: body.serializedBytes(), ifVoided: voided), after: fleet.lastSeq)
     }
 
     func publish(_ topic: String, _ body: [UInt8], after seq: Int64) {

@@ -1,3 +1,4 @@
+import SegueCore
 import SegueWire
 
 /// Everything the engine sends, held until the log is durable up to what it shows.
@@ -8,7 +9,7 @@ import SegueWire
 struct Outbox {
     enum Message {
         /// A reply on the command socket: the envelope (routing id, and the delimiter for REQ) and the body.
-        case reply(envelope: [[UInt8]], body: [UInt8], failure: [UInt8]?)
+        case reply(envelope: [[UInt8]], body: [UInt8], ifVoided: VoidedReply)
         case publish(topic: [UInt8], body: [UInt8])
     }
 
@@ -33,13 +34,15 @@ struct Outbox {
         return out
     }
 
-    /// After a failed commit: everything not yet durable is void. Replies become their failure body
-    /// (`unavailable`); publications are dropped, since what they showed never happened.
+    /// After a failed commit: everything not yet durable is void. Every waiting reply becomes an
+    /// `unavailable` error (built only now; on the normal path it costs nothing), so each request is
+    /// still answered; publications are dropped, since what they showed never happened.
     mutating func voidUndurable() -> [Message] {
         var out: [Message] = []
         for (_, message) in pending[head...] {
-            if case .reply(let envelope, _, let failure?) = message {
-                out.append(.reply(envelope: envelope, body: failure, failure: nil))
+            if case .reply(let envelope, _, let voided) = message {
+                let body = Reply.error(id: voided.id, .unavailable, voided.message).serializedBytes()
+                out.append(.reply(envelope: envelope, body: body, ifVoided: voided))
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -55,5 +58,17 @@ struct Outbox {
             pending.removeAll(keepingCapacity: true)
             head = 0
         }
+    }
+}
+
+/// What a waiting reply says instead when the commit it waited for fails.
+struct VoidedReply {
+    var id: String?
+    var message: String
+
+    static func waiting(id: String?) -> VoidedReply {
+        VoidedReply(
+            id: id,
+            message: "The log could not be written while this request waited for it; retry when storage recovers.")
     }
 }
