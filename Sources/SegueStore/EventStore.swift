@@ -53,6 +53,14 @@ public final class EventStore: @unchecked Sendable {
         committer.submit(unit, completion: completion)
     }
 
+    /// Commits `units` (in order, one transaction) on the calling thread when the writer is idle, and
+    /// returns one result per unit; nil when a group commit or other writer work is under way, in
+    /// which case the caller `submit`s them. Saves the two thread hand-offs of `submit` for a caller
+    /// that gathers its own batches.
+    public func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
+        committer.commitIfIdle(units)
+    }
+
     /// Appends `unit` and waits until it is stored (or failed): `submit` for callers that can block.
     public func append(_ unit: AppendUnit) throws(StoreError) {
         let done = DispatchSemaphore(value: 0)

@@ -7,6 +7,11 @@ import Synchronization
 /// or MySQL's binlog group commit do it): the thread takes every pending unit, commits them in one
 /// transaction with one WAL sync, and only then fires their completions. It never waits to gather a
 /// batch, so a lone append pays one sync and no delay; under load batches grow by themselves.
+///
+/// A caller that batches on its own (the daemon's loop gathers one turn's commands) can also commit
+/// on its own thread while the writer is idle (`commitIfIdle`): a lone command then pays no thread
+/// hand-off, which on a small virtual machine costs more than the commit itself. `busy` keeps the
+/// two paths from ever running at once and keeps units in submission order.
 final class GroupCommitter: @unchecked Sendable {
     typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
 
@@ -23,11 +28,13 @@ final class GroupCommitter: @unchecked Sendable {
     private var pending: [Job] = []
     private var stopping = false
     private var stopped = false
+    /// A batch or task is running, on the committer thread or on an inline caller's.
+    private var busy = false
     /// The last committed seq, readable from any thread without waiting for the writer.
     let committedSeq: Atomic<Int64>
     /// Transactions committed (or attempted) for appends: batch sizes are units / commits.
     let commits = Atomic<Int>(0)
-    /// Owned by the committer thread once it starts.
+    /// Used by whoever set `busy`: the committer thread, or a `commitIfIdle` caller.
     private nonisolated(unsafe) let writer: LogWriter
 
     init(writer: LogWriter) {
@@ -50,6 +57,27 @@ final class GroupCommitter: @unchecked Sendable {
         pending.append(.append(unit, completion))
         condition.signal()
         condition.unlock()
+    }
+
+    /// Commits `units` in one transaction on the calling thread, if nothing is queued or running;
+    /// returns one result per unit, or nil when the writer is busy (then `submit` them instead).
+    func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
+        condition.lock()
+        guard !stopping, !busy, pending.isEmpty else {
+            condition.unlock()
+            return nil
+        }
+        busy = true
+        condition.unlock()
+        let results = writer.commit(units)
+        commits.add(1, ordering: .relaxed)
+        committedSeq.store(writer.lastSeq, ordering: .releasing)
+        condition.lock()
+        busy = false
+        // Whatever was submitted meanwhile waited for us; the committer thread takes it now.
+        if !pending.isEmpty || stopping { condition.broadcast() }
+        condition.unlock()
+        return results
     }
 
     /// Runs `body` on the committer thread with the writer, after everything submitted before it.
@@ -109,6 +137,9 @@ final class GroupCommitter: @unchecked Sendable {
                 }
             }
             commit(&batch, &completions)
+            condition.lock()
+            busy = false
+            condition.unlock()
         }
         writer.close()
         condition.lock()
@@ -117,12 +148,13 @@ final class GroupCommitter: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits for work; nil once stopping and drained.
+    /// Waits for work (and for an inline commit to finish); nil once stopping and drained.
     private func nextJobs() -> [Job]? {
         condition.lock()
         defer { condition.unlock() }
-        while pending.isEmpty && !stopping { condition.wait() }
+        while busy || (pending.isEmpty && !stopping) { condition.wait() }
         if pending.isEmpty { return nil }
+        busy = true
         var taken = 0
         var units = 0
         for job in pending {

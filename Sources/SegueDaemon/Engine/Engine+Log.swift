@@ -10,16 +10,11 @@ extension Engine {
 
     // MARK: Appending
 
-    /// Submits one unit to the group committer and queues its events for publication behind it.
+    /// Numbers nothing (the fleet already did): queues one unit for this loop turn's commit and its
+    /// events for publication behind it.
     func submit(_ events: [EventRecord], commandID: String?, navigator: String?, reply: JSON?) {
-        guard let last = events.last else { return }
-        let epoch = self.epoch
-        let completions = self.completions
-        let wakeup = self.wakeup
-        store.submit(AppendUnit(events: events, commandID: commandID, navigator: navigator, reply: reply)) { result in
-            completions.append((epoch, last.seq, result))
-            wakeup.signal()
-        }
+        guard !events.isEmpty else { return }
+        uncommitted.append(AppendUnit(events: events, commandID: commandID, navigator: navigator, reply: reply))
         for record in events {
             publish("event/\(record.navigator)/", record.json.serializedBytes(), after: record.seq)
             dirty.insert(record.navigator)
@@ -31,19 +26,49 @@ extension Engine {
         submit(events, commandID: nil, navigator: nil, reply: nil)
     }
 
+    /// Commits what this loop turn decided, all in one transaction: on this thread when the store's
+    /// writer is idle (the usual case: a lone command then waits for no other thread, and a burst of
+    /// commands read in one turn shares one sync), otherwise through the group committer, whose
+    /// completions come back through `wakeup`.
+    func commitDecided() {
+        guard !uncommitted.isEmpty else { return }
+        let units = uncommitted
+        uncommitted.removeAll(keepingCapacity: true)
+        let epoch = self.epoch
+        if let results = store.commitIfIdle(units) {
+            for (unit, result) in zip(units, results) {
+                apply((epoch, unit.events[unit.events.count - 1].seq, result))
+            }
+            fleet.markDurable(through: durableSeq)
+            return
+        }
+        let completions = self.completions
+        let wakeup = self.wakeup
+        for unit in units {
+            let last = unit.events[unit.events.count - 1].seq
+            store.submit(unit) { result in
+                completions.append((epoch, last, result))
+                wakeup.signal()
+            }
+        }
+    }
+
     /// Applies commit results: the durable seq advances, or a failed commit voids everything after
     /// the durable seq and rolls the fleet back to it (nothing unacknowledged is ever shown).
     func drainCompletions() {
-        for completion in completions.drain() where completion.epoch == epoch {
-            switch completion.result {
-            case .success:
-                durableSeq = max(durableSeq, completion.seq)
-            case .failure(let error):
-                commitFailed(error)
-            }
-        }
+        for completion in completions.drain() { apply(completion) }
         fleet.markDurable(through: durableSeq)
         flushOutbox()
+    }
+
+    private func apply(_ completion: CompletionQueue.Completion) {
+        guard completion.epoch == epoch else { return }
+        switch completion.result {
+        case .success:
+            durableSeq = max(durableSeq, completion.seq)
+        case .failure(let error):
+            commitFailed(error)
+        }
     }
 
     private func commitFailed(_ error: StoreError) {
@@ -55,6 +80,7 @@ extension Engine {
         )
         let durable = store.lastSeq
         durableSeq = durable
+        uncommitted.removeAll()
         for message in outbox.voidUndurable() { send(message) }
         fleet.rollback(to: durable)
         for (id, reply) in recentReplies where reply.seq > durable { recentReplies[id] = nil }

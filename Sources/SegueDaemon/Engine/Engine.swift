@@ -73,6 +73,8 @@ public final class Engine: @unchecked Sendable {
     var publisher: ZMQSocket?
     var fleet: Fleet
     var outbox = Outbox()
+    /// Units decided in this loop turn, committed together before the loop sleeps (`commitDecided`).
+    var uncommitted: [AppendUnit] = []
     var stats = EngineStats()
     /// The highest seq known durable.
     var durableSeq: Int64 = 0
@@ -154,6 +156,7 @@ public final class Engine: @unchecked Sendable {
             let now = WallClock.now()
             closeFrames(now: now)
             if now >= nextHeartbeat { heartbeat(now: now) }
+            commitDecided()
             flushOutbox()
             let wakeAt = nextWake()
             let remaining = wakeAt - WallClock.now()
@@ -231,6 +234,7 @@ public final class Engine: @unchecked Sendable {
     private func shutdown() {
         router?.close()  // stop taking commands first
         router = nil
+        commitDecided()
         store.flush()
         drainCompletions()
         flushOutbox()
