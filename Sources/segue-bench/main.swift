@@ -153,9 +153,10 @@ do {
                 unit: "cmd/s", limit: raw.echoThroughput, limitName: "raw ROUTER echo, 16 clients",
                 target: .atLeast(0.4),
                 detail: String(
-                    format: "%d replies, %d ok in %.1f s%@; %.0f events", result.replies, result.ok,
-                    result.seconds, result.firstError.map { "; first error \($0.prefix(120))" } ?? "",
-                    stats.number("events"))))
+                    format: "%d replies, %d ok in %.1f s%@; %.0f events; %.1f units per group commit",
+                    result.replies, result.ok, result.seconds,
+                    result.firstError.map { "; first error \($0.prefix(120))" } ?? "", stats.number("events"),
+                    stats.number("store", "units") / max(1, stats.number("store", "commits")))))
     }
 
     if options.runs("gesture") {

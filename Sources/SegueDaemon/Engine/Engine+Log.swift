@@ -34,6 +34,8 @@ extension Engine {
         guard !uncommitted.isEmpty else { return }
         let units = uncommitted
         uncommitted.removeAll(keepingCapacity: true)
+        stats.commits += 1
+        stats.committedUnits += Int64(units.count)
         let epoch = self.epoch
         if let results = store.commitIfIdle(units) {
             for (unit, result) in zip(units, results) {
@@ -51,6 +53,41 @@ extension Engine {
                 wakeup.signal()
             }
         }
+    }
+
+    /// Waits, up to `commitDelay`, for the commands of clients that were writing a moment ago and are
+    /// not in this batch yet (a closed-loop client sends its next command as soon as its reply lands),
+    /// so that one sync covers them all instead of each paying its own. PostgreSQL's `commit_delay`
+    /// with `commit_siblings`, and MySQL's binlog group commit delay, do the same.
+    func gatherSiblings() {
+        defer { batchClients.removeAll(keepingCapacity: true) }
+        guard !uncommitted.isEmpty, !batchClients.isEmpty, options.commitDelay > .zero, let router else { return }
+        let now = WallClock.now()
+        let window = Self.nanoseconds(options.writerWindow)
+        writerActivity = writerActivity.filter { now - $0.value <= window }
+        guard writerActivity.count > batchClients.count else { return }
+        var deadline = now + Self.nanoseconds(options.commitDelay)
+        if !fleet.active.isEmpty { deadline = min(deadline, clock.instant(ofFrame: fleet.closedFrame + 1)) }
+        if waitTimer == nil { waitTimer = try? ZMQWaitTimer() }
+        guard let timer = waitTimer else { return }
+        stats.siblingWaits += 1
+        while writerActivity.keys.contains(where: { !batchClients.contains($0) }) {
+            let remaining = deadline - WallClock.now()
+            guard remaining > 0, (try? router.waitReadable(nanoseconds: remaining, timer: timer)) == true else {
+                return
+            }
+            serveRequests()
+        }
+    }
+
+    /// Notes a request from `client` waiting on the next commit; `mutating` ones make it a sibling.
+    func noteClient(_ client: [UInt8], mutating: Bool) {
+        batchClients.insert(client)
+        if mutating { writerActivity[client] = WallClock.now() }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     /// Applies commit results: the durable seq advances, or a failed commit voids everything after

@@ -121,6 +121,8 @@ extension Engine {
                     "seq": .int(fleet.lastSeq), "durableSeq": .int(durableSeq),
                     "durability": .string(options.durability.rawValue),
                     "commitFailures": .int(stats.commitFailures), "checkpoints": .int(stats.checkpoints),
+                    "commits": .int(stats.commits), "units": .int(stats.committedUnits),
+                    "siblingWaits": .int(stats.siblingWaits),
                     "lastCheckpointSeq": .int(lastCheckpointSeq), "pendingOutput": .int(outbox.count),
                 ],
             ])

@@ -46,6 +46,7 @@ extension Engine {
             reply(envelope, Reply.error(id: failure.id, failure.error))
             return
         }
+        noteClient(frames[0], mutating: request.isMutating)
         if options.security != nil, request.isMutating, message.userID != ClientRole.controller.rawValue {
             stats.rejected += 1
             reply(

@@ -75,6 +75,11 @@ public final class Engine: @unchecked Sendable {
     var outbox = Outbox()
     /// Units decided in this loop turn, committed together before the loop sleeps (`commitDecided`).
     var uncommitted: [AppendUnit] = []
+    /// Group commit's siblings: when each client last sent a mutating command, and which clients have
+    /// a request waiting on the next commit (see `gatherSiblings`).
+    var writerActivity: [[UInt8]: Int64] = [:]
+    var batchClients: Set<[UInt8]> = []
+    var waitTimer: ZMQWaitTimer?
     var stats = EngineStats()
     /// The highest seq known durable.
     var durableSeq: Int64 = 0
@@ -156,6 +161,7 @@ public final class Engine: @unchecked Sendable {
             let now = WallClock.now()
             closeFrames(now: now)
             if now >= nextHeartbeat { heartbeat(now: now) }
+            gatherSiblings()
             commitDecided()
             flushOutbox()
             let wakeAt = nextWake()
@@ -259,7 +265,16 @@ public final class Engine: @unchecked Sendable {
 
     /// Sends everything the durable seq allows.
     func flushOutbox() {
-        for message in outbox.release(durable: durableSeq) { send(message) }
+        let released = outbox.release(durable: durableSeq)
+        // Replies first: their clients are waiting on them, and the publications are on the other
+        // socket, where ZeroMQ gives no order relative to replies anyway. Each socket still sends
+        // its own messages in seq order.
+        for message in released {
+            if case .reply = message { send(message) }
+        }
+        for message in released {
+            if case .publish = message { send(message) }
+        }
     }
 
     func send(_ message: Outbox.Message) {

@@ -27,6 +27,13 @@ public struct EngineOptions: Sendable {
     /// Most frames published in one catch-up after the loop fell behind; older frames are counted
     /// as missed instead of flooding subscribers with stale ticks.
     public var maxCatchUpFrames: Int = 6
+    /// Group commit's `commit_delay` (PostgreSQL's name for it): while other clients that sent commands
+    /// in the last `writerWindow` have no command in the batch yet, the loop waits up to this long
+    /// for theirs before committing, so one sync covers them all. A lone client never waits, and a
+    /// wait never runs past the next frame. `.zero` commits at once.
+    public var commitDelay: Duration = .microseconds(500)
+    /// How recently a client must have sent a mutating command to count as one worth waiting for.
+    public var writerWindow: Duration = .milliseconds(5)
     /// CURVE and ZAP; `nil` runs without encryption or authentication.
     public var security: SecurityOptions? = nil
 

@@ -11,6 +11,12 @@ struct EngineStats {
     var missedFrames: Int64 = 0
     var subscriptions: Int64 = 0
     var commitFailures: Int64 = 0
+    /// Loop turns that committed something (one transaction each while the writer is idle), and the
+    /// units (one per command or clock step) they carried: `units / commits` is the group size.
+    var commits: Int64 = 0
+    var committedUnits: Int64 = 0
+    /// Commits that first waited for other recent writers' commands (`gatherSiblings`).
+    var siblingWaits: Int64 = 0
     var idempotentReplays: Int64 = 0
     var malformed: Int64 = 0
     var checkpoints: Int64 = 0
