@@ -7,6 +7,14 @@ extension Navigator {
         _ command: NavigationCommand, _ envelope: CommandEnvelope = CommandEnvelope(), state: NavigatorState,
         frame: Int64
     ) throws(CoreError) -> [NavigationEvent] {
+        try decideFolding(command, envelope, state: state, frame: frame).events
+    }
+
+    /// `decide`, plus the state its events fold to: the decider folds them anyway (to advance a
+    /// zero-length segment), so a caller that applies them need not evolve each one again.
+    static func decideFolding(
+        _ command: NavigationCommand, _ envelope: CommandEnvelope, state: NavigatorState, frame: Int64
+    ) throws(CoreError) -> (events: [NavigationEvent], state: NavigatorState) {
         let name = state.name
         switch state.status {
         case .absent:
@@ -22,11 +30,10 @@ extension Navigator {
                     details: ["revision": 0])
             }
             let screen = Screen(id: "s\(state.nextScreenNumber)", name: root.name, params: root.params)
-            return [
-                NavigationEvent(
-                    frame: frame, command: envelope.requestID,
-                    kind: .created(root: screen, config: config, frameRate: state.clock.rate))
-            ]
+            let created = NavigationEvent(
+                frame: frame, command: envelope.requestID,
+                kind: .created(root: screen, config: config, frameRate: state.clock.rate))
+            return ([created], evolve(state, created))
         case .closed:
             if case .create = command {
                 throw CoreError(
@@ -52,7 +59,8 @@ extension Navigator {
         // clock's events for this frame follow at once: the state a command leaves is always
         // advanced to its frame, and the tick for this frame sees the end.
         let after = events.reduce(state, evolve)
-        return events + advance(after, toFrame: frame)
+        let due = advance(after, toFrame: frame)
+        return (events + due, due.reduce(after, evolve))
     }
 }
 

@@ -16,10 +16,18 @@ extension Engine {
         guard !events.isEmpty else { return }
         uncommitted.append(AppendUnit(events: events, commandID: commandID, navigator: navigator, reply: reply))
         for record in events {
-            publish("event/\(record.navigator)/", record.json.serializedBytes(), after: record.seq)
+            outbox.enqueue(.publish(topic: eventTopic(record.navigator), body: record.encoded()), after: record.seq)
             dirty.insert(record.navigator)
         }
         stats.events += Int64(events.count)
+    }
+
+    /// `event/<navigator>/` as bytes, built once per navigator.
+    func eventTopic(_ navigator: String) -> [UInt8] {
+        if let topic = eventTopics[navigator] { return topic }
+        let topic = Array("event/\(navigator)/".utf8)
+        eventTopics[navigator] = topic
+        return topic
     }
 
     func submitClockEvents(_ events: [EventRecord]) {

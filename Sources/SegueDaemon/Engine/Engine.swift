@@ -89,6 +89,7 @@ public final class Engine: @unchecked Sendable {
     /// How long the last `closeFrames` took, to notice overload.
     var lastCloseNanoseconds: Int64 = 0
     var tickTopics: [String: [UInt8]] = [:]
+    var eventTopics: [String: [UInt8]] = [:]
     var recentReplies: [String: (seq: Int64, body: [UInt8])] = [:]
     var recentOrder: [String] = []
     var dirty: Set<String> = []
@@ -291,9 +292,5 @@ public final class Engine: @unchecked Sendable {
     func reply(_ envelope: [[UInt8]], _ body: JSON) {
         let voided = VoidedReply.waiting(id: body["id"]?.stringValue)
         outbox.enqueue(.reply(envelope: envelope, body: body.serializedBytes(), ifVoided: voided), after: fleet.lastSeq)
-    }
-
-    func publish(_ topic: String, _ body: [UInt8], after seq: Int64) {
-        outbox.enqueue(.publish(topic: Array(topic.utf8), body: body), after: seq)
     }
 }

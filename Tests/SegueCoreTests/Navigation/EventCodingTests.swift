@@ -51,6 +51,20 @@ import Testing
         #expect(try NavigationEvent(record: back) == event)
     }
 
+    /// The daemon publishes `encoded()`; export and replay use `json`: the bytes must be the same,
+    /// with and without a command id, escapes in names and ids, and negative or huge numbers.
+    @Test(arguments: samples)
+    func directEncodingIsTheSerializedJSON(event: NavigationEvent) {
+        for (navigator, seq, time) in [("main", Int64(9), Int64(123)), ("n-1.x_Y", .max, -1)] {
+            var record = event.record(seq: seq, navigator: navigator, revision: 4, time: time)
+            #expect(record.encoded() == record.json.serializedBytes())
+            record.command = "id \"quoted\" \\ \n\u{1}ü"
+            #expect(record.encoded() == record.json.serializedBytes())
+            record.command = nil
+            #expect(record.encoded() == record.json.serializedBytes())
+        }
+    }
+
     @Test func unknownTypeAndVersionAreErrors() {
         #expect(throws: CoreError.self) {
             try NavigationEvent(type: "transition.exploded", version: 1, frame: 0, command: nil, data: [:])

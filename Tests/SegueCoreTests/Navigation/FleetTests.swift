@@ -73,4 +73,65 @@ import Testing
             .push(ScreenSpec(name: "Detail"), .standard), .init(), navigator: "a", time: t0 + 100_000_000)
         #expect(again.events.first?.seq == 2)
     }
+
+    /// `execute` takes the decider's own fold instead of evolving each event again: the states must
+    /// be exactly those of applying the records one by one, for single- and multi-event commands.
+    static let foldCases: [(String, [NavigationCommand])] = [
+        ("animated push", [.push(ScreenSpec(name: "Detail"), .standard)]),
+        (
+            "non-animated push and pop",
+            [
+                .push(ScreenSpec(name: "Detail"), TransitionOptions(animated: false)),
+                .pop(TransitionOptions(animated: false)),
+            ]
+        ),
+        (
+            "setStack then popToRoot",
+            [
+                .setStack(
+                    [ScreenRef.new(ScreenSpec(name: "A")), .new(ScreenSpec(name: "B"))],
+                    TransitionOptions(animated: false)),
+                .popToRoot(TransitionOptions(animated: false)),
+            ]
+        ),
+    ]
+
+    @Test(arguments: foldCases)
+    func executeFoldsToTheSameStateAsApplyingItsRecords(_ name: String, _ commands: [NavigationCommand]) throws {
+        var live = Fleet(clock: clock)
+        live.journaling = true
+        var records = live.execute(
+            .create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), .init(), navigator: "a", time: t0
+        ).events
+        var time = t0
+        for command in commands {
+            time += 50_000_000
+            let execution = live.execute(command, .init(), navigator: "a", time: time)
+            #expect(execution.error == nil, "\(name): \(String(describing: execution.error))")
+            records += execution.clockEvents + execution.events
+        }
+        var folded = Fleet(clock: clock)
+        for record in records { try folded.apply(record) }
+        #expect(live.state(of: "a") == folded.state(of: "a"), "\(name)")
+        #expect(live.active == folded.active, "\(name)")
+        #expect(live.lastSeq == folded.lastSeq)
+        // Rolling back the last command (one unit, several events) restores the state before it.
+        var undo = Fleet(clock: clock)
+        undo.journaling = true
+        _ = undo.execute(
+            .create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), .init(), navigator: "a", time: t0)
+        time = t0
+        for command in commands.dropLast() {
+            time += 50_000_000
+            _ = undo.execute(command, .init(), navigator: "a", time: time)
+        }
+        let durableSeq = undo.lastSeq
+        undo.markDurable(through: durableSeq)
+        let durableState = undo.state(of: "a")
+        _ = undo.execute(commands.last!, .init(), navigator: "a", time: time + 50_000_000)
+        #expect(undo.lastSeq > durableSeq)
+        undo.rollback(to: durableSeq)
+        #expect(undo.state(of: "a") == durableState, "\(name)")
+        #expect(undo.lastSeq == durableSeq)
+    }
 }
