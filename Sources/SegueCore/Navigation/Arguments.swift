@@ -4,9 +4,11 @@ public struct Arguments {
     public let object: JSONObject
     /// How messages name this object, e.g. `request` or `create.endRule`.
     public let path: String
-    private var used: Set<String> = []
+    /// Keys read so far. A request has a handful of members, so a linear scan of a small array beats
+    /// hashing every key into a set (this runs for every command the daemon decodes).
+    private var used: [String] = []
 
-    public init(_ object: JSONObject, path: String, ignoring: Set<String> = []) {
+    public init(_ object: JSONObject, path: String, ignoring: [String] = []) {
         self.object = object
         self.path = path
         self.used = ignoring
@@ -20,7 +22,7 @@ public struct Arguments {
     private func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     public mutating func raw(_ key: String) -> JSON? {
-        used.insert(key)
+        if !used.contains(key) { used.append(key) }
         if case .null? = object[key] { return nil }
         return object[key]
     }

@@ -1,6 +1,6 @@
 extension NavigationCommand {
     /// Request members that belong to the envelope rather than to any command.
-    public static let envelopeKeys: Set<String> = ["cmd", "id", "navigator", "expect", "owner"]
+    public static let envelopeKeys: [String] = ["cmd", "id", "navigator", "expect", "owner"]
 
     /// Parses a command's arguments (`request` minus the envelope), rejecting unknown members by name.
     public init(name: String, arguments: JSONObject) throws(CoreError) {
