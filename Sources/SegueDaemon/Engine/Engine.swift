@@ -183,11 +183,22 @@ public final class Engine: @unchecked Sendable {
                 serveRequests()
                 busy = true
             }
-            if !busy, remaining > 0, remaining < 1_000_000 { WallClock.sleep(until: wakeAt) }
+            if !busy, remaining > 0, remaining < 1_000_000 { waitForCommand(until: wakeAt) }
             for task in tasks.drain() { task(self) }
             checkpointIfDue()
             onLoop?(self)
         }
+    }
+
+    /// The last stretch before a frame, shorter than `zmq_poll`'s millisecond: waits on the command
+    /// socket with nanosecond precision rather than sleeping, so a command (a gesture's update above
+    /// all) that arrives just before a frame is decided at once instead of up to a millisecond later.
+    private func waitForCommand(until deadline: Int64) {
+        if waitTimer == nil { waitTimer = try? ZMQWaitTimer() }
+        guard let router, let timer = waitTimer else { return WallClock.sleep(until: deadline) }
+        let remaining = deadline - WallClock.now()
+        guard remaining > 0 else { return }
+        if (try? router.waitReadable(nanoseconds: remaining, timer: timer)) == true { serveRequests() }
     }
 
     /// The next instant the loop has something to do: the next frame while anything is in flight,
