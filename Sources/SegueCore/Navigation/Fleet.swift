@@ -92,6 +92,10 @@ public struct Fleet: Sendable {
 
     /// Decides a command for `navigator` accepted at wall-clock `time`, appending its events to the
     /// fleet (numbered and stamped).
+    ///
+    /// Close every frame up to `clock.frame(atOrBefore: time)` first, with the same `time`: a frame's
+    /// ticks are taken from the state when it is closed, so a frame left open behind the command
+    /// would show the command's effect a frame before the frame it is logged at.
     public mutating func execute(
         _ command: NavigationCommand, _ envelope: CommandEnvelope, navigator: String, time: Int64
     ) -> Execution {

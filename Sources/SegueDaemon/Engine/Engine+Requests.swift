@@ -11,13 +11,18 @@ extension Engine {
         guard let router else { return }
         for _ in 0..<Self.requestsPerTurn {
             guard let message = try? router.receiveMessage(dontWait: true, metadata: ["User-Id"]) else { return }
-            closeFrames(now: WallClock.now(), publishTicks: !isOverloaded)
-            handle(message)
+            // One instant for both: every frame up to it is closed before the command is placed
+            // after it. Reading the clock again for the command could cross a frame's instant in
+            // between, placing the command after a frame not yet closed, whose tick would then show
+            // the command a frame before its logged frame (and replay would differ).
+            let now = WallClock.now()
+            closeFrames(now: now, publishTicks: !isOverloaded)
+            handle(message, now: now)
         }
     }
 
     /// Splits the ROUTER envelope (routing id, plus the empty delimiter a REQ sends) from the body.
-    func handle(_ message: ZMQMessage) {
+    func handle(_ message: ZMQMessage, now: Int64) {
         let frames = message.frames
         guard frames.count >= 2 else { return }
         var envelope = [frames[0]]
@@ -67,7 +72,7 @@ extension Engine {
                         "frame": .int(fleet.closedFrame), "seq": .int(fleet.lastSeq),
                     ]))
         case .navigation(let command):
-            execute(command, request, envelope)
+            execute(command, request, envelope, now: now)
         case .state(let at):
             reply(envelope, stateReply(request, at: at))
         case .list:
@@ -80,7 +85,7 @@ extension Engine {
     }
 
     /// Decides a navigation command, submits its events, and queues the reply behind their commit.
-    func execute(_ command: NavigationCommand, _ request: Request, _ envelope: [[UInt8]]) {
+    func execute(_ command: NavigationCommand, _ request: Request, _ envelope: [[UInt8]], now: Int64) {
         let navigator = request.navigator!
         if let id = request.id, let replayed = previousReply(id) {
             stats.idempotentReplays += 1
@@ -108,7 +113,7 @@ extension Engine {
             }
             command = .create(root: root, config: config)
         }
-        let execution = fleet.execute(command, request.envelope, navigator: navigator, time: WallClock.now())
+        let execution = fleet.execute(command, request.envelope, navigator: navigator, time: now)
         submit(execution.clockEvents, commandID: nil, navigator: navigator, reply: nil)
         if let error = execution.error {
             stats.rejected += 1
