@@ -89,8 +89,9 @@ final class GroupCommitter: @unchecked Sendable {
         committedSeq.store(writer.lastSeq, ordering: .releasing)
         condition.lock()
         busy = false
-        // Whatever was submitted meanwhile waited for us; the committer thread takes it now.
-        if !pending.isEmpty || stopping { condition.broadcast() }
+        // Whatever was submitted meanwhile waited for us; the committer thread takes it now (and a
+        // `flush` may be waiting for the writer to go idle).
+        condition.broadcast()
         condition.unlock()
         return results
     }
@@ -125,8 +126,14 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     /// Returns once everything submitted before the call has committed or failed.
+    ///
+    /// Also waits for the writer to go idle if nothing else was queued meanwhile, so that a
+    /// `commitIfIdle` right after a flush is not turned away by the flush's own round.
     func flush() {
         _ = try? perform { _ in () }
+        condition.lock()
+        while busy && pending.isEmpty && !stopped { condition.wait() }
+        condition.unlock()
     }
 
     /// Drains pending work, then stops the thread and closes the write connection. Idempotent.
@@ -190,12 +197,16 @@ final class GroupCommitter: @unchecked Sendable {
         return round
     }
 
-    /// Ends a round: keeps its emptied queue for its capacity and clears `busy`.
+    /// Ends a round: clears `busy` (waking a `flush` that waits for it), then frees the round's units
+    /// outside the lock and keeps the emptied queue for its capacity.
     private func finish(_ round: inout Queue) {
+        condition.lock()
+        busy = false
+        condition.broadcast()
+        condition.unlock()
         round.removeAll()
         condition.lock()
         swap(&spare, &round)
-        busy = false
         condition.unlock()
     }
 

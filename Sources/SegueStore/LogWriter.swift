@@ -29,6 +29,8 @@ final class LogWriter {
         let begin: Statement
         let commit: Statement
         let insertEvent: Statement
+        /// `rowsPerInsert` events in one statement.
+        let insertEvents: Statement
         let insertCommand: Statement
         let lastRevision: Statement
 
@@ -36,11 +38,15 @@ final class LogWriter {
             self.database = database
             begin = try database.prepare("BEGIN IMMEDIATE")
             commit = try database.prepare("COMMIT")
-            insertEvent = try database.prepare(
-                "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            insertEvent = try database.prepare(Self.insertEventsSQL(rows: 1))
+            insertEvents = try database.prepare(Self.insertEventsSQL(rows: LogWriter.rowsPerInsert))
             insertCommand = try database.prepare("INSERT INTO commands (id, navigator, seq, reply) VALUES (?, ?, ?, ?)")
             lastRevision = try database.prepare("SELECT MAX(revision) FROM events WHERE navigator = ?")
+        }
+
+        static func insertEventsSQL(rows: Int) -> String {
+            "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
         }
     }
 
@@ -119,13 +125,14 @@ final class LogWriter {
                     results.append(.failure(duplicate))
                     continue
                 }
-                try insertEvents(unit.events, connection)
+                try queue(unit.events, connection)
                 // Revisions are updated in place; a failed batch clears them (`recover`).
                 for update in updates { revisions[update.navigator] = update.revision }
                 seq = last
                 accepted = true
                 results.append(.success(()))
             }
+            try flushRows(connection)
             try connection.commit.run()
         } catch {
             // Never retry a failed commit in place (fsyncgate): fail every unit of the batch, let the
@@ -147,8 +154,25 @@ final class LogWriter {
     /// The revisions the unit being committed brings, kept apart from `revisions` until it is written
     /// (so a rejected unit changes nothing); reused across units to save an allocation each.
     private var updates: [(navigator: String, revision: Int64)] = []
-    /// One row's text columns back to back, bound without a copy (`SQLITE_STATIC`); reused.
+    /// Events are inserted `rowsPerInsert` to a statement: a one-row INSERT pays SQLite's statement
+    /// start, two cursor opens and closes and a reset for each event, about as much as the row.
+    static let rowsPerInsert = 16
+    /// Events accepted but not yet inserted (at most `rowsPerInsert - 1` between calls), their text
+    /// columns back to back in `rowText`, bound without a copy (`SQLITE_STATIC`); both reused.
+    private var rows: [Row] = []
     private var rowText: [UInt8] = []
+
+    private struct Row {
+        var seq: Int64
+        var revision: Int64
+        var version: Int64
+        var frame: Int64
+        var time: Int64
+        var navigator: Range<Int>
+        var type: Range<Int>
+        var command: Range<Int>?
+        var data: Range<Int>
+    }
 
     /// Why `unit` cannot follow `seq` and the revisions committed so far, or nil; then `updates`
     /// holds the revisions it brings.
@@ -220,35 +244,70 @@ final class LogWriter {
         return nil
     }
 
-    /// Inserts `events`, their text columns serialized into `rowText` and bound in place.
-    private func insertEvents(_ events: [EventRecord], _ connection: Connection) throws(StoreError) {
-        let insert = connection.insertEvent
+    /// Adds `events` to the rows to insert, inserting a full statement's worth when there is one.
+    /// Rows still queued are inserted by `flushRows` before COMMIT; the order of inserts inside the
+    /// transaction changes nothing, and a failed insert fails the whole batch either way.
+    private func queue(_ events: [EventRecord], _ connection: Connection) throws(StoreError) {
         for event in events {
-            rowText.removeAll(keepingCapacity: true)
             let navigator = rowText.appendUTF8(event.navigator)
             let type = rowText.appendUTF8(event.type)
             let command = event.command.map { rowText.appendUTF8($0) }
             let dataStart = rowText.count
             JSON.object(event.data).serialize(into: &rowText)
-            let data = dataStart..<rowText.count
-            insert.bind(event.seq, at: 1)
-            insert.bind(event.revision, at: 3)
-            insert.bind(Int64(event.version), at: 5)
-            insert.bind(event.frame, at: 6)
-            insert.bind(event.time, at: 7)
-            try rowText.withUnsafeBufferPointer { buffer throws(StoreError) in
-                insert.bindStatic(buffer, navigator, at: 2)
-                insert.bindStatic(buffer, type, at: 4)
-                if let command { insert.bindStatic(buffer, command, at: 8) } else { insert.bind(nil as String?, at: 8) }
-                insert.bindStatic(buffer, data, at: 9)
-                // The bound bytes live in `buffer`: step (and reset) before it goes away.
-                try insert.run()
+            rows.append(
+                Row(
+                    seq: event.seq, revision: event.revision, version: Int64(event.version), frame: event.frame,
+                    time: event.time, navigator: navigator, type: type, command: command,
+                    data: dataStart..<rowText.count))
+            if rows.count == Self.rowsPerInsert { try flushRows(connection) }
+        }
+    }
+
+    /// Inserts the queued rows: one multi-row statement when full, else one statement per row.
+    private func flushRows(_ connection: Connection) throws(StoreError) {
+        defer {
+            rows.removeAll(keepingCapacity: true)
+            rowText.removeAll(keepingCapacity: true)
+        }
+        guard !rows.isEmpty else { return }
+        try rowText.withUnsafeBufferPointer { buffer throws(StoreError) in
+            if rows.count == Self.rowsPerInsert {
+                try insert(rows[...], connection.insertEvents, buffer)
+            } else {
+                for index in rows.indices { try insert(rows[index...index], connection.insertEvent, buffer) }
             }
         }
     }
 
+    /// Binds `rows` to `statement` (9 parameters a row) and runs it; the text lives in `buffer`, so
+    /// this runs (and resets the statement) inside the buffer's scope.
+    private func insert(_ rows: ArraySlice<Row>, _ statement: Statement, _ buffer: UnsafeBufferPointer<UInt8>)
+        throws(StoreError)
+    {
+        var base: Int32 = 0
+        for row in rows {
+            statement.bind(row.seq, at: base + 1)
+            statement.bindStatic(buffer, row.navigator, at: base + 2)
+            statement.bind(row.revision, at: base + 3)
+            statement.bindStatic(buffer, row.type, at: base + 4)
+            statement.bind(row.version, at: base + 5)
+            statement.bind(row.frame, at: base + 6)
+            statement.bind(row.time, at: base + 7)
+            if let command = row.command {
+                statement.bindStatic(buffer, command, at: base + 8)
+            } else {
+                statement.bind(nil as String?, at: base + 8)
+            }
+            statement.bindStatic(buffer, row.data, at: base + 9)
+            base += 9
+        }
+        try statement.run()
+    }
+
     /// After a failed batch: drop a connection that saw an I/O fault, and re-read where the log ends.
     private func recover(after error: StoreError) {
+        rows.removeAll(keepingCapacity: true)
+        rowText.removeAll(keepingCapacity: true)
         cascade = error
         revisions = [:]
         if error.poisonsConnection { connection = nil }

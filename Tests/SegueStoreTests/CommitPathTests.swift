@@ -36,6 +36,30 @@ import Testing
         #expect(store.lastSeq == 2)
     }
 
+    /// Batches of these many events cover multi-row inserts, their remainder, and neither.
+    @Test(arguments: [1, 15, 16, 17, 50])
+    func everyColumnOfABatchReadsBackExactly(events: Int) throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("log.db"))
+        defer { store.close() }
+        var numberer = Numberer()
+        var units: [AppendUnit] = []
+        var count = 0
+        while count < events {
+            let size = min(1 + units.count % 3, events - count)
+            let navigator = ["a", "b", "ünïcode nav"][units.count % 3]
+            let command = units.count % 2 == 0 ? "cmd-\(units.count)" : nil
+            units.append(numberer.unit(navigator, count: size, commandID: command, reply: command.map { .string($0) }))
+            count += size
+        }
+        let results = try #require(store.commitIfIdle(units))
+        for result in results { try result.get() }
+        #expect(try store.allEvents() == units.flatMap(\.events))
+        for unit in units where unit.commandID != nil {
+            #expect(try store.reply(forCommand: unit.commandID!) == unit.reply)
+        }
+    }
+
     @Test func backlogIsCommittedInBoundedBatchesWithTasksInPlace() throws {
         let directory = TemporaryDirectory()
         let writer = LogWriter(path: directory.file("log.db"), durability: .full, busyTimeoutMilliseconds: 1000)
