@@ -100,18 +100,18 @@ final class GroupCommitter: @unchecked Sendable {
     func perform<T>(_ body: @escaping (LogWriter) throws(StoreError) -> T) throws(StoreError) -> T {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<T, StoreError> = .failure(Self.closedError)
+        let task: (LogWriter) -> Void = { [self] writer in
+            do throws(StoreError) { outcome = .success(try body(writer)) } catch { outcome = .failure(error) }
+            // Published before the caller wakes, so `lastSeq` right after an import is current.
+            self.committedSeq.store(writer.lastSeq, ordering: .releasing)
+            done.signal()
+        }
         condition.lock()
         guard !stopping else {
             condition.unlock()
             throw Self.closedError
         }
-        pending.tasks.append(
-            (pending.units.count, { [self] writer in
-                do throws(StoreError) { outcome = .success(try body(writer)) } catch { outcome = .failure(error) }
-                // Published before the caller wakes, so `lastSeq` right after an import is current.
-                self.committedSeq.store(writer.lastSeq, ordering: .releasing)
-                done.signal()
-            }))
+        pending.tasks.append((pending.units.count, task))
         condition.signal()
         condition.unlock()
         done.wait()

@@ -236,7 +236,7 @@ final class LogWriter {
         insert.bind(unit.reply.map(StoreJSON.encode), at: 4)
         do throws(StoreError) {
             try insert.run()
-        } catch where error.extendedCode == Self.constraintPrimaryKey {
+        } catch  where error.extendedCode == Self.constraintPrimaryKey {
             return StoreError(
                 kind: .duplicateCommand,
                 message: "Command id \"\(id)\" was already applied; its stored reply answers the retry.")

@@ -43,7 +43,9 @@ final class Statement {
     /// and unchanged until the statement is reset, so bind and run inside the buffer's scope.
     func bindStatic(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, at index: Int32) {
         // A nil destructor is SQLITE_STATIC. An empty buffer has no address: bind a static ''.
-        let start = buffer.baseAddress.map { UnsafeRawPointer($0 + range.lowerBound) } ?? UnsafeRawPointer(StaticString("").utf8Start)
+        let start =
+            buffer.baseAddress.map { UnsafeRawPointer($0 + range.lowerBound) }
+            ?? UnsafeRawPointer(StaticString("").utf8Start)
         sqlite3_bind_text(handle, index, start.assumingMemoryBound(to: CChar.self), Int32(range.count), nil)
     }
 

@@ -39,7 +39,8 @@ public enum StoreBenchmark {
         record(
             Measurement(
                 name: "raw write+fdatasync", value: steady.fsync, unit: "µs",
-                detail: "4 KiB pwrite at rotating offsets, median of \(steady.rounds), interleaved with the three below"))
+                detail: "4 KiB pwrite at rotating offsets, median of \(steady.rounds), interleaved with the three below"
+            ))
         record(
             Measurement(
                 name: "one-event durable commit", value: steady.inline, unit: "µs",
