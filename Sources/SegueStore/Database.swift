@@ -77,6 +77,18 @@ final class Database {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
+    /// Keeps the WAL file when the last connection closes (`SQLITE_FCNTL_PERSIST_WAL`).
+    ///
+    /// SQLite normally deletes the WAL on close, so a restarted daemon's first few thousand commits
+    /// each extend a new file: the sync then also writes the file's size and block map, about twice
+    /// the cost of overwriting a WAL that already has its length. Every connection of the store sets
+    /// it, since whichever closes last decides. The kept file is checkpointed on close and replayed
+    /// (harmlessly) on open; `journal_size_limit` stays at its default, so it is not truncated.
+    func keepWALFile() {
+        var keep: Int32 = 1
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)
+    }
+
     /// Rolls back an open transaction, if any; errors are ignored because the caller is already
     /// reporting the error that made it roll back.
     func rollbackQuietly() {

@@ -15,17 +15,30 @@ import Synchronization
 final class GroupCommitter: @unchecked Sendable {
     typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
 
-    private enum Job {
-        case append(AppendUnit, Completion)
-        /// Work that needs the write connection (snapshots, imports, fault injection), run in order.
-        case task((LogWriter) -> Void)
+    /// Work queued for the writer, in submission order: appends as parallel arrays (so a round hands
+    /// its units to `LogWriter.commit` without copying them), and tasks that need the write
+    /// connection (snapshots, imports, fault injection), each to run before `units[position]`.
+    private struct Queue {
+        var units: [AppendUnit] = []
+        var completions: [Completion] = []
+        var tasks: [(position: Int, body: (LogWriter) -> Void)] = []
+
+        var isEmpty: Bool { units.isEmpty && tasks.isEmpty }
+
+        mutating func removeAll() {
+            units.removeAll(keepingCapacity: true)
+            completions.removeAll(keepingCapacity: true)
+            tasks.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Most units per transaction, so that one batch's completions are not held back by a backlog.
-    static let maxBatchUnits = 8192
+    let maxBatchUnits: Int
 
     private let condition = NSCondition()
-    private var pending: [Job] = []
+    private var pending = Queue()
+    /// The emptied queue of the previous round, kept for its capacity (guarded by `condition`).
+    private var spare = Queue()
     private var stopping = false
     private var stopped = false
     /// A batch or task is running, on the committer thread or on an inline caller's.
@@ -37,8 +50,9 @@ final class GroupCommitter: @unchecked Sendable {
     /// Used by whoever set `busy`: the committer thread, or a `commitIfIdle` caller.
     private nonisolated(unsafe) let writer: LogWriter
 
-    init(writer: LogWriter) {
+    init(writer: LogWriter, maxBatchUnits: Int = 8192) {
         self.writer = writer
+        self.maxBatchUnits = maxBatchUnits
         committedSeq = Atomic(writer.lastSeq)
         let thread = Thread { [self] in run() }
         thread.name = "segue-store-commit"
@@ -54,7 +68,8 @@ final class GroupCommitter: @unchecked Sendable {
             completion(.failure(Self.closedError))
             return
         }
-        pending.append(.append(unit, completion))
+        pending.units.append(unit)
+        pending.completions.append(completion)
         condition.signal()
         condition.unlock()
     }
@@ -74,8 +89,9 @@ final class GroupCommitter: @unchecked Sendable {
         committedSeq.store(writer.lastSeq, ordering: .releasing)
         condition.lock()
         busy = false
-        // Whatever was submitted meanwhile waited for us; the committer thread takes it now.
-        if !pending.isEmpty || stopping { condition.broadcast() }
+        // Whatever was submitted meanwhile waited for us; the committer thread takes it now (and a
+        // `flush` may be waiting for the writer to go idle).
+        condition.broadcast()
         condition.unlock()
         return results
     }
@@ -84,27 +100,40 @@ final class GroupCommitter: @unchecked Sendable {
     func perform<T>(_ body: @escaping (LogWriter) throws(StoreError) -> T) throws(StoreError) -> T {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<T, StoreError> = .failure(Self.closedError)
+        let task: (LogWriter) -> Void = { [self] writer in
+            do throws(StoreError) { outcome = .success(try body(writer)) } catch { outcome = .failure(error) }
+            // Published before the caller wakes, so `lastSeq` right after an import is current.
+            self.committedSeq.store(writer.lastSeq, ordering: .releasing)
+            done.signal()
+        }
         condition.lock()
         guard !stopping else {
             condition.unlock()
             throw Self.closedError
         }
-        pending.append(
-            .task { [self] writer in
-                do throws(StoreError) { outcome = .success(try body(writer)) } catch { outcome = .failure(error) }
-                // Published before the caller wakes, so `lastSeq` right after an import is current.
-                self.committedSeq.store(writer.lastSeq, ordering: .releasing)
-                done.signal()
-            })
+        pending.tasks.append((pending.units.count, task))
         condition.signal()
         condition.unlock()
         done.wait()
         return try outcome.get()
     }
 
+    /// Tasks (`perform`) queued and not yet started: lets tests line work up behind a held writer.
+    var queuedTaskCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return pending.tasks.count
+    }
+
     /// Returns once everything submitted before the call has committed or failed.
+    ///
+    /// Also waits for the writer to go idle if nothing else was queued meanwhile, so that a
+    /// `commitIfIdle` right after a flush is not turned away by the flush's own round.
     func flush() {
         _ = try? perform { _ in () }
+        condition.lock()
+        while busy && pending.isEmpty && !stopped { condition.wait() }
+        condition.unlock()
     }
 
     /// Drains pending work, then stops the thread and closes the write connection. Idempotent.
@@ -122,24 +151,16 @@ final class GroupCommitter: @unchecked Sendable {
     // MARK: The thread
 
     private func run() {
-        while let jobs = nextJobs() {
-            var batch: [AppendUnit] = []
-            var completions: [Completion] = []
-            for job in jobs {
-                switch job {
-                case .append(let unit, let completion):
-                    batch.append(unit)
-                    completions.append(completion)
-                case .task(let body):
-                    commit(&batch, &completions)
-                    body(writer)
-                    committedSeq.store(writer.lastSeq, ordering: .releasing)
-                }
+        while var round = nextRound() {
+            var start = 0
+            for task in round.tasks {
+                commit(round, start..<task.position)
+                task.body(writer)
+                committedSeq.store(writer.lastSeq, ordering: .releasing)
+                start = task.position
             }
-            commit(&batch, &completions)
-            condition.lock()
-            busy = false
-            condition.unlock()
+            commit(round, start..<round.units.count)
+            finish(&round)
         }
         writer.close()
         condition.lock()
@@ -149,31 +170,51 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     /// Waits for work (and for an inline commit to finish); nil once stopping and drained.
-    private func nextJobs() -> [Job]? {
+    ///
+    /// Takes the whole queue by swapping it with the spare one (no copy of the units); only a backlog
+    /// of more than `maxBatchUnits` appends is split, tasks staying between the units they were
+    /// queued between.
+    private func nextRound() -> Queue? {
         condition.lock()
         defer { condition.unlock() }
         while busy || (pending.isEmpty && !stopping) { condition.wait() }
         if pending.isEmpty { return nil }
         busy = true
-        var taken = 0
-        var units = 0
-        for job in pending {
-            if case .append = job { units += 1 }
-            if units > Self.maxBatchUnits { break }
-            taken += 1
+        var round = Queue()
+        swap(&round, &spare)
+        swap(&round, &pending)
+        let count = maxBatchUnits
+        if round.units.count > count {
+            // The rest stays queued, ahead of anything submitted from now on.
+            pending.units.append(contentsOf: round.units[count...])
+            pending.completions.append(contentsOf: round.completions[count...])
+            round.units.removeSubrange(count...)
+            round.completions.removeSubrange(count...)
+            let later = round.tasks.firstIndex { $0.position > count } ?? round.tasks.count
+            pending.tasks.append(contentsOf: round.tasks[later...].map { ($0.position - count, $0.body) })
+            round.tasks.removeSubrange(later...)
         }
-        let jobs = Array(pending.prefix(taken))
-        pending.removeFirst(taken)
-        return jobs
+        return round
     }
 
-    private func commit(_ batch: inout [AppendUnit], _ completions: inout [Completion]) {
-        guard !batch.isEmpty else { return }
-        let results = writer.commit(batch)
+    /// Ends a round: clears `busy` (waking a `flush` that waits for it), then frees the round's units
+    /// outside the lock and keeps the emptied queue for its capacity.
+    private func finish(_ round: inout Queue) {
+        condition.lock()
+        busy = false
+        condition.broadcast()
+        condition.unlock()
+        round.removeAll()
+        condition.lock()
+        swap(&spare, &round)
+        condition.unlock()
+    }
+
+    private func commit(_ round: Queue, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        let results = writer.commit(round.units[range])
         commits.add(1, ordering: .relaxed)
         committedSeq.store(writer.lastSeq, ordering: .releasing)
-        for (completion, result) in zip(completions, results) { completion(result) }
-        batch.removeAll(keepingCapacity: true)
-        completions.removeAll(keepingCapacity: true)
+        for (completion, result) in zip(round.completions[range], results) { completion(result) }
     }
 }

@@ -15,6 +15,7 @@ final class LogReader {
         database = try Database(path: path, create: false)
         database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         try database.execute("PRAGMA query_only = 1")
+        database.keepWALFile()
     }
 
     /// A cached prepared statement for `sql`, reset and ready to bind.

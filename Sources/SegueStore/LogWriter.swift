@@ -1,3 +1,4 @@
+import CSQLite
 import SegueCore
 
 /// The write side of the log: one connection, its prepared statements and the numbering it checks.
@@ -20,21 +21,32 @@ final class LogWriter {
     private var cascade: StoreError?
 
     /// The connection and the statements prepared on it, dropped together when it is poisoned.
+    ///
+    /// `BEGIN IMMEDIATE` and `COMMIT` are prepared too: through `sqlite3_exec` they would be parsed
+    /// again on every commit, which on the one-event path costs more than the insert.
     final class Connection {
         let database: Database
+        let begin: Statement
+        let commit: Statement
         let insertEvent: Statement
+        /// `rowsPerInsert` events in one statement.
+        let insertEvents: Statement
         let insertCommand: Statement
         let lastRevision: Statement
-        let commandExists: Statement
 
         init(database: Database) throws(StoreError) {
             self.database = database
-            insertEvent = try database.prepare(
-                "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            begin = try database.prepare("BEGIN IMMEDIATE")
+            commit = try database.prepare("COMMIT")
+            insertEvent = try database.prepare(Self.insertEventsSQL(rows: 1))
+            insertEvents = try database.prepare(Self.insertEventsSQL(rows: LogWriter.rowsPerInsert))
             insertCommand = try database.prepare("INSERT INTO commands (id, navigator, seq, reply) VALUES (?, ?, ?, ?)")
             lastRevision = try database.prepare("SELECT MAX(revision) FROM events WHERE navigator = ?")
-            commandExists = try database.prepare("SELECT 1 FROM commands WHERE id = ?")
+        }
+
+        static func insertEventsSQL(rows: Int) -> String {
+            "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
         }
     }
 
@@ -57,6 +69,7 @@ final class LogWriter {
                     + "Put the data directory on a local file system.", sql: "PRAGMA journal_mode = WAL")
         }
         try database.execute("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+        database.keepWALFile()
         if quickCheck, let failure = OpenCheck.quickCheck(path: path) { throw failure }
         try Schema.migrate(database)
         let connection = try Connection(database: database)
@@ -82,59 +95,90 @@ final class LogWriter {
     // MARK: Committing
 
     /// Commits `units` in one transaction and returns one result per unit, in order.
-    func commit(_ units: [AppendUnit]) -> [Result<Void, StoreError>] {
-        var results = [Result<Void, StoreError>](repeating: .success(()), count: units.count)
+    func commit(_ units: [AppendUnit]) -> [Result<Void, StoreError>] { commit(units[...]) }
+
+    /// Commits a slice of the committer's queue, without copying it out.
+    func commit(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>] {
+        var results: [Result<Void, StoreError>] = []
+        results.reserveCapacity(units.count)
         let connection: Connection
         do throws(StoreError) {
             connection = try liveConnection()
         } catch {
-            return results.map { _ in .failure(error) }
+            return units.map { _ in .failure(error) }
         }
-        let database = connection.database
         var seq = lastSeq
-        var working: [String: Int64] = [:]
-        var commandsInBatch = Set<String>()
-        var updates: [(navigator: String, revision: Int64)] = []
         var accepted = false
         do throws(StoreError) {
-            try database.execute("BEGIN IMMEDIATE")
-            for (index, unit) in units.enumerated() {
+            try connection.begin.run()
+            for unit in units {
                 updates.removeAll(keepingCapacity: true)
-                if let rejection = try validate(
-                    unit, after: seq, working: working, updates: &updates, commandsInBatch: commandsInBatch, connection)
-                {
-                    results[index] = .failure(rejection)
+                if let rejection = try validate(unit, after: seq, connection) {
+                    results.append(.failure(rejection))
                     continue
                 }
-                try write(unit, connection, lastSeq: unit.events.last?.seq ?? seq)
-                for update in updates { working[update.navigator] = update.revision }
-                seq = unit.events.last?.seq ?? seq
-                if let id = unit.commandID { commandsInBatch.insert(id) }
+                let last = unit.events.last?.seq ?? seq
+                // The commands row goes first: its primary key is the duplicate check, so a retried
+                // command id fails here with nothing of its unit written (SQLite undoes just the
+                // failed statement, the transaction goes on).
+                if let id = unit.commandID, let duplicate = try insertCommand(id, of: unit, lastSeq: last, connection) {
+                    results.append(.failure(duplicate))
+                    continue
+                }
+                try queue(unit.events, connection)
+                // Revisions are updated in place; a failed batch clears them (`recover`).
+                for update in updates { revisions[update.navigator] = update.revision }
+                seq = last
                 accepted = true
+                results.append(.success(()))
             }
-            try database.execute("COMMIT")
+            try flushRows(connection)
+            try connection.commit.run()
         } catch {
             // Never retry a failed commit in place (fsyncgate): fail every unit of the batch, let the
             // callers renumber from the log's real end.
-            database.rollbackQuietly()
+            connection.database.rollbackQuietly()
             recover(after: error)
-            return results.map { result in
+            var failed = results.map { result in
                 if case .failure = result { return result }
                 return .failure(error)
             }
+            while failed.count < units.count { failed.append(.failure(error)) }
+            return failed
         }
         lastSeq = seq
-        revisions.merge(working) { _, new in new }
         if accepted { cascade = nil }
         return results
     }
 
-    /// Why `unit` cannot follow `seq` and the batch's `working` revisions, or nil; then `updates` holds
-    /// the revisions it brings (kept apart so a rejected unit costs no copy of `working`).
-    private func validate(
-        _ unit: AppendUnit, after seq: Int64, working: [String: Int64],
-        updates: inout [(navigator: String, revision: Int64)], commandsInBatch: Set<String>, _ connection: Connection
-    ) throws(StoreError) -> StoreError? {
+    /// The revisions the unit being committed brings, kept apart from `revisions` until it is written
+    /// (so a rejected unit changes nothing); reused across units to save an allocation each.
+    private var updates: [(navigator: String, revision: Int64)] = []
+    /// Events are inserted `rowsPerInsert` to a statement: a one-row INSERT pays SQLite's statement
+    /// start, two cursor opens and closes and a reset for each event, about as much as the row.
+    static let rowsPerInsert = 16
+    /// Events accepted but not yet inserted (at most `rowsPerInsert - 1` between calls), their text
+    /// columns back to back in `rowText`, bound without a copy (`SQLITE_STATIC`); both reused.
+    private var rows: [Row] = []
+    private var rowText: [UInt8] = []
+
+    private struct Row {
+        var seq: Int64
+        var revision: Int64
+        var version: Int64
+        var frame: Int64
+        var time: Int64
+        var navigator: Range<Int>
+        var type: Range<Int>
+        var command: Range<Int>?
+        var data: Range<Int>
+    }
+
+    /// Why `unit` cannot follow `seq` and the revisions committed so far, or nil; then `updates`
+    /// holds the revisions it brings.
+    private func validate(_ unit: AppendUnit, after seq: Int64, _ connection: Connection) throws(StoreError)
+        -> StoreError?
+    {
         for (offset, event) in unit.events.enumerated() {
             let expected = seq + 1 + Int64(offset)
             guard event.seq == expected else {
@@ -150,10 +194,8 @@ final class LogWriter {
                         + "Renumber from the store's lastSeq and resubmit.")
             }
             let last: Int64
-            if let pending = updates.last(where: { $0.navigator == event.navigator }) {
+            if !updates.isEmpty, let pending = updates.last(where: { $0.navigator == event.navigator }) {
                 last = pending.revision
-            } else if let known = working[event.navigator] {
-                last = known
             } else {
                 last = try lastRevision(of: event.navigator, connection)
             }
@@ -164,18 +206,6 @@ final class LogWriter {
                         + "\"\(event.navigator)\", whose next revision is \(last + 1). Renumber and resubmit.")
             }
             updates.append((event.navigator, event.revision))
-        }
-        if let id = unit.commandID {
-            let statement = connection.commandExists
-            statement.bind(id, at: 1)
-            defer { statement.reset() }
-            var exists = commandsInBatch.contains(id)
-            if !exists { exists = try statement.step() }
-            if exists {
-                return StoreError(
-                    kind: .duplicateCommand,
-                    message: "Command id \"\(id)\" was already applied; its stored reply answers the retry.")
-            }
         }
         return nil
     }
@@ -191,32 +221,93 @@ final class LogWriter {
         return value
     }
 
-    private func write(_ unit: AppendUnit, _ connection: Connection, lastSeq: Int64) throws(StoreError) {
-        let insert = connection.insertEvent
-        for event in unit.events {
-            insert.bind(event.seq, at: 1)
-            insert.bind(event.navigator, at: 2)
-            insert.bind(event.revision, at: 3)
-            insert.bind(event.type, at: 4)
-            insert.bind(Int64(event.version), at: 5)
-            insert.bind(event.frame, at: 6)
-            insert.bind(event.time, at: 7)
-            insert.bind(event.command, at: 8)
-            insert.bind(StoreJSON.encode(.object(event.data)), at: 9)
+    /// `SQLITE_CONSTRAINT_PRIMARYKEY`, a macro Swift does not import.
+    static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)
+
+    /// Inserts the unit's commands row; returns the duplicate-command rejection when `id` is already
+    /// stored (by an earlier commit or earlier in this batch), and throws any other failure.
+    private func insertCommand(_ id: String, of unit: AppendUnit, lastSeq: Int64, _ connection: Connection)
+        throws(StoreError) -> StoreError?
+    {
+        let insert = connection.insertCommand
+        insert.bind(id, at: 1)
+        insert.bind(unit.navigator, at: 2)
+        if unit.events.isEmpty { insert.bind(nil as String?, at: 3) } else { insert.bind(lastSeq, at: 3) }
+        insert.bind(unit.reply.map(StoreJSON.encode), at: 4)
+        do throws(StoreError) {
             try insert.run()
+        } catch  where error.extendedCode == Self.constraintPrimaryKey {
+            return StoreError(
+                kind: .duplicateCommand,
+                message: "Command id \"\(id)\" was already applied; its stored reply answers the retry.")
         }
-        if let id = unit.commandID {
-            let insert = connection.insertCommand
-            insert.bind(id, at: 1)
-            insert.bind(unit.navigator, at: 2)
-            if unit.events.isEmpty { insert.bind(nil as String?, at: 3) } else { insert.bind(lastSeq, at: 3) }
-            insert.bind(unit.reply.map(StoreJSON.encode), at: 4)
-            try insert.run()
+        return nil
+    }
+
+    /// Adds `events` to the rows to insert, inserting a full statement's worth when there is one.
+    /// Rows still queued are inserted by `flushRows` before COMMIT; the order of inserts inside the
+    /// transaction changes nothing, and a failed insert fails the whole batch either way.
+    private func queue(_ events: [EventRecord], _ connection: Connection) throws(StoreError) {
+        for event in events {
+            let navigator = rowText.appendUTF8(event.navigator)
+            let type = rowText.appendUTF8(event.type)
+            let command = event.command.map { rowText.appendUTF8($0) }
+            let dataStart = rowText.count
+            JSON.object(event.data).serialize(into: &rowText)
+            rows.append(
+                Row(
+                    seq: event.seq, revision: event.revision, version: Int64(event.version), frame: event.frame,
+                    time: event.time, navigator: navigator, type: type, command: command,
+                    data: dataStart..<rowText.count))
+            if rows.count == Self.rowsPerInsert { try flushRows(connection) }
         }
+    }
+
+    /// Inserts the queued rows: one multi-row statement when full, else one statement per row.
+    private func flushRows(_ connection: Connection) throws(StoreError) {
+        defer {
+            rows.removeAll(keepingCapacity: true)
+            rowText.removeAll(keepingCapacity: true)
+        }
+        guard !rows.isEmpty else { return }
+        try rowText.withUnsafeBufferPointer { buffer throws(StoreError) in
+            if rows.count == Self.rowsPerInsert {
+                try insert(rows[...], connection.insertEvents, buffer)
+            } else {
+                for index in rows.indices { try insert(rows[index...index], connection.insertEvent, buffer) }
+            }
+        }
+    }
+
+    /// Binds `rows` to `statement` (9 parameters a row) and runs it; the text lives in `buffer`, so
+    /// this runs (and resets the statement) inside the buffer's scope.
+    private func insert(_ rows: ArraySlice<Row>, _ statement: Statement, _ buffer: UnsafeBufferPointer<UInt8>)
+        throws(StoreError)
+    {
+        var base: Int32 = 0
+        for row in rows {
+            statement.bind(row.seq, at: base + 1)
+            statement.bindStatic(buffer, row.navigator, at: base + 2)
+            statement.bind(row.revision, at: base + 3)
+            statement.bindStatic(buffer, row.type, at: base + 4)
+            statement.bind(row.version, at: base + 5)
+            statement.bind(row.frame, at: base + 6)
+            statement.bind(row.time, at: base + 7)
+            if let command = row.command {
+                statement.bindStatic(buffer, command, at: base + 8)
+            } else {
+                statement.bind(nil as String?, at: base + 8)
+            }
+            statement.bindStatic(buffer, row.data, at: base + 9)
+            base += 9
+        }
+        try statement.run()
     }
 
     /// After a failed batch: drop a connection that saw an I/O fault, and re-read where the log ends.
     private func recover(after error: StoreError) {
+        rows.removeAll(keepingCapacity: true)
+        rowText.removeAll(keepingCapacity: true)
         cascade = error
         revisions = [:]
         if error.poisonsConnection { connection = nil }
@@ -230,3 +321,12 @@ final class LogWriter {
 
 @available(*, unavailable)
 extension LogWriter: Sendable {}
+
+extension [UInt8] {
+    /// Appends `string`'s UTF-8 bytes and returns where they are.
+    fileprivate mutating func appendUTF8(_ string: String) -> Range<Int> {
+        let start = count
+        append(contentsOf: string.utf8)
+        return start..<count
+    }
+}

@@ -29,6 +29,7 @@ public enum OpenCheck: Sendable {
         do throws(StoreError) {
             let database = try Database(path: path, create: false)
             try database.execute("PRAGMA query_only = 1")
+            database.keepWALFile()
             let answer = try database.scalarText("PRAGMA quick_check")
             guard answer == "ok" else {
                 return StoreError(

@@ -39,6 +39,16 @@ final class Statement {
         }
     }
 
+    /// Binds `range` of `buffer` as text without a copy (`SQLITE_STATIC`): the bytes must stay valid
+    /// and unchanged until the statement is reset, so bind and run inside the buffer's scope.
+    func bindStatic(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, at index: Int32) {
+        // A nil destructor is SQLITE_STATIC. An empty buffer has no address: bind a static ''.
+        let start =
+            buffer.baseAddress.map { UnsafeRawPointer($0 + range.lowerBound) }
+            ?? UnsafeRawPointer(StaticString("").utf8Start)
+        sqlite3_bind_text(handle, index, start.assumingMemoryBound(to: CChar.self), Int32(range.count), nil)
+    }
+
     /// Clears the previous run so the statement can run again with new bindings.
     func reset() {
         sqlite3_reset(handle)

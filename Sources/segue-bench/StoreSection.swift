@@ -16,6 +16,9 @@ enum StoreSection {
                 figure.limit = fsync
                 figure.limitName = "raw write+fdatasync, interleaved"
                 figure.target = .atMost(1.2)
+            case "one-event durable append via committer thread", "raw SQLite insert, transaction per row":
+                figure.limit = fsync
+                figure.limitName = "raw write+fdatasync, interleaved"
             case "group commit, 16 producers":
                 figure.limit = 200_000
                 figure.limitName = "target"

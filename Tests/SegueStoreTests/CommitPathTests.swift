@@ -1,0 +1,120 @@
+import Foundation
+import SegueCore
+import Synchronization
+import Testing
+
+@testable import SegueStore
+
+/// The fast commit path: duplicate command ids found by the commands table's primary key, a backlog
+/// split into bounded transactions with tasks kept in place, and a WAL file that outlives a close.
+@Suite struct CommitPathTests {
+    /// Each row: where the first use of the command id is, relative to the duplicate.
+    static let firstUses: [(name: String, sameBatch: Bool)] = [("earlier commit", false), ("same batch", true)]
+
+    @Test(arguments: firstUses)
+    func duplicateCommandIdWritesNothingOfItsUnitAndTheBatchGoesOn(name: String, sameBatch: Bool) throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("log.db"))
+        defer { store.close() }
+        var numberer = Numberer()
+        let first = numberer.unit("a", commandID: "c1", reply: ["ok": true, "n": 1])
+        if !sameBatch { try store.append(first) }
+        // The duplicate takes no seq: the unit after it is numbered right after `first`.
+        var retry = numberer
+        let duplicate = retry.unit("a", commandID: "c1", reply: ["ok": true, "n": 2])
+        let next = numberer.unit("b", commandID: "c2", reply: ["ok": true])
+        let units = sameBatch ? [first, duplicate, next] : [duplicate, next]
+        let results = try #require(store.commitIfIdle(units))
+        let kinds = results.map { $0.failure?.kind }
+        #expect(kinds == (sameBatch ? [nil, .duplicateCommand, nil] : [.duplicateCommand, nil]))
+        #expect(results.first { $0.failure != nil }?.failure?.code == .conflict)
+        #expect(try store.reply(forCommand: "c1") == ["ok": true, "n": 1])
+        #expect(try store.reply(forCommand: "c2") == ["ok": true])
+        let events = try store.allEvents()
+        #expect(events.map(\.navigator) == ["a", "b"])
+        #expect(checkGapless(events) == nil)
+        #expect(store.lastSeq == 2)
+    }
+
+    /// Batches of these many events cover multi-row inserts, their remainder, and neither.
+    @Test(arguments: [1, 15, 16, 17, 50])
+    func everyColumnOfABatchReadsBackExactly(events: Int) throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("log.db"))
+        defer { store.close() }
+        var numberer = Numberer()
+        var units: [AppendUnit] = []
+        var count = 0
+        while count < events {
+            let size = min(1 + units.count % 3, events - count)
+            let navigator = ["a", "b", "ünïcode nav"][units.count % 3]
+            let command = units.count % 2 == 0 ? "cmd-\(units.count)" : nil
+            units.append(numberer.unit(navigator, count: size, commandID: command, reply: command.map { .string($0) }))
+            count += size
+        }
+        let results = try #require(store.commitIfIdle(units))
+        for result in results { try result.get() }
+        #expect(try store.allEvents() == units.flatMap(\.events))
+        for unit in units where unit.commandID != nil {
+            #expect(try store.reply(forCommand: unit.commandID!) == unit.reply)
+        }
+    }
+
+    @Test func backlogIsCommittedInBoundedBatchesWithTasksInPlace() throws {
+        let directory = TemporaryDirectory()
+        let writer = LogWriter(path: directory.file("log.db"), durability: .full, busyTimeoutMilliseconds: 1000)
+        try writer.open(quickCheck: false)
+        let committer = GroupCommitter(writer: writer, maxBatchUnits: 8)
+        defer { committer.close() }
+        let order = Mutex<[String]>([])
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? committer.perform { _ in
+                entered.signal()
+                release.wait()
+            }
+        }.start()
+        entered.wait()
+        // Queued while the writer is held: 20 units, a task that sees how far the log got, 5 more.
+        var numberer = Numberer()
+        for index in 0..<25 {
+            if index == 20 {
+                Thread {
+                    _ = try? committer.perform { writer in order.withLock { $0.append("task@\(writer.lastSeq)") } }
+                }.start()
+                while committer.queuedTaskCount == 0 { usleep(1000) }
+            }
+            committer.submit(numberer.unit("a")) { result in
+                order.withLock { $0.append(result.failure == nil ? "unit" : "failed") }
+            }
+        }
+        let commitsBefore = committer.commits.load(ordering: .relaxed)
+        release.signal()
+        committer.flush()
+        let seen = order.withLock { $0 }
+        #expect(seen == Array(repeating: "unit", count: 20) + ["task@20"] + Array(repeating: "unit", count: 5))
+        // 20 units in batches of at most 8, then 5: at least four transactions.
+        #expect(committer.commits.load(ordering: .relaxed) - commitsBefore >= 4)
+        #expect(writer.lastSeq == 25)
+    }
+
+    @Test func theWALFileIsKeptAcrossCloseAndTheLogReopens() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        var numberer = Numberer()
+        do {
+            let store = try EventStore(path: path)
+            for _ in 0..<10 { try store.append(numberer.unit("main")) }
+            store.close()
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: path + "-wal")
+        #expect((attributes[.size] as? Int ?? 0) > 0)
+        let store = try EventStore(path: path)
+        defer { store.close() }
+        #expect(store.lastSeq == 10)
+        try store.append(numberer.unit("main"))
+        #expect(checkGapless(try store.allEvents()) == nil)
+        #expect(try store.integrityCheck() == [])
+    }
+}
