@@ -74,10 +74,23 @@ final class TickSubscriber: Sendable {
         var signalled = false
         while !stop.isSet {
             guard try poller.poll(timeout: .milliseconds(50))[0].contains(.readable) else { continue }
-            while let frames = try socket.receiveMultipart(dontWait: true) {
-                guard frames.count == 2 else { continue }
-                let topic = frames[0]
-                if topic.first == UInt8(ascii: "h") {
+            // Frames are read in place from libzmq's messages (no array per frame, none per message):
+            // at 120,000 ticks a second per subscriber, eight subscribers share two cores with the daemon.
+            while let topic = try socket.withReceivedFrame(dontWait: true, { Self.topic($0, more: $1) }) {
+                guard topic.more else { continue }
+                var bodyBytes = 0
+                var frame: Int64 = 0
+                var time: Int64 = 0
+                var more = true
+                while more, let rest = try socket.withReceivedFrame({ body, next in
+                    (body.count, Self.integers(in: body), next)
+                }) {
+                    more = rest.2
+                    guard bodyBytes == 0 else { continue }  // a third frame is not a tick's
+                    bodyBytes = rest.0
+                    (frame, time) = rest.1
+                }
+                guard let navigator = topic.navigator else {
                     if !signalled {
                         signalled = true
                         ready.signal()
@@ -85,13 +98,6 @@ final class TickSubscriber: Sendable {
                     continue
                 }
                 let now = Bench.wallClock()
-                // Topic `tick/f<index>/`.
-                var navigator = 0
-                for byte in topic.dropFirst(6) where byte >= 48 && byte <= 57 {
-                    navigator = navigator * 10 + Int(byte - 48)
-                }
-                let frame = Self.integer(after: Self.frameKey, in: frames[1])
-                let time = Self.integer(after: Self.timeKey, in: frames[1])
                 let inWindow = measuring.load(ordering: .relaxed)
                 if navigator < navigators {
                     if inWindow, lastFrame[navigator] >= 0, frame > lastFrame[navigator] + 1 {
@@ -101,7 +107,7 @@ final class TickSubscriber: Sendable {
                 }
                 guard inWindow else { continue }
                 local.ticks += 1
-                local.bytes += topic.count + frames[1].count
+                local.bytes += topic.count + bodyBytes
                 let bucket = max(0, min(20_000, Int((now - time) / 50_000)))
                 local.lateness[bucket] += 1
             }
@@ -112,33 +118,52 @@ final class TickSubscriber: Sendable {
     static let frameKey = Array(#""frame":"#.utf8)
     static let timeKey = Array(#""time":"#.utf8)
 
-    /// The non-negative integer after `key` in `body` (0 when absent); a byte scan, not a JSON parse,
-    /// so a subscriber keeps up with hundreds of thousands of ticks a second.
-    static func integer(after key: [UInt8], in body: [UInt8]) -> Int64 {
-        body.withUnsafeBufferPointer { bytes in
-            let n = bytes.count
-            let k = key.count
-            var i = 0
-            while i + k <= n {
-                if bytes[i] == key[0] {
-                    var match = true
-                    for j in 1..<k where bytes[i + j] != key[j] {
-                        match = false
-                        break
-                    }
-                    if match {
-                        var value: Int64 = 0
-                        var p = i + k
-                        while p < n, bytes[p] >= 48, bytes[p] <= 57 {
-                            value = value * 10 + Int64(bytes[p] - 48)
-                            p += 1
-                        }
-                        return value
-                    }
-                }
-                i += 1
-            }
-            return 0
+    /// A topic's length, whether more frames follow, and the navigator index of `tick/f<index>/`
+    /// (`nil` for `hb/`, which only signals that the subscription is live).
+    static func topic(_ bytes: UnsafeRawBufferPointer, more: Bool) -> (count: Int, more: Bool, navigator: Int?) {
+        guard bytes.first != UInt8(ascii: "h") else { return (bytes.count, more, nil) }
+        var navigator = 0
+        for byte in bytes.dropFirst(6) where byte >= 48 && byte <= 57 {
+            navigator = navigator * 10 + Int(byte - 48)
         }
+        return (bytes.count, more, navigator)
+    }
+
+    /// A tick body's `frame` and `time`: `time` follows `frame` in every body, so one scan finds both.
+    static func integers(in body: UnsafeRawBufferPointer) -> (frame: Int64, time: Int64) {
+        let frame = integer(after: frameKey, in: body, from: 0)
+        let time = integer(after: timeKey, in: body, from: frame.end)
+        return (frame.value, time.value)
+    }
+
+    /// The non-negative integer after `key` in `body` at or after `start` (0 when absent), and where it
+    /// ends; a byte scan, not a JSON parse, so a subscriber keeps up with hundreds of thousands of ticks
+    /// a second.
+    static func integer(after key: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int)
+        -> (value: Int64, end: Int)
+    {
+        let n = bytes.count
+        let k = key.count
+        var i = start
+        while i + k <= n {
+            if bytes[i] == key[0] {
+                var match = true
+                for j in 1..<k where bytes[i + j] != key[j] {
+                    match = false
+                    break
+                }
+                if match {
+                    var value: Int64 = 0
+                    var p = i + k
+                    while p < n, bytes[p] >= 48, bytes[p] <= 57 {
+                        value = value * 10 + Int64(bytes[p] - 48)
+                        p += 1
+                    }
+                    return (value, p)
+                }
+            }
+            i += 1
+        }
+        return (0, start)
     }
 }

@@ -46,7 +46,7 @@ struct SystemdUnitTests {
             "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=10", "Restart=on-failure", "TimeoutStopSec=5",
             "User=segue", "Group=segue", "StateDirectory=segue", "RuntimeDirectory=segue", "RuntimeDirectoryMode=0750",
             "UMask=0027", "ProtectSystem=strict", "NoNewPrivileges=yes", "CapabilityBoundingSet=",
-            "SystemCallFilter=@system-service", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
+            "SystemCallFilter=@system-service", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "Nice=-5",
         ] {
             #expect(lines.contains(setting), "missing \(setting)")
         }

@@ -20,6 +20,10 @@ public struct Fleet: Sendable {
     /// Active navigators that may have gone idle (a transition ended, a queued command was dropped,
     /// the navigator closed): what `prune` checks.
     private var pruneCandidates: Set<String> = []
+    /// No active navigator has anything for `advance` to do before this frame (the least of their
+    /// `Navigator.nextDueFrame`), or `nil` when unknown. Any change to a navigator's state clears it,
+    /// so a fleet whose transitions all run long animations skips `advance`'s scan frame after frame.
+    private var earliestDue: Int64?
     /// Undo entries for events not yet known durable (see `journaling`), oldest first.
     private var journal: [(seq: Int64, name: String, previous: NavigatorState?)] = []
     /// When set, every appended event records the state it replaced, so a failed commit can be
@@ -54,6 +58,7 @@ public struct Fleet: Sendable {
     /// Installs a navigator's snapshot (state as of `seq`), before applying the tail of the log.
     public mutating func restore(_ state: NavigatorState, seq: Int64, frame: Int64, time: Int64) {
         navigators[state.name] = state
+        earliestDue = nil
         pruneCandidates.insert(state.name)
         lastSeq = max(lastSeq, seq)
         lastFrame = max(lastFrame, frame)
@@ -124,15 +129,26 @@ public struct Fleet: Sendable {
     /// merged by frame (stable, so ties keep the active order). Frames are usually closed one at a
     /// time, when every due event is in the frame being closed.
     public mutating func advance(toFrame frame: Int64) -> [EventRecord] {
+        if let earliestDue, frame < earliestDue { return [] }
         var due: [(frame: Int64, order: Int, name: String, event: NavigationEvent)] = []
+        var later = Int64.max
         for name in active {
             inPlace(name) { state in
-                guard let next = Navigator.nextDueFrame(state), next <= frame else { return }
-                for event in Navigator.advance(state, toFrame: frame) {
+                guard let next = Navigator.nextDueFrame(state) else { return }
+                guard next <= frame else {
+                    later = min(later, next)
+                    return
+                }
+                let events = Navigator.advance(state, toFrame: frame)
+                // Nothing decided although due: look again next frame, as without the cache.
+                if events.isEmpty { later = min(later, next) }
+                for event in events {
                     due.append((event.frame, due.count, name, event))
                 }
             }
         }
+        // Appending the due events below changes states, which clears this again.
+        earliestDue = later
         guard !due.isEmpty else { return [] }
         due.sort { ($0.frame, $0.order) < ($1.frame, $1.order) }
         return due.map { append($0.event, navigator: $0.name, time: max(clock.instant(ofFrame: $0.frame), lastTime)) }
@@ -142,8 +158,22 @@ public struct Fleet: Sendable {
     /// Frames must be closed in order; an idle fleet closes a frame in constant time.
     public mutating func closeFrame(_ frame: Int64) -> (events: [EventRecord], ticks: [Tick]) {
         let events = advance(toFrame: frame)
+        var ticks: [Tick] = []
+        ticks.reserveCapacity(active.count)
+        takeTicks(closing: frame) { ticks.append($0) }
+        return (events, ticks)
+    }
+
+    /// The second half of `closeFrame`, for a frame loop that handles the clock's events (from
+    /// `advance(toFrame: frame)`, called first) before the ticks that show them: marks `frame`
+    /// closed and hands its ticks to `body` one at a time, in the order `closeFrame` returns them,
+    /// without gathering them into an array.
+    public mutating func takeTicks(closing frame: Int64, _ body: (Tick) -> Void) {
         closedFrame = max(closedFrame, frame)
-        return (events, ticks(frame: frame, prune: true))
+        for name in active {
+            inPlace(name) { Navigator.forEachTick($0, frame: frame, body) }
+        }
+        prune(after: frame)
     }
 
     /// Events decided at restart (DESIGN.md §5): interactive transitions cancelled with `recovery`.
@@ -209,6 +239,7 @@ public struct Fleet: Sendable {
         while let last = journal.last, last.seq > seq {
             journal.removeLast()
             navigators[last.name] = last.previous
+            earliestDue = nil
             pruneCandidates.insert(last.name)
             touch(last.name)
         }
@@ -271,6 +302,7 @@ public struct Fleet: Sendable {
     private mutating func commit(_ event: NavigationEvent, to state: NavigatorState, record: EventRecord) {
         if journaling { journal.append((record.seq, record.navigator, navigators[record.navigator])) }
         navigators[record.navigator] = Navigator.evolve(state, event)
+        earliestDue = nil
         switch event.kind {
         case .completed, .cancelled, .dropped, .closed: pruneCandidates.insert(record.navigator)
         default: break

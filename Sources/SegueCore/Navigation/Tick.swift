@@ -65,12 +65,19 @@ extension Navigator {
     /// `ticks(_:frame:)` appended to `out`: the frame loop gathers every navigator's ticks into one
     /// array instead of allocating one per navigator per frame.
     public static func appendTicks(_ state: NavigatorState, frame: Int64, to out: inout [Tick]) {
+        forEachTick(state, frame: frame) { out.append($0) }
+    }
+
+    /// `ticks(_:frame:)` handed to `body` one at a time, in order: the frame loop encodes each as it
+    /// comes instead of storing it.
+    @inline(__always)
+    public static func forEachTick(_ state: NavigatorState, frame: Int64, _ body: (Tick) -> Void) {
         for ended in state.ended where ended.endFrame == frame {
             let fraction: Double = ended.phase == .completed ? 1 : 0
-            out.append(tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true))
+            body(tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true))
         }
         if let t = state.transition, t.startFrame <= frame {
-            out.append(tick(state, t, frame: frame, phase: t.phase, fraction: t.fraction(at: frame), final: false))
+            body(tick(state, t, frame: frame, phase: t.phase, fraction: t.fraction(at: frame), final: false))
         }
     }
 

@@ -30,26 +30,21 @@ extension Engine {
         }
         if first <= target {
             for frame in first...target {
-                let (events, ticks) = fleet.closeFrame(frame)
-                submitClockEvents(events)
+                // The clock's events first, so that the ticks showing them queue behind them.
+                submitClockEvents(fleet.advance(toFrame: frame))
                 let seq = fleet.lastSeq
-                for tick in ticks {
-                    outbox.enqueue(.publish(topic: tickTopic(tick.navigator), body: tick.encoded()), after: seq)
+                let durable = durableSeq
+                var count: Int64 = 0
+                fleet.takeTicks(closing: frame) { tick in
+                    outbox.publishTick(tick, after: seq, durable: durable, on: publisher)
+                    count += 1
                 }
-                stats.ticks += Int64(ticks.count)
+                stats.ticks += count
                 stats.framesClosed += 1
                 if now - clock.instant(ofFrame: frame) > 2_000_000 { stats.lateFrames += 1 }
             }
         }
         lastCloseNanoseconds = WallClock.monotonic() - started
-    }
-
-    /// `tick/<navigator>/` as bytes, built once per navigator rather than once per tick.
-    func tickTopic(_ navigator: String) -> [UInt8] {
-        if let topic = tickTopics[navigator] { return topic }
-        let topic = Array("tick/\(navigator)/".utf8)
-        tickTopics[navigator] = topic
-        return topic
     }
 
     /// Whether closing frames currently costs more than half a frame period.

@@ -54,6 +54,56 @@ import Testing
         #expect(liveTicks.values.flatMap { $0 }.count == 7 + 13 + 19)
     }
 
+    /// `advance` + `takeTicks` (the daemon's frame loop) give what `closeFrame` gives, frame by frame.
+    @Test func takingTicksOneByOneMatchesCloseFrame() {
+        var gathered = Fleet(clock: clock)
+        for (i, name) in ["a", "b", "c"].enumerated() {
+            created(&gathered, name, at: t0)
+            _ = gathered.execute(
+                .push(
+                    ScreenSpec(name: "Detail"), TransitionOptions(animator: ["duration": .double(0.05 * Double(i + 1))])
+                ), .init(), navigator: name, time: t0)
+        }
+        var streamed = gathered
+        let start = clock.frame(atOrAfter: t0)
+        for frame in start...(start + 12) {
+            let closed = gathered.closeFrame(frame)
+            let events = streamed.advance(toFrame: frame)
+            var ticks: [[UInt8]] = []
+            streamed.takeTicks(closing: frame) { ticks.append($0.encoded()) }
+            #expect(events == closed.events)
+            #expect(ticks == closed.ticks.map { $0.encoded() })
+            #expect(streamed.active == gathered.active)
+            #expect(streamed.closedFrame == frame)
+        }
+        #expect(streamed.active.isEmpty)
+    }
+
+    /// While every transition runs a long animation, `advance` skips its scan; a command that brings
+    /// an earlier due frame (a short push elsewhere) must still complete exactly on schedule.
+    @Test func aShortTransitionStartedDuringLongOnesCompletesOnSchedule() throws {
+        var fleet = Fleet(clock: clock)
+        created(&fleet, "long", at: t0)
+        created(&fleet, "short", at: t0)
+        _ = fleet.execute(
+            .push(ScreenSpec(name: "Detail"), TransitionOptions(animator: ["duration": .double(2)])), .init(),
+            navigator: "long", time: t0)
+        let start = clock.frame(atOrAfter: t0)
+        for frame in start...(start + 10) { #expect(fleet.closeFrame(frame).events.isEmpty) }
+        let pushed = fleet.execute(
+            .push(ScreenSpec(name: "Detail"), TransitionOptions(animator: ["duration": .double(0.1)])), .init(),
+            navigator: "short", time: clock.instant(ofFrame: start + 10) + 1)
+        let end = try #require(fleet.state(of: "short").transition).segment.endFrame
+        var completions: [(frame: Int64, navigator: String)] = []
+        for frame in (start + 11)...(end + 2) {
+            for record in fleet.closeFrame(frame).events { completions.append((frame, record.navigator)) }
+        }
+        #expect(pushed.error == nil)
+        #expect(completions.map(\.frame) == [end])
+        #expect(completions.map(\.navigator) == ["short"])
+        #expect(fleet.active == ["long"])
+    }
+
     @Test func rollbackRestoresDurableStatesAndRenumbers() {
         var fleet = Fleet(clock: clock)
         created(&fleet, "a", at: t0)

@@ -36,4 +36,24 @@ import Testing
             #expect(tick.encoded() == tick.json.serializedBytes())
         }
     }
+
+    /// The frame loop's one encoder, reused across ticks of every size: each body is exactly the
+    /// tick's own, whatever came before it (a long body leaves no trailing bytes behind, and names
+    /// long enough to outgrow the buffer grow it).
+    @Test func oneEncoderReusedAcrossTicksWritesEachTickExactly() {
+        let encoder = TickEncoder()
+        let long = String(repeating: "\u{1}\"", count: 700)
+        var v = ViewProperties()
+        v.x = 0.123456789012345
+        v.rotation = -1.7976931348623157e308
+        v.anchorY = 5e-324
+        for name in ["a", long, "main", "ünï" + long, "b"] {
+            let tick = Tick(
+                navigator: name, transition: .max, operation: .dismiss, frame: .max, time: .min, phase: .cancelling,
+                fraction: 0.1 + 0.2, progress: -2.2250738585072014e-308, revision: .max, final: name.count % 2 == 0,
+                fromScreen: name, toScreen: String(name.reversed()), views: ViewPair(from: v, to: ViewProperties()))
+            encoder.encode(tick)
+            #expect(Array(encoder.body) == tick.json.serializedBytes())
+        }
+    }
 }
