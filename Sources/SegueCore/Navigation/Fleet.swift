@@ -294,6 +294,7 @@ public struct Fleet: Sendable {
         }
         if !events.isEmpty {
             navigators[navigator] = after
+            earliestDue = nil
             touch(navigator)
         }
         return records

@@ -88,7 +88,6 @@ public final class Engine: @unchecked Sendable {
     var nextHeartbeat: Int64 = 0
     /// How long the last `closeFrames` took, to notice overload.
     var lastCloseNanoseconds: Int64 = 0
-    var tickTopics: [String: [UInt8]] = [:]
     var eventTopics: [String: [UInt8]] = [:]
     var recentReplies: [String: (seq: Int64, body: [UInt8])] = [:]
     var recentOrder: [String] = []
@@ -294,7 +293,9 @@ public final class Engine: @unchecked Sendable {
         case .reply(let envelope, let body, _):
             _ = try? router?.sendMultipart(envelope + [body], dontWait: true)
         case .publish(let topic, let body):
-            _ = try? publisher?.sendMultipart([topic, body], dontWait: true)
+            topic.withUnsafeBytes { topic in
+                body.withUnsafeBytes { body in _ = try? publisher?.sendMultipart(topic, body, dontWait: true) }
+            }
         }
     }
 
