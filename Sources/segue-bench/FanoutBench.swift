@@ -39,42 +39,12 @@ enum FanoutBench {
         }
     }
 
-    /// The `Nice=` of the packaged unit (config/segued.service), read from the source tree this bench
-    /// was built from; `nil` when the unit is not there or sets none.
-    static let serviceNice: Int32? = {
-        let unit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("config/segued.service")
-        guard let text = try? String(contentsOf: unit, encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("Nice=") {
-            return Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces))
-        }
-        return nil
-    }()
-
-    /// Gives segued the scheduling priority its systemd unit gives it (`Nice=`), on every thread: the
-    /// subscribers share the daemon's two cores here, as co-located clients would on a device, and
-    /// the unit is how a deployment keeps the frame clock ahead of them. Linux applies a nice value
-    /// per thread, so each of `/proc/PID/task` is set (threads started later inherit it).
-    /// - Returns: the value applied, or `nil` if the unit sets none.
-    @discardableResult
-    static func applyServicePriority(to daemon: DaemonProcess) throws -> Int32? {
-        guard let nice = serviceNice else { return nil }
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task")
-        for task in tasks {
-            guard let tid = id_t(task) else { continue }
-            guard setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, nice) == 0 else {
-                throw BenchError("setpriority(\(tid), \(nice)) failed: errno \(errno) (needs CAP_SYS_NICE).")
-            }
-        }
-        return nice
-    }
-
     /// One window: subscribe, push every navigator with a long animator, measure, wait for the end.
     static func measure(
         daemon: DaemonProcess, client: BenchClient, navigators: Int, rate: Int, subscribers: Int, window: Double,
         slack: Double
     ) throws -> Result {
-        try applyServicePriority(to: daemon)
+        try ServiceScheduling.packaged.apply(to: daemon.pid)
         let subs = try (0..<subscribers).map { _ in
             try TickSubscriber(endpoint: daemon.publishEndpoint, navigators: navigators)
         }

@@ -47,6 +47,7 @@ struct SystemdUnitTests {
             "User=segue", "Group=segue", "StateDirectory=segue", "RuntimeDirectory=segue", "RuntimeDirectoryMode=0750",
             "UMask=0027", "ProtectSystem=strict", "NoNewPrivileges=yes", "CapabilityBoundingSet=",
             "SystemCallFilter=@system-service", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "Nice=-5",
+            "CPUSchedulingPolicy=fifo", "CPUSchedulingPriority=10", "CPUSchedulingResetOnFork=yes",
         ] {
             #expect(lines.contains(setting), "missing \(setting)")
         }
