@@ -12,7 +12,7 @@
 /// (no uniqueness check per byte, unlike `[UInt8].append`) and builds no intermediate `String`s.
 /// Doubles go through `TextOutputStreamable`, whose `_writeASCII` hook hands over the digits from a
 /// stack buffer; if a future standard library stops calling it, `write(_:)` receives the same text.
-struct JSONSerializer: TextOutputStream {
+struct JSONSerializer: JSONValueWriter {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
@@ -100,85 +100,10 @@ struct JSONSerializer: TextOutputStream {
         }
     }
 
-    mutating func writeInt(_ value: Int64) {
-        reserve(20)
-        if value < 0 { append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest != 0 {
-            digits += 1
-            rest /= 10
-        }
-        var index = count + digits
-        count = index
-        repeat {
-            index -= 1
-            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude != 0
-    }
-
-    mutating func writeDouble(_ value: Double) {
-        guard value.isFinite else { return append("null") }
-        // Most numbers in a tick are whole (0, 1, an offset of exactly one width) or halves (an
-        // anchor). Swift spells a whole double below 2^53 as its integer plus ".0", and 0.5 as "0.5";
-        // writing those directly skips the shortest-digits search, with the very same bytes.
-        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
-            if value == 0 {
-                append(value.sign == .minus ? "-0.0" : "0.0")
-            } else {
-                writeInt(Int64(value))
-                append(".0")
-            }
-            return
-        }
-        if value == 0.5 { return append("0.5") }
-        value.write(to: &self)
-    }
-
-    mutating func writeString(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
-            reserve(utf8.count + 2)
-            append(UInt8(ascii: "\""))
-            var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscape(byte)
-                runStart = index + 1
-            }
-            append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
-            append(UInt8(ascii: "\""))
-        }
-    }
-
-    private mutating func appendEscape(_ byte: UInt8) {
-        let letter: UInt8
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): letter = byte
-        case 0x08: letter = UInt8(ascii: "b")
-        case 0x09: letter = UInt8(ascii: "t")
-        case 0x0A: letter = UInt8(ascii: "n")
-        case 0x0C: letter = UInt8(ascii: "f")
-        case 0x0D: letter = UInt8(ascii: "r")
-        default:
-            let hexDigits: StaticString = "0123456789abcdef"
-            append("\\u00")
-            append(hexDigits.utf8Start[Int(byte >> 4)])
-            append(hexDigits.utf8Start[Int(byte & 0x0F)])
-            return
-        }
-        append(UInt8(ascii: "\\"))
-        append(letter)
-    }
-
     // MARK: - Buffer
 
     @inline(__always)
-    private mutating func reserve(_ extra: Int) {
+    mutating func reserve(_ extra: Int) {
         if capacity - count < extra { grow(toAtLeast: count + extra) }
     }
 
@@ -198,7 +123,7 @@ struct JSONSerializer: TextOutputStream {
         count += 1
     }
 
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
         (base + count).initialize(from: source, count: bytes.count)
@@ -213,17 +138,6 @@ struct JSONSerializer: TextOutputStream {
         reserve(spaces)
         (base + count).initialize(repeating: UInt8(ascii: " "), count: spaces)
         count += spaces
-    }
-
-    // MARK: - TextOutputStream, for `Double.write(to:)`
-
-    mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { append($0) }
-    }
-
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        append(buffer)
     }
 }
 

@@ -43,9 +43,9 @@ public final class TickEncoder {
 
 /// The unchecked writer behind `TickEncoder`: the caller has reserved room for the whole body.
 ///
-/// Spells every value the way `JSONSerializer` does (its tests pin the spellings; this file's tests
-/// pin this writer to it).
-struct TickWriter: TextOutputStream {
+/// Values are spelled by `JSONValueWriter`, exactly as `JSONSerializer` spells them (tests pin the two
+/// together).
+struct TickWriter: JSONValueWriter {
     let base: UnsafeMutablePointer<UInt8>
     var count = 0
 
@@ -103,7 +103,11 @@ struct TickWriter: TextOutputStream {
         append("]}")
     }
 
-    // MARK: Values, spelled as JSONSerializer spells them
+    // MARK: Appends (the values are spelled by `JSONValueWriter`)
+
+    /// Nothing to do: `TickEncoder.encode` reserved room for the longest body first.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {}
 
     @inline(__always)
     mutating func append(_ text: StaticString) {
@@ -112,100 +116,14 @@ struct TickWriter: TextOutputStream {
     }
 
     @inline(__always)
-    private mutating func append(_ byte: UInt8) {
+    mutating func append(_ byte: UInt8) {
         base[count] = byte
         count += 1
     }
 
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         (base + count).initialize(from: source, count: bytes.count)
         count += bytes.count
-    }
-
-    mutating func writeInt(_ value: Int64) {
-        if value < 0 { append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest != 0 {
-            digits += 1
-            rest /= 10
-        }
-        var index = count + digits
-        count = index
-        repeat {
-            index -= 1
-            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude != 0
-    }
-
-    /// Whole numbers below 10^15 and 0.5 directly (Swift's `description` spells them `n.0` and
-    /// `0.5`), everything else through the standard library's shortest round-trip digits.
-    mutating func writeDouble(_ value: Double) {
-        guard value.isFinite else { return append("null") }
-        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
-            if value == 0 {
-                append(value.sign == .minus ? "-0.0" : "0.0")
-            } else {
-                writeInt(Int64(value))
-                append(".0")
-            }
-            return
-        }
-        if value == 0.5 { return append("0.5") }
-        value.write(to: &self)
-    }
-
-    mutating func writeString(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
-            append(UInt8(ascii: "\""))
-            var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscape(byte)
-                runStart = index + 1
-            }
-            append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
-            append(UInt8(ascii: "\""))
-        }
-    }
-
-    private mutating func appendEscape(_ byte: UInt8) {
-        let letter: UInt8
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): letter = byte
-        case 0x08: letter = UInt8(ascii: "b")
-        case 0x09: letter = UInt8(ascii: "t")
-        case 0x0A: letter = UInt8(ascii: "n")
-        case 0x0C: letter = UInt8(ascii: "f")
-        case 0x0D: letter = UInt8(ascii: "r")
-        default:
-            let hexDigits: StaticString = "0123456789abcdef"
-            append("\\u00")
-            append(hexDigits.utf8Start[Int(byte >> 4)])
-            append(hexDigits.utf8Start[Int(byte & 0x0F)])
-            return
-        }
-        append(UInt8(ascii: "\\"))
-        append(letter)
-    }
-
-    // MARK: TextOutputStream, for `Double.write(to:)`
-
-    /// Not reached by `Double.write(to:)` today (it hands its digits to `_writeASCII`); kept correct
-    /// in case a later standard library stops doing so. A double's text is at most 24 bytes, within
-    /// the reserved bound.
-    mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { append($0) }
-    }
-
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        append(buffer)
     }
 }

@@ -1,0 +1,109 @@
+/// How JSON values are spelled, byte for byte, shared by every writer that produces wire bodies.
+///
+/// Replayed ticks and events must be byte-identical to live ones, so there is exactly one spelling
+/// of each value: `JSONSerializer` (growable, checks capacity on every append) and `TickWriter`
+/// (the frame loop's unchecked writer into a buffer reserved up front) differ only in their appends.
+protocol JSONValueWriter: TextOutputStream {
+    /// Makes room for `extra` more bytes, or does nothing when the caller reserved the whole body.
+    mutating func reserve(_ extra: Int)
+    mutating func append(_ byte: UInt8)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
+    mutating func append(_ text: StaticString)
+}
+
+extension JSONValueWriter {
+    /// Decimal, with a leading `-`.
+    mutating func writeInt(_ value: Int64) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        // Digits are produced last first, into a stack buffer, then appended in order.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var magnitude = value.magnitude
+        withUnsafeMutableBytes(of: &digits) { raw in
+            let end = raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + raw.count
+            var start = end
+            repeat {
+                start -= 1
+                start.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude != 0
+            append(UnsafeBufferPointer(start: start, count: end - start))
+        }
+    }
+
+    /// Swift's shortest round-trip `description`, which is always a valid JSON number (`1.0`,
+    /// `1e-05`); a non-finite double has no JSON spelling and is written as `null`.
+    mutating func writeDouble(_ value: Double) {
+        guard value.isFinite else { return append("null") }
+        // Most numbers in a tick are whole (0, 1, an offset of exactly one width) or halves (an
+        // anchor). Swift spells a whole double below 2^53 as its integer plus ".0", and 0.5 as "0.5";
+        // writing those directly skips the shortest-digits search, with the very same bytes.
+        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
+            if value == 0 {
+                append(value.sign == .minus ? "-0.0" : "0.0")
+            } else {
+                writeInt(Int64(value))
+                append(".0")
+            }
+            return
+        }
+        if value == 0.5 { return append("0.5") }
+        value.write(to: &self)
+    }
+
+    /// A string literal with the minimal escapes: `\"`, `\\`, and control characters as
+    /// `\b \f \n \r \t` or `\u00xx`; everything else as its UTF-8 bytes.
+    mutating func writeString(_ string: String) {
+        var string = string
+        string.withUTF8 { utf8 in
+            reserve(utf8.count + 2)
+            append(UInt8(ascii: "\""))
+            var runStart = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendEscape(byte)
+                runStart = index + 1
+            }
+            append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            append(UInt8(ascii: "\""))
+        }
+    }
+
+    private mutating func appendEscape(_ byte: UInt8) {
+        let letter: UInt8
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): letter = byte
+        case 0x08: letter = UInt8(ascii: "b")
+        case 0x09: letter = UInt8(ascii: "t")
+        case 0x0A: letter = UInt8(ascii: "n")
+        case 0x0C: letter = UInt8(ascii: "f")
+        case 0x0D: letter = UInt8(ascii: "r")
+        default:
+            let hexDigits: StaticString = "0123456789abcdef"
+            append("\\u00")
+            append(hexDigits.utf8Start[Int(byte >> 4)])
+            append(hexDigits.utf8Start[Int(byte & 0x0F)])
+            return
+        }
+        append(UInt8(ascii: "\\"))
+        append(letter)
+    }
+
+    // MARK: TextOutputStream, for `Double.write(to:)`
+
+    /// Not reached by `Double.write(to:)` today (it hands its digits to `_writeASCII`); kept correct in
+    /// case a later standard library stops doing so.
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes in
+            reserve(bytes.count)
+            append(bytes)
+        }
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        reserve(buffer.count)
+        append(buffer)
+    }
+}
