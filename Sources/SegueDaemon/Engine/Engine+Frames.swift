@@ -52,6 +52,9 @@ extension Engine {
 
     /// `hb/` once per interval, from the durable position, never gated (it shows nothing undurable).
     func heartbeat(now: Int64) {
+        // Threads started since (a checkpoint's worker) inherit the loop's realtime policy: hand it
+        // back once a second. Costs a directory read when realtime, nothing otherwise.
+        RealtimeConfinement.confineToCurrentThread()
         let body: JSON = [
             "frame": .int(clock.frame(atOrBefore: now)), "time": .int(now), "seq": .int(durableSeq),
             "navigators": .int(fleet.navigators.count), "version": .string(Self.version),
