@@ -139,9 +139,7 @@ public enum Daemon {
     /// systemd restarts it), and STATUS= with counts every few seconds.
     static func installSupervision(_ engine: Engine, notifier: SystemdNotifier) {
         guard notifier.isSupervised else { return }
-        let period = notifier.watchdogInterval.map {
-            Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000
-        }
+        let period = notifier.watchdogInterval.map(WallClock.nanoseconds)
         var nextPing: Int64 = 0
         engine.wakeInterval = period.map { min($0, 5_000_000_000) } ?? 5_000_000_000
         var nextStatus: Int64 = 0

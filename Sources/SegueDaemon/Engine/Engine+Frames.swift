@@ -60,8 +60,6 @@ extension Engine {
             "navigators": .int(fleet.navigators.count), "version": .string(Self.version),
         ]
         _ = try? publisher?.sendMultipart([Array("hb/".utf8), body.serializedBytes()], dontWait: true)
-        let interval = options.heartbeatInterval.components
-        let step = interval.seconds * 1_000_000_000 + interval.attoseconds / 1_000_000_000
-        nextHeartbeat = now + max(step, 1_000_000)
+        nextHeartbeat = now + max(WallClock.nanoseconds(options.heartbeatInterval), 1_000_000)
     }
 }

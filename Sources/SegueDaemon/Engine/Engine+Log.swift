@@ -71,13 +71,12 @@ extension Engine {
         defer { batchClients.removeAll(keepingCapacity: true) }
         guard !uncommitted.isEmpty, !batchClients.isEmpty, options.commitDelay > .zero, let router else { return }
         let now = WallClock.now()
-        let window = Self.nanoseconds(options.writerWindow)
+        let window = WallClock.nanoseconds(options.writerWindow)
         writerActivity = writerActivity.filter { now - $0.value <= window }
         guard writerActivity.count > batchClients.count else { return }
-        var deadline = now + Self.nanoseconds(options.commitDelay)
+        var deadline = now + WallClock.nanoseconds(options.commitDelay)
         if !fleet.active.isEmpty { deadline = min(deadline, clock.instant(ofFrame: fleet.closedFrame + 1)) }
-        if waitTimer == nil { waitTimer = try? ZMQWaitTimer() }
-        guard let timer = waitTimer else { return }
+        guard let timer = commandWaitTimer() else { return }
         stats.siblingWaits += 1
         while writerActivity.keys.contains(where: { !batchClients.contains($0) }) {
             let remaining = deadline - WallClock.now()
@@ -92,10 +91,6 @@ extension Engine {
     func noteClient(_ client: [UInt8], mutating: Bool) {
         batchClients.insert(client)
         if mutating { writerActivity[client] = WallClock.now() }
-    }
-
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     /// Applies commit results: the durable seq advances, or a failed commit voids everything after

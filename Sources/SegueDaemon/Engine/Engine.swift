@@ -197,11 +197,17 @@ public final class Engine: @unchecked Sendable {
     /// socket with nanosecond precision rather than sleeping, so a command (a gesture's update above
     /// all) that arrives just before a frame is decided at once instead of up to a millisecond later.
     private func waitForCommand(until deadline: Int64) {
-        if waitTimer == nil { waitTimer = try? ZMQWaitTimer() }
-        guard let router, let timer = waitTimer else { return WallClock.sleep(until: deadline) }
+        guard let router, let timer = commandWaitTimer() else { return WallClock.sleep(until: deadline) }
         let remaining = deadline - WallClock.now()
         guard remaining > 0 else { return }
         if (try? router.waitReadable(nanoseconds: remaining, timer: timer)) == true { serveRequests() }
+    }
+
+    /// The timer behind sub-millisecond waits on the command socket, created on first use; nil if
+    /// the kernel refuses a timerfd (the callers then fall back to sleeping or committing at once).
+    func commandWaitTimer() -> ZMQWaitTimer? {
+        if waitTimer == nil { waitTimer = try? ZMQWaitTimer() }
+        return waitTimer
     }
 
     /// The next instant the loop has something to do: the next frame while anything is in flight,
