@@ -13,6 +13,8 @@
 #
 #   scripts/crash-daemon.sh [ROUNDS]            (default 100; SEGUED=path/to/segued, default .build/debug)
 #   CRASH_SEED=7 CRASH_CLIENTS=16 CRASH_SNAPSHOT_EVERY=150 scripts/crash-daemon.sh 10
+#   CRASH_DURABILITY=relaxed scripts/crash-daemon.sh 100   (events in the WAL, not fsynced, when `ok`
+#                                                          goes out: a SIGKILL must still lose none)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CRASH_ROUNDS=${1:-100}
@@ -27,6 +29,9 @@ ROUNDS = int(os.environ["CRASH_ROUNDS"])
 SEGUED = os.environ["SEGUED"]
 CLIENTS = int(os.environ.get("CRASH_CLIENTS", "16"))
 SEED = int(os.environ.get("CRASH_SEED", str(int(time.time()))))
+DURABILITY = os.environ.get("CRASH_DURABILITY", "full")
+if DURABILITY not in ("full", "relaxed"):
+    sys.exit(f"crash-daemon: CRASH_DURABILITY must be full or relaxed, not {DURABILITY!r}")
 rng = random.Random(SEED)
 ctx = zmq.Context()
 
@@ -47,7 +52,7 @@ log_file = open(os.path.join(data_dir, "segued.log"), "ab")
 # from snapshots plus a tail, not only from the start of the log.
 config_path = os.path.join(data_dir, "segued.json")
 with open(config_path, "w") as f:
-    json.dump({"snapshotEvery": int(os.environ.get("CRASH_SNAPSHOT_EVERY", "150"))}, f)
+    json.dump({"snapshotEvery": int(os.environ.get("CRASH_SNAPSHOT_EVERY", "150")), "durability": DURABILITY}, f)
 
 
 request_counter = [0]
@@ -85,6 +90,11 @@ def start_daemon():
                 sys.exit(f"segued exited during start-up (status {proc.returncode}); see {data_dir}/segued.log")
             reply = call(sock, {"cmd": "ping"}, 200)
             if reply and reply.get("ok"):
+                # The rounds must test the durability asked for, not whatever the config defaulted to.
+                stats = call(sock, {"cmd": "stats"}, 2000)
+                running = ((stats or {}).get("store") or {}).get("durability")
+                if running != DURABILITY:
+                    sys.exit(f"crash-daemon: segued runs with durability {running!r}, not {DURABILITY!r}")
                 return proc, sock
     except Exception:
         sock.close()
@@ -352,7 +362,7 @@ proc.send_signal(signal.SIGTERM)
 status = proc.wait(10)
 sock.close()
 elapsed = time.time() - started
-print(f"SUMMARY rounds={ROUNDS} acked={totals['acked']} sent={totals['sent']} "
+print(f"SUMMARY rounds={ROUNDS} durability={DURABILITY} acked={totals['acked']} sent={totals['sent']} "
       f"subscriber_events={totals['subscriber_events']} events={totals['events']} "
       f"states_compared={totals['states_compared']} recovery_cancels={totals['recovery_cancels']} "
       f"losses={totals['losses']} violations={totals['violations']} final_exit={status} seconds={elapsed:.1f}",

@@ -4,10 +4,12 @@
 # whole units only, and gapless seq and revisions. The quick version runs in `swift test`
 # (CrashTests); this is the long soak.
 #
-# usage: [SCRATCH=DIR] scripts/crash-store.sh [ROUNDS] [PRODUCERS]
+# usage: [SCRATCH=DIR] scripts/crash-store.sh [ROUNDS] [PRODUCERS] [full|relaxed]
 set -euo pipefail
 rounds=${1:-200}
 producers=${2:-8}
+durability=${3:-full}
+case "$durability" in full | relaxed) ;; *) echo "durability must be full or relaxed, not $durability" >&2; exit 64 ;; esac
 cd "$(dirname "$0")/.."
 # SCRATCH: an optional --scratch-path for swift build.
 build=(swift build -c release ${SCRATCH:+--scratch-path "$SCRATCH"})
@@ -20,7 +22,7 @@ db="$work/events.db"
 fail() { echo "round $1: $2" >&2; exit 1; }
 
 for round in $(seq 1 "$rounds"); do
-    "$crasher" "$db" "$producers" >"$work/out" &
+    "$crasher" "$db" "$producers" "$durability" >"$work/out" &
     pid=$!
     # Random load between 50 and 250 ms.
     sleep "0.$(printf '%03d' $((50 + RANDOM % 200)))"
@@ -44,4 +46,4 @@ for round in $(seq 1 "$rounds"); do
     [ "$acked" -le "${lines[4]}" ] || fail "$round" "acknowledged seq $acked lost (log ends at ${lines[4]})"
     printf 'round %d: %d acknowledged, log at seq %d\n' "$round" "$(grep -c '^ack' "$work/out" || true)" "${lines[4]}"
 done
-echo "ok: $rounds rounds"
+echo "ok: $rounds rounds, durability $durability"

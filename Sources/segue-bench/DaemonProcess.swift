@@ -59,7 +59,7 @@ final class DaemonProcess {
             publishEndpoint = "tcp://127.0.0.1:\(try Self.freePort())"
         }
         logPath = dataDirectory + ".log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: try Self.binary())
         process.arguments = [
             "--data-dir", dataDirectory, "--command", commandEndpoint, "--publish", publishEndpoint,

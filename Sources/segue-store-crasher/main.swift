@@ -1,6 +1,7 @@
-// segue-store-crasher DB PRODUCERS
+// segue-store-crasher DB PRODUCERS [full|relaxed]
 //
-// Appends to the event store at DB from PRODUCERS threads through the group committer, forever, and
+// Appends to the event store at DB from PRODUCERS threads through the group committer (durability
+// full unless `relaxed` is given: a SIGKILL must lose nothing acknowledged in either), forever, and
 // prints `ack FIRST LAST` on stdout the moment each unit's completion reports it stored. The crash
 // test (and scripts/crash-store.sh) SIGKILLs it at random moments and checks that the reopened log
 // holds every acknowledged event, no half unit, and gapless seq and revisions.
@@ -12,8 +13,10 @@ import SegueCore
 import SegueStore
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let producers = Int(arguments[2]), producers > 0 else {
-    FileHandle.standardError.write(Data("usage: segue-store-crasher DB PRODUCERS\n".utf8))
+guard (3...4).contains(arguments.count), let producers = Int(arguments[2]), producers > 0,
+    let durability = arguments.count == 4 ? Durability(rawValue: arguments[3]) : .full
+else {
+    FileHandle.standardError.write(Data("usage: segue-store-crasher DB PRODUCERS [full|relaxed]\n".utf8))
     exit(64)
 }
 
@@ -28,7 +31,7 @@ enum Output {
 
 let store: EventStore
 do {
-    store = try EventStore(path: arguments[1], durability: .full)
+    store = try EventStore(path: arguments[1], durability: durability)
 } catch {
     Output.emit("error \(error)")
     exit(1)

@@ -24,7 +24,10 @@ import Testing
         return "segue-store-crasher not found above \(executable)"
     }
 
-    @Test func everyAcknowledgedEventSurvivesSIGKILL() throws {
+    /// Both durabilities: `relaxed` acknowledges once the events are in the WAL, without fsync, which
+    /// must still survive a crash of the process (only a power loss may take the last moments).
+    @Test(arguments: Durability.allCases)
+    func everyAcknowledgedEventSurvivesSIGKILL(durability: Durability) throws {
         let directory = TemporaryDirectory()
         let database = directory.file("events.db")
         let crasher = Self.crasherPath
@@ -32,7 +35,8 @@ import Testing
         var acknowledgedTotal = 0
         var checked = GaplessChecker()
         for round in 0..<24 {
-            let acks = try Self.runAndKill(crasher, database: database, loadMilliseconds: Int.random(in: 50...200))
+            let acks = try Self.runAndKill(
+                crasher, database: database, durability: durability, loadMilliseconds: Int.random(in: 50...200))
             #expect(!acks.isEmpty, "round \(round): the crasher acknowledged nothing")
             acknowledgedTotal += acks.count
             // Only this round's events are new; the checker carries seq and revisions over.
@@ -53,12 +57,12 @@ import Testing
 
     /// Starts the crasher, waits for its first acknowledgement, lets it run `loadMilliseconds`
     /// more, SIGKILLs it and returns every `ack` it printed.
-    static func runAndKill(_ crasher: String, database: String, loadMilliseconds: Int) throws
+    static func runAndKill(_ crasher: String, database: String, durability: Durability, loadMilliseconds: Int) throws
         -> [(first: Int64, last: Int64)]
     {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: crasher)
-        process.arguments = [database, "6"]
+        process.arguments = [database, "6", durability.rawValue]
         let pipe = Pipe()
         process.standardOutput = pipe
         let output = Output()
