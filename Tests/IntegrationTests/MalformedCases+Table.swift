@@ -157,11 +157,11 @@ extension MalformedCase {
             .invalidArgument),
         json(
             "create animators not an array",
-            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "animators": "fast"], .invalidArgument),
+            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "animators": "fast"], .badRequest),
         json(
             "create rule without animator",
             ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "animators": [["operation": "push"]]],
-            .invalidArgument),
+            .badRequest),
         json("push without screen", nav("push", [:]), .badRequest),
         json("push screen number", push(["screen": 5]), .badRequest),
         json("push screen empty object", push(["screen": [:]]), .badRequest),
@@ -200,20 +200,20 @@ extension MalformedCase {
     ]
 
     static let animators: [MalformedCase] = [
-        json("animator string", animator("fast"), .invalidArgument),
+        json("animator string", animator("fast"), .badRequest),
         json("duration negative", animator(["duration": -0.5]), .invalidArgument),
         json("duration zero", animator(["duration": 0]), .invalidArgument),
         json("duration huge", animator(["duration": 1e300]), .invalidArgument),
-        json("duration string", animator(["duration": "1"]), .invalidArgument),
+        json("duration string", animator(["duration": "1"]), .badRequest),
         json("unknown curve", animator(["curve": "bouncy"]), .invalidArgument),
         json("bezier x out of range", animator(["curve": ["bezier": [2, 0, 1, 1]]]), .invalidArgument),
-        json("bezier of three", animator(["curve": ["bezier": [0, 0, 1]]]), .invalidArgument),
+        json("bezier of three", animator(["curve": ["bezier": [0, 0, 1]]]), .badRequest),
         json(
             "negative spring", animator(["curve": ["spring": ["dampingRatio": -1, "initialVelocity": 0]]]),
             .invalidArgument),
         json("unknown style", animator(["style": "wobble"]), .invalidArgument),
         json("unknown edge", animator(["edge": "middle"]), .invalidArgument),
-        json("unknown animator key", animator(["speed": 2]), .invalidArgument),
+        json("unknown animator key", animator(["speed": 2]), .badRequest),
         json("unknown preset", animator(["preset": "nope.push"]), .invalidArgument),
     ]
 
