@@ -89,7 +89,7 @@ extension MalformedCase {
             .invalidArgument),
         json("navigator missing on push", ["cmd": "push", "id": "e", "screen": "A"], .badRequest),
         json("navigator missing on state", ["cmd": "state", "id": "e"], .badRequest),
-        json("expect is negative", push(["expect": -1]), .badRequest),
+        json("expect is negative", push(["expect": -1]), .invalidArgument),
         json("expect is a string", push(["expect": "1"]), .badRequest),
         json("expect is a fraction", push(["expect": 1.5]), .badRequest),
         json("owner is a number", nav("update", ["percent": 0.5, "owner": 7]), .badRequest),

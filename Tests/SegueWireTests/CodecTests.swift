@@ -109,7 +109,8 @@ import Testing
         Bad(text: #"{"cmd":"push","id":"a","screen":"A"}"#, code: .badRequest, id: "a"),
         Bad(text: #"{"cmd":"push","id":"a","navigator":"a b","screen":"A"}"#, code: .invalidArgument, id: "a"),
         Bad(text: #"{"cmd":"push","id":"a","navigator":7,"screen":"A"}"#, code: .badRequest, id: "a"),
-        Bad(text: #"{"cmd":"push","id":"a","navigator":"m","screen":"A","expect":-1}"#, code: .badRequest, id: "a"),
+        Bad(
+            text: #"{"cmd":"push","id":"a","navigator":"m","screen":"A","expect":-1}"#, code: .invalidArgument, id: "a"),
         Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":"x"}"#, code: .badRequest, id: "a"),
         Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":NaN}"#, code: .badRequest),
         Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":1e999}"#, code: .badRequest),
