@@ -78,6 +78,7 @@ extension MalformedCase {
         json("id is a fraction", ["cmd": "ping", "id": 1.5], .badRequest),
         json("id is an object", ["cmd": "ping", "id": ["a": 1]], .badRequest),
         json("id is 200 bytes", ["cmd": "ping", "id": .string(String(repeating: "i", count: 200))], .invalidArgument),
+        json("id is empty", ["cmd": "ping", "id": ""], .invalidArgument),
         json("navigator is a number", ["cmd": "push", "id": "e", "navigator": 5, "screen": "A"], .badRequest),
         json("navigator is empty", ["cmd": "push", "id": "e", "navigator": "", "screen": "A"], .invalidArgument),
         json("navigator has a slash", ["cmd": "state", "id": "e", "navigator": "m/x"], .invalidArgument),

@@ -40,14 +40,13 @@ public struct RequestDecoder: Sendable {
         switch object["id"] {
         case nil, .null?: id = nil
         case .string(let s)?:
-            guard s.utf8.count <= limits.maxIDBytes else {
-                return .failure(
-                    Failure(
-                        id: nil,
-                        error: WireError(
-                            .invalidArgument,
-                            "id must be 1 to \(limits.maxIDBytes) bytes; got \(s.utf8.count) bytes.")))
-            }
+            let error = WireError(
+                .invalidArgument, "id must be 1 to \(limits.maxIDBytes) bytes; got \(s.utf8.count) bytes.")
+            // A long id is not echoed: the reply stays small whatever the request carried.
+            guard s.utf8.count <= limits.maxIDBytes else { return .failure(Failure(id: nil, error: error)) }
+            // An empty id would be one idempotency key shared by every client that sends it. It is
+            // echoed, so a client that waits for the reply carrying its id still gets this one.
+            guard !s.isEmpty else { return .failure(Failure(id: s, error: error)) }
             id = s
         case .int(let i)?: id = String(i)
         case let value?:
