@@ -78,6 +78,9 @@ extension MalformedCase {
         json("id is a fraction", ["cmd": "ping", "id": 1.5], .badRequest),
         json("id is an object", ["cmd": "ping", "id": ["a": 1]], .badRequest),
         json("id is 200 bytes", ["cmd": "ping", "id": .string(String(repeating: "i", count: 200))], .invalidArgument),
+        json(
+            "id is empty", ["cmd": "ping", "id": ""], .invalidArgument,
+            mentions: "id must be 1 to 128 bytes; got 0 bytes."),
         json("navigator is a number", ["cmd": "push", "id": "e", "navigator": 5, "screen": "A"], .badRequest),
         json("navigator is empty", ["cmd": "push", "id": "e", "navigator": "", "screen": "A"], .invalidArgument),
         json("navigator has a slash", ["cmd": "state", "id": "e", "navigator": "m/x"], .invalidArgument),
@@ -89,7 +92,8 @@ extension MalformedCase {
             .invalidArgument),
         json("navigator missing on push", ["cmd": "push", "id": "e", "screen": "A"], .badRequest),
         json("navigator missing on state", ["cmd": "state", "id": "e"], .badRequest),
-        json("expect is negative", push(["expect": -1]), .badRequest),
+        json(
+            "expect is negative", push(["expect": -1]), .invalidArgument, mentions: "expect must be 0 or more; got -1."),
         json("expect is a string", push(["expect": "1"]), .badRequest),
         json("expect is a fraction", push(["expect": 1.5]), .badRequest),
         json("owner is a number", nav("update", ["percent": 0.5, "owner": 7]), .badRequest),
@@ -157,11 +161,18 @@ extension MalformedCase {
             .invalidArgument),
         json(
             "create animators not an array",
-            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "animators": "fast"], .invalidArgument),
+            ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "animators": "fast"], .badRequest),
         json(
             "create rule without animator",
             ["cmd": "create", "id": "c", "navigator": "m2", "root": "A", "animators": [["operation": "push"]]],
-            .invalidArgument),
+            .badRequest),
+        json(
+            "create rule operation number",
+            [
+                "cmd": "create", "id": "c", "navigator": "m2", "root": "A",
+                "animators": [["operation": 1, "animator": [:]]],
+            ],
+            .badRequest, mentions: "animators[0].operation must be a string; got 1."),
         json("push without screen", nav("push", [:]), .badRequest),
         json("push screen number", push(["screen": 5]), .badRequest),
         json("push screen empty object", push(["screen": [:]]), .badRequest),
@@ -173,7 +184,9 @@ extension MalformedCase {
         json("push animated string", push(["animated": "yes"]), .badRequest),
         json("update without percent", nav("update", [:]), .badRequest),
         json("update percent null", nav("update", ["percent": nil]), .badRequest),
-        json("update percent string", nav("update", ["percent": "0.5"]), .invalidArgument),
+        json(
+            "update percent string", nav("update", ["percent": "0.5"]), .badRequest,
+            mentions: #"percent must be a number; got "0.5"."#),
         json("update velocity 1e6", nav("update", ["percent": 0.5, "velocity": 1e6]), .invalidArgument),
         json("update velocity string", nav("update", ["percent": 0.5, "velocity": "fast"]), .badRequest),
         json("finish completionSpeed 0", nav("finish", ["completionSpeed": 0]), .invalidArgument),
@@ -183,12 +196,12 @@ extension MalformedCase {
             nav("finish", ["completionCurve": ["spring": ["dampingRatio": 0.5, "initialVelocity": 0]]]),
             .invalidArgument),
         json("cancel completionCurve unknown", nav("cancel", ["completionCurve": "wobbly"]), .invalidArgument),
-        json("end percent string", nav("end", ["percent": "half"]), .invalidArgument),
+        json("end percent string", nav("end", ["percent": "half"]), .badRequest),
         json("begin operation fly", nav("begin", ["operation": "fly"]), .invalidArgument),
         json("begin operation number", nav("begin", ["operation": 1]), .badRequest),
         json("begin push without screen", nav("begin", ["operation": "push"]), .badRequest),
         json("setStack without screens", nav("setStack", [:]), .badRequest),
-        json("setStack empty", nav("setStack", ["screens": []]), .badRequest),
+        json("setStack empty", nav("setStack", ["screens": []]), .invalidArgument),
         json("setStack string", nav("setStack", ["screens": "A"]), .badRequest),
         json("setStack id number", nav("setStack", ["screens": [["id": 5]]]), .badRequest),
         json("setStack id with name", nav("setStack", ["screens": [["id": "s1", "name": "A"]]]), .badRequest),
@@ -200,20 +213,33 @@ extension MalformedCase {
     ]
 
     static let animators: [MalformedCase] = [
-        json("animator string", animator("fast"), .invalidArgument),
+        json("animator string", animator("fast"), .badRequest, mentions: #"animator must be an object; got "fast"."#),
         json("duration negative", animator(["duration": -0.5]), .invalidArgument),
         json("duration zero", animator(["duration": 0]), .invalidArgument),
         json("duration huge", animator(["duration": 1e300]), .invalidArgument),
-        json("duration string", animator(["duration": "1"]), .invalidArgument),
+        json("duration string", animator(["duration": "1"]), .badRequest),
         json("unknown curve", animator(["curve": "bouncy"]), .invalidArgument),
-        json("bezier x out of range", animator(["curve": ["bezier": [2, 0, 1, 1]]]), .invalidArgument),
-        json("bezier of three", animator(["curve": ["bezier": [0, 0, 1]]]), .invalidArgument),
+        json(
+            "bezier x out of range", animator(["curve": ["bezier": [2, 0, 1, 1]]]), .invalidArgument,
+            mentions: "animator.curve.bezier[0] must be in [0, 1]; got 2."),
+        json(
+            "bezier y a string", animator(["curve": ["bezier": [0.5, "a", 0.5, 1]]]), .badRequest,
+            mentions: #"animator.curve.bezier[1] must be a number; got "a"."#),
+        json("bezier of three", animator(["curve": ["bezier": [0, 0, 1]]]), .badRequest),
         json(
             "negative spring", animator(["curve": ["spring": ["dampingRatio": -1, "initialVelocity": 0]]]),
             .invalidArgument),
+        json(
+            "spring velocity a string",
+            animator(["curve": ["spring": ["dampingRatio": 0.5, "initialVelocity": "fast"]]]), .badRequest,
+            mentions: #"animator.curve.spring.initialVelocity must be a number; got "fast"."#),
+        json(
+            "keyframe time a string",
+            animator(["keyframes": ["to": ["tracks": ["alpha": [["time": "0", "value": 1]]]]]]), .badRequest,
+            mentions: #"animator.keyframes.to.tracks.alpha[0].time must be a number; got "0"."#),
         json("unknown style", animator(["style": "wobble"]), .invalidArgument),
         json("unknown edge", animator(["edge": "middle"]), .invalidArgument),
-        json("unknown animator key", animator(["speed": 2]), .invalidArgument),
+        json("unknown animator key", animator(["speed": 2]), .badRequest),
         json("unknown preset", animator(["preset": "nope.push"]), .invalidArgument),
     ]
 

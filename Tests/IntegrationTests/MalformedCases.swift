@@ -8,6 +8,9 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
     var frames: [[UInt8]]
     var code: ErrorCode
     var kind: ZMQSocket.Kind = .dealer
+    /// Words the error message must contain, when the row is about what the message says (a value's
+    /// JSON path, what was expected, what was got).
+    var mentions: String? = nil
 
     var testDescription: String { "\(code.rawValue): \(name)" }
 
@@ -35,8 +38,8 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
         MalformedCase(name: name, frames: [bytes], code: code)
     }
 
-    static func json(_ name: String, _ json: JSON, _ code: ErrorCode) -> MalformedCase {
-        MalformedCase(name: name, frames: [json.serializedBytes()], code: code)
+    static func json(_ name: String, _ json: JSON, _ code: ErrorCode, mentions: String? = nil) -> MalformedCase {
+        MalformedCase(name: name, frames: [json.serializedBytes()], code: code, mentions: mentions)
     }
 
     /// A JSON text with one invalid byte sequence spliced in where `@` stands.

@@ -20,6 +20,7 @@ import Testing
         #expect(reply["error"]?["code"] == .string(c.code.rawValue), "\(reply.serialized())")
         let message = reply["error"]?["message"]?.stringValue ?? ""
         #expect(message.count > 10 && message.count < 2000, "a short sentence, not an echo: \(message.prefix(200))")
+        if let words = c.mentions { #expect(message.contains(words), "\(message)") }
         #expect(reply["id"] == c.expectedID, "\(reply.serialized())")
         #expect(reply.objectValue?.keys == ["ok", "id", "error"])
         try expectUnchanged(client, since: before)

@@ -13,15 +13,19 @@ import Testing
         }
     }
 
-    /// A JSON input and the exact message its rejection carries.
+    /// A JSON input and the exact error its rejection carries: `bad_request` for a wrong type, a missing
+    /// or unknown key, `invalid_argument` for a value out of range or not allowed.
     struct Rejection: Sendable, CustomTestStringConvertible {
         var json: JSON
+        var code: ErrorCode
         var message: String
-        init(_ json: JSON, _ message: String) {
+        init(_ json: JSON, _ code: ErrorCode, _ message: String) {
             self.json = json
+            self.code = code
             self.message = message
         }
-        var testDescription: String { message }
+        var error: CoreError { CoreError(code, message) }
+        var testDescription: String { "\(code.rawValue): \(message)" }
     }
 
     static let curveTable: [Parse] = [
@@ -53,45 +57,59 @@ import Testing
 
     static let curveRejections: [Rejection] = [
         Rejection(
-            JSON.string("bouncy"),
-            "animator.curve \"bouncy\" is not a curve; use one of linear, easeIn, easeOut, easeInOut, default, {\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}."
+            JSON.string("bouncy"), .invalidArgument,
+            #"animator.curve must be one of linear, easeIn, easeOut, easeInOut, default, {"bezier": [x1, y1, x2, y2]} or {"spring": {...}}; got "bouncy"."#
         ),
-        Rejection(["bezier": [1.5, 0, 0.5, 1]], "animator.curve.bezier[0] must be in [0, 1]; got 1.5."),
-        Rejection(["bezier": [0.5, 0, -0.1, 1]], "animator.curve.bezier[2] must be in [0, 1]; got -0.1."),
-        Rejection(["bezier": [0.5, 0, 1]], "animator.curve.bezier must be an array of four numbers [x1, y1, x2, y2]."),
-        Rejection(["bezier": [0.5, "0", 0.5, 1]], "animator.curve.bezier[1] must be a number; got the string \"0\"."),
         Rejection(
-            ["bezier": [0.5, 0, 0.5, 1], "spring": [:]],
+            ["bezier": [1.5, 0, 0.5, 1]], .invalidArgument, "animator.curve.bezier[0] must be in [0, 1]; got 1.5."),
+        Rejection(
+            ["bezier": [0.5, 0, -0.1, 1]], .invalidArgument, "animator.curve.bezier[2] must be in [0, 1]; got -0.1."),
+        Rejection(
+            ["bezier": [0.5, 0, 1]], .badRequest,
+            "animator.curve.bezier must be an array of four numbers [x1, y1, x2, y2]; got an array of 3 values."),
+        Rejection(
+            ["bezier": [0.5, "0", 0.5, 1]], .badRequest, #"animator.curve.bezier[1] must be a number; got "0"."#),
+        Rejection(
+            ["bezier": [0.5, 0, 0.5, 1], "spring": [:]], .badRequest,
             "animator.curve has unknown key \"spring\"; allowed keys are bezier."),
         Rejection(
-            ["ease": 1], "animator.curve must be a curve name, {\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}."),
-        Rejection(3, "animator.curve must be an object; got 3."),
-        Rejection(["spring": ["dampingRatio": 0]], "animator.curve.spring.dampingRatio must be in [0.01, 10]; got 0."),
+            ["ease": 1], .badRequest,
+            #"animator.curve must be a curve name, {"bezier": [x1, y1, x2, y2]} or {"spring": {...}}; got an object with "ease"."#
+        ),
         Rejection(
-            ["spring": ["dampingRatio": 0.5, "mass": 1]],
+            3, .badRequest,
+            #"animator.curve must be a curve name, {"bezier": [x1, y1, x2, y2]} or {"spring": {...}}; got 3."#),
+        Rejection(
+            ["spring": ["dampingRatio": 0]], .invalidArgument,
+            "animator.curve.spring.dampingRatio must be in [0.01, 10]; got 0."),
+        Rejection(
+            ["spring": ["dampingRatio": 0.5, "mass": 1]], .badRequest,
             "animator.curve.spring has unknown key \"mass\"; allowed keys are dampingRatio, initialVelocity."),
         Rejection(
-            ["spring": ["mass": 1, "stiffness": 100]],
-            "animator.curve.spring.damping is required for a mass/stiffness/damping spring."),
+            ["spring": ["mass": 1, "stiffness": 100]], .badRequest,
+            "animator.curve.spring.damping is required: a mass/stiffness/damping spring needs all three, each a number in (0, 1000000000]."
+        ),
         Rejection(
-            ["spring": ["mass": 1, "stiffness": -100, "damping": 10]],
+            ["spring": ["mass": 1, "stiffness": -100, "damping": 10]], .invalidArgument,
             "animator.curve.spring.stiffness must be in (0, 1000000000]; got -100."),
         Rejection(
-            ["spring": ["mass": 1, "stiffness": 100, "damping": 0.1]],
+            ["spring": ["mass": 1, "stiffness": 100, "damping": 0.1]], .invalidArgument,
             "animator.curve.spring has damping ratio damping/(2·√(mass·stiffness)) = 0.005; it must be in [0.01, 10]."),
         Rejection(
-            ["spring": ["mass": 100, "stiffness": 1, "damping": 2]],
+            ["spring": ["mass": 100, "stiffness": 1, "damping": 2]], .invalidArgument,
             "animator.curve.spring settles after 691.3 s, more than the 60 s limit; raise its damping or stiffness."),
-        Rejection(["spring": ["response": 0.5]], "animator.curve.spring.dampingFraction is required with response."),
         Rejection(
-            ["spring": ["stiff": 1]],
-            "animator.curve.spring must give dampingRatio (and initialVelocity), mass, stiffness and damping (and initialVelocity), or response and dampingFraction."
+            ["spring": ["response": 0.5]], .badRequest,
+            "animator.curve.spring.dampingFraction is required: a number in [0.01, 10], with response."),
+        Rejection(
+            ["spring": ["stiff": 1]], .badRequest,
+            #"animator.curve.spring must give dampingRatio (and initialVelocity), mass, stiffness and damping (and initialVelocity), or response and dampingFraction; got an object with "stiff"."#
         ),
     ]
 
     @Test(arguments: curveRejections)
     func curveRejects(c: Rejection) {
-        #expect(throws: CoreError(.invalidArgument, c.message)) {
+        #expect(throws: c.error) {
             try TimingCurve(json: c.json, path: "animator.curve")
         }
     }
@@ -155,65 +173,83 @@ import Testing
 
     static let animatorRejections: [Rejection] = [
         Rejection(
-            ["colour": "red"],
+            ["colour": "red"], .badRequest,
             "animator has unknown key \"colour\"; allowed keys are preset, style, edge, duration, curve, parallax, scale, offset, fade, keyframes."
         ),
         Rejection(
-            ["style": "spin"],
-            "animator.style \"spin\" is not a style; use one of slide, cover, reveal, push, fade, crossfade, flip, zoom, iris, none, keyframes."
+            ["style": "spin"], .invalidArgument,
+            #"animator.style must be one of slide, cover, reveal, push, fade, crossfade, flip, zoom, iris, none, keyframes; got "spin"."#
         ),
-        Rejection(["style": 3], "animator.style must be a string; got 3."),
+        Rejection(["style": 3], .badRequest, "animator.style must be a string; got 3."),
         Rejection(
-            ["edge": "north"],
-            "animator.edge must be one of right, left, top, bottom or null; got the string \"north\"."),
-        Rejection(["duration": 0], "animator.duration must be in (0, 60] seconds; got 0."),
-        Rejection(["duration": 61], "animator.duration must be in (0, 60] seconds; got 61."),
-        Rejection(["duration": "1"], "animator.duration must be a number; got the string \"1\"."),
-        Rejection(["curve": ["bezier": [2, 0, 0, 1]]], "animator.curve.bezier[0] must be in [0, 1]; got 2."),
+            ["edge": "north"], .invalidArgument,
+            #"animator.edge must be one of right, left, top, bottom or null; got "north"."#),
         Rejection(
-            ["preset": "wobble"],
-            "animator.preset \"wobble\" is not a preset; known presets are simpleOver.push, simpleOver.pop, fade.push, fade.pop, slideFromBottom.push, slideFromBottom.pop, catransition.pushFromBottom, rotate.push, rotate.pop, logoReveal.push, logoReveal.pop."
+            ["edge": 1], .badRequest, "animator.edge must be an edge name (right, left, top, bottom) or null; got 1."),
+        Rejection(["duration": 0], .invalidArgument, "animator.duration must be in (0, 60] seconds; got 0."),
+        Rejection(["duration": 61], .invalidArgument, "animator.duration must be in (0, 60] seconds; got 61."),
+        Rejection(["duration": "1"], .badRequest, #"animator.duration must be a number; got "1"."#),
+        Rejection(
+            ["curve": ["bezier": [2, 0, 0, 1]]], .invalidArgument, "animator.curve.bezier[0] must be in [0, 1]; got 2."),
+        Rejection(
+            ["preset": "wobble"], .invalidArgument,
+            #"animator.preset must be one of simpleOver.push, simpleOver.pop, fade.push, fade.pop, slideFromBottom.push, slideFromBottom.pop, catransition.pushFromBottom, rotate.push, rotate.pop, logoReveal.push, logoReveal.pop; got "wobble"."#
         ),
-        Rejection(["parallax": 2], "animator.parallax must be in [0, 1]; got 2."),
-        Rejection(["fade": 1], "animator.fade must be true or false; got 1."),
-        Rejection(["offset": ["z": 1]], "animator.offset has unknown key \"z\"; allowed keys are x, y."),
-        Rejection(["offset": ["y": ["pt": 55]]], "animator.offset.y has unknown key \"pt\"; allowed keys are points."),
-        Rejection(["style": "keyframes"], "animator.keyframes is required with style \"keyframes\"."),
+        Rejection(["parallax": 2], .invalidArgument, "animator.parallax must be in [0, 1]; got 2."),
+        Rejection(["fade": 1], .badRequest, "animator.fade must be true or false; got 1."),
+        Rejection(["offset": ["z": 1]], .badRequest, "animator.offset has unknown key \"z\"; allowed keys are x, y."),
         Rejection(
-            ["style": "fade", "keyframes": [:]],
+            ["offset": ["y": ["pt": 55]]], .badRequest,
+            "animator.offset.y has unknown key \"pt\"; allowed keys are points."),
+        Rejection(
+            ["offset": ["x": "55pt"]], .badRequest,
+            #"animator.offset.x must be a number or {"points": n}; got "55pt"."#),
+        Rejection(
+            ["style": "keyframes"], .badRequest,
+            #"animator.keyframes is required: style "keyframes" needs its tracks."#),
+        Rejection(
+            ["style": "fade", "keyframes": [:]], .badRequest,
             "animator.keyframes is only allowed with style \"keyframes\", not \"fade\"."),
         Rejection(
             ["keyframes": ["to": ["tracks": ["alpha": [["time": 0.5, "value": 1], ["time": 0.2, "value": 0]]]]]],
-            "animator.keyframes.to.tracks.alpha[1].time must not be before the previous key's (0.5)."),
+            .invalidArgument,
+            "animator.keyframes.to.tracks.alpha[1].time must not be before the previous key's (0.5); got 0.2."),
         Rejection(
-            ["keyframes": ["to": ["tracks": ["alpha": [["time": 0, "value": ["points": 1]]]]]]],
-            "animator.keyframes.to.tracks.alpha[0].value must be a number; points are only allowed for x and y."),
+            ["keyframes": ["to": ["tracks": ["alpha": [["time": 0, "value": ["points": 1]]]]]]], .badRequest,
+            #"animator.keyframes.to.tracks.alpha[0].value must be a number ({"points": n} is only for x and y); got an object with "points"."#
+        ),
         Rejection(
-            ["keyframes": ["to": ["tracks": ["spin": []]]]],
+            ["keyframes": ["to": ["tracks": ["spin": []]]]], .badRequest,
             "animator.keyframes.to.tracks has unknown key \"spin\"; allowed keys are x, y, alpha, scale, rotation, rotationY, mask."
         ),
         Rejection(
-            ["keyframes": ["to": ["tracks": ["x": []]]]],
-            "animator.keyframes.to.tracks.x must be an array of 1 to 64 keyframes."),
+            ["keyframes": ["to": ["tracks": ["x": []]]]], .invalidArgument,
+            "animator.keyframes.to.tracks.x must be an array of 1 to 64 keyframes; got an empty array."),
         Rejection(
-            ["keyframes": ["from": ["tracks": ["x": [["time": 1.5, "value": 0]]]]]],
+            ["keyframes": ["to": ["tracks": ["x": 1]]]], .badRequest,
+            "animator.keyframes.to.tracks.x must be an array of 1 to 64 keyframes; got 1."),
+        Rejection(
+            ["keyframes": ["from": ["tracks": ["x": [["time": 1.5, "value": 0]]]]]], .invalidArgument,
             "animator.keyframes.from.tracks.x[0].time must be in [0, 1]; got 1.5."),
         Rejection(
             [
                 "keyframes": [
                     "from": ["tracks": ["x": [["time": 1, "value": 0, "curve": ["spring": ["dampingRatio": 0.5]]]]]]
                 ]
-            ],
+            ], .invalidArgument,
             "animator.keyframes.from.tracks.x[0].curve cannot be a spring; put the spring on the animator's curve instead."
         ),
         Rejection(
-            ["keyframes": ["from": ["z": 0.5]]], "animator.keyframes.from.z must be an integer in [-1000, 1000]."),
-        Rejection("fade", "animator must be an object; got the string \"fade\"."),
+            ["keyframes": ["from": ["z": 0.5]]], .badRequest, "animator.keyframes.from.z must be an integer; got 0.5."),
+        Rejection(
+            ["keyframes": ["from": ["z": 1001]]], .invalidArgument,
+            "animator.keyframes.from.z must be in [-1000, 1000]; got 1001."),
+        Rejection("fade", .badRequest, #"animator must be an object; got "fade"."#),
     ]
 
     @Test(arguments: animatorRejections)
     func animatorRejects(c: Rejection) {
-        #expect(throws: CoreError(.invalidArgument, c.message)) { try Animator(json: c.json) }
+        #expect(throws: c.error) { try Animator(json: c.json) }
     }
 
     static let roundTripAnimators: [Animator] =

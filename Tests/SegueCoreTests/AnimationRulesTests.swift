@@ -53,24 +53,31 @@ import Testing
     }
 
     static let rejections: [AnimationJSONTests.Rejection] = [
-        .init(["operation": "push"], "animators must be an array of rules; got an object."),
         .init(
-            [["animator": [:], "when": 1]],
+            ["operation": "push"], .badRequest, #"animators must be an array of rules; got an object with "operation"."#
+        ),
+        .init(
+            [["animator": [:], "when": 1]], .badRequest,
             "animators[0] has unknown key \"when\"; allowed keys are operation, from, to, animator."),
         .init(
-            [["operation": "shove", "animator": [:]]],
-            "animators[0].operation must be one of push, pop, present, dismiss; got \"shove\"."),
-        .init([["operation": "pop", "animator": [:]], ["to": "A"]], "animators[1].animator is required."),
-        .init([["from": 3, "animator": [:]]], "animators[0].from must be a string; got 3."),
-        .init([["animator": ["duration": -1]]], "animators[0].animator.duration must be in (0, 60] seconds; got -1."),
+            [["operation": "shove", "animator": [:]]], .invalidArgument,
+            #"animators[0].operation must be one of push, pop, present, dismiss; got "shove"."#),
         .init(
-            [["animator": ["curve": ["bezier": [0, 0, 3, 1]]]]],
+            [["operation": "pop", "animator": [:]], ["to": "A"]], .badRequest,
+            "animators[1].animator is required: an animator object, {} for the standard one."),
+        .init([["from": 3, "animator": [:]]], .badRequest, "animators[0].from must be a string; got 3."),
+        .init([5], .badRequest, "animators[0] must be an object; got 5."),
+        .init(
+            [["animator": ["duration": -1]]], .invalidArgument,
+            "animators[0].animator.duration must be in (0, 60] seconds; got -1."),
+        .init(
+            [["animator": ["curve": ["bezier": [0, 0, 3, 1]]]]], .invalidArgument,
             "animators[0].animator.curve.bezier[2] must be in [0, 1]; got 3."),
     ]
 
     @Test(arguments: rejections)
     func rejects(c: AnimationJSONTests.Rejection) {
-        #expect(throws: CoreError(.invalidArgument, c.message)) { try AnimatorRules(json: c.json) }
+        #expect(throws: c.error) { try AnimatorRules(json: c.json) }
     }
 
     @Test func boundsTheRuleCount() {

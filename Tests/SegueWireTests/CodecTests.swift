@@ -109,8 +109,9 @@ import Testing
         Bad(text: #"{"cmd":"push","id":"a","screen":"A"}"#, code: .badRequest, id: "a"),
         Bad(text: #"{"cmd":"push","id":"a","navigator":"a b","screen":"A"}"#, code: .invalidArgument, id: "a"),
         Bad(text: #"{"cmd":"push","id":"a","navigator":7,"screen":"A"}"#, code: .badRequest, id: "a"),
-        Bad(text: #"{"cmd":"push","id":"a","navigator":"m","screen":"A","expect":-1}"#, code: .badRequest, id: "a"),
-        Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":"x"}"#, code: .invalidArgument, id: "a"),
+        Bad(
+            text: #"{"cmd":"push","id":"a","navigator":"m","screen":"A","expect":-1}"#, code: .invalidArgument, id: "a"),
+        Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":"x"}"#, code: .badRequest, id: "a"),
         Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":NaN}"#, code: .badRequest),
         Bad(text: #"{"cmd":"update","id":"a","navigator":"m","percent":1e999}"#, code: .badRequest),
         Bad(
@@ -120,6 +121,7 @@ import Testing
         Bad(text: #"{"cmd":"history","id":"a","limit":10001}"#, code: .invalidArgument, id: "a"),
         Bad(text: #"{"cmd":"state","id":"a","navigator":"m","at":-1}"#, code: .invalidArgument, id: "a"),
         Bad(text: #"{"cmd":"ping","id":""# + String(repeating: "i", count: 129) + #""}"#, code: .invalidArgument),
+        Bad(text: #"{"cmd":"ping","id":""}"#, code: .invalidArgument, id: ""),
         Bad(text: #"{"cmd":"ping","pad":""# + String(repeating: "x", count: 256 * 1024 + 1) + #""}"#, code: .tooLarge),
         Bad(text: String(repeating: "[", count: 33) + String(repeating: "]", count: 33), code: .badRequest),
         Bad(

@@ -12,17 +12,16 @@ extension Animator {
         "preset", "style", "edge", "duration", "curve", "parallax", "scale", "offset", "fade", "keyframes",
     ]
 
-    /// Parses an animator at JSON path `path`. Throws `.invalidArgument` naming the path of the first bad
-    /// value or unknown key.
+    /// Parses an animator at JSON path `path`. Throws naming the path of the first bad value or unknown key:
+    /// `bad_request` for a wrong type, an unknown or missing key, `invalid_argument` for a value not allowed.
     public init(json: JSON, base: Animator = .default, path: String = "animator") throws(CoreError) {
         let reader = try AnimationJSONReader(json, path: path)
         try reader.allowOnly(Self.jsonKeys)
         var animator = base
         if let name = try reader.string("preset") {
             guard let preset = Animator.preset(named: name) else {
-                throw AnimationJSONReader.invalid(
-                    "\(path).preset \"\(name)\" is not a preset; known presets are "
-                        + "\(Self.presetNames.joined(separator: ", "))."
+                throw .notAllowed(
+                    "\(path).preset", expected: "one of \(Self.presetNames.joined(separator: ", "))", got: .string(name)
                 )
             }
             animator = preset
@@ -32,17 +31,17 @@ extension Animator {
                 if !reader.has("keyframes"), case .keyframes = animator.style {
                     // keep the preset's or base's keyframes
                 } else if !reader.has("keyframes") {
-                    throw AnimationJSONReader.invalid("\(path).keyframes is required with style \"keyframes\".")
+                    throw .missing("\(path).keyframes", "style \"keyframes\" needs its tracks")
                 }
             } else if let style = TransitionStyle.named.first(where: { $0.name == name })?.style {
+                // Members that do not go together are a shape error, like an unknown member.
                 if reader.has("keyframes") {
-                    throw AnimationJSONReader.invalid(
-                        "\(path).keyframes is only allowed with style \"keyframes\", not \"\(name)\".")
+                    throw .malformed("\(path).keyframes is only allowed with style \"keyframes\", not \"\(name)\".")
                 }
                 animator.style = style
             } else {
                 let names = (TransitionStyle.named.map(\.name) + ["keyframes"]).joined(separator: ", ")
-                throw AnimationJSONReader.invalid("\(path).style \"\(name)\" is not a style; use one of \(names).")
+                throw .notAllowed("\(path).style", expected: "one of \(names)", got: .string(name))
             }
         }
         if let keyframesJSON = reader.object["keyframes"] {
@@ -51,19 +50,20 @@ extension Animator {
         if let edgeJSON = reader.object["edge"] {
             if edgeJSON.isNull {
                 animator.edge = nil
-            } else if let name = edgeJSON.stringValue, let edge = Edge(rawValue: name) {
+            } else if case .string(let name) = edgeJSON {
+                guard let edge = Edge(rawValue: name) else {
+                    throw .notAllowed(
+                        "\(path).edge", expected: "one of right, left, top, bottom or null", got: edgeJSON)
+                }
                 animator.edge = edge
             } else {
-                throw AnimationJSONReader.invalid(
-                    "\(path).edge must be one of right, left, top, bottom or null; got "
-                        + "\(AnimationJSONReader.describe(edgeJSON))."
-                )
+                throw .wrongType(
+                    "\(path).edge", expected: "an edge name (right, left, top, bottom) or null", got: edgeJSON)
             }
         }
         if let duration = try reader.number("duration") {
             guard duration > 0, duration <= 60 else {
-                throw AnimationJSONReader.invalid(
-                    "\(path).duration must be in (0, 60] seconds; got \(AnimationJSONReader.format(duration)).")
+                throw .invalid("\(path).duration must be in (0, 60] seconds; got \(JSON.messageText(duration)).")
             }
             animator.duration = duration
         }

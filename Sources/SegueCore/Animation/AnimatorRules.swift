@@ -36,13 +36,9 @@ public struct AnimatorRules: Equatable, Sendable {
     /// its operation (so `{"operation": "present", "animator": {"duration": 1}}` is still a cover from the
     /// bottom), or from `fallback` when it names no operation.
     public init(json: JSON, fallback: Animator = .default, path: String = "animators") throws(CoreError) {
-        guard let items = json.arrayValue else {
-            throw AnimationJSONReader.invalid(
-                "\(path) must be an array of rules; got \(AnimationJSONReader.describe(json)).")
-        }
+        guard let items = json.arrayValue else { throw .wrongType(path, expected: "an array of rules", got: json) }
         guard items.count <= Self.maximumRuleCount else {
-            throw AnimationJSONReader.invalid(
-                "\(path) has \(items.count) rules; at most \(Self.maximumRuleCount) are allowed.")
+            throw .invalid("\(path) has \(items.count) rules; at most \(Self.maximumRuleCount) are allowed.")
         }
         var rules: [AnimatorRule] = []
         for (index, item) in items.enumerated() {
@@ -52,13 +48,13 @@ public struct AnimatorRules: Equatable, Sendable {
             var operation: TransitionOperation?
             if let name = try reader.string("operation") {
                 guard let value = TransitionOperation(rawValue: name) else {
-                    throw AnimationJSONReader.invalid(
-                        "\(rulePath).operation must be one of push, pop, present, dismiss; got \"\(name)\".")
+                    throw .notAllowed(
+                        "\(rulePath).operation", expected: "one of push, pop, present, dismiss", got: .string(name))
                 }
                 operation = value
             }
             guard let animatorJSON = reader.object["animator"] else {
-                throw AnimationJSONReader.invalid("\(rulePath).animator is required.")
+                throw .missing("\(rulePath).animator", "an animator object, {} for the standard one")
             }
             let base = operation.map(Animator.standard(for:)) ?? fallback
             rules.append(

@@ -22,18 +22,14 @@ extension ViewKeyframes {
         let reader = try AnimationJSONReader(json, path: path)
         try reader.allowOnly(["z", "anchor", "tracks"])
         var z = defaultZ
-        if let value = reader.object["z"] {
-            guard let integer = value.int64Value, let small = Int(exactly: integer), abs(small) <= 1000 else {
-                throw AnimationJSONReader.invalid("\(path).z must be an integer in [-1000, 1000].")
-            }
-            z = small
-        }
+        if let value = reader.object["z"] { z = Int(try value.integer(at: "\(path).z", in: -1000...1000)) }
         var anchor = (x: 0.5, y: 0.5)
         if let value = reader.object["anchor"] {
-            guard let items = value.arrayValue, items.count == 2, let x = items[0].doubleValue,
-                let y = items[1].doubleValue, x.isFinite, y.isFinite
-            else { throw AnimationJSONReader.invalid("\(path).anchor must be [x, y], two numbers (unit square).") }
-            anchor = (x, y)
+            // Two numbers are the type of a point: another count is a shape error, like a bezier of three.
+            guard let items = value.arrayValue, items.count == 2 else {
+                throw .wrongType("\(path).anchor", expected: "[x, y], two numbers (unit square)", got: value)
+            }
+            anchor = (try items[0].number(at: "\(path).anchor[0]"), try items[1].number(at: "\(path).anchor[1]"))
         }
         var tracks: [AnimatableProperty: [Keyframe]] = [:]
         if let value = reader.object["tracks"] {
@@ -48,25 +44,22 @@ extension ViewKeyframes {
     }
 
     private static func track(json: JSON, property: AnimatableProperty, path: String) throws(CoreError) -> [Keyframe] {
-        guard let items = json.arrayValue, !items.isEmpty, items.count <= 64 else {
-            throw AnimationJSONReader.invalid("\(path) must be an array of 1 to 64 keyframes.")
-        }
+        let expected = "an array of 1 to 64 keyframes"
+        guard let items = json.arrayValue else { throw .wrongType(path, expected: expected, got: json) }
+        guard !items.isEmpty, items.count <= 64 else { throw .notAllowed(path, expected: expected, got: json) }
         var keys: [Keyframe] = []
         for (index, item) in items.enumerated() {
             let keyPath = "\(path)[\(index)]"
             let reader = try AnimationJSONReader(item, path: keyPath)
             try reader.allowOnly(["time", "value", "curve"])
-            guard let time = try reader.number("time", in: 0...1) else {
-                throw AnimationJSONReader.invalid("\(keyPath).time is required.")
-            }
+            let time = try reader.requiredNumber("time", in: 0...1, "a number in [0, 1]")
             if let previous = keys.last, time < previous.time {
-                throw AnimationJSONReader.invalid(
-                    "\(keyPath).time must not be before the previous key's "
-                        + "(\(AnimationJSONReader.format(previous.time)))."
-                )
+                throw .invalid(
+                    "\(keyPath).time must not be before the previous key's (\(JSON.messageText(previous.time))); "
+                        + "got \(JSON.messageText(time)).")
             }
             guard let valueJSON = reader.object["value"] else {
-                throw AnimationJSONReader.invalid("\(keyPath).value is required.")
+                throw .missing("\(keyPath).value", "a number, or {\"points\": n} for x and y")
             }
             let value = try Length(
                 json: valueJSON, path: "\(keyPath).value", allowsPoints: property == .x || property == .y)
@@ -74,7 +67,7 @@ extension ViewKeyframes {
             if let curveJSON = reader.object["curve"] {
                 curve = try TimingCurve(json: curveJSON, path: "\(keyPath).curve")
                 if case .spring = curve {
-                    throw AnimationJSONReader.invalid(
+                    throw .invalid(
                         "\(keyPath).curve cannot be a spring; put the spring on the animator's curve instead.")
                 }
             }
@@ -103,15 +96,14 @@ extension Length {
             self = .fraction(number)
             return
         }
+        guard allowsPoints, case .object = json else {
+            let expected =
+                allowsPoints ? "a number or {\"points\": n}" : "a number ({\"points\": n} is only for x and y)"
+            throw .wrongType(path, expected: expected, got: json)
+        }
         let reader = try AnimationJSONReader(json, path: path)
-        guard allowsPoints else {
-            throw AnimationJSONReader.invalid("\(path) must be a number; points are only allowed for x and y.")
-        }
         try reader.allowOnly(["points"])
-        guard let points = try reader.number("points", in: -100_000...100_000) else {
-            throw AnimationJSONReader.invalid("\(path).points is required.")
-        }
-        self = .points(points)
+        self = .points(try reader.requiredNumber("points", in: -100_000...100_000, "a number in [-100000, 100000]"))
     }
 
     var json: JSON {

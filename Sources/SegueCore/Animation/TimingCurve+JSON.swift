@@ -8,46 +8,39 @@ extension TimingCurve {
     /// thousands of cycles); velocities within ±1000 distances per second; a physical spring must settle
     /// within 60 s, the longest duration an animator may have.
     public init(json: JSON, path: String = "curve") throws(CoreError) {
-        if case .string(let name) = json {
+        let forms = "{\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}"
+        switch json {
+        case .string(let name):
             guard let curve = Self.namedCurves.first(where: { $0.name == name })?.curve else {
                 let names = Self.namedCurves.map(\.name).joined(separator: ", ")
-                throw AnimationJSONReader.invalid(
-                    "\(path) \"\(name)\" is not a curve; use one of \(names), {\"bezier\": [x1, y1, x2, y2]} or "
-                        + "{\"spring\": {...}}."
-                )
+                throw .notAllowed(path, expected: "one of \(names), \(forms)", got: json)
             }
             self = curve
-            return
-        }
-        let reader = try AnimationJSONReader(json, path: path)
-        if let value = reader.object["bezier"] {
-            try reader.allowOnly(["bezier"])
-            self = try Self.bezier(json: value, path: "\(path).bezier")
-        } else if let value = reader.object["spring"] {
-            try reader.allowOnly(["spring"])
-            self = .spring(try Self.spring(json: value, path: "\(path).spring"))
-        } else {
-            throw AnimationJSONReader.invalid(
-                "\(path) must be a curve name, {\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}.")
+        case .object:
+            let reader = try AnimationJSONReader(json, path: path)
+            if let value = reader.object["bezier"] {
+                try reader.allowOnly(["bezier"])
+                self = try Self.bezier(json: value, path: "\(path).bezier")
+            } else if let value = reader.object["spring"] {
+                try reader.allowOnly(["spring"])
+                self = .spring(try Self.spring(json: value, path: "\(path).spring"))
+            } else {
+                throw .wrongType(path, expected: "a curve name, \(forms)", got: json)
+            }
+        default:
+            throw .wrongType(path, expected: "a curve name, \(forms)", got: json)
         }
     }
 
     private static func bezier(json: JSON, path: String) throws(CoreError) -> TimingCurve {
+        // Four numbers are the type of a bezier, as two are of a point: another count is a shape error.
         guard let items = json.arrayValue, items.count == 4 else {
-            throw AnimationJSONReader.invalid("\(path) must be an array of four numbers [x1, y1, x2, y2].")
+            throw .wrongType(path, expected: "an array of four numbers [x1, y1, x2, y2]", got: json)
         }
         var numbers: [Double] = []
         for (index, item) in items.enumerated() {
-            guard let number = item.doubleValue, number.isFinite else {
-                throw AnimationJSONReader.invalid(
-                    "\(path)[\(index)] must be a number; got \(AnimationJSONReader.describe(item)).")
-            }
-            if index == 0 || index == 2 {
-                try AnimationJSONReader.check(number, in: 0...1, path: "\(path)[\(index)]")
-            } else {
-                try AnimationJSONReader.check(number, in: -10...10, path: "\(path)[\(index)]")
-            }
-            numbers.append(number)
+            let range: ClosedRange<Double> = index == 0 || index == 2 ? 0...1 : -10...10
+            numbers.append(try item.number(at: "\(path)[\(index)]", in: range))
         }
         return .bezier(x1: numbers[0], y1: numbers[1], x2: numbers[2], y2: numbers[3])
     }
@@ -59,24 +52,19 @@ extension TimingCurve {
         if reader.has("dampingRatio") {
             try reader.allowOnly(["dampingRatio", "initialVelocity"])
             spring = .dampingRatio(
-                ratio: try reader.number("dampingRatio", in: 0.01...10) ?? 0,
+                ratio: try reader.requiredNumber("dampingRatio", in: 0.01...10, "a number in [0.01, 10]"),
                 initialVelocity: try reader.number("initialVelocity", in: velocityRange) ?? 0)
         } else if reader.has("mass") || reader.has("stiffness") || reader.has("damping") {
             try reader.allowOnly(["mass", "stiffness", "damping", "initialVelocity"])
-            for key in ["mass", "stiffness", "damping"] {
-                guard let value = try reader.number(key) else {
-                    throw AnimationJSONReader.invalid("\(path).\(key) is required for a mass/stiffness/damping spring.")
-                }
-                try AnimationJSONReader.check(value, in: 0...1e9, openBelow: true, path: "\(path).\(key)")
-            }
-            let mass = try reader.requiredNumber("mass")
-            let stiffness = try reader.requiredNumber("stiffness")
-            let damping = try reader.requiredNumber("damping")
+            let what = "a mass/stiffness/damping spring needs all three, each a number in (0, 1000000000]"
+            let mass = try reader.requiredNumber("mass", in: 0...1e9, openBelow: true, what)
+            let stiffness = try reader.requiredNumber("stiffness", in: 0...1e9, openBelow: true, what)
+            let damping = try reader.requiredNumber("damping", in: 0...1e9, openBelow: true, what)
             let ratio = damping / (2 * (mass * stiffness).squareRoot())
             guard ratio >= 0.01, ratio <= 10 else {
-                throw AnimationJSONReader.invalid(
+                throw .invalid(
                     "\(path) has damping ratio damping/(2·√(mass·stiffness)) = "
-                        + "\(AnimationJSONReader.format(ratio)); it must be in [0.01, 10]."
+                        + "\(JSON.messageText(ratio)); it must be in [0.01, 10]."
                 )
             }
             spring = .physical(
@@ -84,22 +72,20 @@ extension TimingCurve {
                 initialVelocity: try reader.number("initialVelocity", in: velocityRange) ?? 0)
         } else if reader.has("response") || reader.has("dampingFraction") {
             try reader.allowOnly(["response", "dampingFraction"])
-            guard let response = try reader.number("response", in: 0...60, openBelow: true) else {
-                throw AnimationJSONReader.invalid("\(path).response is required with dampingFraction.")
-            }
-            guard let fraction = try reader.number("dampingFraction", in: 0.01...10) else {
-                throw AnimationJSONReader.invalid("\(path).dampingFraction is required with response.")
-            }
-            spring = .response(response: response, dampingFraction: fraction)
+            spring = .response(
+                response: try reader.requiredNumber(
+                    "response", in: 0...60, openBelow: true, "seconds in (0, 60], with dampingFraction"),
+                dampingFraction: try reader.requiredNumber(
+                    "dampingFraction", in: 0.01...10, "a number in [0.01, 10], with response"))
         } else {
-            throw AnimationJSONReader.invalid(
+            throw .malformed(
                 "\(path) must give dampingRatio (and initialVelocity), mass, stiffness and damping (and "
-                    + "initialVelocity), or response and dampingFraction."
+                    + "initialVelocity), or response and dampingFraction; got \(json.messageText)."
             )
         }
         if let settling = spring.settlingDuration, !(settling <= 60) {
-            throw AnimationJSONReader.invalid(
-                "\(path) settles after \(AnimationJSONReader.format((settling * 10).rounded() / 10)) s, more than "
+            throw .invalid(
+                "\(path) settles after \(JSON.messageText((settling * 10).rounded() / 10)) s, more than "
                     + "the 60 s limit; raise its damping or stiffness."
             )
         }

@@ -15,11 +15,11 @@ public struct Arguments {
     }
 
     public init(_ json: JSON, path: String) throws(CoreError) {
-        guard let object = json.objectValue else { throw CoreError(.badRequest, "\(path) must be a JSON object.") }
-        self.init(object, path: path)
+        self.init(try json.object(at: path), path: path)
     }
 
-    private func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// The JSON path of member `key`, as messages name it (`percent`, `endRule.threshold`).
+    public func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     public mutating func raw(_ key: String) -> JSON? {
         if !used.contains(key) { used.append(key) }
@@ -27,51 +27,32 @@ public struct Arguments {
         return object[key]
     }
 
+    // The typed readers leave the code of a bad value to `JSON`'s readers, the one place the rule lives:
+    // wrong type `bad_request`, out of range `invalid_argument`.
+
     public mutating func string(_ key: String) throws(CoreError) -> String? {
-        guard let value = raw(key) else { return nil }
-        guard let s = value.stringValue else { throw CoreError(.badRequest, "\(name(key)) must be a string.") }
-        return s
+        try raw(key)?.string(at: name(key))
     }
 
     public mutating func bool(_ key: String) throws(CoreError) -> Bool? {
-        guard let value = raw(key) else { return nil }
-        guard let b = value.boolValue else { throw CoreError(.badRequest, "\(name(key)) must be true or false.") }
-        return b
+        try raw(key)?.bool(at: name(key))
     }
 
-    /// A finite number; NaN, infinities and non-numbers are rejected.
+    /// A finite number, within `range` when one is given.
     public mutating func double(_ key: String, in range: ClosedRange<Double>? = nil) throws(CoreError) -> Double? {
-        guard let value = raw(key) else { return nil }
-        guard let d = value.doubleValue, d.isFinite else {
-            throw CoreError(.badRequest, "\(name(key)) must be a finite number.")
-        }
-        if let range, !range.contains(d) {
-            throw CoreError(
-                .invalidArgument, "\(name(key)) must be between \(range.lowerBound) and \(range.upperBound), not \(d).")
-        }
-        return d
+        try raw(key)?.number(at: name(key), in: range)
     }
 
     public mutating func int(_ key: String, in range: ClosedRange<Int64>? = nil) throws(CoreError) -> Int64? {
-        guard let value = raw(key) else { return nil }
-        guard let i = value.int64Value else { throw CoreError(.badRequest, "\(name(key)) must be an integer.") }
-        if let range, !range.contains(i) {
-            throw CoreError(
-                .invalidArgument, "\(name(key)) must be between \(range.lowerBound) and \(range.upperBound), not \(i).")
-        }
-        return i
+        try raw(key)?.integer(at: name(key), in: range)
     }
 
     public mutating func object(_ key: String) throws(CoreError) -> JSONObject? {
-        guard let value = raw(key) else { return nil }
-        guard let o = value.objectValue else { throw CoreError(.badRequest, "\(name(key)) must be an object.") }
-        return o
+        try raw(key)?.object(at: name(key))
     }
 
     public mutating func array(_ key: String) throws(CoreError) -> [JSON]? {
-        guard let value = raw(key) else { return nil }
-        guard let a = value.arrayValue else { throw CoreError(.badRequest, "\(name(key)) must be an array.") }
-        return a
+        try raw(key)?.array(at: name(key))
     }
 
     public mutating func required<T>(_ key: String, _ read: (inout Arguments, String) throws(CoreError) -> T?)

@@ -12,7 +12,9 @@ extension NavigationCommand {
             return TransitionOptions(animated: animated, animator: animator)
         }
         func screen(_ args: inout Arguments, _ key: String) throws(CoreError) -> ScreenSpec {
-            guard let value = args.raw(key) else { throw CoreError(.badRequest, "\(name) needs \"\(key)\".") }
+            guard let value = args.raw(key) else {
+                throw .missing(key, "\(name) needs a route name or {\"name\": ..., \"params\": {...}}")
+            }
             return try ScreenSpec(json: value, path: key)
         }
         switch name {
@@ -25,13 +27,17 @@ extension NavigationCommand {
         case "pop": self = .pop(try options(&args))
         case "popTo":
             guard let target = try args.string("screen") else {
-                throw CoreError(.badRequest, "popTo needs \"screen\": a screen id (\"s3\") or a route name.")
+                throw .missing("screen", "popTo needs a screen id (\"s3\") or a route name")
             }
             self = .popTo(target, try options(&args))
         case "popToRoot": self = .popToRoot(try options(&args))
         case "setStack":
-            guard let list = try args.array("screens"), !list.isEmpty else {
-                throw CoreError(.badRequest, "setStack needs \"screens\": a non-empty array, root first.")
+            guard let list = try args.array("screens") else {
+                throw .missing("screens", "setStack needs an array of screens, root first")
+            }
+            // Right type, too few elements: a value not allowed, like a number out of range.
+            guard !list.isEmpty else {
+                throw .notAllowed("screens", expected: "a non-empty array, root first", got: .array(list))
             }
             var refs: [ScreenRef] = []
             for (i, item) in list.enumerated() { refs.append(try ScreenRef(json: item, path: "screens[\(i)]")) }
@@ -47,19 +53,16 @@ extension NavigationCommand {
                 case "push": start = .push(try screen(&args, "screen"))
                 case "present": start = .present(try screen(&args, "screen"))
                 default:
-                    throw CoreError(
-                        .invalidArgument, "operation must be pop, push, dismiss or present, not \"\(op.prefix(40))\".")
+                    throw .notAllowed("operation", expected: "one of pop, push, dismiss, present", got: .string(op))
                 }
             }
             let animator = args.raw("animator")
             if let animator { _ = try Animator(json: animator, base: .default) }
             self = .begin(start, animator: animator)
         case "update":
-            guard let raw = args.raw("percent") else {
-                throw CoreError(.badRequest, "update needs \"percent\" (0...1).")
-            }
-            guard let percent = raw.doubleValue, percent.isFinite else {
-                throw CoreError(.invalidArgument, "percent must be a finite number; NaN and infinities are rejected.")
+            // Any number is clamped to [0, 1], so percent has a type but no range to be out of.
+            guard let percent = try args.double("percent") else {
+                throw .missing("percent", "update needs a number, clamped to [0, 1]")
             }
             self = .update(percent: min(1, max(0, percent)), velocity: try Self.velocity(&args))
         case "finish":
@@ -70,14 +73,7 @@ extension NavigationCommand {
             let (speed, curve) = try Self.completion(&args)
             self = .cancel(completionSpeed: speed, completionCurve: curve)
         case "end":
-            var percent: Double?
-            if let raw = args.raw("percent") {
-                guard let p = raw.doubleValue, p.isFinite else {
-                    throw CoreError(
-                        .invalidArgument, "percent must be a finite number; NaN and infinities are rejected.")
-                }
-                percent = min(1, max(0, p))
-            }
+            let percent = try args.double("percent").map { min(1, max(0, $0)) }
             self = .end(percent: percent, velocity: try Self.velocity(&args))
         default:
             throw CoreError(.unknownCommand, "Unknown command \"\(name.prefix(40))\".")
@@ -93,11 +89,11 @@ extension NavigationCommand {
         let speed = try args.double("completionSpeed", in: 0.001...1000) ?? 1
         var curve = TimingCurve.easeInOut
         if let raw = args.raw("completionCurve") {
-            curve = try TimingCurve(json: raw)
+            curve = try TimingCurve(json: raw, path: "completionCurve")
             // UIKit's completionCurve is a UIView.AnimationCurve: a timing shape, never a spring
             // (a spring has its own duration, which a completion segment does not have).
             if case .spring = curve {
-                throw CoreError(.invalidArgument, "completionCurve must be a named curve or a bezier, not a spring.")
+                throw .notAllowed("completionCurve", expected: "a curve name or a bezier, not a spring", got: raw)
             }
         }
         return (speed, curve)

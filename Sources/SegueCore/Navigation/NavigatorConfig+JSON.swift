@@ -7,10 +7,12 @@ extension NavigatorConfig {
     /// Reads the config members of `args` (others are left for the caller to read or reject).
     public init(reading args: inout Arguments) throws(CoreError) {
         self.init()
-        if let rules = args.raw("animators") { animators = try AnimatorRules(json: rules) }
+        if let rules = args.raw("animators") {
+            animators = try AnimatorRules(json: rules, path: args.name("animators"))
+        }
         if let busy = try args.string("busy") {
             guard let policy = BusyPolicy(rawValue: busy) else {
-                throw CoreError(.invalidArgument, "busy must be \"reject\" or \"queue\", not \"\(busy.prefix(40))\".")
+                throw .notAllowed(args.name("busy"), expected: "\"reject\" or \"queue\"", got: .string(busy))
             }
             self.busy = policy
         }
@@ -20,19 +22,18 @@ extension NavigatorConfig {
             queueLimit = Int(limit)
         }
         if let rule = try args.object("endRule") {
-            var r = Arguments(rule, path: "endRule")
+            var r = Arguments(rule, path: args.name("endRule"))
             endRule.threshold = try r.double("threshold", in: 0...1) ?? endRule.threshold
             endRule.velocityImpact = try r.double("velocityImpact", in: 0...10) ?? endRule.velocityImpact
             endRule.flingVelocity = try r.double("flingVelocity", in: 0...1000) ?? endRule.flingVelocity
             try r.rejectUnknown(allowedHint: "An end rule has threshold, velocityImpact and flingVelocity.")
         }
         if let size = try args.object("container") {
-            var c = Arguments(size, path: "container")
-            let width = try c.required("width") { (a: inout Arguments, k) throws(CoreError) in
-                try a.double(k, in: 1...100_000)
-            }
-            let height = try c.required("height") { (a: inout Arguments, k) throws(CoreError) in
-                try a.double(k, in: 1...100_000)
+            var c = Arguments(size, path: args.name("container"))
+            let points = "a number of points in [1, 100000]"
+            guard let width = try c.double("width", in: 1...100_000) else { throw .missing(c.name("width"), points) }
+            guard let height = try c.double("height", in: 1...100_000) else {
+                throw .missing(c.name("height"), points)
             }
             try c.rejectUnknown(allowedHint: "A container has width and height in points.")
             container = ContainerSize(width: width, height: height)

@@ -53,30 +53,25 @@ public struct ScreenSpec: Equatable, Sendable {
     }
 
     public init(json: JSON, path: String) throws(CoreError) {
+        var namePath = path
         switch json {
         case .string(let name):
             self.init(name: name, params: nil)
         case .object(let object):
+            namePath = "\(path).name"
             for key in object.keys where key != "name" && key != "params" {
-                throw CoreError(
-                    .badRequest, "\(path).\(key) is not a screen field; a screen has \"name\" and \"params\".")
+                throw .malformed(
+                    "\(path) has unknown member \"\(key.prefix(40))\"; a screen has \"name\" and \"params\".")
             }
-            guard let name = object["name"]?.stringValue else {
-                throw CoreError(.badRequest, "\(path).name must be a string route name.")
-            }
+            guard let name = object["name"], !name.isNull else { throw .missing(namePath, "a route name") }
             var params: JSONObject?
-            switch object["params"] {
-            case nil, .null?: params = nil
-            case .object(let o)?: params = o
-            default: throw CoreError(.badRequest, "\(path).params must be an object.")
-            }
-            self.init(name: name, params: params)
+            if let value = object["params"], !value.isNull { params = try value.object(at: "\(path).params") }
+            self.init(name: try name.string(at: namePath), params: params)
         default:
-            throw CoreError(.badRequest, "\(path) must be a route name string or {\"name\": ..., \"params\": {...}}.")
+            throw .wrongType(path, expected: "a route name or {\"name\": ..., \"params\": {...}}", got: json)
         }
         guard Self.isValidName(name) else {
-            throw CoreError(
-                .invalidArgument, "\(path): route name \"\(name.prefix(80))\" must match [A-Za-z0-9._-]{1,64}.")
+            throw .notAllowed(namePath, expected: "a route name matching [A-Za-z0-9._-]{1,64}", got: .string(name))
         }
     }
 }
@@ -102,17 +97,19 @@ public enum ScreenRef: Equatable, Sendable {
     public init(json: JSON, path: String) throws(CoreError) {
         if case .string(let s) = json {
             guard NavigatorName.isValid(s) else {
-                throw CoreError(
-                    .invalidArgument, "\(path): \"\(s.prefix(80))\" is neither a screen id nor a valid route name.")
+                throw .notAllowed(
+                    path, expected: "a screen id or a route name matching [A-Za-z0-9._-]{1,64}", got: json)
             }
             self = .idOrName(s)
             return
         }
         if let object = json.objectValue, let id = object["id"] {
-            guard object.count == 1, let id = id.stringValue else {
-                throw CoreError(.badRequest, "\(path) must be {\"id\": \"sN\"} alone to keep an existing screen.")
+            guard object.count == 1 else {
+                throw .malformed(
+                    "\(path) has \"id\" and other members; {\"id\": \"s3\"} keeps an existing screen and takes "
+                        + "nothing else, {\"name\": ..., \"params\": {...}} makes a new one.")
             }
-            self = .id(id)
+            self = .id(try id.string(at: "\(path).id"))
             return
         }
         self = .new(try ScreenSpec(json: json, path: path))

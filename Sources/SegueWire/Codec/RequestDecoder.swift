@@ -40,20 +40,23 @@ public struct RequestDecoder: Sendable {
         switch object["id"] {
         case nil, .null?: id = nil
         case .string(let s)?:
-            guard s.utf8.count <= limits.maxIDBytes else {
-                return .failure(
-                    Failure(
-                        id: nil, error: WireError(.invalidArgument, "id is longer than \(limits.maxIDBytes) bytes.")))
-            }
+            let error = WireError(
+                .invalidArgument, "id must be 1 to \(limits.maxIDBytes) bytes; got \(s.utf8.count) bytes.")
+            // A long id is not echoed: the reply stays small whatever the request carried.
+            guard s.utf8.count <= limits.maxIDBytes else { return .failure(Failure(id: nil, error: error)) }
+            // An empty id would be one idempotency key shared by every client that sends it. It is
+            // echoed, so a client that waits for the reply carrying its id still gets this one.
+            guard !s.isEmpty else { return .failure(Failure(id: s, error: error)) }
             id = s
         case .int(let i)?: id = String(i)
-        default:
-            return .failure(Failure(id: nil, error: WireError(.badRequest, "id must be a string (or an integer).")))
+        case let value?:
+            let error = CoreError.wrongType("id", expected: "a string or an integer", got: value)
+            return .failure(Failure(id: nil, error: WireError(error)))
         }
-        do throws(WireError) {
-            return .success(try decode(object, id: id))
+        do throws(CoreError) {
+            return .success(try request(object, id: id))
         } catch {
-            return .failure(Failure(id: id, error: error))
+            return .failure(Failure(id: id, error: WireError(error)))
         }
     }
 
@@ -63,47 +66,30 @@ public struct RequestDecoder: Sendable {
         public var error: WireError
     }
 
-    private func decode(_ object: JSONObject, id: String?) throws(WireError) -> Request {
-        guard let cmdValue = object["cmd"] else {
-            throw WireError(.badRequest, "The request has no \"cmd\"; send e.g. {\"cmd\": \"ping\"}.")
+    /// The envelope and the body. The envelope's values are read like every command argument, so they
+    /// follow the same rule: a wrong type is `bad_request`, a value out of range `invalid_argument`.
+    private func request(_ object: JSONObject, id: String?) throws(CoreError) -> Request {
+        guard let cmdValue = object["cmd"], !cmdValue.isNull else {
+            throw .missing("cmd", "the command, e.g. {\"cmd\": \"ping\"}")
         }
-        guard let cmd = cmdValue.stringValue else { throw WireError(.badRequest, "cmd must be a string.") }
+        let cmd = try cmdValue.string(at: "cmd")
         var envelope = CommandEnvelope(requestID: id)
-        var navigator: String?
-        switch object["navigator"] {
-        case nil, .null?: break
-        case .string(let n)?:
-            guard NavigatorName.isValid(n) else {
-                throw WireError(.invalidArgument, "Navigator name \"\(n.prefix(80))\" must match [A-Za-z0-9._-]{1,64}.")
+        var members = Arguments(object, path: "")
+        let navigator = try members.string("navigator")
+        if let navigator, !NavigatorName.isValid(navigator) {
+            throw .notAllowed(
+                "navigator", expected: "a navigator name matching [A-Za-z0-9._-]{1,64}", got: .string(navigator))
+        }
+        envelope.expect = try members.int("expect", in: 0...Int64.max)
+        if let owner = try members.string("owner") {
+            guard !owner.isEmpty, owner.utf8.count <= limits.maxIDBytes else {
+                throw .invalid("owner must be 1 to \(limits.maxIDBytes) bytes; got \(owner.utf8.count) bytes.")
             }
-            navigator = n
-        default: throw WireError(.badRequest, "navigator must be a string.")
+            envelope.owner = owner
         }
-        switch object["expect"] {
-        case nil, .null?: break
-        case let value?:
-            guard let e = value.int64Value, e >= 0 else {
-                throw WireError(.badRequest, "expect must be a non-negative integer revision.")
-            }
-            envelope.expect = e
-        }
-        switch object["owner"] {
-        case nil, .null?: break
-        case .string(let o)?:
-            guard !o.isEmpty, o.utf8.count <= limits.maxIDBytes else {
-                throw WireError(.invalidArgument, "owner must be 1 to \(limits.maxIDBytes) bytes.")
-            }
-            envelope.owner = o
-        default: throw WireError(.badRequest, "owner must be a string.")
-        }
-        let body: Request.Body
-        do throws(CoreError) {
-            body = try self.body(cmd: cmd, object: object, navigator: navigator)
-        } catch {
-            throw WireError(error)
-        }
+        let body = try self.body(cmd: cmd, object: object, navigator: navigator)
         if case .navigation = body, navigator == nil {
-            throw WireError(.badRequest, "\(cmd) needs \"navigator\": the name of the navigator to act on.")
+            throw .missing("navigator", "\(cmd) needs the name of the navigator to act on")
         }
         return Request(id: id, navigator: navigator, envelope: envelope, body: body)
     }
@@ -116,7 +102,7 @@ public struct RequestDecoder: Sendable {
         case "list": body = .list
         case "stats": body = .stats
         case "state":
-            guard navigator != nil else { throw CoreError(.badRequest, "state needs \"navigator\".") }
+            guard navigator != nil else { throw .missing("navigator", "state needs the name of the navigator to read") }
             body = .state(at: try args.int("at", in: 0...Int64.max))
         case "history":
             let after = try args.int("after", in: 0...Int64.max) ?? 0
