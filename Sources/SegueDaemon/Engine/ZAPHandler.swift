@@ -13,7 +13,7 @@ enum ZAPHandler {
             let socket = transfer.take()
             while true {
                 guard let frames = try? socket.receiveMultipart() else { return }  // ETERM ends it
-                try? socket.sendMultipart(reply(to: frames, clients: clients, log: log))
+                _ = try? socket.sendMultipart(reply(to: frames, clients: clients, log: log))
             }
         }
         thread.name = "segue-zap"

@@ -47,7 +47,7 @@ final class DaemonProcess: @unchecked Sendable {
     enum Transport { case tcp, ipc }
 
     private func start(frameRate: Int, arguments: [String], environment: [String: String], waitReady: Bool) throws {
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = FileHandle(forWritingAtPath: logPath)!
         log.seekToEndOfFile()
         process.executableURL = URL(fileURLWithPath: Self.binary("segued"))
