@@ -11,12 +11,31 @@ public struct AppendUnit: Sendable, Equatable {
     public var commandID: String?
     public var navigator: String?
     public var reply: JSON?
+    /// The fingerprint of the request behind `commandID` (`JSON.fingerprint`), stored with the reply so
+    /// that a different request reusing the id is refused even after a restart.
+    public var fingerprint: UInt64?
 
-    public init(events: [EventRecord], commandID: String? = nil, navigator: String? = nil, reply: JSON? = nil) {
+    public init(
+        events: [EventRecord], commandID: String? = nil, navigator: String? = nil, reply: JSON? = nil,
+        fingerprint: UInt64? = nil
+    ) {
         self.events = events
         self.commandID = commandID
         self.navigator = navigator
         self.reply = reply
+        self.fingerprint = fingerprint
+    }
+}
+
+/// A command applied under an id: its reply and the fingerprint of its request (nil for commands
+/// stored before schema version 2, which kept no fingerprint).
+public struct StoredCommand: Sendable, Equatable {
+    public var reply: JSON?
+    public var fingerprint: UInt64?
+
+    public init(reply: JSON?, fingerprint: UInt64?) {
+        self.reply = reply
+        self.fingerprint = fingerprint
     }
 }
 

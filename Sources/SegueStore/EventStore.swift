@@ -95,6 +95,11 @@ public final class EventStore: @unchecked Sendable {
         try read { reader throws(StoreError) in try reader.reply(forCommand: id) }
     }
 
+    /// The reply and request fingerprint of an already applied command id; nil if never seen.
+    public func command(_ id: String) throws(StoreError) -> StoredCommand? {
+        try read { reader throws(StoreError) in try reader.command(id) }
+    }
+
     /// Up to `limit` events with seq above `seq`, in seq order, optionally of one navigator.
     public func events(after seq: Int64, navigator: String? = nil, limit: Int = .max) throws(StoreError)
         -> [EventRecord]

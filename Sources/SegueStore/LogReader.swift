@@ -35,11 +35,17 @@ final class LogReader {
     }
 
     func reply(forCommand id: String) throws(StoreError) -> JSON? {
-        let statement = try statement("SELECT reply FROM commands WHERE id = ?")
+        try command(id)?.reply
+    }
+
+    func command(_ id: String) throws(StoreError) -> StoredCommand? {
+        let statement = try statement("SELECT reply, fingerprint FROM commands WHERE id = ?")
         defer { statement.reset() }
         statement.bind(id, at: 1)
-        guard try statement.step(), let text = statement.text(at: 0) else { return nil }
-        return try StoreJSON.decode(text)
+        guard try statement.step() else { return nil }
+        let reply = try statement.text(at: 0).map { text throws(StoreError) in try StoreJSON.decode(text) }
+        let fingerprint = statement.isNull(at: 1) ? nil : UInt64(bitPattern: statement.int64(at: 1))
+        return StoredCommand(reply: reply, fingerprint: fingerprint)
     }
 
     func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord] {

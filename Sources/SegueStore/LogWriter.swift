@@ -40,7 +40,8 @@ final class LogWriter {
             commit = try database.prepare("COMMIT")
             insertEvent = try database.prepare(Self.insertEventsSQL(rows: 1))
             insertEvents = try database.prepare(Self.insertEventsSQL(rows: LogWriter.rowsPerInsert))
-            insertCommand = try database.prepare("INSERT INTO commands (id, navigator, seq, reply) VALUES (?, ?, ?, ?)")
+            insertCommand = try database.prepare(
+                "INSERT INTO commands (id, navigator, seq, reply, fingerprint) VALUES (?, ?, ?, ?, ?)")
             lastRevision = try database.prepare("SELECT MAX(revision) FROM events WHERE navigator = ?")
         }
 
@@ -234,6 +235,7 @@ final class LogWriter {
         insert.bind(unit.navigator, at: 2)
         if unit.events.isEmpty { insert.bind(nil as String?, at: 3) } else { insert.bind(lastSeq, at: 3) }
         insert.bind(unit.reply.map(StoreJSON.encode), at: 4)
+        insert.bind(unit.fingerprint.map { Int64(bitPattern: $0) }, at: 5)
         do throws(StoreError) {
             try insert.run()
         } catch  where error.extendedCode == Self.constraintPrimaryKey {

@@ -38,7 +38,12 @@ enum Schema {
             seq INTEGER,
             reply TEXT
         ) WITHOUT ROWID;
+        """,
+        // 2: the fingerprint of each command's request, so a different request reusing an id is
+        // refused (rows from version 1 keep NULL: their retries are answered as before).
         """
+        ALTER TABLE commands ADD COLUMN fingerprint INTEGER;
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

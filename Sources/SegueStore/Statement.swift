@@ -27,6 +27,14 @@ final class Statement {
         sqlite3_bind_int64(handle, index, value)
     }
 
+    func bind(_ value: Int64?, at index: Int32) {
+        guard let value else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        sqlite3_bind_int64(handle, index, value)
+    }
+
     func bind(_ value: String?, at index: Int32) {
         guard var value else {
             sqlite3_bind_null(handle, index)

@@ -39,6 +39,36 @@ import Testing
         #expect(throws: StoreError.self) { try EventStore(path: directory.file("events.db")) }
     }
 
+    /// A log written by schema version 1 (no request fingerprints) opens, migrates to the current
+    /// version in place, and keeps its events and stored replies; its old commands have no fingerprint.
+    @Test func aVersionOneLogMigratesAndKeepsItsCommands() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("events.db")
+        do {
+            let database = try Database(path: path)
+            _ = try database.scalarText("PRAGMA journal_mode = WAL")
+            try database.execute(Schema.migrations[0])
+            try database.execute("PRAGMA user_version = 1")
+            try database.execute(
+                "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) "
+                    + "VALUES (1, 'main', 1, 'navigator.created', 1, 0, 0, 'old', '{}')")
+            try database.execute(
+                #"INSERT INTO commands (id, navigator, seq, reply) VALUES ('old', 'main', 1, '{"ok":true}')"#)
+        }
+        var numberer = Numberer(seq: 1, revisions: ["main": 1])
+        let store = try EventStore(path: path)
+        #expect(try store.command("old") == StoredCommand(reply: ["ok": true], fingerprint: nil))
+        var unit = numberer.unit("main", commandID: "new", reply: ["ok": true, "n": 2])
+        unit.fingerprint = UInt64.max - 1  // past Int64.max: stored as its bit pattern
+        try store.append(unit)
+        #expect(try store.command("new") == StoredCommand(reply: ["ok": true, "n": 2], fingerprint: UInt64.max - 1))
+        #expect(try store.command("never") == nil)
+        #expect(try store.allEvents().map(\.seq) == [1, 2])
+        store.close()
+        let database = try Database(path: path)
+        #expect(try database.scalarInt("PRAGMA user_version") == Schema.currentVersion)
+    }
+
     @Test func aFileThatIsNotADatabaseFailsToOpenWithInternal() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("events.db")

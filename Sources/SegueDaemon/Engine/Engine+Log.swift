@@ -12,9 +12,13 @@ extension Engine {
 
     /// Numbers nothing (the fleet already did): queues one unit for this loop turn's commit and its
     /// events for publication behind it.
-    func submit(_ events: [EventRecord], commandID: String?, navigator: String?, reply: JSON?) {
+    func submit(
+        _ events: [EventRecord], commandID: String?, navigator: String?, reply: JSON?, fingerprint: UInt64? = nil
+    ) {
         guard !events.isEmpty else { return }
-        uncommitted.append(AppendUnit(events: events, commandID: commandID, navigator: navigator, reply: reply))
+        uncommitted.append(
+            AppendUnit(
+                events: events, commandID: commandID, navigator: navigator, reply: reply, fingerprint: fingerprint))
         for record in events {
             outbox.enqueue(.publish(topic: eventTopic(record.navigator), body: record.encoded()), after: record.seq)
             dirty.insert(record.navigator)

@@ -87,10 +87,26 @@ extension Engine {
     /// Decides a navigation command, submits its events, and queues the reply behind their commit.
     func execute(_ command: NavigationCommand, _ request: Request, _ envelope: [[UInt8]], now: Int64) {
         let navigator = request.navigator!
-        if let id = request.id, let replayed = previousReply(id) {
+        if let id = request.id, let previous = previousCommand(id) {
+            if let fingerprint = request.fingerprint, let first = previous.fingerprint, first != fingerprint {
+                // Answering with the first request's reply would tell this client that its push (or
+                // whatever it sent) happened when it did not; the IETF Idempotency-Key draft and
+                // Stripe refuse a reused key with a different payload the same way.
+                stats.rejected += 1
+                let error = WireError(
+                    .invalidArgument,
+                    "id \"\(id.prefix(40))\" was already used by a different request; a retry must repeat the first "
+                        + "request exactly. Send a new id for a new request.")
+                outbox.enqueue(
+                    .reply(
+                        envelope: envelope, body: Reply.error(id: request.id, error).serializedBytes(),
+                        ifVoided: .waiting(id: request.id)),
+                    after: previous.seq)
+                return
+            }
             stats.idempotentReplays += 1
             outbox.enqueue(
-                .reply(envelope: envelope, body: replayed.body, ifVoided: .waiting(id: request.id)), after: replayed.seq
+                .reply(envelope: envelope, body: previous.body, ifVoided: .waiting(id: request.id)), after: previous.seq
             )
             return
         }
@@ -121,7 +137,9 @@ extension Engine {
             return
         }
         let body = Reply.ok(id: request.id, replyFields(navigator, execution))
-        submit(execution.events, commandID: request.id, navigator: navigator, reply: body)
+        submit(
+            execution.events, commandID: request.id, navigator: navigator, reply: body, fingerprint: request.fingerprint
+        )
         let bytes = body.serializedBytes()
         let voided = VoidedReply(
             id: request.id,
@@ -129,7 +147,9 @@ extension Engine {
                 "The log could not be written, so \(command.name) on \(navigator) was not applied; retry when storage recovers."
         )
         outbox.enqueue(.reply(envelope: envelope, body: bytes, ifVoided: voided), after: fleet.lastSeq)
-        if let id = request.id { remember(id, seq: fleet.lastSeq, body: bytes) }
+        if let id = request.id {
+            remember(id, PreviousCommand(seq: fleet.lastSeq, body: bytes, fingerprint: request.fingerprint))
+        }
     }
 
     /// What a mutating reply says beyond `ok` and `id` (DESIGN.md §4).
@@ -185,20 +205,28 @@ extension Engine {
 
     static let rememberedReplies = 65_536
 
-    /// The reply of a command already applied under `id`: from memory while recent (perhaps not yet
-    /// durable), else from the store, where it was written with the events.
-    func previousReply(_ id: String) -> (seq: Int64, body: [UInt8])? {
+    /// The command already applied under `id`: from memory while recent (perhaps not yet durable),
+    /// else from the store, where its reply and fingerprint were written with the events.
+    func previousCommand(_ id: String) -> PreviousCommand? {
         if let recent = recentReplies[id] { return recent }
-        guard let stored = try? store.reply(forCommand: id) else { return nil }
-        return (0, stored.serializedBytes())
+        guard let stored = try? store.command(id), let reply = stored.reply else { return nil }
+        return PreviousCommand(seq: 0, body: reply.serializedBytes(), fingerprint: stored.fingerprint)
     }
 
-    func remember(_ id: String, seq: Int64, body: [UInt8]) {
-        if recentReplies.updateValue((seq, body), forKey: id) == nil { recentOrder.append(id) }
+    func remember(_ id: String, _ command: PreviousCommand) {
+        if recentReplies.updateValue(command, forKey: id) == nil { recentOrder.append(id) }
         if recentOrder.count > Self.rememberedReplies {
             let drop = recentOrder.count - Self.rememberedReplies
             for old in recentOrder.prefix(drop) { recentReplies[old] = nil }
             recentOrder.removeFirst(drop)
         }
     }
+}
+
+/// A command applied under an id, as a retry needs it: the reply's bytes, the seq they wait for
+/// (0 once durable) and the request's fingerprint (nil for commands stored before fingerprints).
+struct PreviousCommand {
+    var seq: Int64
+    var body: [UInt8]
+    var fingerprint: UInt64?
 }

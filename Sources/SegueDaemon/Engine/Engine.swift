@@ -89,7 +89,7 @@ public final class Engine: @unchecked Sendable {
     /// How long the last `closeFrames` took, to notice overload.
     var lastCloseNanoseconds: Int64 = 0
     var eventTopics: [String: [UInt8]] = [:]
-    var recentReplies: [String: (seq: Int64, body: [UInt8])] = [:]
+    var recentReplies: [String: PreviousCommand] = [:]
     var recentOrder: [String] = []
     var dirty: Set<String> = []
     var lastCheckpointSeq: Int64 = 0

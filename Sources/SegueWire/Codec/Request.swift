@@ -7,6 +7,10 @@ public struct Request: Equatable, Sendable {
     public var navigator: String?
     public var envelope: CommandEnvelope
     public var body: Body
+    /// For a navigation command with an `id`: the fingerprint of everything else it says
+    /// (`JSON.fingerprint`), so that a different request reusing the id is refused, not answered
+    /// with the first one's reply.
+    public var fingerprint: UInt64?
 
     public enum Body: Equatable, Sendable {
         case ping
@@ -18,11 +22,12 @@ public struct Request: Equatable, Sendable {
         case stats
     }
 
-    public init(id: String?, navigator: String?, envelope: CommandEnvelope, body: Body) {
+    public init(id: String?, navigator: String?, envelope: CommandEnvelope, body: Body, fingerprint: UInt64? = nil) {
         self.id = id
         self.navigator = navigator
         self.envelope = envelope
         self.body = body
+        self.fingerprint = fingerprint
     }
 
     /// Whether the command appends to the log (and so needs a controller and durability).

@@ -88,10 +88,15 @@ public struct RequestDecoder: Sendable {
             envelope.owner = owner
         }
         let body = try self.body(cmd: cmd, object: object, navigator: navigator)
-        if case .navigation = body, navigator == nil {
-            throw .missing("navigator", "\(cmd) needs the name of the navigator to act on")
+        guard case .navigation = body else {
+            return Request(id: id, navigator: navigator, envelope: envelope, body: body)
         }
-        return Request(id: id, navigator: navigator, envelope: envelope, body: body)
+        guard navigator != nil else { throw .missing("navigator", "\(cmd) needs the name of the navigator to act on") }
+        // What a retry must repeat under the same id: every member but `id`, nulls being absent.
+        let fingerprint = id.map { _ in
+            JSON.object(JSONObject(object.members.filter { $0.key != "id" && !$0.value.isNull })).fingerprint
+        }
+        return Request(id: id, navigator: navigator, envelope: envelope, body: body, fingerprint: fingerprint)
     }
 
     private func body(cmd: String, object: JSONObject, navigator: String?) throws(CoreError) -> Request.Body {
