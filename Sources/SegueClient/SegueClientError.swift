@@ -16,6 +16,9 @@ public enum SegueClientError: Error, Equatable, CustomStringConvertible {
     case transport(ZMQError)
     /// A reply (or a published message) that is not what the protocol says.
     case malformed(String)
+    /// The connection to `endpoint` failed its handshake, for a reason that retrying will not change
+    /// (a refused or wrong CURVE key, CURVE on one side only).
+    case handshake(HandshakeFailure, endpoint: String)
 
     /// The wire code of a refusal, `nil` for the client-side cases.
     public var code: ErrorCode? {
@@ -34,6 +37,25 @@ public enum SegueClientError: Error, Equatable, CustomStringConvertible {
             return "transport: \(error)"
         case .malformed(let what):
             return "malformed reply: \(what)"
+        case .handshake(let failure, let endpoint):
+            return "handshake: " + Self.sentence(failure, endpoint: endpoint)
+        }
+    }
+
+    static func sentence(_ failure: HandshakeFailure, endpoint: String) -> String {
+        switch failure {
+        case .keyRefused(let status):
+            return "segued at \(endpoint) refused this client's CURVE key (ZAP status \(status)); only keys listed "
+                + "in its security.curve.clients may connect."
+        case .dropped(let attempts, true):
+            return "segued at \(endpoint) hung up on the CURVE handshake \(attempts) times in a row; the server key "
+                + "given is not the daemon's public key."
+        case .dropped(let attempts, false):
+            return "the peer at \(endpoint) hung up on the handshake \(attempts) times in a row; it may require CURVE."
+        case .curveRequired:
+            return "segued at \(endpoint) requires CURVE; give its public key and a client key pair it lists."
+        case .curveNotEnabled:
+            return "segued at \(endpoint) does not use CURVE; connect without keys."
         }
     }
 

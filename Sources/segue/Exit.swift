@@ -53,6 +53,9 @@ enum Output {
             case .rejected: Foundation.exit(ExitCode.rejected.rawValue)
             case .timeout: Foundation.exit(ExitCode.timeout.rawValue)
             case .transport, .malformed: Foundation.exit(ExitCode.unavailable.rawValue)
+            case .handshake(let failure, _):
+                Output.error(hint(failure))
+                Foundation.exit(ExitCode.unavailable.rawValue)
             }
         case let io as IOFailure:
             Output.error("error: \(io)")
@@ -60,6 +63,21 @@ enum Output {
         default:
             Output.error("error: \(error)")
             Foundation.exit(ExitCode.io.rawValue)
+        }
+    }
+
+    /// What to change on the command line after a refused handshake, in the CLI's own words.
+    static func hint(_ failure: HandshakeFailure) -> String {
+        switch failure {
+        case .curveRequired, .dropped(_, curve: false):
+            return "hint: pass --server-key <key|file> and --client-key <name> (or set SEGUE_SERVER_KEY and "
+                + "SEGUE_CLIENT_KEY); see 'segue --help'."
+        case .curveNotEnabled:
+            return "hint: drop --server-key and --client-key (and unset SEGUE_SERVER_KEY and SEGUE_CLIENT_KEY)."
+        case .dropped(_, curve: true):
+            return "hint: --server-key must be the daemon's public key, the public half of its serverSecretKeyFile."
+        case .keyRefused:
+            return "hint: the public key of --client-key (its NAME.pub) must be listed in the daemon's config."
         }
     }
 }
