@@ -9,14 +9,12 @@ public enum HandshakeFailure: Equatable, Sendable {
     /// The daemon's ZAP handler refused this client's public key; `status` is the ZAP status code
     /// (400 for a key not listed in `security.curve.clients`).
     case keyRefused(status: Int)
-    /// The daemon hung up before the handshake finished, `attempts` times in a row. For a CURVE client
-    /// this is a server key that is not the daemon's: the daemon cannot open the client's HELLO box
-    /// and closes the connection, and CURVE has no message to say why.
-    case dropped(attempts: Int, curve: Bool)
-    /// The daemon requires CURVE and this client connected without keys.
+    /// A CURVE client's handshake was cut off: the server key it was given is not the daemon's (the
+    /// daemon cannot open the client's HELLO box and hangs up, and CURVE has no message to say why),
+    /// or the daemon does not use CURVE at all.
+    case serverKeyRejected
+    /// A client without keys had its handshake cut off: the daemon requires CURVE.
     case curveRequired
-    /// This client offered CURVE and the daemon does not use it.
-    case curveNotEnabled
 }
 
 /// Watches one socket's handshakes through its monitor and decides when a failure is final, so that a
@@ -24,7 +22,7 @@ public enum HandshakeFailure: Equatable, Sendable {
 ///
 /// Create it before the socket connects (no event is missed), and use it on the socket's thread.
 final class HandshakeMonitor {
-    /// Hang-ups in a row that make `dropped` final. libzmq reconnects every 100 ms
+    /// Hang-ups in a row that make a failure final. libzmq reconnects every 100 ms
     /// (`ZMQ_RECONNECT_IVL`), so this takes a few hundred milliseconds, while a single hang-up can be a
     /// daemon that was stopping or restarting.
     static let droppedLimit = 3
@@ -88,15 +86,14 @@ final class HandshakeMonitor {
         case .handshakeFailedAuth:
             pending = .keyRefused(status: Int(event.value))
             return pending
-        case _ where event.isMechanismMismatch:
-            pending = curve ? .curveNotEnabled : .curveRequired
-            return pending
         default:
-            // No detail (the peer hung up) or another protocol error: final only when it repeats,
-            // since one can be a daemon that went away mid-handshake.
+            // CURVE on one side only shows as a mechanism mismatch when this side reads the daemon's
+            // greeting first, and as a hang-up (no detail) when the daemon closes first: a race, so
+            // both mean the same here. A wrong server key is always a hang-up. A lone hang-up can
+            // also be a daemon going away mid-handshake, so only a mismatch or a repeat is final.
             dropped += 1
-            pending = .dropped(attempts: dropped, curve: curve)
-            return dropped >= Self.droppedLimit ? pending : nil
+            pending = curve ? .serverKeyRejected : .curveRequired
+            return event.isMechanismMismatch || dropped >= Self.droppedLimit ? pending : nil
         }
     }
 }

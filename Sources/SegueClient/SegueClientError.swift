@@ -47,15 +47,11 @@ public enum SegueClientError: Error, Equatable, CustomStringConvertible {
         case .keyRefused(let status):
             return "segued at \(endpoint) refused this client's CURVE key (ZAP status \(status)); only keys listed "
                 + "in its security.curve.clients may connect."
-        case .dropped(let attempts, true):
-            return "segued at \(endpoint) hung up on the CURVE handshake \(attempts) times in a row; the server key "
-                + "given is not the daemon's public key."
-        case .dropped(let attempts, false):
-            return "the peer at \(endpoint) hung up on the handshake \(attempts) times in a row; it may require CURVE."
+        case .serverKeyRejected:
+            return "segued at \(endpoint) hung up on the CURVE handshake: the server key given is not its public "
+                + "key, or it does not use CURVE."
         case .curveRequired:
-            return "segued at \(endpoint) requires CURVE; give its public key and a client key pair it lists."
-        case .curveNotEnabled:
-            return "segued at \(endpoint) does not use CURVE; connect without keys."
+            return "segued at \(endpoint) hung up on a handshake without keys: it requires CURVE."
         }
     }
 

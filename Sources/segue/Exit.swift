@@ -69,13 +69,12 @@ enum Output {
     /// What to change on the command line after a refused handshake, in the CLI's own words.
     static func hint(_ failure: HandshakeFailure) -> String {
         switch failure {
-        case .curveRequired, .dropped(_, curve: false):
+        case .curveRequired:
             return "hint: pass --server-key <key|file> and --client-key <name> (or set SEGUE_SERVER_KEY and "
                 + "SEGUE_CLIENT_KEY); see 'segue --help'."
-        case .curveNotEnabled:
-            return "hint: drop --server-key and --client-key (and unset SEGUE_SERVER_KEY and SEGUE_CLIENT_KEY)."
-        case .dropped(_, curve: true):
-            return "hint: --server-key must be the daemon's public key, the public half of its serverSecretKeyFile."
+        case .serverKeyRejected:
+            return "hint: --server-key must be the public half of the daemon's serverSecretKeyFile; for a daemon "
+                + "without security.curve, drop --server-key and --client-key."
         case .keyRefused:
             return "hint: the public key of --client-key (its NAME.pub) must be listed in the daemon's config."
         }
