@@ -19,6 +19,9 @@ public enum SegueClientError: Error, Equatable, CustomStringConvertible {
     /// The connection to `endpoint` failed its handshake, for a reason that retrying will not change
     /// (a refused or wrong CURVE key, CURVE on one side only).
     case handshake(HandshakeFailure, endpoint: String)
+    /// A CURVE key file that cannot be used: missing, unreadable, not a regular file, or not a key.
+    /// `problem` completes the sentence that starts with the path.
+    case keyFile(path: String, problem: String)
 
     /// The wire code of a refusal, `nil` for the client-side cases.
     public var code: ErrorCode? {
@@ -39,6 +42,8 @@ public enum SegueClientError: Error, Equatable, CustomStringConvertible {
             return "malformed reply: \(what)"
         case .handshake(let failure, let endpoint):
             return "handshake: " + Self.sentence(failure, endpoint: endpoint)
+        case .keyFile(let path, let problem):
+            return "key file: \(path) \(problem)"
         }
     }
 

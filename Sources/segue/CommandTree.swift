@@ -14,6 +14,14 @@ enum CommandTree {
         .flag("json", help: "Print JSON (one object per line) for scripts."),
         OptionSpec(
             "timeout", value: "seconds", help: "How long to wait for the daemon (default 5s; retries included)."),
+        OptionSpec(
+            "server-key", value: "key|file",
+            help: "For a CURVE daemon: its public key, 40 Z85 characters or a file holding them (its NAME.pub; "
+                + "default $SEGUE_SERVER_KEY)."),
+        OptionSpec(
+            "client-key", value: "name",
+            help: "For a CURVE daemon: this client's key pair, NAME.key and NAME.pub as 'segue keygen --out NAME' "
+                + "wrote them (default $SEGUE_CLIENT_KEY)."),
     ]
 
     static let animator: [OptionSpec] = [

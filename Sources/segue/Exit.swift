@@ -56,6 +56,7 @@ enum Output {
             case .handshake(let failure, _):
                 Output.error(hint(failure))
                 Foundation.exit(ExitCode.unavailable.rawValue)
+            case .keyFile: Foundation.exit(ExitCode.io.rawValue)
             }
         case let io as IOFailure:
             Output.error("error: \(io)")
