@@ -131,7 +131,9 @@ enum CommandTree {
     static let root = CommandConfiguration(
         name: "segue", abstract: "Drive and observe segued, the navigation coordinator daemon.",
         discussion: "Exit status: 0 ok, 1 the daemon said no (code and message on stderr), 2 --wait saw a cancel, "
-            + "3 no answer in time, 64 usage, 69 endpoint unusable, 74 file or data dir error.",
+            + "3 no answer in time, 64 usage, 69 endpoint unusable or handshake refused (CURVE keys), 74 file, key "
+            + "file or data dir error.\n\nA daemon with CURVE needs --server-key (its public key) and --client-key "
+            + "(a pair from 'segue keygen' that it lists), or SEGUE_SERVER_KEY and SEGUE_CLIENT_KEY.",
         subcommands: withGlobals([
             CommandConfiguration(
                 name: "create", abstract: "Create a navigator with a root screen.",
@@ -237,13 +239,18 @@ enum CommandTree {
                 examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"]),
             CommandConfiguration(
                 name: "ping", abstract: "Ask the daemon for its version, frame rate and position.",
-                examples: ["segue ping"]),
+                examples: [
+                    "segue ping", "segue ping --server-key /etc/segue/server.pub --client-key ~/.segue/ops   # CURVE",
+                ]),
             CommandConfiguration(
                 name: "stats", abstract: "Print the daemon's counters.", examples: ["segue stats --json"]),
             CommandConfiguration(
                 name: "keygen", abstract: "Write a CURVE key pair: NAME.key (secret, mode 0600) and NAME.pub.",
                 options: [OptionSpec("out", value: "path", help: "Path and base name, e.g. /etc/segue/keys/client.")],
-                examples: ["segue keygen --out ./keys/ops"]),
+                examples: [
+                    "segue keygen --out ./keys/ops",
+                    "segue state main --server-key ./keys/server.pub --client-key ./keys/ops   # then use it",
+                ]),
             CommandConfiguration(
                 name: "watch", abstract: "A live view of navigators: stacks and transition progress.",
                 discussion:
