@@ -273,10 +273,15 @@ enum CommandTree {
                         "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."),
                     OptionSpec("publish", value: "endpoint", help: "Re-publish on a PUB socket bound here."),
                     OptionSpec("speed", value: "x", help: "Playback speed for --publish (default 1)."),
+                    .flag(
+                        "wait-subscriber",
+                        help: "With --publish: send nothing until a subscriber has subscribed; otherwise sending "
+                            + "starts after 0.3 s and a subscriber that joins later misses what went before."),
                 ],
                 examples: [
                     "segue replay ./.segue --json > ticks.jsonl",
                     "segue replay log.jsonl --publish tcp://127.0.0.1:7501",
+                    "segue replay log.jsonl --publish tcp://127.0.0.1:7501 --speed 0.25 --wait-subscriber",
                 ]),
         ]))
 
