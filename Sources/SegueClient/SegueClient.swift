@@ -22,11 +22,14 @@ public final class SegueClient {
     public var retries: Int
     let context: ZMQContext
     let socket: ZMQSocket
+    /// Turns a refused or mismatched handshake into `.handshake` at once instead of a silent timeout.
+    private let handshakes: HandshakeMonitor
     private let idPrefix: String
     private var counter = 0
 
     /// Connects (in the background, as ZeroMQ does): a missing daemon shows up as `.timeout` on the
-    /// first call, not here.
+    /// first call, not here, and a handshake the daemon refuses (a wrong CURVE key, CURVE on one side
+    /// only) as `.handshake`, as soon as it is known.
     ///
     /// - Parameter curve: the server's public key and this client's key pair (Z85), when the daemon
     ///   runs with CURVE.
@@ -43,6 +46,7 @@ public final class SegueClient {
             socket = try ZMQSocket(context, .dealer)
             try socket.setLinger(.zero)
             if let curve { try curve.apply(to: socket) }
+            handshakes = try HandshakeMonitor(socket, name: "inproc://segue-client-monitor", curve: curve != nil)
             try socket.connect(endpoint)
         } catch {
             throw .transport(error)
@@ -50,6 +54,7 @@ public final class SegueClient {
     }
 
     deinit {
+        handshakes.close()
         socket.close()
         context.terminate()
     }
@@ -90,6 +95,8 @@ public final class SegueClient {
                 return reply
             }
         }
+        // Silence after failed handshakes (and none that succeeded since) is the handshake's fault.
+        if let failure = handshakes.pending { throw .handshake(failure, endpoint: endpoint) }
         throw .timeout(command: command, waited: timeout)
     }
 
@@ -107,20 +114,27 @@ public final class SegueClient {
         return try call(request)
     }
 
-    /// Waits for the reply carrying `id`, dropping others; `nil` when the time is up.
+    /// Waits for the reply carrying `id`, dropping others; `nil` when the time is up. Watches the
+    /// handshakes meanwhile, so that a final handshake failure ends the wait at once.
     private func awaitReply(id: String, within duration: Duration) throws(SegueClientError) -> JSONObject? {
         let deadline = ContinuousClock.now + duration
+        var poller = ZMQPoller()
+        let replies = poller.add(socket)
+        let monitor = poller.add(handshakes.events)
         while true {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return nil }
             let frames: [[UInt8]]?
+            let failure: HandshakeFailure?
             do {
-                try socket.setReceiveTimeout(left)
-                frames = try socket.receiveMultipart()
+                let ready = try poller.poll(timeout: left)
+                failure = ready[monitor].contains(.readable) ? try handshakes.drain() : nil
+                frames = ready[replies].contains(.readable) ? try socket.receiveMultipart(dontWait: true) : nil
             } catch {
                 throw .transport(error)
             }
-            guard let frames else { return nil }
+            if let failure { throw .handshake(failure, endpoint: endpoint) }
+            guard let frames else { continue }
             guard let body = frames.last, let json = try? JSON.parse(body), let object = json.objectValue else {
                 throw .malformed("a reply that is not a JSON object")
             }

@@ -16,6 +16,12 @@ public enum SegueClientError: Error, Equatable, CustomStringConvertible {
     case transport(ZMQError)
     /// A reply (or a published message) that is not what the protocol says.
     case malformed(String)
+    /// The connection to `endpoint` failed its handshake, for a reason that retrying will not change
+    /// (a refused or wrong CURVE key, CURVE on one side only).
+    case handshake(HandshakeFailure, endpoint: String)
+    /// A CURVE key file that cannot be used: missing, unreadable, not a regular file, or not a key.
+    /// `problem` completes the sentence that starts with the path.
+    case keyFile(path: String, problem: String)
 
     /// The wire code of a refusal, `nil` for the client-side cases.
     public var code: ErrorCode? {
@@ -34,6 +40,23 @@ public enum SegueClientError: Error, Equatable, CustomStringConvertible {
             return "transport: \(error)"
         case .malformed(let what):
             return "malformed reply: \(what)"
+        case .handshake(let failure, let endpoint):
+            return "handshake: " + Self.sentence(failure, endpoint: endpoint)
+        case .keyFile(let path, let problem):
+            return "key file: \(path) \(problem)"
+        }
+    }
+
+    static func sentence(_ failure: HandshakeFailure, endpoint: String) -> String {
+        switch failure {
+        case .keyRefused(let status):
+            return "segued at \(endpoint) refused this client's CURVE key (ZAP status \(status)); only keys listed "
+                + "in its security.curve.clients may connect."
+        case .serverKeyRejected:
+            return "segued at \(endpoint) hung up on the CURVE handshake: the server key given is not its public "
+                + "key, or it does not use CURVE."
+        case .curveRequired:
+            return "segued at \(endpoint) hung up on a handshake without keys: it requires CURVE."
         }
     }
 

@@ -24,11 +24,15 @@ public final class SegueSubscriber {
 
     /// Subscribes, connects, and waits (up to `ready`) for the connection's handshake, so that what
     /// the daemon publishes after this returns is very likely to arrive; a catch-up still checks.
+    ///
+    /// - Throws: `.handshake` when the daemon refuses the handshake (a wrong CURVE key, CURVE on one
+    ///   side only): a subscriber that can never hear anything should not wait in silence.
     public init(
         endpoint: String = SegueClient.defaultPublishEndpoint, topics: [String], ready: Duration = .seconds(2),
         curve: CurveCredentials? = nil
     ) throws(SegueClientError) {
         self.endpoint = endpoint
+        let failure: HandshakeFailure?
         do {
             context = try ZMQContext()
             socket = try ZMQSocket(context, .sub)
@@ -36,19 +40,14 @@ public final class SegueSubscriber {
             try socket.setReceiveHighWaterMark(0)
             if let curve { try curve.apply(to: socket) }
             for topic in topics { try socket.subscribe(topic) }
-            let monitor = "inproc://segue-sub-monitor"
-            try socket.monitor(monitor, events: [.handshakeSucceeded])
-            let pair = try ZMQSocket(context, .pair)
-            try pair.setLinger(.zero)
-            try pair.connect(monitor)
+            let handshakes = try HandshakeMonitor(socket, name: "inproc://segue-sub-monitor", curve: curve != nil)
             try socket.connect(endpoint)
-            try pair.setReceiveTimeout(ready)
-            _ = try pair.receiveMultipart()
-            try socket.stopMonitor()
-            pair.close()
+            failure = try handshakes.awaitFirstHandshake(within: ready)
+            handshakes.close()
         } catch {
             throw .transport(error)
         }
+        if let failure { throw .handshake(failure, endpoint: endpoint) }
     }
 
     deinit {

@@ -14,6 +14,14 @@ enum CommandTree {
         .flag("json", help: "Print JSON (one object per line) for scripts."),
         OptionSpec(
             "timeout", value: "seconds", help: "How long to wait for the daemon (default 5s; retries included)."),
+        OptionSpec(
+            "server-key", value: "key|file",
+            help: "For a CURVE daemon: its public key, 40 Z85 characters or a file holding them (its NAME.pub; "
+                + "default $SEGUE_SERVER_KEY)."),
+        OptionSpec(
+            "client-key", value: "name",
+            help: "For a CURVE daemon: this client's key pair, NAME.key and NAME.pub as 'segue keygen --out NAME' "
+                + "wrote them (default $SEGUE_CLIENT_KEY)."),
     ]
 
     static let animator: [OptionSpec] = [
@@ -123,7 +131,9 @@ enum CommandTree {
     static let root = CommandConfiguration(
         name: "segue", abstract: "Drive and observe segued, the navigation coordinator daemon.",
         discussion: "Exit status: 0 ok, 1 the daemon said no (code and message on stderr), 2 --wait saw a cancel, "
-            + "3 no answer in time, 64 usage, 69 endpoint unusable, 74 file or data dir error.",
+            + "3 no answer in time, 64 usage, 69 endpoint unusable or handshake refused (CURVE keys), 74 file, key "
+            + "file or data dir error.\n\nA daemon with CURVE needs --server-key (its public key) and --client-key "
+            + "(a pair from 'segue keygen' that it lists), or SEGUE_SERVER_KEY and SEGUE_CLIENT_KEY.",
         subcommands: withGlobals([
             CommandConfiguration(
                 name: "create", abstract: "Create a navigator with a root screen.",
@@ -229,13 +239,18 @@ enum CommandTree {
                 examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"]),
             CommandConfiguration(
                 name: "ping", abstract: "Ask the daemon for its version, frame rate and position.",
-                examples: ["segue ping"]),
+                examples: [
+                    "segue ping", "segue ping --server-key /etc/segue/server.pub --client-key ~/.segue/ops   # CURVE",
+                ]),
             CommandConfiguration(
                 name: "stats", abstract: "Print the daemon's counters.", examples: ["segue stats --json"]),
             CommandConfiguration(
                 name: "keygen", abstract: "Write a CURVE key pair: NAME.key (secret, mode 0600) and NAME.pub.",
                 options: [OptionSpec("out", value: "path", help: "Path and base name, e.g. /etc/segue/keys/client.")],
-                examples: ["segue keygen --out ./keys/ops"]),
+                examples: [
+                    "segue keygen --out ./keys/ops",
+                    "segue state main --server-key ./keys/server.pub --client-key ./keys/ops   # then use it",
+                ]),
             CommandConfiguration(
                 name: "watch", abstract: "A live view of navigators: stacks and transition progress.",
                 discussion:
@@ -258,10 +273,15 @@ enum CommandTree {
                         "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."),
                     OptionSpec("publish", value: "endpoint", help: "Re-publish on a PUB socket bound here."),
                     OptionSpec("speed", value: "x", help: "Playback speed for --publish (default 1)."),
+                    .flag(
+                        "wait-subscriber",
+                        help: "With --publish: send nothing until a subscriber has subscribed; otherwise sending "
+                            + "starts after 0.3 s and a subscriber that joins later misses what went before."),
                 ],
                 examples: [
                     "segue replay ./.segue --json > ticks.jsonl",
                     "segue replay log.jsonl --publish tcp://127.0.0.1:7501",
+                    "segue replay log.jsonl --publish tcp://127.0.0.1:7501 --speed 0.25 --wait-subscriber",
                 ]),
         ]))
 

@@ -53,6 +53,10 @@ enum Output {
             case .rejected: Foundation.exit(ExitCode.rejected.rawValue)
             case .timeout: Foundation.exit(ExitCode.timeout.rawValue)
             case .transport, .malformed: Foundation.exit(ExitCode.unavailable.rawValue)
+            case .handshake(let failure, _):
+                Output.error(hint(failure))
+                Foundation.exit(ExitCode.unavailable.rawValue)
+            case .keyFile: Foundation.exit(ExitCode.io.rawValue)
             }
         case let io as IOFailure:
             Output.error("error: \(io)")
@@ -60,6 +64,20 @@ enum Output {
         default:
             Output.error("error: \(error)")
             Foundation.exit(ExitCode.io.rawValue)
+        }
+    }
+
+    /// What to change on the command line after a refused handshake, in the CLI's own words.
+    static func hint(_ failure: HandshakeFailure) -> String {
+        switch failure {
+        case .curveRequired:
+            return "hint: pass --server-key <key|file> and --client-key <name> (or set SEGUE_SERVER_KEY and "
+                + "SEGUE_CLIENT_KEY); see 'segue --help'."
+        case .serverKeyRejected:
+            return "hint: --server-key must be the public half of the daemon's serverSecretKeyFile; for a daemon "
+                + "without security.curve, drop --server-key and --client-key."
+        case .keyRefused:
+            return "hint: the public key of --client-key (its NAME.pub) must be listed in the daemon's config."
         }
     }
 }

@@ -10,6 +10,10 @@ struct Invocation {
     let publishEndpoint: String
     let json: Bool
     let timeout: Duration
+    /// `--server-key` and `--client-key` as given; read only by commands that reach the daemon, so a
+    /// key in the environment never gets in the way of `export` or `verify`.
+    let curveKeys: CurveKeyOptions
+    private let curveMemo = CurveMemo()
 
     init(path: String, parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
         self.path = path
@@ -23,14 +27,16 @@ struct Invocation {
             try ArgumentValues.seconds(t, for: "--timeout")
         }
         timeout = .milliseconds(Int64(((seconds ?? 5) * 1000).rounded(.up)))
+        curveKeys = CurveKeyOptions(parsed: parsed, environment: environment)
     }
 
     func argument(_ name: String) -> String { parsed.argument(name) ?? "" }
 
     /// The connected client; a malformed endpoint is a usage error.
     func client() throws -> SegueClient {
+        let curve = try curve()
         let result = Result { () throws(SegueClientError) -> SegueClient in
-            try SegueClient(endpoint: endpoint, timeout: timeout, retries: 2)
+            try SegueClient(endpoint: endpoint, timeout: timeout, retries: 2, curve: curve)
         }
         switch result {
         case .success(let client):
@@ -42,6 +48,19 @@ struct Invocation {
         case .failure(let error):
             throw error
         }
+    }
+
+    /// The CURVE credentials from `--server-key` and `--client-key` (or the environment), read once
+    /// per run (a `--wait` opens a subscriber and a client); `nil` without keys. Warns on stderr, once,
+    /// when the secret key file is open to others.
+    func curve() throws -> CurveCredentials? {
+        if let result = curveMemo.result { return try result.get() }
+        let result = Result { try curveKeys.credentials() }
+        if case .success(let loaded?) = result, let warning = CurveKeyOptions.modeWarning(loaded.secretFile) {
+            Output.error(warning)
+        }
+        curveMemo.result = result.map { $0?.credentials }
+        return try result.get()?.credentials
     }
 
     func double(_ option: String) throws(UsageError) -> Double? {
@@ -59,4 +78,9 @@ struct Invocation {
     func print(_ reply: JSONObject, _ human: @autoclosure () -> String) {
         Output.line(json ? JSON.object(reply).serialized() : human())
     }
+}
+
+/// The outcome of reading the CURVE keys, kept so that a run reads them (and warns) once.
+final class CurveMemo {
+    var result: Result<CurveCredentials?, any Error>?
 }

@@ -51,7 +51,7 @@ enum ReadCommands {
             follow
             ? try SegueSubscriber(
                 endpoint: inv.publishEndpoint, topics: [navigator.map { "event/\($0)/" } ?? "event/"],
-                ready: inv.timeout)
+                ready: inv.timeout, curve: try inv.curve())
             : nil
         func emit(_ e: EventRecord) {
             if inv.json { Output.line(e.json.serialized()) } else { Output.line(describe(e)) }

@@ -1,11 +1,13 @@
 import Foundation
 import SegueClient
 import SegueCore
-import SegueWire
 
 /// `segue replay LOG`: the ticks a log produced, as JSON lines or re-published in real time.
 enum ReplayCommand {
     static func run(_ inv: Invocation) throws {
+        if inv.parsed.flag("wait-subscriber"), inv.parsed.value("publish") == nil {
+            throw UsageError("Option '--wait-subscriber' needs '--publish <endpoint>'.")
+        }
         let path = inv.argument("log")
         let to = try inv.count("to") ?? .max
         let from = try inv.count("from") ?? 0
@@ -27,8 +29,9 @@ enum ReplayCommand {
         let clock = try FrameClock(rate: rate)
         let startFrame = events.first { $0.seq >= from }?.frame ?? .max
         var replayer = TickReplayer(events: events, clock: clock)
+        let waitForSubscriber = inv.parsed.flag("wait-subscriber")
         let publisher = try inv.parsed.value("publish").map {
-            try Republisher(endpoint: $0, speed: try speed(inv), clock: clock)
+            try Republisher(endpoint: $0, speed: try speed(inv), clock: clock, waitForSubscriber: waitForSubscriber)
         }
         var count = 0
         try replayer.run { frame, applied, ticks in
@@ -63,41 +66,5 @@ enum ReplayCommand {
         let s = try inv.double("speed") ?? 1
         guard s > 0 else { throw UsageError.invalidValue(String(s), for: "--speed", "expected a positive factor") }
         return s
-    }
-}
-
-/// Re-publishes a replay on a PUB socket with the daemon's topics, paced by the frames' instants.
-final class Republisher {
-    let context: ZMQContext
-    let socket: ZMQSocket
-    let speed: Double
-    let clock: FrameClock
-    private var origin: (frame: Int64, at: ContinuousClock.Instant)?
-
-    init(endpoint: String, speed: Double, clock: FrameClock) throws {
-        context = try ZMQContext()
-        socket = try ZMQSocket(context, .pub)
-        try socket.setLinger(.seconds(1))
-        try socket.bind(endpoint)
-        self.speed = speed
-        self.clock = clock
-        // Give subscribers a moment to connect before the first message (PUB drops to no one).
-        Thread.sleep(forTimeInterval: 0.3)
-    }
-
-    deinit {
-        socket.close()
-        context.terminate()
-    }
-
-    func publish(frame: Int64, events: [EventRecord], ticks: [Tick]) throws {
-        if let origin {
-            let ns = Double(clock.instant(ofFrame: frame) - clock.instant(ofFrame: origin.frame)) / speed
-            GestureCommands.sleep(until: origin.at + .nanoseconds(Int64(ns)))
-        } else {
-            origin = (frame, ContinuousClock.now)
-        }
-        for e in events { try socket.sendMultipart([Array("event/\(e.navigator)/".utf8), e.json.serializedBytes()]) }
-        for t in ticks { try socket.sendMultipart([Array("tick/\(t.navigator)/".utf8), t.json.serializedBytes()]) }
     }
 }

@@ -13,7 +13,7 @@ struct TransitionWaiter {
     init(_ inv: Invocation, navigator: String) throws {
         self.navigator = navigator
         subscriber = try SegueSubscriber(
-            endpoint: inv.publishEndpoint, topics: ["event/\(navigator)/"], ready: inv.timeout)
+            endpoint: inv.publishEndpoint, topics: ["event/\(navigator)/"], ready: inv.timeout, curve: try inv.curve())
         deadline = inv.parsed.value("timeout") == nil ? nil : ContinuousClock.now + inv.timeout * 20
     }
 

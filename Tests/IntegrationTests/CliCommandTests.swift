@@ -209,6 +209,10 @@ import Testing
         (["frob"], "error: Unknown command 'frob'.\nSee 'segue --help'.\n"),
         (["gesture"], "error: Missing command.\nSee 'segue gesture --help'.\n"),
         (
+            ["replay", "log.jsonl", "--wait-subscriber"],
+            "error: Option '--wait-subscriber' needs '--publish <endpoint>'.\nSee 'segue replay --help'.\n"
+        ),
+        (
             ["push", "main", "X", "--curve", "wobbly"],
             "error: The value 'wobbly' is invalid for '--curve': expected linear, easeIn, easeOut, easeInOut, default, "
                 + "bezier:x1,y1,x2,y2, spring:dampingRatio,velocity, spring:mass,stiffness,damping,velocity or "

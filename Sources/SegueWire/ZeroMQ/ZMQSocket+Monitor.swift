@@ -68,4 +68,10 @@ public struct ZMQMonitorEvent: Hashable, Sendable {
         value = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 2, as: UInt32.self) }
         endpoint = String(decoding: frames[1], as: UTF8.self)
     }
+
+    /// A `handshakeFailedProtocol` whose value is `ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH`: the peer's
+    /// greeting names another security mechanism (CURVE against NULL, or the reverse), so no key can help.
+    public var isMechanismMismatch: Bool {
+        kind == .handshakeFailedProtocol && value == UInt32(ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH)
+    }
 }

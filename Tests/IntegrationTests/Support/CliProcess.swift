@@ -10,9 +10,12 @@ struct CliResult {
 enum Cli {
     static var binary: String { DaemonProcess.binary("segue") }
 
-    /// Runs `segue arguments` with the daemon's endpoints in the environment; waits for the exit.
+    /// Runs `segue arguments` with the daemon's endpoints (and `environment`) in the environment; waits
+    /// for the exit.
     @discardableResult
-    static func run(_ arguments: [String], daemon: DaemonProcess? = nil, stdin: String? = nil) throws -> CliResult {
+    static func run(
+        _ arguments: [String], daemon: DaemonProcess? = nil, environment: [String: String] = [:], stdin: String? = nil
+    ) throws -> CliResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -21,6 +24,7 @@ enum Cli {
             env["SEGUE_ENDPOINT"] = daemon.commandEndpoint
             env["SEGUE_PUBLISH_ENDPOINT"] = daemon.publishEndpoint
         }
+        for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = Pipe()
         let err = Pipe()

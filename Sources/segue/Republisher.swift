@@ -1,0 +1,63 @@
+import Foundation
+import SegueCore
+import SegueWire
+
+/// Re-publishes a replay with the daemon's topics, paced by the frames' instants (`replay --publish`).
+///
+/// ZeroMQ's slow joiner: a PUB socket sends only to the subscriptions that have reached it and drops
+/// everything else, so a viewer started after the replay misses its beginning. The socket is an XPUB,
+/// which hands subscriptions to the application: with `waitForSubscriber` nothing is sent until the
+/// first one has arrived. Without it, publishing starts after a short pause, as before.
+final class Republisher {
+    let context: ZMQContext
+    let socket: ZMQSocket
+    let speed: Double
+    let clock: FrameClock
+    private var origin: (frame: Int64, at: ContinuousClock.Instant)?
+
+    init(endpoint: String, speed: Double, clock: FrameClock, waitForSubscriber: Bool) throws {
+        context = try ZMQContext()
+        socket = try ZMQSocket(context, .xpub)
+        // At exit, a second for subscribers to take what is still queued.
+        try socket.setLinger(.seconds(1))
+        // A replay is finite and already in memory: queue all of it for a subscriber that reads slower
+        // than a fast --speed publishes, rather than drop past PUB's default of 1000 queued messages.
+        try socket.setSendHighWaterMark(0)
+        try socket.bind(endpoint)
+        self.speed = speed
+        self.clock = clock
+        if waitForSubscriber {
+            Output.error("Waiting for a subscriber on \(endpoint) (Ctrl-C to give up).")
+            try awaitSubscription()
+        } else {
+            // A moment for subscribers that are already connecting (ZeroMQ retries every 100 ms).
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+    }
+
+    deinit {
+        socket.close()
+        context.terminate()
+    }
+
+    /// Blocks until a subscription arrives (an XPUB message `1` + prefix; `0` is an unsubscription).
+    ///
+    /// A SUB sends all of its subscriptions in one batch once its handshake is done, and the XPUB takes
+    /// in whatever has arrived whenever it is read, so the first subscriber's other prefixes are in
+    /// place too; the rest is drained so that it does not wait in the socket.
+    private func awaitSubscription() throws {
+        while try socket.receiveMultipart()?.first?.first != 1 {}
+        while try socket.receiveMultipart(dontWait: true) != nil {}
+    }
+
+    func publish(frame: Int64, events: [EventRecord], ticks: [Tick]) throws {
+        if let origin {
+            let ns = Double(clock.instant(ofFrame: frame) - clock.instant(ofFrame: origin.frame)) / speed
+            GestureCommands.sleep(until: origin.at + .nanoseconds(Int64(ns)))
+        } else {
+            origin = (frame, ContinuousClock.now)
+        }
+        for e in events { try socket.sendMultipart([Array("event/\(e.navigator)/".utf8), e.json.serializedBytes()]) }
+        for t in ticks { try socket.sendMultipart([Array("tick/\(t.navigator)/".utf8), t.json.serializedBytes()]) }
+    }
+}

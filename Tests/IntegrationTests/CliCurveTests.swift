@@ -1,0 +1,177 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// `segue --server-key --client-key` against a real CURVE-enabled `segued` whose keys were all written by
+/// `segue keygen`: the right keys drive it, and every wrong key fails with its reason and a nonzero
+/// status instead of a silent wait (libzmq never reports a failed handshake to the socket's user).
+@Suite(.serialized, .timeLimit(.minutes(2))) struct CliCurveTests {
+    /// Key pairs by name in `keys`: `server`, a listed controller `ops`, a listed observer `dash`, and
+    /// `stranger`, listed nowhere.
+    struct Setup {
+        let keys: String
+        let daemon: DaemonProcess
+
+        init(curve: Bool = true) throws {
+            let dir = DaemonProcess.temporaryDirectory()
+            keys = dir + "/keys"
+            for name in ["server", "ops", "dash", "stranger"] {
+                let made = try Cli.run(["keygen", "--out", keys + "/" + name])
+                try #require(made.status == 0, "\(made.stderr)")
+            }
+            guard curve else {
+                daemon = try DaemonProcess(dataDir: dir)
+                return
+            }
+            let config = try Reliability.writeConfig(
+                [
+                    "security": [
+                        "curve": [
+                            "serverSecretKeyFile": .string(keys + "/server.key"),
+                            "clients": [
+                                ["publicKeyFile": .string(keys + "/ops.pub"), "role": "controller"],
+                                ["publicKeyFile": .string(keys + "/dash.pub"), "role": "observer"],
+                            ],
+                        ]
+                    ]
+                ], in: dir)
+            daemon = try DaemonProcess(dataDir: dir, arguments: ["--config", config], waitReady: false)
+            // The harness's readiness probe speaks plaintext, so ask with the CLI itself.
+            let deadline = ContinuousClock.now + .seconds(20)
+            var last = ""
+            while ContinuousClock.now < deadline {
+                let ping = try run(["ping", "--timeout", "0.5"])
+                if ping.status == 0 { return }
+                last = ping.stderr
+            }
+            throw Reliability.Failure("the CURVE daemon did not answer (\(last)):\n\(daemon.log)")
+        }
+
+        /// `segue` with `--server-key KEYS/<server>.pub` and `--client-key KEYS/<client>` unless nil.
+        func run(
+            _ arguments: [String], server: String? = "server", client: String? = "ops",
+            environment: [String: String] = [:]
+        ) throws -> CliResult {
+            var keyOptions: [String] = []
+            if let server { keyOptions += ["--server-key", "\(keys)/\(server).pub"] }
+            if let client { keyOptions += ["--client-key", "\(keys)/\(client)"] }
+            return try Cli.run(arguments + keyOptions, daemon: daemon, environment: environment)
+        }
+    }
+
+    @Test func theRightKeysDriveTheDaemon() throws {
+        let setup = try Setup()
+        defer { setup.daemon.stop() }
+        let ping = try setup.run(["ping", "--json"])
+        #expect(ping.status == 0, "\(ping.stderr)")
+        #expect(ping.stderr == "")
+        #expect(try JSON.parse(ping.stdout.trimmingCharacters(in: .newlines))["frameRate"] == 60)
+        #expect(try setup.run(["create", "main", "Home"]).status == 0)
+        // --wait subscribes on the publish socket first: CURVE there too.
+        let push = try setup.run(["push", "main", "Detail", "--duration", "0.1", "--wait"])
+        #expect(push.status == 0, "\(push.stderr)")
+
+        // The same keys from the environment, and the server key inline.
+        let environment = ["SEGUE_SERVER_KEY": setup.keys + "/server.pub", "SEGUE_CLIENT_KEY": setup.keys + "/ops"]
+        let state = try setup.run(["state", "main"], server: nil, client: nil, environment: environment)
+        #expect(state.status == 0, "\(state.stderr)")
+        #expect(state.stdout.contains("stack: Home[s1] > Detail[s2]"), "\(state.stdout)")
+        let inline = try String(contentsOfFile: setup.keys + "/server.pub", encoding: .utf8)
+            .trimmingCharacters(in: .newlines)
+        let pop = try setup.run(
+            ["pop", "main", "--no-animate", "--server-key", inline], server: nil, environment: environment)
+        #expect(pop.status == 0, "\(pop.stderr)")
+
+        // An observer reads but may not navigate: that is the daemon's "no", not a key problem.
+        #expect(try setup.run(["ls"], client: "dash").status == 0)
+        let push2 = try setup.run(["push", "main", "Detail"], client: "dash")
+        #expect(push2.status == 1)
+        #expect(push2.stderr.hasPrefix("error: forbidden: "), "\(push2.stderr)")
+    }
+
+    @Test func aSecretKeyOpenToOthersWorksWithAWarning() throws {
+        let setup = try Setup()
+        defer { setup.daemon.stop() }
+        #expect(chmod(setup.keys + "/ops.key", 0o644) == 0)
+        let ping = try setup.run(["ping"])
+        #expect(ping.status == 0, "\(ping.stderr)")
+        #expect(
+            ping.stderr
+                == "warning: \(setup.keys)/ops.key is open to group or others (mode 0644); it holds a secret key, "
+                + "which 'segue keygen' writes with mode 0600: chmod 600 \(setup.keys)/ops.key\n")
+    }
+
+    /// A wrong key, as the user meets it: status, then the exact message (`KEYS`, `COMMAND` and
+    /// `PUBLISH` stand for the key directory and the daemon's endpoints). `--timeout 3` bounds each
+    /// run; status 69 rather than 3 shows that the failure was recognised, not timed out.
+    static let wrongKeys: [(arguments: [String], server: String?, client: String?, status: Int32, stderr: String)] = [
+        (
+            ["ping"], "stranger", "ops", 69,
+            "error: handshake: segued at COMMAND hung up on the CURVE handshake: the server key given is not its "
+                + "public key, or it does not use CURVE.\n"
+                + "hint: --server-key must be the public half of the daemon's serverSecretKeyFile; for a daemon "
+                + "without security.curve, drop --server-key and --client-key.\n"
+        ),
+        (
+            ["ping"], "server", "stranger", 69,
+            "error: handshake: segued at COMMAND refused this client's CURVE key (ZAP status 400); only keys listed "
+                + "in its security.curve.clients may connect.\n"
+                + "hint: the public key of --client-key (its NAME.pub) must be listed in the daemon's config.\n"
+        ),
+        (
+            ["ping"], nil, nil, 69,
+            "error: handshake: segued at COMMAND hung up on a handshake without keys: it requires CURVE.\n"
+                + "hint: pass --server-key <key|file> and --client-key <name> (or set SEGUE_SERVER_KEY and "
+                + "SEGUE_CLIENT_KEY); see 'segue --help'.\n"
+        ),
+        (
+            ["push", "main", "Detail", "--wait"], "stranger", "ops", 69,
+            "error: handshake: segued at PUBLISH hung up on the CURVE handshake: the server key given is not its "
+                + "public key, or it does not use CURVE.\n"
+                + "hint: --server-key must be the public half of the daemon's serverSecretKeyFile; for a daemon "
+                + "without security.curve, drop --server-key and --client-key.\n"
+        ),
+        (
+            ["ping"], "server", "nobody", 74,
+            "error: key file: KEYS/nobody.key cannot be opened: No such file or directory (errno 2).\n"
+        ),
+        (
+            ["ping"], "nobody", "ops", 74,
+            "error: key file: KEYS/nobody.pub cannot be opened: No such file or directory (errno 2).\n"
+        ),
+        (
+            ["ping"], "server", nil, 64,
+            "error: A CURVE server key (--server-key) needs a client key pair too: add --client-key <name> (or set "
+                + "SEGUE_CLIENT_KEY) naming the NAME.key and NAME.pub that 'segue keygen --out NAME' wrote.\n"
+                + "See 'segue ping --help'.\n"
+        ),
+    ]
+
+    @Test(arguments: wrongKeys)
+    func aWrongKeyFailsWithItsReason(
+        arguments: [String], server: String?, client: String?, status: Int32, stderr: String
+    ) throws {
+        let setup = try Setup()
+        defer { setup.daemon.stop() }
+        let result = try setup.run(arguments + ["--timeout", "3"], server: server, client: client)
+        let expected = stderr.replacingOccurrences(of: "KEYS", with: setup.keys)
+            .replacingOccurrences(of: "COMMAND", with: setup.daemon.commandEndpoint)
+            .replacingOccurrences(of: "PUBLISH", with: setup.daemon.publishEndpoint)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr == expected)
+    }
+
+    @Test func keysForADaemonWithoutCurveAreRefused() throws {
+        let setup = try Setup(curve: false)
+        defer { setup.daemon.stop() }
+        let result = try setup.run(["ping", "--timeout", "3"])
+        #expect(result.status == 69)
+        #expect(
+            result.stderr
+                == "error: handshake: segued at \(setup.daemon.commandEndpoint) hung up on the CURVE handshake: the "
+                + "server key given is not its public key, or it does not use CURVE.\nhint: --server-key must be the "
+                + "public half of the daemon's serverSecretKeyFile; for a daemon without security.curve, drop "
+                + "--server-key and --client-key.\n")
+        #expect(try setup.run(["ping"], server: nil, client: nil).status == 0)
+    }
+}

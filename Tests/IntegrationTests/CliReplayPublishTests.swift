@@ -1,0 +1,106 @@
+import Foundation
+import SegueClient
+import SegueCore
+import Testing
+
+/// `segue replay LOG --publish ENDPOINT`: a subscriber of the replay hears what a subscriber of the live
+/// daemon heard, on the same topics, with byte-identical bodies, in order. Timing is not asserted
+/// (DESIGN.md keeps performance out of tests); ordering and completeness are, at several speeds.
+@Suite(.serialized) struct CliReplayPublishTests {
+    struct Message: Equatable, CustomStringConvertible {
+        var topic: String
+        var raw: [UInt8]
+        var frame: Int64
+        var isEvent: Bool { topic.hasPrefix("event/") }
+        var description: String { "\(topic) \(String(decoding: raw, as: UTF8.self))" }
+    }
+
+    /// Drives a real segued through animated, interactive and queued transitions on two navigators and
+    /// returns its data dir (the daemon stopped) and every event and tick it published, in order.
+    static func record() throws -> (dataDir: String, live: [Message]) {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let subscriber = try TestSubscriber(endpoint: d.publishEndpoint, topics: ["event/", "tick/", "hb/"])
+        // Subscriptions of one socket arrive in order: once a heartbeat is here, so are the others.
+        _ = try subscriber.collect(idle: .seconds(3), until: { topic, _ in topic == "hb/" })
+        let client = try SegueClient(endpoint: d.commandEndpoint)
+        var queue = NavigatorConfig()
+        queue.busy = .queue
+        try client.create("a", root: ScreenSpec(name: "Home"), config: queue)
+        try client.create("b", root: ScreenSpec(name: "Home"))
+        try client.push("b", ScreenSpec(name: "Detail"), options: TransitionOptions(animated: false))
+        try client.push("a", ScreenSpec(name: "Detail"), options: TransitionOptions(animator: ["duration": 0.2]))
+        try client.begin("b", .pop)
+        for i in 1...5 {
+            try client.update("b", percent: Double(i) * 0.1, velocity: 0.5)
+            usleep(16_000)
+        }
+        try client.finish("b", velocity: 0.5)
+        try client.push(  // queued behind the first push
+            "a", ScreenSpec(name: "More", params: ["n": 2]),
+            options: TransitionOptions(animator: ["duration": 0.15, "style": "fade"]))
+        usleep(600_000)  // everything settles
+        #expect(try client.list().allSatisfy { $0.transition == nil })
+        let live = try subscriber.collect(idle: .milliseconds(300)).filter { $0.topic != "hb/" }
+        #expect(d.stop() == 0)
+        return (d.dataDir, try live.map { try message($0.topic, $0.raw) })
+    }
+
+    static func message(_ topic: String, _ raw: [UInt8]) throws -> Message {
+        let frame = try #require(try JSON.parse(raw)["frame"]?.int64Value, "\(topic) without a frame")
+        return Message(topic: topic, raw: raw, frame: frame)
+    }
+
+    /// `late`: the subscriber connects only once the replay waits for it (a viewer started after the
+    /// replay); otherwise before the replay binds (ZeroMQ retries until the endpoint exists).
+    @Test(arguments: [("4", nil, true), ("16", "b", false), ("1", "a", true)] as [(String, String?, Bool)])
+    func republishedMessagesAreTheLiveOnes(speed: String, navigator: String?, late: Bool) throws {
+        let (dataDir, recorded) = try Self.record()
+        let live = recorded.filter { navigator == nil || $0.topic.hasSuffix("/\(navigator!)/") }
+        #expect(live.contains { $0.isEvent } && live.contains { !$0.isEvent })
+
+        let endpoint = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let early = late ? nil : try TestSubscriber(endpoint: endpoint, topics: ["event/", "tick/"])
+        let replay = Process()
+        replay.executableURL = URL(fileURLWithPath: Cli.binary)
+        replay.arguments =
+            ["replay", dataDir, "--publish", endpoint, "--speed", speed, "--wait-subscriber"]
+            + (navigator.map { ["--navigator", $0] } ?? [])
+        let stderr = Pipe()
+        replay.standardError = stderr
+        replay.standardOutput = FileHandle.nullDevice
+        try replay.run()
+        var log = ""
+        while !log.contains("Waiting for a subscriber") {
+            let data = stderr.fileHandleForReading.availableData
+            try #require(!data.isEmpty, "segue replay ended before it waited: \(log)")
+            log += String(decoding: data, as: UTF8.self)
+        }
+        // A viewer that starts well after the replay: later than the 0.3 s pause it would get without
+        // --wait-subscriber, so without the wait this subscriber would miss the first messages.
+        if late { usleep(500_000) }
+        let subscriber = try early ?? TestSubscriber(endpoint: endpoint, topics: ["event/", "tick/"])
+        var count = 0
+        let heard = try subscriber.collect(idle: .seconds(10), max: .seconds(60)) { _, _ in
+            count += 1
+            return count == live.count
+        }
+        let republished = try heard.map { try Self.message($0.topic, $0.raw) }
+        replay.waitUntilExit()
+        log += String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(replay.terminationStatus == 0, "\(log)")
+
+        // Complete and byte for byte, events and ticks each in the daemon's order.
+        #expect(republished.count == live.count, "\(log)")
+        #expect(republished.filter(\.isEvent) == live.filter(\.isEvent))
+        #expect(republished.filter { !$0.isEvent } == live.filter { !$0.isEvent })
+        // Interleaved frame by frame: a frame's events, then its ticks, never a frame going back.
+        for (before, after) in zip(republished, republished.dropFirst()) {
+            #expect(
+                before.frame < after.frame || (before.frame == after.frame && (before.isEvent || !after.isEvent)),
+                "\(before) then \(after)")
+        }
+        // Nothing more after the last message.
+        #expect(try subscriber.collect(idle: .milliseconds(200)).isEmpty)
+    }
+}
