@@ -273,6 +273,10 @@ enum CommandTree {
                         "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."),
                     OptionSpec("publish", value: "endpoint", help: "Re-publish on a PUB socket bound here."),
                     OptionSpec("speed", value: "x", help: "Playback speed for --publish (default 1)."),
+                    OptionSpec(
+                        "max-gap", value: "duration",
+                        help: "With --publish: the longest wait between two frames; idle stretches (nothing "
+                            + "animating) are shortened to it. Default 2s; off keeps them."),
                     .flag(
                         "wait-subscriber",
                         help: "With --publish: send nothing until a subscriber has subscribed; otherwise sending "

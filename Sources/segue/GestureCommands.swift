@@ -70,7 +70,7 @@ enum GestureCommands {
             }
         }
         let (speed, curve) = try completion(inv)
-        let owner = inv.parsed.value("owner")
+        let owner = try NavigationCommands.key(inv, "owner")
         let client = try inv.client()
         let rate = try client.ping().frameRate
         let envelope = CommandEnvelope(owner: owner)
@@ -115,7 +115,7 @@ enum GestureCommands {
     }
 
     static func envelope(_ inv: Invocation) throws(UsageError) -> CommandEnvelope {
-        try NavigationCommands.envelope(inv, owner: inv.parsed.value("owner"))
+        try NavigationCommands.envelope(inv, owner: try NavigationCommands.key(inv, "owner"))
     }
 
     static func interactiveStart(_ inv: Invocation, _ operation: String?, screen: String?) throws(UsageError)

@@ -69,7 +69,19 @@ enum NavigationCommands {
     // MARK: Shared
 
     static func envelope(_ inv: Invocation, owner: String? = nil) throws(UsageError) -> CommandEnvelope {
-        CommandEnvelope(requestID: inv.parsed.value("id"), expect: try inv.count("expect"), owner: owner)
+        CommandEnvelope(requestID: try key(inv, "id"), expect: try inv.count("expect"), owner: owner)
+    }
+
+    /// `--id` or `--owner`, held to the daemon's 1 to 128 bytes here: the daemon refuses a longer id
+    /// without echoing it, so a reply to it could never be matched and the command would time out.
+    static func key(_ inv: Invocation, _ option: String) throws(UsageError) -> String? {
+        guard let value = inv.parsed.value(option) else { return nil }
+        guard (1...128).contains(value.utf8.count) else {
+            throw UsageError.invalidValue(
+                value.count > 40 ? value.prefix(40) + "…" : value, for: "--\(option)",
+                "expected 1 to 128 bytes, got \(value.utf8.count)")
+        }
+        return value
     }
 
     /// A screen spec from a route name and the `--param` options.

@@ -5,9 +5,16 @@ import SegueCore
 /// `segue replay LOG`: the ticks a log produced, as JSON lines or re-published in real time.
 enum ReplayCommand {
     static func run(_ inv: Invocation) throws {
-        if inv.parsed.flag("wait-subscriber"), inv.parsed.value("publish") == nil {
-            throw UsageError("Option '--wait-subscriber' needs '--publish <endpoint>'.")
+        if inv.parsed.value("publish") == nil {
+            // Pacing options mean nothing to the printed replay; silently ignoring them would let a
+            // mistyped command look as if it worked.
+            for option in ["wait-subscriber", "speed", "max-gap"]
+            where inv.parsed.flag(option) || inv.parsed.value(option) != nil {
+                throw UsageError("Option '--\(option)' needs '--publish <endpoint>'.")
+            }
         }
+        // Every option is checked before the log is read, so a typo fails at once even on a big log.
+        let pacing = inv.parsed.value("publish") == nil ? nil : (speed: try speed(inv), maxGap: try maxGap(inv))
         let path = inv.argument("log")
         let to = try inv.count("to") ?? .max
         let from = try inv.count("from") ?? 0
@@ -31,7 +38,9 @@ enum ReplayCommand {
         var replayer = TickReplayer(events: events, clock: clock)
         let waitForSubscriber = inv.parsed.flag("wait-subscriber")
         let publisher = try inv.parsed.value("publish").map {
-            try Republisher(endpoint: $0, speed: try speed(inv), clock: clock, waitForSubscriber: waitForSubscriber)
+            try Republisher(
+                endpoint: $0, speed: pacing?.speed ?? 1, maxGap: pacing?.maxGap, clock: clock,
+                waitForSubscriber: waitForSubscriber)
         }
         var count = 0
         try replayer.run { frame, applied, ticks in
@@ -59,6 +68,18 @@ enum ReplayCommand {
         }
         if publisher != nil || !inv.json {
             Output.error("Replayed \(events.count) events at \(rate) Hz: \(count) ticks.")
+        }
+    }
+
+    /// `--max-gap`: a duration, or `off` to keep every idle gap as it was; 2 s by default.
+    static func maxGap(_ inv: Invocation) throws(UsageError) -> Double? {
+        guard let text = inv.parsed.value("max-gap") else { return 2 }
+        if text == "off" { return nil }
+        do throws(UsageError) {
+            return try ArgumentValues.seconds(text, for: "--max-gap")
+        } catch {
+            throw UsageError.invalidValue(
+                text, for: "--max-gap", "expected a positive duration like 2s or 500ms, or off")
         }
     }
 

@@ -11,11 +11,10 @@ import SegueWire
 final class Republisher {
     let context: ZMQContext
     let socket: ZMQSocket
-    let speed: Double
-    let clock: FrameClock
-    private var origin: (frame: Int64, at: ContinuousClock.Instant)?
+    private var pacing: ReplayPacing
+    private var start: ContinuousClock.Instant?
 
-    init(endpoint: String, speed: Double, clock: FrameClock, waitForSubscriber: Bool) throws {
+    init(endpoint: String, speed: Double, maxGap: Double?, clock: FrameClock, waitForSubscriber: Bool) throws {
         context = try ZMQContext()
         socket = try ZMQSocket(context, .xpub)
         // At exit, a second for subscribers to take what is still queued.
@@ -24,8 +23,7 @@ final class Republisher {
         // than a fast --speed publishes, rather than drop past PUB's default of 1000 queued messages.
         try socket.setSendHighWaterMark(0)
         try socket.bind(endpoint)
-        self.speed = speed
-        self.clock = clock
+        pacing = ReplayPacing(clock: clock, speed: speed, maxGap: maxGap)
         if waitForSubscriber {
             Output.error("Waiting for a subscriber on \(endpoint) (Ctrl-C to give up).")
             try awaitSubscription()
@@ -50,13 +48,10 @@ final class Republisher {
         while try socket.receiveMultipart(dontWait: true) != nil {}
     }
 
+    /// Sends `frame`'s events, then its ticks, at the frame's time in the replay (`ReplayPacing`).
     func publish(frame: Int64, events: [EventRecord], ticks: [Tick]) throws {
-        if let origin {
-            let ns = Double(clock.instant(ofFrame: frame) - clock.instant(ofFrame: origin.frame)) / speed
-            GestureCommands.sleep(until: origin.at + .nanoseconds(Int64(ns)))
-        } else {
-            origin = (frame, ContinuousClock.now)
-        }
+        let offset = pacing.offset(of: frame)
+        if let start { GestureCommands.sleep(until: start + .nanoseconds(offset)) } else { start = .now }
         for e in events { try socket.sendMultipart([Array("event/\(e.navigator)/".utf8), e.json.serializedBytes()]) }
         for t in ticks { try socket.sendMultipart([Array("tick/\(t.navigator)/".utf8), t.json.serializedBytes()]) }
     }

@@ -213,6 +213,24 @@ import Testing
             "error: Option '--wait-subscriber' needs '--publish <endpoint>'.\nSee 'segue replay --help'.\n"
         ),
         (
+            ["replay", "log.jsonl", "--speed", "2"],
+            "error: Option '--speed' needs '--publish <endpoint>'.\nSee 'segue replay --help'.\n"
+        ),
+        (
+            ["replay", "log.jsonl", "--publish", "tcp://127.0.0.1:1", "--max-gap", "soon"],
+            "error: The value 'soon' is invalid for '--max-gap': expected a positive duration like 2s or 500ms, or off."
+                + "\nSee 'segue replay --help'.\n"
+        ),
+        (
+            ["push", "main", "X", "--id", ""],
+            "error: The value '' is invalid for '--id': expected 1 to 128 bytes, got 0.\nSee 'segue push --help'.\n"
+        ),
+        (
+            ["gesture", "begin", "main", "pop", "--owner", String(repeating: "o", count: 129)],
+            "error: The value '\(String(repeating: "o", count: 40))…' is invalid for '--owner': expected 1 to 128 bytes, "
+                + "got 129.\nSee 'segue gesture begin --help'.\n"
+        ),
+        (
             ["push", "main", "X", "--curve", "wobbly"],
             "error: The value 'wobbly' is invalid for '--curve': expected linear, easeIn, easeOut, easeInOut, default, "
                 + "bezier:x1,y1,x2,y2, spring:dampingRatio,velocity, spring:mass,stiffness,damping,velocity or "

@@ -12,7 +12,10 @@ import Testing
         ("same bytes", #"{"cmd":"push","id":"k","navigator":"r","screen":"A","animated":false}"#),
         ("members reordered", #"{"animated":false,"screen":"A","navigator":"r","id":"k","cmd":"push"}"#),
         ("whitespace", #"{ "cmd" : "push", "id" : "k", "navigator" : "r", "screen" : "A", "animated" : false }"#),
-        ("a null member is absent", #"{"cmd":"push","id":"k","navigator":"r","screen":"A","animated":false,"expect":null}"#),
+        (
+            "a null member is absent",
+            #"{"cmd":"push","id":"k","navigator":"r","screen":"A","animated":false,"expect":null}"#
+        ),
     ]
 
     /// Requests that reuse the id for something else: refused, nothing appended.
@@ -55,7 +58,8 @@ import Testing
         let reply = try c.receive()
         #expect(reply["ok"] == false, "\(name): \(reply.serialized())")
         #expect(reply["id"] == "k", "\(name): the reply carries the id")
-        #expect(reply["error"]?["code"] == .string(ErrorCode.invalidArgument.rawValue), "\(name): \(reply.serialized())")
+        #expect(
+            reply["error"]?["code"] == .string(ErrorCode.invalidArgument.rawValue), "\(name): \(reply.serialized())")
         #expect(reply["error"]?["message"]?.stringValue?.contains("already used by a different request") == true)
         #expect(try c.lastSeq() == seq, "\(name): nothing appended")
         #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "r"])) == ["Home", "A"])
