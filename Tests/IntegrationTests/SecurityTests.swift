@@ -99,6 +99,38 @@ import Testing
         #expect(result.output.contains("warning") == warned, "\(result.output)")
     }
 
+    /// Like OpenSSH's check of private key modes, but a warning: a secret key every user can read, or
+    /// others can replace, is named; the documented `root:segue 0640` is not.
+    @Test(arguments: [
+        (0o600, nil), (0o400, nil), (0o640, nil), (0o644, "can be read by every user"),
+        (0o604, "can be read by every user"), (0o620, "can be replaced by users other than its owner"),
+    ])
+    func aSecretKeyOthersCanReadIsWarned(mode: Int, who: String?) throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        let keyFile = dir + "/server.key"
+        try Data((try ZMQCurve.keyPair().secret + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: keyFile)
+        let client = try ZMQCurve.keyPair()
+        let config = try Reliability.writeConfig(
+            [
+                "security": [
+                    "curve": [
+                        "serverSecretKeyFile": .string(keyFile),
+                        "clients": [["publicKey": .string(client.public), "role": "controller"]],
+                    ]
+                ]
+            ], in: dir)
+        let result = try Reliability.run(
+            DaemonProcess.binary("segued"), ["--check-config", "--config", config, "--data-dir", dir + "/data"])
+        #expect(result.status == 0, "\(result.output)")
+        if let who {
+            #expect(result.output.contains("serverSecretKeyFile \(keyFile) \(who)"), "\(result.output)")
+            #expect(result.output.contains("(mode \(String(mode, radix: 8))). Make it 0600"), "\(result.output)")
+        } else {
+            #expect(!result.output.contains("warning"), "\(result.output)")
+        }
+    }
+
     @Test func ipcSocketsAreGroupOnly() throws {
         let daemon = try DaemonProcess(transport: .ipc)
         for endpoint in [daemon.commandEndpoint, daemon.publishEndpoint] {

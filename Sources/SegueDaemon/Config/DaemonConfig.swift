@@ -1,3 +1,4 @@
+import Foundation
 import SegueCore
 
 /// Everything `segued` needs to start, after the config file and the command line are merged.
@@ -95,6 +96,27 @@ public struct DaemonConfig: Sendable, Equatable {
                 }
             }
         }
+        if let curve = security?.curve, let warning = Self.secretKeyFileWarning(curve.serverSecretKeyFile) {
+            warnings.append(warning)
+        }
         return warnings
+    }
+
+    /// OpenSSH refuses a private key others can read; segued warns instead. Group read stays quiet:
+    /// the documented layout is `root:segue 0640`, the daemon's own group.
+    static func secretKeyFileWarning(_ path: String) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        else { return nil }
+        let risk: String
+        if mode & 0o004 != 0 {
+            risk = "can be read by every user, and whoever reads it can pose as this segued"
+        } else if mode & 0o022 != 0 {
+            risk = "can be replaced by users other than its owner, who could then pose as this segued"
+        } else {
+            return nil
+        }
+        return "security.curve.serverSecretKeyFile \(path) \(risk) (mode \(String(mode, radix: 8))). "
+            + "Make it 0600, or root:segue 0640."
     }
 }
