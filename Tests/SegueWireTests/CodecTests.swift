@@ -200,3 +200,26 @@ import Testing
         #expect(code.rawValue.allSatisfy { $0.isLowercase || $0 == "_" })
     }
 }
+
+/// An unknown member is answered with the members the command does take, so a typo shows its fix.
+@Suite struct UnknownMemberMessageTests {
+    @Test(arguments: [
+        (
+            #"{"cmd":"push","navigator":"m","screen":"A","colour":1}"#,
+            #"Unknown field "colour" in request. Known: cmd, id, navigator, expect, owner, screen, animated, animator."#
+        ),
+        (#"{"cmd":"history","limt":3}"#, #"Unknown field "limt" in request. Known: cmd, id, navigator, after, limit."#),
+        (
+            #"{"cmd":"update","navigator":"m","percent":0.5,"velocty":1}"#,
+            #"Unknown field "velocty" in request. Known: cmd, id, navigator, expect, owner, percent, velocity."#
+        ),
+    ])
+    func theMessageListsTheKnownMembers(_ text: String, _ message: String) throws {
+        guard case .failure(let failure) = RequestDecoder().decode(Array(text.utf8)) else {
+            Issue.record("\(text) decoded")
+            return
+        }
+        #expect(failure.error.code == .badRequest)
+        #expect(failure.error.message == message)
+    }
+}

@@ -65,12 +65,15 @@ public struct Arguments {
     }
 
     /// Fails with `bad_request` naming every member that was never read.
+    /// Rejects the members nobody read. Without `allowedHint`, the message lists the members that were
+    /// read, which are all the ones this object takes: every reader asks for each member it knows,
+    /// present or not, so a typo is answered with the right spelling.
     public func rejectUnknown(allowedHint: String? = nil) throws(CoreError) {
         let unknown = object.keys.filter { !used.contains($0) }
         guard !unknown.isEmpty else { return }
         let list = unknown.map { "\"\($0.prefix(64))\"" }.joined(separator: ", ")
         let noun = unknown.count == 1 ? "field" : "fields"
-        let hint = allowedHint.map { " \($0)" } ?? ""
+        let hint = allowedHint.map { " \($0)" } ?? " Known: \(used.joined(separator: ", "))."
         throw CoreError(.badRequest, "Unknown \(noun) \(list) in \(path.isEmpty ? "request" : path).\(hint)")
     }
 }

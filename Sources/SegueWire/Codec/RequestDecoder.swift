@@ -123,9 +123,8 @@ public struct RequestDecoder: Sendable {
             try checkParams(command)
             return .navigation(command)
         }
-        // Read commands take no envelope fields but `id` and `navigator`.
-        _ = args.raw("expect")
-        _ = args.raw("owner")
+        // Read commands take no envelope fields but `id` and `navigator` (so `expect` and `owner` are not
+        // among the members an unknown one's message lists).
         if object["expect"] != nil || object["owner"] != nil {
             throw CoreError(
                 .badRequest, "\(cmd) does not take expect or owner; they belong to commands that change a navigator.")
