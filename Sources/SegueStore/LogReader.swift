@@ -43,9 +43,7 @@ final class LogReader {
         defer { statement.reset() }
         statement.bind(id, at: 1)
         guard try statement.step() else { return nil }
-        let reply = try statement.text(at: 0).map { text throws(StoreError) in try StoreJSON.decode(text) }
-        let fingerprint = statement.isNull(at: 1) ? nil : UInt64(bitPattern: statement.int64(at: 1))
-        return StoredCommand(reply: reply, fingerprint: fingerprint)
+        return try StoredCommand(statement)
     }
 
     func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord] {
@@ -165,3 +163,11 @@ final class LogReader {
 
 @available(*, unavailable)
 extension LogReader: Sendable {}
+
+extension StoredCommand {
+    /// From a row of `SELECT reply, fingerprint FROM commands`.
+    init(_ row: Statement) throws(StoreError) {
+        let reply = try row.text(at: 0).map { text throws(StoreError) in try StoreJSON.decode(text) }
+        self.init(reply: reply, fingerprint: row.isNull(at: 1) ? nil : UInt64(bitPattern: row.int64(at: 1)))
+    }
+}

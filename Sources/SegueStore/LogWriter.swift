@@ -32,6 +32,7 @@ final class LogWriter {
         /// `rowsPerInsert` events in one statement.
         let insertEvents: Statement
         let insertCommand: Statement
+        let selectCommand: Statement
         let lastRevision: Statement
 
         init(database: Database) throws(StoreError) {
@@ -42,6 +43,7 @@ final class LogWriter {
             insertEvents = try database.prepare(Self.insertEventsSQL(rows: LogWriter.rowsPerInsert))
             insertCommand = try database.prepare(
                 "INSERT INTO commands (id, navigator, seq, reply, fingerprint) VALUES (?, ?, ?, ?, ?)")
+            selectCommand = try database.prepare("SELECT reply, fingerprint FROM commands WHERE id = ?")
             lastRevision = try database.prepare("SELECT MAX(revision) FROM events WHERE navigator = ?")
         }
 
@@ -220,6 +222,21 @@ final class LogWriter {
         let value = statement.int64(at: 0)
         revisions[navigator] = value
         return value
+    }
+
+    /// The command stored under `id`, read through the write connection; nil when the connection is
+    /// down after a fault (the caller then asks the read connection).
+    func command(_ id: String) -> Result<StoredCommand?, StoreError>? {
+        guard let connection else { return nil }
+        let statement = connection.selectCommand
+        statement.bind(id, at: 1)
+        defer { statement.reset() }
+        do throws(StoreError) {
+            guard try statement.step() else { return .success(nil) }
+            return .success(try StoredCommand(statement))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// `SQLITE_CONSTRAINT_PRIMARYKEY`, a macro Swift does not import.

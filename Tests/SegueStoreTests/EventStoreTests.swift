@@ -154,3 +154,26 @@ final class Counter: @unchecked Sendable {
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
 }
+
+/// `EventStore.command` answers through the write connection while it is idle and the read
+/// connection otherwise: both must say the same, right after the commit and for ids never stored.
+@Suite struct StoredCommandLookupTests {
+    @Test func bothConnectionsAnswerTheSame() throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("events.db"))
+        var numberer = Numberer()
+        for index in 0..<20 {
+            var unit = numberer.unit("main", commandID: "c\(index)", reply: ["ok": true, "n": .int(Int64(index))])
+            unit.fingerprint = index.isMultiple(of: 2) ? UInt64(index) &* 0x9E37_79B9_7F4A_7C15 : nil
+            try store.append(unit)
+            for id in ["c\(index)", "c\(index / 2)", "never-\(index)"] {
+                let viaWriter = try store.command(id)
+                let viaReader = try store.read { reader throws(StoreError) in try reader.command(id) }
+                #expect(viaWriter == viaReader, "\(id)")
+            }
+        }
+        #expect(try store.command("c7") == StoredCommand(reply: ["ok": true, "n": 7], fingerprint: nil))
+        #expect(try store.command("c8")?.fingerprint == 8 &* 0x9E37_79B9_7F4A_7C15)
+        #expect(try store.command("never") == nil)
+    }
+}
