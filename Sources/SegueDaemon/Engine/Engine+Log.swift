@@ -127,7 +127,7 @@ extension Engine {
         uncommitted.removeAll()
         for message in outbox.voidUndurable() { send(message) }
         fleet.rollback(to: durable)
-        for (id, reply) in recentReplies where reply.seq > durable { recentReplies[id] = nil }
+        recentCommands.forget(after: durable)
         pendingCheckpoint = nil
         dirty.formUnion(fleet.navigators.keys)
     }

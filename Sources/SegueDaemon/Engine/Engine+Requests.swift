@@ -208,19 +208,12 @@ extension Engine {
     /// The command already applied under `id`: from memory while recent (perhaps not yet durable),
     /// else from the store, where its reply and fingerprint were written with the events.
     func previousCommand(_ id: String) -> PreviousCommand? {
-        if let recent = recentReplies[id] { return recent }
+        if let recent = recentCommands[id] { return recent }
         guard let stored = try? store.command(id), let reply = stored.reply else { return nil }
         return PreviousCommand(seq: 0, body: reply.serializedBytes(), fingerprint: stored.fingerprint)
     }
 
-    func remember(_ id: String, _ command: PreviousCommand) {
-        if recentReplies.updateValue(command, forKey: id) == nil { recentOrder.append(id) }
-        if recentOrder.count > Self.rememberedReplies {
-            let drop = recentOrder.count - Self.rememberedReplies
-            for old in recentOrder.prefix(drop) { recentReplies[old] = nil }
-            recentOrder.removeFirst(drop)
-        }
-    }
+    func remember(_ id: String, _ command: PreviousCommand) { recentCommands.remember(id, command) }
 }
 
 /// A command applied under an id, as a retry needs it: the reply's bytes, the seq they wait for

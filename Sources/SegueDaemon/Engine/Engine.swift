@@ -89,8 +89,7 @@ public final class Engine: @unchecked Sendable {
     /// How long the last `closeFrames` took, to notice overload.
     var lastCloseNanoseconds: Int64 = 0
     var eventTopics: [String: [UInt8]] = [:]
-    var recentReplies: [String: PreviousCommand] = [:]
-    var recentOrder: [String] = []
+    var recentCommands = RecentCommands(capacity: Engine.rememberedReplies)
     var dirty: Set<String> = []
     var lastCheckpointSeq: Int64 = 0
     var pendingCheckpoint: (seq: Int64, frame: Int64, time: Int64, snapshots: [Snapshot])?
