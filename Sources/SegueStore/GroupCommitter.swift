@@ -79,24 +79,12 @@ final class GroupCommitter: @unchecked Sendable {
     /// Commits `units` in one transaction on the calling thread, if nothing is queued or running;
     /// returns one result per unit, or nil when the writer is busy (then `submit` them instead).
     func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
-        condition.lock()
-        guard !stopping, !busy, pending.isEmpty else {
-            condition.unlock()
-            return nil
+        withWriterIfIdle { writer in
+            let results = writer.commit(units)
+            commits.add(1, ordering: .relaxed)
+            committedSeq.store(writer.lastSeq, ordering: .releasing)
+            return results
         }
-        busy = true
-        condition.unlock()
-        let results = writer.commit(units)
-        commits.add(1, ordering: .relaxed)
-        committedSeq.store(writer.lastSeq, ordering: .releasing)
-        condition.lock()
-        busy = false
-        // Whatever was submitted meanwhile waited for us; the committer thread takes it now (and a
-        // `flush` may be waiting for the writer to go idle). Only then: waking the sleeping committer
-        // thread for nothing costs two context switches per commit, more than the commit itself.
-        if !pending.isEmpty || stopping || idleWaiters > 0 { condition.broadcast() }
-        condition.unlock()
-        return results
     }
 
     /// Runs `body` with the writer on the calling thread if nothing is queued or running; nil when the
@@ -113,6 +101,9 @@ final class GroupCommitter: @unchecked Sendable {
         let result = body(writer)
         condition.lock()
         busy = false
+        // Whatever was submitted meanwhile waited for us; the committer thread takes it now (and a
+        // `flush` may be waiting for the writer to go idle). Only then: waking the sleeping committer
+        // thread for nothing costs two context switches per commit, more than the commit itself.
         if !pending.isEmpty || stopping || idleWaiters > 0 { condition.broadcast() }
         condition.unlock()
         return result
