@@ -6,7 +6,14 @@ import SegueCore
 /// Because export writes `EventRecord.json` with the protocol's serializer and import stores what it
 /// reads, export → import into a fresh store → export reproduces the file byte for byte. Only events
 /// travel: snapshots are derived data and command replies expire with their clients' retries.
-extension EventStore {
+/// A log read in seq order: what an export needs, from a store or from a read-only `EventLog`.
+public protocol EventSequence {
+    func forEachEvent(after seq: Int64, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
+}
+
+extension EventStore: EventSequence {}
+
+extension EventSequence {
     /// Writes every event, in seq order, to a new file at `path` (replacing it); returns the count.
     @discardableResult
     public func exportJSONLines(to path: String) throws(StoreError) -> Int {
@@ -43,6 +50,9 @@ extension EventStore {
         return count
     }
 
+}
+
+extension EventStore {
     /// Appends the events of the JSON Lines file at `path`, all or none, in one transaction; returns
     /// the count.
     ///

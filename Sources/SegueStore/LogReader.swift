@@ -26,6 +26,8 @@ final class LogReader {
         return statement
     }
 
+    func schemaVersion() throws(StoreError) -> Int64 { try database.scalarInt("PRAGMA user_version") }
+
     func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
         let statement = try statement("SELECT MAX(revision) FROM events WHERE navigator = ?")
         defer { statement.reset() }

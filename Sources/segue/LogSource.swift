@@ -9,12 +9,14 @@ enum LogSource {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
     }
 
-    static func openStore(_ dir: String) throws -> EventStore {
+    /// The data dir's log, read-only: no write connection and no schema migration, so a segued of
+    /// another version running on it keeps working (`EventLog`).
+    static func openLog(_ dir: String) throws -> EventLog {
         let path = (dir as NSString).appendingPathComponent("segue.db")
         guard FileManager.default.fileExists(atPath: path) else {
             throw IOFailure("\(dir) holds no segue.db; pass the daemon's data dir (--data-dir of segued).")
         }
-        do { return try EventStore(path: path, durability: .relaxed) } catch {
+        do { return try EventLog(path: path) } catch {
             throw IOFailure("Cannot open \(path): \(error.message)")
         }
     }
@@ -23,9 +25,9 @@ enum LogSource {
     static func events(_ path: String, upTo last: Int64 = .max) throws -> [EventRecord] {
         var events: [EventRecord] = []
         if isDataDir(path) {
-            let store = try openStore(path)
+            let log = try openLog(path)
             do {
-                try store.forEachEvent(after: 0) { record in if record.seq <= last { events.append(record) } }
+                try log.forEachEvent(after: 0) { record in if record.seq <= last { events.append(record) } }
             } catch {
                 throw IOFailure("Reading \(path) failed: \(error.message)")
             }

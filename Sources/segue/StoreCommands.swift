@@ -12,11 +12,11 @@ enum StoreCommands {
     }
 
     static func export(_ inv: Invocation) throws {
-        let store = try LogSource.openStore(try dataDir(inv))
+        let log = try LogSource.openLog(try dataDir(inv))
         let output = inv.parsed.value("output")
         let path = output ?? NSTemporaryDirectory() + "segue-export-\(getpid()).jsonl"
         let count: Int
-        do { count = try store.exportJSONLines(to: path) } catch { throw IOFailure(error.message) }
+        do { count = try log.exportJSONLines(to: path) } catch { throw IOFailure(error.message) }
         if let output {
             Output.error("Exported \(count) events to \(output).")
         } else {
@@ -48,8 +48,8 @@ enum StoreCommands {
         var problems: [String] = []
         if let dir = inv.parsed.value("data-dir") {
             target = dir
-            let store = try LogSource.openStore(dir)
-            do { problems += try store.integrityCheck() } catch { problems.append(error.message) }
+            let log = try LogSource.openLog(dir)
+            do { problems += try log.integrityCheck() } catch { problems.append(error.message) }
         } else if let file = inv.parsed.argument("file") {
             target = file
         } else {

@@ -192,6 +192,28 @@ import Testing
         #expect(try Cli.run(["verify", "--data-dir", "/nonexistent"]).status == 74)
     }
 
+    /// export, verify and replay read a data dir without changing it: a store left at schema version 1
+    /// by an older segued (still running, mid-upgrade) must still be version 1 afterwards, or that
+    /// segued would refuse to start again. The older store is made with the sqlite3 shell.
+    @Test func readingToolsLeaveAnOlderSchemaAsItWas() throws {
+        let d = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--no-animate", "--id", "tap"], daemon: d)
+        #expect(d.stop() == 0)
+        let database = d.dataDir + "/segue.db"
+        func sqlite(_ sql: String) throws -> String {
+            try Reliability.run("/usr/bin/sqlite3", [database, sql]).output.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
+        _ = try sqlite("ALTER TABLE commands DROP COLUMN fingerprint; PRAGMA user_version = 1;")
+        #expect(try sqlite("PRAGMA user_version;") == "1")
+        #expect(try Cli.run(["export", "--data-dir", d.dataDir]).stdout.split(separator: "\n").count == 3)
+        #expect(try Cli.run(["verify", "--data-dir", d.dataDir]).status == 0)
+        #expect(try Cli.run(["replay", d.dataDir, "--json"]).status == 0)
+        #expect(try sqlite("PRAGMA user_version;") == "1", "no reading tool migrated the store")
+        #expect(try sqlite("SELECT COUNT(*) FROM pragma_table_info('commands') WHERE name = 'fingerprint';") == "0")
+    }
+
     @Test func keygenWritesASecretOnlyTheOwnerReads() throws {
         let dir = DaemonProcess.temporaryDirectory()
         let result = try Cli.run(["keygen", "--out", dir + "/keys/ops"])

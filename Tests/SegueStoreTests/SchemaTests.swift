@@ -69,6 +69,39 @@ import Testing
         #expect(try database.scalarInt("PRAGMA user_version") == Schema.currentVersion)
     }
 
+    /// `EventLog` reads without migrating: a version-1 file stays version 1; a newer file or one with
+    /// no schema is refused by name.
+    @Test func theReadOnlyLogReadsOlderSchemasAndLeavesThemAlone() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("events.db")
+        do {
+            var numberer = Numberer()
+            let store = try EventStore(path: path)
+            try store.append(numberer.unit("main", count: 3))
+            store.close()
+            let database = try Database(path: path)
+            try database.execute("ALTER TABLE commands DROP COLUMN fingerprint; PRAGMA user_version = 1")
+        }
+        let log = try EventLog(path: path)
+        #expect(log.schemaVersion == 1)
+        var seqs: [Int64] = []
+        try log.forEachEvent(after: 0) { seqs.append($0.seq) }
+        #expect(seqs == [1, 2, 3])
+        #expect(try log.integrityCheck().isEmpty)
+        #expect(try Database(path: path).scalarInt("PRAGMA user_version") == 1)
+
+        try Database(path: path).execute("PRAGMA user_version = 99")
+        #expect(throws: StoreError.self) { try EventLog(path: path) }
+        let empty = directory.file("empty.db")
+        _ = try Database(path: empty)
+        do {
+            _ = try EventLog(path: empty)
+            Issue.record("a file with no schema opened as a log")
+        } catch {
+            #expect(error.message.contains("is not a Segue event store"))
+        }
+    }
+
     @Test func aFileThatIsNotADatabaseFailsToOpenWithInternal() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("events.db")

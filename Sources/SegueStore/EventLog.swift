@@ -1,0 +1,49 @@
+import Foundation
+import SegueCore
+
+/// A read-only view of a store, for tools that must not change it: `segue export`, `verify` and
+/// `replay` read the log of a data dir that a segued may be running on, perhaps a segued of another
+/// version.
+///
+/// `EventStore` opens a write connection and migrates the schema in place, after which an older
+/// segued refuses the file; an upgrade's "take an export first" would then break the daemon it was
+/// meant to protect. This opens only a `query_only` read connection and reads any schema version up
+/// to this build's (the events table has not changed since version 1).
+public final class EventLog: EventSequence, @unchecked Sendable {
+    public let path: String
+    /// The file's schema version (`PRAGMA user_version`), left as it was.
+    public let schemaVersion: Int64
+    private let lock = NSLock()
+    private let reader: LogReader
+
+    public init(path: String, busyTimeout: Duration = .seconds(2)) throws(StoreError) {
+        self.path = path
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        reader = try LogReader(path: path, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
+        schemaVersion = try reader.schemaVersion()
+        guard (1...Schema.currentVersion).contains(schemaVersion) else {
+            throw StoreError(
+                kind: .invalidData,
+                message: schemaVersion == 0
+                    ? "\(path) is not a Segue event store (it has no schema)."
+                    : "The event store at \(path) has schema version \(schemaVersion), newer than this build's "
+                        + "\(Schema.currentVersion). Use a segue as new as the segued that wrote it.")
+        }
+    }
+
+    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void)
+        throws(StoreError)
+    {
+        lock.lock()
+        defer { lock.unlock() }
+        try reader.forEachEvent(after: seq, body)
+    }
+
+    /// SQLite's full `PRAGMA integrity_check`: the problems found, empty when the file is sound.
+    public func integrityCheck() throws(StoreError) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return try reader.integrityCheck()
+    }
+}
