@@ -106,10 +106,20 @@ import Testing
         (0o604, "can be read by every user"), (0o620, "can be replaced by users other than its owner"),
     ])
     func aSecretKeyOthersCanReadIsWarned(mode: Int, who: String?) throws {
+        for linked in [false, true] { try checkSecretKeyWarning(mode: mode, who: who, throughSymlink: linked) }
+    }
+
+    /// Through a symbolic link (as secret mounts place keys), the key's own mode counts, not the link's.
+    private func checkSecretKeyWarning(mode: Int, who: String?, throughSymlink: Bool) throws {
         let dir = DaemonProcess.temporaryDirectory()
-        let keyFile = dir + "/server.key"
-        try Data((try ZMQCurve.keyPair().secret + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: keyFile)
+        let target = dir + "/server.key"
+        try Data((try ZMQCurve.keyPair().secret + "\n").utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target)
+        var keyFile = target
+        if throughSymlink {
+            keyFile = dir + "/linked.key"
+            try FileManager.default.createSymbolicLink(atPath: keyFile, withDestinationPath: target)
+        }
         let client = try ZMQCurve.keyPair()
         let config = try Reliability.writeConfig(
             [
@@ -125,7 +135,7 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
         if let who {
             #expect(result.output.contains("serverSecretKeyFile \(keyFile) \(who)"), "\(result.output)")
-            #expect(result.output.contains("(mode \(String(mode, radix: 8))). Make it 0600"), "\(result.output)")
+            #expect(result.output.contains("(mode 0\(String(mode, radix: 8))). Make it 0600"), "\(result.output)")
         } else {
             #expect(!result.output.contains("warning"), "\(result.output)")
         }

@@ -97,8 +97,9 @@ public struct CurveKeyOptions: Equatable, Sendable {
         return try CurveKeyFile.read(text).key
     }
 
-    /// A warning when the secret key file is open to more than its owner. segued sets no rule for key
-    /// files (docs/operations.md), so this only warns; `segue keygen` writes them 0600.
+    /// A warning when the secret key file is open to more than its owner (`segue keygen` writes them
+    /// 0600), like segued's for its own key. Stricter than segued's, which accepts the documented
+    /// `root:segue 0640` for a service's key: a client key belongs to one user.
     public static func modeWarning(_ file: CurveKeyFile) -> String? {
         guard file.mode & 0o077 != 0 else { return nil }
         var octal = String(file.mode, radix: 8)

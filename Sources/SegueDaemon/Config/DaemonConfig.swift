@@ -105,9 +105,11 @@ public struct DaemonConfig: Sendable, Equatable {
     /// OpenSSH refuses a private key others can read; segued warns instead. Group read stays quiet:
     /// the documented layout is `root:segue 0640`, the daemon's own group.
     static func secretKeyFileWarning(_ path: String) -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
-        else { return nil }
+        // stat(2), not FileManager's attributes, which describe a symbolic link itself (mode 777) and
+        // not the key it points to (secret mounts and configuration tools link keys into place).
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let mode = Int(info.st_mode) & 0o7777
         let risk: String
         if mode & 0o004 != 0 {
             risk = "can be read by every user, and whoever reads it can pose as this segued"
@@ -116,7 +118,7 @@ public struct DaemonConfig: Sendable, Equatable {
         } else {
             return nil
         }
-        return "security.curve.serverSecretKeyFile \(path) \(risk) (mode \(String(mode, radix: 8))). "
+        return "security.curve.serverSecretKeyFile \(path) \(risk) (mode 0\(String(mode, radix: 8))). "
             + "Make it 0600, or root:segue 0640."
     }
 }
