@@ -10,8 +10,10 @@ import Synchronization
 ///
 /// A caller that batches on its own (the daemon's loop gathers one turn's commands) can also commit
 /// on its own thread while the writer is idle (`commitIfIdle`): a lone command then pays no thread
-/// hand-off, which on a small virtual machine costs more than the commit itself. `busy` keeps the
-/// two paths from ever running at once and keeps units in submission order.
+/// hand-off, which on a small virtual machine costs more than the commit itself. Reads that the
+/// write connection answers best (its page cache stays current) run the same way
+/// (`withWriterIfIdle`). `busy` keeps the committer thread and such callers from ever using the writer
+/// at once, and keeps units in submission order.
 final class GroupCommitter: @unchecked Sendable {
     typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
 

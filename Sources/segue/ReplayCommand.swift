@@ -46,9 +46,13 @@ enum ReplayCommand {
         try replayer.run { frame, applied, ticks in
             guard frame >= startFrame else { return }
             if let publisher {
-                try publisher.publish(
-                    frame: frame, events: applied.filter { navigator == nil || $0.navigator == navigator },
-                    ticks: ticks.filter { navigator == nil || $0.navigator == navigator })
+                let events = applied.filter { navigator == nil || $0.navigator == navigator }
+                let shown = ticks.filter { navigator == nil || $0.navigator == navigator }
+                // A frame where only other navigators moved is idle time for this replay, so that
+                // --max-gap shortens it like any other.
+                if !events.isEmpty || !shown.isEmpty {
+                    try publisher.publish(frame: frame, events: events, ticks: shown)
+                }
             }
             for tick in ticks where navigator == nil || tick.navigator == navigator {
                 count += 1

@@ -39,7 +39,11 @@ import Testing
         try client.push(  // queued behind the first push
             "a", ScreenSpec(name: "More", params: ["n": 2]),
             options: TransitionOptions(animator: ["duration": 0.15, "style": "fade"]))
-        usleep(600_000)  // everything settles
+        // Everything settles: polled, since a loaded machine may take longer than the animations.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try client.list().contains(where: { $0.transition != nil }), ContinuousClock.now < deadline {
+            usleep(50_000)
+        }
         #expect(try client.list().allSatisfy { $0.transition == nil })
         let live = try subscriber.collect(idle: .milliseconds(300)).filter { $0.topic != "hb/" }
         #expect(d.stop() == 0)

@@ -24,6 +24,10 @@ import Testing
         Good(text: #"{"cmd":"ping","id":"p"}"#, request: req(.ping, id: "p")),
         Good(text: #"{"cmd":"ping","id":42}"#, request: req(.ping, id: "42")),
         Good(text: #"{"cmd":"ping","id":null,"navigator":null}"#, request: req(.ping)),
+        Good(text: #"{"cmd":"ping","id":42.0}"#, request: req(.ping, id: "42")),
+        Good(
+            text: #"{"cmd":"state","navigator":"m","expect":null,"owner":null}"#,
+            request: req(.state(at: nil), navigator: "m")),
         Good(text: #"{"cmd":"list"}"#, request: req(.list)),
         Good(text: #"{"cmd":"stats","id":"s"}"#, request: req(.stats, id: "s")),
         Good(text: #"{"cmd":"state","navigator":"m"}"#, request: req(.state(at: nil), navigator: "m")),
@@ -108,6 +112,7 @@ import Testing
         Bad(text: #"{"cmd":"fly","id":"a"}"#, code: .unknownCommand, id: "a"),
         Bad(text: #"{"cmd":"ping","id":"a","x":1}"#, code: .badRequest, id: "a"),
         Bad(text: #"{"cmd":"ping","id":"a","expect":1}"#, code: .badRequest, id: "a"),
+        Bad(text: #"{"cmd":"ping","id":1.5}"#, code: .badRequest, id: nil),
         Bad(text: #"{"cmd":"state","id":"a"}"#, code: .badRequest, id: "a"),
         Bad(text: #"{"cmd":"push","id":"a","screen":"A"}"#, code: .badRequest, id: "a"),
         Bad(text: #"{"cmd":"push","id":"a","navigator":"a b","screen":"A"}"#, code: .invalidArgument, id: "a"),

@@ -64,8 +64,7 @@ public struct Arguments {
         return value
     }
 
-    /// Fails with `bad_request` naming every member that was never read.
-    /// Rejects the members nobody read. Without `allowedHint`, the message lists the members that were
+    /// Fails with `bad_request` naming every member that was never read. Without `allowedHint`, the message lists the members that were
     /// read, which are all the ones this object takes: every reader asks for each member it knows,
     /// present or not, so a typo is answered with the right spelling.
     public func rejectUnknown(allowedHint: String? = nil) throws(CoreError) {

@@ -215,11 +215,3 @@ extension Engine {
 
     func remember(_ id: String, _ command: PreviousCommand) { recentCommands.remember(id, command) }
 }
-
-/// A command applied under an id, as a retry needs it: the reply's bytes, the seq they wait for
-/// (0 once durable) and the request's fingerprint (nil for commands stored before fingerprints).
-struct PreviousCommand {
-    var seq: Int64
-    var body: [UInt8]
-    var fingerprint: UInt64?
-}

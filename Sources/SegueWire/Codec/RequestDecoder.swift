@@ -49,6 +49,8 @@ public struct RequestDecoder: Sendable {
             guard !s.isEmpty else { return .failure(Failure(id: s, error: error)) }
             id = s
         case .int(let i)?: id = String(i)
+        // `1.0` is the integer 1 here as everywhere else in a request (and in the fingerprint).
+        case .double(let d)? where Int64(exactly: d) != nil: id = String(Int64(d))
         case let value?:
             let error = CoreError.wrongType("id", expected: "a string or an integer", got: value)
             return .failure(Failure(id: nil, error: WireError(error)))
@@ -124,10 +126,15 @@ public struct RequestDecoder: Sendable {
             return .navigation(command)
         }
         // Read commands take no envelope fields but `id` and `navigator` (so `expect` and `owner` are not
-        // among the members an unknown one's message lists).
-        if object["expect"] != nil || object["owner"] != nil {
-            throw CoreError(
-                .badRequest, "\(cmd) does not take expect or owner; they belong to commands that change a navigator.")
+        // among the members an unknown one's message lists); a null one is absent, as everywhere.
+        for member in ["expect", "owner"] {
+            guard let value = object[member] else { continue }
+            guard value.isNull else {
+                throw CoreError(
+                    .badRequest,
+                    "\(cmd) does not take expect or owner; they belong to commands that change a navigator.")
+            }
+            _ = args.raw(member)
         }
         try args.rejectUnknown()
         return body
