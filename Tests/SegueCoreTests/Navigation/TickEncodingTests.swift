@@ -46,7 +46,7 @@ import Testing
         var v = ViewProperties()
         v.x = 0.123456789012345
         v.rotation = -1.7976931348623157e308
-        v.anchorY = 5e-324
+        v.anchorY = .leastNonzeroMagnitude  // 5e-324, the smallest subnormal
         for name in ["a", long, "main", "ünï" + long, "b"] {
             let tick = Tick(
                 navigator: name, transition: .max, operation: .dismiss, frame: .max, time: .min, phase: .cancelling,
