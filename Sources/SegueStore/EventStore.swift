@@ -92,7 +92,7 @@ public final class EventStore: @unchecked Sendable {
 
     /// The stored reply of an already applied command id, across restarts; nil if never seen.
     public func reply(forCommand id: String) throws(StoreError) -> JSON? {
-        try read { reader throws(StoreError) in try reader.reply(forCommand: id) }
+        try command(id)?.reply
     }
 
     /// The reply and request fingerprint of an already applied command id; nil if never seen.

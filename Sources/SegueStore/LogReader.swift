@@ -36,10 +36,6 @@ final class LogReader {
         return statement.int64(at: 0)
     }
 
-    func reply(forCommand id: String) throws(StoreError) -> JSON? {
-        try command(id)?.reply
-    }
-
     func command(_ id: String) throws(StoreError) -> StoredCommand? {
         let statement = try statement("SELECT reply, fingerprint FROM commands WHERE id = ?")
         defer { statement.reset() }
