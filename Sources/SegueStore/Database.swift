@@ -89,6 +89,38 @@ final class Database {
         sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)
     }
 
+    /// Frames in the WAL after this connection's last commit, as SQLite's WAL hook reported them
+    /// (0 until `trackWALLength` and a commit).
+    private(set) var walFrames: Int32 = 0
+
+    /// Records the WAL's length after every commit in `walFrames`, through `sqlite3_wal_hook`.
+    ///
+    /// This also turns off SQLite's automatic checkpoint on this connection (`wal_autocheckpoint` is
+    /// itself a WAL hook, and a connection has one): the caller decides when to checkpoint.
+    func trackWALLength() {
+        sqlite3_wal_hook(handle, Self.walHook, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Runs in COMMIT on the committing thread; the connection it points to is alive, since only its
+    /// own handle calls it and `deinit` closes the handle.
+    private static let walHook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32)
+        -> Int32 = { context, _, _, frames in
+            if let context { Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().walFrames = frames }
+            return SQLITE_OK
+        }
+
+    /// A PASSIVE checkpoint: copies the WAL frames no reader still needs into the database file and
+    /// syncs it, without waiting for (or blocking) other connections. Returns the WAL's length and how
+    /// many of its frames are now in the database file; SQLite restarts the WAL at the next write once
+    /// the two are equal. `SQLITE_BUSY` (another checkpoint is running) is not an error: it copied nothing.
+    func checkpointPassive() throws(StoreError) -> (walFrames: Int32, copied: Int32) {
+        var frames: Int32 = 0
+        var copied: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
+        guard rc == SQLITE_OK || rc == SQLITE_BUSY else { throw error(rc, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        return (frames, copied)
+    }
+
     /// Rolls back an open transaction, if any; errors are ignored because the caller is already
     /// reporting the error that made it roll back.
     func rollbackQuietly() {

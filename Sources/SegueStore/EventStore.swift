@@ -21,20 +21,27 @@ public final class EventStore: @unchecked Sendable {
     ///
     /// - Parameter busyTimeout: how long an append waits for a lock held by another process (for
     ///   example an operator's `sqlite3` shell in a write transaction) before failing `unavailable`.
+    /// - Parameter checkpointThreshold: the WAL length (pages) at which a background checkpoint
+    ///   starts (`WALCheckpointer`); tests lower it to see checkpoints without writing megabytes.
     public init(
-        path: String, durability: Durability = .full, check: OpenCheck = .quick, busyTimeout: Duration = .seconds(2)
+        path: String, durability: Durability = .full, check: OpenCheck = .quick, busyTimeout: Duration = .seconds(2),
+        checkpointThreshold: Int32 = EventStore.defaultCheckpointThreshold
     ) throws(StoreError) {
         self.path = path
         self.durability = durability
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         let writer = LogWriter(
-            path: path, durability: durability, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
+            path: path, durability: durability, busyTimeoutMilliseconds: Int32(clamping: milliseconds),
+            checkpointThreshold: checkpointThreshold)
         try writer.open(quickCheck: check.checksBeforeOpen)
         reader = try LogReader(path: path, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
         committer = GroupCommitter(writer: writer)
         check.startDeferred(path: path)
     }
+
+    /// WAL pages at which a background checkpoint starts: SQLite's own `wal_autocheckpoint` default.
+    public static let defaultCheckpointThreshold: Int32 = 1000
 
     /// Same as `init(path:durability:)`, under the name the daemon reads best.
     public static func open(path: String, durability: Durability = .full, check: OpenCheck = .quick) throws(StoreError)
@@ -167,6 +174,16 @@ public final class EventStore: @unchecked Sendable {
     /// Runs `body` on the committer thread with the write connection, ordered after prior appends.
     func withWriter<T>(_ body: @escaping (LogWriter) throws(StoreError) -> T) throws(StoreError) -> T {
         try committer.perform(body)
+    }
+
+    /// How the WAL has been checkpointed since open (`stats.store.walCheckpoints`).
+    public var walCheckpoints: WALCheckpointCounts {
+        let checkpointer = committer.checkpointer
+        return WALCheckpointCounts(
+            background: checkpointer.background.load(ordering: .relaxed),
+            catchUps: checkpointer.catchUps.load(ordering: .relaxed),
+            forced: checkpointer.forced.load(ordering: .relaxed),
+            failures: checkpointer.failures.load(ordering: .relaxed))
     }
 
     /// Append transactions run so far (for the benchmark's units-per-commit figure).

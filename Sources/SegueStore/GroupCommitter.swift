@@ -53,6 +53,8 @@ final class GroupCommitter: @unchecked Sendable {
     let commits = Atomic<Int>(0)
     /// Used by whoever set `busy`: the committer thread, or a `commitIfIdle` caller.
     private nonisolated(unsafe) let writer: LogWriter
+    /// The writer's background checkpointer, whose counters any thread may read.
+    var checkpointer: WALCheckpointer { writer.checkpointer }
 
     init(writer: LogWriter, maxBatchUnits: Int = 8192) {
         self.writer = writer

@@ -1,5 +1,6 @@
 import CSQLite
 import SegueCore
+import Synchronization
 
 /// The write side of the log: one connection, its prepared statements and the numbering it checks.
 ///
@@ -19,6 +20,12 @@ final class LogWriter {
     private var revisions: [String: Int64] = [:]
     /// The error of the last failed batch, while callers still submit units numbered on top of it.
     private var cascade: StoreError?
+    /// Checkpoints the WAL in the background; `checkpointIfDue` decides when.
+    let checkpointer: WALCheckpointer
+    /// The WAL's length when the background pass not yet seen finished was asked for (0: none).
+    private var checkpointRequestedAt: Int32 = 0
+    /// `checkpointer.passes` when the writer last looked.
+    private var passesSeen = 0
 
     /// The connection and the statements prepared on it, dropped together when it is poisoned.
     ///
@@ -53,10 +60,16 @@ final class LogWriter {
         }
     }
 
-    init(path: String, durability: Durability, busyTimeoutMilliseconds: Int32) {
+    init(
+        path: String, durability: Durability, busyTimeoutMilliseconds: Int32,
+        checkpointThreshold: Int32 = EventStore.defaultCheckpointThreshold
+    ) {
         self.path = path
         self.durability = durability
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        checkpointer = WALCheckpointer(
+            path: path, durability: durability, threshold: checkpointThreshold,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
     /// Opens the connection: WAL (checking SQLite's answer), the durability's `synchronous` level, a
@@ -73,6 +86,7 @@ final class LogWriter {
         }
         try database.execute("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
         database.keepWALFile()
+        database.trackWALLength()
         if quickCheck, let failure = OpenCheck.quickCheck(path: path) { throw failure }
         try Schema.migrate(database)
         let connection = try Connection(database: database)
@@ -88,7 +102,12 @@ final class LogWriter {
         return connection!
     }
 
-    func close() { connection = nil }
+    /// Stops the background checkpoints, then closes the connection (the last connection of the
+    /// store to close checkpoints what is left).
+    func close() {
+        checkpointer.stop()
+        connection = nil
+    }
 
     /// Runs `body` on the write connection; used for snapshots, imports and test fault injection.
     func withDatabase<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
@@ -151,7 +170,51 @@ final class LogWriter {
         }
         lastSeq = seq
         if accepted { cascade = nil }
+        checkpointIfDue(connection.database)
         return results
+    }
+
+    // MARK: Checkpoints
+
+    /// After a commit: asks for a background checkpoint once the WAL is `threshold` frames long, copies
+    /// the remainder inline once that pass has finished (so the WAL restarts at the next write), and
+    /// checkpoints inline past `limit`. See `WALCheckpointer`.
+    private func checkpointIfDue(_ database: Database) {
+        let frames = database.walFrames
+        if frames >= checkpointer.limit {
+            // The background is far behind (slow syncs while commits pour in) or a reader pins old
+            // frames: wait for a running pass, then copy the rest here, making this commit wait as
+            // SQLite's own checkpoint would have. That bounds the WAL at about `limit` frames. With a
+            // pinned reader there is nothing to copy and this costs next to nothing.
+            checkpointer.waitUntilIdle()
+            checkpointInline(database, counting: checkpointer.forced)
+            return
+        }
+        if checkpointRequestedAt > 0 {
+            let finished = checkpointer.passes.load(ordering: .acquiring)
+            if finished != passesSeen {
+                passesSeen = finished
+                // A WAL shorter than at the request has already restarted: nothing is left to copy.
+                let wrapped = frames < checkpointRequestedAt
+                checkpointRequestedAt = 0
+                if !wrapped { checkpointInline(database, counting: checkpointer.catchUps) }
+                return
+            }
+        } else if frames >= checkpointer.threshold {
+            checkpointRequestedAt = frames
+            checkpointer.request()
+        }
+    }
+
+    /// A PASSIVE checkpoint on the write connection. A failure fails no commit (the events are in the
+    /// WAL, which stays until a checkpoint succeeds); it is counted for `stats`.
+    private func checkpointInline(_ database: Database, counting counter: borrowing Atomic<Int>) {
+        do throws(StoreError) {
+            _ = try database.checkpointPassive()
+            counter.add(1, ordering: .relaxed)
+        } catch {
+            checkpointer.failures.add(1, ordering: .relaxed)
+        }
     }
 
     /// The revisions the unit being committed brings, kept apart from `revisions` until it is written

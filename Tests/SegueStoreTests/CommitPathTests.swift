@@ -18,7 +18,10 @@ import Testing
         defer { store.close() }
         var numberer = Numberer()
         let first = numberer.unit("a", commandID: "c1", reply: ["ok": true, "n": 1])
-        if !sameBatch { try store.append(first) }
+        if !sameBatch {
+            try store.append(first)
+            store.flush()  // the committer thread goes idle just after the completion: wait for it
+        }
         // The duplicate takes no seq: the unit after it is numbered right after `first`.
         var retry = numberer
         let duplicate = retry.unit("a", commandID: "c1", reply: ["ok": true, "n": 2])

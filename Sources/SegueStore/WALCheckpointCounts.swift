@@ -1,0 +1,18 @@
+/// How an open store has checkpointed its WAL (see `WALCheckpointer`), for `stats` and tests.
+public struct WALCheckpointCounts: Sendable, Equatable {
+    /// Passes run on the checkpoint thread while commits went on.
+    public var background: Int
+    /// Remainders copied by the writer after a background pass, so the WAL could restart.
+    public var catchUps: Int
+    /// Inline checkpoints of a WAL past its limit (background passes failing or held back by a reader).
+    public var forced: Int
+    /// Checkpoints that failed (the events stay in the WAL; a later checkpoint copies them).
+    public var failures: Int
+
+    public init(background: Int, catchUps: Int, forced: Int, failures: Int) {
+        self.background = background
+        self.catchUps = catchUps
+        self.forced = forced
+        self.failures = failures
+    }
+}

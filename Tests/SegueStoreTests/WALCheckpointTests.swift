@@ -1,0 +1,105 @@
+import Foundation
+import SegueCore
+import Testing
+
+@testable import SegueStore
+
+/// Background WAL checkpoints (`WALCheckpointer`): commits go on while a pass copies the WAL, the WAL
+/// still restarts and stays bounded, a reader pinning old frames falls back to inline checkpoints,
+/// and nothing committed is lost or reordered by any of it.
+@Suite struct WALCheckpointTests {
+    /// Small, so a test sees many passes without writing megabytes: the limit is 8 × this.
+    static let threshold: Int32 = 32
+    /// WAL frame: 24-byte header and a 4 KiB page (SQLite's default page size, which the store keeps).
+    static let frameBytes = 24 + 4096
+
+    @Test(arguments: [Durability.full, .relaxed])
+    func backgroundPassesKeepTheWALShortAndLoseNothing(durability: Durability) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        let units = 3000
+        do {
+            let store = try EventStore(path: path, durability: durability, checkpointThreshold: Self.threshold)
+            defer { store.close() }
+            var numberer = Numberer()
+            for index in 0..<units {
+                // Two navigators and an id now and then, so index pages of both kinds move.
+                let id = index % 7 == 0 ? "c\(index)" : nil
+                let unit = numberer.unit(index % 2 == 0 ? "a" : "b", commandID: id, reply: id.map { .string($0) })
+                for result in try #require(store.commitIfIdle([unit])) { try result.get() }
+            }
+            let counts = store.walCheckpoints
+            #expect(counts.background >= 1)
+            #expect(counts.catchUps >= 1)
+            #expect(counts.failures == 0)
+        }
+        // Without checkpoints the WAL would hold every commit: at least two frames each, 24 MB. With
+        // them it restarts, and its file keeps its longest length: the threshold plus what was
+        // committed while a pass ran, never more than the limit (where the writer waits for the pass)
+        // plus one commit's frames.
+        let walBytes = try #require(FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+        #expect(walBytes <= (Int(Self.threshold) * 8 + 8) * Self.frameBytes + 32)
+
+        let reopened = try EventStore(path: path, durability: durability)
+        defer { reopened.close() }
+        let events = try reopened.allEvents()
+        #expect(events.count == units)
+        #expect(checkGapless(events) == nil)
+        #expect(try reopened.integrityCheck() == [])
+        #expect(try reopened.reply(forCommand: "c2996") == .string("c2996"))
+    }
+
+    @Test func aReaderPinningOldFramesFallsBackToInlineCheckpointsUntilItEnds() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        let store = try EventStore(path: path, durability: .relaxed, checkpointThreshold: Self.threshold)
+        defer { store.close() }
+        var numberer = Numberer()
+        func append(_ count: Int) throws {
+            for _ in 0..<count { try store.append(numberer.unit("a")) }
+        }
+        func walFrames() throws -> Int32 {
+            try store.withWriter { writer throws(StoreError) in
+                try writer.withDatabase { database in database.walFrames }
+            }
+        }
+        try append(10)
+
+        // An operator's `sqlite3` in a read transaction: no checkpoint may copy past what it sees.
+        let reader = try Database(path: path, create: false)
+        try reader.execute("BEGIN")
+        #expect(try reader.scalarInt("SELECT count(*) FROM events") == 10)
+        try append(400)
+        #expect(try walFrames() > Self.threshold * 8)
+        #expect(store.walCheckpoints.forced >= 1)
+        // The reader still sees its snapshot; the writer's commits were not held up by it.
+        #expect(try reader.scalarInt("SELECT count(*) FROM events") == 10)
+        try reader.execute("COMMIT")
+        // A pass may still be syncing (slow under a loaded test run): let it end, so what follows is
+        // the same on every machine.
+        store.committer.checkpointer.waitUntilIdle()
+
+        // The next commit, past the limit, copies everything; the WAL restarts at the write after
+        // that and stays short.
+        var trace: [Int32] = []
+        for _ in 0..<40 {
+            try append(1)
+            trace.append(try walFrames())
+        }
+        let restarted = zip(trace, trace.dropFirst()).contains { before, after in after < before }
+        #expect(restarted && trace.last! < Self.threshold * 8, "WAL frames after each commit: \(trace)")
+        #expect(store.lastSeq == 450)
+        #expect(checkGapless(try store.allEvents()) == nil)
+        #expect(store.walCheckpoints.failures == 0)
+    }
+
+    @Test func aStoreThatNeverFillsItsWALStartsNoCheckpointThread() throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("log.db"), checkpointThreshold: Self.threshold)
+        var numberer = Numberer()
+        for result in try #require(store.commitIfIdle([numberer.unit("a")])) { try result.get() }
+        #expect(store.walCheckpoints == WALCheckpointCounts(background: 0, catchUps: 0, forced: 0, failures: 0))
+        store.close()
+        store.close()  // idempotent, with or without a checkpoint thread
+    }
+}
