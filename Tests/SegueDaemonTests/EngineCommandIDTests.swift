@@ -44,6 +44,33 @@ import Testing
         #expect(stats["commandIDs"]?["skipped"] == 10, "the ten new ids after the restart")
         #expect(stats["commandIDs"]?["ids"] == 20)
     }
+
+    /// A lookup the store cannot answer refuses the command with `unavailable` and applies nothing:
+    /// taking the id for new would fail the commit on the `commands` key, voiding every reply after
+    /// the durable seq. The table is dropped behind the engine's back to make the lookup fail.
+    @Test func aFailedLookupRefusesTheCommand() throws {
+        let directory = NSTemporaryDirectory() + "segue-engine-ids-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let engine = try EngineThread(dataDirectory: directory, recentReplies: 1)
+        defer { engine.stop() }
+        let c = try Client(engine.endpoint)
+        try c.call(#"{"cmd":"create","navigator":"r","root":"Home"}"#)
+        _ = try c.waitReady()
+        try c.call(Self.push("a", "A"))
+        try c.call(Self.push("b", "B"))
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [directory + "/segue.db", "DROP TABLE commands"]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        let ping = try JSON.parse(try c.call(#"{"cmd":"ping"}"#).last!)
+        let reply = try JSON.parse(try c.call(Self.push("a", "A")).last!)
+        #expect(reply["ok"] == false && reply["id"] == "a", "\(reply.serialized())")
+        #expect(reply["error"]?["code"] == .string(ErrorCode.unavailable.rawValue), "\(reply.serialized())")
+        #expect(reply["error"]?["message"]?.stringValue?.contains("nothing was applied") == true)
+        #expect(try JSON.parse(try c.call(#"{"cmd":"ping"}"#).last!)["seq"] == ping["seq"], "nothing appended")
+    }
 }
 
 /// An `Engine` running on a thread of its own, on free tcp ports.
