@@ -33,7 +33,7 @@ public final class CommandIDReader {
     /// Calls `body` with the UTF-8 bytes of every stored id (valid during the call only), `pageSize`
     /// per read transaction, while `body` returns true. Returns false when `body` stopped the walk.
     @discardableResult
-    public func forEach(pageSize: Int = 4096, _ body: (UnsafeRawBufferPointer) -> Bool) throws(StoreError) -> Bool {
+    public func walk(pageSize: Int = 4096, _ body: (UnsafeRawBufferPointer) -> Bool) throws(StoreError) -> Bool {
         precondition(pageSize > 0)
         var after: [UInt8]?
         var going = true

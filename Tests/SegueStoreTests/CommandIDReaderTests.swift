@@ -17,7 +17,7 @@ import Testing
 
     static func read(_ reader: CommandIDReader, pageSize: Int) throws -> [[UInt8]] {
         var seen: [[UInt8]] = []
-        try reader.forEach(pageSize: pageSize) { bytes in
+        try reader.walk(pageSize: pageSize) { bytes in
             seen.append(Array(bytes))
             return true
         }
@@ -47,7 +47,7 @@ import Testing
         let directory = TemporaryDirectory()
         let store = try Self.store(directory, ids: Self.ids)
         var seen = 0
-        let finished = try store.commandIDs().forEach(pageSize: 2) { _ in
+        let finished = try store.commandIDs().walk(pageSize: 2) { _ in
             seen += 1
             return seen < 3
         }
@@ -64,7 +64,7 @@ import Testing
         for id in before { try store.append(numberer.unit("main", commandID: id, reply: ["ok": true])) }
         var seen: [String] = []
         var added = 0
-        try store.commandIDs().forEach(pageSize: 7) { bytes in
+        try store.commandIDs().walk(pageSize: 7) { bytes in
             seen.append(String(decoding: bytes, as: UTF8.self))
             if added < 20 {
                 for id in ["a\(added)", "m\(String(format: "%03d", added * 5 + 1))", "z\(added)"] {

@@ -53,7 +53,7 @@ extension Engine {
             var filter = CommandIDFilter(expected: count, maxIDs: maxIDs)
             var full = false
             var checked = 0
-            let finished = try reader.forEach { bytes in
+            let finished = try reader.walk { bytes in
                 if !filter.insert(CommandIDFilter.hash(bytes)) {
                     full = true
                     return false

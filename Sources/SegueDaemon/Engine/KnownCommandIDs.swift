@@ -2,7 +2,7 @@
 /// store lookup (engine thread only).
 ///
 /// The filter of stored ids is built twice over and joined: a background task reads every id stored
-/// when the daemon started (`EventStore.forEachCommandID`), while the engine notes every id it decides
+/// when the daemon started (`EventStore.commandIDs()`), while the engine notes every id it decides
 /// from the start (`insert`, before its commit, so a failed commit leaves only a false positive).
 /// Until the background filter arrives (`finishLoading`) every id is looked up, as without a filter;
 /// then the ids noted meanwhile are added to it, and from there on an id the filter has never seen is
