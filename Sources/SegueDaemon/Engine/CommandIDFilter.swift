@@ -3,14 +3,15 @@
 ///
 /// A register-blocked Bloom filter (Putze, Sanders and Singler, "Cache-, Hash- and Space-Efficient
 /// Bloom Filters", 2007): each id sets `bitsPerKey` bits of one 64-bit word, so a query costs one
-/// memory access. At 16 bits of word per id, a full slice answers "perhaps" for about 0.5 % of new ids
-/// (0.04 % at half full); those only pay the lookup they paid before the filter. There are never false negatives: an id
-/// inserted is always answered "perhaps".
+/// memory access. At 16 bits of word per id, a full slice answers "perhaps" for about 0.5 % of new
+/// ids (0.04 % at half full); those only pay the lookup they paid before the filter. There are never
+/// false negatives: an id inserted is always answered "perhaps".
 ///
 /// It grows without rehashing (the ids are not kept, only their bits) by adding slices, each as large
 /// as all before it together (Almeida et al., "Scalable Bloom Filters", 2007): capacity stays between
-/// one and two times the ids held. It refuses to grow past `maxIDs`; the owner then drops it and looks
-/// every id up, as without a filter.
+/// one and two times the ids held, and each full slice adds its 0.5 % to the rate (the daemon sizes
+/// the first slice for the ids stored at start, so a filter rarely has more than two). It refuses to
+/// grow past `maxIDs`; the owner then drops it and looks every id up, as without a filter.
 struct CommandIDFilter {
     /// Bits of filter per id of capacity: 2 bytes per id.
     static let bitsPerID = 16
