@@ -44,6 +44,37 @@ final class LogReader {
         return try StoredCommand(statement)
     }
 
+    /// Calls `body` with the UTF-8 bytes of up to `limit` command ids above `after` (bytewise, the
+    /// primary key's order), and returns the last id passed, nil when there were none: one page of a
+    /// keyset walk over the `commands` key, each page its own short read transaction.
+    func forEachCommandID(after: [UInt8]?, limit: Int, _ body: (UnsafeRawBufferPointer) -> Void) throws(StoreError)
+        -> [UInt8]?
+    {
+        let statement = try statement(
+            after == nil
+                ? "SELECT id FROM commands ORDER BY id LIMIT ?2"
+                : "SELECT id FROM commands WHERE id > ?1 ORDER BY id LIMIT ?2")
+        defer { statement.reset() }
+        statement.bind(Int64(clamping: limit), at: 2)
+        var last: [UInt8] = []
+        var any = false
+        try (after ?? []).withUnsafeBufferPointer { key throws(StoreError) in
+            if after != nil { statement.bindStatic(key, 0..<key.count, at: 1) }
+            while try statement.step() {
+                try statement.withText(at: 0) { bytes in
+                    body(bytes)
+                    last.removeAll(keepingCapacity: true)
+                    last.append(contentsOf: bytes)
+                }
+                any = true
+            }
+        }
+        return any ? last : nil
+    }
+
+    /// How many command ids are stored (SQLite counts the key's pages, not its rows).
+    func commandCount() throws(StoreError) -> Int64 { try database.scalarInt("SELECT COUNT(*) FROM commands") }
+
     func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord] {
         let statement: Statement
         if let navigator {

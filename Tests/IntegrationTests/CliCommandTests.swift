@@ -205,13 +205,16 @@ import Testing
             try Reliability.run("/usr/bin/sqlite3", [database, sql]).output.trimmingCharacters(
                 in: .whitespacesAndNewlines)
         }
-        _ = try sqlite("ALTER TABLE commands DROP COLUMN fingerprint; PRAGMA user_version = 1;")
+        _ = try sqlite(
+            "ALTER TABLE commands DROP COLUMN fingerprint; "
+                + "CREATE INDEX events_command ON events (command) WHERE command IS NOT NULL; PRAGMA user_version = 1;")
         #expect(try sqlite("PRAGMA user_version;") == "1")
         #expect(try Cli.run(["export", "--data-dir", d.dataDir]).stdout.split(separator: "\n").count == 3)
         #expect(try Cli.run(["verify", "--data-dir", d.dataDir]).status == 0)
         #expect(try Cli.run(["replay", d.dataDir, "--json"]).status == 0)
         #expect(try sqlite("PRAGMA user_version;") == "1", "no reading tool migrated the store")
         #expect(try sqlite("SELECT COUNT(*) FROM pragma_table_info('commands') WHERE name = 'fingerprint';") == "0")
+        #expect(try sqlite("SELECT name FROM sqlite_master WHERE name = 'events_command';") == "events_command")
     }
 
     @Test func keygenWritesASecretOnlyTheOwnerReads() throws {

@@ -125,6 +125,11 @@ extension Engine {
                     "siblingWaits": .int(stats.siblingWaits),
                     "lastCheckpointSeq": .int(lastCheckpointSeq), "pendingOutput": .int(outbox.count),
                 ],
+                "commandIDs": [
+                    "filter": .string(knownCommandIDs.phase.rawValue), "ids": .int(Int64(knownCommandIDs.count)),
+                    "bytes": .int(Int64(knownCommandIDs.bytes)), "lookups": .int(knownCommandIDs.lookups),
+                    "skipped": .int(knownCommandIDs.skipped),
+                ],
             ])
     }
 }

@@ -87,7 +87,8 @@ extension Engine {
     /// Decides a navigation command, submits its events, and queues the reply behind their commit.
     func execute(_ command: NavigationCommand, _ request: Request, _ envelope: [[UInt8]], now: Int64) {
         let navigator = request.navigator!
-        if let id = request.id, let previous = previousCommand(id) {
+        if let id = request.id, let found = previousCommand(id, request, envelope) {
+            guard case .applied(let previous) = found else { return }
             if let fingerprint = request.fingerprint, let first = previous.fingerprint, first != fingerprint {
                 // Answering with the first request's reply would tell this client that its push (or
                 // whatever it sent) happened when it did not; the IETF Idempotency-Key draft and
@@ -206,12 +207,49 @@ extension Engine {
     static let rememberedReplies = 65_536
 
     /// The command already applied under `id`: from memory while recent (perhaps not yet durable),
-    /// else from the store, where its reply and fingerprint were written with the events.
-    func previousCommand(_ id: String) -> PreviousCommand? {
-        if let recent = recentCommands[id] { return recent }
-        guard let stored = try? store.command(id), let reply = stored.reply else { return nil }
-        return PreviousCommand(seq: 0, body: reply.serializedBytes(), fingerprint: stored.fingerprint)
+    /// else from the store, where its reply and fingerprint were written with the events. The store
+    /// is asked only when the filter of stored ids may hold `id` (`KnownCommandIDs`).
+    ///
+    /// When the store cannot answer, the request is refused with `unavailable` (`.refused`): taking
+    /// the id for new would make a retry's commit fail on the `commands` key, and a failed commit voids
+    /// every reply after the durable seq, other clients' included.
+    func previousCommand(_ id: String, _ request: Request, _ envelope: [[UInt8]]) -> Previous? {
+        if let recent = recentCommands[id] { return .applied(recent) }
+        guard knownCommandIDs.needsLookup(id) else { return nil }
+        let stored: StoredCommand?
+        do throws(StoreError) {
+            stored = try store.command(id)
+        } catch {
+            stats.rejected += 1
+            reply(
+                envelope,
+                Reply.error(
+                    id: request.id, .unavailable,
+                    "The log could not be read to check whether id \"\(id.prefix(40))\" was already applied "
+                        + "(\(error.message)); nothing was applied. Retry when storage recovers."))
+            return .refused
+        }
+        guard let stored, let reply = stored.reply else { return nil }
+        return .applied(PreviousCommand(seq: 0, body: reply.serializedBytes(), fingerprint: stored.fingerprint))
     }
 
-    func remember(_ id: String, _ command: PreviousCommand) { recentCommands.remember(id, command) }
+    /// What `previousCommand` found.
+    enum Previous {
+        case applied(PreviousCommand)
+        /// Already answered (the lookup failed).
+        case refused
+    }
+
+    /// Remembers the reply of a command decided under `id`, and notes the id as (about to be) stored.
+    func remember(_ id: String, _ command: PreviousCommand) {
+        recentCommands.remember(id, command)
+        let phase = knownCommandIDs.phase
+        knownCommandIDs.insert(id)
+        if phase != .off, knownCommandIDs.phase == .off {
+            log(
+                5,
+                "More than \(knownCommandIDs.maxIDs) command ids: the id filter is dropped, every new id is looked up in the store."
+            )
+        }
+    }
 }

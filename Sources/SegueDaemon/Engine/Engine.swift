@@ -90,6 +90,8 @@ public final class Engine: @unchecked Sendable {
     var lastCloseNanoseconds: Int64 = 0
     var eventTopics: [String: [UInt8]] = [:]
     var recentCommands = RecentCommands(capacity: Engine.rememberedReplies)
+    /// Which command ids may be stored: lets a new id skip the store lookup (`Engine+CommandIDs`).
+    var knownCommandIDs = KnownCommandIDs()
     var dirty: Set<String> = []
     var lastCheckpointSeq: Int64 = 0
     var pendingCheckpoint: (seq: Int64, frame: Int64, time: Int64, snapshots: [Snapshot])?
@@ -153,6 +155,7 @@ public final class Engine: @unchecked Sendable {
             log(6, "The frame loop keeps its realtime priority; \(moved) helper threads run at normal priority.")
         }
         try recoverAtStart()
+        loadCommandIDs()
         ready()
         defer { shutdown() }
         var poller = ZMQPoller()
