@@ -25,6 +25,32 @@ import Testing
         #expect(daemon.stop() == 0, "log:\n\(daemon.log)")
     }
 
+    /// The WAL is copied back by the store's checkpoint thread while commands go on, and `stats`
+    /// says so: 800 pushes and pops write well over the 1,000 WAL pages that start a pass.
+    @Test func walCheckpointsRunInTheBackgroundAndShowInStats() throws {
+        let daemon = try DaemonProcess(arguments: ["--durability", "relaxed"])
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        #expect(try client.call(["cmd": "create", "navigator": "wal", "root": "Home"])["ok"] == true)
+        for index in 0..<800 {
+            let command: JSON =
+                index % 2 == 0
+                ? ["cmd": "push", "navigator": "wal", "screen": "Detail", "animated": false]
+                : ["cmd": "pop", "navigator": "wal", "animated": false]
+            #expect(try client.call(command)["ok"] == true)
+        }
+        // The pass runs beside the commands: wait for its count (a condition, not a timing).
+        var counts = try client.call(["cmd": "stats"])["store"]?["walCheckpoints"]
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (counts?["background"]?.int64Value ?? 0) < 1, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            counts = try client.call(["cmd": "stats"])["store"]?["walCheckpoints"]
+        }
+        #expect((counts?["background"]?.int64Value ?? 0) >= 1, "\(String(describing: counts))")
+        #expect(counts?["failures"]?.int64Value == 0)
+        #expect(counts?["forced"]?.int64Value == 0, "nothing held the WAL")
+        #expect(daemon.stop() == 0, "log:\n\(daemon.log)")
+    }
+
     /// Eight closed-loop clients on one thread, each on its own navigator: their commands share
     /// commits, and every command is in the log exactly once (gapless revisions per navigator).
     @Test func concurrentClientsShareCommits() throws {

@@ -124,6 +124,7 @@ extension Engine {
                     "commits": .int(stats.commits), "units": .int(stats.committedUnits),
                     "siblingWaits": .int(stats.siblingWaits),
                     "lastCheckpointSeq": .int(lastCheckpointSeq), "pendingOutput": .int(outbox.count),
+                    "walCheckpoints": walCheckpointsJSON(),
                 ],
                 "commandIDs": [
                     "filter": .string(knownCommandIDs.phase.rawValue), "ids": .int(Int64(knownCommandIDs.count)),
@@ -131,5 +132,14 @@ extension Engine {
                     "skipped": .int(knownCommandIDs.skipped),
                 ],
             ])
+    }
+
+    /// The store's WAL checkpoints since open (`EventStore.walCheckpoints`).
+    func walCheckpointsJSON() -> JSON {
+        let counts = store.walCheckpoints
+        return [
+            "background": .int(Int64(counts.background)), "catchUps": .int(Int64(counts.catchUps)),
+            "forced": .int(Int64(counts.forced)), "failures": .int(Int64(counts.failures)),
+        ]
     }
 }
