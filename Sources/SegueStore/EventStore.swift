@@ -183,7 +183,8 @@ public final class EventStore: @unchecked Sendable {
             background: checkpointer.background.load(ordering: .relaxed),
             catchUps: checkpointer.catchUps.load(ordering: .relaxed),
             forced: checkpointer.forced.load(ordering: .relaxed),
-            failures: checkpointer.failures.load(ordering: .relaxed))
+            failures: checkpointer.failures.load(ordering: .relaxed),
+            restarts: checkpointer.restarts.load(ordering: .relaxed))
     }
 
     /// Append transactions run so far (for the benchmark's units-per-commit figure).

@@ -8,11 +8,14 @@ public struct WALCheckpointCounts: Sendable, Equatable {
     public var forced: Int
     /// Checkpoints that failed (the events stay in the WAL; a later checkpoint copies them).
     public var failures: Int
+    /// Times the writer found the WAL started over from its beginning (seen at the commit after).
+    public var restarts: Int
 
-    public init(background: Int, catchUps: Int, forced: Int, failures: Int) {
+    public init(background: Int, catchUps: Int, forced: Int, failures: Int, restarts: Int) {
         self.background = background
         self.catchUps = catchUps
         self.forced = forced
         self.failures = failures
+        self.restarts = restarts
     }
 }

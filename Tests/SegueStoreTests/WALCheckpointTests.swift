@@ -29,8 +29,10 @@ import Testing
                 for result in try #require(store.commitIfIdle([unit])) { try result.get() }
             }
             let counts = store.walCheckpoints
+            // Whether a restart needed the writer's catch-up depends on when each pass ends; that
+            // the WAL restarts does not.
             #expect(counts.background >= 1)
-            #expect(counts.catchUps >= 1)
+            #expect(counts.restarts >= 1)
             #expect(counts.failures == 0)
         }
         // Without checkpoints the WAL would hold every commit: at least two frames each, 24 MB. With
@@ -98,7 +100,7 @@ import Testing
         let store = try EventStore(path: directory.file("log.db"), checkpointThreshold: Self.threshold)
         var numberer = Numberer()
         for result in try #require(store.commitIfIdle([numberer.unit("a")])) { try result.get() }
-        #expect(store.walCheckpoints == WALCheckpointCounts(background: 0, catchUps: 0, forced: 0, failures: 0))
+        #expect(store.walCheckpoints == WALCheckpointCounts(background: 0, catchUps: 0, forced: 0, failures: 0, restarts: 0))
         store.close()
         store.close()  // idempotent, with or without a checkpoint thread
     }

@@ -140,6 +140,7 @@ extension Engine {
         return [
             "background": .int(Int64(counts.background)), "catchUps": .int(Int64(counts.catchUps)),
             "forced": .int(Int64(counts.forced)), "failures": .int(Int64(counts.failures)),
+            "restarts": .int(Int64(counts.restarts)),
         ]
     }
 }
