@@ -111,14 +111,15 @@ final class Database {
 
     /// A PASSIVE checkpoint: copies the WAL frames no reader still needs into the database file and
     /// syncs it, without waiting for (or blocking) other connections. Returns the WAL's length and how
-    /// many of its frames are now in the database file; SQLite restarts the WAL at the next write once
-    /// the two are equal. `SQLITE_BUSY` (another checkpoint is running) is not an error: it copied nothing.
-    func checkpointPassive() throws(StoreError) -> (walFrames: Int32, copied: Int32) {
+    /// many of its frames are now in the database file (SQLite restarts the WAL at the next write once
+    /// the two are equal), or `busy` when another connection's checkpoint was running: not an error,
+    /// but nothing was copied.
+    func checkpointPassive() throws(StoreError) -> (walFrames: Int32, copied: Int32, busy: Bool) {
         var frames: Int32 = 0
         var copied: Int32 = 0
         let rc = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
         guard rc == SQLITE_OK || rc == SQLITE_BUSY else { throw error(rc, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
-        return (frames, copied)
+        return (frames, copied, rc == SQLITE_BUSY)
     }
 
     /// Rolls back an open transaction, if any; errors are ignored because the caller is already

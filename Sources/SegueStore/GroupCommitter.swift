@@ -235,5 +235,13 @@ final class GroupCommitter: @unchecked Sendable {
         commits.add(1, ordering: .relaxed)
         committedSeq.store(writer.lastSeq, ordering: .releasing)
         for (completion, result) in zip(round.completions[range], results) { completion(result) }
+        writer.runDueCheckpoint()
+    }
+
+    /// Runs the checkpoint decision an inline commit left due, if the writer is idle (else the
+    /// committer thread or the next commit runs it).
+    func checkpointIfIdle() {
+        guard writer.checkpointer.checkDue.load(ordering: .relaxed) else { return }
+        _ = withWriterIfIdle { writer in writer.runDueCheckpoint() }
     }
 }

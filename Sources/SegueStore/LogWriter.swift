@@ -92,6 +92,11 @@ final class LogWriter {
         database.trackWALLength()
         if quickCheck, let failure = OpenCheck.quickCheck(path: path) { throw failure }
         try Schema.migrate(database)
+        // What a migration wrote (dropping an index rewrites its pages into the WAL: as large as the
+        // index) or a killed process left in the WAL is copied back now, before the first command
+        // rather than inline in its commit. Nothing to copy costs nothing; a failure leaves it to the
+        // checkpoints that follow.
+        _ = try? database.checkpointPassive()
         let connection = try Connection(database: database)
         self.connection = connection
         lastSeq = try database.scalarInt("SELECT MAX(seq) FROM events")
@@ -132,6 +137,7 @@ final class LogWriter {
         } catch {
             return units.map { _ in .failure(error) }
         }
+        runDueCheckpoint()
         var seq = lastSeq
         var accepted = false
         do throws(StoreError) {
@@ -173,11 +179,21 @@ final class LogWriter {
         }
         lastSeq = seq
         if accepted { cascade = nil }
-        checkpointIfDue(connection.database)
+        checkpointer.checkDue.store(true, ordering: .releasing)
         return results
     }
 
     // MARK: Checkpoints
+
+    /// Runs the checkpoint decision the last commit left due (`checkpointIfDue`). Not part of
+    /// `commit`: a catch-up costs two syncs and the backstop may wait for a pass, and neither may
+    /// hold back the replies of a batch that is already durable. The committer thread runs it after
+    /// firing a batch's completions, the daemon after sending an inline commit's replies
+    /// (`EventStore.checkpointIfDue`), and the next commit before its own work if neither did.
+    func runDueCheckpoint() {
+        guard checkpointer.checkDue.exchange(false, ordering: .acquiring), let connection else { return }
+        checkpointIfDue(connection.database)
+    }
 
     /// After a commit: asks for a background pass each time `threshold` more frames are in the WAL,
     /// copies the remainder inline after a pass once the WAL is `restartAt` long (so it restarts at
@@ -223,8 +239,7 @@ final class LogWriter {
     /// WAL, which stays until a checkpoint succeeds); it is counted for `stats`.
     private func checkpointInline(_ database: Database, counting counter: borrowing Atomic<Int>) {
         do throws(StoreError) {
-            _ = try database.checkpointPassive()
-            counter.add(1, ordering: .relaxed)
+            if try !database.checkpointPassive().busy { counter.add(1, ordering: .relaxed) }
         } catch {
             checkpointer.failures.add(1, ordering: .relaxed)
         }

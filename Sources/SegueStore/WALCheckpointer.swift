@@ -38,6 +38,8 @@ final class WALCheckpointer: @unchecked Sendable {
     let forced = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
     let restarts = Atomic<Int>(0)
+    /// A commit happened since the writer last decided about checkpoints (`LogWriter.runDueCheckpoint`).
+    let checkDue = Atomic<Bool>(false)
 
     private let condition = NSCondition()
     private var requested = false
@@ -47,7 +49,7 @@ final class WALCheckpointer: @unchecked Sendable {
     private var stopped = false
 
     init(path: String, durability: Durability, threshold: Int32, busyTimeoutMilliseconds: Int32) {
-        precondition(threshold > 0)
+        precondition(threshold > 0 && threshold <= Int32.max / 8, "checkpoint threshold out of range")
         self.path = path
         self.durability = durability
         self.threshold = threshold
@@ -68,7 +70,9 @@ final class WALCheckpointer: @unchecked Sendable {
             thread.name = "segue-store-checkpoint"
             thread.start()
         }
-        condition.signal()
+        // Broadcast: `waitUntilIdle` and `stop` wait on the same condition for other predicates, and
+        // a signal could wake one of them instead of the thread.
+        condition.broadcast()
     }
 
     /// Returns once no pass is asked for or running: the writer's backstop at `limit`, and tests'
@@ -91,12 +95,16 @@ final class WALCheckpointer: @unchecked Sendable {
     // MARK: The thread
 
     private func run() {
+        // Started by whichever thread first commits, often the daemon's realtime frame loop, whose
+        // policy a new thread inherits: copying megabytes must never delay a frame.
+        var normal = sched_param(sched_priority: 0)
+        _ = sched_setscheduler(0, SCHED_OTHER, &normal)
         var database: Database?
         while waitForRequest() {
             do throws(StoreError) {
                 if database == nil { database = try open() }
-                _ = try database!.checkpointPassive()
-                background.add(1, ordering: .relaxed)
+                // Busy: the writer's own inline checkpoint was running; it copied what this would have.
+                if try !database!.checkpointPassive().busy { background.add(1, ordering: .relaxed) }
             } catch {
                 // Reopened for the next pass; the writer's inline checkpoints bound the WAL meanwhile.
                 failures.add(1, ordering: .relaxed)

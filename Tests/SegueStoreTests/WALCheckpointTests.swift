@@ -95,6 +95,28 @@ import Testing
         #expect(store.walCheckpoints.failures == 0)
     }
 
+    /// The decision a commit leaves due runs after its results are returned (the daemon sends its
+    /// replies first), when the caller asks, or at the next commit.
+    @Test func theCheckpointDecisionRunsAfterTheCommitNotInsideIt() throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(
+            path: directory.file("log.db"), durability: .relaxed, checkpointThreshold: Self.threshold)
+        defer { store.close() }
+        let checkDue = { store.committer.checkpointer.checkDue.load(ordering: .acquiring) }
+        var numberer = Numberer()
+        for index in 0..<400 {
+            for result in try #require(store.commitIfIdle([numberer.unit("a")])) { try result.get() }
+            #expect(checkDue(), "commit \(index) returned with its checkpoint decision still to run")
+            if index % 2 == 0 {
+                store.checkpointIfDue()
+                #expect(!checkDue())
+            }
+        }
+        #expect(store.walCheckpoints.background >= 1)
+        #expect(store.walCheckpoints.restarts >= 1)
+        #expect(store.lastSeq == 400)
+    }
+
     @Test func aStoreThatNeverFillsItsWALStartsNoCheckpointThread() throws {
         let directory = TemporaryDirectory()
         let store = try EventStore(path: directory.file("log.db"), checkpointThreshold: Self.threshold)

@@ -55,11 +55,26 @@ extension Engine {
         // Threads started since (a checkpoint's worker) inherit the loop's realtime policy: hand it
         // back once a second. Costs a directory read when realtime, nothing otherwise.
         RealtimeConfinement.confineToCurrentThread()
+        reportCheckpointFailures()
         let body: JSON = [
             "frame": .int(clock.frame(atOrBefore: now)), "time": .int(now), "seq": .int(durableSeq),
             "navigators": .int(fleet.navigators.count), "version": .string(Self.version),
         ]
         _ = try? publisher?.sendMultipart([Array("hb/".utf8), body.serializedBytes()], dontWait: true)
         nextHeartbeat = now + max(WallClock.nanoseconds(options.heartbeatInterval), 1_000_000)
+    }
+
+    /// Says so (once a second at most, with the heartbeat) when WAL checkpoints have failed since the
+    /// last report: commands still commit, but a WAL that cannot be copied back keeps growing, and a
+    /// persistent I/O error or full disk on the database file would otherwise stay invisible until
+    /// commits start failing.
+    func reportCheckpointFailures() {
+        let failures = store.walCheckpoints.failures
+        guard failures > walCheckpointFailuresReported else { return }
+        log(
+            4,
+            "\(failures - walCheckpointFailuresReported) WAL checkpoint(s) failed (\(failures) since start): the "
+                + "WAL is not being copied back into the database file. Check the data directory's disk.")
+        walCheckpointFailuresReported = failures
     }
 }

@@ -90,6 +90,8 @@ public final class Engine: @unchecked Sendable {
     var lastCloseNanoseconds: Int64 = 0
     var eventTopics: [String: [UInt8]] = [:]
     var recentCommands = RecentCommands(capacity: Engine.rememberedReplies)
+    /// `store.walCheckpoints.failures` when last logged (`reportCheckpointFailures`).
+    var walCheckpointFailuresReported = 0
     /// Which command ids may be stored: lets a new id skip the store lookup (`Engine+CommandIDs`).
     var knownCommandIDs = KnownCommandIDs()
     var dirty: Set<String> = []
@@ -170,6 +172,8 @@ public final class Engine: @unchecked Sendable {
             gatherSiblings()
             commitDecided()
             flushOutbox()
+            // After the replies: a checkpoint decision may cost syncs, never before an acknowledgement.
+            store.checkpointIfDue()
             let wakeAt = nextWake()
             let remaining = wakeAt - WallClock.now()
             let timeout: Duration = remaining >= 1_000_000 ? .milliseconds(remaining / 1_000_000) : .zero
