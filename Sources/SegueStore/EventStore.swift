@@ -14,6 +14,9 @@ public final class EventStore: @unchecked Sendable {
     /// Guards `reader`: one read connection shared by all reading threads.
     private let readLock = NSLock()
     private let reader: LogReader
+    /// The `busyTimeout` of `init`, as SQLite takes it (`sqlite3_busy_timeout`): every connection
+    /// of the store waits this long for a lock.
+    let busyTimeoutMilliseconds: Int32
 
     /// Opens (creating if needed) the store at `path`: WAL mode, `synchronous` for `durability`,
     /// `PRAGMA quick_check` (before returning, or in the background: see `OpenCheck`), then schema
@@ -31,11 +34,12 @@ public final class EventStore: @unchecked Sendable {
         self.durability = durability
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        busyTimeoutMilliseconds = Int32(clamping: milliseconds)
         let writer = LogWriter(
-            path: path, durability: durability, busyTimeoutMilliseconds: Int32(clamping: milliseconds),
+            path: path, durability: durability, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
             checkpointThreshold: checkpointThreshold)
         try writer.open(quickCheck: check.checksBeforeOpen)
-        reader = try LogReader(path: path, busyTimeoutMilliseconds: Int32(clamping: milliseconds))
+        reader = try LogReader(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         committer = GroupCommitter(writer: writer)
         check.startDeferred(path: path)
     }

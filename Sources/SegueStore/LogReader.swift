@@ -72,9 +72,6 @@ final class LogReader {
         return any ? last : nil
     }
 
-    /// How many command ids are stored (SQLite counts the key's pages, not its rows).
-    func commandCount() throws(StoreError) -> Int64 { try database.scalarInt("SELECT COUNT(*) FROM commands") }
-
     func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord] {
         let statement: Statement
         if let navigator {

@@ -38,6 +38,24 @@ import Testing
         #expect(known.lookups == 4 && known.skipped == 1)
     }
 
+    /// The background filter reaches the engine through a `HandOff`, which gives it up: the engine
+    /// then holds the only reference to its slices, and the ids decided while it loaded are written
+    /// into them in place (a copy would cost up to 16 MiB on the frame-loop thread).
+    @Test func theHandedOverFilterIsJoinedInPlace() {
+        var known = KnownCommandIDs()
+        known.insert("decided while loading")
+        let filter = Self.loaded(["stored"])
+        let address = filter.firstSliceAddress
+        let handOff = CommandIDFilter.HandOff(consume filter)
+        known.finishLoading(with: handOff.take())
+        #expect(handOff.take() == nil, "given up")
+        #expect(known.phase == .ready && known.count == 2)
+        #expect(known.filter?.firstSliceAddress == address, "joined in place, not copied")
+        let decided = known.needsLookup("decided while loading")
+        let stored = known.needsLookup("stored")
+        #expect(decided && stored)
+    }
+
     /// A failed read, or more ids than the filter takes (at start, while loading or later), turns the
     /// filter off: every id is looked up again, as without one.
     @Test(arguments: ["read failed", "too many loaded", "too many while loading", "too many after"])

@@ -30,7 +30,6 @@ import Testing
         let directory = TemporaryDirectory()
         let store = try Self.store(directory, ids: Self.ids)
         let reader = try store.commandIDs()
-        #expect(try reader.count() == Self.ids.count)
         let seen = try Self.read(reader, pageSize: pageSize)
         #expect(seen == Self.ids.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
     }
@@ -39,8 +38,20 @@ import Testing
         let directory = TemporaryDirectory()
         let store = try Self.store(directory, ids: [])
         let reader = try store.commandIDs()
-        #expect(try reader.count() == 0)
         #expect(try Self.read(reader, pageSize: 2).isEmpty)
+    }
+
+    /// The store converts its `busyTimeout` to SQLite's milliseconds once (rounding down, clamped),
+    /// and its connections, the id reader's included, are opened with that value.
+    @Test(arguments: [
+        (Duration.seconds(2), Int32(2000)), (.milliseconds(250), 250), (.microseconds(1500), 1), (.zero, 0),
+        (.seconds(Int64.max / 1000), Int32.max),
+    ])
+    func theBusyTimeoutIsConvertedOnce(busyTimeout: Duration, milliseconds: Int32) throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("events.db"), busyTimeout: busyTimeout)
+        #expect(store.busyTimeoutMilliseconds == milliseconds)
+        #expect(try Self.read(try store.commandIDs(), pageSize: 1).isEmpty)
     }
 
     @Test func theWalkStopsWhenAsked() throws {

@@ -72,6 +72,8 @@ import Testing
 
     /// The operator's query (docs/operations.md, "Finding a command's events"): the command's row
     /// gives the seq of its last event, and its events are the run ending there that carries its id.
+    /// The run is only the events of the command's first decision: a queued command's start comes
+    /// later (`aQueuedCommandsLaterEventsFollowItsRow`).
     static let commandEvents = """
         WITH RECURSIVE run(seq) AS (
             SELECT seq FROM commands WHERE id = ?1
@@ -108,5 +110,45 @@ import Testing
         while try plan.step() { steps.append(plan.text(at: 3) ?? "") }
         #expect(!steps.contains { $0.hasPrefix("SCAN e") || $0 == "SCAN events" }, "\(steps)")
         #expect(steps.contains { $0.contains("SEARCH e USING INTEGER PRIMARY KEY") }, "\(steps)")
+    }
+
+    /// The operator's second query: a command queued under `busy: "queue"` stores its row with its
+    /// `transition.queued`; its start (or drop), decided when its turn comes, carries its id at a later
+    /// seq, after other events. The run finds only the first; the events after the row's seq that
+    /// carry the id are the rest, found by a range on `seq` rather than a scan of the whole log.
+    static let laterEvents = """
+        SELECT e.seq FROM commands c JOIN events e ON e.seq > c.seq AND e.command = c.id
+        WHERE c.id = ?1 ORDER BY e.seq
+        """
+
+    @Test func aQueuedCommandsLaterEventsFollowItsRow() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("events.db")
+        let store = try EventStore(path: path)
+        var numberer = Numberer()
+        try store.append(numberer.unit("a", count: 2, commandID: "first", reply: ["ok": true]))
+        try store.append(numberer.unit("a", count: 1, commandID: "queued", reply: ["ok": true, "queued": 1]))
+        try store.append(numberer.unit("b", count: 2, commandID: "other", reply: ["ok": true]))
+        try store.append(numberer.unit("a", count: 1))
+        var start = numberer.unit("a", count: 2, commandID: "queued")
+        start.commandID = nil
+        try store.append(start)
+        try store.append(numberer.unit("a", count: 1, commandID: "last", reply: ["ok": true]))
+        store.close()
+        let database = try Database(path: path)
+        func seqs(_ sql: String, _ id: String) throws -> [Int64] {
+            let statement = try database.prepare(sql)
+            statement.bind(id, at: 1)
+            var seqs: [Int64] = []
+            while try statement.step() { seqs.append(statement.int64(at: 0)) }
+            return seqs
+        }
+        #expect(try seqs(Self.commandEvents, "queued") == [3], "the run: its first decision only")
+        #expect(try seqs(Self.laterEvents, "queued") == [7, 8], "its start, when its turn came")
+        #expect(try seqs(Self.laterEvents, "first") == [])
+        let plan = try database.prepare("EXPLAIN QUERY PLAN " + Self.laterEvents)
+        var steps: [String] = []
+        while try plan.step() { steps.append(plan.text(at: 3) ?? "") }
+        #expect(steps.contains { $0.contains("SEARCH e USING INTEGER PRIMARY KEY (rowid>?)") }, "\(steps)")
     }
 }

@@ -45,6 +45,9 @@ struct CommandIDFilter {
     /// The bytes the slices hold.
     var bytes: Int { slices.reduce(0) { $0 + $1.words.count * 8 } }
 
+    /// Where the first slice's words live: tests check that handing the filter over moves them.
+    var firstSliceAddress: UInt { slices[0].words.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+
     /// Adds the id with hash `hash`; false (and nothing added) when the filter is full at `maxIDs`.
     @discardableResult
     mutating func insert(_ hash: UInt64) -> Bool {

@@ -17,14 +17,16 @@ extension Engine {
             _ = sched_setscheduler(0, SCHED_OTHER, &normal)
             let started = WallClock.monotonic()
             let filter = Self.readCommandIDs(store, maxIDs: maxIDs, log: log) { self?.isStopping ?? true }
+            let count = filter?.count ?? 0
+            let handOff = CommandIDFilter.HandOff(consume filter)
             let milliseconds = (WallClock.monotonic() - started) / 1_000_000
             guard let self else { return }
             self.perform { engine in
-                engine.knownCommandIDs.finishLoading(with: filter)
+                engine.knownCommandIDs.finishLoading(with: handOff.take())
                 if engine.knownCommandIDs.phase == .ready {
                     engine.log(
                         6,
-                        "Read the \(filter?.count ?? 0) stored command ids in \(milliseconds) ms; new ids skip the store lookup."
+                        "Read the \(count) stored command ids in \(milliseconds) ms; new ids skip the store lookup."
                     )
                 }
             }
@@ -37,31 +39,34 @@ extension Engine {
 
     /// The filter of every id in the store; nil when there are more than `maxIDs`, the read failed or
     /// `stopping` said so (the engine then looks every id up).
+    ///
+    /// One walk collects the ids' hashes (8 bytes each, at most `maxIDs` of them), then the filter is
+    /// sized for exactly that many: counting first (`SELECT COUNT(*)`) would read every leaf page of
+    /// the `commands` table, replies included, a second time, in one long read transaction.
     static func readCommandIDs(
         _ store: EventStore, maxIDs: Int, log: EngineLog, stopping: () -> Bool
     ) -> CommandIDFilter? {
         do {
-            let reader = try store.commandIDs()
-            let count = try reader.count()
-            guard count <= maxIDs else {
+            var hashes: [UInt64] = []
+            var tooMany = false
+            let finished = try store.commandIDs().walk { bytes in
+                guard hashes.count < maxIDs else {
+                    tooMany = true
+                    return false
+                }
+                hashes.append(CommandIDFilter.hash(bytes))
+                return hashes.count & 0xFFF != 0 || !stopping()
+            }
+            if tooMany {
                 log(
                     5,
-                    "The log holds \(count) command ids, more than the \(maxIDs) the id filter takes; every new id is looked up in the store."
+                    "The log holds more than the \(maxIDs) command ids the id filter takes; every new id is looked up in the store."
                 )
                 return nil
             }
-            var filter = CommandIDFilter(expected: count, maxIDs: maxIDs)
-            var full = false
-            var checked = 0
-            let finished = try reader.walk { bytes in
-                if !filter.insert(CommandIDFilter.hash(bytes)) {
-                    full = true
-                    return false
-                }
-                checked += 1
-                return checked & 0xFFF != 0 || !stopping()
-            }
-            guard finished, !full else { return nil }
+            guard finished else { return nil }
+            var filter = CommandIDFilter(expected: hashes.count, maxIDs: maxIDs)
+            for hash in hashes { filter.insert(hash) }
             return filter
         } catch {
             log(4, "Reading the stored command ids failed (\(error)); every new id is looked up in the store.")

@@ -18,7 +18,7 @@ struct KnownCommandIDs {
     }
 
     private(set) var phase = Phase.loading
-    private var filter: CommandIDFilter?
+    private(set) var filter: CommandIDFilter?
     /// Hashes of ids decided while loading, added to the loaded filter when it arrives.
     private var pending: [UInt64] = []
     let maxIDs: Int
@@ -59,12 +59,16 @@ struct KnownCommandIDs {
 
     /// Takes the background filter of the ids stored at start (nil: it could not be built), adds the
     /// ids decided since, and becomes ready (or off).
-    mutating func finishLoading(with loaded: CommandIDFilter?) {
+    ///
+    /// `loaded` is consumed and moved, never copied: given the only reference to the filter (from
+    /// `CommandIDFilter.HandOff.take()`), the inserts write into its slices in place, where a second
+    /// reference would make the first insert copy them all (up to 16 MiB) on the engine thread.
+    mutating func finishLoading(with loaded: consuming CommandIDFilter?) {
         guard phase == .loading else { return }
-        guard var loaded else { return turnOff() }
-        for hash in pending where !loaded.insert(hash) { return turnOff() }
+        guard var joined = loaded.take() else { return turnOff() }
+        for hash in pending where !joined.insert(hash) { return turnOff() }
         pending = []
-        filter = loaded
+        filter = consume joined
         phase = .ready
     }
 
