@@ -117,6 +117,29 @@ import Testing
         #expect(store.lastSeq == 400)
     }
 
+    /// What an earlier process left in the WAL (a killed daemon, a migration) is copied back while
+    /// the store opens, not inline in the first command's commit.
+    @Test func openingCopiesBackWhatTheWALHolds() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        // A writer whose threshold is never reached: everything it commits stays in the WAL.
+        let first = try EventStore(path: path, durability: .relaxed, checkpointThreshold: 1_000_000)
+        defer { first.close() }
+        var numberer = Numberer()
+        for _ in 0..<300 { try first.append(numberer.unit("a")) }
+        func fileSize() throws -> Int {
+            try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        }
+        let before = try fileSize()
+        // Still open, so nothing was checkpointed by a close.
+        let second = try EventStore(path: path, durability: .relaxed)
+        defer { second.close() }
+        let after = try fileSize()
+        let wal = try #require(FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+        #expect(after > before, "segue.db \(before) -> \(after) bytes, WAL \(wal)")
+        #expect(try second.allEvents().count == 300)
+    }
+
     @Test func aStoreThatNeverFillsItsWALStartsNoCheckpointThread() throws {
         let directory = TemporaryDirectory()
         let store = try EventStore(path: directory.file("log.db"), checkpointThreshold: Self.threshold)
