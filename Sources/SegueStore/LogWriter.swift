@@ -101,6 +101,8 @@ final class LogWriter {
         self.connection = connection
         lastSeq = try database.scalarInt("SELECT MAX(seq) FROM events")
         revisions = [:]
+        // A new connection's WAL hook starts from 0: not a restart.
+        checkpointedUpTo = 0
     }
 
     /// The live connection, reopened if a fault poisoned the previous one.
@@ -208,8 +210,9 @@ final class LogWriter {
         }
         if frames >= checkpointer.limit {
             // The background is far behind (slow syncs while commits pour in) or a reader pins old
-            // frames: wait for a running pass, then copy the rest here, making this commit wait as
-            // SQLite's own checkpoint would have. That bounds the WAL at about `limit` frames. With a
+            // frames: wait for a running pass, then copy the rest here, making the writer (and so the
+            // next batch, never this one's replies) wait as SQLite's own checkpoint would have made
+            // this commit wait. That bounds the WAL at about `limit` frames. With a
             // pinned reader there is nothing to copy and this costs next to nothing.
             checkpointer.waitUntilIdle()
             checkpointInline(database, counting: checkpointer.forced)
