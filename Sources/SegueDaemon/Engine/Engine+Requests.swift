@@ -47,14 +47,12 @@ extension Engine {
         case .success(let r): request = r
         case .failure(let failure):
             stats.malformed += 1
-            stats.rejected += 1
-            reply(envelope, Reply.error(id: failure.id, failure.error))
+            reject(envelope, Reply.error(id: failure.id, failure.error))
             return
         }
         noteClient(frames[0], mutating: request.isMutating)
         if options.security != nil, request.isMutating, message.userID != ClientRole.controller.rawValue {
-            stats.rejected += 1
-            reply(
+            reject(
                 envelope,
                 Reply.error(
                     id: request.id, .forbidden,
@@ -114,13 +112,11 @@ extension Engine {
         var command = command
         if case .create(let root, var config) = command {
             if let error = applyDefaults(&config) {
-                stats.rejected += 1
-                reply(envelope, Reply.error(id: request.id, error))
+                reject(envelope, Reply.error(id: request.id, error))
                 return
             }
             if fleet.navigators[navigator] == nil, fleet.navigators.count >= options.maxNavigators {
-                stats.rejected += 1
-                reply(
+                reject(
                     envelope,
                     Reply.error(
                         id: request.id, .tooLarge,
@@ -133,8 +129,7 @@ extension Engine {
         let execution = fleet.execute(command, request.envelope, navigator: navigator, time: now)
         submit(execution.clockEvents, commandID: nil, navigator: navigator, reply: nil)
         if let error = execution.error {
-            stats.rejected += 1
-            reply(envelope, Reply.error(id: request.id, WireError(error)))
+            reject(envelope, Reply.error(id: request.id, WireError(error)))
             return
         }
         let body = Reply.ok(id: request.id, replyFields(navigator, execution))
@@ -220,8 +215,7 @@ extension Engine {
         do throws(StoreError) {
             stored = try store.command(id)
         } catch {
-            stats.rejected += 1
-            reply(
+            reject(
                 envelope,
                 Reply.error(
                     id: request.id, .unavailable,

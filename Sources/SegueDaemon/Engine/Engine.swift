@@ -315,6 +315,12 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
+    /// Answers a request that was refused (`body` is its error reply) and counts it in `stats.rejected`.
+    func reject(_ envelope: [[UInt8]], _ body: JSON) {
+        stats.rejected += 1
+        reply(envelope, body)
+    }
+
     /// Sends now, or after the durable seq reaches what is already in flight, keeping replies to one
     /// client in the order its requests came.
     func reply(_ envelope: [[UInt8]], _ body: JSON) {
