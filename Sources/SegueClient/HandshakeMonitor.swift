@@ -22,23 +22,19 @@ public enum HandshakeFailure: Equatable, Sendable {
 ///
 /// Create it before the socket connects (no event is missed), and use it on the socket's thread.
 final class HandshakeMonitor {
-    /// Hang-ups in a row that make a failure final. libzmq reconnects every 100 ms
-    /// (`ZMQ_RECONNECT_IVL`), so this takes a few hundred milliseconds, while a single hang-up can be a
-    /// daemon that was stopping or restarting.
-    static let droppedLimit = 3
-
-    let curve: Bool
     /// The PAIR socket the monitor publishes on; poll it beside the monitored socket.
     let events: ZMQSocket
     private let monitored: ZMQSocket
-    private(set) var succeeded = false
-    private var dropped = 0
-    /// The last failure since the last success: what silence is blamed on when time runs out.
-    private(set) var pending: HandshakeFailure?
+    private var tally: HandshakeTally
+
+    var succeeded: Bool { tally.succeeded }
+
+    /// What silence is blamed on now: see `HandshakeTally.blame(at:)`.
+    var blame: HandshakeFailure? { tally.blame(at: .now) }
 
     /// - Parameter name: an `inproc://` name unique within the socket's context.
     init(_ socket: ZMQSocket, name: String, curve: Bool) throws(ZMQError) {
-        self.curve = curve
+        tally = HandshakeTally(curve: curve)
         monitored = socket
         try socket.monitor(name, events: [.handshakeSucceeded, .handshakeFailed])
         events = try ZMQSocket(socket.context, .pair)
@@ -55,15 +51,15 @@ final class HandshakeMonitor {
     }
 
     /// Waits up to `timeout` for the first handshake: `nil` once one succeeded, a final failure as soon
-    /// as there is one, and after `timeout` the failure seen so far, if any (`nil` when nothing
-    /// happened at all, e.g. nobody listens yet).
+    /// as there is one, and after `timeout` what the silence is blamed on, if anything (`nil` when
+    /// nothing happened at all, e.g. nobody listens yet, or the last hang-up is long past).
     func awaitFirstHandshake(within timeout: Duration) throws(ZMQError) -> HandshakeFailure? {
         let deadline = ContinuousClock.now + timeout
-        while !succeeded {
+        while !tally.succeeded {
             let left = deadline - ContinuousClock.now
-            guard left > .zero else { return pending }
+            guard left > .zero else { return blame }
             try events.setReceiveTimeout(left)
-            guard let frames = try events.receiveMultipart() else { return pending }
+            guard let frames = try events.receiveMultipart() else { return blame }
             if let event = ZMQMonitorEvent(frames: frames), let failure = note(event) { return failure }
         }
         return nil
@@ -75,25 +71,13 @@ final class HandshakeMonitor {
         events.close()
     }
 
-    /// Folds one event; returns the failure when it is final.
     private func note(_ event: ZMQMonitorEvent) -> HandshakeFailure? {
-        switch event.kind {
-        case .handshakeSucceeded:
-            succeeded = true
-            dropped = 0
-            pending = nil
-            return nil
-        case .handshakeFailedAuth:
-            pending = .keyRefused(status: Int(event.value))
-            return pending
-        default:
-            // CURVE on one side only shows as a mechanism mismatch when this side reads the daemon's
-            // greeting first, and as a hang-up (no detail) when the daemon closes first: a race, so
-            // both mean the same here. A wrong server key is always a hang-up. A lone hang-up can
-            // also be a daemon going away mid-handshake, so only a mismatch or a repeat is final.
-            dropped += 1
-            pending = curve ? .serverKeyRejected : .curveRequired
-            return event.isMechanismMismatch || dropped >= Self.droppedLimit ? pending : nil
-        }
+        let outcome: HandshakeTally.Outcome =
+            switch event.kind {
+            case .handshakeSucceeded: .succeeded
+            case .handshakeFailedAuth: .refused(status: Int(event.value))
+            default: .dropped(mismatch: event.isMechanismMismatch)
+            }
+        return tally.note(outcome, at: .now)
     }
 }

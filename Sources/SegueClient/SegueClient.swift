@@ -95,8 +95,9 @@ public final class SegueClient {
                 return reply
             }
         }
-        // Silence after failed handshakes (and none that succeeded since) is the handshake's fault.
-        if let failure = handshakes.pending { throw .handshake(failure, endpoint: endpoint) }
+        // Silence right after failed handshakes (and none that succeeded since) is the handshake's fault.
+        _ = try? handshakes.drain()
+        if let failure = handshakes.blame { throw .handshake(failure, endpoint: endpoint) }
         throw .timeout(command: command, waited: timeout)
     }
 

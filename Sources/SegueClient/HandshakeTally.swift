@@ -1,0 +1,66 @@
+/// The fold of one socket's handshake events: when a failure is final, and what a silence that ends a
+/// wait is blamed on. Time comes in with each event, so the rules are tested without sockets or sleeps.
+struct HandshakeTally {
+    /// What the socket monitor reported about one handshake.
+    enum Outcome: Equatable {
+        case succeeded
+        /// The daemon's ZAP handler refused the key (`ZMQ_EVENT_HANDSHAKE_FAILED_AUTH`).
+        case refused(status: Int)
+        /// The handshake was cut off; `mismatch` when libzmq saw the two sides use different mechanisms.
+        case dropped(mismatch: Bool)
+    }
+
+    /// Hang-ups in a row that make a failure final. libzmq reconnects every 100 ms
+    /// (`ZMQ_RECONNECT_IVL`), so this takes a few hundred milliseconds, while a single hang-up can be a
+    /// daemon that was stopping or restarting.
+    static let droppedLimit = 3
+
+    /// How long a hang-up still explains a silence. A handshake that keeps failing hangs up again
+    /// within one reconnect interval (100 ms); a hang-up followed by nothing for longer than this is a
+    /// daemon that went away mid-handshake, and the silence after it is a plain timeout.
+    static let hangUpExplainsSilenceFor: Duration = .milliseconds(500)
+
+    let curve: Bool
+    private(set) var succeeded = false
+    private var dropped = 0
+    private var failure: HandshakeFailure?
+    private var lastHangUp: ContinuousClock.Instant?
+
+    init(curve: Bool) { self.curve = curve }
+
+    /// Folds one event; returns the failure when it is final.
+    mutating func note(_ outcome: Outcome, at now: ContinuousClock.Instant) -> HandshakeFailure? {
+        switch outcome {
+        case .succeeded:
+            succeeded = true
+            dropped = 0
+            failure = nil
+            lastHangUp = nil
+            return nil
+        case .refused(let status):
+            failure = .keyRefused(status: status)
+            return failure
+        case .dropped(let mismatch):
+            // CURVE on one side only shows as a mechanism mismatch when this side reads the daemon's
+            // greeting first, and as a hang-up (no detail) when the daemon closes first: a race, so
+            // both mean the same here. A wrong server key is always a hang-up. A lone hang-up can
+            // also be a daemon going away mid-handshake, so only a mismatch or a repeat is final.
+            dropped += 1
+            lastHangUp = now
+            failure = curve ? .serverKeyRejected : .curveRequired
+            return mismatch || dropped >= Self.droppedLimit ? failure : nil
+        }
+    }
+
+    /// What a wait that ended in silence at `now` is blamed on: a refused key always (the daemon said so),
+    /// a hang-up only while it is recent enough to be the reason; otherwise `nil`, a timeout.
+    func blame(at now: ContinuousClock.Instant) -> HandshakeFailure? {
+        switch failure {
+        case nil: return nil
+        case .keyRefused: return failure
+        case .serverKeyRejected, .curveRequired:
+            guard let lastHangUp, now - lastHangUp <= Self.hangUpExplainsSilenceFor else { return nil }
+            return failure
+        }
+    }
+}

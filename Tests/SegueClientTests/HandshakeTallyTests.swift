@@ -1,0 +1,71 @@
+import Testing
+
+@testable import SegueClient
+
+/// When a failed handshake is final, and what the silence that ends a wait is blamed on.
+@Suite struct HandshakeTallyTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let curve: Bool
+        /// Each event with its time in milliseconds after the start.
+        let events: [(HandshakeTally.Outcome, Int)]
+        /// The event (by index) whose note returned a final failure, and that failure.
+        let final: (index: Int, failure: HandshakeFailure)?
+        /// When the wait ends (ms after the start) and what the silence is blamed on then.
+        let silenceAt: Int
+        let blame: HandshakeFailure?
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        .init(name: "nothing happened", curve: false, events: [], final: nil, silenceAt: 2_000, blame: nil),
+        .init(
+            name: "three hang-ups without keys", curve: false,
+            events: [
+                (.dropped(mismatch: false), 10), (.dropped(mismatch: false), 110), (.dropped(mismatch: false), 210),
+            ],
+            final: (2, .curveRequired), silenceAt: 210, blame: .curveRequired),
+        .init(
+            name: "a mechanism mismatch is final at once", curve: false, events: [(.dropped(mismatch: true), 10)],
+            final: (0, .curveRequired), silenceAt: 10, blame: .curveRequired),
+        .init(
+            name: "a refused key is final and never goes stale", curve: true, events: [(.refused(status: 400), 10)],
+            final: (0, .keyRefused(status: 400)), silenceAt: 60_000, blame: .keyRefused(status: 400)),
+        .init(
+            name: "a recent lone hang-up explains a short wait", curve: true, events: [(.dropped(mismatch: false), 50)],
+            final: nil, silenceAt: 250, blame: .serverKeyRejected),
+        .init(
+            name: "a lone hang-up long before the deadline is a daemon that went away", curve: false,
+            events: [(.dropped(mismatch: false), 50)], final: nil, silenceAt: 5_000, blame: nil),
+        .init(
+            name: "two hang-ups, then a restarted daemon stays silent", curve: true,
+            events: [(.dropped(mismatch: false), 50), (.dropped(mismatch: false), 150)], final: nil, silenceAt: 651,
+            blame: nil),
+        .init(
+            name: "a success clears earlier hang-ups", curve: false,
+            events: [(.dropped(mismatch: false), 10), (.dropped(mismatch: false), 110), (.succeeded, 150)],
+            final: nil, silenceAt: 200, blame: nil),
+        .init(
+            name: "hang-ups count from the last success", curve: false,
+            events: [
+                (.dropped(mismatch: false), 10), (.dropped(mismatch: false), 110), (.succeeded, 150),
+                (.dropped(mismatch: false), 300), (.dropped(mismatch: false), 400),
+            ],
+            final: nil, silenceAt: 450, blame: .curveRequired),
+    ]
+
+    @Test(arguments: cases)
+    func folds(c: Case) {
+        let start = ContinuousClock.now
+        var tally = HandshakeTally(curve: c.curve)
+        var final: (index: Int, failure: HandshakeFailure)?
+        for (index, (outcome, at)) in c.events.enumerated() {
+            if let failure = tally.note(outcome, at: start + .milliseconds(at)), final == nil {
+                final = (index, failure)
+            }
+        }
+        #expect(final?.index == c.final?.index)
+        #expect(final?.failure == c.final?.failure)
+        #expect(tally.blame(at: start + .milliseconds(c.silenceAt)) == c.blame)
+    }
+}
