@@ -45,6 +45,12 @@ enum CommandTree {
     static let wait: OptionSpec = .flag(
         "wait", help: "Return when the transition ends: exit 0 if it completed, 2 if it was cancelled.")
 
+    /// `--wait` on the steps that end an interactive transition, and on `swipe`.
+    static let gestureWait: OptionSpec = .flag(
+        "wait",
+        help: "Return when the finishing or cancelling animation ends: exit 0 if the transition completed, 2 if it "
+            + "was cancelled.")
+
     static let param = OptionSpec(
         "param", value: "key=value", repeats: true,
         help: "A screen parameter; the value is JSON if it parses, else a string.")
@@ -111,12 +117,12 @@ enum CommandTree {
                 name: "finish", abstract: "Animate the interactive transition to completion.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
                 options: [OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner]
-                    + completion + mutation,
-                examples: ["segue gesture finish main --completion-speed 2"]),
+                    + completion + mutation + [gestureWait],
+                examples: ["segue gesture finish main --completion-speed 2", "segue gesture finish main --wait"]),
             CommandConfiguration(
                 name: "cancel", abstract: "Animate the interactive transition back; the stack stays as it was.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
-                options: [gestureOwner] + completion + mutation,
+                options: [gestureOwner] + completion + mutation + [gestureWait],
                 examples: ["segue gesture cancel main"]),
             CommandConfiguration(
                 name: "end", abstract: "Let the daemon decide finish or cancel by the end rule; prints the decision.",
@@ -124,8 +130,8 @@ enum CommandTree {
                 options: [
                     OptionSpec("percent", value: "fraction", help: "A last percent."),
                     OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner,
-                ] + mutation,
-                examples: ["segue gesture end main --velocity 1.2"]),
+                ] + mutation + [gestureWait],
+                examples: ["segue gesture end main --velocity 1.2", "segue gesture end main --wait && echo completed"]),
         ])
 
     static let root = CommandConfiguration(
@@ -196,10 +202,11 @@ enum CommandTree {
                     OptionSpec("then", value: "step", help: "end (default), finish or cancel."),
                     OptionSpec("curve", value: "curve", help: "Shape of the finger's motion (default linear)."),
                     gestureOwner,
-                ] + completion,
+                ] + completion + [gestureWait],
                 examples: [
                     "segue swipe main pop --to 0.7 --over 0.4s --then end",
                     "segue swipe main pop --to 0.3 --over 0.2s --then cancel",
+                    "segue swipe main pop --wait; segue swipe main pop --wait   # the second begins once the first is over",
                 ]),
             CommandConfiguration(
                 name: "state", abstract: "Show a navigator: stack, modals, transition.",

@@ -26,25 +26,47 @@ enum GestureCommands {
 
     static func finish(_ inv: Invocation) throws {
         let (speed, curve) = try completion(inv)
-        let reply = try inv.client().finish(
-            inv.argument("navigator"), velocity: try inv.double("velocity"), completionSpeed: speed,
-            completionCurve: curve,
-            envelope: envelope(inv))
-        inv.print(reply.json, "\(reply.navigator): finishing (revision \(reply.revision))")
+        let velocity = try inv.double("velocity")
+        try ending(inv) { client, navigator, envelope in
+            let reply = try client.finish(
+                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+            inv.print(reply.json, "\(reply.navigator): finishing (revision \(reply.revision))")
+            return reply
+        }
     }
 
     static func cancel(_ inv: Invocation) throws {
         let (speed, curve) = try completion(inv)
-        let reply = try inv.client().cancel(
-            inv.argument("navigator"), completionSpeed: speed, completionCurve: curve, envelope: envelope(inv))
-        inv.print(reply.json, "\(reply.navigator): cancelling (revision \(reply.revision))")
+        try ending(inv) { client, navigator, envelope in
+            let reply = try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+            inv.print(reply.json, "\(reply.navigator): cancelling (revision \(reply.revision))")
+            return reply
+        }
     }
 
     static func end(_ inv: Invocation) throws {
-        let reply = try inv.client().end(
-            inv.argument("navigator"), percent: try inv.double("percent"), velocity: try inv.double("velocity"),
-            envelope: envelope(inv))
-        inv.print(reply.json, reply.decision ?? "?")
+        let percent = try inv.double("percent")
+        let velocity = try inv.double("velocity")
+        try ending(inv) { client, navigator, envelope in
+            let reply = try client.end(navigator, percent: percent, velocity: velocity, envelope: envelope)
+            inv.print(reply.json, reply.decision ?? "?")
+            return reply
+        }
+    }
+
+    /// Sends the step that ends an interactive transition (`send` prints its reply); with `--wait`,
+    /// subscribed before it is sent, then follows the transition to its end like `push --wait`.
+    static func ending(
+        _ inv: Invocation, _ send: (SegueClient, String, CommandEnvelope) throws -> CommandReply
+    ) throws {
+        let navigator = inv.argument("navigator")
+        let client = try inv.client()
+        var envelope = try envelope(inv)
+        if envelope.requestID == nil { envelope.requestID = client.nextID() }
+        let waiter = inv.parsed.flag("wait") ? try TransitionWaiter(inv, navigator: navigator) : nil
+        let reply = try send(client, navigator, envelope)
+        guard let waiter else { return }
+        try waiter.report(try waiter.wait(client: client, requestID: envelope.requestID!, reply: reply), inv)
     }
 
     /// begin, an update per frame along the finger's path, then `--then`.
@@ -74,6 +96,7 @@ enum GestureCommands {
         let client = try inv.client()
         let rate = try client.ping().frameRate
         let envelope = CommandEnvelope(owner: owner)
+        let waiter = inv.parsed.flag("wait") ? try TransitionWaiter(inv, navigator: navigator) : nil
         try client.begin(navigator, start, envelope: envelope)
         let frames = max(1, Int((over * Double(rate)).rounded()))
         let step = 1.0 / Double(frames)
@@ -88,20 +111,24 @@ enum GestureCommands {
             try client.update(navigator, percent: percent, velocity: velocity, envelope: envelope)
             sleep(until: startTime + .nanoseconds(Int64(t * over * 1e9)))
         }
+        var last = envelope
+        last.requestID = client.nextID()
         let reply: CommandReply
         switch then {
         case "finish":
             reply = try client.finish(
-                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: last)
         case "cancel":
-            reply = try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+            reply = try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: last)
         default:
-            reply = try client.end(navigator, velocity: velocity, envelope: envelope)
+            reply = try client.end(navigator, velocity: velocity, envelope: last)
         }
         let decision = reply.decision ?? (then == "cancel" ? "cancel" : "finish")
         var json = reply.json
         json["decision"] = .string(decision)
         inv.print(json, decision)
+        guard let waiter else { return }
+        try waiter.report(try waiter.wait(client: client, requestID: last.requestID!, reply: reply), inv)
     }
 
     // MARK: Shared

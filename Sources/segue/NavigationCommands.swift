@@ -126,13 +126,6 @@ enum NavigationCommands {
         if let q = reply.queued { human += ", queued at \(q)" }
         inv.print(reply.json, human)
         guard let waiter else { return }
-        let outcome = try waiter.wait(client: client, requestID: envelope.requestID!, reply: reply)
-        if !inv.json {
-            Output.line("\(navigator): transition \(outcome.transition) \(outcome.type.dropFirst("transition.".count))")
-        } else {
-            Output.line(outcome.event.json.serialized())
-        }
-        if outcome.type == "transition.completed" { return }
-        throw Exit(outcome.type == "transition.cancelled" ? .cancelled : .rejected)
+        try waiter.report(try waiter.wait(client: client, requestID: envelope.requestID!, reply: reply), inv)
     }
 }

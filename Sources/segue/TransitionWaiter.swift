@@ -3,8 +3,10 @@ import SegueClient
 import SegueCore
 
 /// `--wait`: subscribed to `event/<navigator>/` before the command is sent, it follows the command's
-/// transition (known from the reply, or from the queued command's `transition.started`) to its
-/// `transition.completed` or `transition.cancelled`. A queued command that is dropped ends it too.
+/// transition (known from the reply, or from the first event the command wrote that names one: a
+/// queued command's `transition.started`, or the `transition.finishing` / `transition.cancelling` of
+/// a gesture's last step) to its `transition.completed` or `transition.cancelled`. A queued command
+/// that is dropped ends it too.
 struct TransitionWaiter {
     let subscriber: SegueSubscriber
     let navigator: String
@@ -30,8 +32,8 @@ struct TransitionWaiter {
             guard event.navigator == navigator else { return nil }
             let id = event.data["transition"]?.int64Value.map { Int($0) }
             if transition == nil, event.command == requestID {
-                if event.type == "transition.started" { transition = id }
                 if event.type == "transition.dropped" { return Outcome(transition: 0, type: event.type, event: event) }
+                transition = id
             }
             guard let transition, id == transition else { return nil }
             if event.type == "transition.completed" || event.type == "transition.cancelled" {
@@ -56,5 +58,17 @@ struct TransitionWaiter {
                 more = page.more
             }
         }
+    }
+
+    /// Prints how the transition ended (a line, or the event with `--json`) and exits 2 for a cancel, 1
+    /// for a queued command that was dropped.
+    func report(_ outcome: Outcome, _ inv: Invocation) throws {
+        if !inv.json {
+            Output.line("\(navigator): transition \(outcome.transition) \(outcome.type.dropFirst("transition.".count))")
+        } else {
+            Output.line(outcome.event.json.serialized())
+        }
+        if outcome.type == "transition.completed" { return }
+        throw Exit(outcome.type == "transition.cancelled" ? .cancelled : .rejected)
     }
 }

@@ -97,22 +97,35 @@ import Testing
             try Cli.run(["gesture", "update", "main", "--percent", "1.5", "--owner", "pan", "--json"], daemon: d).stdout
         )
         #expect(update["percent"] == 1.0)
+        // --wait returns once the cancelling animation is over (exit 2: cancelled), so the swipe below
+        // can begin at once instead of meeting `busy`.
         let end = try Cli.run(
-            ["gesture", "end", "main", "--percent", "0.1", "--velocity", "0", "--owner", "pan"], daemon: d)
-        #expect(end.stdout == "cancel\n")
+            ["gesture", "end", "main", "--percent", "0.1", "--velocity", "0", "--owner", "pan", "--wait"], daemon: d)
+        #expect(end.stdout == "cancel\nmain: transition 2 cancelled\n", "\(end.stderr)")
+        #expect(end.status == 2)
         let noTransition = try Cli.run(["gesture", "finish", "main"], daemon: d)
         #expect(noTransition.status == 1)
-        usleep(400_000)
 
-        let swipe = try Cli.run(["swipe", "main", "pop", "--to", "0.8", "--over", "0.1s", "--then", "end"], daemon: d)
+        let swipe = try Cli.run(
+            ["swipe", "main", "pop", "--to", "0.8", "--over", "0.1s", "--then", "end", "--wait"], daemon: d)
         #expect(swipe.status == 0, "\(swipe.stderr)")
-        #expect(swipe.stdout == "finish\n")
-        usleep(500_000)
+        #expect(swipe.stdout == "finish\nmain: transition 3 completed\n")
         let state = try json(try Cli.run(["state", "main", "--json"], daemon: d).stdout)
         #expect(state["stack"]?.arrayValue?.count == 1)
+        #expect(state["transition"] == .null)
         let history = try Cli.run(["log", "--navigator", "main", "--json"], daemon: d).stdout.split(separator: "\n")
         let updates = try history.filter { try JSON.parse(String($0))["type"] == "interaction.updated" }
         #expect(updates.count >= 6, "one update per frame over 0.1 s at 60 Hz, plus the step-by-step one")
+
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
+        #expect(try Cli.run(["gesture", "begin", "main", "--operation", "pop"], daemon: d).status == 0)
+        let finish = try Cli.run(
+            ["gesture", "finish", "main", "--completion-speed", "3", "--wait", "--json"], daemon: d)
+        #expect(finish.status == 0, "\(finish.stderr)")
+        let lines = finish.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(try json(lines.last ?? "")["type"] == "transition.completed")
+        #expect(try json(lines.last ?? "")["data"]?["transition"] == 5)
     }
 
     @Test func readCommandsAndTimeouts() throws {
