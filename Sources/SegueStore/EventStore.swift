@@ -14,6 +14,8 @@ public final class EventStore: @unchecked Sendable {
     /// Guards `reader`: one read connection shared by all reading threads.
     private let readLock = NSLock()
     private let reader: LogReader
+    /// Held from open to `close`: one appending process per log.
+    private var writerLock: WriterLock?
     /// The `busyTimeout` of `init`, as SQLite takes it (`sqlite3_busy_timeout`): every connection
     /// of the store waits this long for a lock.
     let busyTimeoutMilliseconds: Int32
@@ -35,6 +37,7 @@ public final class EventStore: @unchecked Sendable {
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         busyTimeoutMilliseconds = Int32(clamping: milliseconds)
+        writerLock = try WriterLock(logPath: path)
         let writer = LogWriter(
             path: path, durability: durability, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
             checkpointThreshold: checkpointThreshold)
@@ -96,7 +99,15 @@ public final class EventStore: @unchecked Sendable {
 
     /// Drains pending appends, then closes the write connection; later appends fail with `.closed`.
     /// Reads keep working until the store is released.
-    public func close() { committer.close() }
+    /// Gives up the writer lock and nothing else, as a killed process would: tests open a second
+    /// store on a log the first one still holds, to see what a successor finds.
+    func abandonWriterLockForTesting() { writerLock = nil }
+
+    /// Stops the committer (after what it holds) and gives up the writer lock.
+    public func close() {
+        committer.close()
+        writerLock = nil
+    }
 
     // MARK: Reading
 

@@ -22,6 +22,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case closed
         /// A file outside SQLite (export or import) could not be read or written.
         case io
+        /// Another process holds the log's writer lock (`WriterLock`): a second segued, or an import.
+        case inUse
     }
 
     public var kind: Kind
@@ -50,7 +52,7 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sqlite: Self.wireCode(forPrimary: primaryCode)
         case .outOfSequence, .duplicateCommand: .conflict
         case .invalidData: .badRequest
-        case .closed, .io: .unavailable
+        case .closed, .io, .inUse: .unavailable
         }
     }
 

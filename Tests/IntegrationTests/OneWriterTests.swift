@@ -1,0 +1,35 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// One appending process per data dir: a second segued, or a `segue import`, is refused while a
+/// segued runs there, and the running one goes on unharmed. (Two daemons used to both start; the
+/// second one's commits then failed on `seq` and its state no longer matched the log.)
+@Suite struct OneWriterTests {
+    @Test func aSecondDaemonAndAnImportAreRefusedWhileSeguedRuns() throws {
+        let first = try DaemonProcess()
+        defer { first.stop() }
+        let client = try TestClient(endpoint: first.commandEndpoint)
+        #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
+
+        let second = try DaemonProcess(dataDir: first.dataDir, waitReady: false)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while second.process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(!second.process.isRunning, "a second segued on the same data dir must not start")
+        #expect(second.process.terminationStatus == 1)
+        #expect(
+            second.log.contains(
+                "is already open for writing by another process (pid \(first.pid)): a segued on this data dir"),
+            "\(second.log)")
+
+        let export = first.dataDir + "/main.jsonl"
+        #expect(try Cli.run(["export", "--data-dir", first.dataDir, "-o", export]).status == 0)
+        let imported = try Cli.run(["import", "--data-dir", first.dataDir, export])
+        #expect(imported.status == 74)
+        #expect(imported.stderr.contains("already open for writing by another process (pid \(first.pid))"))
+
+        // The running daemon never noticed.
+        let push = try client.call(["cmd": "push", "navigator": "main", "screen": "Detail", "animated": false])
+        #expect(push["ok"] == true, "\(push)")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SegueCore
+import Testing
+
+@testable import SegueStore
+
+/// One appending process per log: a second writer is refused at open, and the lock never outlives
+/// its holder's store, nor passes to a child it spawned.
+@Suite struct WriterLockTests {
+    @Test func aSecondWriterIsRefusedUntilTheFirstCloses() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        let first = try EventStore(path: path)
+        var numberer = Numberer()
+        try first.append(numberer.unit("a"))
+        let refusal = #expect(throws: StoreError.self) { try EventStore(path: path) }
+        #expect(refusal?.kind == .inUse)
+        #expect(refusal?.code == .unavailable)
+        #expect(refusal?.message.contains("(pid \(getpid()))") == true, "\(refusal?.message ?? "")")
+        // The refused open touched nothing: the first writer goes on.
+        try first.append(numberer.unit("a"))
+        first.close()
+
+        let second = try EventStore(path: path)
+        defer { second.close() }
+        try second.append(numberer.unit("a"))
+        #expect(second.lastSeq == 3)
+    }
+
+    /// The lock file is opened close-on-exec: a process the writer spawned (segued running a hook, a
+    /// test harness) must not keep the log locked after the writer closed it.
+    @Test func aChildOfTheWriterDoesNotInheritTheLock() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        let first = try EventStore(path: path)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["30"]
+        try child.run()
+        defer {
+            child.terminate()
+            child.waitUntilExit()
+        }
+        first.close()
+        let second = try EventStore(path: path)
+        second.close()
+    }
+
+    @Test func readersDoNotNeedTheLock() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        let writer = try EventStore(path: path)
+        defer { writer.close() }
+        var numberer = Numberer()
+        try writer.append(numberer.unit("a", count: 3))
+        let log = try EventLog(path: path)
+        var count = 0
+        try log.forEachEvent { _ in count += 1 }
+        #expect(count == 3)
+    }
+}
