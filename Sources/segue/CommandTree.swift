@@ -225,7 +225,9 @@ enum CommandTree {
                 examples: ["segue log --navigator main", "segue log --follow --json"]),
             CommandConfiguration(
                 name: "export", abstract: "Write a data dir's log as JSON Lines.",
-                discussion: "Reads the store directly: run it on a stopped daemon's data dir, or on a copy.",
+                discussion:
+                    "Reads the store directly and only reads it (no schema migration), so it is safe on a running "
+                    + "daemon's data dir; it sees the events committed when it starts.",
                 options: [
                     OptionSpec("data-dir", value: "dir", help: "The daemon's data directory."),
                     OptionSpec("output", short: "o", value: "file", help: "Write here instead of stdout."),
@@ -234,13 +236,18 @@ enum CommandTree {
             CommandConfiguration(
                 name: "import", abstract: "Append a JSON Lines export to a data dir's log.",
                 discussion:
-                    "Writes the store directly: run it on a stopped daemon's data dir. The file must continue the log.",
+                    "Writes the store directly, so it is refused while a segued runs on the data dir. The file must "
+                    + "continue the log, and the log followed by the file is checked as verify would before anything "
+                    + "is written: a file that fails leaves the data dir as it was (status 1).",
                 arguments: [ArgumentSpec("file", help: "The JSON Lines file.")],
                 options: [OptionSpec("data-dir", value: "dir", help: "The daemon's data directory.")],
                 examples: ["segue import --data-dir ./restored log.jsonl"]),
             CommandConfiguration(
                 name: "verify", abstract: "Check a data dir (SQLite integrity and the log) or an export file.",
-                discussion: "Folds every event through the navigation core: seqs and revisions must be gapless.",
+                discussion:
+                    "Folds every event through the navigation core: seqs and revisions gapless, every event one the "
+                    + "core can read, frames never going back. Status 1 for any problem found (a line that is not "
+                    + "an event included), 74 when the file or data dir cannot be read.",
                 arguments: [ArgumentSpec("file", optional: true, help: "A JSON Lines export.")],
                 options: [OptionSpec("data-dir", value: "dir", help: "A data directory.")],
                 examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"]),

@@ -27,7 +27,13 @@ struct Exit: Error {
 /// A failure reading or writing a file, data dir or log: exit 74 with the sentence.
 struct IOFailure: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    /// The file was read, but what it holds is not a log (a line that is not an event): `verify`
+    /// and `import` report that as a problem they found (status 1), not as a file they could not use.
+    var isContent = false
+    init(_ description: String, isContent: Bool = false) {
+        self.description = description
+        self.isContent = isContent
+    }
 }
 
 enum Output {

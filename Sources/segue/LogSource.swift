@@ -48,9 +48,9 @@ enum LogSource {
             do {
                 record = try EventRecord(json: try JSON.parse(line))
             } catch let error as JSONError {
-                throw IOFailure("\(path) line \(number) is not valid JSON: \(error.description).")
+                throw IOFailure("\(path) line \(number) is not valid JSON: \(error.description).", isContent: true)
             } catch let error as CoreError {
-                throw IOFailure("\(path) line \(number): \(error.message)")
+                throw IOFailure("\(path) line \(number): \(error.message)", isContent: true)
             }
             if record.seq > last { break }
             events.append(record)

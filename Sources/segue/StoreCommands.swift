@@ -25,24 +25,49 @@ enum StoreCommands {
         }
     }
 
+    /// Reads the whole file first, then, holding the data dir's writer lock, checks the existing log
+    /// followed by the file as `verify` would, and appends only if that comes out clean: nothing is
+    /// written for a file that does not continue the log or that a daemon could not rebuild.
     static func importLog(_ inv: Invocation) throws {
         let dir = try dataDir(inv)
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let file = inv.argument("file")
+        let incoming: [EventRecord]
+        do { incoming = try LogSource.events(file) } catch let failure as IOFailure where failure.isContent {
+            try report(file, problems: [failure.description], events: 0, navigators: 0, inv)
+            return
+        }
+        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+            throw IOFailure("Cannot create the data dir \(dir): \(error.localizedDescription)")
+        }
         let path = (dir as NSString).appendingPathComponent("segue.db")
         let store: EventStore
         do { store = try EventStore(path: path) } catch { throw IOFailure("Cannot open \(path): \(error.message)") }
+        defer { store.close() }
+        var checker = LogChecker()
+        do { try store.forEachEvent(after: 0) { checker.add($0) } } catch {
+            throw IOFailure("Reading \(path) failed: \(error.message)")
+        }
+        let existing = checker.count
+        for event in incoming { checker.add(event) }
+        checker.finish()
+        guard checker.problems.isEmpty else {
+            let problems = checker.problems.map { "\($0) Nothing was imported." }
+            try report(file, problems: problems, events: incoming.count, navigators: checker.navigators, inv)
+            return
+        }
         let count: Int
-        do { count = try store.importJSONLines(from: inv.argument("file")) } catch {
+        do { count = try store.importJSONLines(from: file) } catch {
             Output.error("error: \(error.message)")
             throw Exit(.rejected)
         }
         inv.print(
-            ["imported": .int(count), "seq": .int(store.lastSeq)],
+            ["imported": .int(count), "seq": .int(store.lastSeq), "before": .int(Int64(existing))],
             "Imported \(count) events; the log ends at seq \(store.lastSeq).")
     }
 
-    /// SQLite's integrity check (for a data dir), then a fold of every event through `Fleet.apply`,
-    /// which rejects any seq or revision gap and any event the navigation core cannot read.
+    /// SQLite's integrity check (for a data dir), then every event folded through the navigation core
+    /// (`LogChecker`). A file that is not JSON Lines of events is a problem found (status 1), like any
+    /// other; a file or data dir that cannot be read at all is status 74.
     static func verify(_ inv: Invocation) throws {
         let target: String
         var problems: [String] = []
@@ -55,38 +80,30 @@ enum StoreCommands {
         } else {
             throw UsageError("Give a JSON Lines file or --data-dir <dir> to verify.")
         }
-        let events = try LogSource.events(target)
-        var fleet: Fleet?
-        if let rate = LogSource.inferFrameRate(events) ?? (events.isEmpty ? 60 : nil) {
-            fleet = Fleet(clock: try FrameClock(rate: rate))
-        } else {
-            problems.append("The events' frames and times fit no frame rate from 1 to 1000 Hz.")
+        var checker = LogChecker()
+        do {
+            for event in try LogSource.events(target) { checker.add(event) }
+        } catch let failure as IOFailure where failure.isContent {
+            problems.append(failure.description)
         }
-        var lastFrame = Int64.min
-        if var f = fleet {
-            for e in events {
-                if e.frame < lastFrame {
-                    problems.append("Event \(e.seq) goes back to frame \(e.frame) from \(lastFrame).")
-                }
-                lastFrame = max(lastFrame, e.frame)
-                do { try f.apply(e) } catch {
-                    problems.append(error.message)
-                    break
-                }
-            }
-            fleet = f
-        }
-        let navigators = fleet?.navigators.count ?? 0
+        checker.finish()
+        try report(
+            target, problems: problems + checker.problems, events: checker.count, navigators: checker.navigators, inv)
+    }
+
+    /// Prints a check's outcome (`ok` line, or each problem on stderr; one object with `--json`) and
+    /// exits 1 when there are problems.
+    static func report(_ target: String, problems: [String], events: Int, navigators: Int, _ inv: Invocation) throws {
         if inv.json {
             Output.line(
                 JSON.object([
-                    "ok": .bool(problems.isEmpty), "events": .int(events.count), "navigators": .int(navigators),
+                    "ok": .bool(problems.isEmpty), "events": .int(Int64(events)), "navigators": .int(Int64(navigators)),
                     "problems": .array(problems.map(JSON.string)),
                 ]).serialized())
         } else if problems.isEmpty {
-            Output.line("\(target): ok, \(events.count) events, \(navigators) navigators.")
+            Output.line("\(target): ok, \(events) events, \(navigators) navigator\(navigators == 1 ? "" : "s").")
         } else {
-            for p in problems { Output.error("\(target): \(p)") }
+            for p in problems { Output.error(p.hasPrefix(target) ? p : "\(target): \(p)") }
         }
         if !problems.isEmpty { throw Exit(.rejected) }
     }

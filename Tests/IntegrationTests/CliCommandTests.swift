@@ -186,7 +186,7 @@ import Testing
         let stdout = try Cli.run(["export", "--data-dir", d.dataDir]).stdout
         #expect(stdout == (try String(contentsOfFile: export, encoding: .utf8)))
         #expect(stdout.split(separator: "\n").count == 3)
-        #expect(try Cli.run(["verify", "--data-dir", d.dataDir]).stdout.contains("ok, 3 events, 1 navigators"))
+        #expect(try Cli.run(["verify", "--data-dir", d.dataDir]).stdout.contains("ok, 3 events, 1 navigator."))
         #expect(try Cli.run(["verify", export]).status == 0)
 
         let fresh = DaemonProcess.temporaryDirectory()
@@ -203,6 +203,33 @@ import Testing
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("Event seq 3 does not follow 1; the log has a gap."))
         #expect(try Cli.run(["verify", "--data-dir", "/nonexistent"]).status == 74)
+
+        // An import is checked like `verify` before anything is written: a file a daemon could not
+        // rebuild from (an event type nobody knows, here) leaves the data dir as it was.
+        let first = d.dataDir + "/first.jsonl"
+        let rest = d.dataDir + "/rest.jsonl"
+        let all = stdout.split(separator: "\n").map(String.init)
+        try (all[0] + "\n").write(toFile: first, atomically: true, encoding: .utf8)
+        let bogus = all[1...].map { $0.replacingOccurrences(of: "transition.started", with: "bogus.event") }
+        try (bogus.joined(separator: "\n") + "\n").write(toFile: rest, atomically: true, encoding: .utf8)
+        let target = DaemonProcess.temporaryDirectory()
+        #expect(try Cli.run(["import", "--data-dir", target, first]).status == 0)
+        let refused = try Cli.run(["import", "--data-dir", target, rest])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "\(rest): Unknown event type \"bogus.event\". Nothing was imported.\n")
+        #expect(try Cli.run(["export", "--data-dir", target]).stdout == all[0] + "\n")
+        #expect(try Cli.run(["verify", rest]).status == 1)
+
+        // Not JSON is a problem verify found (1, with --json's object); a missing file is 74, and an
+        // import of it creates no data dir.
+        let truncated = d.dataDir + "/truncated.jsonl"
+        try String(stdout.prefix(40)).write(toFile: truncated, atomically: true, encoding: .utf8)
+        let notJSON = try Cli.run(["verify", truncated, "--json"])
+        #expect(notJSON.status == 1)
+        #expect(try JSON.parse(notJSON.stdout)["ok"] == false)
+        let nowhere = DaemonProcess.temporaryDirectory() + "/never"
+        #expect(try Cli.run(["import", "--data-dir", nowhere, d.dataDir + "/missing.jsonl"]).status == 74)
+        #expect(!FileManager.default.fileExists(atPath: nowhere))
     }
 
     /// export, verify and replay read a data dir without changing it: a store left at schema version 1
