@@ -18,10 +18,11 @@ struct Invocation {
     init(path: String, parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
         self.path = path
         self.parsed = parsed
-        endpoint = parsed.value("endpoint") ?? environment["SEGUE_ENDPOINT"] ?? SegueClient.defaultEndpoint
+        // An empty variable counts as unset (docs/cli.md), as for the key variables.
+        func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        endpoint = parsed.value("endpoint") ?? variable("SEGUE_ENDPOINT") ?? SegueClient.defaultEndpoint
         publishEndpoint =
-            parsed.value("publish-endpoint") ?? environment["SEGUE_PUBLISH_ENDPOINT"]
-            ?? SegueClient.defaultPublishEndpoint
+            parsed.value("publish-endpoint") ?? variable("SEGUE_PUBLISH_ENDPOINT") ?? SegueClient.defaultPublishEndpoint
         json = parsed.flag("json")
         let seconds = try parsed.value("timeout").map { (t: String) throws(UsageError) in
             try ArgumentValues.seconds(t, for: "--timeout")

@@ -7,16 +7,20 @@ import SegueCore
 /// queued command's `transition.started`, or the `transition.finishing` / `transition.cancelling` of
 /// a gesture's last step) to its `transition.completed` or `transition.cancelled`. A queued command
 /// that is dropped ends it too.
+///
+/// It waits as long as the transition takes (a queued command may wait for many), not `--timeout`:
+/// that bounds each answer the daemon owes, so whenever the subscription is quiet for a moment the
+/// waiter reads the log, and a daemon that stops answering ends the wait as a timeout.
 struct TransitionWaiter {
     let subscriber: SegueSubscriber
     let navigator: String
-    let deadline: ContinuousClock.Instant?
+    let timeout: Duration
 
     init(_ inv: Invocation, navigator: String) throws {
         self.navigator = navigator
+        timeout = inv.timeout
         subscriber = try SegueSubscriber(
             endpoint: inv.publishEndpoint, topics: ["event/\(navigator)/"], ready: inv.timeout, curve: try inv.curve())
-        deadline = inv.parsed.value("timeout") == nil ? nil : ContinuousClock.now + inv.timeout * 20
     }
 
     struct Outcome {
@@ -42,9 +46,6 @@ struct TransitionWaiter {
             return nil
         }
         while true {
-            if let deadline, ContinuousClock.now > deadline {
-                throw SegueClientError.timeout(command: "--wait", waited: .seconds(0))
-            }
             if let publication = try subscriber.next(timeout: .milliseconds(250)) {
                 if case .event(let event) = publication, let outcome = judge(event) { return outcome }
                 continue
@@ -52,11 +53,22 @@ struct TransitionWaiter {
             // Quiet: look in the log in case the subscription missed the event (a slow joiner).
             var more = true
             while more {
-                let page = try client.history(navigator: navigator, after: cursor, limit: 1000)
+                let page = try readLog(client, after: cursor)
                 for event in page.events { if let outcome = judge(event) { return outcome } }
                 cursor = page.next
                 more = page.more
             }
+        }
+    }
+
+    /// A page of the navigator's log; a daemon that stops answering ends the wait as a timeout of the
+    /// wait, not of an internal `history` request the user never typed.
+    private func readLog(_ client: SegueClient, after cursor: Int64) throws(SegueClientError) -> HistoryPage {
+        do {
+            return try client.history(navigator: navigator, after: cursor, limit: 1000)
+        } catch {
+            guard case .timeout = error else { throw error }
+            throw .timeout(command: "--wait", waited: timeout)
         }
     }
 

@@ -54,6 +54,28 @@ import Testing
         #expect(try Cli.run(["close", "main"], daemon: d).status == 1)
     }
 
+    /// `--timeout` bounds each answer the daemon owes, not how long a transition may take: a 2.5 s
+    /// push with a 100 ms timeout is waited out (it used to fail at 20 × the timeout, "within 0 s").
+    /// And an empty `SEGUE_PUBLISH_ENDPOINT` counts as unset (it used to be passed to zmq_connect).
+    @Test func waitOutlastsTheTimeoutAndEmptyVariablesAreUnset() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let push = try Cli.run(
+            ["push", "main", "Slow", "--duration", "2.5s", "--timeout", "100ms", "--wait"], daemon: d)
+        #expect(push.status == 0, "\(push.stderr)")
+        #expect(push.stdout.hasSuffix("main: transition 1 completed\n"))
+
+        // The default publish endpoint is not this daemon's: --wait then learns the end from the log.
+        let empty = try Cli.run(
+            ["pop", "main", "--duration", "0.1", "--wait", "--endpoint", d.commandEndpoint, "--timeout", "0.5"],
+            environment: ["SEGUE_ENDPOINT": "", "SEGUE_PUBLISH_ENDPOINT": ""])
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stdout.hasSuffix("main: transition 2 completed\n"))
+        let unset = try Cli.run(["ping", "--timeout", "200ms"], environment: ["SEGUE_ENDPOINT": ""])
+        #expect(unset.status != 64, "an empty SEGUE_ENDPOINT is the default endpoint, not a bad --endpoint")
+    }
+
     @Test func waitExitsTwoWhenTheTransitionIsCancelled() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
