@@ -37,6 +37,9 @@ import Testing
         try c.ok(["cmd": "push", "navigator": "r", "screen": "Detail", "animated": false])
         try c.ok(["cmd": "begin", "navigator": "r", "operation": "pop", "owner": "finger"])
         try c.ok(["cmd": "update", "navigator": "r", "percent": 0.4, "owner": "finger"])
+        // Ticks keep showing the gesture at 0.4 until the crash: the recovery may not predate them.
+        usleep(300_000)
+        let seen = try #require(try c.ok(["cmd": "ping"])["frame"]?.int64Value)
         #expect(daemon.stop(signal: SIGKILL) == 128 + SIGKILL)
         let restarted = try daemon.restarted()
         defer { restarted.stop() }
@@ -47,6 +50,7 @@ import Testing
         let last = try #require(try after.events(of: "r").last)
         #expect(last.type == "transition.cancelled")
         #expect(last.data["reason"] == "recovery")
+        #expect(last.frame > seen, "cancelled at \(last.frame), after frame \(seen) was already published")
         try after.fails(["cmd": "update", "navigator": "r", "percent": 0.5, "owner": "finger"], .noTransition)
         try after.ok(["cmd": "pop", "navigator": "r", "animated": false])
     }

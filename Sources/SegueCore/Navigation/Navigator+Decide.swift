@@ -152,10 +152,9 @@ struct Decision {
         case .cancel(let speed, let curve):
             guard let t = state.transition else { throw noTransition("cancel") }
             switch t.phase {
-            case .interactive:
+            case .interactive, .animating, .finishing:
+                // A gesture keeps its owner after `finish`: only the owner may still cancel it.
                 try checkOwner(t, "cancel")
-            case .animating, .finishing:
-                break
             default:
                 throw CoreError(
                     .notInteractive, "Transition \(t.id) on \(name) is already \(t.phase.rawValue); nothing to cancel.")
@@ -282,10 +281,12 @@ struct Decision {
         return t
     }
 
-    /// Fraction per second since the last interaction, for clients that send no velocity.
+    /// Fraction per second since the last interaction, for clients that send no velocity. Updates that
+    /// land in one frame (touch input faster than the frame rate, or a batch of sends) count as one
+    /// frame apart: keeping the earlier velocity instead would let a finger dragged back within a
+    /// frame still fling the transition to completion.
     private func estimatedVelocity(_ t: Transition, percent: Double) -> Double {
-        let frames = frame - t.lastInteractionFrame
-        guard frames > 0 else { return t.velocity }
+        let frames = max(1, frame - t.lastInteractionFrame)
         return (percent - t.percent) * Double(state.clock.rate) / Double(frames)
     }
 

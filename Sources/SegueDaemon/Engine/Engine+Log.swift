@@ -179,11 +179,17 @@ extension Engine {
     /// interactive ones lost their gesture and are cancelled with reason `recovery`. Durable before
     /// the daemon reports ready.
     func recoverAtStart() throws {
-        var events = fleet.advance(toFrame: fleet.lastFrame)
-        events += fleet.recover(atFrame: fleet.lastFrame + 1)
+        // What the clock decides (completions, interaction timeouts) falls due at its own frames up
+        // to now, exactly as it would have live. Only then are the interactive transitions, whose
+        // gestures did not survive the restart, cancelled: at the first frame not ticked yet. Before
+        // the restart, subscribers saw ticks showing them interactive up to some frame before now, and
+        // the log must not say otherwise (a replay reproduces the ticks, and nothing seen is taken
+        // back), so the cancel cannot go in right after the last logged event.
         let now = clock.frame(atOrBefore: WallClock.now())
-        events += fleet.advance(toFrame: max(now, fleet.lastFrame))
-        fleet.skipFrames(through: max(now, fleet.lastFrame))
+        let through = max(now, fleet.lastFrame)
+        var events = fleet.advance(toFrame: through)
+        events += fleet.recover(atFrame: through + 1)
+        fleet.skipFrames(through: through)
         fleet.markDurable(through: fleet.lastSeq)
         guard !events.isEmpty else { return }
         try store.append(AppendUnit(events: events))

@@ -122,6 +122,34 @@ import Testing
         #expect(F.when(s, command, at: 11, .init(owner: "finger")).error == nil)
     }
 
+    /// After `finish` the gesture is still its owner's: a cancel from anyone else is refused.
+    @Test func aFinishingGestureCanOnlyBeCancelledByItsOwner() {
+        let finishing = F.when(
+            beginPop(owner: "finger"), .finish(velocity: nil, completionSpeed: 1, completionCurve: .easeInOut), at: 11,
+            .init(owner: "finger")
+        ).state
+        #expect(finishing.transition?.phase == .finishing)
+        let cancel = NavigationCommand.cancel(completionSpeed: 1, completionCurve: .easeInOut)
+        #expect(F.when(finishing, cancel, at: 12).error?.code == .notOwner)
+        #expect(F.when(finishing, cancel, at: 12, .init(owner: "thumb")).error?.code == .notOwner)
+        #expect(F.when(finishing, cancel, at: 12, .init(owner: "finger")).error == nil)
+        // An animation nobody owns is still cancelled by anyone.
+        let animating = F.when(twoDeep, .pop(.standard), at: 10).state
+        #expect(F.when(animating, cancel, at: 11).error == nil)
+    }
+
+    /// Several updates in one frame (touch input faster than the frame rate) each estimate their
+    /// velocity over one frame, so a finger dragged back within a frame no longer flings forward.
+    @Test func updatesInOneFrameEstimateVelocityOverOneFrame() {
+        var s = F.when(beginPop(), .update(percent: 0.1, velocity: nil), at: 11).state
+        s = F.when(s, .update(percent: 0.9, velocity: nil), at: 12).state
+        #expect(s.transition?.velocity == 48)  // 0.8 in one frame at 60 Hz
+        let back = F.when(s, .update(percent: 0.05, velocity: nil), at: 12)
+        #expect(back.events == [F.event(.updated(transition: 2, percent: 0.05, velocity: -51), at: 12)])
+        let end = F.when(back.state, .end(percent: nil, velocity: nil), at: 12)
+        #expect(end.events.map(\.type) == ["transition.cancelling"])
+    }
+
     @Test func noUpdateForTheTimeoutCancelsWithReasonTimeout() {
         let s = F.when(beginPop(), .update(percent: 0.5, velocity: nil), at: 20).state
         let due: Int64 = 20 + 600  // 10 s at 60 Hz
