@@ -282,7 +282,9 @@ enum CommandTree {
                 options: [
                     OptionSpec("navigator", value: "name", help: "Only this navigator's ticks."),
                     OptionSpec("from", value: "seq", help: "Start at the frame of this seq."),
-                    OptionSpec("to", value: "seq", help: "Stop after this seq."),
+                    OptionSpec(
+                        "to", value: "seq",
+                        help: "Stop after this seq: its ticks run up to the frame of the next event in the log."),
                     OptionSpec(
                         "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."),
                     OptionSpec("publish", value: "endpoint", help: "Re-publish on a PUB socket bound here."),

@@ -19,7 +19,13 @@ enum ReplayCommand {
         let to = try inv.count("to") ?? .max
         let from = try inv.count("from") ?? 0
         let navigator = inv.parsed.value("navigator")
-        let events = try LogSource.events(path, upTo: to)
+        var events = try LogSource.events(path, upTo: to == .max ? .max : to + 1)
+        // The first event left out by --to ends the replay at its frame (`TickReplayer.stopBefore`).
+        var stopBefore = Int64.max
+        if let last = events.last, last.seq > to {
+            stopBefore = last.frame
+            events.removeLast()
+        }
         let rate: Int
         if let given = inv.parsed.value("frame-rate") {
             guard let r = Int(given), FrameClock.supportedRates.contains(r) else {
@@ -35,7 +41,7 @@ enum ReplayCommand {
         }
         let clock = try FrameClock(rate: rate)
         let startFrame = events.first { $0.seq >= from }?.frame ?? .max
-        var replayer = TickReplayer(events: events, clock: clock)
+        var replayer = TickReplayer(events: events, clock: clock, stopBefore: stopBefore)
         let waitForSubscriber = inv.parsed.flag("wait-subscriber")
         let publisher = try inv.parsed.value("publish").map {
             try Republisher(

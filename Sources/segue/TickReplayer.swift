@@ -13,13 +13,18 @@ import SegueCore
 /// After the last event the daemon stopped at some unknown frame; a navigator's ticks continue only
 /// until the frame at which it would have logged its next clock event (`Navigator.nextDueFrame`),
 /// since that event is missing, so the daemon never closed that frame.
+///
+/// A replay cut short (`--to`) stops before `stopBefore`, the frame of the first event left out: from
+/// that frame on, what the daemon published showed that event, which this replay does not have.
 struct TickReplayer {
     private(set) var fleet: Fleet
     private let events: [EventRecord]
+    private let stopBefore: Int64
     private var next = 0
 
-    init(events: [EventRecord], clock: FrameClock) {
+    init(events: [EventRecord], clock: FrameClock, stopBefore: Int64 = .max) {
         self.events = events
+        self.stopBefore = stopBefore
         fleet = Fleet(clock: clock)
     }
 
@@ -28,7 +33,7 @@ struct TickReplayer {
     mutating func run(_ body: (_ frame: Int64, _ events: [EventRecord], _ ticks: [Tick]) throws -> Void) throws {
         guard let first = events.first else { return }
         var frame = first.frame
-        while true {
+        while frame < stopBefore {
             var applied: [EventRecord] = []
             while next < events.count, events[next].frame <= frame {
                 try fleet.apply(events[next])

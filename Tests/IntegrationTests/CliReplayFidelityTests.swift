@@ -78,5 +78,20 @@ import Testing
         #expect(fromExport.stdout == replay.stdout)
         let onlyB = try Cli.run(["replay", "--json", "--navigator", "b", export]).stdout.split(separator: "\n")
         #expect(onlyB.count == live.filter { $0.body["navigator"] == "b" }.count)
+
+        // Cut short with --to in the middle of the gestures: every tick is still one the daemon
+        // published. (The replay used to carry on past the cut, holding the gestures still until
+        // their interaction timeout: ticks nobody ever saw.)
+        let lines = try String(contentsOfFile: export, encoding: .utf8).split(separator: "\n")
+        let updates = try lines.map { try JSON.parse(String($0)) }.filter { $0["type"] == "interaction.updated" }
+        let cut = try #require(updates.dropFirst(3).first?["seq"]?.int64Value)
+        let partial = try Cli.run(["replay", "--json", "--to", String(cut), export])
+        #expect(partial.status == 0, "\(partial.stderr)")
+        let partialTicks = partial.stdout.split(separator: "\n").map { Array($0.utf8) }
+        let liveRaw = Set(live.map(\.raw))
+        #expect(!partialTicks.isEmpty)
+        #expect(
+            partialTicks.allSatisfy { liveRaw.contains($0) },
+            "\(partialTicks.filter { !liveRaw.contains($0) }.count) of \(partialTicks.count) ticks never published")
     }
 }
