@@ -1,7 +1,8 @@
 import SegueCore
 
 /// Folds a log, event by event, through the navigation core as a daemon's rebuild would, and keeps
-/// what is wrong with it: a seq or revision gap, an event the core cannot read, a frame going back.
+/// what is wrong with it: a seq or revision gap, an event the core cannot read, a frame going back,
+/// an event that cannot follow its navigator's state (`Navigator.inconsistency`).
 /// `verify` runs it over a log; `import` runs it over the data dir's log followed by the file, and
 /// writes nothing unless it comes out clean, so an import can never leave a log segued refuses.
 ///
@@ -52,7 +53,21 @@ struct LogChecker {
             problems.append("Event \(event.seq) goes back to frame \(event.frame) from \(lastFrame).")
         }
         lastFrame = max(lastFrame, event.frame)
-        do { try fleet!.apply(event) } catch {
+        do {
+            // The core's rules for what may follow what (a hand-edited event can fold cleanly into a
+            // state no command produced), then the fold itself (gaps, unreadable events).
+            // A gap is reported by the fold, as the more basic fault.
+            let state = fleet!.state(of: event.navigator)
+            if event.seq == fleet!.lastSeq + 1, event.revision == state.revision + 1,
+                let decoded = try? NavigationEvent(record: event),
+                let problem = Navigator.inconsistency(of: decoded, after: state)
+            {
+                problems.append("Event \(event.seq): \(problem)")
+                stopped = true
+                return
+            }
+            try fleet!.apply(event)
+        } catch {
             problems.append(error.message)
             stopped = true
         }

@@ -226,6 +226,19 @@ import Testing
         #expect(broken.stderr.contains("Event seq 3 does not follow 1; the log has a gap."))
         #expect(try Cli.run(["verify", "--data-dir", "/nonexistent"]).status == 74)
 
+        // A hand edit that folds without complaint into a stack no command made: caught.
+        let ghost = d.dataDir + "/ghost.jsonl"
+        let edited = stdout.replacingOccurrences(
+            of: #""stack":[{"id":"s1","name":"Home"},{"id":"s2","name":"Detail"}]"#,
+            with: #""stack":[{"id":"s1","name":"Home"},{"id":"s2","name":"Detail"},{"id":"s99","name":"Ghost"}]"#)
+        #expect(edited != stdout)
+        try edited.write(toFile: ghost, atomically: true, encoding: .utf8)
+        let haunted = try Cli.run(["verify", ghost])
+        #expect(haunted.status == 1)
+        #expect(
+            haunted.stderr.contains("shows screen s99 (Ghost), neither on the navigator nor a new one"),
+            "\(haunted.stderr)")
+
         // An import is checked like `verify` before anything is written: a file a daemon could not
         // rebuild from (an event type nobody knows, here) leaves the data dir as it was.
         let first = d.dataDir + "/first.jsonl"

@@ -40,6 +40,10 @@ enum DeciderFuzzCheck {
                 if event.frame < state.frame {
                     problem = "\(what): event at frame \(event.frame) after frame \(state.frame)"
                 }
+                // What verify and import check a log against must hold for every decided event.
+                if let inconsistency = Navigator.inconsistency(of: event, after: state) {
+                    problem = "\(what): \(inconsistency)"
+                }
                 state = Navigator.evolve(state, event)
                 log.append(event)
                 let record = event.record(seq: Int64(log.count), navigator: "main", revision: state.revision, time: 0)
