@@ -27,6 +27,11 @@ final class Database {
         self.path = path
     }
 
+    /// True when SQLite opened the file read-only, which it does without an error when the process
+    /// may not write the file (`SQLITE_OPEN_READWRITE`: "or reading only if the file is write
+    /// protected by the operating system").
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     deinit {
         // close_v2 defers the close until the last statement is finalized; statements hold a strong
         // reference to their database, so by now there are none.

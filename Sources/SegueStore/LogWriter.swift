@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import SegueCore
 import Synchronization
 
@@ -79,6 +80,13 @@ final class LogWriter {
     /// quick check when asked, then the schema.
     func open(quickCheck: Bool) throws(StoreError) {
         let database = try Database(path: path)
+        // A writer that cannot write would report ready and fail every command: refuse at open.
+        guard !database.isReadOnly else {
+            throw StoreError(
+                kind: .sqlite, extendedCode: SQLITE_READONLY,
+                message: "The event store \(path) cannot be written by this process (uid \(getuid())). Give that "
+                    + "user the file and its -wal and -shm files (for the packaged service: chown segue:segue).")
+        }
         database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         let mode = try database.scalarText("PRAGMA journal_mode = WAL")
         guard mode?.lowercased() == "wal" else {

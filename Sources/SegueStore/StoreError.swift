@@ -73,11 +73,12 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// True when the connection that saw this error must not be trusted again (fsyncgate: after a
     /// failed write or sync the kernel may have dropped dirty pages, so the handle is replaced
-    /// rather than retried).
+    /// rather than retried). A read-only handle is replaced too: SQLite opens a file it may not write
+    /// read-only and keeps it so, so only a new handle sees the permissions once they are fixed.
     var poisonsConnection: Bool {
         guard kind == .sqlite else { return false }
         switch primaryCode {
-        case SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_CANTOPEN, SQLITE_PROTOCOL: return true
+        case SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_CANTOPEN, SQLITE_PROTOCOL, SQLITE_READONLY: return true
         default: return false
         }
     }
