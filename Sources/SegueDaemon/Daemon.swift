@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SegueCore
 import SegueStore
 import SegueWire
@@ -159,14 +160,19 @@ public enum Daemon {
 
 /// SIGHUP: reloads what can change live (log level, default animators, client keys) from the config
 /// file, between RELOADING=1 and READY=1; anything else that changed is logged as needing a restart.
+///
+/// Each reload starts from the configuration running now, the start-up one with every earlier
+/// reload applied: compared with the start-up file instead, a reload whose other changes need a
+/// restart would hand the engine the start-up client list again, admitting a key an earlier reload
+/// had revoked.
 final class Reloader: Sendable {
-    let config: DaemonConfig
+    let running: Mutex<DaemonConfig>
     let engine: Engine
     let logger: Logger
     let notifier: SystemdNotifier
 
     init(config: DaemonConfig, engine: Engine, logger: Logger, notifier: SystemdNotifier) {
-        self.config = config
+        running = Mutex(config)
         self.engine = engine
         self.logger = logger
         self.notifier = notifier
@@ -175,6 +181,7 @@ final class Reloader: Sendable {
     func reload() {
         _ = notifier.reloading(status: "Reloading")
         defer { _ = notifier.ready(status: "Reloaded") }
+        let config = running.withLock { $0 }
         guard let file = config.configFile else {
             logger.notice("SIGHUP: no config file to reload (started without --config); nothing changed.")
             return
@@ -186,7 +193,11 @@ final class Reloader: Sendable {
             let rules = options.defaultAnimators
             engine.perform { $0.setDefaultAnimators(rules) }
             engine.setAdmittedClients(options.security?.clients ?? [:])
-            logger.notice("Reloaded \(file): \(reload.applied.joined(separator: ", ")).")
+            running.withLock { $0 = reload.config }
+            logger.notice(
+                reload.applied.isEmpty
+                    ? "Reloaded \(file): nothing that applies live has changed."
+                    : "Reloaded \(file): \(reload.applied.joined(separator: ", ")).")
             if !reload.needsRestart.isEmpty {
                 logger.warning(
                     "Changed in \(file) but only applied on restart: \(reload.needsRestart.joined(separator: ", ")).")

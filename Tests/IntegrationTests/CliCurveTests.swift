@@ -59,6 +59,44 @@ import Testing
         }
     }
 
+    /// SIGHUP applies a new client list; a later reload whose only change needs a restart (the
+    /// security block removed) must keep running with the list of the last reload, not bring back
+    /// the start-up one (it used to re-admit the revoked key).
+    @Test func aRevokedKeyStaysOutThroughLaterReloads() throws {
+        let setup = try Setup()
+        defer { setup.daemon.stop() }
+        #expect(try setup.run(["ping"], client: "dash").status == 0)
+        let dir = setup.daemon.dataDir
+        func reload(_ config: JSON, expecting count: Int) throws {
+            _ = try Reliability.writeConfig(config, in: dir)
+            kill(setup.daemon.pid, SIGHUP)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while setup.daemon.log.components(separatedBy: "Reloaded ").count - 1 < count {
+                guard ContinuousClock.now < deadline else {
+                    throw Reliability.Failure("no reload:\n\(setup.daemon.log)")
+                }
+                usleep(20_000)
+            }
+        }
+        let onlyOps: JSON = [
+            "security": [
+                "curve": [
+                    "serverSecretKeyFile": .string(setup.keys + "/server.key"),
+                    "clients": [["publicKeyFile": .string(setup.keys + "/ops.pub"), "role": "controller"]],
+                ]
+            ]
+        ]
+        try reload(onlyOps, expecting: 1)
+        #expect(setup.daemon.log.contains("Reloaded \(dir)/segued-test.json: security.curve.clients."))
+        #expect(try setup.run(["ping", "--timeout", "2"], client: "dash").status == 69)
+
+        try reload([:], expecting: 2)
+        #expect(setup.daemon.log.contains("nothing that applies live has changed"))
+        #expect(setup.daemon.log.contains("only applied on restart: $.security"))
+        #expect(try setup.run(["ping", "--timeout", "2"], client: "dash").status == 69, "the revoked key came back")
+        #expect(try setup.run(["ping"], client: "ops").status == 0)
+    }
+
     @Test func theRightKeysDriveTheDaemon() throws {
         let setup = try Setup()
         defer { setup.daemon.stop() }
