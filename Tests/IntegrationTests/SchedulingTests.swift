@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Under the unit's realtime policy, only the frame loop keeps it: libzmq's I/O thread and the
+/// Under a realtime policy (the unit's), only the frame loop keeps it: libzmq's I/O thread and the
 /// other helpers go back to normal scheduling, so a busy I/O thread never holds a frame's core.
 @Suite(.serialized) struct SchedulingTests {
     /// Scheduling policy of every thread of `pid` (field 41 of `/proc/PID/task/TID/stat`).
@@ -20,14 +20,18 @@ import Testing
         return result
     }
 
-    @Test func onlyTheFrameLoopKeepsARealtimePolicy() throws {
+    /// The same with `SCHED_RESET_ON_FORK` set, which `sched_getscheduler` reports ORed into the
+    /// policy: the frame loop must still see itself as realtime (it used to, without the flag only).
+    @Test(arguments: [false, true])
+    func onlyTheFrameLoopKeepsARealtimePolicy(resetOnFork: Bool) throws {
         let daemon = try DaemonProcess()
         let pid = daemon.process.processIdentifier
         // What systemd does for CPUSchedulingPolicy=fifo: every thread realtime (the test runs as
         // root, as CI does; without CAP_SYS_NICE this fails loudly rather than passing vacuously).
         for tid in try Self.policies(of: pid).keys {
             var parameters = sched_param(sched_priority: 10)
-            try #require(sched_setscheduler(tid, SCHED_FIFO, &parameters) == 0, "sched_setscheduler errno \(errno)")
+            let policy = SCHED_FIFO | (resetOnFork ? Int32(0x4000_0000) : 0)  // SCHED_RESET_ON_FORK
+            try #require(sched_setscheduler(tid, policy, &parameters) == 0, "sched_setscheduler errno \(errno)")
         }
         #expect(try Self.policies(of: pid).values.allSatisfy { $0 == SCHED_FIFO })
         // The loop hands the policy back at its next heartbeat (every second by default).

@@ -152,9 +152,12 @@ public final class Engine: @unchecked Sendable {
     /// Binds the sockets, resolves restart recovery, calls `ready`, then serves until `stop()`.
     public func run(ready: () -> Void = {}) throws {
         try bind()
-        let moved = RealtimeConfinement.confineToCurrentThread()
-        if moved > 0 {
-            log(6, "The frame loop keeps its realtime priority; \(moved) helper threads run at normal priority.")
+        let confinement = RealtimeConfinement.confineToCurrentThread()
+        if confinement.realtime {
+            log(
+                6,
+                "The frame loop keeps its realtime priority; \(confinement.moved) helper threads run at normal "
+                    + "priority.")
         }
         try recoverAtStart()
         loadCommandIDs()

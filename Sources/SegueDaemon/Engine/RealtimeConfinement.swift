@@ -17,21 +17,28 @@ enum RealtimeConfinement {
         return pid_t(last)
     }
 
+    /// `sched_getscheduler` ORs `SCHED_RESET_ON_FORK` into the policy of a thread that has it (the
+    /// unit's `CPUSchedulingResetOnFork=`, if an operator sets it): the policy is what is left.
+    static func isRealtime(_ policy: Int32) -> Bool {
+        let base = policy & ~Int32(0x4000_0000)  // SCHED_RESET_ON_FORK
+        return base == SCHED_FIFO || base == SCHED_RR
+    }
+
     /// If the calling thread runs a realtime policy, moves every other thread of the process that
-    /// also does to `SCHED_OTHER`. Returns how many threads it moved (0 when not realtime).
+    /// also does to `SCHED_OTHER`. Returns whether the calling thread is realtime and how many threads
+    /// it moved.
     @discardableResult
-    static func confineToCurrentThread() -> Int {
-        let policy = sched_getscheduler(0)
-        guard policy == SCHED_FIFO || policy == SCHED_RR, let own = currentThreadID() else { return 0 }
-        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return 0 }
+    static func confineToCurrentThread() -> (realtime: Bool, moved: Int) {
+        guard isRealtime(sched_getscheduler(0)), let own = currentThreadID() else { return (false, 0) }
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else {
+            return (true, 0)
+        }
         var moved = 0
         for task in tasks {
-            guard let tid = pid_t(task), tid != own else { continue }
-            let theirs = sched_getscheduler(tid)
-            guard theirs == SCHED_FIFO || theirs == SCHED_RR else { continue }
+            guard let tid = pid_t(task), tid != own, isRealtime(sched_getscheduler(tid)) else { continue }
             var normal = sched_param(sched_priority: 0)
             if sched_setscheduler(tid, SCHED_OTHER, &normal) == 0 { moved += 1 }
         }
-        return moved
+        return (true, moved)
     }
 }
