@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import SegueCore
 import SegueStore
 import SegueWire
+import Synchronization
 
 /// `segued` as a library: parses the command line and config, runs the engine under systemd's
 /// notify protocol, and turns signals into a graceful stop or a reload. The executable only calls
