@@ -53,7 +53,8 @@ install: release
 	    -e 's|/etc/segue/segued.json|$(SYSCONFDIR)/segue/segued.json|g' config/segued.service > "$(DESTDIR)$(UNITDIR)/segued.service"; \
 	chmod 0644 "$(DESTDIR)$(UNITDIR)/segued.service"; \
 	install -m 0644 config/segue.sysusers.conf "$(DESTDIR)$(SYSUSERSDIR)/segue.conf"; \
-	install -m 0644 config/segue.tmpfiles.conf "$(DESTDIR)$(TMPFILESDIR)/segue.conf"; \
+	sed -e 's|/etc/segue|$(SYSCONFDIR)/segue|g' config/segue.tmpfiles.conf > "$(DESTDIR)$(TMPFILESDIR)/segue.conf"; \
+	chmod 0644 "$(DESTDIR)$(TMPFILESDIR)/segue.conf"; \
 	install -m 0644 docs/operations.md "$(DESTDIR)$(DOCDIR)/operations.md"; \
 	install -d -m 0750 "$(DESTDIR)$(SYSCONFDIR)/segue"; \
 	if [ -e "$(DESTDIR)$(SYSCONFDIR)/segue/segued.json" ]; then \
