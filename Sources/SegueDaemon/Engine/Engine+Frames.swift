@@ -56,6 +56,7 @@ extension Engine {
         // back once a second. Costs a directory read when realtime, nothing otherwise.
         RealtimeConfinement.confineToCurrentThread()
         reportCheckpointFailures()
+        reportCommitFailures()
         let body: JSON = [
             "frame": .int(clock.frame(atOrBefore: now)), "time": .int(now), "seq": .int(durableSeq),
             "navigators": .int(fleet.navigators.count), "version": .string(Self.version),
@@ -68,6 +69,12 @@ extension Engine {
     /// last report: commands still commit, but a WAL that cannot be copied back keeps growing, and a
     /// persistent I/O error or full disk on the database file would otherwise stay invisible until
     /// commits start failing.
+    /// The failed commits not logged yet (`CommitFailureLog`), once a second at most.
+    func reportCommitFailures() {
+        guard let (count, last) = commitFailureLog.pending(now: WallClock.monotonic()) else { return }
+        log(3, "\(count) more commit(s) failed (the last: \(last)). Commands get unavailable until storage recovers.")
+    }
+
     func reportCheckpointFailures() {
         let failures = store.walCheckpoints.failures
         guard failures > walCheckpointFailuresReported else { return }

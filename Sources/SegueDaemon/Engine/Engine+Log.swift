@@ -110,6 +110,9 @@ extension Engine {
         switch completion.result {
         case .success:
             durableSeq = max(durableSeq, completion.seq)
+            if let failed = commitFailureLog.recovered() {
+                log(5, "Commits succeed again, after \(failed) failed commit(s).")
+            }
         case .failure(let error):
             commitFailed(error)
         }
@@ -118,10 +121,13 @@ extension Engine {
     private func commitFailed(_ error: StoreError) {
         stats.commitFailures += 1
         epoch += 1
-        log(
-            3,
-            "Commit failed after seq \(durableSeq): \(error). Commands get unavailable until storage recovers; nothing after seq \(durableSeq) was kept."
-        )
+        if let earlier = commitFailureLog.failed("\(error)", now: WallClock.monotonic()) {
+            let also = earlier > 0 ? " (\(earlier) more failed since the last report)" : ""
+            log(
+                3,
+                "Commit failed after seq \(durableSeq): \(error)\(also). Commands get unavailable until storage recovers; nothing after seq \(durableSeq) was kept."
+            )
+        }
         let durable = store.lastSeq
         durableSeq = durable
         uncommitted.removeAll()

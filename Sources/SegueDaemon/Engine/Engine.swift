@@ -92,6 +92,9 @@ public final class Engine: @unchecked Sendable {
     var recentCommands = RecentCommands(capacity: Engine.rememberedReplies)
     /// `store.walCheckpoints.failures` when last logged (`reportCheckpointFailures`).
     var walCheckpointFailuresReported = 0
+    /// Failed commits are logged at most once a second (a full disk fails every command):
+    /// `commitFailureLog` says when the last line went out and what has failed since.
+    var commitFailureLog = CommitFailureLog()
     /// Which command ids may be stored: lets a new id skip the store lookup (`Engine+CommandIDs`).
     var knownCommandIDs = KnownCommandIDs()
     var dirty: Set<String> = []

@@ -1,0 +1,49 @@
+/// When a failed commit is worth a log line. On a full disk every command's commit fails: one
+/// `error` line per command would flood the journal, so the first failure is logged at once, later
+/// ones at most once a second as a count with the last error, and the first success after them once.
+struct CommitFailureLog {
+    static let interval: Int64 = 1_000_000_000
+
+    /// When the last line went out (monotonic nanoseconds).
+    private var loggedAt: Int64?
+    /// Failures since that line, and the last one's text.
+    private var unlogged = 0
+    private var last = ""
+    /// Failures since commits last succeeded.
+    private var failing = 0
+
+    /// Notes a failure; when it is to be logged now, how many earlier ones went unlogged since the
+    /// last line (nil: not now).
+    mutating func failed(_ error: String, now: Int64) -> Int? {
+        failing += 1
+        if let loggedAt, now - loggedAt < Self.interval {
+            unlogged += 1
+            last = error
+            return nil
+        }
+        defer { unlogged = 0 }
+        loggedAt = now
+        return unlogged
+    }
+
+    /// The failures not logged yet and the last one, once `interval` has passed since the last line.
+    mutating func pending(now: Int64) -> (count: Int, last: String)? {
+        guard unlogged > 0, let loggedAt, now - loggedAt >= Self.interval else { return nil }
+        defer {
+            self.loggedAt = now
+            unlogged = 0
+        }
+        return (unlogged, last)
+    }
+
+    /// Notes a success; the number of failures before it, the first time after some.
+    mutating func recovered() -> Int? {
+        guard failing > 0 else { return nil }
+        defer {
+            failing = 0
+            unlogged = 0
+            loggedAt = nil
+        }
+        return failing
+    }
+}

@@ -1,0 +1,36 @@
+import Testing
+
+@testable import SegueDaemon
+
+/// Failed commits on a full disk: the first logged at once, the rest folded into one line a second
+/// at most, the recovery once.
+@Suite struct CommitFailureLogTests {
+    static let second: Int64 = 1_000_000_000
+
+    @Test func aStormOfFailuresIsOneLinePerSecond() {
+        var log = CommitFailureLog()
+        let first = log.failed("full", now: 0)
+        #expect(first == 0)
+        // 1,000 failures, 2.5 ms apart: a line at 1 s and at 2 s, each counting those it folds in.
+        var lines: [(at: Int, earlier: Int)] = []
+        for i in 1...1_000 {
+            if let earlier = log.failed("full \(i)", now: Int64(i) * Self.second / 400) { lines.append((i, earlier)) }
+        }
+        #expect(lines.map(\.at) == [400, 800])
+        #expect(lines.map(\.earlier) == [399, 399])
+        // The tail (801...1000) goes out at the next heartbeat a second after the last line.
+        let early = log.pending(now: 2 * Self.second + 1)
+        #expect(early == nil, "at most once a second")
+        let tail = log.pending(now: 3 * Self.second)
+        #expect(tail?.count == 200)
+        #expect(tail?.last == "full 1000")
+        let again = log.pending(now: 5 * Self.second)
+        #expect(again == nil, "nothing left")
+        let recovered = log.recovered()
+        #expect(recovered == 1_001)
+        let twice = log.recovered()
+        #expect(twice == nil, "the recovery is logged once")
+        let next = log.failed("full again", now: 5 * Self.second + 5)
+        #expect(next == 0, "a new storm starts with a line")
+    }
+}
