@@ -32,4 +32,20 @@ import Testing
         let push = try client.call(["cmd": "push", "navigator": "main", "screen": "Detail", "animated": false])
         #expect(push["ok"] == true, "\(push)")
     }
+
+    /// libzmq binds an ipc endpoint by replacing its socket file, so a second daemon given the first
+    /// one's ipc endpoint (its own data dir, the same config by hand) used to cut the first one's
+    /// clients off even though it then failed. It now refuses before binding.
+    @Test func anIpcEndpointInUseIsRefusedAndTheFirstDaemonKeepsIt() throws {
+        let first = try DaemonProcess(transport: .ipc)
+        defer { first.stop() }
+        let second = try DaemonProcess(arguments: ["--command", first.commandEndpoint], waitReady: false)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while second.process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(!second.process.isRunning)
+        #expect(second.process.terminationStatus == 1)
+        #expect(second.log.contains("\(first.commandEndpoint) is in use: another process"), "\(second.log)")
+        let client = try TestClient(endpoint: first.commandEndpoint)
+        #expect(try client.call(["cmd": "ping"])["ok"] == true)
+    }
 }
