@@ -24,6 +24,12 @@ extension BadValueCase {
         .init(
             "navigator", #"{"cmd":"push","screen":"A"}"#, .badRequest,
             "navigator is required: push needs the name of the navigator to act on."),
+        .init(
+            "navigator", #"{"cmd":"list","navigator":"main"}"#, .badRequest,
+            "list does not take navigator; it covers every navigator (state and history read one)."),
+        .init(
+            "navigator", #"{"cmd":"ping","navigator":"main"}"#, .badRequest,
+            "ping does not take navigator; it covers every navigator (state and history read one)."),
         .init("expect", nav("close", #""expect":"1""#), .badRequest, #"expect must be an integer; got "1"."#),
         .init("expect", nav("close", #""expect":1.5"#), .badRequest, "expect must be an integer; got 1.5."),
         .init("expect", nav("close", #""expect":-1"#), .invalidArgument, "expect must be 0 or more; got -1."),

@@ -125,6 +125,12 @@ public struct RequestDecoder: Sendable {
             try checkParams(command)
             return .navigation(command)
         }
+        // ping, list and stats cover the whole daemon: a navigator there would be silently ignored
+        // (`list` would still list them all), so it is refused like any member they do not take.
+        if navigator != nil, ["ping", "list", "stats"].contains(cmd) {
+            throw CoreError(
+                .badRequest, "\(cmd) does not take navigator; it covers every navigator (state and history read one).")
+        }
         // Read commands take no envelope fields but `id` and `navigator` (so `expect` and `owner` are not
         // among the members an unknown one's message lists); a null one is absent, as everywhere.
         for member in ["expect", "owner"] {
