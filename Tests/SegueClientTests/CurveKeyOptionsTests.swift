@@ -89,7 +89,15 @@ import Testing
             .usage(
                 "The value 'rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf~' is invalid for '--server-key': expected the "
                     + "daemon's public key: 40 Z85 characters, or a file holding them (it has characters outside "
-                    + "the Z85 alphabet, or groups that overflow 32 bits).")
+                    + "the Z85 alphabet, or groups that overflow 32 bits; no such file either).")
+        ),
+        // Neither a file nor named like one: a key, mistyped (it was read as a missing file, status 74).
+        (
+            "shortkey", "DIR/ops",
+            .usage(
+                "The value 'shortkey' is invalid for '--server-key': expected the daemon's public key: 40 Z85 "
+                    + "characters, or a file holding them (it has 8 characters where a key has 40; no such file "
+                    + "either).")
         ),
         (
             "", "DIR/ops",

@@ -89,10 +89,11 @@ public struct CurveKeyOptions: Equatable, Sendable {
         if text.isEmpty { throw UsageError.invalidValue(text, for: given.source, expectation) }
         let exists = access(text, F_OK) == 0
         if !exists, !text.hasSuffix(".pub"), CurveKeyFile.keyProblem(text) == nil { return text }
-        // Forty characters and no such file: a mistyped key, not a missing file.
-        if text.utf8.count == 40, !exists, !text.hasSuffix(".pub") {
-            throw UsageError.invalidValue(
-                text, for: given.source, expectation + " (\(CurveKeyFile.keyProblem(text) ?? "not a key"))")
+        // No such file and not named like one: it had to be the key itself (docs/cli.md), so it is a
+        // mistyped key, reported as a bad value rather than as a file that cannot be opened.
+        if !exists, !text.hasSuffix(".pub") {
+            let problem = CurveKeyFile.keyProblem(text) ?? "not a key"
+            throw UsageError.invalidValue(text, for: given.source, expectation + " (\(problem); no such file either)")
         }
         return try CurveKeyFile.read(text).key
     }
