@@ -19,8 +19,13 @@ struct TransitionWaiter {
     init(_ inv: Invocation, navigator: String) throws {
         self.navigator = navigator
         timeout = inv.timeout
+        // Half a second at most for the subscription's handshake: a local daemon completes it in
+        // milliseconds, a refused key shows within that time, and a daemon that is not there is the
+        // command's own timeout to report (it used to cost a whole --timeout more). An event sent
+        // before the subscription is in place is read from the log anyway.
         subscriber = try SegueSubscriber(
-            endpoint: inv.publishEndpoint, topics: ["event/\(navigator)/"], ready: inv.timeout, curve: try inv.curve())
+            endpoint: inv.publishEndpoint, topics: ["event/\(navigator)/"], ready: min(inv.timeout, .milliseconds(500)),
+            curve: try inv.curve())
     }
 
     struct Outcome {
