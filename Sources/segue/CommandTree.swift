@@ -136,7 +136,8 @@ enum CommandTree {
 
     static let root = CommandConfiguration(
         name: "segue", abstract: "Drive and observe segued, the navigation coordinator daemon.",
-        discussion: "Exit status: 0 ok, 1 the daemon said no (code and message on stderr), 2 --wait saw a cancel, "
+        discussion: "segue --version prints the version.\n\n"
+            + "Exit status: 0 ok, 1 the daemon said no (code and message on stderr), 2 --wait saw a cancel, "
             + "3 no answer in time, 64 usage, 69 endpoint unusable or handshake refused (CURVE keys), 74 file, key "
             + "file or data dir error.\n\nA daemon with CURVE needs --server-key (its public key) and --client-key "
             + "(a pair from 'segue keygen' that it lists), or SEGUE_SERVER_KEY and SEGUE_CLIENT_KEY.",

@@ -18,6 +18,9 @@ enum ReplayCommand {
         let path = inv.argument("log")
         let to = try inv.count("to") ?? .max
         let from = try inv.count("from") ?? 0
+        guard from <= to else {
+            throw UsageError("--from \(from) is after --to \(to): nothing would be replayed.")
+        }
         let navigator = inv.parsed.value("navigator")
         var events = try LogSource.events(path, upTo: to == .max ? .max : to + 1)
         // The first event left out by --to ends the replay at its frame (`TickReplayer.stopBefore`).

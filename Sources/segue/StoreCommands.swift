@@ -18,7 +18,11 @@ enum StoreCommands {
         let count: Int
         do { count = try log.exportJSONLines(to: path) } catch { throw IOFailure(error.message) }
         if let output {
-            Output.error("Exported \(count) events to \(output).")
+            if inv.json {
+                Output.line(JSON.object(["exported": .int(Int64(count)), "file": .string(output)]).serialized())
+            } else {
+                Output.error("Exported \(count) events to \(output).")
+            }
         } else {
             defer { try? FileManager.default.removeItem(atPath: path) }
             if let data = FileManager.default.contents(atPath: path) { FileHandle.standardOutput.write(data) }
@@ -72,6 +76,9 @@ enum StoreCommands {
         let target: String
         var problems: [String] = []
         if let dir = inv.parsed.value("data-dir") {
+            if let file = inv.parsed.argument("file") {
+                throw UsageError("Give either a file (\(file)) or --data-dir <dir> to verify, not both.")
+            }
             target = dir
             let log = try LogSource.openLog(dir)
             do { problems += try log.integrityCheck() } catch { problems.append(error.message) }

@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCore
 
 /// `segue`: parse, dispatch, exit with the documented status (see `ExitCode`).
 let handlers: [String: (Invocation) throws -> Void] = [
@@ -24,6 +25,10 @@ pthread_sigmask(SIG_SETMASK, &unblocked, nil)
 
 do {
     let argv = Array(CommandLine.arguments.dropFirst())
+    if argv == ["--version"] {
+        Output.line("segue \(SegueVersion.current)")
+        exit(0)
+    }
     let (path, rest) = try CommandTree.root.resolve(argv)
     let command = path.last!
     let words = path.map(\.name)

@@ -341,11 +341,33 @@ import Testing
             "error: The value 'soon' is invalid for '--timeout': expected a positive duration like 0.4, 0.4s or 400ms.\n"
                 + "See 'segue state --help'.\n"
         ),
+        (
+            ["replay", "log.jsonl", "--from", "12", "--to", "10"],
+            "error: --from 12 is after --to 10: nothing would be replayed.\nSee 'segue replay --help'.\n"
+        ),
+        (
+            ["verify", "log.jsonl", "--data-dir", "/var/lib/segue"],
+            "error: Give either a file (log.jsonl) or --data-dir <dir> to verify, not both.\nSee 'segue verify --help'.\n"
+        ),
     ])
     func usageErrorsExitSixtyFour(arguments: [String], stderr: String) throws {
         let result = try Cli.run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr == stderr)
+    }
+
+    @Test func versionAndExportJSON() throws {
+        let version = try Cli.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "segue \(SegueVersion.current)\n")
+        let d = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        #expect(d.stop() == 0)
+        let file = d.dataDir + "/out.jsonl"
+        let export = try Cli.run(["export", "--data-dir", d.dataDir, "-o", file, "--json"])
+        #expect(export.status == 0)
+        #expect(export.stderr == "")
+        #expect(try JSON.parse(export.stdout) == ["exported": 1, "file": .string(file)])
     }
 
     @Test func helpOnEverySubcommandHasExamples() throws {

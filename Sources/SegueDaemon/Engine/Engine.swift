@@ -45,7 +45,7 @@ final class CompletionQueue: Sendable {
 /// order the log records, so there are no races between gestures, the clock and other clients.
 /// Only the store's group committer runs beside it; its completions come back through `wakeup`.
 public final class Engine: @unchecked Sendable {
-    public static let version = "0.1.0"
+    public static let version = SegueVersion.current
 
     var options: EngineOptions
     let log: EngineLog
