@@ -8,6 +8,9 @@ extension BadValueCase {
         .init("id", #"{"cmd":"ping","id":true}"#, .badRequest, "id must be a string or an integer; got true."),
         .init("id", #"{"cmd":"ping","id":1.5}"#, .badRequest, "id must be a string or an integer; got 1.5."),
         .init(
+            "id", #"{"cmd":"ping","id":1180591620717411303424}"#, .invalidArgument,
+            "id must be a string or an integer that fits in 64 bits; got 1.1805916207174113e+21."),
+        .init(
             "id", #"{"cmd":"ping","id":{"a":1}}"#, .badRequest,
             #"id must be a string or an integer; got an object with "a"."#),
         .init("id", #"{"cmd":"ping","id":""}"#, .invalidArgument, "id must be 1 to 128 bytes; got 0 bytes."),

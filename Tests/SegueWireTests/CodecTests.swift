@@ -165,6 +165,16 @@ import Testing
         #expect(code(#"{"cmd":"push","navigator":"m","screen":{"name":"A","params":{"k":12345}}}"#) == .tooLarge)
         #expect(code(#"{"cmd":"push","navigator":"m","screen":{"name":"A","params":{}}}"#) == nil)
         #expect(code(#"{"cmd":"ping","x":[[[1]]]}"#) == .badRequest)
+        // A string past the limit is too large, and said so: the JSON itself is fine.
+        limits.maxStringBytes = 4
+        guard
+            case .failure(let long) = RequestDecoder(limits: limits).decode(Array(#"{"cmd":"ping","x":"abcde"}"#.utf8))
+        else {
+            Issue.record("a 5-byte string passed a 4-byte limit")
+            return
+        }
+        #expect(long.error.code == .tooLarge)
+        #expect(long.error.message.hasPrefix("The request is too large: "), "\(long.error.message)")
     }
 
     @Test func requestKnowsWhetherItMutates() throws {

@@ -26,9 +26,13 @@ public struct RequestDecoder: Sendable {
             json = try JSON.parse(
                 bytes, limits: JSONLimits(maxDepth: limits.maxDepth, maxStringBytes: limits.maxStringBytes))
         } catch {
-            let code: ErrorCode = (error.kind == .stringTooLong) ? .tooLarge : .badRequest
+            // A string past the limit is well-formed JSON that is too large, not invalid JSON.
+            guard error.kind != .stringTooLong else {
+                return .failure(
+                    Failure(id: nil, error: WireError(.tooLarge, "The request is too large: \(error.description).")))
+            }
             return .failure(
-                Failure(id: nil, error: WireError(code, "The request is not valid JSON: \(error.description).")))
+                Failure(id: nil, error: WireError(.badRequest, "The request is not valid JSON: \(error.description).")))
         }
         guard let object = json.objectValue else {
             return .failure(
@@ -51,6 +55,11 @@ public struct RequestDecoder: Sendable {
         case .int(let i)?: id = String(i)
         // `1.0` is the integer 1 here as everywhere else in a request (and in the fingerprint).
         case .double(let d)? where Int64(exactly: d) != nil: id = String(Int64(d))
+        // A whole number past 64 bits has the right type and is out of range, as for every integer.
+        case .double(let d)? where d.isFinite && d.rounded(.towardZero) == d:
+            let error = CoreError(
+                .invalidArgument, "id must be a string or an integer that fits in 64 bits; got \(JSON.messageText(d)).")
+            return .failure(Failure(id: nil, error: WireError(error)))
         case let value?:
             let error = CoreError.wrongType("id", expected: "a string or an integer", got: value)
             return .failure(Failure(id: nil, error: WireError(error)))
