@@ -98,7 +98,10 @@ public enum Daemon {
                 logger.log(level: LogLevel.forSyslogPriority(priority), message)
             }
         } catch {
-            logger.critical("Could not open the log in \(config.dataDir): \(error)")
+            // A StoreError's own text leads with its wire code (`bad_request: …`), which means
+            // nothing to an operator reading why the daemon did not start: the message says it all.
+            let reason = (error as? StoreError).map(\.message) ?? "\(error)"
+            logger.critical("Could not open the log in \(config.dataDir): \(reason)")
             return 1
         }
         let watcher = SignalWatcher()

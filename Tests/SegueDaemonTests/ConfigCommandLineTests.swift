@@ -114,6 +114,15 @@ import Testing
         }
     }
 
+    /// `tcp://HOST:*` is a free port chosen at each bind: the same text twice is two endpoints.
+    @Test func wildcardPortsAreNotTheSameEndpoint() throws {
+        let config = try runConfig([
+            "--command", "tcp://127.0.0.1:*", "--command", "tcp://127.0.0.1:*", "--publish", "tcp://127.0.0.1:*",
+        ])
+        #expect(config.command.map(\.description) == ["tcp://127.0.0.1:*", "tcp://127.0.0.1:*"])
+        #expect(config.publish.map(\.description) == ["tcp://127.0.0.1:*"])
+    }
+
     @Test func aBadConfigFileExits78() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("segued.json", #"{"limits": {"maxMessageBytes": 10}}"#)

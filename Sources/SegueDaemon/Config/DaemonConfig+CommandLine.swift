@@ -177,12 +177,15 @@ extension DaemonConfig {
                 config.logLevel = logLevel
                 config.commandLineKeys.insert("logLevel")
             }
+            // `tcp://HOST:*` asks the kernel for a free port each time it is bound, so the same text
+            // twice is two endpoints, not one given twice.
+            func isFixed(_ endpoint: Endpoint) -> Bool { !endpoint.description.hasSuffix(":*") }
             for (name, list) in [("--command", command), ("--publish", publish)] {
-                for (index, endpoint) in list.enumerated() where list[..<index].contains(endpoint) {
+                for (index, endpoint) in list.enumerated() where isFixed(endpoint) && list[..<index].contains(endpoint) {
                     throw ConfigError(.usage, at: name, "endpoint '\(endpoint)' was given twice to '\(name)'")
                 }
             }
-            for endpoint in config.publish where config.command.contains(endpoint) {
+            for endpoint in config.publish where isFixed(endpoint) && config.command.contains(endpoint) {
                 throw ConfigError(.usage, "endpoint '\(endpoint)' is both a command and a publish endpoint")
             }
         }

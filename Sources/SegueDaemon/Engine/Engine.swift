@@ -112,7 +112,11 @@ public final class Engine: @unchecked Sendable {
         var limits = options.decoderLimits
         limits.maxStringBytes = min(limits.maxStringBytes, options.maxMessageBytes)
         decoder = RequestDecoder(limits: limits)
-        try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw DataDirectoryError(path: options.dataDirectory, underlying: error)
+        }
         let path = (options.dataDirectory as NSString).appendingPathComponent("segue.db")
         // The quick check reads every page, which alone takes seconds on a 10-million-event log; it
         // runs beside start-up instead, and a damaged file is reported the moment it is found.
