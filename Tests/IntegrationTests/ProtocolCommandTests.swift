@@ -38,6 +38,10 @@ import Testing
         #expect(pushed["revision"] == 3, "started + completed")
         #expect(pushed["seq"] == 3)
         #expect(pushed["phase"] == nil, "a non-animated transition has ended by the reply")
+        // The state showing that push is as of the push's frame at least, never a frame before it.
+        let after = try c.ok(["cmd": "state", "navigator": "main"])
+        let pushFrame = try #require(pushed["frame"]?.int64Value)
+        #expect(try #require(after["frame"]?.int64Value) >= pushFrame)
 
         let withParams = try c.ok([
             "cmd": "push", "navigator": "main", "screen": ["name": "B", "params": ["item": 7]], "animated": false,

@@ -8,7 +8,9 @@ extension Engine {
         let name = request.navigator!
         var state: NavigatorState
         var seq = fleet.lastSeq
-        var frame = fleet.closedFrame
+        // A command takes effect at the frame after the last closed one: the state already shows it,
+        // so it is as of that frame (a tick of frame F shows only events of frames up to F).
+        var frame = max(fleet.closedFrame, fleet.lastFrame)
         if let at {
             do {
                 state = try stateFromLog(name, at: at)
