@@ -26,6 +26,20 @@ import Testing
         try expectUnchanged(client, since: before)
     }
 
+    /// A DEALER's reply is one frame, also for a message that is one empty frame (it used to be
+    /// answered as a REQ's delimiter, with two frames, leaving the client a frame out of step). An
+    /// empty first frame followed by more is a REQ's envelope, as a REQ may send several frames.
+    @Test func aDealerAlwaysGetsOneFrame() throws {
+        let daemon = try SharedDaemon.get()
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        for frames in [[[UInt8]()], [Array(MalformedCase.ping.utf8), []]] {
+            try client.send(frames: frames)
+            let reply = try client.receiveFrames()
+            #expect(reply.count == 1, "\(frames.map(\.count)) -> \(reply.map { String(decoding: $0, as: UTF8.self) })")
+        }
+        try client.ok(["cmd": "ping"])
+    }
+
     /// Past `ZMQ_MAXMSGSIZE` (1 MiB) libzmq drops the connection instead of delivering the message:
     /// no reply, and the daemon goes on serving (the same socket reconnects, and others never noticed).
     @Test func pastTheMessageSizeLimitTheSenderIsDisconnected() throws {

@@ -27,7 +27,10 @@ extension Engine {
         guard frames.count >= 2 else { return }
         var envelope = [frames[0]]
         var rest = frames.dropFirst()
-        if rest.first?.isEmpty == true {
+        // A REQ's delimiter is always followed by its body: a lone empty frame is a DEALER's empty
+        // body, answered in one frame like any DEALER reply (a two-frame answer would leave that
+        // client one reply out of step from then on).
+        if rest.first?.isEmpty == true, rest.count > 1 {
             envelope.append([])
             rest = rest.dropFirst()
         }
