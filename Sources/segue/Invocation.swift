@@ -7,6 +7,10 @@ struct Invocation {
     let path: String
     let parsed: ParsedArguments
     let endpoint: String
+    /// A malformed endpoint, reported as a usage error by the commands that connect to it (and only
+    /// by them: `export` or `keygen` must not fail over a variable they do not use).
+    private let endpointError: UsageError?
+    private let publishEndpointError: UsageError?
     let publishEndpoint: String
     let json: Bool
     let timeout: Duration
@@ -23,6 +27,16 @@ struct Invocation {
         endpoint = parsed.value("endpoint") ?? variable("SEGUE_ENDPOINT") ?? SegueClient.defaultEndpoint
         publishEndpoint =
             parsed.value("publish-endpoint") ?? variable("SEGUE_PUBLISH_ENDPOINT") ?? SegueClient.defaultPublishEndpoint
+        // Checked here, reported by the commands that connect (a bad publish endpoint used to surface
+        // as a transport error, a port past 65535 as a timeout).
+        func problem(_ value: String, _ option: String, _ variable: String) -> UsageError? {
+            guard let problem = Self.endpointProblem(value) else { return nil }
+            let source = parsed.value(String(option.dropFirst(2))) == nil ? variable : option
+            return UsageError.invalidValue(
+                value, for: source, "expected a ZeroMQ endpoint like tcp://127.0.0.1:7400 (\(problem))")
+        }
+        endpointError = problem(endpoint, "--endpoint", "SEGUE_ENDPOINT")
+        publishEndpointError = problem(publishEndpoint, "--publish-endpoint", "SEGUE_PUBLISH_ENDPOINT")
         json = parsed.flag("json")
         let seconds = try parsed.value("timeout").map { (t: String) throws(UsageError) in
             try ArgumentValues.seconds(t, for: "--timeout")
@@ -33,8 +47,37 @@ struct Invocation {
 
     func argument(_ name: String) -> String { parsed.argument(name) ?? "" }
 
+    /// The publish endpoint, for the commands that subscribe; a malformed one is a usage error.
+    func subscriptionEndpoint() throws(UsageError) -> String {
+        if let publishEndpointError { throw publishEndpointError }
+        return publishEndpoint
+    }
+
+    /// What is wrong with an endpoint a client connects to, or nil: `tcp://HOST:PORT` with a port
+    /// from 1 to 65535, `ipc://PATH` (at most 107 bytes), `inproc://NAME`.
+    static func endpointProblem(_ text: String) -> String? {
+        guard let separator = text.firstRange(of: "://") else { return "no transport://" }
+        let scheme = text[..<separator.lowerBound]
+        let address = text[separator.upperBound...]
+        guard !address.isEmpty else { return "nothing after ://" }
+        switch scheme {
+        case "tcp":
+            guard let colon = address.lastIndex(of: ":"), colon != address.startIndex else {
+                return "tcp needs host:port"
+            }
+            guard let port = Int(address[address.index(after: colon)...]), (1...65535).contains(port) else {
+                return "the port must be a number from 1 to 65535"
+            }
+            return nil
+        case "ipc": return address.utf8.count <= 107 ? nil : "an ipc path is at most 107 bytes"
+        case "inproc": return nil
+        default: return "the transport is tcp, ipc or inproc"
+        }
+    }
+
     /// The connected client; a malformed endpoint is a usage error.
     func client() throws -> SegueClient {
+        if let endpointError { throw endpointError }
         let curve = try curve()
         let result = Result { () throws(SegueClientError) -> SegueClient in
             try SegueClient(endpoint: endpoint, timeout: timeout, retries: 2, curve: curve)

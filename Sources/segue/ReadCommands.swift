@@ -50,7 +50,7 @@ enum ReadCommands {
         let subscriber =
             follow
             ? try SegueSubscriber(
-                endpoint: inv.publishEndpoint, topics: [navigator.map { "event/\($0)/" } ?? "event/"],
+                endpoint: try inv.subscriptionEndpoint(), topics: [navigator.map { "event/\($0)/" } ?? "event/"],
                 ready: inv.timeout, curve: try inv.curve())
             : nil
         func emit(_ e: EventRecord) {

@@ -24,7 +24,8 @@ struct TransitionWaiter {
         // command's own timeout to report (it used to cost a whole --timeout more). An event sent
         // before the subscription is in place is read from the log anyway.
         subscriber = try SegueSubscriber(
-            endpoint: inv.publishEndpoint, topics: ["event/\(navigator)/"], ready: min(inv.timeout, .milliseconds(500)),
+            endpoint: try inv.subscriptionEndpoint(), topics: ["event/\(navigator)/"],
+            ready: min(inv.timeout, .milliseconds(500)),
             curve: try inv.curve())
     }
 

@@ -8,7 +8,8 @@ enum WatchCommand {
         let navigators = inv.parsed.arguments["navigator"] ?? []
         let client = try inv.client()
         let subscription = try CatchUpSubscription(
-            client: client, publishEndpoint: inv.publishEndpoint, navigators: navigators, curve: try inv.curve())
+            client: client, publishEndpoint: try inv.subscriptionEndpoint(), navigators: navigators,
+            curve: try inv.curve())
         let terminal = !inv.json && isatty(STDOUT_FILENO) == 1
         if terminal { Terminal.enter() }
         var model = WatchModel()

@@ -342,6 +342,16 @@ import Testing
                 + "See 'segue state --help'.\n"
         ),
         (
+            ["ping", "--endpoint", "tcp://127.0.0.1:99999"],
+            "error: The value 'tcp://127.0.0.1:99999' is invalid for '--endpoint': expected a ZeroMQ endpoint like "
+                + "tcp://127.0.0.1:7400 (the port must be a number from 1 to 65535).\nSee 'segue ping --help'.\n"
+        ),
+        (
+            ["log", "--follow", "--publish-endpoint", "tpc://127.0.0.1:7401"],
+            "error: The value 'tpc://127.0.0.1:7401' is invalid for '--publish-endpoint': expected a ZeroMQ endpoint "
+                + "like tcp://127.0.0.1:7400 (the transport is tcp, ipc or inproc).\nSee 'segue log --help'.\n"
+        ),
+        (
             ["replay", "log.jsonl", "--from", "12", "--to", "10"],
             "error: --from 12 is after --to 10: nothing would be replayed.\nSee 'segue replay --help'.\n"
         ),
