@@ -306,12 +306,17 @@ enum CommandTree {
                 ]),
         ]))
 
+    /// The commands that read or write files and never talk to a daemon: they take `--json` only
+    /// of the shared options, so their help does not offer endpoints, keys or a timeout.
+    static let offline: Set<String> = ["export", "import", "verify", "keygen", "replay"]
+
     /// Adds the shared options to every leaf command.
     static func withGlobals(_ commands: [CommandConfiguration]) -> [CommandConfiguration] {
         commands.map { command in
             var c = command
             if c.subcommands.isEmpty {
-                c.options += global.filter { g in !c.options.contains { $0.name == g.name } }
+                let shared = offline.contains(c.name) ? global.filter { $0.name == "json" } : global
+                c.options += shared.filter { g in !c.options.contains { $0.name == g.name } }
             } else {
                 c.subcommands = withGlobals(c.subcommands)
             }

@@ -351,6 +351,11 @@ import Testing
             "error: The value 'tpc://127.0.0.1:7401' is invalid for '--publish-endpoint': expected a ZeroMQ endpoint "
                 + "like tcp://127.0.0.1:7400 (the transport is tcp, ipc or inproc).\nSee 'segue log --help'.\n"
         ),
+        // The offline commands take no daemon options: offered in their help, they were silently unused.
+        (
+            ["export", "--data-dir", "d", "--timeout", "1"],
+            "error: Unknown option '--timeout'.\nSee 'segue export --help'.\n"
+        ),
         (
             ["replay", "log.jsonl", "--from", "12", "--to", "10"],
             "error: --from 12 is after --to 10: nothing would be replayed.\nSee 'segue replay --help'.\n"
