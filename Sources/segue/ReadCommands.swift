@@ -97,13 +97,16 @@ enum ReadCommands {
         if inv.json {
             Output.line(JSON.object(reply).serialized())
         } else {
-            for (key, value) in reply.members where key != "ok" && key != "id" {
-                if let o = value.objectValue {
-                    for (k, v) in o.members { Output.line("\(key).\(k)\t\(v.serialized())") }
+            // One `dotted.name<TAB>value` line per counter, at any depth, strings unquoted: easy to
+            // read and to grep or cut.
+            func lines(_ prefix: String, _ value: JSON) {
+                if let object = value.objectValue {
+                    for (key, member) in object.members { lines(prefix.isEmpty ? key : "\(prefix).\(key)", member) }
                 } else {
-                    Output.line("\(key)\t\(value.serialized())")
+                    Output.line("\(prefix)\t\(value.stringValue ?? value.serialized())")
                 }
             }
+            for (key, value) in reply.members where key != "ok" && key != "id" { lines(key, value) }
         }
     }
 

@@ -165,6 +165,10 @@ import Testing
         #expect(try json(log.stdout)["seq"] == 2)
         let stats = try json(try Cli.run(["stats", "--json"], daemon: d).stdout)
         #expect(stats["events"] == 2)
+        // As text, one dotted name per counter at any depth, strings unquoted.
+        let statsText = try Cli.run(["stats"], daemon: d).stdout
+        #expect(statsText.contains("\nstore.durability\tfull\n"), "\(statsText)")
+        #expect(statsText.contains("\nstore.walCheckpoints.background\t0\n"), "\(statsText)")
 
         let silent = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
         let timeout = try Cli.run(["ping", "--endpoint", silent, "--timeout", "0.3"])
