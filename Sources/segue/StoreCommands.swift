@@ -117,24 +117,47 @@ enum StoreCommands {
 
     static func keygen(_ inv: Invocation) throws {
         guard let out = inv.parsed.value("out") else { throw UsageError("Missing value for '--out <path>'.") }
+        // `keys/` would write the hidden files keys/.key and keys/.pub.
+        guard !out.isEmpty, !out.hasSuffix("/") else {
+            throw UsageError.invalidValue(out, for: "--out", "expected a path and base name, e.g. ./keys/ops")
+        }
         let pair = try ZMQCurve.keyPair()
         let secretPath = out + ".key"
         let publicPath = out + ".pub"
+        // A new key directory is the owner's alone (0700); an existing one is left as it is.
         let dir = (out as NSString).deletingLastPathComponent
-        if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        for path in [secretPath, publicPath] where FileManager.default.fileExists(atPath: path) {
+        if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw IOFailure("Cannot create the directory \(dir): \((error as NSError).localizedDescription)")
+            }
+        }
+        // open(2) with O_EXCL: never overwrites a key (not even one that appears meanwhile), creates the
+        // secret file 0600 before anything is in it, and takes the path as given (Foundation expands a
+        // leading ~ in some calls and not others).
+        func write(_ text: String, to path: String, mode: mode_t) throws {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            guard fd >= 0 else {
+                let error = errno
+                if error == EEXIST {
+                    throw IOFailure("\(path) exists; keygen never overwrites a key. Remove it or choose another --out.")
+                }
+                throw IOFailure("Cannot create \(path): \(String(cString: strerror(error))) (errno \(error)).")
+            }
+            defer { close(fd) }
+            let bytes = Array((text + "\n").utf8)
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            guard written == bytes.count, fsync(fd) == 0 else {
+                throw IOFailure("Cannot write \(path): \(String(cString: strerror(errno))) (errno \(errno)).")
+            }
+        }
+        for path in [secretPath, publicPath] where access(path, F_OK) == 0 {
             throw IOFailure("\(path) exists; keygen never overwrites a key. Remove it or choose another --out.")
         }
-        // The secret file is created 0600 before anything is written to it.
-        guard FileManager.default.createFile(atPath: secretPath, contents: nil, attributes: [.posixPermissions: 0o600]),
-            let handle = FileHandle(forWritingAtPath: secretPath)
-        else { throw IOFailure("Cannot create \(secretPath).") }
-        handle.write(Data((pair.secret + "\n").utf8))
-        try handle.close()
-        guard
-            FileManager.default.createFile(
-                atPath: publicPath, contents: Data((pair.public + "\n").utf8), attributes: [.posixPermissions: 0o644])
-        else { throw IOFailure("Cannot create \(publicPath).") }
+        try write(pair.secret, to: secretPath, mode: 0o600)
+        try write(pair.public, to: publicPath, mode: 0o644)
         inv.print(
             ["public": .string(pair.public), "secretFile": .string(secretPath), "publicFile": .string(publicPath)],
             "Wrote \(secretPath) (secret, mode 0600) and \(publicPath); public key \(pair.public)")

@@ -355,6 +355,11 @@ import Testing
             "error: The value 'tpc://127.0.0.1:7401' is invalid for '--publish-endpoint': expected a ZeroMQ endpoint "
                 + "like tcp://127.0.0.1:7400 (the transport is tcp, ipc or inproc).\nSee 'segue log --help'.\n"
         ),
+        (
+            ["keygen", "--out", "keys/"],
+            "error: The value 'keys/' is invalid for '--out': expected a path and base name, e.g. ./keys/ops.\n"
+                + "See 'segue keygen --help'.\n"
+        ),
         // The offline commands take no daemon options: offered in their help, they were silently unused.
         (
             ["export", "--data-dir", "d", "--timeout", "1"],
