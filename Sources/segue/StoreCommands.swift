@@ -134,6 +134,9 @@ enum StoreCommands {
                 throw IOFailure("Cannot create the directory \(dir): \((error as NSError).localizedDescription)")
             }
         }
+        func exists(_ path: String) -> IOFailure {
+            IOFailure("\(path) exists; keygen never overwrites a key. Remove it or choose another --out.")
+        }
         // open(2) with O_EXCL: never overwrites a key (not even one that appears meanwhile), creates the
         // secret file 0600 before anything is in it, and takes the path as given (Foundation expands a
         // leading ~ in some calls and not others).
@@ -141,9 +144,7 @@ enum StoreCommands {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             guard fd >= 0 else {
                 let error = errno
-                if error == EEXIST {
-                    throw IOFailure("\(path) exists; keygen never overwrites a key. Remove it or choose another --out.")
-                }
+                if error == EEXIST { throw exists(path) }
                 throw IOFailure("Cannot create \(path): \(String(cString: strerror(error))) (errno \(error)).")
             }
             defer { close(fd) }
@@ -153,9 +154,8 @@ enum StoreCommands {
                 throw IOFailure("Cannot write \(path): \(String(cString: strerror(errno))) (errno \(errno)).")
             }
         }
-        for path in [secretPath, publicPath] where access(path, F_OK) == 0 {
-            throw IOFailure("\(path) exists; keygen never overwrites a key. Remove it or choose another --out.")
-        }
+        // Both checked first, so that an existing .pub does not leave a new .key behind.
+        for path in [secretPath, publicPath] where access(path, F_OK) == 0 { throw exists(path) }
         try write(pair.secret, to: secretPath, mode: 0o600)
         try write(pair.public, to: publicPath, mode: 0o644)
         inv.print(
