@@ -169,7 +169,7 @@ struct Decision {
             let t = try gestureTransition("end")
             var events: [NavigationEvent] = []
             var p = t.percent
-            var v = velocity ?? t.velocity
+            var v = velocity ?? releaseVelocity(t)
             if let percent {
                 p = percent
                 v = velocity ?? estimatedVelocity(t, percent: percent)
@@ -288,6 +288,18 @@ struct Decision {
     private func estimatedVelocity(_ t: Transition, percent: Double) -> Double {
         let frames = max(1, frame - t.lastInteractionFrame)
         return (percent - t.percent) * Double(state.clock.rate) / Double(frames)
+    }
+
+    /// How long a finger may rest after its last update and still lift with that update's velocity.
+    /// A pan recognizer measures the velocity at `.ended` from the last moments of motion, so a
+    /// finger held still lifts at about zero: an `end` that comes later than this after the last
+    /// update is decided with velocity 0, not with a fling that stopped long before.
+    static let releaseVelocityWindow = 0.1
+
+    /// The velocity `end` uses when it carries none.
+    private func releaseVelocity(_ t: Transition) -> Double {
+        let rested = Double(frame - t.lastInteractionFrame)
+        return rested <= state.clock.frames(forSeconds: Self.releaseVelocityWindow) ? t.velocity : 0
     }
 
     private func begin(_ interactive: InteractiveStart?, animator: JSON?) throws(CoreError) -> [NavigationEvent] {

@@ -150,6 +150,18 @@ import Testing
         #expect(end.events.map(\.type) == ["transition.cancelling"])
     }
 
+    /// `end` without a velocity uses the last update's only while it is fresh: a finger that flicked,
+    /// then rested a second before lifting, lifts at zero velocity (as a pan recognizer reports).
+    @Test(arguments: [(Int64(13), "transition.finishing"), (18, "transition.finishing"), (19, "transition.cancelling")])
+    func endUsesTheLastVelocityOnlyWhileFresh(endFrame: Int64, decided: String) {
+        var s = F.when(beginPop(), .update(percent: 0.1, velocity: nil), at: 11).state
+        s = F.when(s, .update(percent: 0.45, velocity: nil), at: 12).state
+        #expect(s.transition?.velocity == 21)
+        // 0.1 s at 60 Hz is 6 frames: up to frame 18 the fling counts.
+        let end = F.when(s, .end(percent: nil, velocity: nil), at: endFrame)
+        #expect(end.events.map(\.type) == [decided])
+    }
+
     @Test func noUpdateForTheTimeoutCancelsWithReasonTimeout() {
         let s = F.when(beginPop(), .update(percent: 0.5, velocity: nil), at: 20).state
         let due: Int64 = 20 + 600  // 10 s at 60 Hz
