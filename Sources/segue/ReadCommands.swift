@@ -53,27 +53,38 @@ enum ReadCommands {
                 endpoint: try inv.subscriptionEndpoint(), topics: [navigator.map { "event/\($0)/" } ?? "event/"],
                 ready: inv.timeout, curve: try inv.curve())
             : nil
+        var lastRevision: Int64?
         func emit(_ e: EventRecord) {
             if inv.json { Output.line(e.json.serialized()) } else { Output.line(describe(e)) }
+            after = max(after, e.seq)
+            lastRevision = e.revision
+            if let l = left { left = l - 1 }
         }
         // The backlog from the log, then (with --follow) what is published, deduplicated by seq.
         while left != 0 {
             let page = try client.history(navigator: navigator, after: after, limit: min(left ?? 1000, 1000))
             for e in page.events { emit(e) }
-            if let l = left { left = l - page.events.count }
-            after = page.next
+            after = max(after, page.next)
             if !page.more { break }
         }
         guard let subscriber, left != 0 else { return }
+        // What the subscription missed (a restart, drops at the send limit) is read from the log, page
+        // by page, before the event that showed the gap. The gap is in the global seq, or with
+        // --navigator in that navigator's revision (its seqs are not consecutive).
+        func fill(before seq: Int64) throws {
+            while left != 0 {
+                let page = try client.history(navigator: navigator, after: after, limit: min(left ?? 1000, 1000))
+                let missed = page.events.filter { $0.seq < seq }
+                for e in missed where left != 0 { emit(e) }
+                guard page.more, missed.count == page.events.count, !missed.isEmpty else { return }
+            }
+        }
         while left != 0 {
             guard case .event(let e)? = try subscriber.next(timeout: nil), e.seq > after else { continue }
-            if e.seq > after + 1 {
-                let page = try client.history(navigator: navigator, after: after, limit: 1000)
-                for missed in page.events where missed.seq < e.seq { emit(missed) }
-            }
-            emit(e)
-            after = e.seq
-            if let l = left { left = l - 1 }
+            let gap =
+                navigator == nil ? e.seq > after + 1 : lastRevision.map { e.revision > $0 + 1 } ?? (e.seq > after + 1)
+            if gap { try fill(before: e.seq) }
+            if left != 0, e.seq > after { emit(e) }
         }
     }
 
