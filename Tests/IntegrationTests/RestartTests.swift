@@ -1,5 +1,7 @@
 import Foundation
+import SegueClient
 import SegueCore
+import Synchronization
 import Testing
 
 /// DESIGN.md §5: after a crash (SIGKILL) and a restart on the same data dir, an animated transition
@@ -32,6 +34,11 @@ import Testing
 
     @Test func anInteractiveTransitionIsCancelledForRecovery() throws {
         let daemon = try DaemonProcess()
+        // Connected before the crash, it reconnects by itself to the restarted daemon. It reads all the
+        // time, as a frontend's event loop does: libzmq attaches the new connection (and sends the
+        // subscription again) only while the application calls into the socket.
+        let reader = try EventReader(endpoint: daemon.publishEndpoint, topic: "event/r/")
+        defer { reader.stop() }
         let c = try TestClient(endpoint: daemon.commandEndpoint)
         try c.ok(["cmd": "create", "navigator": "r", "root": "Home"])
         try c.ok(["cmd": "push", "navigator": "r", "screen": "Detail", "animated": false])
@@ -51,6 +58,12 @@ import Testing
         #expect(last.type == "transition.cancelled")
         #expect(last.data["reason"] == "recovery")
         #expect(last.frame > seen, "cancelled at \(last.frame), after frame \(seen) was already published")
+        // ...and published, so that a frontend showing the gesture learns it is over (recovery
+        // events used to reach the log only).
+        let deadline = ContinuousClock.now + .seconds(5)
+        while (reader.events.last?.seq ?? 0) < last.seq, ContinuousClock.now < deadline { usleep(20_000) }
+        let published = reader.events
+        #expect(published.last == last, "\(published.map(\.seq))\n\(restarted.log)")
         try after.fails(["cmd": "update", "navigator": "r", "percent": 0.5, "owner": "finger"], .noTransition)
         try after.ok(["cmd": "pop", "navigator": "r", "animated": false])
     }
@@ -72,5 +85,30 @@ import Testing
         #expect(try after.receiveFrames() == original, "the stored reply, byte for byte")
         #expect(try after.lastSeq() == seq)
         #expect(TestClient.routes(try after.ok(["cmd": "state", "navigator": "r"])) == ["Home", "A"])
+    }
+}
+
+/// A subscriber read on a thread of its own, all the time, as a frontend's event loop reads it.
+private final class EventReader: @unchecked Sendable {
+    private let state = Mutex<(events: [EventRecord], stopped: Bool)>(([], false))
+    private let done = DispatchSemaphore(value: 0)
+
+    init(endpoint: String, topic: String) throws {
+        nonisolated(unsafe) let subscriber = try SegueSubscriber(endpoint: endpoint, topics: [topic])
+        Thread { [self] in
+            while !state.withLock({ $0.stopped }) {
+                if case .event(let event)? = try? subscriber.next(timeout: .milliseconds(50)) {
+                    state.withLock { $0.events.append(event) }
+                }
+            }
+            done.signal()
+        }.start()
+    }
+
+    var events: [EventRecord] { state.withLock { $0.events } }
+
+    func stop() {
+        state.withLock { $0.stopped = true }
+        done.wait()
     }
 }

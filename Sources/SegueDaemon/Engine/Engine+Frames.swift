@@ -65,16 +65,16 @@ extension Engine {
         nextHeartbeat = now + max(WallClock.nanoseconds(options.heartbeatInterval), 1_000_000)
     }
 
-    /// Says so (once a second at most, with the heartbeat) when WAL checkpoints have failed since the
-    /// last report: commands still commit, but a WAL that cannot be copied back keeps growing, and a
-    /// persistent I/O error or full disk on the database file would otherwise stay invisible until
-    /// commits start failing.
     /// The failed commits not logged yet (`CommitFailureLog`), once a second at most.
     func reportCommitFailures() {
         guard let (count, last) = commitFailureLog.pending(now: WallClock.monotonic()) else { return }
         log(3, "\(count) more commit(s) failed (the last: \(last)). Commands get unavailable until storage recovers.")
     }
 
+    /// Says so (once a second at most, with the heartbeat) when WAL checkpoints have failed since the
+    /// last report: commands still commit, but a WAL that cannot be copied back keeps growing, and a
+    /// persistent I/O error or full disk on the database file would otherwise stay invisible until
+    /// commits start failing.
     func reportCheckpointFailures() {
         let failures = store.walCheckpoints.failures
         guard failures > walCheckpointFailuresReported else { return }

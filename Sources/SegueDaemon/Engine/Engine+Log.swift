@@ -184,6 +184,11 @@ extension Engine {
     /// DESIGN.md §5: transitions that fell due while the daemon was down complete on schedule;
     /// interactive ones lost their gesture and are cancelled with reason `recovery`. Durable before
     /// the daemon reports ready.
+    /// How long recovery waits at most for subscribers before publishing what it resolved: several
+    /// of libzmq's reconnect intervals (100 to 200 ms) with their handshakes, on a busy machine too.
+    /// Only a restart with something to resolve waits, and only until the subscriptions settle.
+    static let recoveryPublishDelay: Duration = .seconds(1)
+
     func recoverAtStart() throws {
         // What the clock decides (completions, interaction timeouts) falls due at its own frames up
         // to now, exactly as it would have live. Only then are the interactive transitions, whose
@@ -201,6 +206,20 @@ extension Engine {
         try store.append(AppendUnit(events: events))
         for record in events { dirty.insert(record.navigator) }
         durableSeq = fleet.lastSeq
+        // Published like any event, in seq order and before anything a command adds: a frontend that
+        // showed a transition in flight learns here that it completed or was cancelled (they used
+        // to go to the log only, and views stayed frozen on their last tick). Subscribers reconnecting
+        // after the restart get a moment to be in place first.
+        let waitStarted = ContinuousClock.now
+        awaitSubscribers(for: Self.recoveryPublishDelay)
+        for record in events {
+            send(.publish(topic: eventTopic(record.navigator), body: record.encoded()))
+        }
+        let waited = (ContinuousClock.now - waitStarted).components
+        log(
+            6,
+            "Published the \(events.count) recovered events after \(waited.seconds * 1000 + waited.attoseconds / 1_000_000_000_000_000) ms "
+                + "for subscribers to reconnect (\(stats.subscriptions) subscriptions).")
         let cancelled = events.filter { $0.type == "transition.cancelled" }.count
         log(
             5,

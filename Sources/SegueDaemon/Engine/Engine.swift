@@ -290,8 +290,30 @@ public final class Engine: @unchecked Sendable {
         store.close()
     }
 
+    /// Reads subscriptions for up to `limit`: after a restart, subscribers reconnect by themselves
+    /// (libzmq retries every 100 to 200 ms), and what recovery publishes must find them in place.
+    /// Ends early once subscriptions have come and then `settle` passed without another.
+    func awaitSubscribers(for limit: Duration, settle: Duration = .milliseconds(250)) {
+        guard let publisher else { return }
+        var poller = ZMQPoller()
+        let index = poller.add(publisher)
+        let deadline = ContinuousClock.now + limit
+        var lastArrival: ContinuousClock.Instant?
+        while ContinuousClock.now < deadline {
+            var wait = deadline - ContinuousClock.now
+            if let lastArrival {
+                let quiet = lastArrival + settle - ContinuousClock.now
+                guard quiet > .zero else { return }
+                wait = min(wait, quiet)
+            }
+            guard let ready = try? poller.poll(timeout: wait), ready[index].contains(.readable) else { continue }
+            readSubscriptions()
+            lastArrival = ContinuousClock.now
+        }
+    }
+
     /// Subscription frames (`\x01topic` / `\x00topic`) from the XPUB: only counted, for `stats`.
-    private func readSubscriptions() {
+    func readSubscriptions() {
         guard let publisher else { return }
         while let frame = try? publisher.receive(dontWait: true) {
             if frame.first == 1 { stats.subscriptions += 1 } else if frame.first == 0 { stats.subscriptions -= 1 }
