@@ -22,14 +22,22 @@ public final class SegueSubscriber {
         return out
     }
 
+    /// The receive limit of a subscriber (`ZMQ_RCVHWM`), in messages: the daemon's default send limit
+    /// per subscriber, so that together they hold at most twice that.
+    public static let defaultReceiveLimit = 100_000
+
     /// Subscribes, connects, and waits (up to `ready`) for the connection's handshake, so that what
     /// the daemon publishes after this returns is very likely to arrive; a catch-up still checks.
     ///
+    /// - Parameter receiveLimit: messages queued for this subscriber before libzmq drops new ones
+    ///   (`ZMQ_RCVHWM`). A reader that falls behind loses messages, as it would at the daemon's send
+    ///   limit, instead of growing without bound (an unlimited queue grew a stalled `segue watch` by
+    ///   65 MB a second); the catch-up reads what was lost from the log by seq.
     /// - Throws: `.handshake` when the daemon refuses the handshake (a wrong CURVE key, CURVE on one
     ///   side only): a subscriber that can never hear anything should not wait in silence.
     public init(
         endpoint: String = SegueClient.defaultPublishEndpoint, topics: [String], ready: Duration = .seconds(2),
-        curve: CurveCredentials? = nil
+        curve: CurveCredentials? = nil, receiveLimit: Int = SegueSubscriber.defaultReceiveLimit
     ) throws(SegueClientError) {
         self.endpoint = endpoint
         let failure: HandshakeFailure?
@@ -37,7 +45,7 @@ public final class SegueSubscriber {
             context = try ZMQContext()
             socket = try ZMQSocket(context, .sub)
             try socket.setLinger(.zero)
-            try socket.setReceiveHighWaterMark(0)
+            try socket.setReceiveHighWaterMark(receiveLimit)
             if let curve { try curve.apply(to: socket) }
             for topic in topics { try socket.subscribe(topic) }
             let handshakes = try HandshakeMonitor(socket, name: "inproc://segue-sub-monitor", curve: curve != nil)

@@ -30,6 +30,11 @@ extension ZMQSocket {
         try setOption(ZMQ_RCVHWM, "ZMQ_RCVHWM", Int32(clamping: messages))
     }
 
+    /// `ZMQ_RCVHWM` as set.
+    public var receiveHighWaterMark: Int {
+        get throws(ZMQError) { Int(try intOption(ZMQ_RCVHWM, "ZMQ_RCVHWM")) }
+    }
+
     /// `ZMQ_MAXMSGSIZE`: a peer that sends a larger message is disconnected, and the message is never
     /// delivered ("If a peer sends a message larger than ZMQ_MAXMSGSIZE it is disconnected"). `nil` is no limit.
     public func setMaxMessageSize(_ bytes: Int?) throws(ZMQError) {
