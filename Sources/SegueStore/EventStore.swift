@@ -97,13 +97,12 @@ public final class EventStore: @unchecked Sendable {
     /// Returns once everything submitted before the call is stored or failed.
     public func flush() { committer.flush() }
 
-    /// Drains pending appends, then closes the write connection; later appends fail with `.closed`.
-    /// Reads keep working until the store is released.
     /// Gives up the writer lock and nothing else, as a killed process would: tests open a second
     /// store on a log the first one still holds, to see what a successor finds.
     func abandonWriterLockForTesting() { writerLock = nil }
 
-    /// Stops the committer (after what it holds) and gives up the writer lock.
+    /// Drains pending appends, then closes the write connection and gives up the writer lock; later
+    /// appends fail with `.closed`. Reads keep working until the store is released.
     public func close() {
         committer.close()
         writerLock = nil

@@ -181,14 +181,14 @@ extension Engine {
         )
     }
 
-    /// DESIGN.md §5: transitions that fell due while the daemon was down complete on schedule;
-    /// interactive ones lost their gesture and are cancelled with reason `recovery`. Durable before
-    /// the daemon reports ready.
     /// How long recovery waits at most for subscribers before publishing what it resolved: several
     /// of libzmq's reconnect intervals (100 to 200 ms) with their handshakes, on a busy machine too.
     /// Only a restart with something to resolve waits, and only until the subscriptions settle.
     static let recoveryPublishDelay: Duration = .seconds(1)
 
+    /// DESIGN.md §5: transitions that fell due while the daemon was down complete on schedule;
+    /// interactive ones lost their gesture and are cancelled with reason `recovery`. Durable and
+    /// published before the daemon reports ready.
     func recoverAtStart() throws {
         // What the clock decides (completions, interaction timeouts) falls due at its own frames up
         // to now, exactly as it would have live. Only then are the interactive transitions, whose
@@ -215,11 +215,11 @@ extension Engine {
         for record in events {
             send(.publish(topic: eventTopic(record.navigator), body: record.encoded()))
         }
-        let waited = (ContinuousClock.now - waitStarted).components
+        let waited = Int(((ContinuousClock.now - waitStarted) / .milliseconds(1)).rounded())
         log(
             6,
-            "Published the \(events.count) recovered events after \(waited.seconds * 1000 + waited.attoseconds / 1_000_000_000_000_000) ms "
-                + "for subscribers to reconnect (\(stats.subscriptions) subscriptions).")
+            "Published the \(events.count) recovered events after \(waited) ms for subscribers to reconnect "
+                + "(\(stats.subscriptions) subscriptions).")
         let cancelled = events.filter { $0.type == "transition.cancelled" }.count
         log(
             5,
