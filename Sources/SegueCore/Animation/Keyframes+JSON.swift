@@ -30,9 +30,6 @@ extension ViewKeyframes {
                 throw .wrongType("\(path).anchor", expected: "[x, y], two numbers (unit square)", got: value)
             }
             anchor = (try items[0].number(at: "\(path).anchor[0]"), try items[1].number(at: "\(path).anchor[1]"))
-            for (index, value) in [anchor.x, anchor.y].enumerated() where !(0...1).contains(value) {
-                throw .outOfRange("\(path).anchor[\(index)]", 0...1, got: value)
-            }
         }
         var tracks: [AnimatableProperty: [Keyframe]] = [:]
         if let value = reader.object["tracks"] {
@@ -66,9 +63,6 @@ extension ViewKeyframes {
             }
             let value = try Length(
                 json: valueJSON, path: "\(keyPath).value", allowsPoints: property == .x || property == .y)
-            if case .fraction(let number) = value, !property.valueRange.contains(number) {
-                throw .outOfRange("\(keyPath).value", property.valueRange, got: number)
-            }
             var curve = TimingCurve.linear
             if let curveJSON = reader.object["curve"] {
                 curve = try TimingCurve(json: curveJSON, path: "\(keyPath).curve")

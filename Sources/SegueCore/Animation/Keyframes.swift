@@ -16,18 +16,6 @@ public struct Keyframes: Equatable, Sendable {
 public enum AnimatableProperty: String, Sendable, CaseIterable, Codable {
     case x, y, alpha, scale, rotation, rotationY, mask
 
-    /// What a keyframe may set: opacity and the mask's reveal are fractions; a scale is at most a
-    /// thousandfold; positions (in container sizes) and turns are bounded only so that a typo such as
-    /// 1e300 is refused rather than animated.
-    var valueRange: ClosedRange<Double> {
-        switch self {
-        case .alpha, .mask: 0...1
-        case .scale: 0...1000
-        case .x, .y: -1000...1000
-        case .rotation, .rotationY: -100_000...100_000
-        }
-    }
-
     /// The value a view has when the property is not tracked: in place, opaque, unscaled.
     var restingValue: Double {
         switch self {
