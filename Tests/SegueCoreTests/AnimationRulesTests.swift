@@ -68,12 +68,6 @@ import Testing
         .init([["from": 3, "animator": [:]]], .badRequest, "animators[0].from must be a string; got 3."),
         .init([5], .badRequest, "animators[0] must be an object; got 5."),
         .init(
-            [["from": "Detail Screen", "animator": [:]]], .invalidArgument,
-            #"animators[0].from must be a route name matching [A-Za-z0-9._-]{1,64}; got "Detail Screen"."#),
-        .init(
-            [["operation": "push", "animator": [:]], ["to": "", "animator": [:]]], .invalidArgument,
-            #"animators[1].to must be a route name matching [A-Za-z0-9._-]{1,64}; got ""."#),
-        .init(
             [["animator": ["duration": -1]]], .invalidArgument,
             "animators[0].animator.duration must be in (0, 60] seconds; got -1."),
         .init(

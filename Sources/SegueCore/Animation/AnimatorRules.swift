@@ -59,24 +59,10 @@ public struct AnimatorRules: Equatable, Sendable {
             let base = operation.map(Animator.standard(for:)) ?? fallback
             rules.append(
                 AnimatorRule(
-                    operation: operation, from: try Self.route("from", of: reader, at: rulePath),
-                    to: try Self.route("to", of: reader, at: rulePath),
+                    operation: operation, from: try reader.string("from"), to: try reader.string("to"),
                     animator: try Animator(json: animatorJSON, base: base, path: "\(rulePath).animator")))
         }
         self.init(rules: rules + Self.standardRules, fallback: fallback)
-    }
-
-    /// A rule's `from` or `to`: a route name under the same rule as a screen's, checked here because a
-    /// name no screen can have (a space, a typo'd character) would make the rule silently never match.
-    private static func route(_ key: String, of reader: AnimationJSONReader, at rulePath: String) throws(CoreError)
-        -> String?
-    {
-        guard let name = try reader.string(key) else { return nil }
-        guard ScreenSpec.isValidName(name) else {
-            throw .notAllowed(
-                "\(rulePath).\(key)", expected: "a route name matching [A-Za-z0-9._-]{1,64}", got: .string(name))
-        }
-        return name
     }
 
     /// The rules in wire form, without the trailing standard modal rules that parsing adds back.
