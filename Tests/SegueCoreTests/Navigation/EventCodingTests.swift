@@ -65,6 +65,33 @@ import Testing
         }
     }
 
+    /// What a log once accepted stays readable: a stricter check added to requests later must not
+    /// run on stored events, or segued would refuse to start on an older log. These values were
+    /// accepted in requests until now and may sit in any log.
+    @Test func eventsAnEarlierBuildStoredStillDecode() throws {
+        let created = try NavigationEvent(
+            type: "navigator.created", version: 1, frame: 0, command: nil,
+            data: [
+                "root": ["id": "s1", "name": "Home"],
+                "config": ["animators": [["from": "Detail Screen", "animator": [:]]]], "frameRate": 60,
+            ])
+        guard case .created(_, let config, _) = created.kind else {
+            Issue.record("not a creation")
+            return
+        }
+        #expect(config.animators.rules.first?.from == "Detail Screen")
+        let keyframes = try Animator(
+            json: [
+                "style": "keyframes",
+                "keyframes": ["from": ["anchor": [0.5, 7]], "to": ["tracks": ["alpha": [["time": 0, "value": -5]]]]],
+            ])
+        guard case .keyframes(let k) = keyframes.style else {
+            Issue.record("not keyframes")
+            return
+        }
+        #expect(k.from.anchorY == 7)
+    }
+
     @Test func unknownTypeAndVersionAreErrors() {
         #expect(throws: CoreError.self) {
             try NavigationEvent(type: "transition.exploded", version: 1, frame: 0, command: nil, data: [:])
