@@ -52,8 +52,7 @@ struct BadValueCase: Sendable, CustomTestStringConvertible {
     static let typeOnly: Set<String> = [
         "animated", "percent", "popTo screen", "root.params", "screens[i].id", "endRule", "container", "animator",
         "animator.fade", "animator.offset", "animator.offset.x", "animator.curve.bezier", "animator.curve.spring",
-        "animator.keyframes", "animator.keyframes.from", "animator.keyframes.from.anchor",
-        "animator.keyframes.to.tracks", "animator.keyframes.to.tracks.x[i]", "animators[i]", "animators[i].from",
-        "animators[i].to", "animators[i].animator", "unknown member",
+        "animator.keyframes", "animator.keyframes.from", "animator.keyframes.to.tracks",
+        "animator.keyframes.to.tracks.x[i]", "animators[i]", "animators[i].animator", "unknown member",
     ]
 }

@@ -258,6 +258,29 @@ extension BadValueCase {
             "animators", create(#""animators":["# + rules257 + "]"), .invalidArgument,
             "animators has 257 rules; at most 256 are allowed."),
         .init("animators[i]", create(#""animators":[5]"#), .badRequest, "animators[0] must be an object; got 5."),
+        // Checked on requests only: stored events an earlier build accepted stay readable.
+        .init(
+            "animators[i].from", create(#""animators":[{"from":"Detail Screen","animator":{}}]"#), .invalidArgument,
+            #"animators[0].from must be a route name matching [A-Za-z0-9._-]{1,64}; got "Detail Screen"."#),
+        .init(
+            "animators[i].to", create(#""animators":[{"operation":"push","animator":{}},{"to":"","animator":{}}]"#),
+            .invalidArgument, #"animators[1].to must be a route name matching [A-Za-z0-9._-]{1,64}; got ""."#),
+        .init(
+            "animator.keyframes.from.anchor",
+            animator(#"{"style":"keyframes","keyframes":{"from":{"anchor":[0.5,7]}}}"#),
+            .invalidArgument, "animator.keyframes.from.anchor[1] must be in [0, 1]; got 7."),
+        .init(
+            "animator.keyframes.to.tracks.x[i].value",
+            animator(#"{"style":"keyframes","keyframes":{"to":{"tracks":{"alpha":[{"time":0,"value":-5}]}}}}"#),
+            .invalidArgument, "animator.keyframes.to.tracks.alpha[0].value must be in [0, 1]; got -5."),
+        .init(
+            "animator.keyframes.to.tracks.x[i].value",
+            nav(
+                "begin",
+                #""operation":"pop","animator":{"style":"keyframes","keyframes":{"to":{"tracks":{"rotation":[{"time":1,"value":1e300}]}}}}"#
+            ),
+            .invalidArgument, "animator.keyframes.to.tracks.rotation[0].value must be in [-100000, 100000]; got 1e+300."
+        ),
         .init(
             "unknown member", create(#""animators":[{"animator":{},"when":1}]"#), .badRequest,
             #"animators[0] has unknown key "when"; allowed keys are operation, from, to, animator."#),

@@ -132,6 +132,7 @@ public struct RequestDecoder: Sendable {
             }
             let command = try NavigationCommand(name: cmd, arguments: object)
             try checkParams(command)
+            try checkAnimators(command)
             return .navigation(command)
         }
         // ping, list and stats cover the whole daemon: a navigator there would be silently ignored
@@ -153,6 +154,27 @@ public struct RequestDecoder: Sendable {
         }
         try args.rejectUnknown()
         return body
+    }
+
+    /// What a request's animators must pass beyond parsing (`Animator.requestProblem`): checked
+    /// here, on requests only, so that stored events an earlier build accepted stay readable.
+    private func checkAnimators(_ command: NavigationCommand) throws(CoreError) {
+        var given: JSON?
+        switch command {
+        case .create(_, let config):
+            if let problem = config.animators.requestProblem() { throw problem }
+            return
+        case .push(_, let o), .pop(let o), .popTo(_, let o), .popToRoot(let o), .setStack(_, let o), .present(_, let o),
+            .dismiss(let o):
+            given = o.animator
+        case .begin(_, let animator):
+            given = animator
+        default:
+            return
+        }
+        // Valid JSON for an animator by now (parsing checked it); its typed form carries the keyframes.
+        guard let given, let animator = try? Animator(json: given) else { return }
+        if let problem = animator.requestProblem() { throw problem }
     }
 
     /// Screen params are bounded so one request cannot bloat every later snapshot and state reply.
