@@ -172,8 +172,9 @@ public struct RequestDecoder: Sendable {
         default:
             return
         }
-        // Valid JSON for an animator by now (parsing checked it); its typed form carries the keyframes.
-        guard let given, let animator = try? Animator(json: given) else { return }
+        // Only keyframes a request spells out can be out of range (presets' are not): an animator
+        // without them is not parsed a second time on the command path. Parsing checked it already.
+        guard let given, given["keyframes"] != nil, let animator = try? Animator(json: given) else { return }
         if let problem = animator.requestProblem() { throw problem }
     }
 
