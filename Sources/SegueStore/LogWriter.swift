@@ -105,12 +105,29 @@ final class LogWriter {
         // rather than inline in its commit. Nothing to copy costs nothing; a failure leaves it to the
         // checkpoints that follow.
         _ = try? database.checkpointPassive()
+        preallocateWAL(database)
         let connection = try Connection(database: database)
         self.connection = connection
         lastSeq = try database.scalarInt("SELECT MAX(seq) FROM events")
         revisions = [:]
         // A new connection's WAL hook starts from 0: not a restart.
         checkpointedUpTo = 0
+    }
+
+    /// Extends a short WAL to the length it reaches before it restarts (plus half a pass of frames
+    /// committed while the remainder is copied), so that a new log's first commits overwrite rather
+    /// than extend the file. A failure is no fault of the log: the WAL then grows as it commits.
+    ///
+    /// Done holding SQLite's write lock (`BEGIN IMMEDIATE`, rolled back): the writer lock keeps other
+    /// segued and imports out, not an operator's `sqlite3` shell, whose frames past the end must
+    /// not meet our zeros.
+    private func preallocateWAL(_ database: Database) {
+        guard let pageSize = try? database.scalarInt("PRAGMA page_size"), pageSize > 0 else { return }
+        let frames = checkpointer.restartAt + checkpointer.threshold / 2
+        let length = WALPreallocation.length(frames: frames, pageSize: Int(pageSize))
+        guard (try? database.execute("BEGIN IMMEDIATE")) != nil else { return }
+        defer { database.rollbackQuietly() }
+        _ = try? WALPreallocation.extend(path + "-wal", to: length)
     }
 
     /// The live connection, reopened if a fault poisoned the previous one.
