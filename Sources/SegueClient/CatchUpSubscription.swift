@@ -19,26 +19,32 @@ public final class CatchUpSubscription {
     /// Followed navigators; empty means every navigator, including ones created later.
     public let navigators: [String]
     public private(set) var catchUp = CatchUp()
+    /// Whether `next` yields heartbeats; the subscription receives them either way, to find losses.
+    public let yieldsHeartbeats: Bool
     private var pending: [Update] = []
 
     /// Subscribes, then snapshots. A navigator named in `navigators` that does not exist yet starts
-    /// at revision 0 (its `navigator.created` arrives as an event).
+    /// at revision 0 (its `navigator.created` arrives as an event). Following every navigator, the
+    /// log's position is `list`'s `seq`, taken before the snapshots.
     public init(
         client: SegueClient, publishEndpoint: String, navigators: [String] = [], ticks: Bool = true,
         heartbeats: Bool = false, curve: CurveCredentials? = nil
     ) throws(SegueClientError) {
         self.client = client
         self.navigators = navigators
+        yieldsHeartbeats = heartbeats
         subscriber = try SegueSubscriber(
             endpoint: publishEndpoint,
-            topics: SegueSubscriber.topics(navigators: navigators, ticks: ticks, heartbeats: heartbeats), curve: curve)
+            topics: SegueSubscriber.topics(navigators: navigators, ticks: ticks, heartbeats: true), curve: curve)
         var names = navigators
-        if names.isEmpty { names = try client.list().map(\.navigator) }
+        if names.isEmpty {
+            let listing = try client.listing()
+            catchUp = .following(everyNavigatorFrom: listing.seq)
+            names = listing.navigators.map(\.navigator)
+        }
         for name in names {
             do {
-                let snapshot = try client.state(name)
-                catchUp.snapshot(navigator: name, revision: snapshot.revision, seq: snapshot.seq)
-                pending.append(.snapshot(snapshot))
+                try takeSnapshot(name)
             } catch .rejected(.unknownNavigator, _, _) {
                 continue
             }
@@ -46,13 +52,20 @@ public final class CatchUpSubscription {
     }
 
     /// The next update, or `nil` when nothing arrived within `timeout` (`nil`: wait forever).
+    ///
+    /// A heartbeat whose `seq` is beyond what the subscription has seen makes it ask `history` for
+    /// what it missed (events dropped at the end of a navigator's activity, or while the link was
+    /// down, show no gap otherwise): following every navigator only when the log moved past its
+    /// position, following named ones once per heartbeat while the log moves.
     public func next(timeout: Duration?) throws(SegueClientError) -> Update? {
         while true {
             if !pending.isEmpty { return pending.removeFirst() }
             guard let publication = try subscriber.next(timeout: timeout) else { return nil }
             switch publication {
             case .tick(let tick): return .tick(tick)
-            case .heartbeat(let hb): return .heartbeat(hb)
+            case .heartbeat(let hb):
+                try check(heartbeat: hb)
+                if yieldsHeartbeats { pending.append(.heartbeat(hb)) }
             case .event(let event): try accept(event)
             }
         }
@@ -83,16 +96,59 @@ public final class CatchUpSubscription {
         case .apply: pending.append(.event(event))
         case .duplicate: break
         case .gap(let navigator, let after):
-            try fill(navigator, after: after)
-            if catchUp.offer(event) == .apply { pending.append(.event(event)) }
+            if catchUp.position == nil {
+                try fill(navigator, after: after)
+            } else {
+                // Following every navigator the log has no hole here: the navigator's earlier events
+                // lie before the position, where no snapshot of it was taken. Take one now.
+                try takeSnapshot(navigator)
+            }
+            try reoffer(event)
+        case .logGap(let after):
+            try fillLog(after: after)
+            try reoffer(event)
         }
     }
 
+    /// Offers an event again after its gap was filled: it applies, or the fill already covered it.
+    private func reoffer(_ event: EventRecord) throws(SegueClientError) {
+        if catchUp.offer(event) == .apply { pending.append(.event(event)) }
+    }
+
+    private func check(heartbeat: JSONObject) throws(SegueClientError) {
+        guard let seq = heartbeat["seq"]?.int64Value else { return }
+        switch catchUp.heartbeat(seq: seq) {
+        case .none: break
+        case .navigators:
+            for name in navigators { try fill(name, after: catchUp.seqs[name] ?? 0) }
+            catchUp.checked(through: seq)
+        case .log(let after): try fillLog(after: after)
+        }
+    }
+
+    private func takeSnapshot(_ navigator: String) throws(SegueClientError) {
+        let snapshot = try client.state(navigator)
+        catchUp.snapshot(navigator: navigator, revision: snapshot.revision, seq: snapshot.seq)
+        pending.append(.snapshot(snapshot))
+    }
+
+    /// A named navigator's events after `after`, page by page.
     private func fill(_ navigator: String, after: Int64) throws(SegueClientError) {
         var after = after
         while true {
             let page = try client.history(navigator: navigator, after: after, limit: 1000)
             for event in page.events where catchUp.offer(event) == .apply { pending.append(.event(event)) }
+            guard page.more else { return }
+            after = page.next
+        }
+    }
+
+    /// Every event of the log after `after`, page by page (following every navigator).
+    private func fillLog(after: Int64) throws(SegueClientError) {
+        var after = after
+        while true {
+            let page = try client.history(after: after, limit: 1000)
+            for event in page.events { try accept(event) }
             guard page.more else { return }
             after = page.next
         }

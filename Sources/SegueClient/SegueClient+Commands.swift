@@ -131,14 +131,19 @@ extension SegueClient {
         return try NavigatorSnapshot(call("state", navigator: navigator, arguments))
     }
 
-    public func list() throws(SegueClientError) -> [NavigatorSummary] {
+    public func list() throws(SegueClientError) -> [NavigatorSummary] { try listing().navigators }
+
+    /// `list` with the log position it was taken at (`seq`): where a client following every
+    /// navigator starts.
+    public func listing() throws(SegueClientError) -> (navigators: [NavigatorSummary], seq: Int64) {
         let reply = try call("list")
+        guard let seq = reply["seq"]?.int64Value else { throw .malformed("a list reply without seq") }
         var out: [NavigatorSummary] = []
         for item in reply["navigators"]?.arrayValue ?? [] {
             guard let object = item.objectValue else { throw .malformed("a list item that is not an object") }
             out.append(try NavigatorSummary(object))
         }
-        return out
+        return (out, seq)
     }
 
     /// One page of events after `after`, optionally of one navigator.

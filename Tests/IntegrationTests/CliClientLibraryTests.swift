@@ -68,4 +68,38 @@ import Testing
         #expect(revisions == ["main": [4, 5], "other": [1]])
         #expect(ticks >= 6)
     }
+
+    /// Events dropped at the very end of a navigator's activity show no gap, since nothing follows
+    /// them; heartbeats reveal them. Here the subscriber's connection is down while the push is
+    /// published: libzmq attaches its new connection (and sends its subscriptions) only once the
+    /// application calls into the socket again, which this test does only after the push.
+    @Test(arguments: [["main"], []])
+    func aHeartbeatRevealsEventsMissedAtTheEnd(navigators: [String]) throws {
+        let first = try DaemonProcess()
+        let client = try SegueClient(endpoint: first.commandEndpoint)
+        try client.create("main", root: ScreenSpec(name: "Home"))
+        let watcher = try SegueClient(endpoint: first.commandEndpoint)
+        let subscription = try CatchUpSubscription(
+            client: watcher, publishEndpoint: first.publishEndpoint, navigators: navigators, ticks: false,
+            heartbeats: true)
+        // A heartbeat received means the subscription is in place.
+        var received: [CatchUpSubscription.Update] = []
+        while received.allSatisfy({ if case .heartbeat = $0 { false } else { true } }) {
+            guard let update = try subscription.next(timeout: .seconds(3)) else { break }
+            received.append(update)
+        }
+        #expect(received.contains { if case .snapshot(let s) = $0 { s.revision == 1 } else { false } })
+        #expect(first.stop() == 0)
+        let second = try first.restarted()
+        defer { second.stop() }
+        let pusher = try SegueClient(endpoint: second.commandEndpoint)
+        let pushed = try pusher.push("main", ScreenSpec(name: "A"), options: TransitionOptions(animated: false))
+        #expect(pushed.revision == 3)
+        var revisions: [Int64] = []
+        let deadline = ContinuousClock.now + .seconds(6)
+        while ContinuousClock.now < deadline, revisions.last != 3 {
+            if case .event(let e)? = try subscription.next(timeout: .milliseconds(200)) { revisions.append(e.revision) }
+        }
+        #expect(revisions == [2, 3], "the push's two events, once each, from history")
+    }
 }

@@ -42,6 +42,55 @@ import Testing
         #expect(catchUp.seqs["main"] == 9)
     }
 
+    /// Following every navigator from log position 10, with "main" snapshotted at revision 3 as of
+    /// seq 12 (two of its events came after the position).
+    @Test(arguments: [
+        // (offered (navigator, seq, revision), verdict, position after)
+        (("main", Int64(9), Int64(2)), CatchUp.Verdict.duplicate, Int64(10)),
+        (("main", 11, 3), .duplicate, 11),
+        (("other", 11, 1), .apply, 11),
+        (("main", 13, 4), .logGap(after: 10), 10),
+        (("other", 11, 2), .gap(navigator: "other", after: 0), 10),
+    ])
+    func everyNavigatorVerdicts(offered: (String, Int64, Int64), verdict: CatchUp.Verdict, position: Int64) {
+        var catchUp = CatchUp.following(everyNavigatorFrom: 10)
+        catchUp.snapshot(navigator: "main", revision: 3, seq: 12)
+        #expect(catchUp.offer(Self.event(offered.0, seq: offered.1, revision: offered.2)) == verdict)
+        #expect(catchUp.position == position)
+    }
+
+    @Test func followingEveryNavigatorTheLogPositionMovesThroughDuplicatesAndFills() {
+        var catchUp = CatchUp.following(everyNavigatorFrom: 10)
+        catchUp.snapshot(navigator: "main", revision: 3, seq: 12)
+        let late = Self.event("main", seq: 14, revision: 5)
+        #expect(catchUp.offer(late) == .logGap(after: 10))
+        // history(after: 10): 11 and 12 are in the snapshot, 13 is another navigator's, 14 the late one.
+        #expect(catchUp.offer(Self.event("main", seq: 11, revision: 2)) == .duplicate)
+        #expect(catchUp.offer(Self.event("main", seq: 12, revision: 3)) == .duplicate)
+        #expect(catchUp.offer(Self.event("new", seq: 13, revision: 1)) == .apply)
+        #expect(catchUp.offer(Self.event("main", seq: 14, revision: 4)) == .apply)
+        #expect(catchUp.position == 14)
+        #expect(catchUp.heartbeat(seq: 14) == .none)
+        #expect(catchUp.heartbeat(seq: 16) == .log(after: 14))
+    }
+
+    @Test(arguments: [
+        // (checked through, heartbeat seq, check)
+        (Int64(0), Int64(0), CatchUp.Check.none),
+        (0, 5, .navigators),
+        (5, 5, .none),
+        (5, 4, .none),
+        (5, 9, .navigators),
+    ])
+    func namedNavigatorsAreCheckedWhenTheLogMovedPastTheLastCheck(checked: Int64, seq: Int64, check: CatchUp.Check) {
+        var catchUp = CatchUp()
+        // Events and snapshots of the named navigators do not count: another one may have lost one.
+        catchUp.snapshot(navigator: "main", revision: 2, seq: 40)
+        #expect(catchUp.offer(Self.event("main", seq: 41, revision: 3)) == .apply)
+        catchUp.checked(through: checked)
+        #expect(catchUp.heartbeat(seq: seq) == check)
+    }
+
     @Test func anOlderSnapshotNeverRewinds() {
         var catchUp = CatchUp()
         catchUp.snapshot(navigator: "main", revision: 5, seq: 20)

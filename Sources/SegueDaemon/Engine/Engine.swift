@@ -178,10 +178,12 @@ public final class Engine: @unchecked Sendable {
         while !stopRequested.load(ordering: .acquiring) {
             let now = WallClock.now()
             closeFrames(now: now)
-            if now >= nextHeartbeat { heartbeat(now: now) }
             gatherSiblings()
             commitDecided()
             flushOutbox()
+            // After the outbox: every event up to a heartbeat's seq is published before it, which is
+            // how a subscriber tells that it missed the last ones (protocol.md, "Heartbeats").
+            if now >= nextHeartbeat { heartbeat(now: now) }
             // After the replies: a checkpoint decision may cost syncs, never before an acknowledgement.
             store.checkpointIfDue()
             let wakeAt = nextWake()
