@@ -50,7 +50,7 @@ enum ReadCommands {
         let subscriber =
             follow
             ? try SegueSubscriber(
-                endpoint: try inv.subscriptionEndpoint(), topics: [navigator.map { "event/\($0)/" } ?? "event/"],
+                endpoint: try inv.subscriptionEndpoint(), topics: [navigator.map { "event/\($0)/" } ?? "event/", "hb/"],
                 ready: inv.timeout, curve: try inv.curve())
             : nil
         var lastRevision: Int64?
@@ -79,12 +79,24 @@ enum ReadCommands {
                 guard page.more, missed.count == page.events.count, !missed.isEmpty else { return }
             }
         }
+        // The last events before a quiet spell show no gap: a heartbeat does, since every event up to
+        // its seq was published before it. With --navigator it cannot say whose events moved the log,
+        // so the log is asked once per heartbeat that moved past the last one asked about.
+        var checked = after
         while left != 0 {
-            guard case .event(let e)? = try subscriber.next(timeout: nil), e.seq > after else { continue }
-            let gap =
-                navigator == nil ? e.seq > after + 1 : lastRevision.map { e.revision > $0 + 1 } ?? (e.seq > after + 1)
-            if gap { try fill(before: e.seq) }
-            if left != 0, e.seq > after { emit(e) }
+            switch try subscriber.next(timeout: nil) {
+            case .heartbeat(let hb)?:
+                guard let seq = hb["seq"]?.int64Value, seq > checked else { continue }
+                if navigator != nil || seq > after { try fill(before: seq + 1) }
+                checked = seq
+            case .event(let e)? where e.seq > after:
+                let gap =
+                    navigator == nil
+                    ? e.seq > after + 1 : lastRevision.map { e.revision > $0 + 1 } ?? (e.seq > after + 1)
+                if gap { try fill(before: e.seq) }
+                if left != 0, e.seq > after { emit(e) }
+            default: continue
+            }
         }
     }
 

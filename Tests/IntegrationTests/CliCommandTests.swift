@@ -202,6 +202,42 @@ import Testing
         #expect(seqs == [1, 2, 3, 4])
     }
 
+    /// Events published while the follower could not receive them (stopped here, across a daemon
+    /// restart, so its subscription is not in place) and then nothing after them: the next
+    /// heartbeat shows the log moved, and they are read from it.
+    @Test(arguments: [[], ["--navigator", "main"]])
+    func logFollowFindsEventsMissedAtTheEnd(filter: [String]) throws {
+        let first = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: first)
+        let follower = Process()
+        follower.executableURL = URL(fileURLWithPath: Cli.binary)
+        follower.arguments =
+            ["log", "--follow", "--limit", "3", "--json", "--endpoint", first.commandEndpoint, "--publish-endpoint"]
+            + [first.publishEndpoint] + filter
+        let out = Pipe()
+        follower.standardOutput = out
+        try follower.run()
+        usleep(500_000)
+        kill(follower.processIdentifier, SIGSTOP)
+        #expect(first.stop() == 0)
+        let second = try first.restarted()
+        defer { second.stop() }
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: second)
+        kill(follower.processIdentifier, SIGCONT)
+        let killer = Thread {
+            usleep(8_000_000)
+            if follower.isRunning { follower.terminate() }
+        }
+        killer.start()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        follower.waitUntilExit()
+        let seqs = try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+            try JSON.parse(String($0))["seq"]
+        }
+        #expect(seqs == [1, 2, 3])
+        #expect(follower.terminationReason == .exit && follower.terminationStatus == 0)
+    }
+
     @Test func storeCommandsOnADataDir() throws {
         let d = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: d)
