@@ -46,6 +46,16 @@ public enum Daemon {
     /// A config problem found after parsing (the engine's own validation), reported like the parser's.
     struct LateConfigError: Error, CustomStringConvertible {
         var description: String
+
+        /// The core's "PATH says what" as the config parser words it: "config error at PATH: what".
+        init(animators error: CoreError) {
+            let message = error.message
+            if message.hasPrefix("$."), let space = message.firstIndex(of: " ") {
+                description = "config error at \(message[..<space]): \(message[message.index(after: space)...])"
+            } else {
+                description = "config error at $.animators: \(message)"
+            }
+        }
     }
 
     /// The engine's options from a validated config.
@@ -65,11 +75,16 @@ public enum Daemon {
         o.maxStackDepth = config.limits.maxStackDepth
         o.defaultInteractionTimeout = config.limits.interactionTimeoutSeconds
         if let rules = config.animators {
+            // Held to what a request's animators must pass (rule routes are route names, keyframes in
+            // range): the config is new input, not a stored event an earlier build accepted.
+            let parsed: AnimatorRules
             do {
-                o.defaultAnimators = try AnimatorRules(json: rules, path: "$.animators")
+                parsed = try AnimatorRules(json: rules, path: "$.animators")
             } catch {
-                throw LateConfigError(description: "config error at \(error.message)")
+                throw LateConfigError(animators: error)
             }
+            if let problem = parsed.requestProblem(path: "$.animators") { throw LateConfigError(animators: problem) }
+            o.defaultAnimators = parsed
         }
         if let curve = config.security?.curve {
             var clients: [String: ClientRole] = [:]

@@ -89,6 +89,10 @@ enum NavigationCommands {
         var params = JSONObject()
         for p in inv.parsed.values("param") {
             let (key, value) = try ArgumentValues.parameter(p, for: "--param")
+            // A second value for a key is a mistake, not an update: one of the two would be dropped.
+            guard params[key] == nil else {
+                throw UsageError("--param \(key) is given twice; give each parameter once.")
+            }
             params[key] = value
         }
         return ScreenSpec(name: name, params: params.count > 0 ? params : nil)

@@ -406,6 +406,10 @@ import Testing
             "error: --from 12 is after --to 10: nothing would be replayed.\nSee 'segue replay --help'.\n"
         ),
         (
+            ["push", "main", "Detail", "--param", "id=1", "--param", "id=2"],
+            "error: --param id is given twice; give each parameter once.\nSee 'segue push --help'.\n"
+        ),
+        (
             ["verify", "log.jsonl", "--data-dir", "/var/lib/segue"],
             "error: Give either a file (log.jsonl) or --data-dir <dir> to verify, not both.\nSee 'segue verify --help'.\n"
         ),

@@ -177,6 +177,37 @@ import Testing
         #expect(try config(DaemonConfig().json.serialized()) == DaemonConfig())
     }
 
+    /// The default animators are checked when the engine's options are built (at start and on
+    /// SIGHUP), as strictly as a request's, and reported in the parser's "at PATH: what" form.
+    @Test(arguments: [
+        (
+            #"{"animators": {"rules": []}}"#,
+            #"config error at $.animators: must be an array of rules; got an object with "rules"."#
+        ),
+        (
+            #"{"animators": [{"animator": {"style": "wobble"}}]}"#,
+            "config error at $.animators[0].animator.style: must be one of slide, cover, reveal, push, fade, crossfade, "
+                + #"flip, zoom, iris, none, keyframes; got "wobble"."#
+        ),
+        (
+            #"{"animators": [{"from": "Detail Screen", "animator": {"style": "fade"}}]}"#,
+            #"config error at $.animators[0].from: must be a route name matching [A-Za-z0-9._-]{1,64}; got "Detail Screen"."#
+        ),
+        (
+            #"{"animators": [{"animator": {"style": "keyframes", "keyframes": {"to": {"tracks": {"alpha": [{"time": 0, "value": -5}]}}}}}]}"#,
+            "config error at $.animators[0].animator.keyframes.to.tracks.alpha[0].value: must be in [0, 1]; got -5."
+        ),
+    ])
+    func animatorErrorsSayWhere(document: String, message: String) throws {
+        let parsed = try config(document)
+        #expect(throws: (any Error).self) { try Daemon.options(from: parsed) }
+        do {
+            _ = try Daemon.options(from: parsed)
+        } catch {
+            #expect("\(error)" == message)
+        }
+    }
+
     @Test func fileErrorsSayWhichFile() throws {
         let directory = try TemporaryDirectory()
         let broken = try directory.write("broken.json", "{\"frameRate\": 60,}")
