@@ -13,6 +13,13 @@ enum WatchCommand {
         let terminal = !inv.json && isatty(STDOUT_FILENO) == 1
         if terminal { Terminal.enter() }
         var model = WatchModel()
+        // The named navigators the subscription found no snapshot of; they appear once created.
+        model.awaited = Set(navigators.filter { subscription.catchUp.revisions[$0] == nil })
+        if !terminal {
+            for name in model.awaited.sorted() {
+                if inv.json { Output.error(WatchModel.awaiting(name)) } else { Output.line(WatchModel.awaiting(name)) }
+            }
+        }
         var dirty = true
         var lastDraw = ContinuousClock.now - .seconds(1)
         let header = "segue watch  \(inv.endpoint)  (Ctrl-C to quit)"

@@ -11,10 +11,17 @@ struct WatchModel {
 
     private(set) var rows: [String: Row] = [:]
     private(set) var frame: Int64 = 0
+    /// Navigators named on the command line that do not exist (yet): shown as waiting, so a typo is
+    /// not an empty screen.
+    var awaited: Set<String> = []
 
     mutating func set(_ snapshot: NavigatorSnapshot) {
         rows[snapshot.navigator] = Row(snapshot: snapshot, tick: rows[snapshot.navigator]?.tick)
+        awaited.remove(snapshot.navigator)
     }
+
+    /// The line for a named navigator that does not exist yet.
+    static func awaiting(_ name: String) -> String { "\(name): not created yet; waiting for it" }
 
     /// Applies a tick; returns a plain line describing it.
     mutating func apply(_ tick: PublishedTick) {
@@ -45,6 +52,7 @@ struct WatchModel {
             }
             lines.append("")
         }
+        for name in awaited.sorted() { lines += [Self.awaiting(name), ""] }
         return lines.map { String($0.prefix(width)) }
     }
 

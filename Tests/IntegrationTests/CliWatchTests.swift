@@ -99,4 +99,25 @@ import Testing
         #expect(text.contains("final"))
         #expect(text.contains("main: stack Home[s1] > Detail[s2]\n"))
     }
+
+    /// A named navigator that does not exist is shown as awaited (a typo is not a silent, empty
+    /// view), and appears when it is created.
+    @Test func aNavigatorNotCreatedYetIsAwaitedThenShown() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: Cli.binary)
+        watcher.arguments = ["watch", "later", "--endpoint", d.commandEndpoint, "--publish-endpoint", d.publishEndpoint]
+        let out = Pipe()
+        watcher.standardOutput = out
+        try watcher.run()
+        usleep(500_000)
+        try Cli.run(["create", "later", "Home"], daemon: d)
+        usleep(500_000)
+        watcher.terminate()
+        watcher.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.hasPrefix("later: not created yet; waiting for it\n"), "\(text)")
+        #expect(text.contains("later: stack Home[s1]\n"), "\(text)")
+    }
 }
