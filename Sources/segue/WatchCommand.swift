@@ -9,7 +9,7 @@ enum WatchCommand {
         let client = try inv.client()
         let subscription = try CatchUpSubscription(
             client: client, publishEndpoint: try inv.subscriptionEndpoint(), navigators: navigators,
-            curve: try inv.curve())
+            heartbeats: true, curve: try inv.curve())
         let terminal = !inv.json && isatty(STDOUT_FILENO) == 1
         if terminal { Terminal.enter() }
         var model = WatchModel()
@@ -23,8 +23,18 @@ enum WatchCommand {
         var dirty = true
         var lastDraw = ContinuousClock.now - .seconds(1)
         let header = "segue watch  \(inv.endpoint)  (Ctrl-C to quit)"
+        // segued sends a heartbeat every second (by default): a view that has had none for a while
+        // may be stale, and says so until the next one (the subscription reconnects by itself).
+        var lastHeartbeat = ContinuousClock.now
+        var silent = false
         while true {
             let update = try subscription.next(timeout: .milliseconds(terminal ? 16 : 1000))
+            if !silent, ContinuousClock.now - lastHeartbeat > WatchModel.silenceLimit {
+                silent = true
+                model.notice = WatchModel.silence
+                if !terminal { Output.error("segue watch: " + WatchModel.silence) }
+                dirty = true
+            }
             switch update {
             case .snapshot(let s)?:
                 model.set(s)
@@ -50,7 +60,14 @@ enum WatchCommand {
                 } else if !terminal {
                     Output.line("\(t.navigator): " + WatchModel.bar(t, width: 20) + (t.final ? " final" : ""))
                 }
-            case .heartbeat?, nil:
+            case .heartbeat?:
+                lastHeartbeat = ContinuousClock.now
+                if silent {
+                    silent = false
+                    model.notice = nil
+                    if !terminal { Output.error("segue watch: heartbeats are back; the view is current.") }
+                }
+            case nil:
                 break
             }
             dirty = dirty || update != nil

@@ -20,6 +20,17 @@ struct WatchModel {
         awaited.remove(snapshot.navigator)
     }
 
+    /// Shown under the header while heartbeats are missing.
+    var notice: String?
+
+    /// How long without a heartbeat (segued sends one a second by default) before the view says it
+    /// may be stale.
+    static let silenceLimit: Duration = .seconds(3)
+
+    static let silence =
+        "no heartbeat from segued for over \(silenceLimit.components.seconds) s: the view may be stale (daemon "
+        + "stopped or link down)"
+
     /// The line for a named navigator that does not exist yet.
     static func awaiting(_ name: String) -> String { "\(name): not created yet; waiting for it" }
 
@@ -37,7 +48,7 @@ struct WatchModel {
 
     /// The screen, `width` columns wide.
     func render(header: String, width: Int) -> [String] {
-        var lines = [String(header.prefix(width)), ""]
+        var lines = [String(header.prefix(width)), notice.map { "!! " + $0 } ?? ""]
         for name in rows.keys.sorted() {
             let row = rows[name]!
             let s = row.snapshot

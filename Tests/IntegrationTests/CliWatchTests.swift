@@ -120,4 +120,34 @@ import Testing
         #expect(text.hasPrefix("later: not created yet; waiting for it\n"), "\(text)")
         #expect(text.contains("later: stack Home[s1]\n"), "\(text)")
     }
+
+    /// A view with no heartbeat for three seconds says it may be stale, and says when it is current
+    /// again (on stderr when piped, under the header on a terminal).
+    @Test func aSilentDaemonIsReportedAndItsReturnToo() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: Cli.binary)
+        watcher.arguments = ["watch", "main", "--endpoint", d.commandEndpoint, "--publish-endpoint", d.publishEndpoint]
+        let out = Pipe()
+        let err = Pipe()
+        watcher.standardOutput = out
+        watcher.standardError = err
+        try watcher.run()
+        usleep(1_500_000)
+        kill(d.pid, SIGSTOP)
+        usleep(4_500_000)
+        kill(d.pid, SIGCONT)
+        usleep(2_000_000)
+        watcher.terminate()
+        watcher.waitUntilExit()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(
+            text.contains(
+                "segue watch: no heartbeat from segued for over 3 s: the view may be stale (daemon stopped or link down)\n"),
+            "\(text)")
+        #expect(text.hasSuffix("segue watch: heartbeats are back; the view is current.\n"), "\(text)")
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+    }
 }
