@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SegueCore
 import SegueWire
 
@@ -131,9 +132,13 @@ final class DaemonProcess: @unchecked Sendable {
         }
     }
 
+    /// A new directory under the system temp dir, removed when the test process exits (a data dir
+    /// holds a WAL of about 18 MB: a run leaves gigabytes otherwise). `SEGUE_KEEP_TEST_DIRS=1` keeps
+    /// them for a look after a failure; failing tests print the daemon's log either way.
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "segue-test-" + UUID().uuidString.prefix(8)
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        TestDirectories.register(path)
         return path
     }
 
@@ -155,5 +160,24 @@ final class DaemonProcess: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
         }
         return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
+
+/// The temp dirs the tests made, removed at exit: not when their test ends, since a test may still
+/// hold a path into one after its last use of the `DaemonProcess`.
+enum TestDirectories {
+    private static let paths = Mutex<[String]>([])
+    private static let removeAtExit: Void = {
+        atexit { TestDirectories.removeAll() }
+    }()
+
+    static func register(_ path: String) {
+        _ = removeAtExit
+        paths.withLock { $0.append(path) }
+    }
+
+    static func removeAll() {
+        guard ProcessInfo.processInfo.environment["SEGUE_KEEP_TEST_DIRS"] != "1" else { return }
+        for path in paths.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
     }
 }
