@@ -44,6 +44,8 @@ public struct Pong: Equatable, Sendable {
     public var frameRate: Int
     public var frame: Int64
     public var seq: Int64
+    /// How often the daemon publishes a heartbeat; nil from an older daemon that does not say.
+    public var heartbeatInterval: Duration?
 
     public init(_ json: JSONObject) throws(SegueClientError) {
         guard let version = json["version"]?.stringValue, let rate = json["frameRate"]?.int64Value,
@@ -53,6 +55,7 @@ public struct Pong: Equatable, Sendable {
         self.frameRate = Int(rate)
         self.frame = frame
         self.seq = seq
+        heartbeatInterval = json["heartbeatSeconds"]?.doubleValue.flatMap { $0 > 0 ? .seconds($0) : nil }
     }
 }
 

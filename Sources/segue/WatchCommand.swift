@@ -25,14 +25,15 @@ enum WatchCommand {
         let header = "segue watch  \(inv.endpoint)  (Ctrl-C to quit)"
         // segued sends a heartbeat every second (by default): a view that has had none for a while
         // may be stale, and says so until the next one (the subscription reconnects by itself).
+        let silenceLimit = WatchModel.silenceLimit(heartbeat: try client.ping().heartbeatInterval)
         var lastHeartbeat = ContinuousClock.now
         var silent = false
         while true {
             let update = try subscription.next(timeout: .milliseconds(terminal ? 16 : 1000))
-            if !silent, ContinuousClock.now - lastHeartbeat > WatchModel.silenceLimit {
+            if !silent, ContinuousClock.now - lastHeartbeat > silenceLimit {
                 silent = true
-                model.notice = WatchModel.silence
-                if !terminal { Output.error("segue watch: " + WatchModel.silence) }
+                model.notice = WatchModel.silence(after: silenceLimit)
+                if !terminal { Output.error("segue watch: " + WatchModel.silence(after: silenceLimit)) }
                 dirty = true
             }
             switch update {

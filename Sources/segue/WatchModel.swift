@@ -23,13 +23,18 @@ struct WatchModel {
     /// Shown under the header while heartbeats are missing.
     var notice: String?
 
-    /// How long without a heartbeat (segued sends one a second by default) before the view says it
-    /// may be stale.
-    static let silenceLimit: Duration = .seconds(3)
+    /// How long without a heartbeat before the view says it may be stale: three of the daemon's
+    /// intervals (`ping`'s `heartbeatSeconds`, 1 s by default), at least 3 s.
+    static func silenceLimit(heartbeat interval: Duration?) -> Duration {
+        max(.seconds(3), (interval ?? .seconds(1)) * 3)
+    }
 
-    static let silence =
-        "no heartbeat from segued for over \(silenceLimit.components.seconds) s: the view may be stale (daemon "
-        + "stopped or link down)"
+    static func silence(after limit: Duration) -> String {
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        let text = seconds.rounded() == seconds ? String(Int(seconds)) : ReadCommands.format(seconds)
+        return "no heartbeat from segued for over \(text) s: the view may be stale (daemon "
+            + "stopped or link down)"
+    }
 
     /// The line for a named navigator that does not exist yet.
     static func awaiting(_ name: String) -> String { "\(name): not created yet; waiting for it" }

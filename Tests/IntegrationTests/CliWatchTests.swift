@@ -121,10 +121,14 @@ import Testing
         #expect(text.contains("later: stack Home[s1]\n"), "\(text)")
     }
 
-    /// A view with no heartbeat for three seconds says it may be stale, and says when it is current
-    /// again (on stderr when piped, under the header on a terminal).
+    /// A view with no heartbeat for three of the daemon's intervals (`ping`'s `heartbeatSeconds`,
+    /// here 1.5 s) says it may be stale, and says when it is current again (on stderr when piped,
+    /// under the header on a terminal).
     @Test func aSilentDaemonIsReportedAndItsReturnToo() throws {
-        let d = try DaemonProcess()
+        let dir = DaemonProcess.temporaryDirectory()
+        let config = dir + "/segued.json"
+        try #"{"heartbeatSeconds": 1.5}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let d = try DaemonProcess(arguments: ["--config", config])
         defer { d.stop() }
         try Cli.run(["create", "main", "Home"], daemon: d)
         let watcher = Process()
@@ -137,15 +141,15 @@ import Testing
         try watcher.run()
         usleep(1_500_000)
         kill(d.pid, SIGSTOP)
-        usleep(4_500_000)
+        usleep(6_500_000)
         kill(d.pid, SIGCONT)
-        usleep(2_000_000)
+        usleep(2_500_000)
         watcher.terminate()
         watcher.waitUntilExit()
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(
             text.contains(
-                "segue watch: no heartbeat from segued for over 3 s: the view may be stale (daemon stopped or link down)\n"),
+                "segue watch: no heartbeat from segued for over 4.5 s: the view may be stale (daemon stopped or link down)\n"),
             "\(text)")
         #expect(text.hasSuffix("segue watch: heartbeats are back; the view is current.\n"), "\(text)")
         _ = out.fileHandleForReading.readDataToEndOfFile()

@@ -16,6 +16,7 @@ import Testing
         #expect(pong["version"]?.stringValue?.isEmpty == false)
         #expect(pong["frameRate"] == 60)
         #expect(pong["seq"] == 0)
+        #expect(pong["heartbeatSeconds"]?.doubleValue == 1)
         let frame = try #require(pong["frame"]?.int64Value)
         let now = Int64(Date().timeIntervalSince1970 * 60)
         #expect(abs(frame - now) < 120, "frame \(frame) should be the wall clock's frame \(now)")
