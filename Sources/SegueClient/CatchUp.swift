@@ -59,6 +59,10 @@ public struct CatchUp: Equatable, Sendable {
         case navigators
         /// Following every navigator, events after this seq are missing: ask `history(after:)`.
         case log(after: Int64)
+        /// The daemon's log ends before events the client has seen (restored from a backup, or
+        /// another log behind the same endpoint): what the client holds no longer describes it.
+        /// Start over from new snapshots.
+        case rewound
     }
 
     /// Records a `state` snapshot: the navigator is known up to `revision` (as of log position `seq`).
@@ -93,7 +97,12 @@ public struct CatchUp: Equatable, Sendable {
     /// is asked for whenever the log moved past the last check (a heartbeat cannot tell whose events
     /// moved it), so at most once per heartbeat; `checked(through:)` records the answer.
     public func heartbeat(seq: Int64) -> Check {
-        if let position { return seq > position ? .log(after: position) : .none }
+        if let position {
+            if seq < position { return .rewound }
+            return seq > position ? .log(after: position) : .none
+        }
+        // Every event up to a heartbeat's seq went out before it: one seen beyond it is not in this log.
+        if seq < max(checked, seqs.values.max() ?? 0) { return .rewound }
         return seq > checked ? .navigators : .none
     }
 

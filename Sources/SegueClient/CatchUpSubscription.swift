@@ -7,11 +7,16 @@ import SegueCore
 /// Blocking and single-threaded, like `SegueClient`: call `next(timeout:)` in a loop, or `forEach`.
 public final class CatchUpSubscription {
     public enum Update: Equatable, Sendable {
-        /// The starting state of a navigator (one per followed navigator, first).
+        /// The starting state of a navigator: one per followed navigator, first, and again for each
+        /// after the daemon's log went back (a restore from a backup): then it replaces what was built.
         case snapshot(NavigatorSnapshot)
         case event(EventRecord)
         case tick(PublishedTick)
         case heartbeat(JSONObject)
+        /// The daemon's log now ends at `seq`, before events already yielded (it was restored from a
+        /// backup, or another daemon answers at the endpoint): drop what was built from them; new
+        /// snapshots follow.
+        case rewound(seq: Int64)
     }
 
     public let client: SegueClient
@@ -36,6 +41,12 @@ public final class CatchUpSubscription {
         subscriber = try SegueSubscriber(
             endpoint: publishEndpoint,
             topics: SegueSubscriber.topics(navigators: navigators, ticks: ticks, heartbeats: true), curve: curve)
+        try start()
+    }
+
+    /// Takes the snapshots everything after builds on (again after the daemon's log was rewound).
+    private func start() throws(SegueClientError) {
+        catchUp = CatchUp()
         var names = navigators
         if names.isEmpty {
             let listing = try client.listing()
@@ -123,6 +134,10 @@ public final class CatchUpSubscription {
             for name in navigators { try fill(name, after: catchUp.seqs[name] ?? 0) }
             catchUp.checked(through: seq)
         case .log(let after): try fillLog(after: after)
+        case .rewound:
+            // Updates not yet yielded describe the old log: drop them, and yield new snapshots.
+            pending = [.rewound(seq: seq)]
+            try start()
         }
     }
 

@@ -54,9 +54,11 @@ enum ReadCommands {
                 ready: inv.timeout, curve: try inv.curve())
             : nil
         var lastRevision: Int64?
+        var lastPrinted: Int64 = 0
         func emit(_ e: EventRecord) {
             if inv.json { Output.line(e.json.serialized()) } else { Output.line(describe(e)) }
             after = max(after, e.seq)
+            lastPrinted = max(lastPrinted, e.seq)
             lastRevision = e.revision
             if let l = left { left = l - 1 }
         }
@@ -86,7 +88,17 @@ enum ReadCommands {
         while left != 0 {
             switch try subscriber.next(timeout: nil) {
             case .heartbeat(let hb)?:
-                guard let seq = hb["seq"]?.int64Value, seq > checked else { continue }
+                guard let seq = hb["seq"]?.int64Value else { continue }
+                // Every event up to a heartbeat's seq went out before it: a log that ends before what
+                // was printed is another log (restored from a backup), and following it would print
+                // seqs already printed for other events.
+                guard seq >= lastPrinted else {
+                    Output.error(
+                        "error: the daemon's log now ends at seq \(seq), before seq \(lastPrinted) already printed (restored "
+                            + "from a backup?); run segue log again to read it.")
+                    throw Exit(.rejected)
+                }
+                guard seq > checked else { continue }
                 if navigator != nil || seq > after { try fill(before: seq + 1) }
                 checked = seq
             case .event(let e)? where e.seq > after:

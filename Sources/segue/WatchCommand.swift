@@ -68,6 +68,11 @@ enum WatchCommand {
                     model.notice = nil
                     if !terminal { Output.error("segue watch: heartbeats are back; the view is current.") }
                 }
+            case .rewound(let seq)?:
+                // What the view shows came from a log the daemon no longer has; snapshots follow.
+                model = WatchModel(awaited: Set(navigators))
+                let line = "the daemon's log now ends at seq \(seq), before events shown (restored from a backup?); starting over"
+                if !terminal { Output.error("segue watch: " + line) }
             case nil:
                 break
             }

@@ -15,6 +15,8 @@ struct WatchModel {
     /// not an empty screen.
     var awaited: Set<String> = []
 
+    init(awaited: Set<String> = []) { self.awaited = awaited }
+
     mutating func set(_ snapshot: NavigatorSnapshot) {
         rows[snapshot.navigator] = Row(snapshot: snapshot, tick: rows[snapshot.navigator]?.tick)
         awaited.remove(snapshot.navigator)

@@ -102,4 +102,50 @@ import Testing
         }
         #expect(revisions == [2, 3], "the push's two events, once each, from history")
     }
+
+    /// A daemon restarted on an older copy of its log (a restore from a backup) ends before events
+    /// already yielded: the subscription says so and starts over from new snapshots, rather than
+    /// taking the new log's events for duplicates of the old one's.
+    @Test(arguments: [["main"], []])
+    func aRestoredLogStartsTheViewOver(navigators: [String]) throws {
+        let first = try DaemonProcess()
+        let client = try SegueClient(endpoint: first.commandEndpoint)
+        try client.create("main", root: ScreenSpec(name: "Home"))
+        #expect(first.stop() == 0)
+        let backup = DaemonProcess.temporaryDirectory()
+        let files = ["segue.db", "segue.db-wal"]
+        for file in files { try FileManager.default.copyItem(atPath: first.dataDir + "/" + file, toPath: backup + "/" + file) }
+        let second = try first.restarted()
+        let subscription = try CatchUpSubscription(
+            client: SegueClient(endpoint: second.commandEndpoint), publishEndpoint: second.publishEndpoint,
+            navigators: navigators, ticks: false)
+        func updates(until done: ([CatchUpSubscription.Update]) -> Bool) throws -> [CatchUpSubscription.Update] {
+            var seen: [CatchUpSubscription.Update] = []
+            let deadline = ContinuousClock.now + .seconds(8)
+            while ContinuousClock.now < deadline, !done(seen) {
+                if let update = try subscription.next(timeout: .milliseconds(200)) { seen.append(update) }
+            }
+            return seen
+        }
+        func revisions(_ updates: [CatchUpSubscription.Update]) -> [Int64] {
+            updates.compactMap { if case .event(let e) = $0 { e.revision } else { nil } }
+        }
+        try SegueClient(endpoint: second.commandEndpoint).push(
+            "main", ScreenSpec(name: "A"), options: TransitionOptions(animated: false))
+        #expect(revisions(try updates { revisions($0).last == 3 }) == [2, 3])
+
+        #expect(second.stop() == 0)
+        for file in ["segue.db", "segue.db-wal", "segue.db-shm"] {
+            try? FileManager.default.removeItem(atPath: second.dataDir + "/" + file)
+        }
+        for file in files { try FileManager.default.copyItem(atPath: backup + "/" + file, toPath: second.dataDir + "/" + file) }
+        let third = try second.restarted()
+        defer { third.stop() }
+        let restart = try updates { $0.contains { if case .snapshot = $0 { true } else { false } } }
+        #expect(restart.first == .rewound(seq: 1), "\(restart)")
+        #expect(restart.contains { if case .snapshot(let s) = $0 { s.revision == 1 && s.stack.map(\.name) == ["Home"] } else { false } })
+        try SegueClient(endpoint: third.commandEndpoint).push(
+            "main", ScreenSpec(name: "B"), options: TransitionOptions(animated: false))
+        #expect(revisions(try updates { revisions($0).last == 3 }) == [2, 3], "the new log's push, not taken for old events")
+    }
 }

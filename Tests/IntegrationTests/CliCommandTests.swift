@@ -238,6 +238,52 @@ import Testing
         #expect(follower.terminationReason == .exit && follower.terminationStatus == 0)
     }
 
+    /// A daemon restarted on an older copy of its log ends before what was printed: `log --follow`
+    /// stops with status 1 and says so, rather than print the new log's events under seqs it
+    /// already printed for others (or skip them as duplicates).
+    @Test func logFollowStopsWhenTheLogWasRestoredToAnOlderCopy() throws {
+        let first = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: first)
+        #expect(first.stop() == 0)
+        let backup = DaemonProcess.temporaryDirectory()
+        let files = ["segue.db", "segue.db-wal"]
+        for file in files { try FileManager.default.copyItem(atPath: first.dataDir + "/" + file, toPath: backup + "/" + file) }
+        let second = try first.restarted()
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: second)
+        let follower = Process()
+        follower.executableURL = URL(fileURLWithPath: Cli.binary)
+        follower.arguments = [
+            "log", "--follow", "--endpoint", second.commandEndpoint, "--publish-endpoint", second.publishEndpoint,
+        ]
+        let out = Pipe()
+        let err = Pipe()
+        follower.standardOutput = out
+        follower.standardError = err
+        try follower.run()
+        usleep(500_000)
+        #expect(second.stop() == 0)
+        for file in ["segue.db", "segue.db-wal", "segue.db-shm"] {
+            try? FileManager.default.removeItem(atPath: second.dataDir + "/" + file)
+        }
+        for file in files { try FileManager.default.copyItem(atPath: backup + "/" + file, toPath: second.dataDir + "/" + file) }
+        let third = try second.restarted()
+        defer { third.stop() }
+        let killer = Thread {
+            usleep(8_000_000)
+            if follower.isRunning { follower.terminate() }
+        }
+        killer.start()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        follower.waitUntilExit()
+        #expect(printed.split(separator: "\n").count == 3, "\(printed)")
+        #expect(follower.terminationReason == .exit && follower.terminationStatus == 1)
+        #expect(
+            stderr
+                == "error: the daemon's log now ends at seq 1, before seq 3 already printed (restored from a backup?); "
+                + "run segue log again to read it.\n")
+    }
+
     @Test func storeCommandsOnADataDir() throws {
         let d = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: d)

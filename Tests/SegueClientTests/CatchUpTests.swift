@@ -72,21 +72,26 @@ import Testing
         #expect(catchUp.position == 14)
         #expect(catchUp.heartbeat(seq: 14) == .none)
         #expect(catchUp.heartbeat(seq: 16) == .log(after: 14))
+        // A log that ends before events already seen is another log (a restore from a backup).
+        #expect(catchUp.heartbeat(seq: 13) == .rewound)
     }
 
     @Test(arguments: [
         // (checked through, heartbeat seq, check)
-        (Int64(0), Int64(0), CatchUp.Check.none),
-        (0, 5, .navigators),
-        (5, 5, .none),
-        (5, 4, .none),
-        (5, 9, .navigators),
+        (Int64(0), Int64(4), CatchUp.Check.navigators),
+        (4, 4, .none),
+        (4, 9, .navigators),
+        (9, 9, .none),
+        // Below the last event seen (seq 4) or the last heartbeat checked: the daemon's log went back.
+        (0, 3, .rewound),
+        (0, 0, .rewound),
+        (6, 5, .rewound),
     ])
     func namedNavigatorsAreCheckedWhenTheLogMovedPastTheLastCheck(checked: Int64, seq: Int64, check: CatchUp.Check) {
         var catchUp = CatchUp()
-        // Events and snapshots of the named navigators do not count: another one may have lost one.
-        catchUp.snapshot(navigator: "main", revision: 2, seq: 40)
-        #expect(catchUp.offer(Self.event("main", seq: 41, revision: 3)) == .apply)
+        // The named navigators' own events do not count as checked: another one may have lost one.
+        catchUp.snapshot(navigator: "main", revision: 2, seq: 3)
+        #expect(catchUp.offer(Self.event("main", seq: 4, revision: 3)) == .apply)
         catchUp.checked(through: checked)
         #expect(catchUp.heartbeat(seq: seq) == check)
     }
