@@ -59,9 +59,10 @@ public struct CatchUp: Equatable, Sendable {
         case navigators
         /// Following every navigator, events after this seq are missing: ask `history(after:)`.
         case log(after: Int64)
-        /// The daemon's log ends before events the client has seen (restored from a backup, or
-        /// another log behind the same endpoint): what the client holds no longer describes it.
-        /// Start over from new snapshots.
+        /// The heartbeat's seq is below what the client knows (`known`): either it was sent before
+        /// the reply the client learned that from (it waited in the subscription's queue), or the
+        /// daemon's log went back (restored from a backup). `ping` tells: a log that ends before
+        /// `known` means what the client holds no longer describes it; start over from new snapshots.
         case rewound
     }
 
@@ -97,14 +98,14 @@ public struct CatchUp: Equatable, Sendable {
     /// is asked for whenever the log moved past the last check (a heartbeat cannot tell whose events
     /// moved it), so at most once per heartbeat; `checked(through:)` records the answer.
     public func heartbeat(seq: Int64) -> Check {
-        if let position {
-            if seq < position { return .rewound }
-            return seq > position ? .log(after: position) : .none
-        }
-        // Every event up to a heartbeat's seq went out before it: one seen beyond it is not in this log.
-        if seq < max(checked, seqs.values.max() ?? 0) { return .rewound }
+        if seq < known { return .rewound }
+        if let position { return seq > position ? .log(after: position) : .none }
         return seq > checked ? .navigators : .none
     }
+
+    /// The log position the client knows the daemon's log reaches: the position, or the newest of the
+    /// named navigators' snapshots, events and checks.
+    public var known: Int64 { position ?? max(checked, seqs.values.max() ?? 0) }
 
     /// Records that a `history` check asked after a heartbeat at `seq` covered every event up to it.
     public mutating func checked(through seq: Int64) {

@@ -69,9 +69,12 @@ public final class CatchUpSubscription {
     /// down, show no gap otherwise): following every navigator only when the log moved past its
     /// position, following named ones once per heartbeat while the log moves.
     public func next(timeout: Duration?) throws(SegueClientError) -> Update? {
+        // Heartbeats that are not yielded still end a wait; the timeout bounds the whole call.
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         while true {
             if !pending.isEmpty { return pending.removeFirst() }
-            guard let publication = try subscriber.next(timeout: timeout) else { return nil }
+            let left = deadline.map { max(.zero, $0 - ContinuousClock.now) }
+            guard let publication = try subscriber.next(timeout: left) else { return nil }
             switch publication {
             case .tick(let tick): return .tick(tick)
             case .heartbeat(let hb):
@@ -135,8 +138,12 @@ public final class CatchUpSubscription {
             catchUp.checked(through: seq)
         case .log(let after): try fillLog(after: after)
         case .rewound:
+            // A heartbeat that waited in the queue behind what a reply taught us, or another log:
+            // the log's end now says which.
+            let end = try client.ping().seq
+            guard end < catchUp.known else { return }
             // Updates not yet yielded describe the old log: drop them, and yield new snapshots.
-            pending = [.rewound(seq: seq)]
+            pending = [.rewound(seq: end)]
             try start()
         }
     }

@@ -105,7 +105,13 @@ final class LogWriter {
         // rather than inline in its commit. Nothing to copy costs nothing; a failure leaves it to the
         // checkpoints that follow.
         _ = try? database.checkpointPassive()
-        preallocateWAL(database)
+        // Once, at the store's open: a reopen after a fault runs on the committer's thread, where
+        // megabytes of zeros and a sync would hold up the commits that recover (and, after a full
+        // disk, fill it again).
+        if !preallocated {
+            preallocated = true
+            preallocateWAL(database)
+        }
         let connection = try Connection(database: database)
         self.connection = connection
         lastSeq = try database.scalarInt("SELECT MAX(seq) FROM events")
@@ -114,13 +120,17 @@ final class LogWriter {
         checkpointedUpTo = 0
     }
 
+    /// Whether `open` has extended the WAL already (`preallocateWAL`).
+    private var preallocated = false
+
     /// Extends a short WAL to the length it reaches before it restarts (plus half a pass of frames
     /// committed while the remainder is copied), so that a new log's first commits overwrite rather
     /// than extend the file. A failure is no fault of the log: the WAL then grows as it commits.
     ///
     /// Done holding SQLite's write lock (`BEGIN IMMEDIATE`, rolled back): the writer lock keeps other
     /// segued and imports out, not an operator's `sqlite3` shell, whose frames past the end must
-    /// not meet our zeros.
+    /// not meet our zeros. A failure (a full disk, a WAL this process may not write) is not reported:
+    /// the WAL then grows as it commits, as it did before this existed.
     private func preallocateWAL(_ database: Database) {
         guard let pageSize = try? database.scalarInt("PRAGMA page_size"), pageSize > 0 else { return }
         let frames = checkpointer.restartAt + checkpointer.threshold / 2

@@ -10,10 +10,10 @@ import Foundation
 /// directory, or one whose WAL someone deleted, grows its WAL, but then for the first ~2,000
 /// commands. Writing the zeros once at open, and syncing them, moves that cost out of the commands.
 ///
-/// Only bytes past the file's end are written, while the writer's connection is open and idle and
-/// no other connection of the store exists yet: SQLite never reads there before writing a frame
-/// itself, and a recovery that meets zeros sees a frame that fails its checksum, the end of the log
-/// (as it does for the old frames a restarted WAL leaves behind). `fallocate` would not do: its
+/// Only bytes past the file's end are written, at the store's open, holding SQLite's write lock (so
+/// no connection, in this process or another, appends frames meanwhile): SQLite never reads there
+/// before writing a frame itself, and a recovery that meets zeros sees a frame that fails its
+/// checksum, the end of the log (as it does for the old frames a restarted WAL leaves behind). `fallocate` would not do: its
 /// blocks are "unwritten" extents, and the first write into each one is a journaled change again.
 enum WALPreallocation {
     /// The WAL length (bytes) to reach: `frames` frames of `pageSize` plus the 32-byte header.

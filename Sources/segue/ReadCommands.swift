@@ -89,12 +89,12 @@ enum ReadCommands {
             switch try subscriber.next(timeout: nil) {
             case .heartbeat(let hb)?:
                 guard let seq = hb["seq"]?.int64Value else { continue }
-                // Every event up to a heartbeat's seq went out before it: a log that ends before what
-                // was printed is another log (restored from a backup), and following it would print
-                // seqs already printed for other events.
-                guard seq >= lastPrinted else {
+                // Below what was printed: a heartbeat that waited behind the backlog's replies, or another
+                // log (restored from a backup), whose events would come under seqs already printed for
+                // others. The log's end (`ping`) tells which.
+                if seq < lastPrinted, case let end = try client.ping().seq, end < lastPrinted {
                     Output.error(
-                        "error: the daemon's log now ends at seq \(seq), before seq \(lastPrinted) already printed (restored "
+                        "error: the daemon's log now ends at seq \(end), before seq \(lastPrinted) already printed (restored "
                             + "from a backup?); run segue log again to read it.")
                     throw Exit(.rejected)
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SegueClient
 import SegueCore
 import Testing
@@ -147,5 +148,54 @@ import Testing
         try SegueClient(endpoint: third.commandEndpoint).push(
             "main", ScreenSpec(name: "B"), options: TransitionOptions(animated: false))
         #expect(revisions(try updates { revisions($0).last == 3 }) == [2, 3], "the new log's push, not taken for old events")
+    }
+
+    /// Heartbeats every 50 ms while commands keep the log moving: a heartbeat often waits in the
+    /// subscription's queue behind a `history` or `state` reply that already taught the client a
+    /// later seq. That is no restore (`ping` says the log reaches further): the view goes on, every
+    /// event once, in order.
+    @Test(arguments: [["main"], []])
+    func heartbeatsQueuedBehindRepliesAreNoRestore(navigators: [String]) throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        let config = dir + "/segued.json"
+        try #"{"heartbeatSeconds": 0.05}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let d = try DaemonProcess(arguments: ["--config", config])
+        defer { d.stop() }
+        let writer = try SegueClient(endpoint: d.commandEndpoint)
+        try writer.create("main", root: ScreenSpec(name: "Home"))
+        let stop = Atomic<Bool>(false)
+        let load = Thread {
+            guard let client = try? SegueClient(endpoint: d.commandEndpoint) else { return }
+            var push = true
+            while !stop.load(ordering: .relaxed) {
+                let options = TransitionOptions(animated: false)
+                _ = try? (push ? client.push("main", ScreenSpec(name: "A"), options: options) : client.pop("main", options: options))
+                push.toggle()
+            }
+        }
+        load.start()
+        defer { stop.store(true, ordering: .relaxed) }
+        usleep(300_000)
+        let subscription = try CatchUpSubscription(
+            client: SegueClient(endpoint: d.commandEndpoint), publishEndpoint: d.publishEndpoint, navigators: navigators,
+            ticks: false)
+        var revision: Int64?
+        var events = 0
+        let deadline = ContinuousClock.now + .seconds(3)
+        while ContinuousClock.now < deadline {
+            guard let update = try subscription.next(timeout: .milliseconds(100)) else { continue }
+            switch update {
+            case .snapshot(let s): revision = s.revision
+            case .event(let e):
+                #expect(e.revision == (revision ?? 0) + 1, "revision \(e.revision) after \(revision ?? 0)")
+                revision = e.revision
+                events += 1
+            case .rewound(let seq): Issue.record("no restore happened, yet rewound to seq \(seq)")
+            default: break
+            }
+            // Slow, so that heartbeats pile up behind the replies of the catch-up's requests.
+            if events % 50 == 0 { usleep(20_000) }
+        }
+        #expect(events > 50)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SegueCore
 import Testing
 
@@ -209,33 +210,21 @@ import Testing
     func logFollowFindsEventsMissedAtTheEnd(filter: [String]) throws {
         let first = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: first)
-        let follower = Process()
-        follower.executableURL = URL(fileURLWithPath: Cli.binary)
-        follower.arguments =
+        let follower = try CliBackground(
             ["log", "--follow", "--limit", "3", "--json", "--endpoint", first.commandEndpoint, "--publish-endpoint"]
-            + [first.publishEndpoint] + filter
-        let out = Pipe()
-        follower.standardOutput = out
-        try follower.run()
-        usleep(500_000)
-        kill(follower.processIdentifier, SIGSTOP)
+                + [first.publishEndpoint] + filter)
+        // The backlog printed, it waits on its subscription.
+        #expect(follower.wait(for: #""seq":1"#))
+        kill(follower.process.processIdentifier, SIGSTOP)
         #expect(first.stop() == 0)
         let second = try first.restarted()
         defer { second.stop() }
         try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: second)
-        kill(follower.processIdentifier, SIGCONT)
-        let killer = Thread {
-            usleep(8_000_000)
-            if follower.isRunning { follower.terminate() }
-        }
-        killer.start()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        follower.waitUntilExit()
-        let seqs = try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
-            try JSON.parse(String($0))["seq"]
-        }
+        kill(follower.process.processIdentifier, SIGCONT)
+        follower.finish(timeout: .seconds(8))
+        let seqs = try follower.stdout.split(separator: "\n").map { try JSON.parse(String($0))["seq"] }
         #expect(seqs == [1, 2, 3])
-        #expect(follower.terminationReason == .exit && follower.terminationStatus == 0)
+        #expect(follower.process.terminationReason == .exit && follower.process.terminationStatus == 0)
     }
 
     /// A daemon restarted on an older copy of its log ends before what was printed: `log --follow`
@@ -250,17 +239,9 @@ import Testing
         for file in files { try FileManager.default.copyItem(atPath: first.dataDir + "/" + file, toPath: backup + "/" + file) }
         let second = try first.restarted()
         try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: second)
-        let follower = Process()
-        follower.executableURL = URL(fileURLWithPath: Cli.binary)
-        follower.arguments = [
-            "log", "--follow", "--endpoint", second.commandEndpoint, "--publish-endpoint", second.publishEndpoint,
-        ]
-        let out = Pipe()
-        let err = Pipe()
-        follower.standardOutput = out
-        follower.standardError = err
-        try follower.run()
-        usleep(500_000)
+        let follower = try CliBackground(
+            ["log", "--follow", "--endpoint", second.commandEndpoint, "--publish-endpoint", second.publishEndpoint])
+        #expect(follower.wait(for: "3\tmain#3\t"))
         #expect(second.stop() == 0)
         for file in ["segue.db", "segue.db-wal", "segue.db-shm"] {
             try? FileManager.default.removeItem(atPath: second.dataDir + "/" + file)
@@ -268,20 +249,66 @@ import Testing
         for file in files { try FileManager.default.copyItem(atPath: backup + "/" + file, toPath: second.dataDir + "/" + file) }
         let third = try second.restarted()
         defer { third.stop() }
+        follower.finish(timeout: .seconds(8))
+        let stderr = follower.stderr
+        #expect(follower.stdout.split(separator: "\n").count == 3, "\(follower.stdout)")
+        #expect(follower.process.terminationReason == .exit && follower.process.terminationStatus == 1)
+        #expect(
+            stderr
+                == "error: the daemon's log now ends at seq 1, before seq 3 already printed (restored from a backup?); "
+                + "run segue log again to read it.\n")
+    }
+
+    /// Heartbeats every 50 ms while the log moves: some wait in the follower's queue behind the
+    /// replies of its backlog and gap reads, below seqs already printed. No restore (`ping` says
+    /// so): it prints every event once, in order, and exits 0 at its limit.
+    @Test(arguments: [[], ["--navigator", "main"]])
+    func logFollowTakesQueuedHeartbeatsForNoRestore(filter: [String]) throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        let config = dir + "/segued.json"
+        try #"{"heartbeatSeconds": 0.05}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let d = try DaemonProcess(arguments: ["--config", config])
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let stop = Atomic<Bool>(false)
+        let load = Thread {
+            guard let client = try? TestClient(endpoint: d.commandEndpoint) else { return }
+            var push = true
+            while !stop.load(ordering: .relaxed) {
+                let body: JSON =
+                    push
+                    ? ["cmd": "push", "navigator": "main", "screen": "A", "animated": false]
+                    : ["cmd": "pop", "navigator": "main", "animated": false]
+                _ = try? client.call(body, timeout: .seconds(2))
+                push.toggle()
+            }
+        }
+        load.start()
+        defer { stop.store(true, ordering: .relaxed) }
+        usleep(500_000)
+        let follower = Process()
+        follower.executableURL = URL(fileURLWithPath: Cli.binary)
+        follower.arguments =
+            ["log", "--follow", "--limit", "1500", "--endpoint", d.commandEndpoint, "--publish-endpoint"]
+            + [d.publishEndpoint] + filter
+        let out = Pipe()
+        let err = Pipe()
+        follower.standardOutput = out
+        follower.standardError = err
+        try follower.run()
         let killer = Thread {
-            usleep(8_000_000)
+            usleep(20_000_000)
             if follower.isRunning { follower.terminate() }
         }
         killer.start()
         let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         follower.waitUntilExit()
-        #expect(printed.split(separator: "\n").count == 3, "\(printed)")
-        #expect(follower.terminationReason == .exit && follower.terminationStatus == 1)
-        #expect(
-            stderr
-                == "error: the daemon's log now ends at seq 1, before seq 3 already printed (restored from a backup?); "
-                + "run segue log again to read it.\n")
+        #expect(stderr == "")
+        #expect(follower.terminationReason == .exit && follower.terminationStatus == 0)
+        let seqs = printed.split(separator: "\n").compactMap { Int($0.prefix { $0 != "\t" }) }
+        #expect(seqs.count == 1500)
+        #expect(seqs == Array(1...seqs.count), "every event once, in order")
     }
 
     @Test func storeCommandsOnADataDir() throws {

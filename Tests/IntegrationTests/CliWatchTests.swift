@@ -105,20 +105,14 @@ import Testing
     @Test func aNavigatorNotCreatedYetIsAwaitedThenShown() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: Cli.binary)
-        watcher.arguments = ["watch", "later", "--endpoint", d.commandEndpoint, "--publish-endpoint", d.publishEndpoint]
-        let out = Pipe()
-        watcher.standardOutput = out
-        try watcher.run()
-        usleep(500_000)
+        let watcher = try CliBackground(
+            ["watch", "later", "--endpoint", d.commandEndpoint, "--publish-endpoint", d.publishEndpoint])
+        #expect(watcher.wait(for: "later: not created yet; waiting for it\n"))
         try Cli.run(["create", "later", "Home"], daemon: d)
-        usleep(500_000)
-        watcher.terminate()
-        watcher.waitUntilExit()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(text.hasPrefix("later: not created yet; waiting for it\n"), "\(text)")
-        #expect(text.contains("later: stack Home[s1]\n"), "\(text)")
+        #expect(watcher.wait(for: "later: stack Home[s1]\n"), "\(watcher.stdout)")
+        watcher.process.terminate()
+        watcher.finish()
+        #expect(watcher.stdout.hasPrefix("later: not created yet; waiting for it\n"), "\(watcher.stdout)")
     }
 
     /// A view with no heartbeat for three of the daemon's intervals (`ping`'s `heartbeatSeconds`,
@@ -131,27 +125,19 @@ import Testing
         let d = try DaemonProcess(arguments: ["--config", config])
         defer { d.stop() }
         try Cli.run(["create", "main", "Home"], daemon: d)
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: Cli.binary)
-        watcher.arguments = ["watch", "main", "--endpoint", d.commandEndpoint, "--publish-endpoint", d.publishEndpoint]
-        let out = Pipe()
-        let err = Pipe()
-        watcher.standardOutput = out
-        watcher.standardError = err
-        try watcher.run()
-        usleep(1_500_000)
+        let watcher = try CliBackground(
+            ["watch", "main", "--endpoint", d.commandEndpoint, "--publish-endpoint", d.publishEndpoint])
+        // Its snapshot shown, the watcher has asked all it asks at start (state, ping).
+        #expect(watcher.wait(for: "main: stack Home[s1]\n"))
         kill(d.pid, SIGSTOP)
-        usleep(6_500_000)
+        let silence =
+            "segue watch: no heartbeat from segued for over 4.5 s: the view may be stale (daemon stopped or link down)\n"
+        #expect(watcher.wait(for: silence, onStderr: true, timeout: .seconds(20)), "\(watcher.stderr)")
         kill(d.pid, SIGCONT)
-        usleep(2_500_000)
-        watcher.terminate()
-        watcher.waitUntilExit()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(
-            text.contains(
-                "segue watch: no heartbeat from segued for over 4.5 s: the view may be stale (daemon stopped or link down)\n"),
-            "\(text)")
-        #expect(text.hasSuffix("segue watch: heartbeats are back; the view is current.\n"), "\(text)")
-        _ = out.fileHandleForReading.readDataToEndOfFile()
+        let back = "segue watch: heartbeats are back; the view is current.\n"
+        #expect(watcher.wait(for: back, onStderr: true, timeout: .seconds(10)), "\(watcher.stderr)")
+        watcher.process.terminate()
+        watcher.finish()
+        #expect(watcher.stderr == silence + back)
     }
 }

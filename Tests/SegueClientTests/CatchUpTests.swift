@@ -62,7 +62,7 @@ import Testing
     @Test func followingEveryNavigatorTheLogPositionMovesThroughDuplicatesAndFills() {
         var catchUp = CatchUp.following(everyNavigatorFrom: 10)
         catchUp.snapshot(navigator: "main", revision: 3, seq: 12)
-        let late = Self.event("main", seq: 14, revision: 5)
+        let late = Self.event("main", seq: 14, revision: 4)
         #expect(catchUp.offer(late) == .logGap(after: 10))
         // history(after: 10): 11 and 12 are in the snapshot, 13 is another navigator's, 14 the late one.
         #expect(catchUp.offer(Self.event("main", seq: 11, revision: 2)) == .duplicate)

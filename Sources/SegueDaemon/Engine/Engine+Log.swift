@@ -130,6 +130,10 @@ extension Engine {
         }
         let durable = store.lastSeq
         durableSeq = durable
+        // What did commit (an earlier batch whose completion came in the same drain) goes out as it
+        // is, replies and publications: voiding it would tell its clients it failed and leave a
+        // heartbeat's seq covering events never published.
+        flushOutbox()
         uncommitted.removeAll()
         for message in outbox.voidUndurable() { send(message) }
         fleet.rollback(to: durable)

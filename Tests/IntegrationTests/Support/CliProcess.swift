@@ -47,3 +47,62 @@ enum Cli {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+/// A long-running `segue` (watch, log --follow) whose output a test waits on, instead of sleeping
+/// for a guessed time: a thread per stream collects what the child writes.
+final class CliBackground: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSCondition()
+    private var collected: [String] = ["", ""]
+    private var open = 2
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: Cli.binary)
+        process.arguments = arguments
+        let pipes = [Pipe(), Pipe()]
+        process.standardOutput = pipes[0]
+        process.standardError = pipes[1]
+        try process.run()
+        for (index, pipe) in pipes.enumerated() {
+            Thread { [self] in
+                let handle = pipe.fileHandleForReading
+                while true {
+                    let data = handle.availableData
+                    lock.lock()
+                    if data.isEmpty { open -= 1 } else { collected[index] += String(decoding: data, as: UTF8.self) }
+                    lock.broadcast()
+                    lock.unlock()
+                    if data.isEmpty { return }
+                }
+            }.start()
+        }
+    }
+
+    var stdout: String { lock.withLock { collected[0] } }
+    var stderr: String { lock.withLock { collected[1] } }
+
+    /// Waits until stdout (or stderr) contains `text`; false after `timeout`.
+    @discardableResult
+    func wait(for text: String, onStderr: Bool = false, timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
+        lock.lock()
+        defer { lock.unlock() }
+        while !collected[onStderr ? 1 : 0].contains(text) {
+            guard open > 0, lock.wait(until: deadline) else { return collected[onStderr ? 1 : 0].contains(text) }
+        }
+        return true
+    }
+
+    /// Waits for the exit (SIGTERM after `timeout`) and for both streams to end.
+    func finish(timeout: Duration = .seconds(10)) {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        lock.lock()
+        while open > 0, lock.wait(until: Date().addingTimeInterval(5)) {}
+        lock.unlock()
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
