@@ -198,4 +198,31 @@ import Testing
         }
         #expect(events > 50)
     }
+
+    /// Heartbeats the caller did not ask for are read and dropped, yet `next`'s timeout still ends the
+    /// call: a quiet log answers nil, however often heartbeats come.
+    @Test func nextReturnsNilOnAQuietLogDespiteHeartbeats() throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        let config = dir + "/segued.json"
+        try #"{"heartbeatSeconds": 0.05}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let d = try DaemonProcess(arguments: ["--config", config])
+        defer { d.stop() }
+        try SegueClient(endpoint: d.commandEndpoint).create("main", root: ScreenSpec(name: "Home"))
+        let subscription = try CatchUpSubscription(
+            client: SegueClient(endpoint: d.commandEndpoint), publishEndpoint: d.publishEndpoint, navigators: ["main"])
+        guard case .snapshot? = try subscription.next(timeout: .seconds(2)) else {
+            Issue.record("the first update is the snapshot")
+            return
+        }
+        nonisolated(unsafe) var quiet: CatchUpSubscription.Update??
+        nonisolated(unsafe) let reader = subscription
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            quiet = try? reader.next(timeout: .milliseconds(300))
+            done.signal()
+        }.start()
+        // Generous: the point is that it returns at all (it waited forever while heartbeats came).
+        #expect(done.wait(timeout: .now() + 10) == .success, "next(timeout: 0.3 s) did not return")
+        #expect(quiet == .some(nil))
+    }
 }
