@@ -69,6 +69,11 @@ enum ReadCommands {
             after = max(after, page.next)
             if !page.more { break }
         }
+        // Nothing for a named navigator: say whether it exists, so that a typo is not mistaken for a
+        // navigator with no events (the output stays empty, for scripts).
+        if let navigator, lastPrinted == 0, after == 0, try !exists(navigator, client) {
+            Output.error("segue log: there is no navigator \(navigator)" + (follow ? "; waiting for it." : "."))
+        }
         guard let subscriber, left != 0 else { return }
         // What the subscription missed (a restart, drops at the send limit) is read from the log, page
         // by page, before the event that showed the gap. The gap is in the global seq, or with
@@ -109,6 +114,17 @@ enum ReadCommands {
                 if left != 0, e.seq > after { emit(e) }
             default: continue
             }
+        }
+    }
+
+    /// Whether the daemon knows `navigator` (open or closed).
+    static func exists(_ navigator: String, _ client: SegueClient) throws(SegueClientError) -> Bool {
+        do {
+            _ = try client.state(navigator)
+            return true
+        } catch {
+            if case .rejected(.unknownNavigator, _, _) = error { return false }
+            throw error
         }
     }
 

@@ -311,6 +311,21 @@ import Testing
         #expect(seqs == Array(1...seqs.count), "every event once, in order")
     }
 
+    /// `log --navigator` for a navigator that does not exist prints no events (scripts see the same
+    /// empty output) but says so on stderr, so that a typo is not mistaken for a quiet navigator.
+    @Test func logOfANavigatorThatDoesNotExistSaysSo() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let typo = try Cli.run(["log", "--navigator", "mian"], daemon: d)
+        #expect(typo.status == 0)
+        #expect(typo.stdout == "")
+        #expect(typo.stderr == "segue log: there is no navigator mian.\n")
+        let real = try Cli.run(["log", "--navigator", "main"], daemon: d)
+        #expect(real.stderr == "")
+        #expect(real.stdout.split(separator: "\n").count == 1)
+    }
+
     @Test func storeCommandsOnADataDir() throws {
         let d = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: d)
