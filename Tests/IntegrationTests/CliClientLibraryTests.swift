@@ -113,9 +113,7 @@ import Testing
         let client = try SegueClient(endpoint: first.commandEndpoint)
         try client.create("main", root: ScreenSpec(name: "Home"))
         #expect(first.stop() == 0)
-        let backup = DaemonProcess.temporaryDirectory()
-        let files = ["segue.db", "segue.db-wal"]
-        for file in files { try FileManager.default.copyItem(atPath: first.dataDir + "/" + file, toPath: backup + "/" + file) }
+        let backup = try first.copyOfLog()
         let second = try first.restarted()
         let subscription = try CatchUpSubscription(
             client: SegueClient(endpoint: second.commandEndpoint), publishEndpoint: second.publishEndpoint,
@@ -136,10 +134,7 @@ import Testing
         #expect(revisions(try updates { revisions($0).last == 3 }) == [2, 3])
 
         #expect(second.stop() == 0)
-        for file in ["segue.db", "segue.db-wal", "segue.db-shm"] {
-            try? FileManager.default.removeItem(atPath: second.dataDir + "/" + file)
-        }
-        for file in files { try FileManager.default.copyItem(atPath: backup + "/" + file, toPath: second.dataDir + "/" + file) }
+        try second.restoreLog(from: backup)
         let third = try second.restarted()
         defer { third.stop() }
         let restart = try updates { $0.contains { if case .snapshot = $0 { true } else { false } } }
@@ -156,10 +151,7 @@ import Testing
     /// event once, in order.
     @Test(arguments: [["main"], []])
     func heartbeatsQueuedBehindRepliesAreNoRestore(navigators: [String]) throws {
-        let dir = DaemonProcess.temporaryDirectory()
-        let config = dir + "/segued.json"
-        try #"{"heartbeatSeconds": 0.05}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let d = try DaemonProcess(arguments: ["--config", config])
+        let d = try DaemonProcess.configured(#"{"heartbeatSeconds": 0.05}"#)
         defer { d.stop() }
         let writer = try SegueClient(endpoint: d.commandEndpoint)
         try writer.create("main", root: ScreenSpec(name: "Home"))
@@ -202,10 +194,7 @@ import Testing
     /// Heartbeats the caller did not ask for are read and dropped, yet `next`'s timeout still ends the
     /// call: a quiet log answers nil, however often heartbeats come.
     @Test func nextReturnsNilOnAQuietLogDespiteHeartbeats() throws {
-        let dir = DaemonProcess.temporaryDirectory()
-        let config = dir + "/segued.json"
-        try #"{"heartbeatSeconds": 0.05}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let d = try DaemonProcess(arguments: ["--config", config])
+        let d = try DaemonProcess.configured(#"{"heartbeatSeconds": 0.05}"#)
         defer { d.stop() }
         try SegueClient(endpoint: d.commandEndpoint).create("main", root: ScreenSpec(name: "Home"))
         let subscription = try CatchUpSubscription(

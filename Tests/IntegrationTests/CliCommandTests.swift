@@ -234,19 +234,14 @@ import Testing
         let first = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: first)
         #expect(first.stop() == 0)
-        let backup = DaemonProcess.temporaryDirectory()
-        let files = ["segue.db", "segue.db-wal"]
-        for file in files { try FileManager.default.copyItem(atPath: first.dataDir + "/" + file, toPath: backup + "/" + file) }
+        let backup = try first.copyOfLog()
         let second = try first.restarted()
         try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: second)
         let follower = try CliBackground(
             ["log", "--follow", "--endpoint", second.commandEndpoint, "--publish-endpoint", second.publishEndpoint])
         #expect(follower.wait(for: "3\tmain#3\t"))
         #expect(second.stop() == 0)
-        for file in ["segue.db", "segue.db-wal", "segue.db-shm"] {
-            try? FileManager.default.removeItem(atPath: second.dataDir + "/" + file)
-        }
-        for file in files { try FileManager.default.copyItem(atPath: backup + "/" + file, toPath: second.dataDir + "/" + file) }
+        try second.restoreLog(from: backup)
         let third = try second.restarted()
         defer { third.stop() }
         follower.finish(timeout: .seconds(8))
@@ -264,10 +259,7 @@ import Testing
     /// so): it prints every event once, in order, and exits 0 at its limit.
     @Test(arguments: [[], ["--navigator", "main"]])
     func logFollowTakesQueuedHeartbeatsForNoRestore(filter: [String]) throws {
-        let dir = DaemonProcess.temporaryDirectory()
-        let config = dir + "/segued.json"
-        try #"{"heartbeatSeconds": 0.05}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let d = try DaemonProcess(arguments: ["--config", config])
+        let d = try DaemonProcess.configured(#"{"heartbeatSeconds": 0.05}"#)
         defer { d.stop() }
         try Cli.run(["create", "main", "Home"], daemon: d)
         let stop = Atomic<Bool>(false)

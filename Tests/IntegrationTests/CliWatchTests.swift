@@ -119,10 +119,7 @@ import Testing
     /// here 1.5 s) says it may be stale, and says when it is current again (on stderr when piped,
     /// under the header on a terminal).
     @Test func aSilentDaemonIsReportedAndItsReturnToo() throws {
-        let dir = DaemonProcess.temporaryDirectory()
-        let config = dir + "/segued.json"
-        try #"{"heartbeatSeconds": 1.5}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let d = try DaemonProcess(arguments: ["--config", config])
+        let d = try DaemonProcess.configured(#"{"heartbeatSeconds": 1.5}"#)
         defer { d.stop() }
         try Cli.run(["create", "main", "Home"], daemon: d)
         let watcher = try CliBackground(

@@ -100,6 +100,33 @@ final class DaemonProcess: @unchecked Sendable {
         return status
     }
 
+    /// A daemon started with `--config` on a file holding `config` (JSON), e.g. a heartbeat interval.
+    static func configured(_ config: String) throws -> DaemonProcess {
+        let path = temporaryDirectory() + "/segued.json"
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        return try DaemonProcess(arguments: ["--config", path])
+    }
+
+    /// The log's files (`segue.db` and its WAL), for a restore test's "backup": copied into a new
+    /// temp dir, whose path is returned. Take it while the daemon is stopped.
+    func copyOfLog() throws -> String {
+        let backup = Self.temporaryDirectory()
+        for file in ["segue.db", "segue.db-wal"] {
+            try FileManager.default.copyItem(atPath: dataDir + "/" + file, toPath: backup + "/" + file)
+        }
+        return backup
+    }
+
+    /// Replaces the log with a `copyOfLog` (a restore from a backup); the daemon must be stopped.
+    func restoreLog(from backup: String) throws {
+        for file in ["segue.db", "segue.db-wal", "segue.db-shm"] {
+            try? FileManager.default.removeItem(atPath: dataDir + "/" + file)
+        }
+        for file in ["segue.db", "segue.db-wal"] {
+            try FileManager.default.copyItem(atPath: backup + "/" + file, toPath: dataDir + "/" + file)
+        }
+    }
+
     /// A fresh daemon on the same data dir and endpoints (a restart).
     func restarted(arguments: [String] = []) throws -> DaemonProcess {
         if process.isRunning { stop() }
