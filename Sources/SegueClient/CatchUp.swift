@@ -22,8 +22,8 @@ public struct CatchUp: Equatable, Sendable {
     /// Following every navigator: every event up to this seq has been offered. nil when following
     /// named navigators, whose events do not number the log without gaps.
     public private(set) var position: Int64?
-    /// The log position up to which the client knows it has every event it follows: the position,
-    /// or for named navigators the last heartbeat a `history` check of each covered.
+    /// Following named navigators: the last heartbeat seq a `history` check of each covered (the
+    /// position stands for it when following every navigator).
     public private(set) var checked: Int64 = 0
 
     /// Follows named navigators (snapshots come with `snapshot`).
@@ -33,7 +33,6 @@ public struct CatchUp: Equatable, Sendable {
     public static func following(everyNavigatorFrom seq: Int64) -> CatchUp {
         var catchUp = CatchUp()
         catchUp.position = seq
-        catchUp.checked = seq
         return catchUp
     }
 
@@ -86,7 +85,6 @@ public struct CatchUp: Equatable, Sendable {
         if position != nil {
             // The next event of the log, applied or already in its navigator's snapshot.
             position = event.seq
-            checked = event.seq
         }
         if event.revision <= last { return .duplicate }
         revisions[event.navigator] = event.revision
