@@ -27,6 +27,8 @@ public final class CatchUpSubscription {
     /// Whether `next` yields heartbeats; the subscription receives them either way, to find losses.
     public let yieldsHeartbeats: Bool
     private var pending: [Update] = []
+    /// A rewind's new snapshots are still to be taken (the daemon stopped answering midway).
+    private var restarting = false
 
     /// Subscribes, then snapshots. A navigator named in `navigators` that does not exist yet starts
     /// at revision 0 (its `navigator.created` arrives as an event). Following every navigator, the
@@ -78,7 +80,7 @@ public final class CatchUpSubscription {
             switch publication {
             case .tick(let tick): return .tick(tick)
             case .heartbeat(let hb):
-                try check(heartbeat: hb)
+                try checkTolerantly(heartbeat: hb)
                 if yieldsHeartbeats { pending.append(.heartbeat(hb)) }
             case .event(let event): try accept(event)
             }
@@ -129,8 +131,35 @@ public final class CatchUpSubscription {
         if catchUp.offer(event) == .apply { pending.append(.event(event)) }
     }
 
+    /// A heartbeat's check, where a daemon that does not answer is no failure: the last heartbeat
+    /// of a daemon going away (SIGTERM sends one) can ask about events it will no longer serve. The
+    /// check is left undone, so the next heartbeat (of this daemon, or of the one that replaces it)
+    /// asks again; a subscription outlives a daemon's restart.
+    private func checkTolerantly(heartbeat: JSONObject) throws(SegueClientError) {
+        do {
+            try check(heartbeat: heartbeat)
+        } catch {
+            guard Self.isSilence(error) else { throw error }
+        }
+    }
+
+    /// A daemon that did not answer, or answered that it cannot serve now (stopping, storage down).
+    public static func isSilence(_ error: SegueClientError) -> Bool {
+        switch error {
+        case .timeout, .rejected(.unavailable, _, _): return true
+        default: return false
+        }
+    }
+
     private func check(heartbeat: JSONObject) throws(SegueClientError) {
         guard let seq = heartbeat["seq"]?.int64Value else { return }
+        if restarting {
+            // The snapshots after a rewind were cut short by a daemon that stopped answering.
+            pending.removeAll { if case .snapshot = $0 { true } else { false } }
+            try start()
+            restarting = false
+            return
+        }
         switch catchUp.heartbeat(seq: seq) {
         case .none: break
         case .navigators:
@@ -144,7 +173,9 @@ public final class CatchUpSubscription {
             guard end < catchUp.known else { return }
             // Updates not yet yielded describe the old log: drop them, and yield new snapshots.
             pending = [.rewound(seq: end)]
+            restarting = true
             try start()
+            restarting = false
         }
     }
 

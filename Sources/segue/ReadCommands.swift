@@ -51,7 +51,9 @@ enum ReadCommands {
             follow
             ? try SegueSubscriber(
                 endpoint: try inv.subscriptionEndpoint(), topics: [navigator.map { "event/\($0)/" } ?? "event/", "hb/"],
-                ready: inv.timeout, curve: try inv.curve())
+                // The handshake is only waited for briefly: the backlog's first call says soon enough
+                // that no daemon answers, and heartbeats show what a late subscription missed.
+                ready: min(inv.timeout, .milliseconds(500)), curve: try inv.curve())
             : nil
         var lastRevision: Int64?
         var lastPrinted: Int64 = 0
@@ -90,22 +92,50 @@ enum ReadCommands {
         // its seq was published before it. With --navigator it cannot say whose events moved the log,
         // so the log is asked once per heartbeat that moved past the last one asked about.
         var checked = after
+        // No heartbeat for three of the daemon's intervals: say so once on stderr (a daemon stopped, a
+        // link down, or a --publish-endpoint where no segued publishes), and again when they are back.
+        var silenceLimit = WatchModel.silenceLimit(heartbeat: try? client.ping().heartbeatInterval)
+        var lastHeartbeat = ContinuousClock.now
+        var silent = false
         while left != 0 {
-            switch try subscriber.next(timeout: nil) {
+            let publication = try subscriber.next(timeout: .milliseconds(500))
+            if case .heartbeat(let hb)? = publication {
+                lastHeartbeat = ContinuousClock.now
+                if let seconds = hb["heartbeatSeconds"]?.doubleValue, seconds > 0 {
+                    silenceLimit = WatchModel.silenceLimit(heartbeat: .seconds(seconds))
+                }
+                if silent {
+                    silent = false
+                    Output.error("segue log: heartbeats are back.")
+                }
+            } else if !silent, ContinuousClock.now - lastHeartbeat > silenceLimit {
+                silent = true
+                Output.error(
+                    "segue log: no heartbeat from segued at \(try inv.subscriptionEndpoint()) for over "
+                        + "\(WatchModel.seconds(silenceLimit)) s (daemon stopped, link down, or not its publish "
+                        + "endpoint); still waiting.")
+            }
+            switch publication {
             case .heartbeat(let hb)?:
                 guard let seq = hb["seq"]?.int64Value else { continue }
                 // Below what was printed: a heartbeat that waited behind the backlog's replies, or another
                 // log (restored from a backup), whose events would come under seqs already printed for
                 // others. The log's end (`ping`) tells which.
-                if seq < lastPrinted, case let end = try client.ping().seq, end < lastPrinted {
+                if seq < lastPrinted, case let end = try? client.ping().seq, let end, end < lastPrinted {
                     Output.error(
                         "error: the daemon's log now ends at seq \(end), before seq \(lastPrinted) already printed (restored "
                             + "from a backup?); run segue log again to read it.")
                     throw Exit(.rejected)
                 }
                 guard seq > checked else { continue }
-                if navigator != nil || seq > after { try fill(before: seq + 1) }
-                checked = seq
+                // A daemon that stops sends a last heartbeat and then answers nothing: the check is
+                // left for the next heartbeat (of the daemon that replaces it), not a failure.
+                do {
+                    if navigator != nil || seq > after { try fill(before: seq + 1) }
+                    checked = seq
+                } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
+                    continue
+                }
             case .event(let e)? where e.seq > after:
                 let gap =
                     navigator == nil

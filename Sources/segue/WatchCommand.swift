@@ -25,7 +25,8 @@ enum WatchCommand {
         let header = "segue watch  \(inv.endpoint)  (Ctrl-C to quit)"
         // segued sends a heartbeat every second (by default): a view that has had none for a while
         // may be stale, and says so until the next one (the subscription reconnects by itself).
-        let silenceLimit = WatchModel.silenceLimit(heartbeat: try client.ping().heartbeatInterval)
+        // Each heartbeat carries the interval, so a daemon restarted with another one is judged by it.
+        var silenceLimit = WatchModel.silenceLimit(heartbeat: try client.ping().heartbeatInterval)
         var lastHeartbeat = ContinuousClock.now
         var silent = false
         while true {
@@ -61,8 +62,11 @@ enum WatchCommand {
                 } else if !terminal {
                     Output.line("\(t.navigator): " + WatchModel.bar(t, width: 20) + (t.final ? " final" : ""))
                 }
-            case .heartbeat?:
+            case .heartbeat(let hb)?:
                 lastHeartbeat = ContinuousClock.now
+                if let seconds = hb["heartbeatSeconds"]?.doubleValue, seconds > 0 {
+                    silenceLimit = WatchModel.silenceLimit(heartbeat: .seconds(seconds))
+                }
                 if silent {
                     silent = false
                     model.notice = nil

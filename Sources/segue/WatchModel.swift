@@ -32,10 +32,13 @@ struct WatchModel {
     }
 
     static func silence(after limit: Duration) -> String {
+        "no heartbeat from segued for over \(seconds(limit)) s: the view may be stale (daemon stopped or link down)"
+    }
+
+    /// `limit` in seconds, as short as it goes ("3", "4.5").
+    static func seconds(_ limit: Duration) -> String {
         let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-        let text = seconds.rounded() == seconds ? String(Int(seconds)) : ReadCommands.format(seconds)
-        return "no heartbeat from segued for over \(text) s: the view may be stale (daemon "
-            + "stopped or link down)"
+        return seconds.rounded() == seconds ? String(Int(seconds)) : ReadCommands.format(seconds)
     }
 
     /// The line for a named navigator that does not exist yet.

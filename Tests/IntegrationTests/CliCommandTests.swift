@@ -227,6 +227,34 @@ import Testing
         #expect(follower.process.terminationReason == .exit && follower.process.terminationStatus == 0)
     }
 
+    /// segued stopped (SIGTERM) for longer than the follower's `--timeout`: its last heartbeat is
+    /// beyond what the follower checked (heartbeats are 30 s apart here, so it is the first since the
+    /// push), and the check it asks for gets no answer. The follower keeps waiting, and reads what
+    /// the restarted daemon logs.
+    @Test(arguments: [[], ["--navigator", "main"]])
+    func logFollowOutlivesADaemonStoppedLongerThanItsTimeout(filter: [String]) throws {
+        let config = try DaemonProcess.configFile(#"{"heartbeatSeconds": 30}"#)
+        let first = try DaemonProcess(arguments: config)
+        try Cli.run(["create", "main", "Home"], daemon: first)
+        let follower = try CliBackground(
+            ["log", "--follow", "--limit", "5", "--timeout", "300ms", "--endpoint", first.commandEndpoint]
+                + ["--publish-endpoint", first.publishEndpoint] + filter)
+        #expect(follower.wait(for: "1\tmain#1\t"))
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: first)
+        #expect(follower.wait(for: "3\tmain#3\t"))
+        #expect(first.stop() == 0)
+        usleep(1_500_000)
+        #expect(follower.process.isRunning, "\(follower.stderr)")
+        // Heartbeats 0.2 s apart now: events published before the subscription reconnected show soon.
+        let second = try first.restarted(arguments: try DaemonProcess.configFile(#"{"heartbeatSeconds": 0.2}"#))
+        defer { second.stop() }
+        try Cli.run(["pop", "main", "--no-animate"], daemon: second)
+        follower.finish(timeout: .seconds(8))
+        let seqs = follower.stdout.split(separator: "\n").map { $0.prefix { $0 != "\t" } }
+        #expect(seqs == ["1", "2", "3", "4", "5"], "\(follower.stdout)\n\(follower.stderr)")
+        #expect(follower.process.terminationReason == .exit && follower.process.terminationStatus == 0)
+    }
+
     /// A daemon restarted on an older copy of its log ends before what was printed: `log --follow`
     /// stops with status 1 and says so, rather than print the new log's events under seqs it
     /// already printed for others (or skip them as duplicates).
@@ -316,6 +344,27 @@ import Testing
         let real = try Cli.run(["log", "--navigator", "main"], daemon: d)
         #expect(real.stderr == "")
         #expect(real.stdout.split(separator: "\n").count == 1)
+    }
+
+    /// `log --follow` on a publish endpoint where no segued publishes: no heartbeat for three of the
+    /// daemon's intervals (`ping`'s `heartbeatSeconds`, 1 s) is said once on stderr, instead of a
+    /// silent wait that looks like a quiet log. It keeps waiting.
+    @Test func logFollowSaysWhenNoHeartbeatArrives() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let nowhere = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let follower = try CliBackground(
+            ["log", "--follow", "--endpoint", d.commandEndpoint, "--publish-endpoint", nowhere])
+        let notice =
+            "segue log: no heartbeat from segued at \(nowhere) for over 3 s (daemon stopped, link down, or not its "
+            + "publish endpoint); still waiting.\n"
+        #expect(follower.wait(for: notice, onStderr: true), "\(follower.stderr)")
+        #expect(follower.process.isRunning)
+        follower.process.terminate()
+        follower.finish()
+        #expect(follower.stdout.split(separator: "\n").count == 1)
+        #expect(follower.stderr == notice)
     }
 
     @Test func storeCommandsOnADataDir() throws {

@@ -115,6 +115,34 @@ import Testing
         #expect(watcher.stdout.hasPrefix("later: not created yet; waiting for it\n"), "\(watcher.stdout)")
     }
 
+    /// segued stopped (SIGTERM) for longer than watch's `--timeout`: its last heartbeat asks a check
+    /// of the navigator (heartbeats are 30 s apart here, so it is the first since the push) that gets
+    /// no answer. The view keeps waiting and shows what the restarted daemon does.
+    @Test func aViewOutlivesADaemonStoppedLongerThanItsTimeout() throws {
+        let config = try DaemonProcess.configFile(#"{"heartbeatSeconds": 30}"#)
+        let first = try DaemonProcess(arguments: config)
+        try Cli.run(["create", "main", "Home"], daemon: first)
+        let watcher = try CliBackground(
+            ["watch", "main", "--timeout", "300ms", "--endpoint", first.commandEndpoint, "--publish-endpoint"]
+                + [first.publishEndpoint])
+        #expect(watcher.wait(for: "main: stack Home[s1]\n"))
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: first)
+        #expect(watcher.wait(for: "main: stack Home[s1] > Detail[s2]\n"))
+        #expect(first.stop() == 0)
+        usleep(1_500_000)
+        #expect(watcher.process.isRunning, "\(watcher.stderr)")
+        // Heartbeats 0.2 s apart now: events published before the subscription reconnected show soon.
+        let second = try first.restarted(arguments: try DaemonProcess.configFile(#"{"heartbeatSeconds": 0.2}"#))
+        defer { second.stop() }
+        try Cli.run(["pop", "main", "--no-animate"], daemon: second)
+        // The stack back to its root, shown after the push's.
+        let popped = watcher.wait { $0.components(separatedBy: "Detail[s2]\n").last?.contains("main: stack Home[s1]\n") == true }
+        #expect(popped, "\(watcher.stdout)")
+        watcher.process.terminate()
+        watcher.finish()
+        #expect(watcher.stderr.isEmpty, "\(watcher.stderr)")
+    }
+
     /// A view with no heartbeat for three of the daemon's intervals (`ping`'s `heartbeatSeconds`,
     /// here 1.5 s) says it may be stale, and says when it is current again (on stderr when piped,
     /// under the header on a terminal).

@@ -63,6 +63,7 @@ import Testing
             #expect(beat["seq"] == 1)
             #expect(beat["navigators"] == 1)
             #expect(beat["version"]?.stringValue?.isEmpty == false)
+            #expect(beat["heartbeatSeconds"]?.doubleValue == 1)
         }
         let times = beats.compactMap { $0["time"]?.int64Value }
         for (a, b) in zip(times, times.dropFirst()) {

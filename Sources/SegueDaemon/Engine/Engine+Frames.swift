@@ -60,6 +60,9 @@ extension Engine {
         let body: JSON = [
             "frame": .int(clock.frame(atOrBefore: now)), "time": .int(now), "seq": .int(durableSeq),
             "navigators": .int(fleet.navigators.count), "version": .string(Self.version),
+            // So that a subscriber judges silence by this daemon's interval, also after a restart
+            // with another one (without asking `ping` again).
+            "heartbeatSeconds": .double(Double(WallClock.nanoseconds(options.heartbeatInterval)) / 1e9),
         ]
         _ = try? publisher?.sendMultipart([Array("hb/".utf8), body.serializedBytes()], dontWait: true)
         nextHeartbeat = now + max(WallClock.nanoseconds(options.heartbeatInterval), 1_000_000)

@@ -84,11 +84,17 @@ final class CliBackground: @unchecked Sendable {
     /// Waits until stdout (or stderr) contains `text`; false after `timeout`.
     @discardableResult
     func wait(for text: String, onStderr: Bool = false, timeout: Duration = .seconds(10)) -> Bool {
+        wait(onStderr: onStderr, timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until what stdout (or stderr) holds satisfies `predicate`; false after `timeout`.
+    @discardableResult
+    func wait(onStderr: Bool = false, timeout: Duration = .seconds(10), until predicate: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
         lock.lock()
         defer { lock.unlock() }
-        while !collected[onStderr ? 1 : 0].contains(text) {
-            guard open > 0, lock.wait(until: deadline) else { return collected[onStderr ? 1 : 0].contains(text) }
+        while !predicate(collected[onStderr ? 1 : 0]) {
+            guard open > 0, lock.wait(until: deadline) else { return predicate(collected[onStderr ? 1 : 0]) }
         }
         return true
     }

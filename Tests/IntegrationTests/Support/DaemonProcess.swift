@@ -102,9 +102,14 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// A daemon started with `--config` on a file holding `config` (JSON), e.g. a heartbeat interval.
     static func configured(_ config: String) throws -> DaemonProcess {
+        try DaemonProcess(arguments: configFile(config))
+    }
+
+    /// `--config` and a new file holding `config` (JSON): the arguments of a daemon, and of its restart.
+    static func configFile(_ config: String) throws -> [String] {
         let path = temporaryDirectory() + "/segued.json"
         try config.write(toFile: path, atomically: true, encoding: .utf8)
-        return try DaemonProcess(arguments: ["--config", path])
+        return ["--config", path]
     }
 
     /// The log's files (`segue.db` and its WAL), for a restore test's "backup": copied into a new
