@@ -97,31 +97,46 @@ enum GestureCommands {
         let rate = try client.ping().frameRate
         let envelope = CommandEnvelope(owner: owner)
         let waiter = inv.parsed.flag("wait") ? try TransitionWaiter(inv, navigator: navigator) : nil
-        try client.begin(navigator, start, envelope: envelope)
+        let begun = try client.begin(navigator, start, envelope: envelope)
         let frames = max(1, Int((over * Double(rate)).rounded()))
         let step = 1.0 / Double(frames)
         let startTime = ContinuousClock.now
         var velocity = 0.0
-        for i in 1...frames {
-            let t = Double(i) * step
-            let percent = to * shape.progress(atFraction: t, duration: over)
-            // The finger's speed over the last frame, in fraction per second (what a pan recognizer reports).
-            let before = to * shape.progress(atFraction: t - step, duration: over)
-            velocity = (percent - before) / (step * over)
-            try client.update(navigator, percent: percent, velocity: velocity, envelope: envelope)
-            sleep(until: startTime + .nanoseconds(Int64(t * over * 1e9)))
-        }
         var last = envelope
-        last.requestID = client.nextID()
         let reply: CommandReply
-        switch then {
-        case "finish":
-            reply = try client.finish(
-                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: last)
-        case "cancel":
-            reply = try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: last)
-        default:
-            reply = try client.end(navigator, velocity: velocity, envelope: last)
+        do {
+            for i in 1...frames {
+                let t = Double(i) * step
+                let percent = to * shape.progress(atFraction: t, duration: over)
+                // The finger's speed over the last frame, in fraction per second (what a pan recognizer reports).
+                let before = to * shape.progress(atFraction: t - step, duration: over)
+                velocity = (percent - before) / (step * over)
+                try client.update(navigator, percent: percent, velocity: velocity, envelope: envelope)
+                sleep(until: startTime + .nanoseconds(Int64(t * over * 1e9)))
+            }
+            last.requestID = client.nextID()
+            switch then {
+            case "finish":
+                reply = try client.finish(
+                    navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: last)
+            case "cancel":
+                reply = try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: last)
+            default:
+                reply = try client.end(navigator, velocity: velocity, envelope: last)
+            }
+        } catch {
+            // The transition ended under the gesture: the daemon restarted (recovery cancels it) or
+            // it sat idle past its timeout. Say how it ended, as --wait would, rather than what the
+            // next step was told.
+            guard case .rejected(.noTransition, _, _) = error, let id = begun.transition,
+                let ended = try endOfTransition(id, of: navigator, after: begun.seq, client)
+            else { throw error }
+            Output.error(
+                "segue swipe: transition \(id) was \(ended.type.dropFirst("transition.".count))"
+                    + (ended.data["reason"]?.stringValue.map { " (\($0))" } ?? "") + " before the gesture ended.")
+            try TransitionWaiter.report(
+                .init(transition: id, type: ended.type, event: ended), navigator: navigator, inv)
+            return
         }
         let decision = reply.decision ?? (then == "cancel" ? "cancel" : "finish")
         var json = reply.json
@@ -129,6 +144,23 @@ enum GestureCommands {
         inv.print(json, decision)
         guard let waiter else { return }
         try waiter.report(try waiter.wait(client: client, requestID: last.requestID!, reply: reply), inv)
+    }
+
+    /// The event that ended transition `id` (completed or cancelled), from the log after `seq`.
+    static func endOfTransition(
+        _ id: Int, of navigator: String, after seq: Int64, _ client: SegueClient
+    ) throws(SegueClientError) -> EventRecord? {
+        var after = seq
+        while true {
+            let page = try client.history(navigator: navigator, after: after, limit: 1000)
+            let end = page.events.first {
+                ($0.type == "transition.completed" || $0.type == "transition.cancelled")
+                    && $0.data["transition"]?.int64Value == Int64(id)
+            }
+            if let end { return end }
+            guard page.more else { return nil }
+            after = page.next
+        }
     }
 
     // MARK: Shared

@@ -81,6 +81,10 @@ struct TransitionWaiter {
     /// Prints how the transition ended (a line, or the event with `--json`) and exits 2 for a cancel, 1
     /// for a queued command that was dropped.
     func report(_ outcome: Outcome, _ inv: Invocation) throws {
+        try Self.report(outcome, navigator: navigator, inv)
+    }
+
+    static func report(_ outcome: Outcome, navigator: String, _ inv: Invocation) throws {
         if !inv.json {
             Output.line("\(navigator): transition \(outcome.transition) \(outcome.type.dropFirst("transition.".count))")
         } else {

@@ -151,6 +151,34 @@ import Testing
         #expect(try json(lines.last ?? "")["data"]?["transition"] == 5)
     }
 
+    /// segued restarts in the middle of a swipe: recovery cancels the interactive transition (the
+    /// gesture is gone), and the swipe's next step meets `no_transition`. The swipe reports how its
+    /// transition ended, as `--wait` does, and exits 2 (cancelled), not 1 for the step's refusal.
+    @Test(arguments: [false, true])
+    func aSwipeCutShortByARestartReportsTheRecoveryCancel(wait: Bool) throws {
+        let first = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: first)
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: first)
+        let swipe = try CliBackground(
+            ["swipe", "main", "pop", "--over", "3s", "--endpoint", first.commandEndpoint, "--publish-endpoint"]
+                + [first.publishEndpoint] + (wait ? ["--wait"] : []))
+        // Begun and updating: then the daemon goes away and comes back.
+        var updating = false
+        for _ in 0..<200 where !updating {
+            usleep(10_000)
+            updating = (try? Cli.run(["state", "main", "--json"], daemon: first).stdout.contains("\"interactive\""))
+                ?? false
+        }
+        #expect(updating)
+        #expect(first.stop(signal: SIGKILL) == 128 + SIGKILL)
+        let second = try first.restarted()
+        defer { second.stop() }
+        swipe.finish(timeout: .seconds(15))
+        #expect(swipe.process.terminationReason == .exit && swipe.process.terminationStatus == 2, "\(swipe.stderr)")
+        #expect(swipe.stdout == "main: transition 2 cancelled\n")
+        #expect(swipe.stderr == "segue swipe: transition 2 was cancelled (recovery) before the gesture ended.\n")
+    }
+
     @Test func readCommandsAndTimeouts() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
