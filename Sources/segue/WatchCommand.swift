@@ -20,6 +20,10 @@ enum WatchCommand {
                 if inv.json { Output.error(WatchModel.awaiting(name)) } else { Output.line(WatchModel.awaiting(name)) }
             }
         }
+        // Piped: the last stack line printed per navigator, and the stack each transition in flight
+        // will leave (from its `transition.started`), printed at its `transition.completed`.
+        var printedStack: [String: String] = [:]
+        var promisedStack: [String: [Int64: String]] = [:]
         var dirty = true
         var lastDraw = ContinuousClock.now - .seconds(1)
         let header = "segue watch  \(inv.endpoint)  (Ctrl-C to quit)"
@@ -43,16 +47,35 @@ enum WatchCommand {
                 if inv.json {
                     Output.line(JSON.object(s.json).serialized())
                 } else if !terminal {
+                    printedStack[s.navigator] = WatchModel.stack(s)
                     Output.line("\(s.navigator): stack \(WatchModel.stack(s))")
                 }
             case .event(let e)?:
                 if inv.json { Output.line(e.json.serialized()) }
+                let transition = e.data["transition"]?.int64Value ?? 0
+                var after: String?
+                switch e.type {
+                case "transition.started":
+                    promisedStack[e.navigator, default: [:]][transition] = WatchModel.stack(from: e)
+                case "transition.completed":
+                    after = promisedStack[e.navigator]?.removeValue(forKey: transition)
+                case "transition.cancelled":
+                    promisedStack[e.navigator]?[transition] = nil
+                case "navigator.created":
+                    after = WatchModel.stack(from: e)
+                default:
+                    break
+                }
                 if WatchModel.needsState(e), let s = try? client.state(e.navigator) {
-                    let before = model.rows[e.navigator].map { WatchModel.stack($0.snapshot) }
                     model.set(s)
                     if !inv.json, !terminal {
                         Output.line("\(e.navigator): \(e.type)")
-                        if before != WatchModel.stack(s) { Output.line("\(e.navigator): stack \(WatchModel.stack(s))") }
+                        // A transition started before this view did: its stack as of now.
+                        if e.type == "transition.completed", after == nil { after = WatchModel.stack(s) }
+                        if let after, after != printedStack[e.navigator] {
+                            printedStack[e.navigator] = after
+                            Output.line("\(e.navigator): stack \(after)")
+                        }
                     }
                 }
             case .tick(let t)?:
@@ -75,6 +98,8 @@ enum WatchCommand {
             case .rewound(let seq)?:
                 // What the view shows came from a log the daemon no longer has; snapshots follow.
                 model = WatchModel(awaited: Set(navigators))
+                printedStack = [:]
+                promisedStack = [:]
                 let line = "the daemon's log now ends at seq \(seq), before events shown (restored from a backup?); starting over"
                 if !terminal { Output.error("segue watch: " + line) }
             case nil:

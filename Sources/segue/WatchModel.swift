@@ -78,11 +78,37 @@ struct WatchModel {
     }
 
     static func stack(_ s: NavigatorSnapshot) -> String {
-        var text = s.stack.map { "\($0.name)[\($0.id)]" }.joined(separator: " > ")
-        if !s.modals.isEmpty {
-            text += " | modals: " + s.modals.map { "\($0.name)[\($0.id)]" }.joined(separator: " > ")
+        stack(s.stack.map { ($0.name, $0.id) }, modals: s.modals.map { ($0.name, $0.id) })
+    }
+
+    static func stack(_ stack: [(name: String, id: String)], modals: [(name: String, id: String)]) -> String {
+        var text = stack.map { "\($0.name)[\($0.id)]" }.joined(separator: " > ")
+        if !modals.isEmpty {
+            text += " | modals: " + modals.map { "\($0.name)[\($0.id)]" }.joined(separator: " > ")
         }
         return text
+    }
+
+    /// The stack an event leaves behind, as `stack(_:)` writes it, when the event itself says
+    /// (`navigator.created`: its root; `transition.started`: what the stack will be on completion).
+    /// Piped output takes stacks from events, not from `state`, which a reader that fell behind
+    /// would only get as of now: intermediate stacks would be missing from its lines.
+    static func stack(from event: EventRecord) -> String? {
+        func screens(_ value: JSON?) -> [(name: String, id: String)]? {
+            value?.arrayValue?.compactMap { screen in
+                guard let name = screen["name"]?.stringValue, let id = screen["id"]?.stringValue else { return nil }
+                return (name, id)
+            }
+        }
+        switch event.type {
+        case "navigator.created":
+            return screens(event.data["root"].map { JSON.array([$0]) }).map { stack($0, modals: []) }
+        case "transition.started":
+            guard let stack = screens(event.data["stack"]) else { return nil }
+            return Self.stack(stack, modals: screens(event.data["modals"]) ?? [])
+        default:
+            return nil
+        }
     }
 
     /// `#1 push animating [#######.......] fraction 0.500 progress 0.623`

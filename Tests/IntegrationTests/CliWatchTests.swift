@@ -102,6 +102,31 @@ import Testing
 
     /// A named navigator that does not exist is shown as awaited (a typo is not a silent, empty
     /// view), and appears when it is created.
+    /// A piped view that fell behind (stopped here while two pushes completed) still prints each
+    /// stack in turn: stacks come from the events, not from a `state` read when it catches up.
+    @Test func pipedLinesShowEveryStackOfAReaderThatFellBehind() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let watcher = try CliBackground(
+            ["watch", "main", "--endpoint", d.commandEndpoint, "--publish-endpoint", d.publishEndpoint])
+        #expect(watcher.wait(for: "main: stack Home[s1]\n"))
+        kill(watcher.process.processIdentifier, SIGSTOP)
+        try Cli.run(["push", "main", "A", "--no-animate"], daemon: d)
+        try Cli.run(["push", "main", "B", "--no-animate"], daemon: d)
+        try Cli.run(["pop", "main", "--no-animate"], daemon: d)
+        kill(watcher.process.processIdentifier, SIGCONT)
+        let stacks = { (text: String) in
+            text.split(separator: "\n").filter { $0.hasPrefix("main: stack ") }.map { String($0.dropFirst(12)) }
+        }
+        watcher.wait { stacks($0).count == 4 }
+        watcher.process.terminate()
+        watcher.finish()
+        #expect(
+            stacks(watcher.stdout) == ["Home[s1]", "Home[s1] > A[s2]", "Home[s1] > A[s2] > B[s3]", "Home[s1] > A[s2]"],
+            "\(watcher.stdout)")
+    }
+
     @Test func aNavigatorNotCreatedYetIsAwaitedThenShown() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
