@@ -13,9 +13,9 @@ public final class CatchUpSubscription {
         case event(EventRecord)
         case tick(PublishedTick)
         case heartbeat(JSONObject)
-        /// The daemon's log now ends at `seq`, before events already yielded (it was restored from a
-        /// backup, or another daemon answers at the endpoint): drop what was built from them; new
-        /// snapshots follow.
+        /// The daemon's log no longer holds events already yielded (it restarted on a copy restored
+        /// from a backup, or another daemon answers at the endpoint); it now ends at `seq`. Drop what
+        /// was built from them; new snapshots follow.
         case rewound(seq: Int64)
     }
 
@@ -27,6 +27,8 @@ public final class CatchUpSubscription {
     /// Whether `next` yields heartbeats; the subscription receives them either way, to find losses.
     public let yieldsHeartbeats: Bool
     private var pending: [Update] = []
+    /// Which daemon instance the events taken in come from, to tell a restart on a restored copy.
+    public private(set) var lineage = Lineage(instance: nil)
     /// A rewind's new snapshots are still to be taken (the daemon stopped answering midway).
     private var restarting = false
 
@@ -49,6 +51,9 @@ public final class CatchUpSubscription {
     /// Takes the snapshots everything after builds on (again after the daemon's log was rewound).
     private func start() throws(SegueClientError) {
         catchUp = CatchUp()
+        // The instance before the snapshots: if another one answers them, its first heartbeat finds
+        // nothing held to compare, and the snapshots are its own anyway.
+        lineage = Lineage(instance: try client.ping().instance)
         var names = navigators
         if names.isEmpty {
             let listing = try client.listing()
@@ -109,7 +114,7 @@ public final class CatchUpSubscription {
 
     private func accept(_ event: EventRecord) throws(SegueClientError) {
         switch catchUp.offer(event) {
-        case .apply: pending.append(.event(event))
+        case .apply: applied(event)
         case .duplicate: break
         case .gap(let navigator, let after):
             if catchUp.position == nil {
@@ -126,9 +131,15 @@ public final class CatchUpSubscription {
         }
     }
 
+    /// An event to yield: queued, and remembered for the lineage check.
+    private func applied(_ event: EventRecord) {
+        pending.append(.event(event))
+        lineage.saw(event)
+    }
+
     /// Offers an event again after its gap was filled: it applies, or the fill already covered it.
     private func reoffer(_ event: EventRecord) throws(SegueClientError) {
-        if catchUp.offer(event) == .apply { pending.append(.event(event)) }
+        if catchUp.offer(event) == .apply { applied(event) }
     }
 
     /// A heartbeat's check, where a daemon that does not answer is no failure: the last heartbeat
@@ -160,6 +171,15 @@ public final class CatchUpSubscription {
             restarting = false
             return
         }
+        // Another daemon instance: does its log still hold what was yielded (restored copy)?
+        let instance = heartbeat["instance"]?.stringValue
+        if case .verify(let digests) = lineage.heartbeat(instance: instance), let instance {
+            guard try client.holds(digests, byNavigator: catchUp.position == nil) else {
+                try rewind()
+                return
+            }
+            lineage.adopt(instance)
+        }
         switch catchUp.heartbeat(seq: seq) {
         case .none: break
         case .navigators:
@@ -167,16 +187,20 @@ public final class CatchUpSubscription {
             catchUp.checked(through: seq)
         case .log(let after): try fillLog(after: after)
         case .rewound:
-            // A heartbeat that waited in the queue behind what a reply taught us, or another log:
-            // the log's end now says which.
-            let end = try client.ping().seq
-            guard end < catchUp.known else { return }
-            // Updates not yet yielded describe the old log: drop them, and yield new snapshots.
-            pending = [.rewound(seq: end)]
-            restarting = true
-            try start()
-            restarting = false
+            // Of the same instance (checked above), it waited in the queue behind what a reply taught
+            // us. From a daemon that does not say its instance, the log's end says which.
+            guard instance == nil, try client.ping().seq < catchUp.known else { return }
+            try rewind()
         }
+    }
+
+    /// The daemon's log no longer holds what was yielded: updates not yet yielded describe the old
+    /// log, so they are dropped for `rewound` and new snapshots.
+    private func rewind() throws(SegueClientError) {
+        pending = [.rewound(seq: try client.ping().seq)]
+        restarting = true
+        try start()
+        restarting = false
     }
 
     private func takeSnapshot(_ navigator: String) throws(SegueClientError) {
@@ -190,7 +214,7 @@ public final class CatchUpSubscription {
         var after = after
         while true {
             let page = try client.history(navigator: navigator, after: after, limit: 1000)
-            for event in page.events where catchUp.offer(event) == .apply { pending.append(.event(event)) }
+            for event in page.events where catchUp.offer(event) == .apply { applied(event) }
             guard page.more else { return }
             after = page.next
         }

@@ -46,6 +46,8 @@ public struct Pong: Equatable, Sendable {
     public var seq: Int64
     /// How often the daemon publishes a heartbeat; nil from an older daemon that does not say.
     public var heartbeatInterval: Duration?
+    /// The id of this run of the daemon (it changes at each start); nil from an older daemon.
+    public var instance: String?
 
     public init(_ json: JSONObject) throws(SegueClientError) {
         guard let version = json["version"]?.stringValue, let rate = json["frameRate"]?.int64Value,
@@ -56,6 +58,7 @@ public struct Pong: Equatable, Sendable {
         self.frame = frame
         self.seq = seq
         heartbeatInterval = json["heartbeatSeconds"]?.doubleValue.flatMap { $0 > 0 ? .seconds($0) : nil }
+        instance = json["instance"]?.stringValue
     }
 }
 

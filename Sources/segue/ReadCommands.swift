@@ -57,12 +57,17 @@ enum ReadCommands {
             : nil
         var lastRevision: Int64?
         var lastPrinted: Int64 = 0
+        // Which daemon instance printed events come from: one that restarted on a restored older copy
+        // of its log would otherwise have its events printed under seqs already printed for others.
+        let pong = follow ? try client.ping() : nil
+        var lineage = Lineage(instance: pong?.instance)
         func emit(_ e: EventRecord) {
             if inv.json { Output.line(e.json.serialized()) } else { Output.line(describe(e)) }
             after = max(after, e.seq)
             lastPrinted = max(lastPrinted, e.seq)
             lastRevision = e.revision
             if let l = left { left = l - 1 }
+            if follow { lineage.saw(e) }
         }
         // The backlog from the log, then (with --follow) what is published, deduplicated by seq.
         while left != 0 {
@@ -71,6 +76,9 @@ enum ReadCommands {
             after = max(after, page.next)
             if !page.more { break }
         }
+        // The same instance before and after the backlog: all of it came from one log.
+        // (Another one: the first heartbeat compares what was printed.)
+        if follow { _ = lineage.heartbeat(instance: try client.ping().instance) }
         // Nothing for a named navigator: say whether it exists, so that a typo is not mistaken for a
         // navigator with no events (the output stays empty, for scripts).
         if let navigator, lastPrinted == 0, after == 0, try !exists(navigator, client) {
@@ -94,7 +102,7 @@ enum ReadCommands {
         var checked = after
         // No heartbeat for three of the daemon's intervals: say so once on stderr (a daemon stopped, a
         // link down, or a --publish-endpoint where no segued publishes), and again when they are back.
-        var silenceLimit = WatchModel.silenceLimit(heartbeat: try? client.ping().heartbeatInterval)
+        var silenceLimit = WatchModel.silenceLimit(heartbeat: pong?.heartbeatInterval)
         var lastHeartbeat = ContinuousClock.now
         var silent = false
         while left != 0 {
@@ -118,14 +126,23 @@ enum ReadCommands {
             switch publication {
             case .heartbeat(let hb)?:
                 guard let seq = hb["seq"]?.int64Value else { continue }
-                // Below what was printed: a heartbeat that waited behind the backlog's replies, or another
-                // log (restored from a backup), whose events would come under seqs already printed for
-                // others. The log's end (`ping`) tells which.
-                if seq < lastPrinted, case let end = try? client.ping().seq, let end, end < lastPrinted {
-                    Output.error(
-                        "error: the daemon's log now ends at seq \(end), before seq \(lastPrinted) already printed (restored "
-                            + "from a backup?); run segue log again to read it.")
-                    throw Exit(.rejected)
+                // Another daemon instance: its log must still hold what was printed, or its events
+                // would come under seqs already printed for others (a restart on a restored copy).
+                let instance = hb["instance"]?.stringValue
+                if case .verify(let digests) = lineage.heartbeat(instance: instance), let instance {
+                    do {
+                        guard try client.holds(digests, byNavigator: navigator != nil) else {
+                            throw Exit.restored(lastPrinted, end: try? client.ping().seq)
+                        }
+                        lineage.adopt(instance)
+                    } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
+                        continue
+                    }
+                }
+                // Below what was printed: from the same instance, a heartbeat that waited behind the
+                // backlog's replies. From a daemon that does not say, the log's end (`ping`) tells.
+                if seq < lastPrinted, instance == nil, case let end = try? client.ping().seq, let end, end < lastPrinted {
+                    throw Exit.restored(lastPrinted, end: end)
                 }
                 guard seq > checked else { continue }
                 // A daemon that stops sends a last heartbeat and then answers nothing: the check is
@@ -194,5 +211,22 @@ enum ReadCommands {
     static func format(_ x: Double) -> String {
         let r = (x * 1000).rounded() / 1000
         return String(r)
+    }
+}
+
+extension Exit {
+    /// `log --follow` cannot go on: the daemon's log no longer holds what was printed up to seq
+    /// `printed` (it restarted on a restored older copy of its log). Says so; status 1.
+    static func restored(_ printed: Int64, end: Int64?) -> Exit {
+        if let end, end < printed {
+            Output.error(
+                "error: the daemon's log now ends at seq \(end), before seq \(printed) already printed (restored "
+                    + "from a backup?); run segue log again to read it.")
+        } else {
+            Output.error(
+                "error: the daemon's log no longer holds the events printed up to seq \(printed) (restarted on a "
+                    + "restored older copy?); run segue log again to read it.")
+        }
+        return Exit(.rejected)
     }
 }

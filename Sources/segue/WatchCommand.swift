@@ -100,7 +100,9 @@ enum WatchCommand {
                 model = WatchModel(awaited: Set(navigators))
                 printedStack = [:]
                 promisedStack = [:]
-                let line = "the daemon's log now ends at seq \(seq), before events shown (restored from a backup?); starting over"
+                let line =
+                    "the daemon's log no longer holds events shown (restarted on a restored older copy?); it ends at seq "
+                    + "\(seq); starting over"
                 if !terminal { Output.error("segue watch: " + line) }
             case nil:
                 break

@@ -145,6 +145,45 @@ import Testing
         #expect(revisions(try updates { revisions($0).last == 3 }) == [2, 3], "the new log's push, not taken for old events")
     }
 
+    /// A restored log that grew past what the subscription had yielded before it read again (a
+    /// reader far behind): seqs cannot tell, the events differ. The new daemon instance in its
+    /// heartbeats makes the subscription compare; it rewinds to the new log and starts over.
+    @Test(arguments: [["main"], []])
+    func aRestoredLogThatGrewPastWhatWasSeenStartsTheViewOver(navigators: [String]) throws {
+        let first = try DaemonProcess()
+        try SegueClient(endpoint: first.commandEndpoint).create("main", root: ScreenSpec(name: "Home"))
+        #expect(first.stop() == 0)
+        let backup = try first.copyOfLog()
+        let second = try first.restarted()
+        let subscription = try CatchUpSubscription(
+            client: SegueClient(endpoint: second.commandEndpoint), publishEndpoint: second.publishEndpoint,
+            navigators: navigators, ticks: false)
+        let options = TransitionOptions(animated: false)
+        try SegueClient(endpoint: second.commandEndpoint).push("main", ScreenSpec(name: "A"), options: options)
+        var seen: [CatchUpSubscription.Update] = []
+        func read(until done: () -> Bool) throws {
+            let deadline = ContinuousClock.now + .seconds(8)
+            while ContinuousClock.now < deadline, !done() {
+                if let update = try subscription.next(timeout: .milliseconds(200)) { seen.append(update) }
+            }
+        }
+        try read { seen.contains { if case .event(let e) = $0 { e.revision == 3 } else { false } } }
+
+        #expect(second.stop() == 0)
+        try second.restoreLog(from: backup)
+        let third = try second.restarted()
+        defer { third.stop() }
+        let writer = try SegueClient(endpoint: third.commandEndpoint)
+        try writer.push("main", ScreenSpec(name: "B"), options: options)
+        try writer.push("main", ScreenSpec(name: "C"), options: options)
+        seen = []
+        try read { seen.contains { if case .snapshot = $0 { true } else { false } } }
+        #expect(seen.contains(.rewound(seq: 5)), "\(seen)")
+        let snapshot = seen.compactMap { if case .snapshot(let s) = $0 { s } else { nil } }.first
+        #expect(snapshot?.revision == 5)
+        #expect(snapshot?.stack.map(\.name) == ["Home", "B", "C"])
+    }
+
     /// Heartbeats every 50 ms while commands keep the log moving: a heartbeat often waits in the
     /// subscription's queue behind a `history` or `state` reply that already taught the client a
     /// later seq. That is no restore (`ping` says the log reaches further): the view goes on, every

@@ -310,6 +310,38 @@ import Testing
                 + "run segue log again to read it.\n")
     }
 
+    /// A follower far behind (stopped here) while segued restarts on an older copy of its log that
+    /// then grows past what was printed: seqs cannot tell, the events differ. The new daemon instance
+    /// in the heartbeats makes it compare what it printed; it stops with status 1 and says so.
+    @Test(arguments: [[], ["--navigator", "main"]])
+    func logFollowStopsWhenARestoredLogGrewPastWhatWasPrinted(filter: [String]) throws {
+        let first = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: first)
+        #expect(first.stop() == 0)
+        let backup = try first.copyOfLog()
+        let second = try first.restarted()
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: second)
+        let follower = try CliBackground(
+            ["log", "--follow", "--endpoint", second.commandEndpoint, "--publish-endpoint", second.publishEndpoint]
+                + filter)
+        #expect(follower.wait(for: "3\tmain#3\t"))
+        kill(follower.process.processIdentifier, SIGSTOP)
+        #expect(second.stop() == 0)
+        try second.restoreLog(from: backup)
+        let third = try second.restarted()
+        defer { third.stop() }
+        try Cli.run(["push", "main", "A", "--no-animate"], daemon: third)
+        try Cli.run(["push", "main", "B", "--no-animate"], daemon: third)
+        kill(follower.process.processIdentifier, SIGCONT)
+        follower.finish(timeout: .seconds(8))
+        #expect(follower.process.terminationReason == .exit && follower.process.terminationStatus == 1)
+        #expect(
+            follower.stderr
+                == "error: the daemon's log no longer holds the events printed up to seq 3 (restarted on a restored "
+                + "older copy?); run segue log again to read it.\n")
+        #expect(follower.stdout.split(separator: "\n").count == 3, "\(follower.stdout)")
+    }
+
     /// Heartbeats every 50 ms while the log moves: some wait in the follower's queue behind the
     /// replies of its backlog and gap reads, below seqs already printed. No restore (`ping` says
     /// so): it prints every event once, in order, and exits 0 at its limit.

@@ -64,6 +64,7 @@ import Testing
             #expect(beat["navigators"] == 1)
             #expect(beat["version"]?.stringValue?.isEmpty == false)
             #expect(beat["heartbeatSeconds"]?.doubleValue == 1)
+            #expect(beat["instance"] == beats[0]["instance"] && beat["instance"]?.stringValue?.isEmpty == false)
         }
         let times = beats.compactMap { $0["time"]?.int64Value }
         for (a, b) in zip(times, times.dropFirst()) {

@@ -46,6 +46,9 @@ final class CompletionQueue: Sendable {
 /// Only the store's group committer runs beside it; its completions come back through `wakeup`.
 public final class Engine: @unchecked Sendable {
     public static let version = SegueVersion.current
+    /// A random id of this run of the daemon, in `ping` and heartbeats: a client that sees it change
+    /// checks that the log still holds the events it has (a restart may be on a restored older copy).
+    let instance = String(UInt64.random(in: 1...UInt64.max), radix: 16)
 
     var options: EngineOptions
     let log: EngineLog

@@ -1,0 +1,117 @@
+import SegueCore
+
+/// Whether the events a client holds are still in the daemon's log after the daemon restarted.
+///
+/// A daemon restarted on a restored older copy of its log writes new events under seqs the old log
+/// already used. Seqs alone cannot tell when the new log has grown past what the client saw (a reader
+/// far behind, or a restore to a copy of the same length): the events must be compared. A backup is a
+/// prefix of the log it was taken from, so when the newest event the client saw from the old daemon
+/// is in the new log, everything before it is too.
+///
+/// Which daemon published an event is known only up to a heartbeat (each carries the daemon's random
+/// `instance`): events seen after the last heartbeat of one instance may come from the next. So the
+/// lineage keeps the newest event seen as of the last heartbeat (`anchor`) and every event seen
+/// since (`recent`); when a heartbeat shows another instance, the client asks the log for those and
+/// compares (`holds`), then `adopt`s the new instance, or starts over.
+public struct Lineage: Equatable, Sendable {
+    /// What identifies an event across logs: the same seq with another time is another event.
+    public struct Digest: Equatable, Sendable {
+        public var seq: Int64
+        public var navigator: String
+        public var revision: Int64
+        public var type: String
+        public var time: Int64
+
+        public init(_ event: EventRecord) {
+            seq = event.seq
+            navigator = event.navigator
+            revision = event.revision
+            type = event.type
+            time = event.time
+        }
+    }
+
+    /// The daemon instance the held events are known to come from; nil until one said (an older
+    /// daemon never does).
+    public private(set) var instance: String?
+    /// The newest event seen as of the last heartbeat of `instance`.
+    public private(set) var anchor: Digest?
+    /// Events seen since that heartbeat, in the order seen.
+    public private(set) var recent: [Digest] = []
+    /// At most this many `recent` digests are kept (the newest): between two heartbeats there are far
+    /// fewer, except in a backlog read before the first one.
+    public let limit: Int
+
+    public init(instance: String?, limit: Int = 100_000) {
+        self.instance = instance
+        self.limit = max(1, limit)
+    }
+
+    /// Records an event the client took in (applied, printed).
+    public mutating func saw(_ event: EventRecord) {
+        recent.append(Digest(event))
+        if recent.count > limit { recent.removeFirst(recent.count - limit) }
+    }
+
+    public enum Check: Equatable, Sendable {
+        /// The same daemon instance (or one that does not say): nothing to compare.
+        case same
+        /// Another instance: ask the log whether it holds these events (`holds`).
+        case verify([Digest])
+    }
+
+    /// Judges a heartbeat (or a `ping` reply) from daemon `instance`.
+    public mutating func heartbeat(instance: String?) -> Check {
+        guard let instance else { return .same }
+        guard let known = self.instance, known != instance else {
+            adopt(instance)
+            return .same
+        }
+        let digests = (anchor.map { [$0] } ?? []) + recent
+        if digests.isEmpty {
+            adopt(instance)
+            return .same
+        }
+        return .verify(digests)
+    }
+
+    /// Takes `instance` as the one the held events come from (it answered with all of them).
+    public mutating func adopt(_ instance: String) {
+        self.instance = instance
+        if let newest = recent.max(by: { $0.seq < $1.seq }), newest.seq >= anchor?.seq ?? 0 { anchor = newest }
+        recent = []
+    }
+
+    /// Whether `events` (what the log returned for the digests' seqs) hold every digest: the same
+    /// event at the same seq. A digest whose seq is missing is not held (the log is shorter).
+    public static func holds(_ digests: [Digest], in events: [EventRecord]) -> Bool {
+        var bySeq: [Int64: Digest] = [:]
+        for event in events { bySeq[event.seq] = Digest(event) }
+        return digests.allSatisfy { bySeq[$0.seq] == $0 }
+    }
+}
+
+extension SegueClient {
+    /// Whether the daemon's log holds each of `digests` (`Lineage.holds`), read with `history`: per
+    /// navigator when `byNavigator` (a client following named navigators, whose events are far apart
+    /// in the log), else as one range of the log.
+    public func holds(_ digests: [Lineage.Digest], byNavigator: Bool) throws(SegueClientError) -> Bool {
+        let groups =
+            byNavigator
+            ? Dictionary(grouping: digests, by: \.navigator).map { ($0.key as String?, $0.value) }
+            : [(nil, digests)]
+        for (navigator, group) in groups {
+            guard let first = group.map(\.seq).min(), let last = group.map(\.seq).max() else { continue }
+            var events: [EventRecord] = []
+            var after = first - 1
+            while true {
+                let page = try history(navigator: navigator, after: after, limit: 1000)
+                events += page.events.filter { $0.seq <= last }
+                guard page.more, page.next < last else { break }
+                after = page.next
+            }
+            guard Lineage.holds(group, in: events) else { return false }
+        }
+        return true
+    }
+}

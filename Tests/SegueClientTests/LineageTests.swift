@@ -1,0 +1,69 @@
+import SegueCore
+import Testing
+
+@testable import SegueClient
+
+/// Which events a client checks when the daemon's instance changes, and how it judges the answer.
+@Suite struct LineageTests {
+    static func event(_ seq: Int64, time: Int64 = 0, navigator: String = "main") -> EventRecord {
+        EventRecord(
+            seq: seq, navigator: navigator, revision: seq, type: "transition.started", frame: 1,
+            time: time == 0 ? 1_000 + seq : time, command: nil, data: [:])
+    }
+
+    @Test func theSameInstanceAsksNothingAndMovesTheAnchor() {
+        var lineage = Lineage(instance: "a")
+        lineage.saw(Self.event(1))
+        lineage.saw(Self.event(2))
+        #expect(lineage.heartbeat(instance: "a") == .same)
+        #expect(lineage.anchor == Lineage.Digest(Self.event(2)))
+        #expect(lineage.recent.isEmpty)
+    }
+
+    @Test func anotherInstanceAsksForTheAnchorAndEverythingSeenSince() {
+        var lineage = Lineage(instance: "a")
+        lineage.saw(Self.event(1))
+        lineage.saw(Self.event(2))
+        _ = lineage.heartbeat(instance: "a")
+        lineage.saw(Self.event(3))
+        #expect(lineage.heartbeat(instance: "b") == .verify([.init(Self.event(2)), .init(Self.event(3))]))
+        // Nothing changes until the answer: the next heartbeat asks again.
+        #expect(lineage.heartbeat(instance: "b") == .verify([.init(Self.event(2)), .init(Self.event(3))]))
+        lineage.adopt("b")
+        #expect(lineage.instance == "b")
+        #expect(lineage.anchor == Lineage.Digest(Self.event(3)))
+        #expect(lineage.heartbeat(instance: "b") == .same)
+    }
+
+    @Test(arguments: [
+        // (the instance known, the heartbeat's, events seen, expected check is .same)
+        (String?.none, String?.some("b"), true, true),  // the first instance heard of is taken
+        ("a", nil, true, true),  // a daemon that does not say: nothing to compare
+        ("a", "b", false, true),  // nothing held: nothing to compare
+        ("a", "b", true, false),
+    ])
+    func whenAComparisonIsNeeded(known: String?, heard: String?, seen: Bool, same: Bool) {
+        var lineage = Lineage(instance: known)
+        if seen { lineage.saw(Self.event(1)) }
+        #expect((lineage.heartbeat(instance: heard) == .same) == same)
+    }
+
+    @Test(arguments: [
+        // (the log's events as (seq, time), held?)
+        ([[4, 1_004], [5, 1_005]] as [[Int64]], true),
+        ([[4, 1_004], [5, 1_005], [6, 9]], true),  // the log went on: fine
+        ([[4, 1_004]], false),  // the log ends before seq 5: restored from an older copy
+        ([[4, 1_004], [5, 77]], false),  // seq 5 is another event: a copy that grew past what was seen
+        ([[4, 33], [5, 1_005]], false),
+    ])
+    func holdsComparesEveryDigest(log: [[Int64]], held: Bool) {
+        let digests = [Lineage.Digest(Self.event(4)), Lineage.Digest(Self.event(5))]
+        #expect(Lineage.holds(digests, in: log.map { Self.event($0[0], time: $0[1]) }) == held)
+    }
+
+    @Test func onlyTheNewestDigestsAreKeptPastTheLimit() {
+        var lineage = Lineage(instance: "a", limit: 3)
+        for seq in Int64(1)...10 { lineage.saw(Self.event(seq)) }
+        #expect(lineage.recent.map(\.seq) == [8, 9, 10])
+    }
+}
