@@ -108,11 +108,12 @@ final class Database {
 
     /// Runs in COMMIT on the committing thread; the connection it points to is alive, since only its
     /// own handle calls it and `deinit` closes the handle.
-    private static let walHook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32)
-        -> Int32 = { context, _, _, frames in
-            if let context { Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().walFrames = frames }
-            return SQLITE_OK
-        }
+    private static let walHook:
+        @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32)
+            -> Int32 = { context, _, _, frames in
+                if let context { Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().walFrames = frames }
+                return SQLITE_OK
+            }
 
     /// A PASSIVE checkpoint: copies the WAL frames no reader still needs into the database file and
     /// syncs it, without waiting for (or blocking) other connections. Returns the WAL's length and how

@@ -59,6 +59,7 @@ enum WALPreallocation {
     private static func failure(_ call: String, _ path: String) -> StoreError {
         let code = errno
         return StoreError(
-            kind: .io, message: "\(call) of \(path) failed while preallocating the WAL: \(String(cString: strerror(code)))")
+            kind: .io,
+            message: "\(call) of \(path) failed while preallocating the WAL: \(String(cString: strerror(code)))")
     }
 }

@@ -22,7 +22,8 @@ final class WriterLock {
             let reason = String(cString: strerror(errno))
             throw StoreError(
                 kind: .io,
-                message: "Cannot open the lock file \(path): \(reason) (errno \(errno)). The data dir must be writable.")
+                message: "Cannot open the lock file \(path): \(reason) (errno \(errno)). The data dir must be writable."
+            )
         }
         var result: Int32
         repeat { result = flock(fd, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR

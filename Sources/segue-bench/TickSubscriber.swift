@@ -82,9 +82,11 @@ final class TickSubscriber: Sendable {
                 var frame: Int64 = 0
                 var time: Int64 = 0
                 var more = true
-                while more, let rest = try socket.withReceivedFrame({ body, next in
-                    (body.count, Self.integers(in: body), next)
-                }) {
+                while more,
+                    let rest = try socket.withReceivedFrame({ body, next in
+                        (body.count, Self.integers(in: body), next)
+                    })
+                {
                     more = rest.2
                     guard bodyBytes == 0 else { continue }  // a third frame is not a tick's
                     bodyBytes = rest.0

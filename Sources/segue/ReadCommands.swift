@@ -50,7 +50,8 @@ enum ReadCommands {
         let subscriber =
             follow
             ? try SegueSubscriber(
-                endpoint: try inv.subscriptionEndpoint(), topics: [navigator.map { "event/\($0)/" } ?? "event/", "hb/"],
+                endpoint: try inv.subscriptionEndpoint(),
+                topics: [navigator.map { "event/\($0)/" } ?? "event/", "hb/"],
                 // The handshake is only waited for briefly: the backlog's first call says soon enough
                 // that no daemon answers, and heartbeats show what a late subscription missed.
                 ready: min(inv.timeout, .milliseconds(500)), curve: try inv.curve())
@@ -141,7 +142,8 @@ enum ReadCommands {
                 }
                 // Below what was printed: from the same instance, a heartbeat that waited behind the
                 // backlog's replies. From a daemon that does not say, the log's end (`ping`) tells.
-                if seq < lastPrinted, instance == nil, case let end = try? client.ping().seq, let end, end < lastPrinted {
+                if seq < lastPrinted, instance == nil, case let end = try? client.ping().seq, let end, end < lastPrinted
+                {
                     throw Exit.restored(lastPrinted, end: end)
                 }
                 guard seq > checked else { continue }

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import SegueClient
 import SegueCore
+import Synchronization
 import Testing
 
 /// SegueClient against the real daemon: typed errors, retries that reuse the id, the catch-up view.
@@ -139,10 +139,15 @@ import Testing
         defer { third.stop() }
         let restart = try updates { $0.contains { if case .snapshot = $0 { true } else { false } } }
         #expect(restart.first == .rewound(seq: 1), "\(restart)")
-        #expect(restart.contains { if case .snapshot(let s) = $0 { s.revision == 1 && s.stack.map(\.name) == ["Home"] } else { false } })
+        #expect(
+            restart.contains {
+                if case .snapshot(let s) = $0 { s.revision == 1 && s.stack.map(\.name) == ["Home"] } else { false }
+            })
         try SegueClient(endpoint: third.commandEndpoint).push(
             "main", ScreenSpec(name: "B"), options: TransitionOptions(animated: false))
-        #expect(revisions(try updates { revisions($0).last == 3 }) == [2, 3], "the new log's push, not taken for old events")
+        #expect(
+            revisions(try updates { revisions($0).last == 3 }) == [2, 3], "the new log's push, not taken for old events"
+        )
     }
 
     /// A restored log that grew past what the subscription had yielded before it read again (a
@@ -200,7 +205,11 @@ import Testing
             var push = true
             while !stop.load(ordering: .relaxed) {
                 let options = TransitionOptions(animated: false)
-                _ = try? (push ? client.push("main", ScreenSpec(name: "A"), options: options) : client.pop("main", options: options))
+                _ =
+                    try?
+                    (push
+                    ? client.push("main", ScreenSpec(name: "A"), options: options)
+                    : client.pop("main", options: options))
                 push.toggle()
             }
         }
@@ -208,7 +217,8 @@ import Testing
         defer { stop.store(true, ordering: .relaxed) }
         usleep(300_000)
         let subscription = try CatchUpSubscription(
-            client: SegueClient(endpoint: d.commandEndpoint), publishEndpoint: d.publishEndpoint, navigators: navigators,
+            client: SegueClient(endpoint: d.commandEndpoint), publishEndpoint: d.publishEndpoint,
+            navigators: navigators,
             ticks: false)
         var revision: Int64?
         var events = 0

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SegueCore
+import Synchronization
 import Testing
 
 /// The real `segue` against the real `segued`: each subcommand's happy path, and its failure status.
@@ -166,7 +166,8 @@ import Testing
         var updating = false
         for _ in 0..<200 where !updating {
             usleep(10_000)
-            updating = (try? Cli.run(["state", "main", "--json"], daemon: first).stdout.contains("\"interactive\""))
+            updating =
+                (try? Cli.run(["state", "main", "--json"], daemon: first).stdout.contains("\"interactive\""))
                 ?? false
         }
         #expect(updating)

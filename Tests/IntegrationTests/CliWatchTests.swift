@@ -161,7 +161,9 @@ import Testing
         defer { second.stop() }
         try Cli.run(["pop", "main", "--no-animate"], daemon: second)
         // The stack back to its root, shown after the push's.
-        let popped = watcher.wait { $0.components(separatedBy: "Detail[s2]\n").last?.contains("main: stack Home[s1]\n") == true }
+        let popped = watcher.wait {
+            $0.components(separatedBy: "Detail[s2]\n").last?.contains("main: stack Home[s1]\n") == true
+        }
         #expect(popped, "\(watcher.stdout)")
         watcher.process.terminate()
         watcher.finish()

@@ -146,7 +146,9 @@ import Testing
         let store = try EventStore(path: directory.file("log.db"), checkpointThreshold: Self.threshold)
         var numberer = Numberer()
         for result in try #require(store.commitIfIdle([numberer.unit("a")])) { try result.get() }
-        #expect(store.walCheckpoints == WALCheckpointCounts(background: 0, catchUps: 0, forced: 0, failures: 0, restarts: 0))
+        #expect(
+            store.walCheckpoints == WALCheckpointCounts(background: 0, catchUps: 0, forced: 0, failures: 0, restarts: 0)
+        )
         store.close()
         store.close()  // idempotent, with or without a checkpoint thread
     }

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import SegueCore
 import SegueWire
+import Synchronization
 
 /// A real `segued` started for a test: a temp data dir, free tcp ports (or ipc paths), and a stop.
 ///
