@@ -14,11 +14,17 @@ public struct AppendUnit: Sendable, Equatable {
     /// The fingerprint of the request behind `commandID` (`JSON.fingerprint`), stored with the reply so
     /// that a different request reusing the id is refused even after a restart.
     public var fingerprint: UInt64?
+    /// The events' wire bodies (`EventRecord.encodedWithData()`, one per event), when the caller
+    /// already wrote them to publish: each row's `data` column is copied from them instead of being
+    /// encoded again. The same bytes either way (a test holds the two encodings together).
+    public var encoded: [EncodedEvent]?
 
     public init(
         events: [EventRecord], commandID: String? = nil, navigator: String? = nil, reply: JSON? = nil,
-        fingerprint: UInt64? = nil
+        fingerprint: UInt64? = nil, encoded: [EncodedEvent]? = nil
     ) {
+        precondition(encoded == nil || encoded!.count == events.count, "one encoded body per event")
+        self.encoded = encoded
         self.events = events
         self.commandID = commandID
         self.navigator = navigator

@@ -193,7 +193,7 @@ final class LogWriter {
                     results.append(.failure(duplicate))
                     continue
                 }
-                try queue(unit.events, connection)
+                try queue(unit.events, encoded: unit.encoded, connection)
                 // Revisions are updated in place; a failed batch clears them (`recover`).
                 for update in updates { revisions[update.navigator] = update.revision }
                 seq = last
@@ -395,13 +395,19 @@ final class LogWriter {
     /// Adds `events` to the rows to insert, inserting a full statement's worth when there is one.
     /// Rows still queued are inserted by `flushRows` before COMMIT; the order of inserts inside the
     /// transaction changes nothing, and a failed insert fails the whole batch either way.
-    private func queue(_ events: [EventRecord], _ connection: Connection) throws(StoreError) {
-        for event in events {
+    private func queue(_ events: [EventRecord], encoded: [EncodedEvent]?, _ connection: Connection)
+        throws(StoreError)
+    {
+        for (index, event) in events.enumerated() {
             let navigator = rowText.appendUTF8(event.navigator)
             let type = rowText.appendUTF8(event.type)
             let command = event.command.map { rowText.appendUTF8($0) }
             let dataStart = rowText.count
-            JSON.object(event.data).serialize(into: &rowText)
+            if let body = encoded?[index] {
+                rowText.append(contentsOf: body.bytes[body.data])
+            } else {
+                JSON.object(event.data).serialize(into: &rowText)
+            }
             rows.append(
                 Row(
                     seq: event.seq, revision: event.revision, version: Int64(event.version), frame: event.frame,

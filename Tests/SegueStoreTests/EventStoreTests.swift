@@ -5,10 +5,16 @@ import Testing
 @testable import SegueStore
 
 @Suite struct EventStoreTests {
-    @Test func appendedEventsReadBackInOrderAfterReopen() throws {
+    /// With and without the events' wire bodies in the unit (the daemon's path copies each `data`
+    /// column from them): the same events read back.
+    @Test(arguments: [false, true])
+    func appendedEventsReadBackInOrderAfterReopen(withBodies: Bool) throws {
         let directory = TemporaryDirectory()
         var numberer = Numberer()
-        let units = [numberer.unit("main", count: 2), numberer.unit("side"), numberer.unit("main", count: 3)]
+        var units = [numberer.unit("main", count: 2), numberer.unit("side"), numberer.unit("main", count: 3)]
+        if withBodies {
+            for index in units.indices { units[index].encoded = units[index].events.map { $0.encodedWithData() } }
+        }
         do {
             let store = try EventStore(path: directory.file("events.db"))
             for unit in units { try store.append(unit) }

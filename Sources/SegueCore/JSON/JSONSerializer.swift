@@ -14,7 +14,7 @@
 /// stack buffer; if a future standard library stops calling it, `write(_:)` receives the same text.
 struct JSONSerializer: JSONValueWriter {
     private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    private(set) var count = 0
     private var capacity: Int
 
     private init(capacity: Int) {

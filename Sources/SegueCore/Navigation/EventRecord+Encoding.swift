@@ -4,8 +4,13 @@ extension EventRecord {
     /// The daemon publishes every event it appends, so this skips the outer `JSON` object that
     /// `json` builds around `data`; replay and export compare bodies byte for byte, and a test holds
     /// the two encodings together.
-    public func encoded() -> [UInt8] {
-        JSONSerializer.withSerializer(
+    public func encoded() -> [UInt8] { encodedWithData().bytes }
+
+    /// The wire body, and where `data`'s own encoding lies in it: the store keeps `data` in a
+    /// column of its own, and takes those bytes instead of encoding the tree a second time.
+    public func encodedWithData() -> EncodedEvent {
+        var data = 0..<0
+        let bytes = JSONSerializer.withSerializer(
             { w in
                 w.append("{\"seq\":")
                 w.writeInt(seq)
@@ -24,8 +29,22 @@ extension EventRecord {
                 w.append(",\"command\":")
                 if let command { w.writeString(command) } else { w.append("null") }
                 w.append(",\"data\":")
-                w.writeCompact(.object(data))
+                let start = w.count
+                w.writeCompact(.object(self.data))
+                data = start..<w.count
                 w.append(UInt8(ascii: "}"))
             }, { Array($0) })
+        return EncodedEvent(bytes: bytes, data: data)
+    }
+}
+
+/// An event's wire body (`EventRecord.encoded()`) with the range of its `data` member's value.
+public struct EncodedEvent: Sendable, Equatable {
+    public var bytes: [UInt8]
+    public var data: Range<Int>
+
+    public init(bytes: [UInt8], data: Range<Int>) {
+        self.bytes = bytes
+        self.data = data
     }
 }

@@ -16,11 +16,14 @@ extension Engine {
         _ events: [EventRecord], commandID: String?, navigator: String?, reply: JSON?, fingerprint: UInt64? = nil
     ) {
         guard !events.isEmpty else { return }
+        // Each event is written once: the published body, whose `data` the store copies.
+        let encoded = events.map { $0.encodedWithData() }
         uncommitted.append(
             AppendUnit(
-                events: events, commandID: commandID, navigator: navigator, reply: reply, fingerprint: fingerprint))
-        for record in events {
-            outbox.enqueue(.publish(topic: eventTopic(record.navigator), body: record.encoded()), after: record.seq)
+                events: events, commandID: commandID, navigator: navigator, reply: reply, fingerprint: fingerprint,
+                encoded: encoded))
+        for (record, body) in zip(events, encoded) {
+            outbox.enqueue(.publish(topic: eventTopic(record.navigator), body: body.bytes), after: record.seq)
             dirty.insert(record.navigator)
         }
         stats.events += Int64(events.count)

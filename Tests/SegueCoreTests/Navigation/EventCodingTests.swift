@@ -62,6 +62,9 @@ import Testing
             #expect(record.encoded() == record.json.serializedBytes())
             record.command = nil
             #expect(record.encoded() == record.json.serializedBytes())
+            // The store's data column is copied from the body: the range holds `data` exactly.
+            let body = record.encodedWithData()
+            #expect(Array(body.bytes[body.data]) == JSON.object(record.data).serializedBytes())
         }
     }
 
