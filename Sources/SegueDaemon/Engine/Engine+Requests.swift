@@ -137,27 +137,25 @@ extension Engine {
             reject(envelope, Reply.error(id: request.id, WireError(error)))
             return
         }
-        let body = Reply.ok(id: request.id, replyFields(navigator, execution))
+        let body = JSON.object(okReply(id: request.id, navigator, execution))
         submit(
             execution.events, commandID: request.id, navigator: navigator, reply: body, fingerprint: request.fingerprint
         )
         let bytes = body.serializedBytes()
-        let voided = VoidedReply(
-            id: request.id,
-            message:
-                "The log could not be written, so \(command.name) on \(navigator) was not applied; retry when storage recovers."
-        )
+        let voided = VoidedReply(id: request.id, command: command.name, navigator: navigator)
         outbox.enqueue(.reply(envelope: envelope, body: bytes, ifVoided: voided), after: fleet.lastSeq)
         if let id = request.id {
             remember(id, PreviousCommand(seq: fleet.lastSeq, body: bytes, fingerprint: request.fingerprint))
         }
     }
 
-    /// What a mutating reply says beyond `ok` and `id` (DESIGN.md §4).
-    func replyFields(_ navigator: String, _ execution: Fleet.Execution) -> JSONObject {
-        let state = fleet.state(of: navigator)
+    /// A mutating command's reply (DESIGN.md §4): `ok`, `id`, then what it did. Built in one object,
+    /// in this order (`Reply.ok` would copy the members into another, looking each key up again).
+    func okReply(id: String?, _ navigator: String, _ execution: Fleet.Execution) -> JSONObject {
+        let state = fleet.navigators[navigator]
         var fields: JSONObject = [
-            "navigator": .string(navigator), "revision": .int(state.revision),
+            "ok": true, "id": id.map(JSON.string) ?? .null,
+            "navigator": .string(navigator), "revision": .int(state?.revision ?? 0),
             "seq": .int(execution.events.last?.seq ?? fleet.lastSeq), "frame": .int(execution.frame),
         ]
         for event in execution.decided {
@@ -176,7 +174,7 @@ extension Engine {
             default: break
             }
         }
-        if let t = state.transition { fields["phase"] = .string(t.phase.rawValue) }
+        if let t = state?.transition { fields["phase"] = .string(t.phase.rawValue) }
         return fields
     }
 

@@ -88,11 +88,17 @@ struct Outbox {
 /// What a waiting reply says instead when the commit it waited for fails.
 struct VoidedReply {
     var id: String?
-    var message: String
+    /// The command and navigator the reply was for; nil for a reply that only waited behind others.
+    /// Kept as parts: the sentence is written only for a reply that is voided, not for every command.
+    var command: String?
+    var navigator: String?
 
-    static func waiting(id: String?) -> VoidedReply {
-        VoidedReply(
-            id: id,
-            message: "The log could not be written while this request waited for it; retry when storage recovers.")
+    var message: String {
+        guard let command, let navigator else {
+            return "The log could not be written while this request waited for it; retry when storage recovers."
+        }
+        return "The log could not be written, so \(command) on \(navigator) was not applied; retry when storage recovers."
     }
+
+    static func waiting(id: String?) -> VoidedReply { VoidedReply(id: id) }
 }
