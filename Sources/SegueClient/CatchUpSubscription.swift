@@ -173,6 +173,7 @@ public final class CatchUpSubscription {
         }
         // Another daemon instance: does its log still hold what was yielded (restored copy)?
         let instance = heartbeat["instance"]?.stringValue
+        let changed = instance != nil && lineage.instance != nil && instance != lineage.instance
         if case .verify(let digests) = lineage.heartbeat(instance: instance), let instance {
             guard try client.holds(digests, byNavigator: catchUp.position == nil) else {
                 try rewind()
@@ -187,9 +188,10 @@ public final class CatchUpSubscription {
             catchUp.checked(through: seq)
         case .log(let after): try fillLog(after: after)
         case .rewound:
-            // Of the same instance (checked above), it waited in the queue behind what a reply taught
-            // us. From a daemon that does not say its instance, the log's end says which.
-            guard instance == nil, try client.ping().seq < catchUp.known else { return }
+            // From the instance the held events come from, it waited in the queue behind what a reply
+            // taught us. From a new instance (holding no event to compare, only snapshots) or a daemon
+            // that does not say, the log's end says which.
+            guard instance == nil || changed, try client.ping().seq < catchUp.known else { return }
             try rewind()
         }
     }

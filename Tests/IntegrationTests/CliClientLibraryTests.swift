@@ -150,6 +150,40 @@ import Testing
         )
     }
 
+    /// A subscription that holds only snapshots (no event seen since) when the daemon restarts on an
+    /// older, shorter copy of its log: there is no event to compare, so the new instance's heartbeat
+    /// below the snapshots' seq is checked against the log's end, and the view starts over.
+    @Test func aRestoredLogBelowTheSnapshotsStartsTheViewOver() throws {
+        let first = try DaemonProcess()
+        try SegueClient(endpoint: first.commandEndpoint).create("main", root: ScreenSpec(name: "Home"))
+        #expect(first.stop() == 0)
+        let backup = try first.copyOfLog()
+        let second = try first.restarted()
+        try SegueClient(endpoint: second.commandEndpoint).push(
+            "main", ScreenSpec(name: "A"), options: TransitionOptions(animated: false))
+        let subscription = try CatchUpSubscription(
+            client: SegueClient(endpoint: second.commandEndpoint), publishEndpoint: second.publishEndpoint,
+            navigators: ["main"], ticks: false)
+        let opening = try subscription.next(timeout: .seconds(1))
+        guard case .snapshot(let snapshot)? = opening else {
+            Issue.record("expected the snapshot first, got \(String(describing: opening))")
+            return
+        }
+        #expect(snapshot.revision == 3)
+        #expect(second.stop() == 0)
+        try second.restoreLog(from: backup)
+        let third = try second.restarted()
+        defer { third.stop() }
+        var seen: [CatchUpSubscription.Update] = []
+        let deadline = ContinuousClock.now + .seconds(8)
+        while ContinuousClock.now < deadline, !seen.contains(where: { if case .snapshot = $0 { true } else { false } })
+        {
+            if let update = try subscription.next(timeout: .milliseconds(200)) { seen.append(update) }
+        }
+        #expect(seen.first == .rewound(seq: 1), "\(seen)")
+        #expect(seen.contains { if case .snapshot(let s) = $0 { s.revision == 1 } else { false } })
+    }
+
     /// A restored log that grew past what the subscription had yielded before it read again (a
     /// reader far behind): seqs cannot tell, the events differ. The new daemon instance in its
     /// heartbeats makes the subscription compare; it rewinds to the new log and starts over.

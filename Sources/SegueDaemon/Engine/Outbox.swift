@@ -97,7 +97,8 @@ struct VoidedReply {
         guard let command, let navigator else {
             return "The log could not be written while this request waited for it; retry when storage recovers."
         }
-        return "The log could not be written, so \(command) on \(navigator) was not applied; retry when storage recovers."
+        return
+            "The log could not be written, so \(command) on \(navigator) was not applied; retry when storage recovers."
     }
 
     static func waiting(id: String?) -> VoidedReply { VoidedReply(id: id) }
