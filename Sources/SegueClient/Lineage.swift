@@ -38,8 +38,8 @@ public struct Lineage: Equatable, Sendable {
     public private(set) var anchor: Digest?
     /// Events seen since that heartbeat, in the order seen.
     public private(set) var recent: [Digest] = []
-    /// At most this many `recent` digests are kept (the newest): between two heartbeats there are far
-    /// fewer, except in a backlog read before the first one.
+    /// At least this many of the newest `recent` digests are kept, at most twice as many: between two
+    /// heartbeats there are far fewer, except in a backlog read before the first one.
     public let limit: Int
 
     public init(instance: String?, limit: Int = 100_000) {
@@ -50,7 +50,8 @@ public struct Lineage: Equatable, Sendable {
     /// Records an event the client took in (applied, printed).
     public mutating func saw(_ event: EventRecord) {
         recent.append(Digest(event))
-        if recent.count > limit { recent.removeFirst(recent.count - limit) }
+        // Trimmed by halves, so that a long backlog costs O(1) per event, not a shift of the array.
+        if recent.count > 2 * limit { recent.removeFirst(recent.count - limit) }
     }
 
     public enum Check: Equatable, Sendable {

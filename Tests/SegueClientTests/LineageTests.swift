@@ -61,9 +61,15 @@ import Testing
         #expect(Lineage.holds(digests, in: log.map { Self.event($0[0], time: $0[1]) }) == held)
     }
 
+    /// Past twice the limit the oldest are dropped down to the limit (a backlog of millions of events
+    /// costs O(1) per event).
     @Test func onlyTheNewestDigestsAreKeptPastTheLimit() {
         var lineage = Lineage(instance: "a", limit: 3)
-        for seq in Int64(1)...10 { lineage.saw(Self.event(seq)) }
-        #expect(lineage.recent.map(\.seq) == [8, 9, 10])
+        for seq in Int64(1)...6 { lineage.saw(Self.event(seq)) }
+        #expect(lineage.recent.map(\.seq) == [1, 2, 3, 4, 5, 6])
+        lineage.saw(Self.event(7))
+        #expect(lineage.recent.map(\.seq) == [5, 6, 7])
+        for seq in Int64(8)...10 { lineage.saw(Self.event(seq)) }
+        #expect(lineage.recent.map(\.seq) == [5, 6, 7, 8, 9, 10])
     }
 }
