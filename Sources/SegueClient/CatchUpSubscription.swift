@@ -31,6 +31,8 @@ public final class CatchUpSubscription {
     public private(set) var lineage = Lineage(instance: nil)
     /// A rewind's new snapshots are still to be taken (the daemon stopped answering midway).
     private var restarting = false
+    /// A rewind happened while something was being processed: the rest of it belongs to the old log.
+    private var aborted = false
 
     /// Subscribes, then snapshots. A navigator named in `navigators` that does not exist yet starts
     /// at revision 0 (its `navigator.created` arrives as an event). Following every navigator, the
@@ -53,7 +55,8 @@ public final class CatchUpSubscription {
         catchUp = CatchUp()
         // The instance before the snapshots: if another one answers them, its first heartbeat finds
         // nothing held to compare, and the snapshots are its own anyway.
-        lineage = Lineage(instance: try client.ping().instance)
+        let instance = try client.ping().instance
+        lineage = Lineage(instance: instance)
         var names = navigators
         if names.isEmpty {
             let listing = try client.listing()
@@ -67,6 +70,9 @@ public final class CatchUpSubscription {
                 continue
             }
         }
+        // The snapshots are this instance's knowledge of the log: a run that opens a shorter log is not
+        // a continuation of it.
+        _ = lineage.heartbeat(instance: instance, known: catchUp.known)
     }
 
     /// The next update, or `nil` when nothing arrived within `timeout` (`nil`: wait forever).
@@ -82,12 +88,17 @@ public final class CatchUpSubscription {
             if !pending.isEmpty { return pending.removeFirst() }
             let left = deadline.map { max(.zero, $0 - ContinuousClock.now) }
             guard let publication = try subscriber.next(timeout: left) else { return nil }
+            aborted = false
             switch publication {
             case .tick(let tick): return .tick(tick)
             case .heartbeat(let hb):
-                try checkTolerantly(heartbeat: hb)
+                try tolerating { () throws(SegueClientError) in try check(heartbeat: hb) }
                 if yieldsHeartbeats { pending.append(.heartbeat(hb)) }
-            case .event(let event): try accept(event)
+            // While a rewind's snapshots are still to be taken, events wait for them (they cover them).
+            case .event where restarting: continue
+            // A gap to fill when the daemon does not answer: the event is left; the next heartbeat's
+            // check reads it from the log with what else is missing.
+            case .event(let event): try tolerating { () throws(SegueClientError) in try accept(event) }
             }
         }
     }
@@ -109,6 +120,7 @@ public final class CatchUpSubscription {
     /// Looks for events the subscription may have missed at its very end (no later event reveals
     /// such a gap): asks `history` for a navigator's events after the last one seen.
     public func poll(_ navigator: String) throws(SegueClientError) {
+        aborted = false
         try fill(navigator, after: catchUp.seqs[navigator] ?? 0)
     }
 
@@ -124,10 +136,10 @@ public final class CatchUpSubscription {
                 // lie before the position, where no snapshot of it was taken. Take one now.
                 try takeSnapshot(navigator)
             }
-            try reoffer(event)
+            if !aborted { try reoffer(event) }
         case .logGap(let after):
             try fillLog(after: after)
-            try reoffer(event)
+            if !aborted { try reoffer(event) }
         }
     }
 
@@ -142,13 +154,13 @@ public final class CatchUpSubscription {
         if catchUp.offer(event) == .apply { applied(event) }
     }
 
-    /// A heartbeat's check, where a daemon that does not answer is no failure: the last heartbeat
-    /// of a daemon going away (SIGTERM sends one) can ask about events it will no longer serve. The
-    /// check is left undone, so the next heartbeat (of this daemon, or of the one that replaces it)
-    /// asks again; a subscription outlives a daemon's restart.
-    private func checkTolerantly(heartbeat: JSONObject) throws(SegueClientError) {
+    /// Work that asks the daemon, where a daemon that does not answer is no failure: the last
+    /// heartbeat of a daemon going away (SIGTERM sends one) can ask about events it will no longer
+    /// serve. The work is left undone, and the next heartbeat (of this daemon, or of the one that
+    /// replaces it) asks again: a subscription outlives a daemon's restart.
+    private func tolerating(_ work: () throws(SegueClientError) -> Void) throws(SegueClientError) {
         do {
-            try check(heartbeat: heartbeat)
+            try work()
         } catch {
             guard Self.isSilence(error) else { throw error }
         }
@@ -173,18 +185,15 @@ public final class CatchUpSubscription {
         }
         // Another daemon instance: does its log still hold what was yielded (restored copy)?
         let instance = heartbeat["instance"]?.stringValue
-        let changed = instance != nil && lineage.instance != nil && instance != lineage.instance
-        if case .verify(let digests) = lineage.heartbeat(instance: instance), let instance {
-            guard try client.holds(digests, byNavigator: catchUp.position == nil) else {
-                try rewind()
-                return
-            }
-            lineage.adopt(instance)
-        }
+        let changed = instance != nil && instance != lineage.instance
+        guard try followLineage(instance: instance, since: heartbeat["since"]?.int64Value) else { return }
         switch catchUp.heartbeat(seq: seq) {
         case .none: break
         case .navigators:
-            for name in navigators { try fill(name, after: catchUp.seqs[name] ?? 0) }
+            for name in navigators {
+                try fill(name, after: catchUp.seqs[name] ?? 0)
+                if aborted { return }
+            }
             catchUp.checked(through: seq)
         case .log(let after): try fillLog(after: after)
         case .rewound:
@@ -196,9 +205,41 @@ public final class CatchUpSubscription {
         }
     }
 
+    /// Whether what was yielded is still the log of daemon `instance` (which opened it at `since`):
+    /// another instance must not have opened a shorter log, and must hold the events seen since the
+    /// last heartbeat (`Lineage`). If not, rewinds and answers false.
+    private func followLineage(instance: String?, since: Int64?) throws(SegueClientError) -> Bool {
+        switch lineage.heartbeat(instance: instance, since: since, known: catchUp.known) {
+        case .same:
+            return true
+        case .rewound:
+            try rewind()
+            return false
+        case .verify(let digests):
+            guard let instance, try client.holds(digests, byNavigator: catchUp.position == nil) else {
+                try rewind()
+                return false
+            }
+            lineage.adopt(instance, known: catchUp.known)
+            return true
+        }
+    }
+
+    /// Whether a `history` page may be taken in: one from another daemon instance than the events
+    /// held (a restart while the old one's last heartbeat is still queued) is checked first, as its
+    /// heartbeat would be, so that its events are not credited to the old log.
+    private func mayTake(_ page: HistoryPage) throws(SegueClientError) -> Bool {
+        guard let other = page.instance, other != lineage.instance else { return true }
+        let pong = try client.ping()
+        // Yet another run answers now: leave it to its heartbeat; the page is not taken.
+        guard pong.instance == other else { return false }
+        return try followLineage(instance: other, since: pong.since)
+    }
+
     /// The daemon's log no longer holds what was yielded: updates not yet yielded describe the old
     /// log, so they are dropped for `rewound` and new snapshots.
     private func rewind() throws(SegueClientError) {
+        aborted = true
         pending = [.rewound(seq: try client.ping().seq)]
         restarting = true
         try start()
@@ -216,6 +257,7 @@ public final class CatchUpSubscription {
         var after = after
         while true {
             let page = try client.history(navigator: navigator, after: after, limit: 1000)
+            guard try mayTake(page) else { return }
             for event in page.events where catchUp.offer(event) == .apply { applied(event) }
             guard page.more else { return }
             after = page.next
@@ -227,7 +269,11 @@ public final class CatchUpSubscription {
         var after = after
         while true {
             let page = try client.history(after: after, limit: 1000)
-            for event in page.events { try accept(event) }
+            guard try mayTake(page) else { return }
+            for event in page.events {
+                try accept(event)
+                if aborted { return }
+            }
             guard page.more else { return }
             after = page.next
         }

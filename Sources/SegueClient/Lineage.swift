@@ -36,6 +36,9 @@ public struct Lineage: Equatable, Sendable {
     public private(set) var instance: String?
     /// The newest event seen as of the last heartbeat of `instance`.
     public private(set) var anchor: Digest?
+    /// How far the client knew the log (its events and snapshots) as of that heartbeat: a run that
+    /// opened the log before that point (`since`) is not on the log the client knew.
+    public private(set) var knownAtAnchor: Int64 = 0
     /// Events seen since that heartbeat, in the order seen.
     public private(set) var recent: [Digest] = []
     /// At least this many of the newest `recent` digests are kept, at most twice as many: between two
@@ -57,30 +60,41 @@ public struct Lineage: Equatable, Sendable {
     public enum Check: Equatable, Sendable {
         /// The same daemon instance (or one that does not say): nothing to compare.
         case same
-        /// Another instance: ask the log whether it holds these events (`holds`).
+        /// Another instance, which opened a log shorter than what the client knew: not the log the
+        /// client followed (a restore to an older copy).
+        case rewound
+        /// Another instance: ask the log whether it holds these events (`holds`), then `adopt` it.
         case verify([Digest])
     }
 
-    /// Judges a heartbeat (or a `ping` reply) from daemon `instance`.
-    public mutating func heartbeat(instance: String?) -> Check {
-        guard let instance else { return .same }
-        guard let known = self.instance, known != instance else {
-            adopt(instance)
+    /// Judges a heartbeat (or a reply) from daemon `instance`, which opened its log at `since`;
+    /// `known` is how far the client knows the log now.
+    public mutating func heartbeat(instance: String?, since: Int64? = nil, known: Int64 = 0) -> Check {
+        guard instance != self.instance else {
+            settle(known: known)
             return .same
         }
+        // A daemon that stopped saying (downgraded): nothing to compare it by; the held instance stays.
+        guard let instance else { return .same }
+        if let since, since < knownAtAnchor { return .rewound }
         let digests = (anchor.map { [$0] } ?? []) + recent
         if digests.isEmpty {
-            adopt(instance)
+            adopt(instance, known: known)
             return .same
         }
         return .verify(digests)
     }
 
     /// Takes `instance` as the one the held events come from (it answered with all of them).
-    public mutating func adopt(_ instance: String) {
+    public mutating func adopt(_ instance: String, known: Int64 = 0) {
         self.instance = instance
+        settle(known: known)
+    }
+
+    private mutating func settle(known: Int64) {
         if let newest = recent.max(by: { $0.seq < $1.seq }), newest.seq >= anchor?.seq ?? 0 { anchor = newest }
         recent = []
+        knownAtAnchor = max(knownAtAnchor, known)
     }
 
     /// Whether `events` (what the log returned for the digests' seqs) hold every digest: the same

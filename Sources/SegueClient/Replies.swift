@@ -48,6 +48,8 @@ public struct Pong: Equatable, Sendable {
     public var heartbeatInterval: Duration?
     /// The id of this run of the daemon (it changes at each start); nil from an older daemon.
     public var instance: String?
+    /// The log's last seq when this run opened it; nil from an older daemon.
+    public var since: Int64?
 
     public init(_ json: JSONObject) throws(SegueClientError) {
         guard let version = json["version"]?.stringValue, let rate = json["frameRate"]?.int64Value,
@@ -59,6 +61,7 @@ public struct Pong: Equatable, Sendable {
         self.seq = seq
         heartbeatInterval = json["heartbeatSeconds"]?.doubleValue.flatMap { $0 > 0 ? .seconds($0) : nil }
         instance = json["instance"]?.stringValue
+        since = json["since"]?.int64Value
     }
 }
 
@@ -143,6 +146,8 @@ public struct HistoryPage: Equatable, Sendable {
     /// The seq to pass as `after` for the next page.
     public var next: Int64
     public var more: Bool
+    /// The run of the daemon that answered (`Pong.instance`); nil from an older daemon.
+    public var instance: String?
 
     public init(_ json: JSONObject) throws(SegueClientError) {
         guard let items = json["events"]?.arrayValue, let next = json["next"]?.int64Value else {
@@ -155,6 +160,7 @@ public struct HistoryPage: Equatable, Sendable {
         self.events = events
         self.next = next
         self.more = json["more"]?.boolValue ?? false
+        instance = json["instance"]?.stringValue
     }
 }
 

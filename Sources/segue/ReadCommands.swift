@@ -77,9 +77,26 @@ enum ReadCommands {
             after = max(after, page.next)
             if !page.more { break }
         }
-        // The same instance before and after the backlog: all of it came from one log.
-        // (Another one: the first heartbeat compares what was printed.)
-        if follow { _ = lineage.heartbeat(instance: try client.ping().instance) }
+        // The same instance before and after the backlog: all of it came from one log. (Another one,
+        // or no answer: the first heartbeat compares what was printed.)
+        if follow, let pong = try? client.ping(), pong.instance == lineage.instance {
+            _ = lineage.heartbeat(instance: pong.instance, known: lastPrinted)
+        }
+        // Whether what was printed is still the log of daemon `instance`, which opened it at `since`
+        // (`Lineage`); a restart on a restored older copy ends the command with status 1.
+        func stayOnLineage(instance: String?, since: Int64?) throws {
+            switch lineage.heartbeat(instance: instance, since: since, known: lastPrinted) {
+            case .same:
+                return
+            case .rewound:
+                throw Exit.restored(lastPrinted, end: try? client.ping().seq)
+            case .verify(let digests):
+                guard let instance, try client.holds(digests, byNavigator: navigator != nil) else {
+                    throw Exit.restored(lastPrinted, end: try? client.ping().seq)
+                }
+                lineage.adopt(instance, known: lastPrinted)
+            }
+        }
         // Nothing for a named navigator: say whether it exists, so that a typo is not mistaken for a
         // navigator with no events (the output stays empty, for scripts).
         if let navigator, lastPrinted == 0, after == 0, try !exists(navigator, client) {
@@ -92,6 +109,13 @@ enum ReadCommands {
         func fill(before seq: Int64) throws {
             while left != 0 {
                 let page = try client.history(navigator: navigator, after: after, limit: min(left ?? 1000, 1000))
+                // From another run than what was printed (a restart whose heartbeat is still to come):
+                // checked first, so that its events are not taken for the old log's.
+                if let other = page.instance, other != lineage.instance {
+                    let pong = try client.ping()
+                    guard pong.instance == other else { return }
+                    try stayOnLineage(instance: other, since: pong.since)
+                }
                 let missed = page.events.filter { $0.seq < seq }
                 for e in missed where left != 0 { emit(e) }
                 guard page.more, missed.count == page.events.count, !missed.isEmpty else { return }
@@ -130,15 +154,10 @@ enum ReadCommands {
                 // Another daemon instance: its log must still hold what was printed, or its events
                 // would come under seqs already printed for others (a restart on a restored copy).
                 let instance = hb["instance"]?.stringValue
-                if case .verify(let digests) = lineage.heartbeat(instance: instance), let instance {
-                    do {
-                        guard try client.holds(digests, byNavigator: navigator != nil) else {
-                            throw Exit.restored(lastPrinted, end: try? client.ping().seq)
-                        }
-                        lineage.adopt(instance)
-                    } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
-                        continue
-                    }
+                do {
+                    try stayOnLineage(instance: instance, since: hb["since"]?.int64Value)
+                } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
+                    continue
                 }
                 // Below what was printed: from the same instance, a heartbeat that waited behind the
                 // backlog's replies. From a daemon that does not say, the log's end (`ping`) tells.
@@ -156,10 +175,21 @@ enum ReadCommands {
                     continue
                 }
             case .event(let e)? where e.seq > after:
-                let gap =
+                func gap() -> Bool {
                     navigator == nil
-                    ? e.seq > after + 1 : lastRevision.map { e.revision > $0 + 1 } ?? (e.seq > after + 1)
-                if gap { try fill(before: e.seq) }
+                        ? e.seq > after + 1 : lastRevision.map { e.revision > $0 + 1 } ?? (e.seq > after + 1)
+                }
+                if gap() {
+                    do {
+                        try fill(before: e.seq)
+                    } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
+                        // The daemon stopped answering: the event waits for the next heartbeat's check,
+                        // which reads it from the log after what it missed, in order.
+                        continue
+                    }
+                    // Cut short (a page from another run of the daemon): likewise.
+                    if gap() { continue }
+                }
                 if left != 0, e.seq > after { emit(e) }
             default: continue
             }

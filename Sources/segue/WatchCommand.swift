@@ -66,16 +66,17 @@ enum WatchCommand {
                 default:
                     break
                 }
-                if WatchModel.needsState(e), let s = try? client.state(e.navigator) {
-                    model.set(s)
-                    if !inv.json, !terminal {
-                        Output.line("\(e.navigator): \(e.type)")
-                        // A transition started before this view did: its stack as of now.
-                        if e.type == "transition.completed", after == nil { after = WatchModel.stack(s) }
-                        if let after, after != printedStack[e.navigator] {
-                            printedStack[e.navigator] = after
-                            Output.line("\(e.navigator): stack \(after)")
-                        }
+                // Only the terminal view draws the model: piped lines and JSON come from the events.
+                if terminal, WatchModel.needsState(e), let s = try? client.state(e.navigator) { model.set(s) }
+                if !inv.json, !terminal, WatchModel.needsState(e) {
+                    Output.line("\(e.navigator): \(e.type)")
+                    // A transition started before this view did: its stack as of now.
+                    if e.type == "transition.completed", after == nil, let s = try? client.state(e.navigator) {
+                        after = WatchModel.stack(s)
+                    }
+                    if let after, after != printedStack[e.navigator] {
+                        printedStack[e.navigator] = after
+                        Output.line("\(e.navigator): stack \(after)")
                     }
                 }
             case .tick(let t)?:

@@ -184,6 +184,77 @@ import Testing
         #expect(seen.contains { if case .snapshot(let s) = $0 { s.revision == 1 } else { false } })
     }
 
+    /// A subscription holding only snapshots reads late: by then the daemon restarted on an older copy
+    /// of its log and that log grew past the snapshots. The new instance's `since` (where it opened the
+    /// log) is below what the snapshots knew: the view starts over.
+    @Test(arguments: [["main"], []])
+    func aLateReaderHoldingOnlySnapshotsSeesARestoreThatGrew(navigators: [String]) throws {
+        let first = try DaemonProcess()
+        try SegueClient(endpoint: first.commandEndpoint).create("main", root: ScreenSpec(name: "Home"))
+        #expect(first.stop() == 0)
+        let backup = try first.copyOfLog()
+        let second = try first.restarted()
+        let options = TransitionOptions(animated: false)
+        try SegueClient(endpoint: second.commandEndpoint).push("main", ScreenSpec(name: "A"), options: options)
+        let subscription = try CatchUpSubscription(
+            client: SegueClient(endpoint: second.commandEndpoint), publishEndpoint: second.publishEndpoint,
+            navigators: navigators, ticks: false)
+        #expect(second.stop() == 0)
+        try second.restoreLog(from: backup)
+        let third = try second.restarted()
+        defer { third.stop() }
+        let writer = try SegueClient(endpoint: third.commandEndpoint)
+        for name in ["B", "C"] { try writer.push("main", ScreenSpec(name: name), options: options) }
+        var seen: [CatchUpSubscription.Update] = []
+        let deadline = ContinuousClock.now + .seconds(8)
+        func restarted() -> Bool {
+            guard let rewound = seen.firstIndex(of: .rewound(seq: 5)) else { return false }
+            return seen[rewound...].contains { if case .snapshot = $0 { true } else { false } }
+        }
+        while ContinuousClock.now < deadline, !restarted() {
+            if let update = try subscription.next(timeout: .milliseconds(200)) { seen.append(update) }
+        }
+        #expect(restarted(), "\(seen)")
+        let snapshot = seen.last { if case .snapshot = $0 { true } else { false } }
+        guard case .snapshot(let s)? = snapshot else { return }
+        #expect(s.revision == 5 && s.stack.map(\.name) == ["Home", "B", "C"])
+    }
+
+    /// A gap fill answered by the restarted daemon while the old one's last heartbeat is still in the
+    /// queue: the page comes from another instance, so it is checked before its events are taken
+    /// (they were credited to the old log, and the old instance's heartbeat then vouched for them).
+    @Test func aFillAnsweredByARestoredDaemonIsCheckedFirst() throws {
+        let first = try DaemonProcess()
+        try SegueClient(endpoint: first.commandEndpoint).create("main", root: ScreenSpec(name: "Home"))
+        #expect(first.stop() == 0)
+        let backup = try first.copyOfLog()
+        let second = try first.restarted()
+        let options = TransitionOptions(animated: false)
+        let subscription = try CatchUpSubscription(
+            client: SegueClient(endpoint: second.commandEndpoint), publishEndpoint: second.publishEndpoint,
+            navigators: ["main"], ticks: false)
+        try SegueClient(endpoint: second.commandEndpoint).push("main", ScreenSpec(name: "A"), options: options)
+        var seen: [CatchUpSubscription.Update] = []
+        func read(until done: () -> Bool) throws {
+            let deadline = ContinuousClock.now + .seconds(8)
+            while ContinuousClock.now < deadline, !done() {
+                if let update = try subscription.next(timeout: .milliseconds(200)) { seen.append(update) }
+            }
+        }
+        try read { seen.contains { if case .event(let e) = $0 { e.revision == 3 } else { false } } }
+        #expect(second.stop() == 0)
+        try second.restoreLog(from: backup)
+        let third = try second.restarted()
+        defer { third.stop() }
+        let writer = try SegueClient(endpoint: third.commandEndpoint)
+        for name in ["B", "C", "D"] { try writer.push("main", ScreenSpec(name: name), options: options) }
+        seen = []
+        try subscription.poll("main")
+        try read { seen.contains { if case .snapshot = $0 { true } else { false } } }
+        #expect(seen.first == .rewound(seq: 7), "\(seen)")
+        #expect(seen.contains { if case .snapshot(let s) = $0 { s.revision == 7 } else { false } })
+    }
+
     /// A restored log that grew past what the subscription had yielded before it read again (a
     /// reader far behind): seqs cannot tell, the events differ. The new daemon instance in its
     /// heartbeats makes the subscription compare; it rewinds to the new log and starts over.

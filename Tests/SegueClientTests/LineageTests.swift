@@ -37,7 +37,8 @@ import Testing
 
     @Test(arguments: [
         // (the instance known, the heartbeat's, events seen, expected check is .same)
-        (String?.none, String?.some("b"), true, true),  // the first instance heard of is taken
+        (String?.none, String?.some("b"), false, true),  // nothing held: the first instance is taken
+        (nil, "b", true, false),  // after a daemon that did not say, the first that does is compared
         ("a", nil, true, true),  // a daemon that does not say: nothing to compare
         ("a", "b", false, true),  // nothing held: nothing to compare
         ("a", "b", true, false),
@@ -46,6 +47,25 @@ import Testing
         var lineage = Lineage(instance: known)
         if seen { lineage.saw(Self.event(1)) }
         #expect((lineage.heartbeat(instance: heard) == .same) == same)
+    }
+
+    /// Another instance that opened the log before what the client knew as of the last heartbeat
+    /// (`since`) is on a shorter, restored log: no need to compare events, and it works for a
+    /// client holding only snapshots.
+    @Test(arguments: [
+        // (what the client knew at the last heartbeat, the new instance's since, rewound?)
+        (Int64(10), Int64(9), true),
+        (10, 10, false),
+        (10, 40, false),
+        (0, 0, false),
+    ])
+    func aNewInstanceThatOpenedAShorterLogIsRewound(known: Int64, since: Int64, rewound: Bool) {
+        var lineage = Lineage(instance: "a")
+        _ = lineage.heartbeat(instance: "a", known: known)
+        #expect(lineage.knownAtAnchor == known)
+        let check = lineage.heartbeat(instance: "b", since: since, known: known + 5)
+        #expect((check == .rewound) == rewound)
+        if !rewound { #expect(lineage.instance == "b", "nothing held to compare: taken") }
     }
 
     @Test(arguments: [

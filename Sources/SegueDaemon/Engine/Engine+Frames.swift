@@ -63,7 +63,7 @@ extension Engine {
             // So that a subscriber judges silence by this daemon's interval, also after a restart
             // with another one (without asking `ping` again).
             "heartbeatSeconds": .double(Double(WallClock.nanoseconds(options.heartbeatInterval)) / 1e9),
-            "instance": .string(instance),
+            "instance": .string(instance), "since": .int(openedAt),
         ]
         _ = try? publisher?.sendMultipart([Array("hb/".utf8), body.serializedBytes()], dontWait: true)
         nextHeartbeat = now + max(WallClock.nanoseconds(options.heartbeatInterval), 1_000_000)

@@ -203,6 +203,7 @@ extension Engine {
         // the restart, subscribers saw ticks showing them interactive up to some frame before now, and
         // the log must not say otherwise (a replay reproduces the ticks, and nothing seen is taken
         // back), so the cancel cannot go in right after the last logged event.
+        openedAt = fleet.lastSeq
         let now = clock.frame(atOrBefore: WallClock.now())
         let through = max(now, fleet.lastFrame)
         var events = fleet.advance(toFrame: through)

@@ -101,6 +101,9 @@ extension Engine {
                 [
                     "events": .array(page.map(\.json)), "next": .int(page.last?.seq ?? after),
                     "more": .bool(events.count > limit),
+                    // Which run answered: a client filling a gap must know whether these events come
+                    // from the log it has been following (see `ping`).
+                    "instance": .string(instance),
                 ])
         } catch {
             return Reply.error(id: request.id, WireError(error.coreError))

@@ -72,7 +72,7 @@ extension Engine {
                         "version": .string(Self.version), "frameRate": .int(clock.rate),
                         "frame": .int(fleet.closedFrame), "seq": .int(fleet.lastSeq),
                         "heartbeatSeconds": .double(Double(WallClock.nanoseconds(options.heartbeatInterval)) / 1e9),
-                        "instance": .string(instance),
+                        "instance": .string(instance), "since": .int(openedAt),
                     ]))
         case .navigation(let command):
             execute(command, request, envelope, now: now)

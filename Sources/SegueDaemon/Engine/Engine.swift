@@ -86,6 +86,10 @@ public final class Engine: @unchecked Sendable {
     var stats = EngineStats()
     /// The highest seq known durable.
     var durableSeq: Int64 = 0
+    /// The log's last seq when this run opened it (before recovery's events): in `ping` and
+    /// heartbeats as `since`, so a client that knows more of the log than that can tell that this
+    /// run did not continue the log it knew (a restore to an older copy).
+    var openedAt: Int64 = 0
     /// Bumped on every commit failure: completions of units submitted before it are already voided.
     var epoch = 0
     var nextHeartbeat: Int64 = 0
