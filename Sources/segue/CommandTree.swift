@@ -221,7 +221,11 @@ enum CommandTree {
                     OptionSpec("navigator", value: "name", help: "Only this navigator."),
                     OptionSpec("after", value: "seq", help: "Start after this seq (default 0)."),
                     OptionSpec("limit", value: "n", help: "At most this many events."),
-                    .flag("follow", short: "f", help: "Keep printing new events as they are published."),
+                    .flag(
+                        "follow", short: "f",
+                        help:
+                            "Keep printing new events as they are published; waits out a stopped daemon, exits 1 if it comes back on an older copy of its log."
+                    ),
                 ],
                 examples: ["segue log --navigator main", "segue log --follow --json"]),
             CommandConfiguration(
