@@ -31,6 +31,8 @@ public final class CatchUpSubscription {
     public private(set) var lineage = Lineage(instance: nil)
     /// A rewind's new snapshots are still to be taken (the daemon stopped answering midway).
     private var restarting = false
+    /// A rewind whose `rewound` update is still to be queued (its `ping` got no answer).
+    private var rewindToAnnounce = false
     /// A rewind happened while something was being processed: the rest of it belongs to the old log.
     private var aborted = false
 
@@ -55,8 +57,11 @@ public final class CatchUpSubscription {
         catchUp = CatchUp()
         // The instance before the snapshots: if another one answers them, its first heartbeat finds
         // nothing held to compare, and the snapshots are its own anyway.
-        let instance = try client.ping().instance
-        lineage = Lineage(instance: instance)
+        let pong = try client.ping()
+        let instance = pong.instance
+        var retired = lineage.retired
+        if let old = lineage.instance, old != instance { retired.insert(old) }
+        lineage = Lineage(instance: instance, retired: retired)
         var names = navigators
         if names.isEmpty {
             let listing = try client.listing()
@@ -70,9 +75,10 @@ public final class CatchUpSubscription {
                 continue
             }
         }
-        // The snapshots are this instance's knowledge of the log: a run that opens a shorter log is not
-        // a continuation of it.
-        _ = lineage.heartbeat(instance: instance, known: catchUp.known)
+        // The snapshots are this instance's knowledge of the log (as far as it said its log reaches:
+        // a run that replaced it meanwhile may have answered them): a run that opens a shorter log is
+        // not a continuation of it.
+        _ = lineage.heartbeat(instance: instance, known: catchUp.known, reported: pong.seq)
     }
 
     /// The next update, or `nil` when nothing arrived within `timeout` (`nil`: wait forever).
@@ -120,8 +126,9 @@ public final class CatchUpSubscription {
     /// Looks for events the subscription may have missed at its very end (no later event reveals
     /// such a gap): asks `history` for a navigator's events after the last one seen.
     public func poll(_ navigator: String) throws(SegueClientError) {
+        guard !restarting else { return }
         aborted = false
-        try fill(navigator, after: catchUp.seqs[navigator] ?? 0)
+        _ = try fill(navigator, after: catchUp.seqs[navigator] ?? 0)
     }
 
     private func accept(_ event: EventRecord) throws(SegueClientError) {
@@ -176,25 +183,29 @@ public final class CatchUpSubscription {
 
     private func check(heartbeat: JSONObject) throws(SegueClientError) {
         guard let seq = heartbeat["seq"]?.int64Value else { return }
+        let instance = heartbeat["instance"]?.stringValue
+        // A heartbeat of a run already replaced, still in the queue: it says nothing of the log now.
+        if lineage.isRetired(instance) { return }
         if restarting {
-            // The snapshots after a rewind were cut short by a daemon that stopped answering.
-            pending.removeAll { if case .snapshot = $0 { true } else { false } }
-            try start()
-            restarting = false
+            // The rewind was cut short by a daemon that stopped answering: finish it.
+            try finishRewind()
             return
         }
         // Another daemon instance: does its log still hold what was yielded (restored copy)?
-        let instance = heartbeat["instance"]?.stringValue
         let changed = instance != nil && instance != lineage.instance
-        guard try followLineage(instance: instance, since: heartbeat["since"]?.int64Value) else { return }
+        guard try followLineage(instance: instance, since: heartbeat["since"]?.int64Value, reported: seq) else {
+            return
+        }
         switch catchUp.heartbeat(seq: seq) {
         case .none: break
         case .navigators:
+            var complete = true
             for name in navigators {
-                try fill(name, after: catchUp.seqs[name] ?? 0)
+                complete = try fill(name, after: catchUp.seqs[name] ?? 0) && complete
                 if aborted { return }
             }
-            catchUp.checked(through: seq)
+            // A fill cut short (a page from yet another run) leaves the check to the next heartbeat.
+            if complete { catchUp.checked(through: seq) }
         case .log(let after): try fillLog(after: after)
         case .rewound:
             // From the instance the held events come from, it waited in the queue behind what a reply
@@ -205,11 +216,12 @@ public final class CatchUpSubscription {
         }
     }
 
-    /// Whether what was yielded is still the log of daemon `instance` (which opened it at `since`):
-    /// another instance must not have opened a shorter log, and must hold the events seen since the
-    /// last heartbeat (`Lineage`). If not, rewinds and answers false.
-    private func followLineage(instance: String?, since: Int64?) throws(SegueClientError) -> Bool {
-        switch lineage.heartbeat(instance: instance, since: since, known: catchUp.known) {
+    /// Whether what was yielded is still the log of daemon `instance` (which opened it at `since`
+    /// and said its log reaches `reported`): another instance must not have opened a shorter log,
+    /// and must hold the events seen since the last heartbeat (`Lineage`). If not, rewinds and
+    /// answers false.
+    private func followLineage(instance: String?, since: Int64?, reported: Int64?) throws(SegueClientError) -> Bool {
+        switch lineage.heartbeat(instance: instance, since: since, known: catchUp.known, reported: reported) {
         case .same:
             return true
         case .rewound:
@@ -233,15 +245,29 @@ public final class CatchUpSubscription {
         let pong = try client.ping()
         // Yet another run answers now: leave it to its heartbeat; the page is not taken.
         guard pong.instance == other else { return false }
-        return try followLineage(instance: other, since: pong.since)
+        return try followLineage(instance: other, since: pong.since, reported: pong.seq)
     }
 
     /// The daemon's log no longer holds what was yielded: updates not yet yielded describe the old
-    /// log, so they are dropped for `rewound` and new snapshots.
+    /// log, so they are dropped for `rewound` and new snapshots. Marked first, so that a daemon that
+    /// stops answering midway leaves the rewind to be finished at the next heartbeat, and events wait.
     private func rewind() throws(SegueClientError) {
         aborted = true
-        pending = [.rewound(seq: try client.ping().seq)]
         restarting = true
+        rewindToAnnounce = true
+        pending = []
+        try finishRewind()
+    }
+
+    /// Announces the rewind (once, with the log's end) and takes the new snapshots.
+    private func finishRewind() throws(SegueClientError) {
+        if rewindToAnnounce {
+            pending = [.rewound(seq: try client.ping().seq)]
+            rewindToAnnounce = false
+        } else {
+            // Snapshots of a start cut short are taken again.
+            pending.removeAll { if case .snapshot = $0 { true } else { false } }
+        }
         try start()
         restarting = false
     }
@@ -253,13 +279,15 @@ public final class CatchUpSubscription {
     }
 
     /// A named navigator's events after `after`, page by page.
-    private func fill(_ navigator: String, after: Int64) throws(SegueClientError) {
+    /// Whether it read to the end (not cut short by a page from another run, or a rewind).
+    @discardableResult
+    private func fill(_ navigator: String, after: Int64) throws(SegueClientError) -> Bool {
         var after = after
         while true {
             let page = try client.history(navigator: navigator, after: after, limit: 1000)
-            guard try mayTake(page) else { return }
+            guard try mayTake(page) else { return false }
             for event in page.events where catchUp.offer(event) == .apply { applied(event) }
-            guard page.more else { return }
+            guard page.more else { return true }
             after = page.next
         }
     }

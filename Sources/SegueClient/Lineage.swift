@@ -41,12 +41,15 @@ public struct Lineage: Equatable, Sendable {
     public private(set) var knownAtAnchor: Int64 = 0
     /// Events seen since that heartbeat, in the order seen.
     public private(set) var recent: [Digest] = []
+    /// Runs the lineage moved past: a heartbeat of one of them that was still queued says nothing.
+    public private(set) var retired: Set<String> = []
     /// At least this many of the newest `recent` digests are kept, at most twice as many: between two
     /// heartbeats there are far fewer, except in a backlog read before the first one.
     public let limit: Int
 
-    public init(instance: String?, limit: Int = 100_000) {
+    public init(instance: String?, retired: Set<String> = [], limit: Int = 100_000) {
         self.instance = instance
+        self.retired = retired
         self.limit = max(1, limit)
     }
 
@@ -68,10 +71,15 @@ public struct Lineage: Equatable, Sendable {
     }
 
     /// Judges a heartbeat (or a reply) from daemon `instance`, which opened its log at `since`;
-    /// `known` is how far the client knows the log now.
-    public mutating func heartbeat(instance: String?, since: Int64? = nil, known: Int64 = 0) -> Check {
+    /// `known` is how far the client knows the log now, and `reported` the seq this run itself said
+    /// its log reaches (the heartbeat's or `ping`'s): only that much of `known` is surely this run's
+    /// (replies of a run that replaced it may have taught the rest).
+    public mutating func heartbeat(
+        instance: String?, since: Int64? = nil, known: Int64 = 0, reported: Int64? = nil
+    ) -> Check {
+        if let instance, retired.contains(instance) { return .same }
         guard instance != self.instance else {
-            settle(known: known)
+            settle(known: min(known, reported ?? known))
             return .same
         }
         // A daemon that stopped saying (downgraded): nothing to compare it by; the held instance stays.
@@ -87,9 +95,13 @@ public struct Lineage: Equatable, Sendable {
 
     /// Takes `instance` as the one the held events come from (it answered with all of them).
     public mutating func adopt(_ instance: String, known: Int64 = 0) {
+        if let old = self.instance, old != instance { retired.insert(old) }
         self.instance = instance
         settle(known: known)
     }
+
+    /// Whether `instance` is a run the lineage moved past.
+    public func isRetired(_ instance: String?) -> Bool { instance.map(retired.contains) ?? false }
 
     private mutating func settle(known: Int64) {
         if let newest = recent.max(by: { $0.seq < $1.seq }), newest.seq >= anchor?.seq ?? 0 { anchor = newest }

@@ -80,12 +80,12 @@ enum ReadCommands {
         // The same instance before and after the backlog: all of it came from one log. (Another one,
         // or no answer: the first heartbeat compares what was printed.)
         if follow, let pong = try? client.ping(), pong.instance == lineage.instance {
-            _ = lineage.heartbeat(instance: pong.instance, known: lastPrinted)
+            _ = lineage.heartbeat(instance: pong.instance, known: lastPrinted, reported: pong.seq)
         }
         // Whether what was printed is still the log of daemon `instance`, which opened it at `since`
         // (`Lineage`); a restart on a restored older copy ends the command with status 1.
-        func stayOnLineage(instance: String?, since: Int64?) throws {
-            switch lineage.heartbeat(instance: instance, since: since, known: lastPrinted) {
+        func stayOnLineage(instance: String?, since: Int64?, reported: Int64?) throws {
+            switch lineage.heartbeat(instance: instance, since: since, known: lastPrinted, reported: reported) {
             case .same:
                 return
             case .rewound:
@@ -106,20 +106,23 @@ enum ReadCommands {
         // What the subscription missed (a restart, drops at the send limit) is read from the log, page
         // by page, before the event that showed the gap. The gap is in the global seq, or with
         // --navigator in that navigator's revision (its seqs are not consecutive).
-        func fill(before seq: Int64) throws {
+        // Whether it read to the end (not cut short by a page from yet another run of the daemon).
+        @discardableResult
+        func fill(before seq: Int64) throws -> Bool {
             while left != 0 {
                 let page = try client.history(navigator: navigator, after: after, limit: min(left ?? 1000, 1000))
                 // From another run than what was printed (a restart whose heartbeat is still to come):
                 // checked first, so that its events are not taken for the old log's.
                 if let other = page.instance, other != lineage.instance {
                     let pong = try client.ping()
-                    guard pong.instance == other else { return }
-                    try stayOnLineage(instance: other, since: pong.since)
+                    guard pong.instance == other else { return false }
+                    try stayOnLineage(instance: other, since: pong.since, reported: pong.seq)
                 }
                 let missed = page.events.filter { $0.seq < seq }
                 for e in missed where left != 0 { emit(e) }
-                guard page.more, missed.count == page.events.count, !missed.isEmpty else { return }
+                guard page.more, missed.count == page.events.count, !missed.isEmpty else { return true }
             }
+            return true
         }
         // The last events before a quiet spell show no gap: a heartbeat does, since every event up to
         // its seq was published before it. With --navigator it cannot say whose events moved the log,
@@ -154,8 +157,10 @@ enum ReadCommands {
                 // Another daemon instance: its log must still hold what was printed, or its events
                 // would come under seqs already printed for others (a restart on a restored copy).
                 let instance = hb["instance"]?.stringValue
+                // A heartbeat of a run already replaced, still in the queue: it says nothing now.
+                if lineage.isRetired(instance) { continue }
                 do {
-                    try stayOnLineage(instance: instance, since: hb["since"]?.int64Value)
+                    try stayOnLineage(instance: instance, since: hb["since"]?.int64Value, reported: seq)
                 } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
                     continue
                 }
@@ -169,8 +174,9 @@ enum ReadCommands {
                 // A daemon that stops sends a last heartbeat and then answers nothing: the check is
                 // left for the next heartbeat (of the daemon that replaces it), not a failure.
                 do {
-                    if navigator != nil || seq > after { try fill(before: seq + 1) }
-                    checked = seq
+                    // Cut short, the check is left for the next heartbeat.
+                    let needed = navigator != nil || seq > after
+                    if try !needed || fill(before: seq + 1) { checked = seq }
                 } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
                     continue
                 }
@@ -178,6 +184,10 @@ enum ReadCommands {
                 func gap() -> Bool {
                     navigator == nil
                         ? e.seq > after + 1 : lastRevision.map { e.revision > $0 + 1 } ?? (e.seq > after + 1)
+                }
+                // After a fill: nothing printed of the navigator yet is no gap (its seqs are not consecutive).
+                func stillGap() -> Bool {
+                    navigator == nil ? e.seq > after + 1 : lastRevision.map { e.revision > $0 + 1 } ?? false
                 }
                 if gap() {
                     do {
@@ -188,7 +198,7 @@ enum ReadCommands {
                         continue
                     }
                     // Cut short (a page from another run of the daemon): likewise.
-                    if gap() { continue }
+                    if stillGap() { continue }
                 }
                 if left != 0, e.seq > after { emit(e) }
             default: continue

@@ -68,6 +68,27 @@ import Testing
         if !rewound { #expect(lineage.instance == "b", "nothing held to compare: taken") }
     }
 
+    /// What a run's own heartbeat counts as known is capped at the seq it reported: replies of a run
+    /// that replaced it (restarted during a backlog) may have taught the client more.
+    @Test func knownIsCappedAtWhatTheRunReported() {
+        var lineage = Lineage(instance: "a")
+        _ = lineage.heartbeat(instance: "a", known: 12, reported: 9)
+        #expect(lineage.knownAtAnchor == 9)
+        // "b" opened the log at 10: past what "a" reported, so not a shorter log.
+        #expect(lineage.heartbeat(instance: "b", since: 10, known: 12) == .same)
+    }
+
+    /// A heartbeat of a run the lineage moved past, still queued, says nothing (its `since` is old).
+    @Test func aReplacedRunsLateHeartbeatIsIgnored() {
+        var lineage = Lineage(instance: "a")
+        lineage.saw(Self.event(5))
+        _ = lineage.heartbeat(instance: "a", known: 5)
+        lineage.adopt("b", known: 7)
+        #expect(lineage.retired == ["a"])
+        #expect(lineage.heartbeat(instance: "a", since: 1, known: 7) == .same)
+        #expect(lineage.instance == "b" && lineage.knownAtAnchor == 7)
+    }
+
     @Test(arguments: [
         // (the log's events as (seq, time), held?)
         ([[4, 1_004], [5, 1_005]] as [[Int64]], true),
