@@ -255,6 +255,39 @@ import Testing
         #expect(seen.contains { if case .snapshot(let s) = $0 { s.revision == 7 } else { false } })
     }
 
+    /// An ordinary restart on the same log, noticed first through a fill (`poll`) answered by the new
+    /// run while the old run's last heartbeat is still in the subscription's queue: the new run holds
+    /// what was yielded, so it is taken; the old run's late heartbeat (with its old `since`) is then
+    /// no sign of a restore. No `rewound`, every event once, in order.
+    @Test func anOldRunsLateHeartbeatAfterASwitchIsNoRestore() throws {
+        let first = try DaemonProcess()
+        let options = TransitionOptions(animated: false)
+        try SegueClient(endpoint: first.commandEndpoint).create("main", root: ScreenSpec(name: "Home"))
+        let subscription = try CatchUpSubscription(
+            client: SegueClient(endpoint: first.commandEndpoint), publishEndpoint: first.publishEndpoint,
+            navigators: ["main"], ticks: false)
+        try SegueClient(endpoint: first.commandEndpoint).push("main", ScreenSpec(name: "A"), options: options)
+        var seen: [CatchUpSubscription.Update] = []
+        func read(for duration: Duration, until done: () -> Bool = { false }) throws {
+            let deadline = ContinuousClock.now + duration
+            while ContinuousClock.now < deadline, !done() {
+                if let update = try subscription.next(timeout: .milliseconds(100)) { seen.append(update) }
+            }
+        }
+        func revisions() -> [Int64] { seen.compactMap { if case .event(let e) = $0 { e.revision } else { nil } } }
+        try read(for: .seconds(8)) { revisions().last == 3 }
+        // Stopped: its last heartbeat waits, unread, in the subscription's queue.
+        #expect(first.stop() == 0)
+        let second = try first.restarted()
+        defer { second.stop() }
+        try SegueClient(endpoint: second.commandEndpoint).push("main", ScreenSpec(name: "B"), options: options)
+        try subscription.poll("main")
+        try read(for: .milliseconds(1500))
+        #expect(!seen.contains { if case .rewound = $0 { true } else { false } }, "\(seen)")
+        #expect(revisions() == [2, 3, 4, 5])
+        #expect(subscription.lineage.retired.count == 1)
+    }
+
     /// A restored log that grew past what the subscription had yielded before it read again (a
     /// reader far behind): seqs cannot tell, the events differ. The new daemon instance in its
     /// heartbeats makes the subscription compare; it rewinds to the new log and starts over.
