@@ -284,22 +284,25 @@ import Testing
         #expect(follower.process.terminationReason == .exit && follower.process.terminationStatus == 0)
     }
 
+    /// A restore scenario (`CatchUpRestoreTests.Scenario`: `create main Home`, a backup, a restart)
+    /// after a push, and `log --follow` (plus `arguments`) once it printed the push's events.
+    func followingAfterAPush(_ arguments: [String] = []) throws -> (CatchUpRestoreTests.Scenario, CliBackground) {
+        let scenario = try CatchUpRestoreTests.Scenario()
+        try scenario.push("Detail")
+        let daemon = scenario.daemon
+        let follower = try CliBackground(
+            ["log", "--follow", "--endpoint", daemon.commandEndpoint, "--publish-endpoint", daemon.publishEndpoint]
+                + arguments)
+        #expect(follower.wait(for: "3\tmain#3\t"))
+        return (scenario, follower)
+    }
+
     /// A daemon restarted on an older copy of its log ends before what was printed: `log --follow`
     /// stops with status 1 and says so, rather than print the new log's events under seqs it
     /// already printed for others (or skip them as duplicates).
     @Test func logFollowStopsWhenTheLogWasRestoredToAnOlderCopy() throws {
-        let first = try DaemonProcess()
-        try Cli.run(["create", "main", "Home"], daemon: first)
-        #expect(first.stop() == 0)
-        let backup = try first.copyOfLog()
-        let second = try first.restarted()
-        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: second)
-        let follower = try CliBackground(
-            ["log", "--follow", "--endpoint", second.commandEndpoint, "--publish-endpoint", second.publishEndpoint])
-        #expect(follower.wait(for: "3\tmain#3\t"))
-        #expect(second.stop() == 0)
-        try second.restoreLog(from: backup)
-        let third = try second.restarted()
+        let (scenario, follower) = try followingAfterAPush()
+        let third = try scenario.restore()
         defer { third.stop() }
         follower.finish(timeout: .seconds(8))
         let stderr = follower.stderr
@@ -316,23 +319,11 @@ import Testing
     /// in the heartbeats makes it compare what it printed; it stops with status 1 and says so.
     @Test(arguments: [[], ["--navigator", "main"]])
     func logFollowStopsWhenARestoredLogGrewPastWhatWasPrinted(filter: [String]) throws {
-        let first = try DaemonProcess()
-        try Cli.run(["create", "main", "Home"], daemon: first)
-        #expect(first.stop() == 0)
-        let backup = try first.copyOfLog()
-        let second = try first.restarted()
-        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: second)
-        let follower = try CliBackground(
-            ["log", "--follow", "--endpoint", second.commandEndpoint, "--publish-endpoint", second.publishEndpoint]
-                + filter)
-        #expect(follower.wait(for: "3\tmain#3\t"))
+        let (scenario, follower) = try followingAfterAPush(filter)
         kill(follower.process.processIdentifier, SIGSTOP)
-        #expect(second.stop() == 0)
-        try second.restoreLog(from: backup)
-        let third = try second.restarted()
+        let third = try scenario.restore()
         defer { third.stop() }
-        try Cli.run(["push", "main", "A", "--no-animate"], daemon: third)
-        try Cli.run(["push", "main", "B", "--no-animate"], daemon: third)
+        try scenario.push("A", "B", on: third)
         kill(follower.process.processIdentifier, SIGCONT)
         follower.finish(timeout: .seconds(8))
         #expect(follower.process.terminationReason == .exit && follower.process.terminationStatus == 1)

@@ -1,0 +1,184 @@
+import Foundation
+import SegueClient
+import SegueCore
+import Testing
+
+/// `CatchUpSubscription` across daemon restarts, on the same log and on a restored older copy of it
+/// (protocol.md, "Restarts and restores"): a restore makes the view start over (`rewound`, then new
+/// snapshots), an ordinary restart never does.
+@Suite(.serialized) struct CatchUpRestoreTests {
+    static let options = TransitionOptions(animated: false)
+
+    /// A daemon whose log holds `create main Home` (seq 1), restarted once; `backup` is the log as it
+    /// was then, to restore later with `restore`.
+    struct Scenario {
+        let daemon: DaemonProcess
+        let backup: String
+
+        init() throws {
+            let first = try DaemonProcess()
+            try SegueClient(endpoint: first.commandEndpoint).create("main", root: ScreenSpec(name: "Home"))
+            #expect(first.stop() == 0)
+            backup = try first.copyOfLog()
+            daemon = try first.restarted()
+        }
+
+        func push(_ screens: String..., on daemon: DaemonProcess? = nil) throws {
+            let writer = try SegueClient(endpoint: (daemon ?? self.daemon).commandEndpoint)
+            for screen in screens { try writer.push("main", ScreenSpec(name: screen), options: options) }
+        }
+
+        func subscribe(_ navigators: [String]) throws -> Reader {
+            Reader(
+                try CatchUpSubscription(
+                    client: SegueClient(endpoint: daemon.commandEndpoint), publishEndpoint: daemon.publishEndpoint,
+                    navigators: navigators, ticks: false))
+        }
+
+        /// Stops the daemon and starts it again on the backup (a restore).
+        func restore() throws -> DaemonProcess {
+            #expect(daemon.stop() == 0)
+            try daemon.restoreLog(from: backup)
+            return try daemon.restarted()
+        }
+    }
+
+    /// A subscription's updates, read into `seen`.
+    final class Reader {
+        let subscription: CatchUpSubscription
+        var seen: [CatchUpSubscription.Update] = []
+
+        init(_ subscription: CatchUpSubscription) { self.subscription = subscription }
+
+        /// Reads until `done` holds or `duration` passes.
+        func read(for duration: Duration = .seconds(8), until done: (Reader) -> Bool = { _ in false }) throws {
+            let deadline = ContinuousClock.now + duration
+            while ContinuousClock.now < deadline, !done(self) {
+                if let update = try subscription.next(timeout: .milliseconds(200)) { seen.append(update) }
+            }
+        }
+
+        var revisions: [Int64] { seen.compactMap { if case .event(let e) = $0 { e.revision } else { nil } } }
+        var snapshots: [NavigatorSnapshot] { seen.compactMap { if case .snapshot(let s) = $0 { s } else { nil } } }
+        var rewound: Bool { seen.contains { if case .rewound = $0 { true } else { false } } }
+    }
+
+    /// A daemon restarted on an older copy of its log (a restore from a backup) ends before events
+    /// already yielded: the subscription says so and starts over from new snapshots, rather than
+    /// taking the new log's events for duplicates of the old one's.
+    @Test(arguments: [["main"], []])
+    func aRestoredLogStartsTheViewOver(navigators: [String]) throws {
+        let scenario = try Scenario()
+        let reader = try scenario.subscribe(navigators)
+        try scenario.push("A")
+        try reader.read { $0.revisions.last == 3 }
+        #expect(reader.revisions == [2, 3])
+
+        let third = try scenario.restore()
+        defer { third.stop() }
+        reader.seen = []
+        try reader.read { !$0.snapshots.isEmpty }
+        #expect(reader.seen.first == .rewound(seq: 1), "\(reader.seen)")
+        #expect(reader.snapshots.contains { $0.revision == 1 && $0.stack.map(\.name) == ["Home"] })
+        reader.seen = []
+        try scenario.push("B", on: third)
+        try reader.read { $0.revisions.last == 3 }
+        #expect(reader.revisions == [2, 3], "the new log's push, not taken for old events")
+    }
+
+    /// A subscription that holds only snapshots (no event seen since) when the daemon restarts on an
+    /// older, shorter copy of its log: there is no event to compare, so the new instance's heartbeat
+    /// below the snapshots' seq is checked against the log's end, and the view starts over.
+    @Test func aRestoredLogBelowTheSnapshotsStartsTheViewOver() throws {
+        let scenario = try Scenario()
+        try scenario.push("A")
+        let reader = try scenario.subscribe(["main"])
+        try reader.read { !$0.seen.isEmpty }
+        #expect(reader.snapshots.first?.revision == 3, "\(reader.seen)")
+
+        let third = try scenario.restore()
+        defer { third.stop() }
+        reader.seen = []
+        try reader.read { !$0.snapshots.isEmpty }
+        #expect(reader.seen.first == .rewound(seq: 1), "\(reader.seen)")
+        #expect(reader.snapshots.contains { $0.revision == 1 })
+    }
+
+    /// A subscription holding only snapshots reads late: by then the daemon restarted on an older copy
+    /// of its log and that log grew past the snapshots. The new instance's `since` (where it opened the
+    /// log) is below what the snapshots knew: the view starts over.
+    @Test(arguments: [["main"], []])
+    func aLateReaderHoldingOnlySnapshotsSeesARestoreThatGrew(navigators: [String]) throws {
+        let scenario = try Scenario()
+        try scenario.push("A")
+        let reader = try scenario.subscribe(navigators)
+        let third = try scenario.restore()
+        defer { third.stop() }
+        try scenario.push("B", "C", on: third)
+        func restarted(_ reader: Reader) -> Bool {
+            guard let rewound = reader.seen.firstIndex(of: .rewound(seq: 5)) else { return false }
+            return reader.seen[rewound...].contains { if case .snapshot = $0 { true } else { false } }
+        }
+        try reader.read(until: restarted)
+        #expect(restarted(reader), "\(reader.seen)")
+        let snapshot = reader.snapshots.last
+        #expect(snapshot?.revision == 5 && snapshot?.stack.map(\.name) == ["Home", "B", "C"])
+    }
+
+    /// A gap fill answered by the restarted daemon while the old one's last heartbeat is still in the
+    /// queue: the page comes from another instance, so it is checked before its events are taken
+    /// (they were credited to the old log, and the old instance's heartbeat then vouched for them).
+    @Test func aFillAnsweredByARestoredDaemonIsCheckedFirst() throws {
+        let scenario = try Scenario()
+        let reader = try scenario.subscribe(["main"])
+        try scenario.push("A")
+        try reader.read { $0.revisions.contains(3) }
+        let third = try scenario.restore()
+        defer { third.stop() }
+        try scenario.push("B", "C", "D", on: third)
+        reader.seen = []
+        try reader.subscription.poll("main")
+        try reader.read { !$0.snapshots.isEmpty }
+        #expect(reader.seen.first == .rewound(seq: 7), "\(reader.seen)")
+        #expect(reader.snapshots.contains { $0.revision == 7 })
+    }
+
+    /// An ordinary restart on the same log, noticed first through a fill (`poll`) answered by the new
+    /// run while the old run's last heartbeat is still in the subscription's queue: the new run holds
+    /// what was yielded, so it is taken; the old run's late heartbeat (with its old `since`) is then
+    /// no sign of a restore. No `rewound`, every event once, in order.
+    @Test func anOldRunsLateHeartbeatAfterASwitchIsNoRestore() throws {
+        let scenario = try Scenario()
+        let reader = try scenario.subscribe(["main"])
+        try scenario.push("A")
+        try reader.read { $0.revisions.last == 3 }
+        // Stopped: its last heartbeat waits, unread, in the subscription's queue.
+        let next = try scenario.daemon.restarted()
+        defer { next.stop() }
+        try scenario.push("B", on: next)
+        try reader.subscription.poll("main")
+        try reader.read(for: .milliseconds(1500))
+        #expect(!reader.rewound, "\(reader.seen)")
+        #expect(reader.revisions == [2, 3, 4, 5])
+        #expect(reader.subscription.lineage.retired.count == 1)
+    }
+
+    /// A restored log that grew past what the subscription had yielded before it read again (a
+    /// reader far behind): seqs cannot tell, the events differ. The new daemon instance in its
+    /// heartbeats makes the subscription compare; it rewinds to the new log and starts over.
+    @Test(arguments: [["main"], []])
+    func aRestoredLogThatGrewPastWhatWasSeenStartsTheViewOver(navigators: [String]) throws {
+        let scenario = try Scenario()
+        let reader = try scenario.subscribe(navigators)
+        try scenario.push("A")
+        try reader.read { $0.revisions.contains(3) }
+        let third = try scenario.restore()
+        defer { third.stop() }
+        try scenario.push("B", "C", on: third)
+        reader.seen = []
+        try reader.read { !$0.snapshots.isEmpty }
+        #expect(reader.seen.contains(.rewound(seq: 5)), "\(reader.seen)")
+        #expect(reader.snapshots.first?.revision == 5)
+        #expect(reader.snapshots.first?.stack.map(\.name) == ["Home", "B", "C"])
+    }
+}
