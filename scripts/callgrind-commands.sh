@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Instructions per push/pop command in segued (all threads), counted with callgrind: this VM has no
+# hardware counters, and CPU times of identical runs differ by ±10 %, while instruction counts repeat
+# within about ±1 k (docs/performance.md, "A relaxed push/pop, stage by stage").
+#
+# Runs segued under valgrind twice, with 500 and 2,500 commands from one pyzmq DEALER (pushes and
+# pops, not animated, no id), and prints the difference per command, so start-up and shutdown cancel.
+#   scripts/callgrind-commands.sh [path/to/segued] [full|relaxed]      (default: .build/release, relaxed)
+# Needs valgrind and python3 with pyzmq. Takes about a minute and a half.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+segued="${1:-.build/release/segued}"
+durability="${2:-relaxed}"
+command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 69; }
+
+run() {
+    local commands=$1 port=$((7800 + RANDOM % 100))
+    local dir
+    dir=$(mktemp -d)
+    valgrind --tool=callgrind --callgrind-out-file="$dir/out" "$segued" --data-dir "$dir" \
+        --command "tcp://127.0.0.1:$port" --publish "tcp://127.0.0.1:$((port + 100))" \
+        --durability "$durability" >"$dir/log" 2>&1 &
+    local pid=$!
+    python3 - "$port" "$commands" <<'PY'
+import json, sys, time, zmq
+port, n = sys.argv[1], int(sys.argv[2])
+s = zmq.Context().socket(zmq.DEALER)
+s.setsockopt(zmq.LINGER, 0)
+s.connect("tcp://127.0.0.1:" + port)
+deadline = time.time() + 60
+while True:  # valgrind starts slowly: wait for ping
+    s.send(b'{"cmd":"ping"}')
+    if s.poll(500):
+        s.recv()
+        break
+    if time.time() > deadline:
+        sys.exit("segued did not answer under valgrind")
+def call(body):
+    s.send(body)
+    reply = s.recv()
+    if b'"ok":true' not in reply:
+        sys.exit(reply.decode())
+call(b'{"cmd":"create","navigator":"cg","root":"Home"}')
+push = b'{"cmd":"push","navigator":"cg","screen":"Detail","animated":false}'
+pop = b'{"cmd":"pop","navigator":"cg","animated":false}'
+for i in range(n):
+    call(push if i % 2 == 0 else pop)
+PY
+    kill -TERM "$pid"
+    wait "$pid" || true
+    awk '/^(summary|totals):/ {print $2; exit}' "$dir/out"
+    rm -rf "$dir"
+}
+
+small=$(run 500)
+large=$(run 2500)
+echo "$segued ($durability): $(((large - small) / 2000)) instructions per command"
