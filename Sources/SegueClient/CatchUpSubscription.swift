@@ -216,36 +216,26 @@ public final class CatchUpSubscription {
         }
     }
 
-    /// Whether what was yielded is still the log of daemon `instance` (which opened it at `since`
-    /// and said its log reaches `reported`): another instance must not have opened a shorter log,
-    /// and must hold the events seen since the last heartbeat (`Lineage`). If not, rewinds and
-    /// answers false.
+    /// Whether what was yielded is still the log of daemon `instance` (`SegueClient.stays`); if not,
+    /// rewinds and answers false.
     private func followLineage(instance: String?, since: Int64?, reported: Int64?) throws(SegueClientError) -> Bool {
-        switch lineage.heartbeat(instance: instance, since: since, known: catchUp.known, reported: reported) {
-        case .same:
-            return true
+        let same = try client.stays(
+            &lineage, on: instance, since: since, reported: reported, known: catchUp.known,
+            byNavigator: catchUp.position == nil)
+        if !same { try rewind() }
+        return same
+    }
+
+    /// Whether a `history` page may be taken in (`SegueClient.judge`); a page from a run whose log
+    /// no longer holds what was yielded rewinds.
+    private func mayTake(_ page: HistoryPage) throws(SegueClientError) -> Bool {
+        switch try client.judge(page, &lineage, known: catchUp.known, byNavigator: catchUp.position == nil) {
+        case .take: return true
+        case .leave: return false
         case .rewound:
             try rewind()
             return false
-        case .verify(let digests):
-            guard let instance, try client.holds(digests, byNavigator: catchUp.position == nil) else {
-                try rewind()
-                return false
-            }
-            lineage.adopt(instance, known: catchUp.known)
-            return true
         }
-    }
-
-    /// Whether a `history` page may be taken in: one from another daemon instance than the events
-    /// held (a restart while the old one's last heartbeat is still queued) is checked first, as its
-    /// heartbeat would be, so that its events are not credited to the old log.
-    private func mayTake(_ page: HistoryPage) throws(SegueClientError) -> Bool {
-        guard let other = page.instance, other != lineage.instance else { return true }
-        let pong = try client.ping()
-        // Yet another run answers now: leave it to its heartbeat; the page is not taken.
-        guard pong.instance == other else { return false }
-        return try followLineage(instance: other, since: pong.since, reported: pong.seq)
     }
 
     /// The daemon's log no longer holds what was yielded: updates not yet yielded describe the old

@@ -142,3 +142,50 @@ extension SegueClient {
         return true
     }
 }
+
+/// What a client does with a `history` page (`SegueClient.judge`).
+public enum PageVerdict: Equatable, Sendable {
+    /// From the run the held events come from, or from a new one that holds them: take its events.
+    case take
+    /// From a run that no longer answers (yet another restart): leave the page to that run's
+    /// successor's heartbeat.
+    case leave
+    /// From a run whose log no longer holds what the client took in: start over.
+    case rewound
+}
+
+extension SegueClient {
+    /// Carries `lineage` over a heartbeat (or `ping`) of daemon run `instance`, which opened its log
+    /// at `since` and said it reaches `reported`; `known` is how far the client knows the log.
+    /// Another run is checked (`Lineage.heartbeat`, then `holds`) and adopted if it holds what the
+    /// client took in. `false`: it does not, what the client built no longer describes the log.
+    public func stays(
+        _ lineage: inout Lineage, on instance: String?, since: Int64?, reported: Int64?, known: Int64,
+        byNavigator: Bool
+    ) throws(SegueClientError) -> Bool {
+        switch lineage.heartbeat(instance: instance, since: since, known: known, reported: reported) {
+        case .same:
+            return true
+        case .rewound:
+            return false
+        case .verify(let digests):
+            guard let instance, try holds(digests, byNavigator: byNavigator) else { return false }
+            lineage.adopt(instance, known: known)
+            return true
+        }
+    }
+
+    /// Judges a `history` page before its events are taken: one answered by another run than the
+    /// held events' (a restart whose heartbeat is still to come) is checked first, as that run's
+    /// heartbeat would be, so that its events are not credited to the old log.
+    public func judge(_ page: HistoryPage, _ lineage: inout Lineage, known: Int64, byNavigator: Bool)
+        throws(SegueClientError) -> PageVerdict
+    {
+        guard let other = page.instance, other != lineage.instance else { return .take }
+        let pong = try ping()
+        guard pong.instance == other else { return .leave }
+        let same = try stays(
+            &lineage, on: other, since: pong.since, reported: pong.seq, known: known, byNavigator: byNavigator)
+        return same ? .take : .rewound
+    }
+}

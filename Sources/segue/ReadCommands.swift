@@ -85,17 +85,10 @@ enum ReadCommands {
         // Whether what was printed is still the log of daemon `instance`, which opened it at `since`
         // (`Lineage`); a restart on a restored older copy ends the command with status 1.
         func stayOnLineage(instance: String?, since: Int64?, reported: Int64?) throws {
-            switch lineage.heartbeat(instance: instance, since: since, known: lastPrinted, reported: reported) {
-            case .same:
-                return
-            case .rewound:
-                throw Exit.restored(lastPrinted, end: try? client.ping().seq)
-            case .verify(let digests):
-                guard let instance, try client.holds(digests, byNavigator: navigator != nil) else {
-                    throw Exit.restored(lastPrinted, end: try? client.ping().seq)
-                }
-                lineage.adopt(instance, known: lastPrinted)
-            }
+            let same = try client.stays(
+                &lineage, on: instance, since: since, reported: reported, known: lastPrinted,
+                byNavigator: navigator != nil)
+            if !same { throw Exit.restored(lastPrinted, end: try? client.ping().seq) }
         }
         // Nothing for a named navigator: say whether it exists, so that a typo is not mistaken for a
         // navigator with no events (the output stays empty, for scripts).
@@ -113,10 +106,10 @@ enum ReadCommands {
                 let page = try client.history(navigator: navigator, after: after, limit: min(left ?? 1000, 1000))
                 // From another run than what was printed (a restart whose heartbeat is still to come):
                 // checked first, so that its events are not taken for the old log's.
-                if let other = page.instance, other != lineage.instance {
-                    let pong = try client.ping()
-                    guard pong.instance == other else { return false }
-                    try stayOnLineage(instance: other, since: pong.since, reported: pong.seq)
+                switch try client.judge(page, &lineage, known: lastPrinted, byNavigator: navigator != nil) {
+                case .take: break
+                case .leave: return false
+                case .rewound: throw Exit.restored(lastPrinted, end: try? client.ping().seq)
                 }
                 let missed = page.events.filter { $0.seq < seq }
                 for e in missed where left != 0 { emit(e) }
@@ -181,15 +174,14 @@ enum ReadCommands {
                     continue
                 }
             case .event(let e)? where e.seq > after:
-                func gap() -> Bool {
+                // With nothing of the navigator printed yet, a seq jump may be a gap before the fill;
+                // after it, it is none (its seqs are not consecutive).
+                func gap(beforeFill: Bool) -> Bool {
                     navigator == nil
-                        ? e.seq > after + 1 : lastRevision.map { e.revision > $0 + 1 } ?? (e.seq > after + 1)
+                        ? e.seq > after + 1
+                        : lastRevision.map { e.revision > $0 + 1 } ?? (beforeFill && e.seq > after + 1)
                 }
-                // After a fill: nothing printed of the navigator yet is no gap (its seqs are not consecutive).
-                func stillGap() -> Bool {
-                    navigator == nil ? e.seq > after + 1 : lastRevision.map { e.revision > $0 + 1 } ?? false
-                }
-                if gap() {
+                if gap(beforeFill: true) {
                     do {
                         try fill(before: e.seq)
                     } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
@@ -198,7 +190,7 @@ enum ReadCommands {
                         continue
                     }
                     // Cut short (a page from another run of the daemon): likewise.
-                    if stillGap() { continue }
+                    if gap(beforeFill: false) { continue }
                 }
                 if left != 0, e.seq > after { emit(e) }
             default: continue
