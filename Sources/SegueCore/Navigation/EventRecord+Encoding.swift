@@ -30,7 +30,10 @@ extension EventRecord {
                 if let command { w.writeString(command) } else { w.append("null") }
                 w.append(",\"data\":")
                 let start = w.count
-                w.writeCompact(.object(self.data))
+                switch payload {
+                case .tree(let data): w.writeCompact(.object(data))
+                case .event(let event): event.writeData(&w)
+                }
                 data = start..<w.count
                 w.append(UInt8(ascii: "}"))
             }, { Array($0) })

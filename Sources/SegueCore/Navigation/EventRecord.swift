@@ -19,7 +19,26 @@ public struct EventRecord: Equatable, Sendable {
     public var time: Int64
     /// The request id of the command that caused it; `nil` for clock-decided events.
     public var command: String?
-    public var data: JSONObject
+    /// The event's `data` member.
+    public var data: JSONObject {
+        get {
+            switch payload {
+            case .tree(let data): data
+            case .event(let event): event.data
+            }
+        }
+        set { payload = .tree(newValue) }
+    }
+
+    /// Where `data` comes from. A record the daemon has just decided keeps its typed event, whose
+    /// `data` is written straight to bytes when the record is encoded (`encodedWithData`); one read
+    /// from the store, a file or the wire holds the tree it was parsed into.
+    var payload: Payload
+
+    enum Payload: Sendable {
+        case tree(JSONObject)
+        case event(NavigationEvent)
+    }
 
     public init(
         seq: Int64, navigator: String, revision: Int64, type: String, version: Int = 1, frame: Int64, time: Int64,
@@ -33,7 +52,29 @@ public struct EventRecord: Equatable, Sendable {
         self.frame = frame
         self.time = time
         self.command = command
-        self.data = data
+        payload = .tree(data)
+    }
+
+    /// A record of a typed event, which keeps it for encoding (`NavigationEvent.record`).
+    init(
+        seq: Int64, navigator: String, revision: Int64, time: Int64, event: NavigationEvent
+    ) {
+        self.seq = seq
+        self.navigator = navigator
+        self.revision = revision
+        type = event.type
+        version = NavigationEvent.currentVersion
+        frame = event.frame
+        self.time = time
+        command = event.command
+        payload = .event(event)
+    }
+
+    /// Equal members, `data` compared as JSON whichever way each side holds it.
+    public static func == (lhs: EventRecord, rhs: EventRecord) -> Bool {
+        lhs.seq == rhs.seq && lhs.navigator == rhs.navigator && lhs.revision == rhs.revision && lhs.type == rhs.type
+            && lhs.version == rhs.version && lhs.frame == rhs.frame && lhs.time == rhs.time
+            && lhs.command == rhs.command && lhs.data == rhs.data
     }
 
     /// The wire body, members in the documented order.
@@ -93,6 +134,6 @@ public struct EventRecord: Equatable, Sendable {
         guard let data = object["data"]?.objectValue else {
             throw CoreError(.badRequest, "Event member \"data\" must be an object.")
         }
-        self.data = data
+        payload = .tree(data)
     }
 }

@@ -162,8 +162,6 @@ extension NavigationEvent {
 
     /// Places the event in the log: the envelope the store and publisher carry.
     public func record(seq: Int64, navigator: String, revision: Int64, time: Int64) -> EventRecord {
-        EventRecord(
-            seq: seq, navigator: navigator, revision: revision, type: type, version: Self.currentVersion, frame: frame,
-            time: time, command: command, data: data)
+        EventRecord(seq: seq, navigator: navigator, revision: revision, time: time, event: self)
     }
 }

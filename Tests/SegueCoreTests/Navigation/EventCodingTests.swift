@@ -19,7 +19,40 @@ import Testing
             F.started(
                 2, .dismiss, from: b, to: a, popped: [b], stack: [a], interactive: true, owner: "pan", next: 3, frame: 5
             ),
+            // Animators and curves in every shape the daemon writes without a tree (edge, bezier,
+            // point offsets, fade) and the ones it still writes through one (keyframes, springs).
+            F.started(
+                3, .push, from: a, to: b, stack: [a, b],
+                animator: Animator(
+                    style: .cover, edge: .left, duration: 0.123456789,
+                    curve: .bezier(x1: 0.1, y1: -0.25, x2: 0.7, y2: 1.3),
+                    options: StyleOptions(parallax: 0, scale: 1e-7, offsetX: .points(-55), offsetY: .fraction(0.5), fade: true)),
+                animated: false, next: 3, frame: 4),
+            F.started(
+                4, .present, from: b, to: Screen(id: "s3", name: "Sheet", params: ["nested": ["a": [1, 2.5, nil]]]),
+                stack: [a, b], modals: [Screen(id: "s3", name: "Sheet", params: [:])],
+                animator: Animator(
+                    style: .keyframes(
+                        Keyframes(
+                            from: ViewKeyframes(z: 0, tracks: [.alpha: [Keyframe(time: 0.5, value: 0.25)]]),
+                            to: ViewKeyframes(z: 1, anchorX: 0, anchorY: 1))),
+                    curve: .spring(.dampingRatio(ratio: 0.8, initialVelocity: 0.3))),
+                owner: "\"pan\" \n", next: 4, frame: 4),
+            F.started(
+                5, .pop, from: b, to: a, popped: [b], stack: [a],
+                animator: Animator(style: .zoom, curve: .spring(.response(response: 0.55, dampingFraction: 1))), next: 3, frame: 4),
             F.event(.updated(transition: 2, percent: 0.25, velocity: -1.5), at: 6),
+            F.event(.updated(transition: 2, percent: 1.0 / 3.0, velocity: 0), at: 6),
+            F.event(.interrupted(transition: 2, fraction: 1, owner: "pan"), at: 7),
+            F.event(
+                .finishing(
+                    transition: 2, fraction: 0.7, velocity: nil, completionSpeed: 0.5,
+                    completionCurve: .bezier(x1: 0, y1: 0, x2: 1, y2: 1)), at: 8),
+            F.event(
+                .cancelling(
+                    transition: 2, fraction: 0.1, completionSpeed: 2,
+                    completionCurve: .spring(.physical(mass: 1, stiffness: 300, damping: 20, initialVelocity: 0)),
+                    reason: .requested), at: 9),
             F.event(.interrupted(transition: 2, fraction: 0.3333333333333333, owner: nil), at: 7),
             F.event(
                 .finishing(
@@ -51,10 +84,12 @@ import Testing
         #expect(try NavigationEvent(record: back) == event)
     }
 
-    /// The daemon publishes `encoded()`; export and replay use `json`: the bytes must be the same,
-    /// with and without a command id, escapes in names and ids, and negative or huge numbers.
+    /// The daemon publishes `encoded()` of the records it decides, whose `data` is written straight
+    /// from the typed event (`NavigationEvent.writeData`); export and replay use `json`, built from
+    /// the `data` tree: the bytes must be the same, with and without a command id, escapes in names
+    /// and ids, and negative or huge numbers. A record read back (holding the tree) encodes the same.
     @Test(arguments: samples)
-    func directEncodingIsTheSerializedJSON(event: NavigationEvent) {
+    func directEncodingIsTheSerializedJSON(event: NavigationEvent) throws {
         for (navigator, seq, time) in [("main", Int64(9), Int64(123)), ("n-1.x_Y", .max, -1)] {
             var record = event.record(seq: seq, navigator: navigator, revision: 4, time: time)
             #expect(record.encoded() == record.json.serializedBytes())
@@ -65,6 +100,8 @@ import Testing
             // The store's data column is copied from the body: the range holds `data` exactly.
             let body = record.encodedWithData()
             #expect(Array(body.bytes[body.data]) == JSON.object(record.data).serializedBytes())
+            let parsed = try EventRecord(json: JSON.parse(body.bytes))
+            #expect(parsed.encoded() == body.bytes)
         }
     }
 
