@@ -26,7 +26,8 @@ import Testing
                 animator: Animator(
                     style: .cover, edge: .left, duration: 0.123456789,
                     curve: .bezier(x1: 0.1, y1: -0.25, x2: 0.7, y2: 1.3),
-                    options: StyleOptions(parallax: 0, scale: 1e-7, offsetX: .points(-55), offsetY: .fraction(0.5), fade: true)),
+                    options: StyleOptions(
+                        parallax: 0, scale: 1e-7, offsetX: .points(-55), offsetY: .fraction(0.5), fade: true)),
                 animated: false, next: 3, frame: 4),
             F.started(
                 4, .present, from: b, to: Screen(id: "s3", name: "Sheet", params: ["nested": ["a": [1, 2.5, nil]]]),
@@ -40,7 +41,8 @@ import Testing
                 owner: "\"pan\" \n", next: 4, frame: 4),
             F.started(
                 5, .pop, from: b, to: a, popped: [b], stack: [a],
-                animator: Animator(style: .zoom, curve: .spring(.response(response: 0.55, dampingFraction: 1))), next: 3, frame: 4),
+                animator: Animator(style: .zoom, curve: .spring(.response(response: 0.55, dampingFraction: 1))),
+                next: 3, frame: 4),
             F.event(.updated(transition: 2, percent: 0.25, velocity: -1.5), at: 6),
             F.event(.updated(transition: 2, percent: 1.0 / 3.0, velocity: 0), at: 6),
             F.event(.interrupted(transition: 2, fraction: 1, owner: "pan"), at: 7),
