@@ -37,7 +37,10 @@ public struct EventRecord: Equatable, Sendable {
 
     enum Payload: Sendable {
         case tree(JSONObject)
-        case event(NavigationEvent)
+        /// Boxed: records are copied through the fleet, the engine and the store several times per
+        /// command, and an inline event (a started transition holds five screen lists and an
+        /// animator) made each copy retain every one of its members.
+        indirect case event(NavigationEvent)
     }
 
     public init(
