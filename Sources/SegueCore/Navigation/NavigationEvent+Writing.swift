@@ -4,7 +4,8 @@ extension NavigationEvent {
     /// The daemon encodes every event it appends, and building `data` as a `JSONObject` (an array of
     /// members, a box per nested object, a copy of every screen) cost about as much as writing it
     /// (docs/performance.md, "A relaxed push/pop, stage by stage"). The members come in the order
-    /// `data` builds them; `NavigationEventWritingTests` holds the two together for every kind.
+    /// `data` builds them; `EventCodingTests.directEncodingIsTheSerializedJSON` holds the two together
+    /// for every kind.
     /// Rare shapes (a navigator's config, keyframes, springs, a queued request) still go through
     /// their trees: only the per-command events are worth a second spelling.
     func writeData(_ w: inout JSONSerializer) {
@@ -14,90 +15,96 @@ extension NavigationEvent {
         case .closed:
             w.append("{}")
         case .started(let s):
-            w.append("{\"transition\":")
-            w.writeInt(Int64(s.transition))
-            w.append(",\"operation\":")
-            w.writeString(s.operation.rawValue)
-            w.append(",\"from\":")
-            w.writeScreen(s.from)
-            w.append(",\"to\":")
-            w.writeScreen(s.to)
-            w.append(",\"popped\":")
-            w.writeScreens(s.popped)
-            w.append(",\"stack\":")
-            w.writeScreens(s.stack)
-            w.append(",\"modals\":")
-            w.writeScreens(s.modals)
+            w.openTransition(s.transition)
+            w.writeMember(",\"operation\":", s.operation.rawValue)
+            w.writeMember(",\"from\":", s.from)
+            w.writeMember(",\"to\":", s.to)
+            w.writeMember(",\"popped\":", s.popped)
+            w.writeMember(",\"stack\":", s.stack)
+            w.writeMember(",\"modals\":", s.modals)
             w.append(",\"animator\":")
             w.writeAnimator(s.animator)
             w.append(s.animated ? ",\"animated\":true" : ",\"animated\":false")
             w.append(s.interactive ? ",\"interactive\":true" : ",\"interactive\":false")
             w.append(",\"nextScreen\":")
             w.writeInt(Int64(s.nextScreen))
-            if let owner = s.owner {
-                w.append(",\"owner\":")
-                w.writeString(owner)
-            }
+            w.writeMember(",\"owner\":", s.owner)
             w.append(UInt8(ascii: "}"))
         case .updated(let t, let percent, let velocity):
-            w.append("{\"transition\":")
-            w.writeInt(Int64(t))
-            w.append(",\"percent\":")
-            w.writeDouble(percent)
-            w.append(",\"velocity\":")
-            w.writeDouble(velocity)
+            w.openTransition(t)
+            w.writeMember(",\"percent\":", percent)
+            w.writeMember(",\"velocity\":", velocity)
             w.append(UInt8(ascii: "}"))
         case .interrupted(let t, let fraction, let owner):
-            w.append("{\"transition\":")
-            w.writeInt(Int64(t))
-            w.append(",\"fraction\":")
-            w.writeDouble(fraction)
-            if let owner {
-                w.append(",\"owner\":")
-                w.writeString(owner)
-            }
+            w.openTransition(t)
+            w.writeMember(",\"fraction\":", fraction)
+            w.writeMember(",\"owner\":", owner)
             w.append(UInt8(ascii: "}"))
         case .finishing(let t, let fraction, let velocity, let speed, let curve):
-            w.append("{\"transition\":")
-            w.writeInt(Int64(t))
-            w.append(",\"fraction\":")
-            w.writeDouble(fraction)
-            w.append(",\"completionSpeed\":")
-            w.writeDouble(speed)
-            w.append(",\"completionCurve\":")
-            w.writeCurve(curve)
-            if let velocity {
-                w.append(",\"velocity\":")
-                w.writeDouble(velocity)
-            }
+            w.openCompletion(t, fraction, speed, curve)
+            if let velocity { w.writeMember(",\"velocity\":", velocity) }
             w.append(UInt8(ascii: "}"))
         case .cancelling(let t, let fraction, let speed, let curve, let reason):
-            w.append("{\"transition\":")
-            w.writeInt(Int64(t))
-            w.append(",\"fraction\":")
-            w.writeDouble(fraction)
-            w.append(",\"completionSpeed\":")
-            w.writeDouble(speed)
-            w.append(",\"completionCurve\":")
-            w.writeCurve(curve)
-            w.append(",\"reason\":")
-            w.writeString(reason.rawValue)
+            w.openCompletion(t, fraction, speed, curve)
+            w.writeMember(",\"reason\":", reason.rawValue)
             w.append(UInt8(ascii: "}"))
         case .completed(let t):
-            w.append("{\"transition\":")
-            w.writeInt(Int64(t))
+            w.openTransition(t)
             w.append(UInt8(ascii: "}"))
         case .cancelled(let t, let reason):
-            w.append("{\"transition\":")
-            w.writeInt(Int64(t))
-            w.append(",\"reason\":")
-            w.writeString(reason.rawValue)
+            w.openTransition(t)
+            w.writeMember(",\"reason\":", reason.rawValue)
             w.append(UInt8(ascii: "}"))
         }
     }
 }
 
 extension JSONSerializer {
+    /// `{"transition":t`, the object left open: every transition event's first member.
+    fileprivate mutating func openTransition(_ transition: Int) {
+        append("{\"transition\":")
+        writeInt(Int64(transition))
+    }
+
+    /// The members a finishing and a cancelling transition share, the object left open.
+    fileprivate mutating func openCompletion(
+        _ transition: Int, _ fraction: Double, _ speed: Double, _ curve: TimingCurve
+    ) {
+        openTransition(transition)
+        writeMember(",\"fraction\":", fraction)
+        writeMember(",\"completionSpeed\":", speed)
+        append(",\"completionCurve\":")
+        writeCurve(curve)
+    }
+
+    /// `prefix` is the member's separator, key and colon, spelled out: `,"percent":`.
+    fileprivate mutating func writeMember(_ prefix: StaticString, _ value: Double) {
+        append(prefix)
+        writeDouble(value)
+    }
+
+    /// Nothing when `value` is nil, as `data` leaves optional members out.
+    fileprivate mutating func writeMember(_ prefix: StaticString, _ value: String?) {
+        guard let value else { return }
+        append(prefix)
+        writeString(value)
+    }
+
+    fileprivate mutating func writeMember(_ prefix: StaticString, _ screen: Screen) {
+        append(prefix)
+        writeScreen(screen)
+    }
+
+    fileprivate mutating func writeMember(_ prefix: StaticString, _ screens: [Screen]) {
+        append(prefix)
+        append(UInt8(ascii: "["))
+        for (index, screen) in screens.enumerated() {
+            if index > 0 { append(UInt8(ascii: ",")) }
+            writeScreen(screen)
+        }
+        append(UInt8(ascii: "]"))
+    }
+
     /// `Screen.json`, written directly.
     mutating func writeScreen(_ screen: Screen) {
         append("{\"id\":")
@@ -109,15 +116,6 @@ extension JSONSerializer {
             writeCompact(.object(params))
         }
         append(UInt8(ascii: "}"))
-    }
-
-    mutating func writeScreens(_ screens: [Screen]) {
-        append(UInt8(ascii: "["))
-        for (index, screen) in screens.enumerated() {
-            if index > 0 { append(UInt8(ascii: ",")) }
-            writeScreen(screen)
-        }
-        append(UInt8(ascii: "]"))
     }
 
     /// `Animator.json`, written directly (keyframes through their tree).
