@@ -219,9 +219,41 @@ import Testing
         #expect(stats["store"]?["seq"] == 3)
         #expect(stats["store"]?["durableSeq"] == 3)
         #expect(stats["store"]?["durability"] == "full")
-        for key in ["malformed", "idempotentReplays", "framesClosed", "lateFrames", "missedFrames", "subscriptions"] {
+        for key in [
+            "malformed", "idempotentReplays", "framesClosed", "lateFrames", "missedFrames", "stalls", "subscriptions",
+        ] {
             #expect(stats[key]?.int64Value != nil, "stats.\(key)")
         }
+        #expect(stats["lastStall"] == .null, "no frame was skipped")
+    }
+
+    /// A daemon stopped mid-animation skips the frames it slept through when it resumes, and says
+    /// why: the log line and `stats.lastStall` give the gap and the thread's CPU time over it, which
+    /// tells a stopped or starved process from a step that worked too long.
+    @Test func skippedFramesAreExplainedInTheLogAndStats() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "navigator": "s", "root": "Home"])
+        try c.ok(["cmd": "push", "navigator": "s", "screen": "A", "animator": ["duration": 30]])
+        usleep(200_000)
+        kill(daemon.pid, SIGSTOP)
+        usleep(500_000)
+        kill(daemon.pid, SIGCONT)
+        usleep(200_000)
+        let stats = try c.ok(["cmd": "stats"])
+        let missed = try #require(stats["missedFrames"]?.int64Value)
+        // Half a second at 60 Hz is 30 frames; the last `maxCatchUpFrames` (6) are still closed.
+        #expect(missed >= 20, "missed \(missed)")
+        #expect(stats["stalls"] == 1)
+        let stall = try #require(stats["lastStall"])
+        #expect(stall["frames"]?.int64Value == missed)
+        let elapsed = try #require(stall["milliseconds"]?.doubleValue)
+        let cpu = try #require(stall["cpuMilliseconds"]?.doubleValue)
+        #expect(elapsed >= 450, "the gap covers the stop: \(stall)")
+        #expect(cpu < elapsed / 2, "a stopped thread used no CPU: \(stall)")
+        #expect(daemon.log.contains("The frame loop fell behind and skipped \(missed) frames"), "log:\n\(daemon.log)")
+        #expect(daemon.log.contains("The thread was mostly off the CPU"))
     }
 
     @Test(arguments: [ZMQSocketKindCase.dealer, .req])

@@ -11,11 +11,17 @@ extension Engine {
     func closeFrames(now: Int64, publishTicks: Bool = true) {
         let target = clock.frame(atOrBefore: now)
         guard target > fleet.closedFrame else { return }
+        let started = WallClock.monotonic()
+        // Each close starts the stretch that the next stall, if any, is explained from; this close's
+        // own time is that stretch's first step.
+        let cpu = WallClock.threadCPU()
+        let stretch = profile
+        profile.restart(now: started, cpu: cpu)
+        defer { profile.mark(.frames, now: WallClock.monotonic()) }
         if fleet.active.isEmpty {
             fleet.skipFrames(through: target)
             return
         }
-        let started = WallClock.monotonic()
         var first = fleet.closedFrame + 1
         let keep = publishTicks ? Int64(options.maxCatchUpFrames) : 0
         if target - first >= keep {
@@ -25,6 +31,9 @@ extension Engine {
             submitClockEvents(fleet.advance(toFrame: skipTo))
             fleet.prune(after: skipTo)
             stats.missedFrames += skipTo - first + 1
+            if publishTicks {
+                reportStall(stretch.stall(frames: skipTo - first + 1, now: started, cpu: cpu))
+            }
             fleet.skipFrames(through: skipTo)
             first = skipTo + 1
         }
@@ -45,6 +54,20 @@ extension Engine {
             }
         }
         lastCloseNanoseconds = WallClock.monotonic() - started
+    }
+
+    /// Keeps the stall for `stats` and logs it: the first at once, later ones at most every
+    /// `StallLog.interval`, counted meanwhile, so an overloaded machine gets a line every few seconds
+    /// rather than one per frame.
+    func reportStall(_ stall: LoopProfile.Stall) {
+        lastStall = stall
+        stats.stalls += 1
+        guard let earlier = stallLog.noted(frames: stall.frames, now: WallClock.monotonic()) else { return }
+        let also =
+            earlier.stalls > 0
+            ? " (\(earlier.stalls) earlier stall\(earlier.stalls == 1 ? "" : "s") skipped \(earlier.frames) frames "
+                + "since the last report.)" : ""
+        log(4, stall.message + also)
     }
 
     /// Whether closing frames currently costs more than half a frame period.

@@ -119,7 +119,8 @@ extension Engine {
                 "idempotentReplays": .int(stats.idempotentReplays), "events": .int(stats.events),
                 "ticks": .int(stats.ticks), "framesClosed": .int(stats.framesClosed),
                 "lateFrames": .int(stats.lateFrames),
-                "missedFrames": .int(stats.missedFrames), "subscriptions": .int(stats.subscriptions),
+                "missedFrames": .int(stats.missedFrames), "stalls": .int(stats.stalls),
+                "lastStall": lastStall.map(\.json) ?? .null, "subscriptions": .int(stats.subscriptions),
                 "navigators": .int(fleet.navigators.count), "openNavigators": .int(open),
                 "active": .int(fleet.active.count),
                 "store": [

@@ -95,6 +95,12 @@ public final class Engine: @unchecked Sendable {
     var nextHeartbeat: Int64 = 0
     /// How long the last `closeFrames` took, to notice overload.
     var lastCloseNanoseconds: Int64 = 0
+    /// Where the loop's time went since it last closed a frame, to explain skipped frames.
+    var profile = LoopProfile(now: 0, cpu: 0)
+    /// The last time the loop skipped frames, for `stats`; and the rate limit of its log lines
+    /// (`reportStall`).
+    var lastStall: LoopProfile.Stall?
+    var stallLog = StallLog()
     var eventTopics: [String: [UInt8]] = [:]
     var recentCommands = RecentCommands(capacity: Engine.rememberedReplies)
     /// `store.walCheckpoints.failures` when last logged (`reportCheckpointFailures`).
@@ -182,50 +188,72 @@ public final class Engine: @unchecked Sendable {
         let publishIndex = poller.add(publisher!)
         let wakeIndex = poller.add(fd: wakeup.fd)
         nextHeartbeat = WallClock.now()
+        profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
         while !stopRequested.load(ordering: .acquiring) {
             let now = WallClock.now()
             closeFrames(now: now)
             gatherSiblings()
+            mark(.commands)
             commitDecided()
+            mark(.commit)
             flushOutbox()
+            mark(.replies)
             // After the outbox: every event up to a heartbeat's seq is published before it, which is
             // how a subscriber tells that it missed the last ones (protocol.md, "Heartbeats").
             if now >= nextHeartbeat { heartbeat(now: now) }
+            mark(.heartbeat)
             // After the replies: a checkpoint decision may cost syncs, never before an acknowledgement.
             store.checkpointIfDue()
+            mark(.walCheckpoint)
             let wakeAt = nextWake()
             let remaining = wakeAt - WallClock.now()
             let timeout: Duration = remaining >= 1_000_000 ? .milliseconds(remaining / 1_000_000) : .zero
             let ready = try poller.poll(timeout: timeout)
+            mark(.waiting)
             var busy = false
             if ready[wakeIndex].contains(.readable) {
                 wakeup.drain()
                 busy = true
             }
             drainCompletions()
+            mark(.completions)
             if ready[publishIndex].contains(.readable) {
                 readSubscriptions()
                 busy = true
             }
+            mark(.subscriptions)
             if ready[commandIndex].contains(.readable) {
                 serveRequests()
                 busy = true
             }
+            mark(.commands)
             if !busy, remaining > 0, remaining < 1_000_000 { waitForCommand(until: wakeAt) }
             for task in tasks.drain() { task(self) }
+            mark(.tasks)
             checkpointIfDue()
+            mark(.snapshots)
             onLoop?(self)
         }
     }
+
+    /// The loop's time since the previous mark went to `phase` (`LoopProfile`).
+    @inline(__always)
+    func mark(_ phase: LoopProfile.Phase) { profile.mark(phase, now: WallClock.monotonic()) }
 
     /// The last stretch before a frame, shorter than `zmq_poll`'s millisecond: waits on the command
     /// socket with nanosecond precision rather than sleeping, so a command (a gesture's update above
     /// all) that arrives just before a frame is decided at once instead of up to a millisecond later.
     private func waitForCommand(until deadline: Int64) {
-        guard let router, let timer = commandWaitTimer() else { return WallClock.sleep(until: deadline) }
+        defer { mark(.commands) }
+        guard let router, let timer = commandWaitTimer() else {
+            WallClock.sleep(until: deadline)
+            return mark(.waiting)
+        }
         let remaining = deadline - WallClock.now()
         guard remaining > 0 else { return }
-        if (try? router.waitReadable(nanoseconds: remaining, timer: timer)) == true { serveRequests() }
+        let readable = (try? router.waitReadable(nanoseconds: remaining, timer: timer)) == true
+        mark(.waiting)
+        if readable { serveRequests() }
     }
 
     /// The timer behind sub-millisecond waits on the command socket, created on first use; nil if

@@ -18,6 +18,14 @@ public enum WallClock {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
+    /// The calling thread's CPU time in nanoseconds: with `monotonic`, tells a thread that worked
+    /// from one that waited or got no CPU.
+    public static func threadCPU() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
     /// `duration` in whole nanoseconds, the unit every instant here is counted in.
     public static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
