@@ -138,6 +138,8 @@ enum FanoutBench {
                 target: longTarget || r.navigators == 5000 && r.rate == 60 ? .atMost(1) : nil,
                 detail: "stats.missedFrames over the window; \(Int(r.framesClosed)) frames closed"
                     + (r.lastStall.map { "; \($0)" } ?? "")))
+        // Why frames were skipped, under the table too (the detail is only in --json).
+        if let stall = r.lastStall { report.note("\(label): \(stall) (segued's stats.lastStall).") }
         report.add(
             Figure(
                 section: section, name: "\(label): late frames", value: r.latePercent, unit: "%",
