@@ -76,10 +76,10 @@ public final class EventStore: @unchecked Sendable {
     }
 
     /// Decides about WAL checkpoints after an inline commit (`commitIfIdle`), once its replies are
-    /// out: asks for a background pass, or copies a remainder so the WAL can restart (two syncs),
-    /// which must not delay the acknowledgement of what is already durable. Cheap when nothing is
-    /// due; skipped while the writer is busy (then its thread does it). A caller that never calls it
-    /// loses nothing: the next commit runs it first.
+    /// out: asks for a background pass, or has the committer thread copy a remainder so the WAL can
+    /// restart (two syncs) or run the backstop past the WAL's limit; neither delays the caller nor
+    /// the acknowledgement of what is already durable. Cheap; skipped while the writer is busy (then
+    /// its thread decides). A caller that never calls it loses nothing: the next commit decides first.
     public func checkpointIfDue() { committer.checkpointIfIdle() }
 
     /// Appends `unit` and waits until it is stored (or failed): `submit` for callers that can block.

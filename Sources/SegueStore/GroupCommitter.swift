@@ -82,13 +82,22 @@ final class GroupCommitter: @unchecked Sendable {
 
     /// Commits `units` in one transaction on the calling thread, if nothing is queued or running;
     /// returns one result per unit, or nil when the writer is busy (then `submit` them instead).
+    ///
+    /// The checkpoint decision a previous commit left due is taken here, but a copy it calls for
+    /// (a catch-up's two syncs, the backstop's wait for a pass) goes to the committer thread: the
+    /// caller is the daemon's frame loop, which must not wait for the disk. Commits that come while
+    /// it runs queue behind it, as they would behind SQLite's own checkpoint.
     func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
-        withWriterIfIdle { writer in
+        let outcome = withWriterIfIdle { writer in
+            let copy = writer.takeDueCheckpoint()
             let results = writer.commit(units)
             commits.add(1, ordering: .relaxed)
             committedSeq.store(writer.lastSeq, ordering: .releasing)
-            return results
+            return (results, copy)
         }
+        guard let outcome else { return nil }
+        handOff(outcome.1)
+        return outcome.0
     }
 
     /// Runs `body` with the writer on the calling thread if nothing is queued or running; nil when the
@@ -238,10 +247,32 @@ final class GroupCommitter: @unchecked Sendable {
         writer.runDueCheckpoint()
     }
 
-    /// Runs the checkpoint decision an inline commit left due, if the writer is idle (else the
-    /// committer thread or the next commit runs it).
+    /// Takes the checkpoint decision an inline commit left due, if the writer is idle (else the
+    /// committer thread or the next commit takes it); a copy it calls for runs on the committer
+    /// thread (`commitIfIdle`).
     func checkpointIfIdle() {
         guard writer.checkpointer.checkDue.load(ordering: .relaxed) else { return }
-        _ = withWriterIfIdle { writer in writer.runDueCheckpoint() }
+        handOff(withWriterIfIdle { writer in writer.takeDueCheckpoint() } ?? .none)
+    }
+
+    /// Queues the copy a checkpoint decision asked for, to run on the committer thread after
+    /// everything queued so far; returns at once.
+    private func handOff(_ copy: LogWriter.CheckpointCopy) {
+        guard copy != .none else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        // Closing: the writer's close checkpoints what is left anyway.
+        guard !stopping else { return }
+        // Then the decision a commit made meanwhile, which the caller's `checkpointIfIdle` skipped
+        // while this was queued.
+        pending.tasks.append(
+            (
+                pending.units.count,
+                { writer in
+                    writer.performCheckpoint(copy)
+                    writer.runDueCheckpoint()
+                }
+            ))
+        condition.signal()
     }
 }

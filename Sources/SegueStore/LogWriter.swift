@@ -21,7 +21,7 @@ final class LogWriter {
     private var revisions: [String: Int64] = [:]
     /// The error of the last failed batch, while callers still submit units numbered on top of it.
     private var cascade: StoreError?
-    /// Checkpoints the WAL in the background; `checkpointIfDue` decides when.
+    /// Checkpoints the WAL in the background; `decideCheckpoint` decides when.
     let checkpointer: WALCheckpointer
     /// The WAL's length when the last background pass was asked for: what it copies (0 once the WAL
     /// has restarted).
@@ -222,20 +222,55 @@ final class LogWriter {
 
     // MARK: Checkpoints
 
-    /// Runs the checkpoint decision the last commit left due (`checkpointIfDue`). Not part of
-    /// `commit`: a catch-up costs two syncs and the backstop may wait for a pass, and neither may
-    /// hold back the replies of a batch that is already durable. The committer thread runs it after
-    /// firing a batch's completions, the daemon after sending an inline commit's replies
-    /// (`EventStore.checkpointIfDue`), and the next commit before its own work if neither did.
+    /// Runs the checkpoint decision the last commit left due, and whatever copy it calls for, here. Not part of `commit`: a catch-up costs two syncs and the backstop may wait
+    /// for a pass, and neither may hold back the replies of a batch that is already durable. The
+    /// committer thread runs it after firing a batch's completions, and the next commit before its
+    /// own work if nobody else did. The daemon's loop takes the decision instead
+    /// (`takeDueCheckpoint`) and leaves the copy to the committer thread.
     func runDueCheckpoint() {
-        guard checkpointer.checkDue.exchange(false, ordering: .acquiring), let connection else { return }
-        checkpointIfDue(connection.database)
+        performCheckpoint(takeDueCheckpoint())
     }
 
-    /// After a commit: asks for a background pass each time `threshold` more frames are in the WAL,
-    /// copies the remainder inline after a pass once the WAL is `restartAt` long (so it restarts at
-    /// the next write), and checkpoints inline past `limit`. See `WALCheckpointer`.
-    private func checkpointIfDue(_ database: Database) {
+    /// What a due checkpoint decision asks of the writer beyond the cheap part (asking the background
+    /// thread for a pass, which the decision does itself).
+    enum CheckpointCopy: Sendable {
+        case none
+        /// A pass ended and the WAL is `restartAt` long: copy the remainder so the WAL restarts (two
+        /// syncs).
+        case catchUp
+        /// The WAL is past `limit`: wait for a running pass, then copy the rest (the backstop).
+        case forced
+    }
+
+    /// Takes the decision the last commit left due, without copying anything: cheap, so a caller
+    /// that must not wait for syncs (the daemon's frame loop) can take it and hand the copy to the
+    /// committer thread (`performCheckpoint` there).
+    func takeDueCheckpoint() -> CheckpointCopy {
+        guard checkpointer.checkDue.exchange(false, ordering: .acquiring), let connection else { return .none }
+        return decideCheckpoint(connection.database)
+    }
+
+    /// Copies what `takeDueCheckpoint` asked for, on the write connection.
+    func performCheckpoint(_ copy: CheckpointCopy) {
+        guard copy != .none, let connection else { return }
+        switch copy {
+        case .none: break
+        case .catchUp: checkpointInline(connection.database, counting: checkpointer.catchUps)
+        case .forced:
+            // The background is far behind (slow syncs while commits pour in) or a reader pins old
+            // frames: wait for a running pass, then copy the rest here, making the writer (and so the
+            // next batch, never this one's replies) wait as SQLite's own checkpoint would have made
+            // this commit wait. That bounds the WAL at about `limit` frames. With a pinned reader
+            // there is nothing to copy and this costs next to nothing.
+            checkpointer.waitUntilIdle()
+            checkpointInline(connection.database, counting: checkpointer.forced)
+        }
+    }
+
+    /// After a commit: asks for a background pass each time `threshold` more frames are in the WAL;
+    /// after a pass, once the WAL is `restartAt` long, asks for the remainder to be copied (so the WAL
+    /// restarts at the next write); past `limit`, for the backstop. See `WALCheckpointer`.
+    private func decideCheckpoint(_ database: Database) -> CheckpointCopy {
         let frames = database.walFrames
         // Shorter than at the last request: the WAL restarted (a pass copied everything between two
         // commits, or a catch-up did).
@@ -243,34 +278,23 @@ final class LogWriter {
             checkpointedUpTo = 0
             checkpointer.restarts.add(1, ordering: .relaxed)
         }
-        if frames >= checkpointer.limit {
-            // The background is far behind (slow syncs while commits pour in) or a reader pins old
-            // frames: wait for a running pass, then copy the rest here, making the writer (and so the
-            // next batch, never this one's replies) wait as SQLite's own checkpoint would have made
-            // this commit wait. That bounds the WAL at about `limit` frames. With a
-            // pinned reader there is nothing to copy and this costs next to nothing.
-            checkpointer.waitUntilIdle()
-            checkpointInline(database, counting: checkpointer.forced)
-            return
-        }
+        if frames >= checkpointer.limit { return .forced }
         if passPending {
             let finished = checkpointer.passes.load(ordering: .acquiring)
-            guard finished != passesSeen else { return }
+            guard finished != passesSeen else { return .none }
             passesSeen = finished
             passPending = false
-            // Copying the last frames costs this commit two syncs (the WAL's and the database
-            // file's), so the WAL is restarted this way only once it is `restartAt` long, not after
-            // every pass: a quarter as many commits pay it as with a restart per pass.
-            if checkpointedUpTo > 0, frames >= checkpointer.restartAt {
-                checkpointInline(database, counting: checkpointer.catchUps)
-            }
-            return
+            // Copying the last frames costs two syncs (the WAL's and the database file's), so the WAL
+            // is restarted this way only once it is `restartAt` long, not after every pass: a quarter
+            // as many commits pay it as with a restart per pass.
+            return checkpointedUpTo > 0 && frames >= checkpointer.restartAt ? .catchUp : .none
         }
         if frames - checkpointedUpTo >= checkpointer.threshold {
             checkpointedUpTo = frames
             passPending = true
             checkpointer.request()
         }
+        return .none
     }
 
     /// A PASSIVE checkpoint on the write connection. A failure fails no commit (the events are in the

@@ -26,7 +26,7 @@ import Testing
                 // Two navigators and an id now and then, so index pages of both kinds move.
                 let id = index % 7 == 0 ? "c\(index)" : nil
                 let unit = numberer.unit(index % 2 == 0 ? "a" : "b", commandID: id, reply: id.map { .string($0) })
-                for result in try #require(store.commitIfIdle([unit])) { try result.get() }
+                try commit(unit, store)
             }
             let counts = store.walCheckpoints
             // Whether a restart needed the writer's catch-up depends on when each pass ends; that
@@ -105,16 +105,59 @@ import Testing
         let checkDue = { store.committer.checkpointer.checkDue.load(ordering: .acquiring) }
         var numberer = Numberer()
         for index in 0..<400 {
-            for result in try #require(store.commitIfIdle([numberer.unit("a")])) { try result.get() }
+            let unit = numberer.unit("a")
+            guard let results = store.commitIfIdle([unit]) else {
+                // A catch-up handed to the committer thread is running: commit behind it (that
+                // thread then takes the decision itself).
+                try store.append(unit)
+                continue
+            }
+            for result in results { try result.get() }
             #expect(checkDue(), "commit \(index) returned with its checkpoint decision still to run")
             if index % 2 == 0 {
                 store.checkpointIfDue()
+                // Taken here, or (while a copy it handed off runs) by the committer thread after it.
+                store.flush()
                 #expect(!checkDue())
             }
         }
         #expect(store.walCheckpoints.background >= 1)
         #expect(store.walCheckpoints.restarts >= 1)
         #expect(store.lastSeq == 400)
+    }
+
+    /// The daemon's frame loop commits inline (`commitIfIdle`) and takes the checkpoint decisions,
+    /// but never copies the WAL itself: a catch-up's two syncs or the backstop's wait for a pass run
+    /// on the committer thread, and the loop's next commits queue behind them instead of the loop.
+    @Test func inlineCommitsHandTheCopiesToTheCommitterThread() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        let store = try EventStore(path: path, durability: .relaxed, checkpointThreshold: Self.threshold)
+        defer { store.close() }
+        var numberer = Numberer()
+        try store.append(numberer.unit("a"))
+        // A reader pinning the first frames keeps the WAL growing past the limit, so the backstop is
+        // due after every commit from there on.
+        let reader = try Database(path: path, create: false)
+        try reader.execute("BEGIN")
+        #expect(try reader.scalarInt("SELECT count(*) FROM events") == 1)
+        var handedOff = 0
+        for _ in 0..<400 {
+            let unit = numberer.unit("a")
+            if let results = store.commitIfIdle([unit]) {
+                for result in results { try result.get() }
+            } else {
+                handedOff += 1
+                try store.append(unit)
+            }
+            store.checkpointIfDue()
+        }
+        try reader.execute("COMMIT")
+        store.flush()
+        #expect(handedOff >= 1, "the copies ran inline, on the loop's thread")
+        #expect(store.walCheckpoints.forced >= 1)
+        #expect(store.lastSeq == 401)
+        #expect(checkGapless(try store.allEvents()) == nil)
     }
 
     /// What an earlier process left in the WAL (a killed daemon, a migration) is copied back while
@@ -139,6 +182,12 @@ import Testing
         let wal = try #require(FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
         #expect(after > before, "segue.db \(before) -> \(after) bytes, WAL \(wal)")
         #expect(try second.allEvents().count == 300)
+    }
+
+    /// Inline when the writer is idle, else behind the copy the committer thread is running.
+    private func commit(_ unit: AppendUnit, _ store: EventStore) throws {
+        guard let results = store.commitIfIdle([unit]) else { return try store.append(unit) }
+        for result in results { try result.get() }
     }
 
     @Test func aStoreThatNeverFillsItsWALStartsNoCheckpointThread() throws {
