@@ -222,8 +222,9 @@ final class LogWriter {
 
     // MARK: Checkpoints
 
-    /// Runs the checkpoint decision the last commit left due, and whatever copy it calls for, here. Not part of `commit`: a catch-up costs two syncs and the backstop may wait
-    /// for a pass, and neither may hold back the replies of a batch that is already durable. The
+    /// Runs the checkpoint decision the last commit left due, and whatever copy it calls for, here.
+    /// Not part of `commit`: a catch-up costs two syncs and the backstop may wait for a pass, and
+    /// neither may hold back the replies of a batch that is already durable. The
     /// committer thread runs it after firing a batch's completions, and the next commit before its
     /// own work if nobody else did. The daemon's loop takes the decision instead
     /// (`takeDueCheckpoint`) and leaves the copy to the committer thread.

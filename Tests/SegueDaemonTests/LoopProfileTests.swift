@@ -2,7 +2,7 @@ import Testing
 
 @testable import SegueDaemon
 
-/// Skipped frames are explained: where the loop's time went since it last closed a frame, and
+/// Skipped frames are explained: where the loop's time went since its previous frame close began, and
 /// whether the thread was on the CPU at all.
 @Suite struct LoopProfileTests {
     static let ms: Int64 = 1_000_000
@@ -48,7 +48,9 @@ import Testing
         #expect(stall.longest == c.expected.first?.0 ?? .waiting)
         #expect(stall.message.contains("The thread was mostly off the CPU") == c.offCPU)
         #expect(stall.message.contains("skipped 54 frames"))
-        #expect(stall.message.contains("\(c.end).0 ms since it last closed a frame, \(c.cpu).0 ms of them on its CPU"))
+        #expect(
+            stall.message.contains(
+                "\(c.end).0 ms since its previous frame close began, \(c.cpu).0 ms of them on its CPU"))
     }
 
     @Test func theLineNamesAtMostThreeSteps() {
@@ -60,11 +62,19 @@ import Testing
         #expect(
             stall.message
                 == "The frame loop fell behind and skipped 1 frame (their ticks were not published): 50.0 ms since "
-                + "it last closed a frame, 50.0 ms of them on its CPU; the time went to the heartbeat 13.0 ms, "
-                + "sending replies and events 12.0 ms, committing 11.0 ms.")
+                + "its previous frame close began, 50.0 ms of them on its CPU; the time went to the heartbeat "
+                + "13.0 ms, sending replies and events 12.0 ms, committing 11.0 ms.")
         #expect(stall.json["longest"] == "the heartbeat")
         #expect(stall.json["longestMilliseconds"] == 13.0)
         #expect(stall.json["cpuMilliseconds"] == 50.0)
+        #expect(stall.json["overloaded"] == false)
+        var shed = stall
+        shed.overloaded = true
+        #expect(
+            shed.message.hasPrefix(
+                "The frame loop is overloaded (closing a frame takes more than half a frame period while commands "
+                    + "wait) and skipped 1 frame (their ticks were not published): 50.0 ms"))
+        #expect(shed.json["overloaded"] == true)
     }
 
     @Test func aRestartForgetsTheStretch() {

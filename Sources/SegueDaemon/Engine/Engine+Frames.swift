@@ -8,32 +8,40 @@ extension Engine {
     /// `publishTicks: false` resolves the frames without ticks (they count as missed): requests use
     /// it when closing a frame costs more than half a frame period, so that under overload commands
     /// keep being served instead of waiting behind one frame close each.
-    func closeFrames(now: Int64, publishTicks: Bool = true) {
+    ///
+    /// `after` names what the loop did since its last mark (serving commands, when a request closes
+    /// the frames before it is placed), so that a stall found here is charged to it.
+    func closeFrames(now: Int64, publishTicks: Bool = true, after phase: LoopProfile.Phase = .tasks) {
         let target = clock.frame(atOrBefore: now)
         guard target > fleet.closedFrame else { return }
         let started = WallClock.monotonic()
+        let cpu = WallClock.threadCPU()
+        profile.mark(phase, now: started)
+        var first = fleet.closedFrame + 1
+        let keep = publishTicks ? Int64(options.maxCatchUpFrames) : 0
+        let skipping = !fleet.active.isEmpty && target - first >= keep
+        // Explained from the stretch that ends here, before it is restarted (in place: no copy).
+        if skipping {
+            var stall = profile.stall(frames: target - keep - first + 1, now: started, cpu: cpu)
+            stall.overloaded = !publishTicks
+            reportStall(stall)
+        }
         // Each close starts the stretch that the next stall, if any, is explained from; this close's
         // own time is that stretch's first step.
-        let cpu = WallClock.threadCPU()
-        let stretch = profile
         profile.restart(now: started, cpu: cpu)
         defer { profile.mark(.frames, now: WallClock.monotonic()) }
         if fleet.active.isEmpty {
             fleet.skipFrames(through: target)
             return
         }
-        var first = fleet.closedFrame + 1
-        let keep = publishTicks ? Int64(options.maxCatchUpFrames) : 0
-        if target - first >= keep {
+        if skipping {
             // Behind (a stall, a suspended process, overload): resolve the clock's events for the
-            // skipped frames, but publish ticks only for the most recent ones.
+            // skipped frames, but publish ticks only for the most recent ones (none while a request
+            // closes frames under overload, `publishTicks: false`).
             let skipTo = target - keep
             submitClockEvents(fleet.advance(toFrame: skipTo))
             fleet.prune(after: skipTo)
             stats.missedFrames += skipTo - first + 1
-            if publishTicks {
-                reportStall(stretch.stall(frames: skipTo - first + 1, now: started, cpu: cpu))
-            }
             fleet.skipFrames(through: skipTo)
             first = skipTo + 1
         }

@@ -16,7 +16,7 @@ extension Engine {
             // between, placing the command after a frame not yet closed, whose tick would then show
             // the command a frame before its logged frame (and replay would differ).
             let now = WallClock.now()
-            closeFrames(now: now, publishTicks: !isOverloaded)
+            closeFrames(now: now, publishTicks: !isOverloaded, after: .commands)
             handle(message, now: now)
         }
     }

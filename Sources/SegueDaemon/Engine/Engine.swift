@@ -95,7 +95,7 @@ public final class Engine: @unchecked Sendable {
     var nextHeartbeat: Int64 = 0
     /// How long the last `closeFrames` took, to notice overload.
     var lastCloseNanoseconds: Int64 = 0
-    /// Where the loop's time went since it last closed a frame, to explain skipped frames.
+    /// Where the loop's time went since its previous frame close began, to explain skipped frames.
     var profile = LoopProfile(now: 0, cpu: 0)
     /// The last time the loop skipped frames, for `stats`; and the rate limit of its log lines
     /// (`reportStall`).
@@ -193,7 +193,7 @@ public final class Engine: @unchecked Sendable {
             let now = WallClock.now()
             closeFrames(now: now)
             gatherSiblings()
-            mark(.commands)
+            mark(.siblings)
             commitDecided()
             mark(.commit)
             flushOutbox()
@@ -233,6 +233,7 @@ public final class Engine: @unchecked Sendable {
             checkpointIfDue()
             mark(.snapshots)
             onLoop?(self)
+            mark(.tasks)
         }
     }
 

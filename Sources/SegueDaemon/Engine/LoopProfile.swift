@@ -1,7 +1,7 @@
 import SegueCore
 
-/// Where the frame loop's time went since it last closed a frame, so that skipped frames can be
-/// explained.
+/// Where the frame loop's time went since its previous frame close began, so that skipped frames
+/// can be explained.
 ///
 /// `missedFrames` only says that the loop fell behind. An operator (or a benchmark run with one stall
 /// in it) needs to know why: a long commit, a checkpoint, a burst of commands, or a thread that got no
@@ -10,22 +10,23 @@ import SegueCore
 /// the thread's own CPU time over it, which tells work from starvation.
 struct LoopProfile {
     enum Phase: Int, CaseIterable, Sendable {
-        case frames, commands, commit, replies, heartbeat, walCheckpoint, snapshots, completions, subscriptions, tasks
-        case waiting
+        case frames, commands, siblings, commit, replies, heartbeat, walCheckpoint, snapshots, completions
+        case subscriptions, tasks, waiting
 
         /// What the loop was doing, for the log line and `stats`.
         var label: String {
             switch self {
             case .frames: "closing frames"
             case .commands: "serving commands"
+            case .siblings: "waiting for more commands to commit with"
             case .commit: "committing"
             case .replies: "sending replies and events"
             case .heartbeat: "the heartbeat"
             case .walCheckpoint: "checkpointing the WAL"
             case .snapshots: "building snapshots"
-            case .completions: "applying commit completions"
+            case .completions: "applying commit completions and sending their replies"
             case .subscriptions: "reading subscriptions"
-            case .tasks: "reload tasks"
+            case .tasks: "reload tasks and the watchdog"
             case .waiting: "waiting for work"
             }
         }
@@ -40,6 +41,9 @@ struct LoopProfile {
         var cpu: Int64
         /// The steps that took the time, longest first (only those that took any).
         var phases: [Spent]
+        /// Skipped on purpose: closing a frame cost more than half a frame period while commands
+        /// waited, and a request resolved the frames before it without ticks (`isOverloaded`).
+        var overloaded = false
 
         struct Spent: Equatable, Sendable {
             var phase: Phase
@@ -56,9 +60,14 @@ struct LoopProfile {
             let shown = phases.prefix(3).filter { $0.nanoseconds >= 50_000 }.map {
                 "\($0.phase.label) \(Self.milliseconds($0.nanoseconds)) ms"
             }
+            let what =
+                overloaded
+                ? "The frame loop is overloaded (closing a frame takes more than half a frame period while "
+                    + "commands wait) and skipped"
+                : "The frame loop fell behind and skipped"
             var line =
-                "The frame loop fell behind and skipped \(frames) frame\(frames == 1 ? "" : "s") (their ticks were "
-                + "not published): \(Self.milliseconds(elapsed)) ms since it last closed a frame, "
+                "\(what) \(frames) frame\(frames == 1 ? "" : "s") (their ticks were "
+                + "not published): \(Self.milliseconds(elapsed)) ms since its previous frame close began, "
                 + "\(Self.milliseconds(cpu)) ms of them on its CPU"
             if !shown.isEmpty { line += "; the time went to " + shown.joined(separator: ", ") }
             line += "."
@@ -73,7 +82,7 @@ struct LoopProfile {
         /// In `stats` as `lastStall`: the numbers of the log line, and the step that took longest.
         var json: JSON {
             [
-                "frames": .int(frames), "milliseconds": .double(Self.rounded(elapsed)),
+                "frames": .int(frames), "overloaded": .bool(overloaded), "milliseconds": .double(Self.rounded(elapsed)),
                 "cpuMilliseconds": .double(Self.rounded(cpu)), "longest": .string(longest.label),
                 "longestMilliseconds": .double(Self.rounded(phases.first?.nanoseconds ?? 0)),
             ]
