@@ -230,6 +230,50 @@ import Testing
     /// A daemon stopped mid-animation skips the frames it slept through when it resumes, and says
     /// why: the log line and `stats.lastStall` give the gap and the thread's CPU time over it, which
     /// tells a stopped or starved process from a step that worked too long.
+    /// Under overload (1,500 navigators animating at 500 Hz: a frame close takes longer than half a
+    /// frame period), a command that changes a navigator resolves the frames before it without ticks
+    /// rather than wait behind them; a read never costs a frame: it waits for them.
+    @Test func underOverloadReadsNeverSkipFramesButCommandsMay() throws {
+        let daemon = try DaemonProcess(frameRate: 500, arguments: ["--durability", "relaxed"])
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        let count = 1_500
+        func pipelined(_ bodies: [JSON]) throws {
+            var sent = 0
+            var received = 0
+            while received < bodies.count {
+                while sent < bodies.count, sent - received < 200 {
+                    try c.send(raw: bodies[sent].serializedBytes())
+                    sent += 1
+                }
+                _ = try c.receive(timeout: .seconds(10))
+                received += 1
+            }
+        }
+        try pipelined((0..<count).map { ["cmd": "create", "navigator": .string("f\($0)"), "root": "Home"] })
+        try pipelined(
+            (0..<count).map {
+                ["cmd": "push", "navigator": .string("f\($0)"), "screen": "A", "animator": ["duration": 30]]
+            }
+        )
+        var previous = try c.ok(["cmd": "stats"])
+        for _ in 0..<30 {
+            let stats = try c.ok(["cmd": "stats"])
+            #expect(
+                stats["overloadStalls"] == previous["overloadStalls"], "a read skipped frames: \(stats["lastStall"]!)")
+            previous = stats
+            usleep(5_000)
+        }
+        try c.ok(["cmd": "create", "navigator": "x", "root": "Home"])
+        for _ in 0..<10 {
+            try c.ok(["cmd": "push", "navigator": "x", "screen": "A", "animated": false])
+            usleep(5_000)
+        }
+        let after = try c.ok(["cmd": "stats"])
+        let shed = (after["overloadStalls"]?.int64Value ?? 0) - (previous["overloadStalls"]?.int64Value ?? 0)
+        #expect(shed >= 1, "the daemon was not overloaded, so this test showed nothing: \(after)")
+    }
+
     @Test func skippedFramesAreExplainedInTheLogAndStats() throws {
         // Relaxed: no fsync on the loop, so nothing but the stop below is likely to hold it up; a
         // stall of its own on a loaded machine is allowed for by comparing counts before and after.

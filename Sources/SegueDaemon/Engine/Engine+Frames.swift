@@ -70,6 +70,7 @@ extension Engine {
     func reportStall(_ stall: LoopProfile.Stall) {
         lastStall = stall
         stats.stalls += 1
+        if stall.overloaded { stats.overloadStalls += 1 }
         guard let earlier = stallLog.noted(frames: stall.frames, now: WallClock.monotonic()) else { return }
         let also =
             earlier.stalls > 0

@@ -120,6 +120,7 @@ extension Engine {
                 "ticks": .int(stats.ticks), "framesClosed": .int(stats.framesClosed),
                 "lateFrames": .int(stats.lateFrames),
                 "missedFrames": .int(stats.missedFrames), "stalls": .int(stats.stalls),
+                "overloadStalls": .int(stats.overloadStalls),
                 "lastStall": lastStall.map(\.json) ?? .null, "subscriptions": .int(stats.subscriptions),
                 "navigators": .int(fleet.navigators.count), "openNavigators": .int(open),
                 "active": .int(fleet.active.count),

@@ -11,13 +11,7 @@ extension Engine {
         guard let router else { return }
         for _ in 0..<Self.requestsPerTurn {
             guard let message = try? router.receiveMessage(dontWait: true, metadata: ["User-Id"]) else { return }
-            // One instant for both: every frame up to it is closed before the command is placed
-            // after it. Reading the clock again for the command could cross a frame's instant in
-            // between, placing the command after a frame not yet closed, whose tick would then show
-            // the command a frame before its logged frame (and replay would differ).
-            let now = WallClock.now()
-            closeFrames(now: now, publishTicks: !isOverloaded, after: .commands)
-            handle(message, now: now)
+            handle(message, now: WallClock.now())
         }
     }
 
@@ -53,6 +47,13 @@ extension Engine {
             reject(envelope, Reply.error(id: failure.id, failure.error))
             return
         }
+        // One instant for both: every frame up to it is closed before the request is placed after
+        // it. Reading the clock again for the command could cross a frame's instant in between,
+        // placing the command after a frame not yet closed, whose tick would then show the command
+        // a frame before its logged frame (and replay would differ). Under overload (a frame close
+        // costs more than half a frame period) a command that changes a navigator resolves those
+        // frames without ticks rather than wait behind them; a read never costs a frame, it waits.
+        closeFrames(now: now, publishTicks: !(request.isMutating && isOverloaded), after: .commands)
         noteClient(frames[0], mutating: request.isMutating)
         if options.security != nil, request.isMutating, message.userID != ClientRole.controller.rawValue {
             reject(

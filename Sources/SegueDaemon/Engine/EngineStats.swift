@@ -9,8 +9,10 @@ struct EngineStats {
     var lateFrames: Int64 = 0
     /// Frames skipped in a catch-up (their ticks never published).
     var missedFrames: Int64 = 0
-    /// Catch-ups that skipped frames (each adds its frames to `missedFrames`).
+    /// Catch-ups that skipped frames (each adds its frames to `missedFrames`), and how many of them
+    /// were a command's, skipping frames on purpose under overload.
     var stalls: Int64 = 0
+    var overloadStalls: Int64 = 0
     var subscriptions: Int64 = 0
     var commitFailures: Int64 = 0
     /// Loop turns that committed something (one transaction each while the writer is idle), and the
