@@ -121,6 +121,7 @@ enum FanoutBench {
             format: "last stall: %.0f frames in %.1f ms, %.1f ms on the CPU; longest: ", stall.number("frames"),
             stall.number("milliseconds"), stall.number("cpuMilliseconds"))
             + (stall["longest"]?.stringValue ?? "?") + String(format: " %.1f ms", stall.number("longestMilliseconds"))
+            + (stall["overloaded"] == true ? " (skipped by a command under overload)" : "")
     }
 
     static func report(_ r: Result, into report: Report, longTarget: Bool) {
