@@ -103,5 +103,15 @@ import Testing
         #expect(lines.map(\.at) == [10, 20])
         #expect(lines.map(\.stalls) == [9, 9])
         #expect(lines.map(\.frames) == [63, 63])
+        // 21...25 are folded; the heartbeat reports them once ten seconds have passed, and only once.
+        let early = log.pending(now: 29 * second)
+        #expect(early == nil)
+        let tail = log.pending(now: 30 * second)
+        #expect(tail?.stalls == 5)
+        #expect(tail?.frames == 35)
+        let again = log.pending(now: 45 * second)
+        #expect(again == nil)
+        let next = log.noted(frames: 2, now: 46 * second)
+        #expect(next?.stalls == 0, "a new burst starts with a line")
     }
 }

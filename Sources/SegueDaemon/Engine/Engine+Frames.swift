@@ -89,6 +89,7 @@ extension Engine {
         RealtimeConfinement.confineToCurrentThread()
         reportCheckpointFailures()
         reportCommitFailures()
+        reportPendingStalls()
         let body: JSON = [
             "frame": .int(clock.frame(atOrBefore: now)), "time": .int(now), "seq": .int(durableSeq),
             "navigators": .int(fleet.navigators.count), "version": .string(Self.version),
@@ -99,6 +100,15 @@ extension Engine {
         ]
         _ = try? publisher?.sendMultipart([Array("hb/".utf8), body.serializedBytes()], dontWait: true)
         nextHeartbeat = now + max(WallClock.nanoseconds(options.heartbeatInterval), 1_000_000)
+    }
+
+    /// The stalls folded into no line yet (`StallLog`), ten seconds after the last line at most.
+    func reportPendingStalls() {
+        guard let (stalls, frames) = stallLog.pending(now: WallClock.monotonic()), let lastStall else { return }
+        log(
+            4,
+            "The frame loop skipped \(frames) frames in \(stalls) more stall\(stalls == 1 ? "" : "s") since the last "
+                + "report. The last: \(lastStall.message)")
     }
 
     /// The failed commits not logged yet (`CommitFailureLog`), once a second at most.

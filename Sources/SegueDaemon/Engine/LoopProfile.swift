@@ -135,7 +135,7 @@ struct LoopProfile {
 }
 
 /// When a stall is worth a log line: the first at once, then at most one per `interval`, which also
-/// counts the stalls and frames skipped since the last line.
+/// counts the stalls and frames skipped since the last line; the heartbeat reports what is left.
 struct StallLog {
     static let interval: Int64 = 10_000_000_000
 
@@ -156,6 +156,18 @@ struct StallLog {
             frames = 0
         }
         loggedAt = now
+        return (stalls, frames)
+    }
+
+    /// The stalls folded since the last line, once `interval` has passed since it (the heartbeat
+    /// asks): so that the last ones of a burst are reported even if no stall follows them.
+    mutating func pending(now: Int64) -> (stalls: Int, frames: Int64)? {
+        guard stalls > 0, let loggedAt, now - loggedAt >= Self.interval else { return nil }
+        defer {
+            self.loggedAt = now
+            stalls = 0
+            frames = 0
+        }
         return (stalls, frames)
     }
 }
