@@ -227,12 +227,10 @@ import Testing
         #expect(stats["lastStall"] != nil, "null until the loop skips frames")
     }
 
-    /// A daemon stopped mid-animation skips the frames it slept through when it resumes, and says
-    /// why: the log line and `stats.lastStall` give the gap and the thread's CPU time over it, which
-    /// tells a stopped or starved process from a step that worked too long.
     /// Under overload (1,500 navigators animating at 500 Hz: a frame close takes longer than half a
     /// frame period), a command that changes a navigator resolves the frames before it without ticks
-    /// rather than wait behind them; a read never costs a frame: it waits for them.
+    /// rather than wait behind them; a read never skips frames: it is answered from the frames closed
+    /// so far.
     @Test func underOverloadReadsNeverSkipFramesButCommandsMay() throws {
         let daemon = try DaemonProcess(frameRate: 500, arguments: ["--durability", "relaxed"])
         defer { daemon.stop() }
@@ -257,6 +255,8 @@ import Testing
             }
         )
         var previous = try c.ok(["cmd": "stats"])
+        // The pushes above shed frames: the daemon is overloaded (else the reads below show nothing).
+        #expect((previous["overloadStalls"]?.int64Value ?? 0) >= 1, "not overloaded: \(previous)")
         for _ in 0..<30 {
             let stats = try c.ok(["cmd": "stats"])
             #expect(
@@ -274,6 +274,9 @@ import Testing
         #expect(shed >= 1, "the daemon was not overloaded, so this test showed nothing: \(after)")
     }
 
+    /// A daemon stopped mid-animation skips the frames it slept through when it resumes, and says
+    /// why: the log line and `stats.lastStall` give the gap and the thread's CPU time over it, which
+    /// tells a stopped or starved process from a step that worked too long.
     @Test func skippedFramesAreExplainedInTheLogAndStats() throws {
         // Relaxed: no fsync on the loop, so nothing but the stop below is likely to hold it up; a
         // stall of its own on a loaded machine is allowed for by comparing counts before and after.

@@ -5,9 +5,9 @@ extension Engine {
     /// Closes every frame whose instant has passed: the clock's events (completions, timeouts, queued
     /// starts) are appended, and each frame's ticks queued behind them.
     ///
-    /// `publishTicks: false` resolves the frames without ticks (they count as missed): requests use
-    /// it when closing a frame costs more than half a frame period, so that under overload commands
-    /// keep being served instead of waiting behind one frame close each.
+    /// `publishTicks: false` resolves the frames without ticks (they count as missed): commands that
+    /// change a navigator use it when closing a frame costs more than half a frame period, so that
+    /// under overload they keep being served instead of waiting behind one frame close each.
     ///
     /// `after` names what the loop did since its last mark (serving commands, when a request closes
     /// the frames before it is placed), so that a stall found here is charged to it.

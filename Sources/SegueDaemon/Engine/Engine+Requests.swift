@@ -52,8 +52,15 @@ extension Engine {
         // placing the command after a frame not yet closed, whose tick would then show the command
         // a frame before its logged frame (and replay would differ). Under overload (a frame close
         // costs more than half a frame period) a command that changes a navigator resolves those
-        // frames without ticks rather than wait behind them; a read never costs a frame, it waits.
-        closeFrames(now: now, publishTicks: !(request.isMutating && isOverloaded), after: .commands)
+        // frames without ticks rather than wait behind them. A read places nothing: under overload
+        // it is answered from the frames closed so far (`frame` in its reply says which) and leaves
+        // the due ones to the loop, so that reads neither cost frames nor, in a flood, hold the loop
+        // in frame closes with replies and commits waiting.
+        if request.isMutating {
+            closeFrames(now: now, publishTicks: !isOverloaded, after: .commands)
+        } else if !isOverloaded {
+            closeFrames(now: now, after: .commands)
+        }
         noteClient(frames[0], mutating: request.isMutating)
         if options.security != nil, request.isMutating, message.userID != ClientRole.controller.rawValue {
             reject(
