@@ -36,7 +36,7 @@ extension Engine {
         }
         if skipping {
             // Behind (a stall, a suspended process, overload): resolve the clock's events for the
-            // skipped frames, but publish ticks only for the most recent ones (none while a request
+            // skipped frames, but publish ticks only for the most recent ones (none while a command
             // closes frames under overload, `publishTicks: false`).
             let skipTo = target - keep
             submitClockEvents(fleet.advance(toFrame: skipTo))
@@ -108,7 +108,7 @@ extension Engine {
         log(
             4,
             "The frame loop skipped \(frames) frames in \(stalls) more stall\(stalls == 1 ? "" : "s") since the last "
-                + "report. The last: \(lastStall.message)")
+                + "report. The last one, in full: \(lastStall.message)")
     }
 
     /// The failed commits not logged yet (`CommitFailureLog`), once a second at most.
