@@ -93,11 +93,11 @@ final class GroupCommitter: @unchecked Sendable {
             let results = writer.commit(units)
             commits.add(1, ordering: .relaxed)
             committedSeq.store(writer.lastSeq, ordering: .releasing)
-            return (results, copy)
+            return (results: results, copy: copy)
         }
         guard let outcome else { return nil }
-        handOff(outcome.1)
-        return outcome.0
+        handOff(outcome.copy)
+        return outcome.results
     }
 
     /// Runs `body` with the writer on the calling thread if nothing is queued or running; nil when the

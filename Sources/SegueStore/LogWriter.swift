@@ -253,7 +253,7 @@ final class LogWriter {
 
     /// Copies what `takeDueCheckpoint` asked for, on the write connection.
     func performCheckpoint(_ copy: CheckpointCopy) {
-        guard copy != .none, let connection else { return }
+        guard let connection else { return }
         switch copy {
         case .none: break
         case .catchUp: checkpointInline(connection.database, counting: checkpointer.catchUps)
