@@ -173,13 +173,18 @@ public enum StoreBenchmark {
         let clock = ContinuousClock()
         var seq: Int64 = 0
         var rawSeq: Int64 = 0
+        var queuedBehindCopies = 0
         func storeCommit(inline: Bool) throws(StoreError) -> Double {
             seq += 1
             let unit = AppendUnit(events: [event(seq: seq, navigator: "main", revision: seq)])
             let start = clock.now
             if inline {
+                // The writer is busy only while a WAL copy that an earlier commit handed to the
+                // committer thread runs; the daemon's commit then queues behind it, and so does this.
                 guard let results = store.commitIfIdle([unit]) else {
-                    throw StoreError(kind: .io, message: "The store's writer was busy with no other writer.")
+                    queuedBehindCopies += 1
+                    try store.append(unit)
+                    return seconds(clock.now - start) * 1e6
                 }
                 try results[0].get()
             } else {
@@ -239,9 +244,10 @@ public enum StoreBenchmark {
         // commit ends; a few frames more than before is that, not growth.
         let slack = 16 * 4120
         let grew = walAfter.0 > walBefore.0 + slack || walAfter.1 > walBefore.1 + slack
-        let note = String(
-            format: "after %d warm-up commits, WAL %@ at %.1f MB (plain SQLite's %.1f MB)", commits + warmup,
-            grew ? "still growing, now" : "recycled", Double(walAfter.0) / 1e6, Double(walAfter.1) / 1e6)
+        let sizes = String(format: "%.1f MB (plain SQLite's %.1f MB)", Double(walAfter.0) / 1e6, Double(walAfter.1) / 1e6)
+        let note =
+            "after \(commits + warmup) warm-up commits, WAL \(grew ? "still growing, now" : "recycled") at \(sizes), "
+            + "\(queuedBehindCopies) of \(2 * commits + warmup) commits queued behind a WAL copy"
         return (cold, steady, note)
     }
 
