@@ -58,8 +58,15 @@ final class LogWriter {
             lastRevision = try database.prepare("SELECT MAX(revision) FROM events WHERE navigator = ?")
         }
 
+        /// `OR ROLLBACK`: a failed events insert already fails the whole batch (`commit`), and saying
+        /// so lets SQLite skip the statement journal. Under the default `ABORT`, every multi-row
+        /// insert inside the batch's transaction copied each page it touched into that journal (to
+        /// undo just the statement), and past 64 KiB (16 pages: a 16-row statement over as many
+        /// navigators) the journal spilled to a temporary file: open, unlink, ~17 writes, close, in
+        /// the middle of the commit. The `commands` insert keeps `ABORT`: its duplicate check relies
+        /// on undoing just that statement (a single-row insert, which never needs the journal).
         static func insertEventsSQL(rows: Int) -> String {
-            "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) VALUES "
+            "INSERT OR ROLLBACK INTO events (seq, navigator, revision, type, version, frame, time, command, data) VALUES "
                 + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
         }
     }

@@ -39,6 +39,37 @@ import Testing
         #expect(store.lastSeq == 2)
     }
 
+    /// A row another connection wrote takes a seq the batch is about to use. The events inserts say
+    /// `OR ROLLBACK`, so SQLite itself ends the transaction at the collision: nothing of the batch may
+    /// stay, whether the collision is in the first multi-row statement, after two have succeeded, or
+    /// in a single-row insert after them, and the writer must carry on from the file's real end.
+    @Test(arguments: [5, 40, 49])
+    func aCollisionInsideTheEventsInsertsFailsTheWholeBatch(collidingEvent: Int) throws {
+        let directory = TemporaryDirectory()
+        let store = try EventStore(path: directory.file("log.db"))
+        defer { store.close() }
+        var numberer = Numberer()
+        try store.append(numberer.unit("first"))
+        store.flush()
+        let intruderSeq = Int64(2 + collidingEvent)
+        let other = try Database(path: directory.file("log.db"))
+        try other.execute(
+            "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) "
+                + "VALUES (\(intruderSeq), 'intruder', 1, 'navigator.created', 1, 0, 0, NULL, '{}')")
+        // 10 units of 5 events over 10 navigators: rows 1-16, 17-32 and 33-48 go in multi-row
+        // statements, 49 and 50 one by one.
+        let units = (0..<10).map { numberer.unit("n\($0)", count: 5) }
+        let results = try #require(store.commitIfIdle(units))
+        #expect(results.count == 10)
+        #expect(results.allSatisfy { $0.failure != nil })
+        let events = try store.allEvents()
+        #expect(events.map(\.seq) == [1, intruderSeq])
+        #expect(store.lastSeq == intruderSeq)
+        var renumbered = Numberer(seq: store.lastSeq, revisions: ["first": 1])
+        try store.append(renumbered.unit("first"))
+        #expect(try store.allEvents().map(\.seq) == [1, intruderSeq, intruderSeq + 1])
+    }
+
     /// Batches of these many events cover multi-row inserts, their remainder, and neither.
     @Test(arguments: [1, 15, 16, 17, 50])
     func everyColumnOfABatchReadsBackExactly(events: Int) throws {
