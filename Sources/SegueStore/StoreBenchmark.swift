@@ -244,7 +244,8 @@ public enum StoreBenchmark {
         // commit ends; a few frames more than before is that, not growth.
         let slack = 16 * 4120
         let grew = walAfter.0 > walBefore.0 + slack || walAfter.1 > walBefore.1 + slack
-        let sizes = String(format: "%.1f MB (plain SQLite's %.1f MB)", Double(walAfter.0) / 1e6, Double(walAfter.1) / 1e6)
+        let sizes = String(
+            format: "%.1f MB (plain SQLite's %.1f MB)", Double(walAfter.0) / 1e6, Double(walAfter.1) / 1e6)
         let note =
             "after \(commits + warmup) warm-up commits, WAL \(grew ? "still growing, now" : "recycled") at \(sizes), "
             + "\(queuedBehindCopies) of \(2 * commits + warmup) commits queued behind a WAL copy"
