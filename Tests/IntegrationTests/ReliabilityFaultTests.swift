@@ -79,6 +79,56 @@ import Testing
         try Self.survive(daemon, inject: { mount.fill() }, clear: { mount.clear() })
     }
 
+    /// Commit failures after the first in a second are held back from the log and counted; the
+    /// loop's housekeeping reports them a second later. They used to ride on the heartbeat, so
+    /// with `heartbeatSeconds` 30 the count came up to half a minute late (this test then fails).
+    @Test func heldBackCommitFailuresAreReportedWithinSecondsWhateverTheHeartbeat() throws {
+        let mount = try TmpfsMount(sizeKiB: 4096)
+        let daemon = try DaemonProcess(
+            dataDir: mount.path, arguments: DaemonProcess.configFile(#"{"heartbeatSeconds": 30}"#))
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
+        #expect(try Self.push(client, "before")["ok"] == true)
+        mount.fill()
+        var refused = 0
+        for n in 0..<400 where refused < 3 {
+            if try Self.push(client, "during\(n)")["ok"] != true { refused += 1 }
+        }
+        try #require(refused == 3, "the full disk never failed a command")
+        let stats = try client.call(["cmd": "stats"])
+        let failures = try #require(stats["store"]?["commitFailures"]?.int64Value)
+        #expect(failures >= 3)
+
+        // Every failure is in the log within a few seconds: one line each, or counted in a later line.
+        let deadline = ContinuousClock.now + .seconds(5)
+        var reported: Int64 = 0
+        while ContinuousClock.now < deadline {
+            reported = Self.commitFailuresReported(in: daemon.log)
+            if reported >= failures { break }
+            usleep(100_000)
+        }
+        #expect(reported == failures, "log:\n\(daemon.log)")
+        mount.clear()
+        #expect(daemon.stop() == 0)
+    }
+
+    /// The commit failures the log accounts for: each `Commit failed` line is one, plus the
+    /// `(K more failed since the last report)` it carries; `K more commit(s) failed` lines are K.
+    static func commitFailuresReported(in log: String) -> Int64 {
+        var count: Int64 = 0
+        for line in log.split(separator: "\n") {
+            if line.contains("Commit failed after seq") {
+                count += 1
+                if let match = line.firstMatch(of: /\((\d+) more failed since the last report\)/) {
+                    count += Int64(match.1) ?? 0
+                }
+            } else if let match = line.firstMatch(of: /(\d+) more commit\(s\) failed/) {
+                count += Int64(match.1) ?? 0
+            }
+        }
+        return count
+    }
+
     @Test func readOnlyDataFailsCommandsAndResumes() throws {
         let daemon = try DaemonProcess()
         var fault: ReadOnlyFault?

@@ -84,12 +84,6 @@ extension Engine {
 
     /// `hb/` once per interval, from the durable position, never gated (it shows nothing undurable).
     func heartbeat(now: Int64) {
-        // Threads started since (a checkpoint's worker) inherit the loop's realtime policy: hand it
-        // back once a second. Costs a directory read when realtime, nothing otherwise.
-        RealtimeConfinement.confineToCurrentThread()
-        reportCheckpointFailures()
-        reportCommitFailures()
-        reportPendingStalls()
         let body: JSON = [
             "frame": .int(clock.frame(atOrBefore: now)), "time": .int(now), "seq": .int(durableSeq),
             "navigators": .int(fleet.navigators.count), "version": .string(Self.version),
@@ -100,6 +94,18 @@ extension Engine {
         ]
         _ = try? publisher?.sendMultipart([Array("hb/".utf8), body.serializedBytes()], dontWait: true)
         nextHeartbeat = now + max(WallClock.nanoseconds(options.heartbeatInterval), 1_000_000)
+    }
+
+    /// Once a second, whatever the heartbeat interval: the log lines that rate limits held back,
+    /// and the realtime policy of threads started since.
+    func housekeeping(now: Int64) {
+        // Threads started since (a checkpoint's worker) inherit the loop's realtime policy: hand it
+        // back. Costs a directory read when realtime, nothing otherwise.
+        RealtimeConfinement.confineToCurrentThread()
+        reportCheckpointFailures()
+        reportCommitFailures()
+        reportPendingStalls()
+        nextHousekeeping = now + 1_000_000_000
     }
 
     /// The stalls folded into no line yet (`StallLog`), ten seconds after the last line at most.
@@ -117,7 +123,7 @@ extension Engine {
         log(3, "\(count) more commit(s) failed (the last: \(last)). Commands get unavailable until storage recovers.")
     }
 
-    /// Says so (once a second at most, with the heartbeat) when WAL checkpoints have failed since the
+    /// Says so (once a second at most, from `housekeeping`) when WAL checkpoints have failed since the
     /// last report: commands still commit, but a WAL that cannot be copied back keeps growing, and a
     /// persistent I/O error or full disk on the database file would otherwise stay invisible until
     /// commits start failing.

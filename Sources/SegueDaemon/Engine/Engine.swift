@@ -93,6 +93,9 @@ public final class Engine: @unchecked Sendable {
     /// Bumped on every commit failure: completions of units submitted before it are already voided.
     var epoch = 0
     var nextHeartbeat: Int64 = 0
+    /// When the loop next logs what its rate-limited reports held back (`housekeeping`): once a
+    /// second, not with the heartbeat, whose interval may be up to a minute.
+    var nextHousekeeping: Int64 = 0
     /// How long the last `closeFrames` took, to notice overload.
     var lastCloseNanoseconds: Int64 = 0
     /// Where the loop's time went since its previous frame close began, to explain skipped frames.
@@ -188,6 +191,7 @@ public final class Engine: @unchecked Sendable {
         let publishIndex = poller.add(publisher!)
         let wakeIndex = poller.add(fd: wakeup.fd)
         nextHeartbeat = WallClock.now()
+        nextHousekeeping = nextHeartbeat
         profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
         while !stopRequested.load(ordering: .acquiring) {
             let now = WallClock.now()
@@ -201,6 +205,7 @@ public final class Engine: @unchecked Sendable {
             // After the outbox: every event up to a heartbeat's seq is published before it, which is
             // how a subscriber tells that it missed the last ones (protocol.md, "Heartbeats").
             if now >= nextHeartbeat { heartbeat(now: now) }
+            if now >= nextHousekeeping { housekeeping(now: now) }
             mark(.heartbeat)
             // After the replies: a checkpoint decision may cost syncs, never before an acknowledgement.
             store.checkpointIfDue()
@@ -267,7 +272,7 @@ public final class Engine: @unchecked Sendable {
     /// The next instant the loop has something to do: the next frame while anything is in flight,
     /// otherwise the next heartbeat.
     private func nextWake() -> Int64 {
-        var wake = nextHeartbeat
+        var wake = min(nextHeartbeat, nextHousekeeping)
         if let wakeInterval { wake = min(wake, WallClock.now() + wakeInterval) }
         if !fleet.active.isEmpty { wake = min(wake, clock.instant(ofFrame: fleet.closedFrame + 1)) }
         return wake

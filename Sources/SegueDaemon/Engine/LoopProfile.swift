@@ -135,7 +135,8 @@ struct LoopProfile {
 }
 
 /// When a stall is worth a log line: the first at once, then at most one per `interval`, which also
-/// counts the stalls and frames skipped since the last line; the heartbeat reports what is left.
+/// counts the stalls and frames skipped since the last line; the loop's housekeeping (once a
+/// second) reports what is left.
 struct StallLog {
     static let interval: Int64 = 10_000_000_000
 
@@ -159,7 +160,7 @@ struct StallLog {
         return (stalls, frames)
     }
 
-    /// The stalls folded since the last line, once `interval` has passed since it (the heartbeat
+    /// The stalls folded since the last line, once `interval` has passed since it (housekeeping
     /// asks): so that the last ones of a burst are reported even if no stall follows them.
     mutating func pending(now: Int64) -> (stalls: Int, frames: Int64)? {
         guard stalls > 0, let loggedAt, now - loggedAt >= Self.interval else { return nil }
