@@ -179,8 +179,9 @@ public enum StoreBenchmark {
             let unit = AppendUnit(events: [event(seq: seq, navigator: "main", revision: seq)])
             let start = clock.now
             if inline {
-                // The writer is busy only while a WAL copy that an earlier commit handed to the
-                // committer thread runs; the daemon's commit then queues behind it, and so does this.
+                // The writer is busy while the committer thread finishes a round: a WAL copy that
+                // an inline commit handed to it, or what follows an `append`'s completion (its
+                // checkpoint decision). The daemon's commit then queues behind it, and so does this.
                 guard let results = store.commitIfIdle([unit]) else {
                     queuedBehindCopies += 1
                     try store.append(unit)
@@ -248,7 +249,8 @@ public enum StoreBenchmark {
             format: "%.1f MB (plain SQLite's %.1f MB)", Double(walAfter.0) / 1e6, Double(walAfter.1) / 1e6)
         let note =
             "after \(commits + warmup) warm-up commits, WAL \(grew ? "still growing, now" : "recycled") at \(sizes), "
-            + "\(queuedBehindCopies) of \(2 * commits + warmup) commits queued behind a WAL copy"
+            + "\(queuedBehindCopies) of \(2 * commits + warmup) inline commits (fresh file, warm-up, steady state) "
+            + "found the committer thread busy and queued behind it"
         return (cold, steady, note)
     }
 

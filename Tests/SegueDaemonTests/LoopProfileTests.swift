@@ -63,8 +63,8 @@ import Testing
             stall.message
                 == "The frame loop fell behind and skipped 1 frame (their ticks were not published): 50.0 ms since "
                 + "its previous frame close began, 50.0 ms of them on its CPU; the time went to the heartbeat "
-                + "13.0 ms, sending replies and events 12.0 ms, committing 11.0 ms.")
-        #expect(stall.json["longest"] == "the heartbeat")
+                + "and log housekeeping 13.0 ms, sending replies and events 12.0 ms, committing 11.0 ms.")
+        #expect(stall.json["longest"] == "the heartbeat and log housekeeping")
         #expect(stall.json["longestMilliseconds"] == 13.0)
         #expect(stall.json["cpuMilliseconds"] == 50.0)
         #expect(stall.json["overloaded"] == false)
@@ -103,7 +103,7 @@ import Testing
         #expect(lines.map(\.at) == [10, 20])
         #expect(lines.map(\.stalls) == [9, 9])
         #expect(lines.map(\.frames) == [63, 63])
-        // 21...25 are folded; the heartbeat reports them once ten seconds have passed, and only once.
+        // 21...25 are folded; the loop's housekeeping reports them once ten seconds have passed, and only once.
         let early = log.pending(now: 29 * second)
         #expect(early == nil)
         let tail = log.pending(now: 30 * second)

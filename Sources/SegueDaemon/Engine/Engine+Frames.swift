@@ -98,19 +98,22 @@ extension Engine {
 
     /// Once a second, whatever the heartbeat interval: the log lines that rate limits held back,
     /// and the realtime policy of threads started since.
-    func housekeeping(now: Int64) {
+    ///
+    /// `logNow` is the monotonic instant the rate limits judge by; `.max` (at shutdown) lets out
+    /// every line they hold back.
+    func housekeeping(logNow: Int64 = WallClock.monotonic()) {
         // Threads started since (a checkpoint's worker) inherit the loop's realtime policy: hand it
         // back. Costs a directory read when realtime, nothing otherwise.
         RealtimeConfinement.confineToCurrentThread()
         reportCheckpointFailures()
-        reportCommitFailures()
-        reportPendingStalls()
-        nextHousekeeping = now + 1_000_000_000
+        reportCommitFailures(now: logNow)
+        reportPendingStalls(now: logNow)
+        nextHousekeeping = WallClock.monotonic() + 1_000_000_000
     }
 
     /// The stalls folded into no line yet (`StallLog`), ten seconds after the last line at most.
-    func reportPendingStalls() {
-        guard let (stalls, frames) = stallLog.pending(now: WallClock.monotonic()), let lastStall else { return }
+    func reportPendingStalls(now: Int64) {
+        guard let (stalls, frames) = stallLog.pending(now: now), let lastStall else { return }
         log(
             4,
             "The frame loop skipped \(frames) frames in \(stalls) more stall\(stalls == 1 ? "" : "s") since the last "
@@ -118,8 +121,8 @@ extension Engine {
     }
 
     /// The failed commits not logged yet (`CommitFailureLog`), once a second at most.
-    func reportCommitFailures() {
-        guard let (count, last) = commitFailureLog.pending(now: WallClock.monotonic()) else { return }
+    func reportCommitFailures(now: Int64) {
+        guard let (count, last) = commitFailureLog.pending(now: now) else { return }
         log(3, "\(count) more commit(s) failed (the last: \(last)). Commands get unavailable until storage recovers.")
     }
 

@@ -62,11 +62,11 @@ public final class Engine: @unchecked Sendable {
     /// Work handed to the engine thread from elsewhere (a SIGHUP reload), run between requests.
     let tasks = TaskQueue()
     /// Called on the engine thread once per loop turn (at least every frame while anything is in
-    /// flight, and every heartbeat otherwise): where the daemon pings the systemd watchdog, so a
+    /// flight, and every second otherwise): where the daemon pings the systemd watchdog, so a
     /// wedged loop stops the pings and gets restarted.
     public var onLoop: ((Engine) -> Void)?
     /// The longest the loop sleeps when idle (nanoseconds); set to the watchdog period so `onLoop`
-    /// runs often enough. `nil`: until the next heartbeat.
+    /// runs often enough. `nil`: until the next heartbeat or housekeeping pass (a second at most).
     public var wakeInterval: Int64?
     /// Client keys and roles the ZAP handler admits; replaced on reload.
     let admitted = AdmittedClients()
@@ -94,7 +94,8 @@ public final class Engine: @unchecked Sendable {
     var epoch = 0
     var nextHeartbeat: Int64 = 0
     /// When the loop next logs what its rate-limited reports held back (`housekeeping`): once a
-    /// second, not with the heartbeat, whose interval may be up to a minute.
+    /// second, not with the heartbeat, whose interval may be up to a minute. Monotonic, so a wall
+    /// clock set back does not silence the reports.
     var nextHousekeeping: Int64 = 0
     /// How long the last `closeFrames` took, to notice overload.
     var lastCloseNanoseconds: Int64 = 0
@@ -191,7 +192,7 @@ public final class Engine: @unchecked Sendable {
         let publishIndex = poller.add(publisher!)
         let wakeIndex = poller.add(fd: wakeup.fd)
         nextHeartbeat = WallClock.now()
-        nextHousekeeping = nextHeartbeat
+        nextHousekeeping = WallClock.monotonic()
         profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
         while !stopRequested.load(ordering: .acquiring) {
             let now = WallClock.now()
@@ -205,7 +206,7 @@ public final class Engine: @unchecked Sendable {
             // After the outbox: every event up to a heartbeat's seq is published before it, which is
             // how a subscriber tells that it missed the last ones (protocol.md, "Heartbeats").
             if now >= nextHeartbeat { heartbeat(now: now) }
-            if now >= nextHousekeeping { housekeeping(now: now) }
+            if WallClock.monotonic() >= nextHousekeeping { housekeeping() }
             mark(.heartbeat)
             // After the replies: a checkpoint decision may cost syncs, never before an acknowledgement.
             store.checkpointIfDue()
@@ -270,9 +271,10 @@ public final class Engine: @unchecked Sendable {
     }
 
     /// The next instant the loop has something to do: the next frame while anything is in flight,
-    /// otherwise the next heartbeat.
+    /// otherwise the next heartbeat or housekeeping pass.
     private func nextWake() -> Int64 {
-        var wake = min(nextHeartbeat, nextHousekeeping)
+        let housekeeping = WallClock.now() + max(0, nextHousekeeping - WallClock.monotonic())
+        var wake = min(nextHeartbeat, housekeeping)
         if let wakeInterval { wake = min(wake, WallClock.now() + wakeInterval) }
         if !fleet.active.isEmpty { wake = min(wake, clock.instant(ofFrame: fleet.closedFrame + 1)) }
         return wake
@@ -324,6 +326,8 @@ public final class Engine: @unchecked Sendable {
         store.flush()
         drainCompletions()
         flushOutbox()
+        // Every line the rate limits still hold back goes out now (the last commit's failure too).
+        housekeeping(logNow: .max)
         heartbeat(now: WallClock.now())
         checkpointQueue.sync {}
         publisher?.close()

@@ -21,7 +21,7 @@ struct LoopProfile {
             case .siblings: "waiting for more commands to commit with"
             case .commit: "committing"
             case .replies: "sending replies and events"
-            case .heartbeat: "the heartbeat"
+            case .heartbeat: "the heartbeat and log housekeeping"
             case .walCheckpoint: "checkpointing the WAL"
             case .snapshots: "building snapshots"
             case .completions: "applying commit completions and sending their replies"

@@ -27,10 +27,11 @@ final class DaemonProcess: @unchecked Sendable {
 
     static func binary(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
 
-    /// Starts a daemon and waits until it answers `ping`.
+    /// Starts a daemon and waits until it answers `ping`. Its output goes to `logPath`, by default
+    /// `segued.log` in the data dir (a test that fills the data dir's disk puts it elsewhere).
     init(
         dataDir: String? = nil, transport: Transport = .tcp, frameRate: Int = 60, arguments: [String] = [],
-        environment: [String: String] = [:], waitReady: Bool = true
+        environment: [String: String] = [:], waitReady: Bool = true, logPath: String? = nil
     ) throws {
         self.dataDir = dataDir ?? Self.temporaryDirectory()
         switch transport {
@@ -41,7 +42,7 @@ final class DaemonProcess: @unchecked Sendable {
             commandEndpoint = "ipc://\(self.dataDir)/run/command.sock"
             publishEndpoint = "ipc://\(self.dataDir)/run/publish.sock"
         }
-        logPath = self.dataDir + "/segued.log"
+        self.logPath = logPath ?? self.dataDir + "/segued.log"
         try start(frameRate: frameRate, arguments: arguments, environment: environment, waitReady: waitReady)
     }
 
