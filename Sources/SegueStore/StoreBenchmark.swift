@@ -173,7 +173,7 @@ public enum StoreBenchmark {
         let clock = ContinuousClock()
         var seq: Int64 = 0
         var rawSeq: Int64 = 0
-        var queuedBehindCopies = 0
+        var queuedBehindCommitter = 0
         func storeCommit(inline: Bool) throws(StoreError) -> Double {
             seq += 1
             let unit = AppendUnit(events: [event(seq: seq, navigator: "main", revision: seq)])
@@ -183,7 +183,7 @@ public enum StoreBenchmark {
                 // an inline commit handed to it, or what follows an `append`'s completion (its
                 // checkpoint decision). The daemon's commit then queues behind it, and so does this.
                 guard let results = store.commitIfIdle([unit]) else {
-                    queuedBehindCopies += 1
+                    queuedBehindCommitter += 1
                     try store.append(unit)
                     return seconds(clock.now - start) * 1e6
                 }
@@ -249,7 +249,7 @@ public enum StoreBenchmark {
             format: "%.1f MB (plain SQLite's %.1f MB)", Double(walAfter.0) / 1e6, Double(walAfter.1) / 1e6)
         let note =
             "after \(commits + warmup) warm-up commits, WAL \(grew ? "still growing, now" : "recycled") at \(sizes), "
-            + "\(queuedBehindCopies) of \(2 * commits + warmup) inline commits (fresh file, warm-up, steady state) "
+            + "\(queuedBehindCommitter) of \(2 * commits + warmup) inline commits (fresh file, warm-up, steady state) "
             + "found the committer thread busy and queued behind it"
         return (cold, steady, note)
     }
