@@ -103,6 +103,11 @@ public struct Lineage: Equatable, Sendable {
     /// Whether `instance` is a run the lineage moved past.
     public func isRetired(_ instance: String?) -> Bool { instance.map(retired.contains) ?? false }
 
+    /// Notes `instance` as a run that came before the held one (its heartbeats say nothing now).
+    public mutating func retire(_ instance: String) {
+        if instance != self.instance { retired.insert(instance) }
+    }
+
     private mutating func settle(known: Int64) {
         if let newest = recent.max(by: { $0.seq < $1.seq }), newest.seq >= anchor?.seq ?? 0 { anchor = newest }
         recent = []
@@ -159,7 +164,29 @@ extension SegueClient {
     /// at `since` and said it reaches `reported`; `known` is how far the client knows the log.
     /// Another run is checked (`Lineage.heartbeat`, then `holds`) and adopted if it holds what the
     /// client took in. `false`: it does not, what the client built no longer describes the log.
+    ///
+    /// A heartbeat from another run than the held one is judged only if that run answers now: the
+    /// last heartbeat of a run that came before it (sent as it stopped, and still queued behind a
+    /// start-up that took its snapshots from the successor) says nothing about the log, and its
+    /// `since` would pass for a restore. Such a run is retired; one that is neither (yet another
+    /// restart) is left to its successor's own heartbeat.
     public func stays(
+        _ lineage: inout Lineage, on instance: String?, since: Int64?, reported: Int64?, known: Int64,
+        byNavigator: Bool
+    ) throws(SegueClientError) -> Bool {
+        if let instance, instance != lineage.instance {
+            let serving = try ping().instance
+            guard serving == instance else {
+                if let serving, serving == lineage.instance { lineage.retire(instance) }
+                return true
+            }
+        }
+        return try judgeRun(
+            &lineage, on: instance, since: since, reported: reported, known: known, byNavigator: byNavigator)
+    }
+
+    /// `stays` for a run known to be the one answering now.
+    private func judgeRun(
         _ lineage: inout Lineage, on instance: String?, since: Int64?, reported: Int64?, known: Int64,
         byNavigator: Bool
     ) throws(SegueClientError) -> Bool {
@@ -184,7 +211,7 @@ extension SegueClient {
         guard let other = page.instance, other != lineage.instance else { return .take }
         let pong = try ping()
         guard pong.instance == other else { return .leave }
-        let same = try stays(
+        let same = try judgeRun(
             &lineage, on: other, since: pong.since, reported: pong.seq, known: known, byNavigator: byNavigator)
         return same ? .take : .rewound
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SegueClient
 import SegueCore
+import Synchronization
 import Testing
 
 /// `CatchUpSubscription` across daemon restarts, on the same log and on a restored older copy of it
@@ -147,6 +148,109 @@ import Testing
     /// run while the old run's last heartbeat is still in the subscription's queue: the new run holds
     /// what was yielded, so it is taken; the old run's late heartbeat (with its old `since`) is then
     /// no sign of a restore. No `rewound`, every event once, in order.
+    /// The daemon restarts while a subscription starts (before its `ping`, between it and the
+    /// snapshots, or just after them) and a writer pushes and pops throughout: an ordinary restart is
+    /// no restore, so the view goes on from its snapshot with every later event once, in order, up
+    /// to the revision the new run holds. The delays place the stop at different points of the
+    /// start-up; `CatchUpSubscription.init` may time out if the daemon is down when it asks, and is
+    /// then simply tried again, as a client would.
+    @Test(arguments: [["main"], []])
+    func aRestartDuringStartUpIsNoRestore(navigators: [String]) throws {
+        let scenario = try Scenario()
+        var daemon = scenario.daemon
+        for delay in [0, 3, 15] {
+            let stop = Atomic<Bool>(false)
+            let endpoint = daemon.commandEndpoint
+            let writer = Thread {
+                guard let client = try? SegueClient(endpoint: endpoint, timeout: .milliseconds(600), retries: 1)
+                else { return }
+                var push = true
+                while !stop.load(ordering: .relaxed) {
+                    _ =
+                        try?
+                        (push
+                        ? client.push("main", ScreenSpec(name: "A"), options: Self.options)
+                        : client.pop("main", options: Self.options))
+                    push.toggle()
+                }
+            }
+            writer.start()
+            usleep(100_000)
+            let restarting = daemon
+            let restarted = Mutex<DaemonProcess?>(nil)
+            let restarter = Thread {
+                usleep(UInt32(delay * 1000))
+                _ = restarting.stop()
+                let next = try? restarting.restarted()
+                restarted.withLock { $0 = next }
+            }
+            restarter.start()
+            var subscription: CatchUpSubscription?
+            let deadline = ContinuousClock.now + .seconds(20)
+            while subscription == nil, ContinuousClock.now < deadline {
+                subscription = try? CatchUpSubscription(
+                    client: SegueClient(endpoint: endpoint, timeout: .seconds(2)),
+                    publishEndpoint: daemon.publishEndpoint, navigators: navigators, ticks: false)
+            }
+            let reader = Reader(try #require(subscription, "no subscription started (delay \(delay) ms)"))
+            while restarted.withLock({ $0 }) == nil, ContinuousClock.now < deadline { usleep(10_000) }
+            daemon = try #require(restarted.withLock { $0 }, "the daemon did not restart")
+            try reader.read(for: .milliseconds(700))
+            stop.store(true, ordering: .relaxed)
+            while !writer.isFinished { usleep(10_000) }
+            let final = try SegueClient(endpoint: daemon.commandEndpoint).state("main").revision
+            try reader.read { $0.revisions.last == final }
+
+            #expect(!reader.rewound, "delay \(delay) ms: \(Self.summary(reader.seen))")
+            var revision: Int64?
+            for update in reader.seen {
+                switch update {
+                case .snapshot(let snapshot): revision = snapshot.revision
+                case .event(let event):
+                    let expected = (revision ?? 0) + 1
+                    #expect(
+                        event.revision == expected,
+                        "delay \(delay) ms: revision \(event.revision) after \(expected - 1)")
+                    revision = event.revision
+                default: break
+                }
+            }
+            #expect(revision == final, "delay \(delay) ms: the view ends at \(revision ?? -1), the log at \(final)")
+        }
+        #expect(daemon.stop() == 0)
+    }
+
+    /// `seen` in short: `S` snapshots (revision@seq), events as revision@seq (runs collapsed), `R`ewinds.
+    static func summary(_ seen: [CatchUpSubscription.Update]) -> String {
+        var parts: [String] = []
+        var run: (first: String, last: String, count: Int)?
+        func flush() {
+            if let r = run { parts.append(r.count == 1 ? r.first : "\(r.first)…\(r.last) (\(r.count))") }
+            run = nil
+        }
+        for update in seen {
+            switch update {
+            case .event(let e):
+                let text = "\(e.revision)@\(e.seq)"
+                if run != nil {
+                    run!.last = text
+                    run!.count += 1
+                } else {
+                    run = (text, text, 1)
+                }
+            case .snapshot(let s):
+                flush()
+                parts.append("S\(s.revision)@\(s.seq)")
+            case .rewound(let seq):
+                flush()
+                parts.append("R\(seq)")
+            default: break
+            }
+        }
+        flush()
+        return parts.joined(separator: " ")
+    }
+
     @Test func anOldRunsLateHeartbeatAfterASwitchIsNoRestore() throws {
         let scenario = try Scenario()
         let reader = try scenario.subscribe(["main"])
