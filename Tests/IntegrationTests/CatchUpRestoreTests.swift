@@ -220,6 +220,43 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// The daemon restarts while a subscription is far behind: a burst of pushes and pops waits
+    /// unread in its queue (the old run's events and last heartbeat), and the new run goes on
+    /// writing. An ordinary restart: every event once, in order, no `rewound`, up to the new run's
+    /// revision.
+    @Test(arguments: [["main"], []])
+    func aRestartWhileFarBehindIsNoRestore(navigators: [String]) throws {
+        let scenario = try Scenario()
+        let reader = try scenario.subscribe(navigators)
+        try reader.read { !$0.snapshots.isEmpty }
+        let writer = try SegueClient(endpoint: scenario.daemon.commandEndpoint)
+        for index in 0..<400 {
+            if index % 2 == 0 {
+                try writer.push("main", ScreenSpec(name: "A"), options: Self.options)
+            } else {
+                try writer.pop("main", options: Self.options)
+            }
+        }
+        #expect(scenario.daemon.stop() == 0)
+        let next = try scenario.daemon.restarted()
+        defer { next.stop() }
+        try scenario.push("B", "C", on: next)
+        let final = try SegueClient(endpoint: next.commandEndpoint).state("main").revision
+        try reader.read { $0.revisions.last == final }
+        #expect(!reader.rewound, "\(Self.summary(reader.seen))")
+        var revision: Int64?
+        for update in reader.seen {
+            switch update {
+            case .snapshot(let snapshot): revision = snapshot.revision
+            case .event(let event):
+                #expect(event.revision == (revision ?? 0) + 1, "\(Self.summary(reader.seen))")
+                revision = event.revision
+            default: break
+            }
+        }
+        #expect(revision == final, "\(Self.summary(reader.seen))")
+    }
+
     /// `seen` in short: `S` snapshots (revision@seq), events as revision@seq (runs collapsed), `R`ewinds.
     static func summary(_ seen: [CatchUpSubscription.Update]) -> String {
         var parts: [String] = []
