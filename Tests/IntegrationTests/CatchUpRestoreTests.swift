@@ -60,6 +60,24 @@ import Testing
         }
 
         var revisions: [Int64] { seen.compactMap { if case .event(let e) = $0 { e.revision } else { nil } } }
+
+        /// What an ordinary restart must leave: no `rewound`, each event the next revision after the
+        /// snapshot or event before it, and the view ending at `final`, the log's revision.
+        func expectContinuousView(upTo final: Int64, _ context: String) {
+            #expect(!rewound, "\(context): \(CatchUpRestoreTests.summary(seen))")
+            var revision: Int64?
+            for update in seen {
+                switch update {
+                case .snapshot(let snapshot): revision = snapshot.revision
+                case .event(let event):
+                    let expected = (revision ?? 0) + 1
+                    #expect(event.revision == expected, "\(context): revision \(event.revision) after \(expected - 1)")
+                    revision = event.revision
+                default: break
+                }
+            }
+            #expect(revision == final, "\(context): the view ends at \(revision ?? -1), the log at \(final)")
+        }
         var snapshots: [NavigatorSnapshot] { seen.compactMap { if case .snapshot(let s) = $0 { s } else { nil } } }
         var rewound: Bool { seen.contains { if case .rewound = $0 { true } else { false } } }
     }
@@ -201,21 +219,7 @@ import Testing
             let final = try SegueClient(endpoint: daemon.commandEndpoint).state("main").revision
             try reader.read { $0.revisions.last == final }
 
-            #expect(!reader.rewound, "delay \(delay) ms: \(Self.summary(reader.seen))")
-            var revision: Int64?
-            for update in reader.seen {
-                switch update {
-                case .snapshot(let snapshot): revision = snapshot.revision
-                case .event(let event):
-                    let expected = (revision ?? 0) + 1
-                    #expect(
-                        event.revision == expected,
-                        "delay \(delay) ms: revision \(event.revision) after \(expected - 1)")
-                    revision = event.revision
-                default: break
-                }
-            }
-            #expect(revision == final, "delay \(delay) ms: the view ends at \(revision ?? -1), the log at \(final)")
+            reader.expectContinuousView(upTo: final, "delay \(delay) ms")
         }
         #expect(daemon.stop() == 0)
     }
@@ -243,18 +247,7 @@ import Testing
         try scenario.push("B", "C", on: next)
         let final = try SegueClient(endpoint: next.commandEndpoint).state("main").revision
         try reader.read { $0.revisions.last == final }
-        #expect(!reader.rewound, "\(Self.summary(reader.seen))")
-        var revision: Int64?
-        for update in reader.seen {
-            switch update {
-            case .snapshot(let snapshot): revision = snapshot.revision
-            case .event(let event):
-                #expect(event.revision == (revision ?? 0) + 1, "\(Self.summary(reader.seen))")
-                revision = event.revision
-            default: break
-            }
-        }
-        #expect(revision == final, "\(Self.summary(reader.seen))")
+        reader.expectContinuousView(upTo: final, "far behind")
     }
 
     /// `seen` in short: `S` snapshots (revision@seq), events as revision@seq (runs collapsed), `R`ewinds.
