@@ -273,9 +273,10 @@ public final class Engine: @unchecked Sendable {
     /// The next instant the loop has something to do: the next frame while anything is in flight,
     /// otherwise the next heartbeat or housekeeping pass.
     private func nextWake() -> Int64 {
-        let housekeeping = WallClock.now() + max(0, nextHousekeeping - WallClock.monotonic())
-        var wake = min(nextHeartbeat, housekeeping)
-        if let wakeInterval { wake = min(wake, WallClock.now() + wakeInterval) }
+        let now = WallClock.now()
+        // Housekeeping is due on the monotonic clock; the loop sleeps until a wall-clock instant.
+        var wake = min(nextHeartbeat, now + max(0, nextHousekeeping - WallClock.monotonic()))
+        if let wakeInterval { wake = min(wake, now + wakeInterval) }
         if !fleet.active.isEmpty { wake = min(wake, clock.instant(ofFrame: fleet.closedFrame + 1)) }
         return wake
     }
