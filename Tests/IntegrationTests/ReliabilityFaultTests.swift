@@ -2,7 +2,7 @@ import Foundation
 import SegueCore
 import Testing
 
-/// Storage faults while serving (DESIGN.md §5): commands fail with `unavailable`, reads and
+/// Storage faults while serving (docs/reliability.md, "Storage faults"): commands fail with `unavailable`, reads and
 /// heartbeats go on, nothing acknowledged is lost, and service resumes once the fault clears.
 @Suite(.serialized) struct ReliabilityFaultTests {
     /// A push with a fresh id and some params, so every one grows the log.

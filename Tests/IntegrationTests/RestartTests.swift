@@ -4,7 +4,7 @@ import SegueCore
 import Synchronization
 import Testing
 
-/// DESIGN.md §5: after a crash (SIGKILL) and a restart on the same data dir, an animated transition
+/// docs/design.md, "Recovery": after a crash (SIGKILL) and a restart on the same data dir, an animated transition
 /// completes at the frame it was scheduled for, and an interactive one, whose gesture is gone, is
 /// cancelled with reason `recovery`.
 @Suite struct RestartTests {

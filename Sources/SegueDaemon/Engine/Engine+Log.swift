@@ -193,7 +193,7 @@ extension Engine {
     /// Only a restart with something to resolve waits, and only until the subscriptions settle.
     static let recoveryPublishDelay: Duration = .seconds(1)
 
-    /// DESIGN.md §5: transitions that fell due while the daemon was down complete on schedule;
+    /// docs/design.md, "Recovery": transitions that fell due while the daemon was down complete on schedule;
     /// interactive ones lost their gesture and are cancelled with reason `recovery`. Durable and
     /// published before the daemon reports ready.
     func recoverAtStart() throws {
