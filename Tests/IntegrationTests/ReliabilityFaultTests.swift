@@ -80,9 +80,9 @@ import Testing
     }
 
     /// Commit failures after the first in a second are held back from the log and counted; the
-    /// loop's housekeeping reports them a second later, and a stop reports them at once. They used
-    /// to ride on the heartbeat, so with `heartbeatSeconds` 30 the count came up to half a minute
-    /// late, or never if the daemon stopped first (this test then fails either way).
+    /// loop's housekeeping reports them a second later, and a stop reports them at once. Reported
+    /// with the heartbeat instead, with `heartbeatSeconds` 30 the count would come up to half a
+    /// minute late, or never if the daemon stopped first (this test fails either way).
     @Test(arguments: [false, true])
     func heldBackCommitFailuresAreReportedWithinSecondsWhateverTheHeartbeat(stoppingAtOnce: Bool) throws {
         let mount = try TmpfsMount(sizeKiB: 4096)

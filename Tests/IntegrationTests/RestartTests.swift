@@ -58,8 +58,8 @@ import Testing
         #expect(last.type == "transition.cancelled")
         #expect(last.data["reason"] == "recovery")
         #expect(last.frame > seen, "cancelled at \(last.frame), after frame \(seen) was already published")
-        // ...and published, so that a frontend showing the gesture learns it is over (recovery
-        // events used to reach the log only).
+        // ...and published, not only logged, so that a frontend showing the gesture learns it is
+        // over.
         let deadline = ContinuousClock.now + .seconds(5)
         while (reader.events.last?.seq ?? 0) < last.seq, ContinuousClock.now < deadline { usleep(20_000) }
         let published = reader.events

@@ -215,9 +215,9 @@ extension Engine {
         for record in events { dirty.insert(record.navigator) }
         durableSeq = fleet.lastSeq
         // Published like any event, in seq order and before anything a command adds: a frontend that
-        // showed a transition in flight learns here that it completed or was cancelled (they used
-        // to go to the log only, and views stayed frozen on their last tick). Subscribers reconnecting
-        // after the restart get a moment to be in place first.
+        // showed a transition in flight learns here that it completed or was cancelled (in the log
+        // alone, views would stay frozen on their last tick). Subscribers reconnecting after the
+        // restart get a moment to be in place first.
         let waitStarted = ContinuousClock.now
         awaitSubscribers(for: Self.recoveryPublishDelay)
         for record in events {
