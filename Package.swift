@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // No pkgConfig: libmicrohttpd's .pc adds -isystem flags (GnuTLS's Kerberos) that SwiftPM refuses.
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // libm: the stdlib's Double rounding and exact conversions call into it; no import is involved.
         .target(name: "SegueCore", linkerSettings: [.linkedLibrary("m")]),
@@ -25,6 +27,7 @@ let package = Package(
         .target(name: "SegueWire", dependencies: ["SegueCore", "CZeroMQ"]),
         .target(name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd"]),
         .target(name: "SegueClient", dependencies: ["SegueCore", "SegueWire"]),
+        .target(name: "SegueHTTP", dependencies: ["CMicroHTTPD"]),
 
         .executableTarget(name: "segued", dependencies: ["SegueDaemon"]),
         .executableTarget(name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore"]),
@@ -38,6 +41,7 @@ let package = Package(
         .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueCore"]),
         .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore"]),
         .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueCore"]),
+        .testTarget(name: "SegueHTTPTests", dependencies: ["SegueHTTP"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SegueClient", "SegueCore", "SegueWire"]),
     ]
 )
