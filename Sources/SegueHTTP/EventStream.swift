@@ -35,17 +35,23 @@ public final class EventStream: Sendable {
         self.onFinish = onFinish
     }
 
-    /// Queues one event: `event: NAME` (when given) and `data: TEXT`, which must be one line.
-    /// Returns false when the stream is over (finished, closing, or just ended for being too slow).
+    /// Queues one event (`message(event:data:)`). Returns false when the stream is over (finished,
+    /// closing, or just ended for being too slow).
     @discardableResult
     public func send(event: String? = nil, data: [UInt8]) -> Bool {
+        send(raw: Self.message(event: event, data: data))
+    }
+
+    /// One event in event-stream form: `event: NAME` (when given) and `data: TEXT`, which must be one
+    /// line; made once, it can be queued on many streams.
+    public static func message(event: String?, data: [UInt8]) -> [UInt8] {
         var message: [UInt8] = []
         message.reserveCapacity(data.count + 24)
         if let event { message += Array("event: \(event)\n".utf8) }
         message += Array("data: ".utf8)
         message += data
         message += [10, 10]
-        return send(raw: message)
+        return message
     }
 
     /// Queues a comment line, which browsers ignore: it keeps proxies from timing the stream out and

@@ -1,0 +1,62 @@
+import SegueCore
+import SegueHTTP
+
+/// What the viewer page receives, as Server-Sent Events (one JSON object per message):
+///
+/// | event | data |
+/// |---|---|
+/// | `hello` | `{"mode": "live"\|"replay", "frameRate", "source", "version"}`: first on every connection; the page starts over |
+/// | `navigator` | a navigator's state (`ViewerState`): stack, modals, transition, container |
+/// | `event` | an event, as published on `event/<navigator>/` |
+/// | `tick` | a tick, byte for byte as published on `tick/<navigator>/` |
+/// | `reset` | `{"seq"}`: the daemon's log went back (a restore); states follow |
+/// | `frame` | replay: `{"index", "frame", "time", "at", "events", "ticks", "navigators"}` |
+/// | `end` | replay: `{"frames"}`, every frame sent |
+public enum ViewerMessage {
+    public static func make(_ event: String, _ data: JSON) -> [UInt8] {
+        EventStream.message(event: event, data: data.serializedBytes())
+    }
+
+    public static func make(_ event: String, bytes: [UInt8]) -> [UInt8] {
+        EventStream.message(event: event, data: bytes)
+    }
+
+    public static func hello(mode: String, frameRate: Int, source: String) -> [UInt8] {
+        make(
+            "hello",
+            .object([
+                "mode": .string(mode), "frameRate": .int(Int64(frameRate)), "source": .string(source),
+                "version": .string(SegueVersion.current),
+            ]))
+    }
+}
+
+/// A navigator as the page draws it between ticks: the members of a `state` reply, plus its
+/// `container` (`null` for the default 390 × 844 points).
+public enum ViewerState {
+    /// From a folded state (replay): what `state` would have answered as of `seq`.
+    public static func object(_ state: NavigatorState, seq: Int64) -> JSONObject {
+        var transition: JSON = .null
+        if let t = state.transition {
+            transition = .object([
+                "id": .int(Int64(t.id)), "operation": .string(t.operation.rawValue), "phase": .string(t.phase.rawValue),
+                "from": t.from.json, "to": t.to.json, "interactive": .bool(t.interactive),
+            ])
+        }
+        return withContainer(
+            [
+                "navigator": .string(state.name), "revision": .int(state.revision), "seq": .int(seq),
+                "frame": .int(state.frame), "status": .string(state.status.rawValue),
+                "stack": .array(state.stack.map(\.json)), "modals": .array(state.modals.map(\.json)),
+                "transition": transition, "queued": .int(Int64(state.queue.count)),
+            ], state.config.container)
+    }
+
+    /// A `state` reply (live) or a folded state, with the container the page sizes its cards by.
+    public static func withContainer(_ object: JSONObject, _ container: ContainerSize?) -> JSONObject {
+        var out = object
+        out["container"] =
+            container.map { .object(["width": .double($0.width), "height": .double($0.height)]) } ?? .null
+        return out
+    }
+}
