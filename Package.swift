@@ -28,9 +28,14 @@ let package = Package(
         .target(name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd"]),
         .target(name: "SegueClient", dependencies: ["SegueCore", "SegueWire"]),
         .target(name: "SegueHTTP", dependencies: ["CMicroHTTPD"]),
+        // The viewer's page files (Sources/SegueView/Page) are embedded by the EmbedPage build plugin.
+        .target(name: "SegueView", dependencies: ["SegueCore", "SegueHTTP"], plugins: ["EmbedPage"]),
+        .executableTarget(name: "segue-page-embed"),
+        .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["segue-page-embed"]),
 
         .executableTarget(name: "segued", dependencies: ["SegueDaemon"]),
-        .executableTarget(name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore"]),
+        .executableTarget(
+            name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore", "SegueView", "SegueHTTP"]),
         // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
         .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore"]),
         .executableTarget(

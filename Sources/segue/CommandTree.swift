@@ -308,11 +308,11 @@ enum CommandTree {
                     "segue replay log.jsonl --publish tcp://127.0.0.1:7501",
                     "segue replay log.jsonl --publish tcp://127.0.0.1:7501 --speed 0.25 --wait-subscriber",
                 ]),
-        ]))
+        ] + pictures))
 
     /// The commands that read or write files and never talk to a daemon: they take `--json` only
     /// of the shared options, so their help does not offer endpoints, keys or a timeout.
-    static let offline: Set<String> = ["export", "import", "verify", "keygen", "replay"]
+    static let offline: Set<String> = ["export", "import", "verify", "keygen", "replay", "timeline"]
 
     /// Adds the shared options to every leaf command.
     static func withGlobals(_ commands: [CommandConfiguration]) -> [CommandConfiguration] {

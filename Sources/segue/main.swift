@@ -16,6 +16,7 @@ let handlers: [String: (Invocation) throws -> Void] = [
     "export": StoreCommands.export, "import": StoreCommands.importLog, "verify": StoreCommands.verify,
     "keygen": StoreCommands.keygen,
     "watch": WatchCommand.run, "replay": ReplayCommand.run,
+    "timeline": TimelineCommand.run, "view": ViewCommand.run,
 ]
 
 // A parent may have left signals blocked (test runners do); Ctrl-C and SIGTERM must work here.

@@ -1,0 +1,86 @@
+import Foundation
+import SegueClient
+import SegueCore
+import SegueHTTP
+import SegueView
+
+/// `segue view`: the browser frontend, live from a daemon or replaying a log.
+enum ViewCommand {
+    static func run(_ inv: Invocation) throws {
+        let listen = try listenAddress(inv)
+        // Blocked before any thread starts, so only `waitForSignal` takes them (libmicrohttpd's and
+        // ZeroMQ's threads inherit the mask).
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, s) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        if let log = inv.parsed.value("replay") {
+            try replay(log, inv, listen: listen, signals: signals)
+        } else {
+            for option in ["navigator", "from", "to", "frame-rate"] where inv.parsed.value(option) != nil {
+                throw UsageError("Option '--\(option)' needs '--replay <log>'; live, name navigators as arguments.")
+            }
+            try ViewLive.run(inv, listen: listen, signals: signals)
+        }
+    }
+
+    static func listenAddress(_ inv: Invocation) throws(UsageError) -> ListenAddress {
+        guard let text = inv.parsed.value("listen") else { return .viewerDefault }
+        do {
+            return try ListenAddress(parsing: text)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+
+    static func replay(_ path: String, _ inv: Invocation, listen: ListenAddress, signals: sigset_t) throws {
+        try Refusal.reported {
+            let window = try LogWindow.open(path, inv)
+            var script = ReplayScript(
+                source: (path as NSString).lastPathComponent, clock: window.clock, navigator: window.navigator,
+                startFrame: window.startFrame)
+            try window.frames { frame, events, ticks in try script.add(frame: frame, events: events, ticks: ticks) }
+            script.finish()
+            let finished = script
+            let server = try serve(listen) { request in
+                ViewerSite.respond(request) {
+                    let stream = EventStream()
+                    finished.play(into: stream)
+                    return stream
+                }
+            }
+            Output.line(
+                "segue view: replaying \(path) (\(finished.frameCount) frames at \(window.clock.rate) Hz) on "
+                    + "\(server.address.url)  (Ctrl-C to stop)")
+            waitForSignal(signals)
+            server.stop()
+        }
+    }
+
+    /// Starts serving, saying so when the address is not loopback; a port in use is status 69.
+    static func serve(_ listen: ListenAddress, _ handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
+        if !listen.isLoopback {
+            Output.error(
+                "warning: --listen \(listen) is not a loopback address: anyone who can reach this machine on that "
+                    + "port sees every navigator shown (the page has no password). Use 127.0.0.1 to keep it local.")
+        }
+        do {
+            return try HTTPServer(listen: listen, handler: handler)
+        } catch {
+            Output.error("error: \(error.message)")
+            if error.code == .addressInUse {
+                Output.error(
+                    "hint: another segue view (or another server) has it; pick a free port with --listen 127.0.0.1:PORT."
+                )
+            }
+            throw Exit(.unavailable)
+        }
+    }
+
+    /// Waits for SIGINT, SIGTERM or SIGHUP (blocked in every thread).
+    static func waitForSignal(_ signals: sigset_t) {
+        var set = signals
+        var received: Int32 = 0
+        sigwait(&set, &received)
+    }
+}

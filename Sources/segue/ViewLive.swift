@@ -1,0 +1,66 @@
+import Foundation
+import SegueClient
+import SegueCore
+import SegueHTTP
+import SegueView
+
+/// `segue view` live: the client library's late-joiner subscription (snapshots, then every event once,
+/// gaps filled from `history`) feeds the page hub; a state is fetched after each event that changes
+/// a stack, as `watch` does.
+enum ViewLive {
+    static func run(_ inv: Invocation, listen: ListenAddress, signals: sigset_t) throws {
+        let navigators = inv.parsed.arguments["navigator"] ?? []
+        let client = try inv.client()
+        let pong = try client.ping()
+        let hub = LiveHub(frameRate: pong.frameRate, source: "segued at \(inv.endpoint)")
+        let server = try ViewCommand.serve(listen) { request in ViewerSite.respond(request) { hub.connect() } }
+        let stopper = Thread {
+            ViewCommand.waitForSignal(signals)
+            hub.closeAll()
+            server.stop()
+            exit(0)
+        }
+        stopper.start()
+        let subscription = try CatchUpSubscription(
+            client: client, publishEndpoint: try inv.subscriptionEndpoint(), navigators: navigators, heartbeats: true,
+            curve: try inv.curve())
+        Output.line(
+            "segue view: live from \(inv.endpoint) on \(server.address.url)  (Ctrl-C to stop)")
+        var containers: [String: ContainerSize?] = [:]
+        func container(_ name: String) -> ContainerSize? {
+            if let known = containers[name] { return known }
+            // The container is in the navigator's first event (`navigator.created`), not in `state`.
+            let first = try? client.history(navigator: name, after: 0, limit: 1).events.first
+            let size = first.flatMap(createdContainer)
+            containers[name] = .some(size)
+            return size
+        }
+        func publish(_ snapshot: NavigatorSnapshot) {
+            hub.navigator(ViewerState.withContainer(snapshot.json, container(snapshot.navigator)))
+        }
+        var lastKeepAlive = ContinuousClock.now
+        while true {
+            switch try subscription.next(timeout: .seconds(1)) {
+            case .snapshot(let s)?: publish(s)
+            case .event(let e)?:
+                if e.type == "navigator.created" { containers[e.navigator] = .some(createdContainer(e)) }
+                hub.event(e)
+                if e.type != "interaction.updated", let s = try? client.state(e.navigator) { publish(s) }
+            case .tick(let t)?: hub.tick(t.bytes, navigator: t.navigator, final: t.final)
+            case .rewound(let seq)?:
+                containers = [:]
+                hub.reset(seq: seq)
+            case .heartbeat?, nil: break
+            }
+            if ContinuousClock.now - lastKeepAlive > .seconds(15) {
+                hub.keepAlive()
+                lastKeepAlive = ContinuousClock.now
+            }
+        }
+    }
+
+    static func createdContainer(_ record: EventRecord) -> ContainerSize? {
+        guard case .created(_, let config, _)? = try? NavigationEvent(record: record).kind else { return nil }
+        return config.container
+    }
+}

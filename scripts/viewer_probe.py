@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Drives `segue view` in headless Chromium (selenium + chromedriver) and reports what the page drew.
+
+Used by the integration tests (Tests/IntegrationTests/Viewer*Tests.swift) and by scripts/pictures.sh.
+Every command prints JSON on stdout; the whole run is bounded by --timeout seconds, and the browser is
+always quit on the way out.
+
+  cards URL --index N...        each card's computed style at each replay frame index
+  edge URL --index N --navigator NAV
+                                a screenshot at that frame: where the `to` card's left edge is
+  tabs URL --navigator NAV --transition T [--tabs 2]
+                                live: prints {"ready": true}, then, once every tab has the final tick
+                                of transition T, the frames each tab received
+  shot URL --out FILE [--index N] [--width W --height H]
+                                a PNG screenshot of the page (or of a file:// timeline)
+"""
+import argparse
+import json
+import signal
+import struct
+import sys
+import time
+import zlib
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+
+def browser(width, height):
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--force-device-scale-factor=1", "--hide-scrollbars", f"--window-size={width},{height}",
+                 "--disable-background-timer-throttling", "--disable-renderer-backgrounding"):
+        options.add_argument(flag)
+    options.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait(driver, script, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise TimeoutError(f"the page did not get {what} within {timeout} s")
+
+
+def open_replay(driver, args):
+    driver.get(args.url + "#paused")
+    wait(driver, "return window.segue && window.segue.ready", args.timeout, "the whole replay")
+    for frame in args.frame:
+        index = driver.execute_script("return window.segue.indexOfFrame(arguments[0])", frame)
+        if index < 0:
+            raise ValueError(f"frame {frame} is not one of the replay's frames")
+        args.index.append(index)
+
+
+CARD_STYLE = """
+const out = [];
+for (const section of document.querySelectorAll('section.navigator')) {
+  if (section.hidden) continue;
+  const device = section.querySelector('.device');
+  const box = device.getBoundingClientRect();
+  const name = section.dataset.navigator;
+  const cards = [...device.querySelectorAll('.card')].map((c) => {
+    const s = getComputedStyle(c);
+    return {role: c.dataset.role, screen: c.dataset.screen, transform: s.transform,
+            origin: s.transformOrigin, opacity: s.opacity, zIndex: s.zIndex, clipPath: s.clipPath,
+            background: s.backgroundColor};
+  });
+  out.push({navigator: name, frame: window.segue.frame(), index: window.segue.index,
+            device: {left: box.left, top: box.top, width: device.clientWidth, height: device.clientHeight},
+            geometry: window.segue.geometry(name), cards});
+}
+return out;
+"""
+
+
+def cards(driver, args):
+    open_replay(driver, args)
+    result = []
+    for index in args.index:
+        driver.execute_script("window.segue.seek(arguments[0])", index)
+        result.append({"index": index, "navigators": driver.execute_script(CARD_STYLE)})
+    return result
+
+
+def png_pixels(data):
+    """(width, height, rows of (r, g, b) tuples) of an 8-bit RGB or RGBA PNG, without libraries."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and color in (2, 6), f"unsupported PNG (depth {depth}, color type {color})"
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append([tuple(line[x * channels:x * channels + 3]) for x in range(width)])
+        previous = line
+    return width, height, rows
+
+
+def edge(driver, args):
+    open_replay(driver, args)
+    driver.execute_script("window.segue.seek(arguments[0])", args.index[0])
+    state = [n for n in driver.execute_script(CARD_STYLE) if n["navigator"] == args.navigator][0]
+    to = [c for c in state["cards"] if c["role"] == "to"][0]
+    color = tuple(int(v) for v in to["background"][to["background"].index("(") + 1:-1].split(",")[:3])
+    _, _, rows = png_pixels(driver.get_screenshot_as_png())
+    device = state["device"]
+    y = int(device["top"] + device["height"] * 0.9)
+    left = int(round(device["left"]))
+    found = None
+    for x in range(left, left + int(device["width"])):
+        if all(abs(a - b) <= 3 for a, b in zip(rows[y][x], color)):
+            found = x
+            break
+    return {"frame": state["frame"], "device": device, "row": y, "color": color,
+            "edge": None if found is None else found - left}
+
+
+def tabs(driver, args):
+    driver.get(args.url)
+    handles = [driver.current_window_handle]
+    for _ in range(args.tabs - 1):
+        driver.switch_to.new_window("tab")
+        driver.get(args.url)
+        handles.append(driver.current_window_handle)
+    for handle in handles:
+        driver.switch_to.window(handle)
+        wait(driver, f"return window.segue && window.segue.navigators().includes({json.dumps(args.navigator)})",
+             args.timeout, f"navigator {args.navigator}")
+    print(json.dumps({"ready": True}), flush=True)
+    seen = []
+    for handle in handles:
+        driver.switch_to.window(handle)
+        name = json.dumps(args.navigator)
+        deadline = time.monotonic() + args.timeout
+        while time.monotonic() < deadline:
+            if driver.execute_script(f"return window.segue.finalSeen({name}, {args.transition})"):
+                break
+            time.sleep(0.05)
+        frames = driver.execute_script(f"return window.segue.seen({name}, {args.transition})")
+        seen.append(frames)
+    return {"tabs": seen}
+
+
+def shot(driver, args):
+    if args.index:
+        open_replay(driver, args)
+        driver.execute_script("window.segue.seek(arguments[0])", args.index[0])
+    else:
+        driver.get(args.url)
+        time.sleep(0.5)
+    driver.save_screenshot(args.out)
+    return {"out": args.out}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["cards", "edge", "tabs", "shot"])
+    parser.add_argument("url")
+    parser.add_argument("--index", type=int, action="append", default=[])
+    parser.add_argument("--frame", type=int, action="append", default=[], help="a frame number, for its index")
+    parser.add_argument("--navigator", default="main")
+    parser.add_argument("--transition", type=int, default=1)
+    parser.add_argument("--tabs", type=int, default=2)
+    parser.add_argument("--out")
+    parser.add_argument("--width", type=int, default=1200)
+    parser.add_argument("--height", type=int, default=1000)
+    parser.add_argument("--timeout", type=float, default=60)
+    args = parser.parse_args()
+
+    def expire(*_):
+        raise TimeoutError(f"viewer_probe ran past --timeout {args.timeout} s")
+
+    signal.signal(signal.SIGALRM, expire)
+    signal.signal(signal.SIGTERM, expire)
+    signal.alarm(int(args.timeout) + 30)
+    driver = browser(args.width, args.height)
+    try:
+        result = {"cards": cards, "edge": edge, "tabs": tabs, "shot": shot}[args.command](driver, args)
+        print(json.dumps(result), flush=True)
+        return 0
+    except Exception as error:  # reported to the test, which prints it
+        print(json.dumps({"error": f"{type(error).__name__}: {error}"}), flush=True)
+        return 1
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
