@@ -47,6 +47,7 @@ let package = Package(
         .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore"]),
         .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueCore"]),
         .testTarget(name: "SegueHTTPTests", dependencies: ["SegueHTTP"]),
+        .testTarget(name: "SegueViewTests", dependencies: ["SegueView", "SegueHTTP", "SegueCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SegueClient", "SegueCore", "SegueWire"]),
     ]
 )

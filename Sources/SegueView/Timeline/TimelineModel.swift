@@ -27,6 +27,11 @@ public struct Lane: Equatable, Sendable {
     public var endRule: EndRule = .default
     public var bands: [Band] = []
 
+    public init(name: String, endRule: EndRule = .default) {
+        self.name = name
+        self.endRule = endRule
+    }
+
     /// The progress range the lane's bands are drawn over: [0, 1], widened for springs that overshoot.
     public var progressRange: ClosedRange<Double> {
         var low = 0.0
@@ -154,4 +159,20 @@ public struct EventMark: Equatable, Sendable {
     /// The transition in flight after the event, described (`push #2 animating Home → Detail`).
     public var inFlight: String?
     public var queued: Int
+
+    public init(
+        seq: Int64, frame: Int64, navigator: String, type: String, transition: Int?, json: String, stack: [String],
+        modals: [String], inFlight: String?, queued: Int
+    ) {
+        self.seq = seq
+        self.frame = frame
+        self.navigator = navigator
+        self.type = type
+        self.transition = transition
+        self.json = json
+        self.stack = stack
+        self.modals = modals
+        self.inFlight = inFlight
+        self.queued = queued
+    }
 }

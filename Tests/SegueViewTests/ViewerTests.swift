@@ -1,0 +1,107 @@
+import SegueCore
+import SegueHTTP
+import SegueView
+import Testing
+
+/// The viewer's Swift side: the messages a replay and a live hub send, and the routes.
+@Suite struct ViewerTests {
+    /// Each message as (event name, JSON data).
+    static func decode(_ messages: [[UInt8]]) throws -> [(String, JSON)] {
+        try messages.map { bytes in
+            let text = String(decoding: bytes, as: UTF8.self)
+            var name = ""
+            var data = ""
+            for line in text.split(separator: "\n") {
+                if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
+            }
+            #expect(text.hasSuffix("\n\n"))
+            return (name, try JSON.parse(data))
+        }
+    }
+
+    @Test func aReplayScriptIsHelloFramesEnd() throws {
+        var s = Session()
+        s.run(0, "main", Session.create())
+        s.run(1, "main", Session.push("Detail", ["duration": 0.1]))
+        s.run(3, "other", Session.create())
+        let frames = s.finish(after: 20)
+        var script = ReplayScript(source: "log.jsonl", clock: s.clock)
+        for f in frames { try script.add(frame: f.frame, events: f.events, ticks: f.ticks) }
+        script.finish()
+        let messages = try Self.decode(script.messages)
+        #expect(messages.first?.0 == "hello")
+        #expect(messages.first?.1["mode"]?.stringValue == "replay")
+        #expect(messages.last?.0 == "end")
+        #expect(messages.last?.1["frames"]?.int64Value == Int64(frames.count))
+        let sent = messages.dropFirst().dropLast()
+        #expect(sent.allSatisfy { $0.0 == "frame" })
+        #expect(sent.map { $0.1["frame"]?.int64Value } == frames.map(\.frame))
+        #expect(sent.map { $0.1["index"]?.int64Value } == (0..<Int64(frames.count)).map { $0 })
+        // Ticks are sent as published (the same JSON as `segue replay --json`).
+        for (message, frame) in zip(sent, frames) {
+            #expect(message.1["ticks"] == .array(frame.ticks.map(\.json)))
+        }
+        // A state for each navigator its events changed; the completion's shows the new stack.
+        let completed = try #require(
+            sent.first { $0.1["events"]?.arrayValue?.contains { $0["type"] == "transition.completed" } == true })
+        let state = try #require(completed.1["navigators"]?.arrayValue?.first)
+        #expect(state["stack"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Home", "Detail"])
+        #expect(state["container"] == .null)
+        #expect(sent.first { $0.1["navigators"]?.arrayValue?.contains { $0["navigator"] == "other" } == true } != nil)
+    }
+
+    /// `--navigator` and `--from`: other navigators' frames left out; the first frame sent has the states.
+    @Test func aReplayWindowSendsOnlyWhatItShows() throws {
+        var s = Session()
+        s.run(0, "main", Session.create())
+        s.run(1, "other", Session.create())
+        s.run(5, "other", Session.push("X", ["duration": 0.1]))
+        s.run(30, "main", Session.push("Detail", ["duration": 0.1]))
+        var script = ReplayScript(source: "log", clock: s.clock, navigator: "main", startFrame: s.start + 20)
+        for f in s.finish(after: 60) { try script.add(frame: f.frame, events: f.events, ticks: f.ticks) }
+        let frames = try Self.decode(script.messages).dropFirst()
+        #expect(frames.first?.1["frame"]?.int64Value == s.start + 30)
+        #expect(frames.first?.1["navigators"]?.arrayValue?.compactMap { $0["navigator"]?.stringValue } == ["main"])
+        #expect(frames.allSatisfy { f in f.1["ticks"]?.arrayValue?.allSatisfy { $0["navigator"] == "main" } == true })
+    }
+
+    @Test func aLiveHubGivesANewPageTheCurrentPicture() throws {
+        let hub = LiveHub(frameRate: 60, source: "segued")
+        let early = hub.connect()
+        hub.navigator(["navigator": "main", "revision": 1, "stack": []])
+        hub.tick(Array(#"{"navigator":"main","frame":7}"#.utf8), navigator: "main", final: false)
+        let late = hub.connect()
+        hub.tick(Array(#"{"navigator":"main","frame":8}"#.utf8), navigator: "main", final: true)
+        let after = hub.connect()
+        #expect(early.queuedBytes == late.queuedBytes)
+        #expect(hub.pages == 3)
+        hub.reset(seq: 4)
+        let reset = hub.connect()
+        let helloOnly = ViewerMessage.hello(mode: "live", frameRate: 60, source: "segued").count
+        #expect(reset.queuedBytes == helloOnly)
+        #expect(after.queuedBytes < late.queuedBytes)
+        hub.closeAll()
+        #expect(hub.pages == 0)
+    }
+
+    @Test(arguments: [
+        ("/", 200, "text/html; charset=utf-8"), ("/index.html", 200, "text/html; charset=utf-8"),
+        ("/viewer.js", 200, "text/javascript; charset=utf-8"), ("/viewer.css", 200, "text/css; charset=utf-8"),
+        ("/events", 200, "text/event-stream; charset=utf-8"), ("/favicon.ico", 204, nil),
+        ("/timeline.js", 404, "text/plain; charset=utf-8"), ("/../etc/passwd", 404, "text/plain; charset=utf-8"),
+    ])
+    func routes(path: String, status: Int, contentType: String?) {
+        let response = ViewerSite.respond(HTTPRequest(method: "GET", path: path)) { EventStream() }
+        #expect(response.status == status)
+        #expect(response.headers.first { $0.name == "Content-Type" }?.value == contentType)
+        if path == "/" { #expect(response.headers.contains { $0.name == "Content-Security-Policy" }) }
+    }
+
+    @Test func thePageFilesAreEmbedded() {
+        #expect(PageAssets.names == ["timeline.css", "timeline.js", "viewer.css", "viewer.html", "viewer.js"])
+        #expect(PageAssets.text("viewer.html").contains("<script src=\"viewer.js\"></script>"))
+        #expect(PageAssets.text("viewer.js").contains("window.segue = {"))
+        #expect(PageAssets.text("timeline.js").contains("timeline-data"))
+    }
+}
