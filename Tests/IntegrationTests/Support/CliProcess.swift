@@ -56,8 +56,8 @@ final class CliBackground: @unchecked Sendable {
     private var collected: [String] = ["", ""]
     private var open = 2
 
-    init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: Cli.binary)
+    init(_ arguments: [String], executable: String = Cli.binary) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let pipes = [Pipe(), Pipe()]
         process.standardOutput = pipes[0]

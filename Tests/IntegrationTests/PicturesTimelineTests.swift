@@ -1,0 +1,139 @@
+import Foundation
+import SegueCore
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// `segue timeline` on a recorded session: a valid SVG (read by libxml2 through XMLParser) whose
+/// progress polyline for a 0.35 s easeInOut push has exactly the points the core computes; the HTML
+/// form; and the messages and statuses of docs/cli.md for bad input.
+@Suite struct PicturesTimelineTests {
+    /// Every element's attributes, in document order.
+    final class Elements: NSObject, XMLParserDelegate {
+        var all: [(name: String, attributes: [String: String])] = []
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) { all.append((name, attributes)) }
+
+        static func parse(_ path: String) throws -> Elements {
+            let parser = try #require(XMLParser(contentsOf: URL(fileURLWithPath: path)))
+            let elements = Elements()
+            parser.delegate = elements
+            #expect(parser.parse(), "not well-formed XML: \(String(describing: parser.parserError))")
+            return elements
+        }
+    }
+
+    @Test func theSVGsProgressPolylineHasTheCoresPoints() throws {
+        let session = try PictureSession.record()
+        defer { session.daemon.stop() }
+        let dir = DaemonProcess.temporaryDirectory()
+        let run = try Cli.run(["timeline", session.daemon.dataDir, "-o", dir + "/session.svg"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("Wrote \(dir)/session.svg: 1 navigator, 5 transitions, 11 events."))
+        let svg = try Elements.parse(dir + "/session.svg")
+        // Transition 2: the 0.35 s easeInOut push (fade). Its band says where its curves are drawn.
+        let bandIndex = try #require(
+            svg.all.firstIndex { $0.name == "g" && $0.attributes["data-transition"] == "2" })
+        let band = svg.all[bandIndex].attributes
+        let start = try #require(Int64(band["data-start-frame"] ?? ""))
+        let x0 = try #require(Double(band["data-x0"] ?? ""))
+        let perFrame = try #require(Double(band["data-px-per-frame"] ?? ""))
+        let (y0, y1) = (try #require(Double(band["data-y0"] ?? "")), try #require(Double(band["data-y1"] ?? "")))
+        let polyline = try #require(
+            svg.all[bandIndex...].first { $0.name == "polyline" && $0.attributes["class"] == "progress" })
+        let points = (polyline.attributes["points"] ?? "").split(separator: " ").map {
+            $0.split(separator: ",").map { Double($0)! }
+        }
+        // The core: the animating segment's fraction per frame, the animator's curve at it.
+        let clock = try FrameClock(rate: 60)
+        let segment = Segment(
+            startFrame: start, startFraction: 0, endFraction: 1, frames: clock.frames(forSeconds: 0.35), curve: .linear)
+        let frames = Array(start...segment.endFrame)
+        #expect(frames.count == 22)
+        #expect(points.count == frames.count)
+        let ticks = session.ticks[2] ?? []
+        #expect(ticks.compactMap { $0["frame"]?.int64Value } == frames)
+        var worst = 0.0
+        for (k, frame) in frames.enumerated() where k < points.count {
+            let fraction = segment.fraction(at: frame)
+            let progress = fraction >= 1 ? 1 : TimingCurve.easeInOut.progress(atFraction: fraction, duration: 0.35)
+            #expect(ticks[k]["progress"]?.doubleValue == progress, "the tick is the core's value")
+            let x = x0 + Double(frame - start) * perFrame
+            let y = y0 + (y1 - y0) * progress
+            // The SVG prints two decimals: every point is the core's to within half a hundredth.
+            #expect(
+                abs(points[k][0] - x) <= 0.005 && abs(points[k][1] - y) <= 0.005,
+                "point \(k): \(points[k]) vs \(x),\(y)")
+            worst = max(worst, abs(points[k][0] - x), abs(points[k][1] - y))
+        }
+        print(
+            "timeline: transition 2's \(points.count) points are the core's within \(worst) px (printing rounds to 0.005)"
+        )
+    }
+
+    @Test func theHTMLFormEmbedsTheSVGAndItsScript() throws {
+        let session = try PictureSession.record()
+        defer { session.daemon.stop() }
+        let dir = DaemonProcess.temporaryDirectory()
+        let export = try Cli.run(["export", "--data-dir", session.daemon.dataDir, "-o", dir + "/log.jsonl"])
+        try #require(export.status == 0)
+        let run = try Cli.run([
+            "timeline", dir + "/log.jsonl", "--navigator", "main", "--from", "4", "-o", dir + "/t.html",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: dir + "/t.html", encoding: .utf8)
+        #expect(html.hasPrefix("<!doctype html>"))
+        #expect(html.contains("<title>segue timeline: log.jsonl</title>"))
+        #expect(html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(html.contains("window.segueTimeline"))
+        #expect(html.contains("id=\"cursor\" type=\"range\""))
+        // --from 4: the first transition (seqs 2 and 3) is left out.
+        #expect(!html.contains("data-transition=\"1\""))
+        #expect(html.contains("data-transition=\"2\""))
+    }
+
+    /// (arguments after `timeline`, status, what stderr says). `DIR` is a data dir with the session;
+    /// `EMPTY` an empty file; `BARE` a directory without a log.
+    @Test(arguments: [
+        (["/nonexistent/log.jsonl"], 74, "error: /nonexistent/log.jsonl does not exist; pass a data dir"),
+        (["EMPTY"], 1, "holds no events: there is nothing to draw."),
+        (["BARE"], 74, "holds no segue.db; pass the daemon's data dir"),
+        (["DIR", "--navigator", "nope"], 1, "There is no navigator nope in DIR; it has main."),
+        (["DIR", "--from", "9", "--to", "3"], 64, "--from 9 is after --to 3"),
+        (["DIR", "--from", "yesterday"], 64, "expected a seq (12), a time (2025-06-01T12:00:00.5Z)"),
+        (["DIR", "--from", "500"], 1, "No event of DIR falls between --from and --to (its seqs run 1–11"),
+        (["DIR", "-o", "picture.png"], 64, "expected a file name ending in .svg or .html"),
+        (["DIR", "--frame-rate", "0"], 64, "expected a whole number of Hz from 1 to 1000"),
+        (["DIR", "-o", "/nonexistent/dir/t.svg"], 74, "error: Cannot write /nonexistent/dir/t.svg"),
+    ])
+    func badInput(arguments: [String], status: Int32, message: String) throws {
+        let session = try Self.sharedSession()
+        let empty = DaemonProcess.temporaryDirectory() + "/empty.jsonl"
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let bare = DaemonProcess.temporaryDirectory()
+        let substitutions = ["DIR": session, "EMPTY": empty, "BARE": bare]
+        let args = arguments.map { substitutions[$0] ?? $0 }
+        let run = try Cli.run(["timeline"] + args)
+        #expect(run.status == status, "\(args): \(run.stderr)")
+        #expect(run.stderr.contains(message.replacingOccurrences(of: "DIR", with: session)), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    /// One recorded data dir for the bad-input cases (read only; the daemon is stopped).
+    static func sharedSession() throws -> String {
+        try sessionLock.withLock {
+            if let dir = sessionDir { return dir }
+            let session = try PictureSession.record()
+            session.daemon.stop()
+            sessionDir = session.daemon.dataDir
+            return session.daemon.dataDir
+        }
+    }
+
+    nonisolated(unsafe) static var sessionDir: String?
+    static let sessionLock = NSLock()
+}

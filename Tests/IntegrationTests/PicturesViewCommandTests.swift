@@ -1,0 +1,63 @@
+import Foundation
+import SegueCore
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `segue view` without a browser: what it serves, and its messages and statuses (docs/cli.md) for bad
+/// input, a port in use and an address that is not loopback.
+@Suite struct PicturesViewCommandTests {
+    @Test func aReplayServesThePageAndTheWholeLogAsEvents() throws {
+        let dir = try PicturesTimelineTests.sharedSession()
+        let viewer = try ViewerProcess(["--replay", dir, "--navigator", "main"])
+        defer { #expect(viewer.stop() == 0) }
+        #expect(viewer.child.stdout.contains("segue view: replaying \(dir) ("))
+        let page = try String(contentsOf: URL(string: viewer.url)!, encoding: .utf8)
+        #expect(page.contains("<script src=\"viewer.js\"></script>"))
+        // A replay's stream is finite: hello, one frame per frame visited, end.
+        let events = try String(contentsOf: URL(string: viewer.url + "events")!, encoding: .utf8)
+        let names = events.split(separator: "\n").filter { $0.hasPrefix("event: ") }.map { $0.dropFirst(7) }
+        #expect(names.first == "hello")
+        #expect(names.last == "end")
+        let replayed = try Cli.run(["replay", dir, "--json"]).stdout.split(separator: "\n").count
+        #expect(events.components(separatedBy: "\"final\":").count - 1 == replayed, "every tick, once")
+    }
+
+    @Test func aPortInUseIsStatus69WithAHint() throws {
+        let dir = try PicturesTimelineTests.sharedSession()
+        let first = try ViewerProcess(["--replay", dir])
+        defer { #expect(first.stop() == 0) }
+        let address = first.url.dropFirst("http://".count).dropLast()
+        let second = try Cli.run(["view", "--replay", dir, "--listen", String(address)])
+        #expect(second.status == 69)
+        #expect(second.stderr.contains("error: Cannot listen on \(address): the port is already in use"))
+        #expect(second.stderr.contains("hint: another segue view (or another server) has it"))
+    }
+
+    /// (arguments after `view`, status, what stderr says); `DIR` is a recorded data dir, `EMPTY` an empty file.
+    @Test(arguments: [
+        (["--replay", "/nonexistent"], 74, "error: /nonexistent does not exist; pass a data dir"),
+        (["--replay", "EMPTY"], 1, "holds no events: there is nothing to draw."),
+        (["--replay", "DIR", "--navigator", "nope"], 1, "There is no navigator nope in DIR; it has main."),
+        (["--replay", "DIR", "--listen", "127.0.0.1"], 64, "'127.0.0.1' is not a listen address (no :PORT)"),
+        (["--replay", "DIR", "--listen", "example.com:80"], 64, "example.com is not a numeric IPv4 address"),
+        (["--navigator", "main"], 64, "Option '--navigator' needs '--replay <log>'"),
+        (
+            ["--replay", "DIR", "--listen", "192.0.2.1:0"], 69,
+            "warning: --listen 192.0.2.1:0 is not a loopback address"
+        ),
+        (["--replay", "DIR", "--listen", "192.0.2.1:0"], 69, "that address is not one of this machine's"),
+        (["--endpoint", "tcp://127.0.0.1:1", "--timeout", "0.3s", "--listen", "127.0.0.1:0"], 3, "error: "),
+    ])
+    func badInput(arguments: [String], status: Int32, message: String) throws {
+        let dir = try PicturesTimelineTests.sharedSession()
+        let empty = DaemonProcess.temporaryDirectory() + "/empty.jsonl"
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let args = arguments.map { ["DIR": dir, "EMPTY": empty][$0] ?? $0 }
+        let run = try Cli.run(["view"] + args)
+        #expect(run.status == status, "\(args): \(run.stderr)")
+        #expect(run.stderr.contains(message.replacingOccurrences(of: "DIR", with: dir)), "\(run.stderr)")
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// `segue view` in a real headless Chromium: a replay paused at chosen frames draws every card with
+/// the tick's transform, origin, opacity, z order and mask; a screenshot at fraction 0.5 of a slide
+/// has the new card's edge at half the width; two tabs on a live daemon get the same frames.
+@Suite(.serialized, .enabled(if: Browser.available, Browser.skipReason))
+struct PicturesViewerTests {
+    @Test func pausedFramesDrawEveryCardAsItsTickSays() throws {
+        let session = try PictureSession.record()
+        defer { session.daemon.stop() }
+        // For each style, the frames at about 0.3 and 0.7 of its transition (flip shows each side).
+        var chosen: [Int64: JSON] = [:]
+        for transition in 1...PictureSession.pushes.count {
+            let ticks = try #require(session.ticks[transition])
+            for share in [0.3, 0.7] {
+                let tick = ticks[Int((Double(ticks.count - 1) * share).rounded())]
+                chosen[tick["frame"]!.int64Value!] = tick
+            }
+        }
+        let viewer = try ViewerProcess(["--replay", session.daemon.dataDir])
+        defer { #expect(viewer.stop() == 0) }
+        let result = try Browser.Probe.run(
+            ["cards", viewer.url] + chosen.keys.sorted().flatMap { ["--frame", String($0)] })
+        var worst = CardDeltas()
+        for shown in result.arrayValue ?? [] {
+            let page = try #require(shown["navigators"]?.arrayValue?.first { $0["navigator"] == "main" })
+            let frame = try #require(page["frame"]?.int64Value)
+            let tick = try #require(chosen[frame], "the page shows frame \(frame), not one asked for")
+            let cards = page["cards"]?.arrayValue ?? []
+            #expect(cards.compactMap { $0["role"]?.stringValue }.sorted() == ["from", "to"])
+            for card in cards {
+                let role = card["role"]!.stringValue!
+                let view = try #require(tick["views"]?[role])
+                #expect(card["screen"] == view["screen"], "frame \(frame) \(role)")
+                worst.merge(try CardCheck.compare(card, view, device: page["device"]!, frame: frame, role: role))
+            }
+        }
+        #expect(result.arrayValue?.count == chosen.count)
+        print(
+            "viewer: \(chosen.count) frames (slide, fade, flip, zoom, iris), \(2 * chosen.count) cards: max |Δ| "
+                + "matrix \(worst.matrix) (after 6-digit rounding), translation \(worst.pixels) px, opacity "
+                + "\(worst.opacity), origin \(worst.origin) px, mask radius \(worst.mask) px")
+    }
+
+    @Test func aSlideAtHalfwayHasTheNewCardsEdgeAtHalfTheWidth() throws {
+        let session = try PictureSession.record()
+        defer { session.daemon.stop() }
+        let slide = try #require(session.ticks[1])
+        let half = try #require(
+            slide.first { $0["fraction"]?.doubleValue == 0.5 }, "a 0.5 s push at 60 Hz has frame 15 of 30")
+        #expect(half["views"]?["to"]?["x"]?.doubleValue == 0.5)
+        let viewer = try ViewerProcess(["--replay", session.daemon.dataDir])
+        defer { #expect(viewer.stop() == 0) }
+        let result = try Browser.Probe.run(["edge", viewer.url, "--frame", String(half["frame"]!.int64Value!)])
+        let width = try #require(result["device"]?["width"]?.doubleValue)
+        let edge = try #require(result["edge"]?.doubleValue, "no pixel of the to card's colour in the row: \(result)")
+        #expect(abs(edge - width / 2) <= 2, "the to card's left edge is at \(edge) of \(width) px")
+        print(
+            "viewer: at fraction 0.5 the to card's left edge is at \(edge) px of a \(width) px card (half: \(width / 2))"
+        )
+    }
+
+    @Test func twoTabsOnALiveDaemonGetTheSameFrames() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        try #require(try Cli.run(["create", "main", "Home"], daemon: daemon).status == 0)
+        let viewer = try ViewerProcess(["main"], daemon: daemon)
+        defer { #expect(viewer.stop() == 0) }
+        let probe = try Browser.Probe(["tabs", viewer.url, "--navigator", "main", "--transition", "1", "--tabs", "2"])
+        let ready = probe.waitReady()
+        if !ready { _ = try? probe.result() }
+        try #require(ready, "the tabs never showed navigator main: \(probe.child.stderr.suffix(2000))")
+        let push = try Cli.run(["push", "main", "Detail", "--duration", "0.4", "--wait"], daemon: daemon)
+        #expect(push.status == 0, "\(push.stderr)")
+        let result = try probe.result()
+        let tabs = (result["tabs"]?.arrayValue ?? []).map { $0.arrayValue?.compactMap(\.int64Value) ?? [] }
+        #expect(tabs.count == 2)
+        let published = try Cli.run(["replay", daemon.dataDir, "--json"]).stdout.split(separator: "\n")
+            .compactMap { try? JSON.parse(String($0)) }.filter { $0["transition"] == 1 }.compactMap {
+                $0["frame"]?.int64Value
+            }
+        #expect(published.count == 25)
+        #expect(tabs.first == published, "tab 1 saw \(tabs.first ?? [])")
+        #expect(tabs.last == published, "tab 2 saw \(tabs.last ?? [])")
+        print(
+            "viewer: two tabs each saw frames \(published.first ?? 0)...\(published.last ?? 0) (\(published.count) ticks)"
+        )
+    }
+}
+
+/// The largest differences seen between what the page computed and what the tick says.
+struct CardDeltas {
+    var matrix = 0.0, pixels = 0.0, opacity = 0.0, origin = 0.0, mask = 0.0
+    mutating func merge(_ other: CardDeltas) {
+        matrix = max(matrix, other.matrix)
+        pixels = max(pixels, other.pixels)
+        opacity = max(opacity, other.opacity)
+        origin = max(origin, other.origin)
+        mask = max(mask, other.mask)
+    }
+}
