@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 PREFIX ?= /usr/local
-DEB_PACKAGES := libzmq3-dev libsqlite3-dev libsystemd-dev pkg-config
+DEB_PACKAGES := libzmq3-dev libsqlite3-dev libsystemd-dev libmicrohttpd-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release run test bench fuzz install clean format

@@ -171,7 +171,7 @@ def tabs(driver, args):
 
 
 def shot(driver, args):
-    if args.index:
+    if args.index or args.frame:
         open_replay(driver, args)
         driver.execute_script("window.segue.seek(arguments[0])", args.index[0])
     else:

@@ -21,7 +21,10 @@ extension CommandTree {
                 + "Computed by the same core as replay. Without -o the SVG goes to stdout.",
             arguments: [ArgumentSpec("log", help: "A data dir or a JSON Lines export.")],
             options: windowOptions + [
-                OptionSpec("output", short: "o", value: "file", help: "Write here: a .svg or .html file.")
+                OptionSpec("output", short: "o", value: "file", help: "Write here: a .svg or .html file."),
+                OptionSpec(
+                    "scale", value: "px-per-second",
+                    help: "Horizontal scale inside busy stretches (default 600: 10 px a frame at 60 Hz)."),
             ],
             examples: [
                 "segue timeline ./.segue -o session.svg",

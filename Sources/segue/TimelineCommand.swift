@@ -10,6 +10,14 @@ enum TimelineCommand {
     static func run(_ inv: Invocation) throws {
         let output = inv.parsed.value("output")
         let format = try format(output)
+        var options = TimelineLayout.Options()
+        if let scale = try inv.double("scale") {
+            guard (1...100_000).contains(scale) else {
+                throw UsageError.invalidValue(
+                    String(scale), for: "--scale", "expected pixels per second from 1 to 100000")
+            }
+            options.pixelsPerSecond = scale
+        }
         let path = inv.argument("log")
         try Refusal.reported {
             let window = try LogWindow.open(path, inv)
@@ -18,7 +26,9 @@ enum TimelineCommand {
                 startFrame: window.startFrame)
             try window.frames { frame, events, ticks in try builder.add(frame: frame, events: events, ticks: ticks) }
             let timeline = builder.timeline
-            let text = format == .html ? TimelineHTML.render(timeline) : TimelineSVG.render(timeline)
+            let text =
+                format == .html
+                ? TimelineHTML.render(timeline, options: options) : TimelineSVG.render(timeline, options: options)
             guard let output else {
                 FileHandle.standardOutput.write(Data(text.utf8))
                 return

@@ -3,24 +3,20 @@ import SegueClient
 import SegueCore
 import SegueHTTP
 import SegueView
+import Synchronization
 
 /// `segue view`: the browser frontend, live from a daemon or replaying a log.
 enum ViewCommand {
     static func run(_ inv: Invocation) throws {
         let listen = try listenAddress(inv)
-        // Blocked before any thread starts, so only `waitForSignal` takes them (libmicrohttpd's and
-        // ZeroMQ's threads inherit the mask).
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, s) }
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let shutdown = Shutdown()
         if let log = inv.parsed.value("replay") {
-            try replay(log, inv, listen: listen, signals: signals)
+            try replay(log, inv, listen: listen, shutdown: shutdown)
         } else {
             for option in ["navigator", "from", "to", "frame-rate"] where inv.parsed.value(option) != nil {
                 throw UsageError("Option '--\(option)' needs '--replay <log>'; live, name navigators as arguments.")
             }
-            try ViewLive.run(inv, listen: listen, signals: signals)
+            try ViewLive.run(inv, listen: listen, shutdown: shutdown)
         }
     }
 
@@ -33,7 +29,7 @@ enum ViewCommand {
         }
     }
 
-    static func replay(_ path: String, _ inv: Invocation, listen: ListenAddress, signals: sigset_t) throws {
+    static func replay(_ path: String, _ inv: Invocation, listen: ListenAddress, shutdown: Shutdown) throws {
         try Refusal.reported {
             let window = try LogWindow.open(path, inv)
             var script = ReplayScript(
@@ -49,11 +45,11 @@ enum ViewCommand {
                     return stream
                 }
             }
+            shutdown.onSignal { server.stop() }
             Output.line(
                 "segue view: replaying \(path) (\(finished.frameCount) frames at \(window.clock.rate) Hz) on "
                     + "\(server.address.url)  (Ctrl-C to stop)")
-            waitForSignal(signals)
-            server.stop()
+            while true { sleep(3600) }
         }
     }
 
@@ -77,10 +73,30 @@ enum ViewCommand {
         }
     }
 
-    /// Waits for SIGINT, SIGTERM or SIGHUP (blocked in every thread).
-    static func waitForSignal(_ signals: sigset_t) {
-        var set = signals
-        var received: Int32 = 0
-        sigwait(&set, &received)
+}
+
+/// Ctrl-C, SIGTERM and SIGHUP: blocked in every thread (libmicrohttpd's and ZeroMQ's inherit the mask,
+/// so they start after this), taken by one thread that runs what was registered and exits 0.
+final class Shutdown: Sendable {
+    private let actions = Mutex<[@Sendable () -> Void]>([])
+
+    init() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, s) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let set = signals
+        Thread { [self] in
+            var wanted = set
+            var received: Int32 = 0
+            sigwait(&wanted, &received)
+            for action in actions.withLock({ $0.reversed() }) { action() }
+            exit(0)
+        }.start()
+    }
+
+    /// Runs `action` on a signal, before those registered earlier.
+    func onSignal(_ action: @escaping @Sendable () -> Void) {
+        actions.withLock { $0.append(action) }
     }
 }

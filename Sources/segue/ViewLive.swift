@@ -8,19 +8,16 @@ import SegueView
 /// gaps filled from `history`) feeds the page hub; a state is fetched after each event that changes
 /// a stack, as `watch` does.
 enum ViewLive {
-    static func run(_ inv: Invocation, listen: ListenAddress, signals: sigset_t) throws {
+    static func run(_ inv: Invocation, listen: ListenAddress, shutdown: Shutdown) throws {
         let navigators = inv.parsed.arguments["navigator"] ?? []
         let client = try inv.client()
         let pong = try client.ping()
         let hub = LiveHub(frameRate: pong.frameRate, source: "segued at \(inv.endpoint)")
         let server = try ViewCommand.serve(listen) { request in ViewerSite.respond(request) { hub.connect() } }
-        let stopper = Thread {
-            ViewCommand.waitForSignal(signals)
+        shutdown.onSignal {
             hub.closeAll()
             server.stop()
-            exit(0)
         }
-        stopper.start()
         let subscription = try CatchUpSubscription(
             client: client, publishEndpoint: try inv.subscriptionEndpoint(), navigators: navigators, heartbeats: true,
             curve: try inv.curve())
