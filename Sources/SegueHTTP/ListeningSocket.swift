@@ -27,27 +27,27 @@ enum ListeningSocket {
     }
 
     private static func bind(_ fd: Int32, _ address: ListenAddress) throws(HTTPError) {
-        var result: Int32
+        /// bind(2) with `sa` as the generic `sockaddr` it is.
+        func bind<Address>(_ sa: inout Address) -> Int32 {
+            withUnsafePointer(to: &sa) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.bind(fd, $0, socklen_t(MemoryLayout<Address>.size))
+                }
+            }
+        }
+        let result: Int32
         if address.isIPv6 {
             var sa = sockaddr_in6()
             sa.sin6_family = sa_family_t(AF_INET6)
             sa.sin6_port = address.port.bigEndian
             _ = inet_pton(AF_INET6, address.host, &sa.sin6_addr)
-            result = withUnsafePointer(to: &sa) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
+            result = bind(&sa)
         } else {
             var sa = sockaddr_in()
             sa.sin_family = sa_family_t(AF_INET)
             sa.sin_port = address.port.bigEndian
             _ = inet_pton(AF_INET, address.host, &sa.sin_addr)
-            result = withUnsafePointer(to: &sa) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            result = bind(&sa)
         }
         guard result == 0 else { throw failure(address, errno) }
     }

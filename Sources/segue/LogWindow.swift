@@ -1,6 +1,7 @@
 import Foundation
 import SegueClient
 import SegueCore
+import SegueView
 
 /// The part of a log that `timeline` and `view --replay` show: the log read whole (a data dir or an
 /// export), cut by `--from` and `--to` (each a seq or a time), one navigator's or all of them.
@@ -116,10 +117,15 @@ struct LogWindow {
         )
     }
 
-    /// Every frame of the window, through the replay core.
-    func frames(_ body: (_ frame: Int64, _ events: [EventRecord], _ ticks: [Tick]) throws -> Void) throws {
-        try FrameSource.run(events, clock: clock, stopBefore: stopBefore, body)
+    /// Every frame of the window, through the replay core, into `consumer`.
+    func feed<Consumer: FrameConsumer>(_ consumer: inout Consumer) throws {
+        try FrameSource.run(events, clock: clock, stopBefore: stopBefore) { frame, events, ticks in
+            try consumer.add(frame: frame, events: events, ticks: ticks)
+        }
     }
+
+    /// The log's name as pictures show it: the file or directory's last component.
+    var name: String { (path as NSString).lastPathComponent }
 
     static func describe(_ time: Int64) -> String {
         let formatter = ISO8601DateFormatter()

@@ -22,9 +22,8 @@ enum TimelineCommand {
         try Refusal.reported {
             let window = try LogWindow.open(path, inv)
             var builder = TimelineBuilder(
-                source: (path as NSString).lastPathComponent, clock: window.clock, navigator: window.navigator,
-                startFrame: window.startFrame)
-            try window.frames { frame, events, ticks in try builder.add(frame: frame, events: events, ticks: ticks) }
+                source: window.name, clock: window.clock, navigator: window.navigator, startFrame: window.startFrame)
+            try window.feed(&builder)
             let timeline = builder.timeline
             let text =
                 format == .html

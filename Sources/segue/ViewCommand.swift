@@ -33,9 +33,8 @@ enum ViewCommand {
         try Refusal.reported {
             let window = try LogWindow.open(path, inv)
             var script = ReplayScript(
-                source: (path as NSString).lastPathComponent, clock: window.clock, navigator: window.navigator,
-                startFrame: window.startFrame)
-            try window.frames { frame, events, ticks in try script.add(frame: frame, events: events, ticks: ticks) }
+                source: window.name, clock: window.clock, navigator: window.navigator, startFrame: window.startFrame)
+            try window.feed(&script)
             script.finish()
             let finished = script
             let server = try serve(listen) { request in
