@@ -26,7 +26,10 @@ struct LogWindow {
             if let seq = Int64(text), seq >= 0 {
                 self = .seq(seq)
             } else if text.hasPrefix("+") {
-                self = .offset(try ArgumentValues.seconds(String(text.dropFirst()), for: option))
+                // +0 is the log's first event; other offsets are positive durations (`+2.5s`, `+300ms`).
+                let duration = String(text.dropFirst())
+                let isZero = Double(duration.trimmingCharacters(in: CharacterSet(charactersIn: "ms"))) == 0
+                self = .offset(isZero ? 0 : try ArgumentValues.seconds(duration, for: option))
             } else if let date = Self.instant(text) {
                 self = .time(Int64((date.timeIntervalSince1970 * 1e9).rounded()))
             } else {
@@ -34,6 +37,15 @@ struct LogWindow {
                     text, for: option,
                     "expected a seq (12), a time (2025-06-01T12:00:00.5Z) or an offset from the log's first event (+2.5s)"
                 )
+            }
+        }
+
+        /// The instant of a time or offset bound (offsets count from `first`'s time); nil for a seq.
+        func instant(after first: EventRecord) -> Int64? {
+            switch self {
+            case .seq: nil
+            case .time(let t): t
+            case .offset(let seconds): first.time + Int64((seconds * 1e9).rounded())
             }
         }
 
@@ -78,32 +90,12 @@ struct LogWindow {
             throw IOFailure("Cannot tell the log's frame rate; pass --frame-rate.")
         }
         let clock = try FrameClock(rate: clockRate)
-        func instant(_ bound: Bound) -> Int64? {
-            switch bound {
-            case .seq: nil
-            case .time(let t): t
-            case .offset(let seconds): first.time + Int64((seconds * 1e9).rounded())
-            }
-        }
-        // --to: the events kept, and the frame the replay stops before.
-        var kept = all
-        var stopBefore = Int64.max
-        if let to {
-            if case .seq(let seq) = to {
-                kept = all.filter { $0.seq <= seq }
-            } else if let t = instant(to) {
-                kept = all.filter { $0.time <= t }
-                stopBefore = clock.frame(atOrBefore: t) + 1
-            }
-            if let next = all.dropFirst(kept.count).first { stopBefore = min(stopBefore, next.frame) }
-        }
+        let (kept, stopBefore) = cut(all, to: to, clock: clock)
         var startFrame = Int64.min
-        if let from {
-            if case .seq(let seq) = from {
-                startFrame = kept.first { $0.seq >= seq }?.frame ?? .max
-            } else if let t = instant(from) {
-                startFrame = clock.frame(atOrAfter: t)
-            }
+        if case .seq(let seq)? = from {
+            startFrame = kept.first { $0.seq >= seq }?.frame ?? .max
+        } else if let t = from?.instant(after: first) {
+            startFrame = clock.frame(atOrAfter: t)
         }
         let shown = kept.filter { $0.frame >= startFrame && (navigator == nil || $0.navigator == navigator) }
         if shown.isEmpty && (from != nil || to != nil) {
@@ -115,6 +107,23 @@ struct LogWindow {
         return LogWindow(
             path: path, events: kept, clock: clock, startFrame: startFrame, stopBefore: stopBefore, navigator: navigator
         )
+    }
+
+    /// `--to`: the events kept, and the frame the replay stops before (that of the first event left
+    /// out, or the one after a time bound and after the last event kept).
+    static func cut(_ all: [EventRecord], to: Bound?, clock: FrameClock) -> (kept: [EventRecord], stopBefore: Int64) {
+        guard let to, let first = all.first else { return (all, .max) }
+        var kept = all
+        var stopBefore = Int64.max
+        if case .seq(let seq) = to {
+            kept = all.filter { $0.seq <= seq }
+        } else if let t = to.instant(after: first) {
+            kept = all.filter { $0.time <= t }
+            // An event accepted by `t` takes effect at the next frame: that frame is shown too.
+            stopBefore = max(clock.frame(atOrBefore: t), kept.last?.frame ?? .min) + 1
+        }
+        if let next = all.dropFirst(kept.count).first { stopBefore = min(stopBefore, next.frame) }
+        return (kept, stopBefore)
     }
 
     /// Every frame of the window, through the replay core, into `consumer`.

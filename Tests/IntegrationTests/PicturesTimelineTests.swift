@@ -96,6 +96,24 @@ import Testing
         #expect(html.contains("data-transition=\"2\""))
     }
 
+    /// (window options, bands drawn, event markers): seqs, and an offset and a time from the log's start.
+    @Test(arguments: [
+        (["--from", "2", "--to", "3"], 1, 2), (["--to", "+0s"], 0, 1), (["--from", "10"], 1, 2),
+        (["--to", "FIRST"], 0, 1), (["--navigator", "main", "--from", "+0s"], 5, 11),
+    ])
+    func windows(options: [String], bands: Int, events: Int) throws {
+        let dir = try Self.sharedSession()
+        let first = try #require(try Cli.run(["export", "--data-dir", dir]).stdout.split(separator: "\n").first)
+        let time = try #require(try JSON.parse(String(first))["time"]?.int64Value)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let stamp = formatter.string(from: Date(timeIntervalSince1970: Double((time + 999_999) / 1_000_000) / 1000))
+        let run = try Cli.run(["timeline", dir] + options.map { $0 == "FIRST" ? stamp : $0 })
+        #expect(run.status == 0, "\(options): \(run.stderr)")
+        #expect(run.stdout.components(separatedBy: "<g class=\"band ").count - 1 == bands, "\(options)")
+        #expect(run.stdout.components(separatedBy: "<g class=\"event ").count - 1 == events, "\(options)")
+    }
+
     /// (arguments after `timeline`, status, what stderr says). `DIR` is a data dir with the session;
     /// `EMPTY` an empty file; `BARE` a directory without a log.
     @Test(arguments: [
