@@ -11,6 +11,8 @@ always quit on the way out.
   tabs URL --navigator NAV --transition T [--tabs 2]
                                 live: prints {"ready": true}, then, once every tab has the final tick
                                 of transition T, the frames each tab received
+  timeline URL --index N        a `segue timeline` HTML file: the cursor moved to event N, zoomed 2x,
+                                what the stacks panel and the SVG then show
   shot URL --out FILE [--index N] [--width W --height H]
                                 a PNG screenshot of the page (or of a file:// timeline)
 """
@@ -170,6 +172,22 @@ def tabs(driver, args):
     return {"tabs": seen}
 
 
+def timeline(driver, args):
+    driver.get(args.url)
+    wait(driver, "return window.segueTimeline", args.timeout, "its script")
+    return driver.execute_script("""
+      const t = window.segueTimeline, svg = document.querySelector('#scroll svg');
+      const before = Number(svg.getAttribute('width'));
+      t.show(arguments[0]);
+      t.setZoom(2);
+      const line = document.querySelector('line.cursor-line');
+      return {label: document.getElementById('cursor-label').textContent,
+              stacks: [...document.querySelectorAll('#stacks .nav')].map((n) => n.textContent),
+              cursorX: Number(line.getAttribute('x1')), markX: t.data.marks[arguments[0]].x,
+              width: before, zoomed: Number(svg.getAttribute('width'))};
+    """, args.index[0])
+
+
 def shot(driver, args):
     if args.index or args.frame:
         open_replay(driver, args)
@@ -183,7 +201,7 @@ def shot(driver, args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["cards", "edge", "tabs", "shot"])
+    parser.add_argument("command", choices=["cards", "edge", "tabs", "timeline", "shot"])
     parser.add_argument("url")
     parser.add_argument("--index", type=int, action="append", default=[])
     parser.add_argument("--frame", type=int, action="append", default=[], help="a frame number, for its index")
@@ -204,7 +222,7 @@ def main():
     signal.alarm(int(args.timeout) + 30)
     driver = browser(args.width, args.height)
     try:
-        result = {"cards": cards, "edge": edge, "tabs": tabs, "shot": shot}[args.command](driver, args)
+        result = {"cards": cards, "edge": edge, "tabs": tabs, "timeline": timeline, "shot": shot}[args.command](driver, args)
         print(json.dumps(result), flush=True)
         return 0
     except Exception as error:  # reported to the test, which prints it

@@ -8,6 +8,9 @@ enum TimelineCommand {
     enum Format { case svg, html }
 
     static func run(_ inv: Invocation) throws {
+        guard !inv.json else {
+            throw UsageError("segue timeline makes an SVG or HTML picture; --json has no meaning here.")
+        }
         let output = inv.parsed.value("output")
         let format = try format(output)
         var options = TimelineLayout.Options()

@@ -8,6 +8,7 @@ import Synchronization
 /// `segue view`: the browser frontend, live from a daemon or replaying a log.
 enum ViewCommand {
     static func run(_ inv: Invocation) throws {
+        guard !inv.json else { throw UsageError("segue view makes a web page; --json has no meaning here.") }
         let listen = try listenAddress(inv)
         let shutdown = Shutdown()
         if let log = inv.parsed.value("replay") {

@@ -62,6 +62,20 @@ struct PicturesViewerTests {
         )
     }
 
+    /// The HTML timeline in the browser: the seq cursor shows the stack as of the chosen event, and zooms.
+    @Test func theTimelinesCursorTravelsInTime() throws {
+        let dir = try PicturesTimelineTests.sharedSession()
+        let html = DaemonProcess.temporaryDirectory() + "/timeline.html"
+        try #require(try Cli.run(["timeline", dir, "-o", html]).status == 0)
+        // Event index 3 is seq 4, the second push's start: the stack is still Home, Screen1.
+        let result = try Browser.Probe.run(["timeline", "file://" + html, "--index", "3"])
+        #expect(result["label"]?.stringValue?.hasPrefix("seq 4 · main · transition.started") == true, "\(result)")
+        let stacks = result["stacks"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(stacks == ["mainHome[s1]Screen1[s2]push #2 animating Screen1 → Screen2"], "\(stacks)")
+        #expect(result["cursorX"] == result["markX"])
+        #expect(result["zoomed"]?.doubleValue == 2 * (result["width"]?.doubleValue ?? 0))
+    }
+
     @Test func twoTabsOnALiveDaemonGetTheSameFrames() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
