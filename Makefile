@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 DEB_PACKAGES := libzmq3-dev libsqlite3-dev libsystemd-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test bench fuzz install clean format
+.PHONY: deps build release run test bench fuzz install install-built clean format
 
 ## deps: install the system libraries (apt) if any is missing.
 deps:
@@ -41,16 +41,29 @@ UNITDIR ?= /etc/systemd/system
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 TMPFILESDIR ?= /usr/lib/tmpfiles.d
 DOCDIR ?= $(PREFIX)/share/doc/segue
+# The crash backtracer the unit names (SWIFT_BACKTRACE=): the static one of the toolchain that built
+# segued, which works under MemoryDenyWriteExecute= (docs/operations.md, "Crash backtraces").
+SWIFT_BACKTRACER ?= $(shell $(SWIFT) -print-target-info 2>/dev/null | sed -n 's|.*"runtimeResourcePath": *"\(.*\)/lib/swift".*|\1|p')/libexec/swift/linux/swift-backtrace-static
 
-## install: release build, then segued and segue, the systemd unit (its paths rewritten to BINDIR and
-## DOCDIR), sysusers.d and tmpfiles.d entries, the docs, and /etc/segue/segued.json unless one exists.
+## install: release build, then `install-built` from it.
 install: release
-	@bin="$$($(SWIFT) build -c release --show-bin-path)"; \
-	set -e; \
+	@$(MAKE) --no-print-directory install-built BUILT="$$($(SWIFT) build -c release --show-bin-path)"
+
+## install-built: what `install` installs, with segued and segue taken from the build in BUILT (no
+## build step; the systemd test stages its debug build this way): the systemd unit (its paths
+## rewritten to BINDIR, SYSCONFDIR, DOCDIR and SWIFT_BACKTRACER), sysusers.d and tmpfiles.d entries, the docs, and
+## /etc/segue/segued.json unless one exists.
+install-built:
+	@set -e; \
+	[ -n "$(BUILT)" ] && [ -x "$(BUILT)/segued" ] && [ -x "$(BUILT)/segue" ] || { \
+	  echo "install-built: BUILT=DIR must name a build holding segued and segue (got '$(BUILT)')" >&2; exit 2; }; \
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(TMPFILESDIR)" "$(DESTDIR)$(DOCDIR)"; \
-	install -m 0755 "$$bin/segued" "$$bin/segue" "$(DESTDIR)$(BINDIR)/"; \
+	install -m 0755 "$(BUILT)/segued" "$(BUILT)/segue" "$(DESTDIR)$(BINDIR)/"; \
+	[ -x "$(SWIFT_BACKTRACER)" ] || echo "warning: no Swift backtracer at '$(SWIFT_BACKTRACER)' (set SWIFT_BACKTRACER=): crashes under the unit will have no backtrace" >&2; \
 	sed -e 's|/usr/local/bin/segued|$(BINDIR)/segued|g' -e 's|/usr/local/share/doc/segue|$(DOCDIR)|g' \
-	    -e 's|/etc/segue/segued.json|$(SYSCONFDIR)/segue/segued.json|g' config/segued.service > "$(DESTDIR)$(UNITDIR)/segued.service"; \
+	    -e 's|/etc/segue/segued.json|$(SYSCONFDIR)/segue/segued.json|g' \
+	    -e 's|swift-backtrace=/usr/libexec/swift/linux/swift-backtrace-static|swift-backtrace=$(SWIFT_BACKTRACER)|' \
+	    config/segued.service > "$(DESTDIR)$(UNITDIR)/segued.service"; \
 	chmod 0644 "$(DESTDIR)$(UNITDIR)/segued.service"; \
 	install -m 0644 config/segue.sysusers.conf "$(DESTDIR)$(SYSUSERSDIR)/segue.conf"; \
 	sed -e 's|/etc/segue|$(SYSCONFDIR)/segue|g' config/segue.tmpfiles.conf > "$(DESTDIR)$(TMPFILESDIR)/segue.conf"; \
