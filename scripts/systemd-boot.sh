@@ -35,7 +35,10 @@ probe() {
     done
     [ -x /lib/systemd/systemd ] || missing="$missing /lib/systemd/systemd"
     [ -z "$missing" ] || { echo "missing:$missing (apt-get install util-linux mount iproute2 systemd)"; exit 77; }
-    cgroup2_root >/dev/null || { echo "no cgroup2 hierarchy (neither /sys/fs/cgroup/unified nor /sys/fs/cgroup)"; exit 77; }
+    local root
+    root=$(cgroup2_root) || { echo "no cgroup2 hierarchy (neither /sys/fs/cgroup/unified nor /sys/fs/cgroup)"; exit 77; }
+    mkdir "$root/segue-probe-$$" 2>/dev/null && rmdir "$root/segue-probe-$$" \
+        || { echo "cannot make a sub-cgroup in $root"; exit 77; }
     local out
     out=$(unshare --cgroup --pid --fork --mount --uts --ipc --net --kill-child sh -c \
         'mount -t tmpfs tmpfs /mnt && mkdir /mnt/l /mnt/u /mnt/w /mnt/m && mount -t overlay overlay -o lowerdir=/,upperdir=/mnt/u,workdir=/mnt/w /mnt/m' 2>&1) \

@@ -84,6 +84,12 @@ final class BootedSystemd: @unchecked Sendable {
         try run(["journalctl", "-u", unit, "--no-pager", "-o", "cat"]).stdout
     }
 
+    /// Whether the service's journal holds `text` (a Bool, so that a failed expectation does not
+    /// print the whole journal).
+    func journalContains(_ text: String, unit: String = "segued") throws -> Bool {
+        try journal(unit: unit).contains(text)
+    }
+
     /// Polls `condition` every 100 ms until it holds or `timeout` passes; returns whether it held.
     func wait(for timeout: Duration, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = ContinuousClock.now + timeout
