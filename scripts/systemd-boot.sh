@@ -9,6 +9,7 @@
 #                                              prints the host PID of the new PID 1 once systemctl can talk to it
 #   scripts/systemd-boot.sh run WORK CMD...    run CMD inside (every namespace of that PID 1, its root and cwd)
 #   scripts/systemd-boot.sh down WORK          poweroff, else SIGKILL of that PID 1; remove the sub-cgroups
+# With SEGUE_BOOT_OWNER=PID in the environment of `up`, the same happens once process PID is gone.
 #
 # Why a sub-cgroup of a cgroup2 mount: systemd needs a cgroup2 hierarchy it may write, and the cgroup
 # namespace makes that sub-cgroup its root. On hybrid hosts (cgroup v1 with /sys/fs/cgroup/unified)
@@ -16,6 +17,17 @@
 set -euo pipefail
 
 die() { echo "systemd-boot: $*" >&2; exit 1; }
+
+# Closes every descriptor but stdio, in a subshell about to start what outlives this script: a
+# caller waiting for a descriptor it gave this script to close (a pipe, Foundation's Process) must
+# not wait for the booted systemd.
+close_inherited() {
+    local fd
+    for fd in /proc/$BASHPID/fd/*; do
+        fd=${fd##*/}
+        if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+    done
+}
 
 # The cgroup2 mount to make the sub-cgroup in: /sys/fs/cgroup/unified on hybrid hosts, else
 # /sys/fs/cgroup when it is cgroup2 itself.
@@ -101,12 +113,7 @@ up() {
     # script's own process stays where it was.
     (
         echo "$BASHPID" > "$cgroup/cgroup.procs"
-        # Only stdio goes along: a caller waiting for a descriptor it gave this script to close (a
-        # pipe, Foundation's Process) must not wait for the booted systemd.
-        for fd in /proc/$BASHPID/fd/*; do
-            fd=${fd##*/}
-            if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
-        done
+        close_inherited
         exec unshare --cgroup --pid --fork --mount --uts --ipc --net --kill-child \
             "$0" init "$stage" "$work" </dev/null >"$work/console.log" 2>&1
     ) &
@@ -122,6 +129,9 @@ up() {
     done
     [ -n "$pid" ] || { cat "$work/console.log" >&2; die "unshare started no PID 1"; }
     echo "$pid" > "$work/pid"
+    if [ -n "${SEGUE_BOOT_OWNER:-}" ]; then
+        ( close_inherited; exec "$0" watch-owner "$SEGUE_BOOT_OWNER" "$pid" "$leader" "$cgroup" </dev/null >/dev/null 2>&1 ) &
+    fi
     # systemctl needs the manager's private socket; it appears once PID 1 is systemd and running.
     for i in $(seq 1 600); do
         [ -S "/proc/$pid/root/run/systemd/private" ] && { echo "$pid"; return 0; }
@@ -140,22 +150,29 @@ run() {
 }
 
 down() {
-    local work=$1 pid leader cgroup i
-    pid=$(cat "$work/pid" 2>/dev/null || true)
-    leader=$(cat "$work/unshare.pid" 2>/dev/null || true)
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    local work=$1
+    teardown "$(cat "$work/pid" 2>/dev/null || true)" "$(cat "$work/unshare.pid" 2>/dev/null || true)" \
+        "$(cat "$work/cgroup" 2>/dev/null || true)"
+}
+
+# Whether PID is still one of ours: alive and in the sub-cgroup (a reused PID is not).
+ours() {
+    [ -n "$1" ] && grep -qF "${2##*/}" "/proc/$1/cgroup" 2>/dev/null
+}
+
+teardown() {
+    local pid=$1 leader=$2 cgroup=$3 i
+    if ours "$pid" "$cgroup"; then
         timeout 5 nsenter -t "$pid" -m -p -u -i -n -C -r -w systemctl poweroff --no-block >/dev/null 2>&1 || true
-        for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-        if kill -0 "$pid" 2>/dev/null; then
+        for i in $(seq 1 100); do ours "$pid" "$cgroup" || break; sleep 0.05; done
+        if ours "$pid" "$cgroup"; then
             echo "systemd-boot: PID 1 ($pid) still runs 5 s after poweroff; SIGKILL" >&2
             kill -KILL "$pid" 2>/dev/null || true
         fi
     fi
-    if [ -n "$leader" ]; then
-        for i in $(seq 1 100); do kill -0 "$leader" 2>/dev/null || break; sleep 0.05; done
-        kill -KILL "$leader" 2>/dev/null || true
-    fi
-    cgroup=$(cat "$work/cgroup" 2>/dev/null || true)
+    # unshare ends with its child; SIGKILL only if it has not.
+    for i in $(seq 1 100); do ours "$leader" "$cgroup" || break; sleep 0.05; done
+    if ours "$leader" "$cgroup"; then kill -KILL "$leader" 2>/dev/null || true; fi
     if [ -n "$cgroup" ] && [ -d "$cgroup" ]; then
         # Deepest first: a cgroup can only be removed once it has no children (and no processes,
         # which the end of the PID namespace saw to).
@@ -168,6 +185,14 @@ down() {
     fi
 }
 
+# With SEGUE_BOOT_OWNER=PID (the test process), tears down once that process is gone, however it
+# ended: a killed test leaves no systemd behind.
+watch_owner() {
+    local owner=$1 pid=$2 leader=$3 cgroup=$4
+    while kill -0 "$owner" 2>/dev/null && ours "$pid" "$cgroup"; do sleep 1; done
+    teardown "$pid" "$leader" "$cgroup"
+}
+
 command=${1:-}
 shift || true
 case "$command" in
@@ -176,5 +201,6 @@ case "$command" in
     up) [ $# -eq 2 ] || die "usage: up STAGE WORK"; up "$@" ;;
     run) [ $# -ge 2 ] || die "usage: run WORK CMD..."; run "$@" ;;
     down) [ $# -eq 1 ] || die "usage: down WORK"; down "$@" ;;
-    *) sed -n '2,14p' "$0" >&2; exit 64 ;;
+    watch-owner) watch_owner "$@" ;;
+    *) sed -n '2,/^set -euo/p' "$0" | grep '^#' >&2; exit 64 ;;
 esac

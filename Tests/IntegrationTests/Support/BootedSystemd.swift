@@ -51,7 +51,8 @@ final class BootedSystemd: @unchecked Sendable {
         let state = work + "/boot"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let started = ContinuousClock.now
-        let up = try ChildProcess.run([Self.script, "up", stage, state], timeout: .seconds(45))
+        let up = try ChildProcess.run(
+            ["SEGUE_BOOT_OWNER=\(getpid())", Self.script, "up", stage, state], timeout: .seconds(45))
         isUp = true
         guard up.status == 0, let pid = pid_t(up.stdout.trimmed) else {
             down()
