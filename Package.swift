@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Segue: a navigation coordinator daemon. See README.md and docs/.
 ///
-/// Layering (DESIGN.md §7): `SegueCore` is pure Swift; only `SegueStore` touches SQLite, only
+/// Layering (docs/design.md, "Layering"): `SegueCore` is pure Swift; only `SegueStore` touches SQLite, only
 /// `SegueWire` touches ZeroMQ, only `SegueDaemon` touches systemd. Executables are thin.
 let package = Package(
     name: "Segue",

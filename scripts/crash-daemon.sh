@@ -8,7 +8,7 @@
 #   - seqs and per-navigator revisions are gapless,
 #   - each navigator's live state equals the fold of its log (`state` vs `state` with `at`),
 #   - no interactive transition survives a restart, and each one that was interactive at the kill
-#     ended with `transition.cancelled` reason `recovery` (DESIGN.md §5).
+#     ended with `transition.cancelled` reason `recovery` (docs/design.md, "Recovery").
 # Prints one line per round and a summary; exits 0 only with zero losses and zero violations.
 #
 #   scripts/crash-daemon.sh [ROUNDS]            (default 100; SEGUED=path/to/segued, default .build/debug)

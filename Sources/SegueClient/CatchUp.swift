@@ -1,7 +1,7 @@
 import SegueCore
 
-/// The bookkeeping of the Clone pattern (ZeroMQ guide, ch. 5; DESIGN.md §4 "late joiners"), without
-/// sockets: which revision of each navigator a client holds, and what to do with the next event.
+/// The bookkeeping of the Clone pattern (ZeroMQ guide, ch. 5; docs/protocol.md, "Late joiners (the Clone pattern)"),
+/// without sockets: which revision of each navigator a client holds, and what to do with the next event.
 ///
 /// After a snapshot at revision R, events up to R are duplicates; R+1 applies; anything higher means
 /// events were lost in between (a slow joiner, a dropped message under the publisher's high-water

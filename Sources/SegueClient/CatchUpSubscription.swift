@@ -1,6 +1,6 @@
 import SegueCore
 
-/// A late joiner's view of one or more navigators (the Clone pattern of DESIGN.md §4): subscribe
+/// A late joiner's view of one or more navigators (docs/protocol.md, "Late joiners (the Clone pattern)"): subscribe
 /// first, then take `state`, then apply only events above the snapshot's revision, filling any gap
 /// from `history`. Every event of a followed navigator is yielded exactly once, in revision order.
 ///

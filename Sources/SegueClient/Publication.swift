@@ -1,6 +1,6 @@
 import SegueCore
 
-/// One message from the daemon's publish socket (DESIGN.md §4), decoded, with the body's exact bytes.
+/// One message from the daemon's publish socket (docs/protocol.md, "Sockets"), decoded, with the body's exact bytes.
 public enum Publication: Equatable, Sendable {
     case event(EventRecord)
     case tick(PublishedTick)

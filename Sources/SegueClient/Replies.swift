@@ -1,7 +1,7 @@
 import SegueCore
 
-/// The reply to a command that changes a navigator (DESIGN.md §4): its new revision, the last seq
-/// appended, and what started.
+/// The reply to a command that changes a navigator (docs/protocol.md, "Replies of navigation commands"): its new
+/// revision, the last seq appended, and what started.
 public struct CommandReply: Equatable, Sendable {
     public var navigator: String
     public var revision: Int64

@@ -1,6 +1,6 @@
 import SegueCore
 
-/// Every command of DESIGN.md §4 as a typed call.
+/// Every command of docs/protocol.md, "Commands", as a typed call.
 extension SegueClient {
     /// Sends any navigation command (the same enum the daemon decides), with its envelope: `id`
     /// (idempotency; generated when absent), `expect` and `owner`.

@@ -2,8 +2,8 @@ import Glibc
 import SegueCore
 import SegueWire
 
-/// A blocking client of `segued`'s command socket (DESIGN.md §4): one request, one reply, with a
-/// deadline and retries.
+/// A blocking client of `segued`'s command socket (docs/protocol.md, "Requests and replies"): one request, one reply,
+/// with a deadline and retries.
 ///
 /// It owns a DEALER socket, so like every ZeroMQ socket it belongs to the thread that uses it (the
 /// class is not `Sendable`). Every request carries an `id` (the caller's, or a generated one); a retry

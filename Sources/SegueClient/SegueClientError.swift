@@ -3,9 +3,9 @@ import SegueWire
 
 /// Everything a `SegueClient` call can fail with.
 ///
-/// The daemon's refusals keep the wire `ErrorCode` (DESIGN.md §4) so callers switch on the code, never
-/// on the message; silence and socket failures are separate cases because a script treats them
-/// differently (retry later, or give up) from a "no" it must not repeat.
+/// The daemon's refusals keep the wire `ErrorCode` (docs/protocol.md, "Error codes") so callers switch on the code,
+/// never on the message; silence and socket failures are separate cases because a script treats them differently (retry
+/// later, or give up) from a "no" it must not repeat.
 public enum SegueClientError: Error, Equatable, CustomStringConvertible {
     /// The daemon answered `ok: false`: its code, its sentence, and any extra members of `error`
     /// (e.g. `revision` on `conflict`).

@@ -63,7 +63,7 @@ public struct Snapshot: Sendable, Equatable {
     }
 }
 
-/// How much an acknowledged append survives (DESIGN.md §5).
+/// How much an acknowledged append survives (docs/design.md, "The store").
 public enum Durability: String, Sendable, CaseIterable {
     /// `synchronous=FULL`: every commit is fsynced before it is acknowledged; survives power loss.
     case full

@@ -1,7 +1,7 @@
 import Foundation
 import SegueCore
 
-/// The durable, append-only event log of every navigator (DESIGN.md §5).
+/// The durable, append-only event log of every navigator (docs/design.md, "The store").
 ///
 /// Two connections in WAL mode: the group committer's thread owns the write connection, and reads go
 /// through a separate read connection, so history and state queries keep working while the writer

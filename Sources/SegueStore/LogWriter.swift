@@ -137,7 +137,7 @@ final class LogWriter {
     /// Done holding SQLite's write lock (`BEGIN IMMEDIATE`, rolled back): the writer lock keeps other
     /// segued and imports out, not an operator's `sqlite3` shell, whose frames past the end must
     /// not meet our zeros. A failure (a full disk, a WAL this process may not write) is not reported:
-    /// the WAL then grows as it commits, as it did before this existed.
+    /// the WAL then grows as it commits, as SQLite grows it anyway.
     private func preallocateWAL(_ database: Database) {
         guard let pageSize = try? database.scalarInt("PRAGMA page_size"), pageSize > 0 else { return }
         let frames = checkpointer.restartAt + checkpointer.threshold / 2

@@ -40,14 +40,14 @@ enum Schema {
         ) WITHOUT ROWID;
         """,
         // 2: the fingerprint of each command's request, so a different request reusing an id is
-        // refused (rows from version 1 keep NULL: their retries are answered as before).
+        // refused (rows from version 1 keep NULL: their retries are answered without that check).
         """
         ALTER TABLE commands ADD COLUMN fingerprint INTEGER;
         """,
-        // 3: no index on events.command. No query ever used it, yet every event written by a command
-        // with an id added an entry, most often on a page of its own (ids are the client's, so their
-        // entries land all over the index): one more page per commit. The `commands` table's key is
-        // the index by command id; its `seq` leads to the events (docs/operations.md).
+        // 3: no index on events.command. No query needs it, and every event written by a command
+        // with an id would add an entry, most often on a page of its own (ids are the client's, so
+        // their entries land all over the index): one more page per commit. The `commands` table's
+        // key is the index by command id; its `seq` leads to the events (docs/operations.md).
         """
         DROP INDEX IF EXISTS events_command;
         """,

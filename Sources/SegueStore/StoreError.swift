@@ -46,7 +46,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLite's primary result code (`SQLITE_FULL`, `SQLITE_IOERR`, ...): the low byte of the extended one.
     public var primaryCode: Int32 { extendedCode & 0xff }
 
-    /// The wire error code a command that hit this error replies with (DESIGN.md §4, §5).
+    /// The wire error code a command that hit this error replies with (docs/protocol.md, "Error codes"; docs/design.md,
+    /// "Recovery").
     public var code: ErrorCode {
         switch kind {
         case .sqlite: Self.wireCode(forPrimary: primaryCode)

@@ -10,7 +10,8 @@ enum Bench {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
-    /// Unix nanoseconds: comparable with the daemon's tick `time` (the frame's instant, DESIGN.md §3).
+    /// Unix nanoseconds: comparable with the daemon's tick `time` (the frame's instant, docs/design.md, "The frame
+    /// clock").
     static func wallClock() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)

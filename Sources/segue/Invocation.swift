@@ -27,8 +27,8 @@ struct Invocation {
         endpoint = parsed.value("endpoint") ?? variable("SEGUE_ENDPOINT") ?? SegueClient.defaultEndpoint
         publishEndpoint =
             parsed.value("publish-endpoint") ?? variable("SEGUE_PUBLISH_ENDPOINT") ?? SegueClient.defaultPublishEndpoint
-        // Checked here, reported by the commands that connect (a bad publish endpoint used to surface
-        // as a transport error, a port past 65535 as a timeout).
+        // Checked here, reported by the commands that connect, so a bad publish endpoint is a usage
+        // error naming it rather than a transport error, and a port past 65535 is not a timeout.
         func problem(_ value: String, _ option: String, _ variable: String) -> UsageError? {
             guard let problem = Self.endpointProblem(value) else { return nil }
             let source = parsed.value(String(option.dropFirst(2))) == nil ? variable : option

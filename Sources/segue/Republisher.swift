@@ -7,7 +7,7 @@ import SegueWire
 /// ZeroMQ's slow joiner: a PUB socket sends only to the subscriptions that have reached it and drops
 /// everything else, so a viewer started after the replay misses its beginning. The socket is an XPUB,
 /// which hands subscriptions to the application: with `waitForSubscriber` nothing is sent until the
-/// first one has arrived. Without it, publishing starts after a short pause, as before.
+/// first one has arrived. Without it, publishing starts after a short pause.
 final class Republisher {
     let context: ZMQContext
     let socket: ZMQSocket

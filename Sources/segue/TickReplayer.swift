@@ -1,7 +1,7 @@
 import SegueCore
 
 /// Regenerates, from a recorded log, the ticks the daemon published: the same `Fleet` the daemon
-/// runs, fed the same events in the same frames (DESIGN.md §3: the tick for frame F reflects
+/// runs, fed the same events in the same frames (docs/design.md, "The frame clock": the tick for frame F reflects
 /// exactly the events whose frame is ≤ F).
 ///
 /// The daemon's frame loop (`Engine.closeFrames`) takes ticks of frame F after every event of frame

@@ -21,7 +21,7 @@ struct TransitionWaiter {
         timeout = inv.timeout
         // Half a second at most for the subscription's handshake: a local daemon completes it in
         // milliseconds, a refused key shows within that time, and a daemon that is not there is the
-        // command's own timeout to report (it used to cost a whole --timeout more). An event sent
+        // command's own timeout to report, not a second --timeout spent here. An event sent
         // before the subscription is in place is read from the log anyway.
         subscriber = try SegueSubscriber(
             endpoint: try inv.subscriptionEndpoint(), topics: ["event/\(navigator)/"],

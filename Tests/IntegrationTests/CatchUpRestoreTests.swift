@@ -146,7 +146,8 @@ import Testing
 
     /// A gap fill answered by the restarted daemon while the old one's last heartbeat is still in the
     /// queue: the page comes from another instance, so it is checked before its events are taken
-    /// (they were credited to the old log, and the old instance's heartbeat then vouched for them).
+    /// (taken unchecked, they would be credited to the old log, and the old instance's heartbeat
+    /// would then vouch for them).
     @Test func aFillAnsweredByARestoredDaemonIsCheckedFirst() throws {
         let scenario = try Scenario()
         let reader = try scenario.subscribe(["main"])

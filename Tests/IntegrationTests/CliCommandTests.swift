@@ -56,8 +56,8 @@ import Testing
     }
 
     /// `--timeout` bounds each answer the daemon owes, not how long a transition may take: a 2.5 s
-    /// push with a 100 ms timeout is waited out (it used to fail at 20 × the timeout, "within 0 s").
-    /// And an empty `SEGUE_PUBLISH_ENDPOINT` counts as unset (it used to be passed to zmq_connect).
+    /// push with a 100 ms timeout is waited out, not failed at some multiple of the timeout. And an
+    /// empty `SEGUE_PUBLISH_ENDPOINT` counts as unset rather than being passed to zmq_connect.
     @Test func waitOutlastsTheTimeoutAndEmptyVariablesAreUnset() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
@@ -577,7 +577,7 @@ import Testing
             "error: The value 'keys/' is invalid for '--out': expected a path and base name, e.g. ./keys/ops.\n"
                 + "See 'segue keygen --help'.\n"
         ),
-        // The offline commands take no daemon options: offered in their help, they were silently unused.
+        // The offline commands take no daemon options: offered in their help, they would go silently unused.
         (
             ["export", "--data-dir", "d", "--timeout", "1"],
             "error: Unknown option '--timeout'.\nSee 'segue export --help'.\n"

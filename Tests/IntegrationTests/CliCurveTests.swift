@@ -61,7 +61,7 @@ import Testing
 
     /// SIGHUP applies a new client list; a later reload whose only change needs a restart (the
     /// security block removed) must keep running with the list of the last reload, not bring back
-    /// the start-up one (it used to re-admit the revoked key).
+    /// the start-up one, which would re-admit the revoked key.
     @Test func aRevokedKeyStaysOutThroughLaterReloads() throws {
         let setup = try Setup()
         defer { setup.daemon.stop() }

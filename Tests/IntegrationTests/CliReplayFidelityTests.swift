@@ -80,7 +80,7 @@ import Testing
         #expect(onlyB.count == live.filter { $0.body["navigator"] == "b" }.count)
 
         // Cut short with --to in the middle of the gestures: every tick is still one the daemon
-        // published. (The replay used to carry on past the cut, holding the gestures still until
+        // published. (A replay that carried on past the cut would hold the gestures still until
         // their interaction timeout: ticks nobody ever saw.)
         let lines = try String(contentsOfFile: export, encoding: .utf8).split(separator: "\n")
         let updates = try lines.map { try JSON.parse(String($0)) }.filter { $0["type"] == "interaction.updated" }

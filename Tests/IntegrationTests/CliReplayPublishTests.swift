@@ -5,7 +5,8 @@ import Testing
 
 /// `segue replay LOG --publish ENDPOINT`: a subscriber of the replay hears what a subscriber of the live
 /// daemon heard, on the same topics, with byte-identical bodies, in order. Timing is not asserted
-/// (DESIGN.md keeps performance out of tests); ordering and completeness are, at several speeds.
+/// (timings belong in segue-bench, docs/performance.md, never in tests); ordering and completeness are, at several
+/// speeds.
 @Suite(.serialized) struct CliReplayPublishTests {
     struct Message: Equatable, CustomStringConvertible {
         var topic: String

@@ -3,8 +3,8 @@ import SegueCore
 import Testing
 
 /// A `segue.db` its user may not write (what a restore copied as root leaves): SQLite opens such a
-/// file read-only without an error, and segued used to report ready and then fail every command.
-/// It now refuses to start and says which file and user; once the file is given to the user, it
+/// file read-only without an error, so segued would report ready and then fail every command.
+/// It must refuse to start and say which file and user; once the file is given to the user, it
 /// starts. Runs segued as `nobody`, so it needs root (CI runs as root).
 @Suite(.enabled(if: getuid() == 0, Comment(rawValue: "needs root to run segued as another user")))
 struct DataDirPermissionTests {

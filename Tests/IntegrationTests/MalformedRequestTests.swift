@@ -26,8 +26,8 @@ import Testing
         try expectUnchanged(client, since: before)
     }
 
-    /// A DEALER's reply is one frame, also for a message that is one empty frame (it used to be
-    /// answered as a REQ's delimiter, with two frames, leaving the client a frame out of step). An
+    /// A DEALER's reply is one frame, also for a message that is one empty frame (answered as a REQ's
+    /// delimiter, with two frames, it would leave the client a frame out of step). An
     /// empty first frame followed by more is a REQ's envelope, as a REQ may send several frames.
     @Test func aDealerAlwaysGetsOneFrame() throws {
         let daemon = try SharedDaemon.get()

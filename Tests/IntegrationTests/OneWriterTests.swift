@@ -3,8 +3,8 @@ import SegueCore
 import Testing
 
 /// One appending process per data dir: a second segued, or a `segue import`, is refused while a
-/// segued runs there, and the running one goes on unharmed. (Two daemons used to both start; the
-/// second one's commits then failed on `seq` and its state no longer matched the log.)
+/// segued runs there, and the running one goes on unharmed. (Without the writer lock both would
+/// start; the second one's commits would fail on `seq` and its state would not match the log.)
 @Suite struct OneWriterTests {
     @Test func aSecondDaemonAndAnImportAreRefusedWhileSeguedRuns() throws {
         let first = try DaemonProcess()
@@ -34,8 +34,8 @@ import Testing
     }
 
     /// libzmq binds an ipc endpoint by replacing its socket file, so a second daemon given the first
-    /// one's ipc endpoint (its own data dir, the same config by hand) used to cut the first one's
-    /// clients off even though it then failed. It now refuses before binding.
+    /// one's ipc endpoint (its own data dir, the same config by hand) would cut the first one's
+    /// clients off even though it then failed. It must refuse before binding.
     @Test func anIpcEndpointInUseIsRefusedAndTheFirstDaemonKeepsIt() throws {
         let first = try DaemonProcess(transport: .ipc)
         defer { first.stop() }

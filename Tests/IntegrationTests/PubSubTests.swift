@@ -141,9 +141,9 @@ import Testing
         }
     }
 
-    /// DESIGN.md §4's Clone pattern: subscribe, then `state`, then apply events above the snapshot's
-    /// revision, while another client keeps changing the navigator. The late joiner must end where an
-    /// early subscriber, who folded every event, ends.
+    /// The Clone pattern (docs/protocol.md, "Late joiners (the Clone pattern)"): subscribe, then `state`, then apply
+    /// events above the snapshot's revision, while another client keeps changing the navigator. The late joiner must
+    /// end where an early subscriber, who folded every event, ends.
     @Test func aLateJoinerCatchesUpWithAnEarlySubscriber() throws {
         defer { daemon.stop() }
         let clock = try FrameClock(rate: 60)

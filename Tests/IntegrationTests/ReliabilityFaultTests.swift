@@ -2,7 +2,7 @@ import Foundation
 import SegueCore
 import Testing
 
-/// Storage faults while serving (DESIGN.md §5): commands fail with `unavailable`, reads and
+/// Storage faults while serving (docs/reliability.md, "Storage faults"): commands fail with `unavailable`, reads and
 /// heartbeats go on, nothing acknowledged is lost, and service resumes once the fault clears.
 @Suite(.serialized) struct ReliabilityFaultTests {
     /// A push with a fresh id and some params, so every one grows the log.
@@ -80,9 +80,9 @@ import Testing
     }
 
     /// Commit failures after the first in a second are held back from the log and counted; the
-    /// loop's housekeeping reports them a second later, and a stop reports them at once. They used
-    /// to ride on the heartbeat, so with `heartbeatSeconds` 30 the count came up to half a minute
-    /// late, or never if the daemon stopped first (this test then fails either way).
+    /// loop's housekeeping reports them a second later, and a stop reports them at once. Reported
+    /// with the heartbeat instead, with `heartbeatSeconds` 30 the count would come up to half a
+    /// minute late, or never if the daemon stopped first (this test fails either way).
     @Test(arguments: [false, true])
     func heldBackCommitFailuresAreReportedWithinSecondsWhateverTheHeartbeat(stoppingAtOnce: Bool) throws {
         let mount = try TmpfsMount(sizeKiB: 4096)

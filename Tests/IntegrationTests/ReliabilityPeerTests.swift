@@ -3,7 +3,7 @@ import SegueCore
 import SegueWire
 import Testing
 
-/// Slow and dead peers (DESIGN.md §6): a subscriber that never reads, clients that vanish mid-request,
+/// Slow and dead peers (docs/reliability.md, "Peers"): a subscriber that never reads, clients that vanish mid-request,
 /// a thousand short-lived clients, and a gesture owner that disappears.
 @Suite(.serialized) struct ReliabilityPeerTests {
     /// Navigators that animate back to back for `seconds`: a queue of one-second pushes each.

@@ -2,8 +2,8 @@ import Foundation
 import SegueCore
 import Testing
 
-/// SIGTERM under load (DESIGN.md §6): the daemon stops taking commands, finishes the group commit,
-/// and exits 0 within 2 s; every command it acknowledged is in the log after a restart.
+/// SIGTERM under load (docs/reliability.md, "Graceful stop"): the daemon stops taking commands, finishes the group
+/// commit, and exits 0 within 2 s; every command it acknowledged is in the log after a restart.
 @Suite(.serialized) struct ReliabilityStopTests {
     @Test func sigtermUnderLoadLosesNothingAndExitsWithinTwoSeconds() throws {
         let daemon = try DaemonProcess()

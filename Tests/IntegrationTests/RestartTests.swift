@@ -4,7 +4,7 @@ import SegueCore
 import Synchronization
 import Testing
 
-/// DESIGN.md §5: after a crash (SIGKILL) and a restart on the same data dir, an animated transition
+/// docs/design.md, "Recovery": after a crash (SIGKILL) and a restart on the same data dir, an animated transition
 /// completes at the frame it was scheduled for, and an interactive one, whose gesture is gone, is
 /// cancelled with reason `recovery`.
 @Suite struct RestartTests {
@@ -58,8 +58,8 @@ import Testing
         #expect(last.type == "transition.cancelled")
         #expect(last.data["reason"] == "recovery")
         #expect(last.frame > seen, "cancelled at \(last.frame), after frame \(seen) was already published")
-        // ...and published, so that a frontend showing the gesture learns it is over (recovery
-        // events used to reach the log only).
+        // ...and published, not only logged, so that a frontend showing the gesture learns it is
+        // over.
         let deadline = ContinuousClock.now + .seconds(5)
         while (reader.events.last?.seq ?? 0) < last.seq, ContinuousClock.now < deadline { usleep(20_000) }
         let published = reader.events

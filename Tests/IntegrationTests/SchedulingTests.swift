@@ -21,7 +21,7 @@ import Testing
     }
 
     /// The same with `SCHED_RESET_ON_FORK` set, which `sched_getscheduler` reports ORed into the
-    /// policy: the frame loop must still see itself as realtime (it used to, without the flag only).
+    /// policy: the frame loop must still see itself as realtime, with the flag as without it.
     @Test(arguments: [false, true])
     func onlyTheFrameLoopKeepsARealtimePolicy(resetOnFork: Bool) throws {
         let daemon = try DaemonProcess()

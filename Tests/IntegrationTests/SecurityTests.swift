@@ -3,8 +3,8 @@ import SegueCore
 import SegueWire
 import Testing
 
-/// The security model (DESIGN.md §6): CURVE on both sockets with a ZAP handler that admits listed
-/// keys by role, a warning for plaintext beyond loopback, restrictive ipc modes.
+/// The security model (docs/reliability.md, "Security model"): CURVE on both sockets with a ZAP handler that admits
+/// listed keys by role, a warning for plaintext beyond loopback, restrictive ipc modes.
 @Suite(.serialized) struct SecurityTests {
     /// A CURVE daemon admitting one controller and one observer key.
     struct CurveSetup {

@@ -91,7 +91,7 @@ import Testing
                     + "daemon's public key: 40 Z85 characters, or a file holding them (it has characters outside "
                     + "the Z85 alphabet, or groups that overflow 32 bits; no such file either).")
         ),
-        // Neither a file nor named like one: a key, mistyped (it was read as a missing file, status 74).
+        // Neither a file nor named like one: a mistyped key, reported as a key, not as a missing file (74).
         (
             "shortkey", "DIR/ops",
             .usage(

@@ -2,7 +2,7 @@ import SegueCore
 
 /// Readers for the value forms the `segue` command line takes, each with an exact usage message.
 ///
-/// They build the wire JSON of DESIGN.md §4 from shell-friendly spellings (`bezier:0.2,0,0,1`,
+/// They build the wire JSON of docs/protocol.md, "Commands", from shell-friendly spellings (`bezier:0.2,0,0,1`,
 /// `0.4s`, `key=value`), so scripts never have to quote JSON for the common cases.
 public enum ArgumentValues {
     /// A finite number.

@@ -1,4 +1,4 @@
-/// The wire form of animators (DESIGN.md §4):
+/// The wire form of animators (docs/protocol.md, "`create`"):
 ///
 ///     {"preset": "simpleOver.push", "style": "cover", "edge": "right", "duration": 0.5, "curve": "easeInOut",
 ///      "parallax": 0.3, "scale": 0.8, "offset": {"x": 0, "y": {"points": 55}}, "fade": false,

@@ -1,5 +1,5 @@
 /// The seed gallery: every animation of the classic custom-transition samples as a named animator
-/// (DESIGN.md §2). Names are stable; clients use them as `{"preset": "fade.push"}`. Durations and curves
+/// (docs/design.md, "Concepts"). Names are stable; clients use them as `{"preset": "fade.push"}`. Durations and curves
 /// are ours where a sample's own are not recorded: 0.5 s ease in-out, the samples' common choice.
 extension Animator {
     public static let presets: [(name: String, animator: Animator)] = [

@@ -1,10 +1,10 @@
 /// `exp`, `log`, `sin` and `cos` in plain Swift, for the springs.
 ///
 /// Why not libm (through `@_silgen_name` or Glibc): ticks must be a pure function of the log, bit for bit,
-/// on every host that replays it (DESIGN.md §1). glibc picks its `exp`/`sin`/`cos` at load time by CPU
-/// (FMA and non-FMA variants via ifunc), and other libms round differently in the last place, so the same
-/// log could give different ticks on two machines. These functions use only IEEE-754 `+ - * /` (which
-/// Swift never fuses), so they return the same bits everywhere.
+/// on every host that replays it (docs/design.md, "What Segue is"). glibc picks its `exp`/`sin`/`cos` at load time by
+/// CPU (FMA and non-FMA variants via ifunc), and other libms round differently in the last place, so the same log could
+/// give different ticks on two machines. These functions use only IEEE-754 `+ - * /` (which Swift never fuses), so they
+/// return the same bits everywhere.
 ///
 /// Accuracy: a few ulp (about 1e-15 relative) over the ranges the springs use; `sin`/`cos` reduce the
 /// argument with a three-part π/2 (fdlibm's constants), exact for |x| < 2^20·π/2 ≈ 1.6e6, which the

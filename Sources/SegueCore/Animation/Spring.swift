@@ -1,4 +1,4 @@
-/// The three ways people specify springs (DESIGN.md §2). Springs may overshoot: their progress can leave
+/// The three ways people specify springs (docs/design.md, "Concepts"). Springs may overshoot: their progress can leave
 /// [0, 1] before it settles.
 public enum Spring: Equatable, Sendable {
     /// UIKit `usingSpringWithDamping:initialSpringVelocity:` over the animator's duration. The velocity is

@@ -10,7 +10,7 @@
 /// |ζ − 1| < 1e-9 counts as critical: the over- and underdamped forms lose precision there and differ
 /// from the critical one by less than 1e-8.
 struct SpringMotion: Equatable, Sendable {
-    /// The settling tolerance of DESIGN.md §2: done once the displacement stays within 0.001 of the target.
+    /// The settling tolerance: done once the displacement stays within 0.001 of the target.
     static let tolerance = 0.001
 
     let dampingRatio: Double

@@ -1,4 +1,4 @@
-/// The wire form of timing curves (DESIGN.md §4): a name, `{"bezier": [x1, y1, x2, y2]}`, or
+/// The wire form of timing curves (docs/protocol.md, "`create`"): a name, `{"bezier": [x1, y1, x2, y2]}`, or
 /// `{"spring": {...}}` in one of the three spring forms.
 extension TimingCurve {
     /// Parses the curve at JSON path `path` (`animator.curve`, or the `completionCurve` argument).

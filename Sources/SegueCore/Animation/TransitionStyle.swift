@@ -1,4 +1,4 @@
-/// What the from and to views do during a transition (DESIGN.md §2).
+/// What the from and to views do during a transition (docs/design.md, "Concepts").
 ///
 /// Every built-in style is described for the forward operations (push, present) at progress q; the reverse
 /// operations (pop, dismiss) play the same style backwards, with q = 1 − progress and from and to swapped,

@@ -1,4 +1,4 @@
-/// What a frontend needs to draw one view of a transition at one frame (DESIGN.md §2).
+/// What a frontend needs to draw one view of a transition at one frame (docs/protocol.md, "Ticks").
 ///
 /// Offsets are fractions of the container (0 = in place, 1 = one full width right / height down), so
 /// a frontend that knows nothing about styles can render any transition from these alone.

@@ -1,4 +1,4 @@
-/// The frame clock of DESIGN.md §3: frame `F` is the instant `⌊F × 10⁹ / rate⌋` ns since the Unix epoch.
+/// Frame `F` is the instant `⌊F × 10⁹ / rate⌋` ns since the Unix epoch (docs/design.md, "The frame clock").
 ///
 /// All arithmetic is on integers (128-bit intermediates, since `F × 10⁹` overflows 64 bits for any
 /// present-day frame at 60 Hz), so every daemon and host computes the same frame numbers.

@@ -1,4 +1,4 @@
-/// The stable error codes of the wire protocol (DESIGN.md §4).
+/// The stable error codes of the wire protocol (docs/protocol.md, "Error codes").
 ///
 /// Every module's error type maps onto one of these, one to one, so a client can switch on the code
 /// it reads from a reply without parsing messages. The raw values are the wire spelling and must

@@ -1,4 +1,4 @@
-/// One event as it is stored, published and exported: the wire event body of DESIGN.md §4.
+/// One event as it is stored, published and exported: the wire event body of docs/protocol.md, "Events".
 ///
 /// The navigation engine produces typed events; this is their envelope once the daemon has placed
 /// them in the log (global `seq`, per-navigator `revision`) and stamped them with `time` and
@@ -13,7 +13,7 @@ public struct EventRecord: Equatable, Sendable {
     public var type: String
     /// Schema version of `data` for this `type`; decoding rejects versions it does not know.
     public var version: Int
-    /// The frame at which the event takes effect (DESIGN.md §3).
+    /// The frame at which the event takes effect (docs/design.md, "The frame clock").
     public var frame: Int64
     /// Unix nanoseconds at which the event was accepted.
     public var time: Int64

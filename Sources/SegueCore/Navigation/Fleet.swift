@@ -176,7 +176,7 @@ public struct Fleet: Sendable {
         prune(after: frame)
     }
 
-    /// Events decided at restart (DESIGN.md §5): interactive transitions cancelled with `recovery`.
+    /// Events decided at restart (docs/design.md, "Recovery"): interactive transitions cancelled with `recovery`.
     public mutating func recover(atFrame frame: Int64) -> [EventRecord] {
         var records: [EventRecord] = []
         for name in active {

@@ -1,4 +1,4 @@
-/// Something that happened to a navigator, past tense, at a frame (DESIGN.md §4 event types).
+/// Something that happened to a navigator, past tense, at a frame (docs/protocol.md, "Events").
 ///
 /// Every event carries everything `evolve` needs, so a log folds to the same state with no other
 /// input; the frame is part of the event because phases are functions of frames.

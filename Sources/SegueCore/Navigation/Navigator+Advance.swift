@@ -52,7 +52,7 @@ extension Navigator {
         return events
     }
 
-    /// What a restart decides (DESIGN.md §5): clock-driven transitions carry on and complete on
+    /// What a restart decides (docs/design.md, "Recovery"): clock-driven transitions carry on and complete on
     /// schedule (through `advance`); an interactive one has lost its gesture and is cancelled at
     /// once with reason `recovery`.
     public static func recover(_ state: NavigatorState, atFrame frame: Int64) -> [NavigationEvent] {

@@ -6,7 +6,8 @@ public enum BusyPolicy: String, Sendable, Equatable, CaseIterable {
     case queue
 }
 
-/// Decides whether an interactive transition that ends finishes or cancels (DESIGN.md §4).
+/// Decides whether an interactive transition that ends finishes or cancels (docs/protocol.md, "`begin`, `update`,
+/// `finish`, `cancel`, `end`: interactive transitions").
 ///
 /// Finish if `velocity ≥ flingVelocity` or `percent + velocityImpact × velocity > threshold`.
 /// Defaults follow react-navigation and Flutter; the seeds' `percent > 0.5 || velocity > 0` is

@@ -1,5 +1,5 @@
 /// The snapshot form of a navigator's state: everything `evolve` has folded, so that start-up reads
-/// the newest snapshot and only the tail of the log (DESIGN.md §5).
+/// the newest snapshot and only the tail of the log (docs/design.md, "The store").
 extension NavigatorState {
     public static let snapshotVersion: Int64 = 1
 

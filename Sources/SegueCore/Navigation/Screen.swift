@@ -116,7 +116,7 @@ public enum ScreenRef: Equatable, Sendable {
     }
 }
 
-/// The navigator name rule: `[A-Za-z0-9._-]{1,64}` (DESIGN.md §2).
+/// The navigator name rule: `[A-Za-z0-9._-]{1,64}` (docs/design.md, "Concepts").
 public enum NavigatorName {
     public static func isValid(_ name: String) -> Bool {
         let bytes = Array(name.utf8)

@@ -1,4 +1,4 @@
-/// One frame of one transition, as published on `tick/<navigator>/` (DESIGN.md §4).
+/// One frame of one transition, as published on `tick/<navigator>/` (docs/protocol.md, "Ticks").
 ///
 /// A pure function of the navigator's state and the frame (`Navigator.ticks`), so the same log gives
 /// the same ticks live and in replay.
@@ -55,7 +55,8 @@ extension Navigator {
     /// The ticks for `frame`, given the state with exactly the events whose frame is ≤ `frame`.
     ///
     /// Usually one; more when transitions ended in this frame and another started in it (each keeps
-    /// its whole tick sequence: final ticks come first, in the order the transitions ended); none when nothing is in flight.
+    /// its whole tick sequence: final ticks come first, in the order the transitions ended); none when nothing is in
+    /// flight.
     public static func ticks(_ state: NavigatorState, frame: Int64) -> [Tick] {
         var out: [Tick] = []
         appendTicks(state, frame: frame, to: &out)

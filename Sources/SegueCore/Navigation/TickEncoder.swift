@@ -1,9 +1,9 @@
 /// A reusable buffer that tick bodies are written into, one after another, without allocating.
 ///
 /// The frame loop encodes every tick of every navigator in flight (300,000 a second for 5,000
-/// navigators at 60 Hz). `Tick.encoded()` used to allocate a scratch buffer and then an array per
-/// tick; the encoder keeps one buffer for the life of the engine and hands out a view of the last
-/// body, which the caller sends (libzmq copies it) or copies before the next `encode`.
+/// navigators at 60 Hz), so a scratch buffer and an array per tick would be an allocation storm; the
+/// encoder keeps one buffer for the life of the engine and hands out a view of the last body, which
+/// the caller sends (libzmq copies it) or copies before the next `encode`.
 ///
 /// The bytes are exactly `tick.json.serializedBytes()`: `encoded()` goes through this writer too, and
 /// a test holds the two together over randomized ticks and over one encoder reused across them.

@@ -1,4 +1,4 @@
-/// The phases of a transition (DESIGN.md §2): two clock-driven, one client-driven, and the two
+/// The phases of a transition (docs/design.md, "Concepts"): two clock-driven, one client-driven, and the two
 /// clock-driven ways out of an interaction.
 public enum TransitionPhase: String, Sendable, Equatable, CaseIterable {
     case animating, interactive, finishing, cancelling, completed, cancelled

@@ -1,6 +1,7 @@
 import SegueCore
 
-/// `segued`'s command line (DESIGN.md §6, a MUST): parsing argv into a `DaemonInvocation`.
+/// `segued`'s command line (docs/operations.md, "Command line"; clients and scripts depend on it): parsing argv into a
+/// `DaemonInvocation`.
 extension DaemonConfig {
     /// The environment variable naming the config file when `--config` is not given.
     public static let configEnvironmentVariable = "SEGUED_CONFIG"

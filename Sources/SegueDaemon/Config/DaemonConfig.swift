@@ -5,7 +5,7 @@ import SegueCore
 ///
 /// Precedence: command-line flags, then the config file (`--config FILE`, else `$SEGUED_CONFIG`), then
 /// the embedded defaults below, which are enough to run on a developer's machine with no file at all
-/// (DESIGN.md §6). docs/operations.md documents every key; keep the two in step.
+/// (docs/operations.md, "Configuration", documents every key; keep the two in step).
 public struct DaemonConfig: Sendable, Equatable {
     /// The config file this was read from, if any; SIGHUP rereads it.
     public var configFile: String?
@@ -15,7 +15,7 @@ public struct DaemonConfig: Sendable, Equatable {
     public var command: [Endpoint] = [try! Endpoint(parsing: "tcp://127.0.0.1:7400")]
     /// Endpoints the publish (PUB) socket binds.
     public var publish: [Endpoint] = [try! Endpoint(parsing: "tcp://127.0.0.1:7401")]
-    /// Frames per second of the frame clock (DESIGN.md §3). Changing it on an existing data dir
+    /// Frames per second of the frame clock (docs/design.md, "The frame clock"). Changing it on an existing data dir
     /// changes the frame numbers of new events only; recorded ones keep theirs.
     public var frameRate: Int = 60
     public var durability: Durability = .full
@@ -40,7 +40,7 @@ public struct DaemonConfig: Sendable, Equatable {
     public static let heartbeatRange = 0.05...60.0
     public static let snapshotEveryRange = 1...1_000_000
 
-    /// `durability`: what an `ok: true` reply promises about the events it reports (DESIGN.md §5).
+    /// `durability`: what an `ok: true` reply promises about the events it reports (docs/reliability.md, "Durability").
     public enum Durability: String, Sendable, Equatable, CaseIterable {
         /// fsync once per group commit: acknowledged events survive power loss.
         case full

@@ -2,7 +2,7 @@
 ///
 /// With `curve` set, the daemon is a CURVE server with the secret key from `serverSecretKeyFile`, and
 /// its ZAP handler admits only the listed client public keys, each with a role: a `controller` may send
-/// any command; an `observer` may read state and history and subscribe (DESIGN.md §6).
+/// any command; an `observer` may read state and history and subscribe (docs/reliability.md, "Security model").
 public struct SecurityConfig: Sendable, Equatable {
     public var curve: Curve
 

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 
-/// Endpoint chores around binding: ipc socket files get mode 0660 in a 0750 directory (DESIGN.md §6).
-/// (Non-loopback tcp without CURVE is warned about from the config: `DaemonConfig.warnings`.)
+/// Endpoint chores around binding: ipc socket files get mode 0660 in a 0750 directory (docs/reliability.md, "Security
+/// model"). (Non-loopback tcp without CURVE is warned about from the config: `DaemonConfig.warnings`.)
 enum Endpoints {
     /// The filesystem path of an `ipc://` endpoint.
     static func ipcPath(_ endpoint: String) -> String? {

@@ -193,7 +193,7 @@ extension Engine {
     /// Only a restart with something to resolve waits, and only until the subscriptions settle.
     static let recoveryPublishDelay: Duration = .seconds(1)
 
-    /// DESIGN.md §5: transitions that fell due while the daemon was down complete on schedule;
+    /// docs/design.md, "Recovery": transitions that fell due while the daemon was down complete on schedule;
     /// interactive ones lost their gesture and are cancelled with reason `recovery`. Durable and
     /// published before the daemon reports ready.
     func recoverAtStart() throws {
@@ -215,9 +215,9 @@ extension Engine {
         for record in events { dirty.insert(record.navigator) }
         durableSeq = fleet.lastSeq
         // Published like any event, in seq order and before anything a command adds: a frontend that
-        // showed a transition in flight learns here that it completed or was cancelled (they used
-        // to go to the log only, and views stayed frozen on their last tick). Subscribers reconnecting
-        // after the restart get a moment to be in place first.
+        // showed a transition in flight learns here that it completed or was cancelled (in the log
+        // alone, views would stay frozen on their last tick). Subscribers reconnecting after the
+        // restart get a moment to be in place first.
         let waitStarted = ContinuousClock.now
         awaitSubscribers(for: Self.recoveryPublishDelay)
         for record in events {

@@ -157,8 +157,8 @@ extension Engine {
         }
     }
 
-    /// A mutating command's reply (DESIGN.md §4): `ok`, `id`, then what it did. Built in one object,
-    /// in this order (`Reply.ok` would copy the members into another, looking each key up again).
+    /// A mutating command's reply (docs/protocol.md, "Replies of navigation commands"): `ok`, `id`, then what it did.
+    /// Built in one object, in this order (`Reply.ok` would copy the members into another, looking each key up again).
     func okReply(id: String?, _ navigator: String, _ execution: Fleet.Execution) -> JSONObject {
         let state = fleet.navigators[navigator]
         var fields: JSONObject = [

@@ -44,7 +44,7 @@ public struct EngineOptions: Sendable {
     }
 }
 
-/// A client's role under CURVE (DESIGN.md §6).
+/// A client's role under CURVE (docs/reliability.md, "Security model").
 public enum ClientRole: String, Sendable {
     /// May send every command.
     case controller

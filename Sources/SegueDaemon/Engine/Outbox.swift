@@ -3,7 +3,8 @@ import SegueWire
 
 /// Everything the engine sends, held until the log is durable up to what it shows.
 ///
-/// DESIGN.md §3: "a published tick or event never shows an effect that a crash could take back".
+/// A published tick or event never shows an effect that a crash could take back (docs/design.md,
+/// "Invariants").
 /// Each message waits for the seq it depends on; commits complete in seq order, so the outbox is a
 /// FIFO released from the front as the durable seq advances.
 struct Outbox {
@@ -26,7 +27,7 @@ struct Outbox {
         pending.append((seq, message))
     }
 
-    /// Publishes `tick` on `tick/<navigator>/` (DESIGN.md §4) once the log is durable up to `seq`.
+    /// Publishes `tick` on `tick/<navigator>/` (docs/protocol.md, "Ticks") once the log is durable up to `seq`.
     ///
     /// When nothing is waiting and `seq` is already durable (a frame without new events, the usual
     /// case while transitions animate), the tick goes out at once from the reused scratch buffers:

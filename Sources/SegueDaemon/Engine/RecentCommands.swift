@@ -2,8 +2,8 @@
 /// memory (even before its commit is durable); older ids are looked up in the store.
 ///
 /// Oldest first out, in O(1) per command: insertion order is an array read from `head`, compacted
-/// once its dead prefix is the larger half. (`Array.removeFirst` on every command past the capacity
-/// moved all 65,536 remembered ids each time.)
+/// once its dead prefix is the larger half (`Array.removeFirst` on every command past the capacity
+/// would move all 65,536 remembered ids each time).
 struct RecentCommands {
     let capacity: Int
     private var byID: [String: PreviousCommand] = [:]

@@ -2,7 +2,7 @@ import Glibc
 
 /// The real-time clock in Unix nanoseconds, and precise sleeps: the only place the daemon reads time.
 ///
-/// Frames are instants of the Unix epoch (DESIGN.md §3), so this is `CLOCK_REALTIME`; a wall-clock
+/// Frames are instants of the Unix epoch (docs/design.md, "The frame clock"), so this is `CLOCK_REALTIME`; a wall-clock
 /// step backwards only pauses frames, since the fleet never lets times or frames go backwards.
 public enum WallClock {
     public static func now() -> Int64 {

@@ -1,6 +1,6 @@
 import SegueCore
 
-/// Reply bodies (DESIGN.md §4): `{"ok": true, "id": ..., ...}` or
+/// Reply bodies (docs/protocol.md, "Requests and replies"): `{"ok": true, "id": ..., ...}` or
 /// `{"ok": false, "id": ..., "error": {"code", "message"}}`.
 public enum Reply {
     public static func ok(id: String?, _ fields: JSONObject = [:]) -> JSON {

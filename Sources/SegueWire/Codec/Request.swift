@@ -1,6 +1,6 @@
 import SegueCore
 
-/// A decoded command request (DESIGN.md §4).
+/// A decoded command request (docs/protocol.md, "Requests and replies").
 public struct Request: Equatable, Sendable {
     /// The client's `id`, echoed in the reply; also the idempotency key of mutating commands.
     public var id: String?

@@ -2,7 +2,7 @@ import SegueCore
 
 /// The error type of the wire layer: a wire error code and a sentence for the client.
 ///
-/// Codes are DESIGN.md §4's, one to one (`ErrorCode`); decoding failures are `bad_request`,
+/// Codes are those of docs/protocol.md, "Error codes", one to one (`ErrorCode`); decoding failures are `bad_request`,
 /// `unknown_command`, `invalid_argument` or `too_large`.
 public struct WireError: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: ErrorCode

@@ -82,7 +82,7 @@ extension ZMQSocket {
         try setOption(ZMQ_ROUTER_MANDATORY, "ZMQ_ROUTER_MANDATORY", Int32(enabled ? 1 : 0))
     }
 
-    /// `ZMQ_ROUTING_ID` (formerly `ZMQ_IDENTITY`): the id a ROUTER peer sees for this socket, 1...255 bytes,
+    /// `ZMQ_ROUTING_ID` (alias `ZMQ_IDENTITY`): the id a ROUTER peer sees for this socket, 1...255 bytes,
     /// not starting with a zero byte. Set it before connecting.
     public func setRoutingID(_ id: [UInt8]) throws(ZMQError) {
         try setOption(ZMQ_ROUTING_ID, "ZMQ_ROUTING_ID", bytes: id)

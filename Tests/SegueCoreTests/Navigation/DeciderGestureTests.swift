@@ -139,7 +139,7 @@ import Testing
     }
 
     /// Several updates in one frame (touch input faster than the frame rate) each estimate their
-    /// velocity over one frame, so a finger dragged back within a frame no longer flings forward.
+    /// velocity over one frame, so a finger dragged back within a frame does not fling forward.
     @Test func updatesInOneFrameEstimateVelocityOverOneFrame() {
         var s = F.when(beginPop(), .update(percent: 0.1, velocity: nil), at: 11).state
         s = F.when(s, .update(percent: 0.9, velocity: nil), at: 12).state

@@ -2,7 +2,7 @@ import Testing
 
 @testable import SegueCore
 
-/// Seeded random command sequences against the decider's invariants (DESIGN.md §2–§3).
+/// Seeded random command sequences against the decider's invariants (docs/design.md, "Concepts" and "The frame clock").
 @Suite struct DeciderPropertyTests {
     typealias F = Fixture
 

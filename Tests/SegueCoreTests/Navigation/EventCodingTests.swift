@@ -108,8 +108,8 @@ import Testing
     }
 
     /// What a log once accepted stays readable: a stricter check added to requests later must not
-    /// run on stored events, or segued would refuse to start on an older log. These values were
-    /// accepted in requests until now and may sit in any log.
+    /// run on stored events, or segued would refuse to start on an older log. These values are
+    /// refused in requests but may sit in a log an earlier build wrote.
     @Test func eventsAnEarlierBuildStoredStillDecode() throws {
         let created = try NavigationEvent(
             type: "navigator.created", version: 1, frame: 0, command: nil,
