@@ -1,4 +1,5 @@
 import SegueClient
+import SegueCommandLine
 
 /// The `segue` command tree: every subcommand's configuration, in one place so `--help` and the
 /// parser read the same declarations.

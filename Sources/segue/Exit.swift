@@ -1,21 +1,20 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 
-/// The exit statuses of `segue` (docs/cli.md): scripts branch on them.
-enum ExitCode: Int32 {
-    case ok = 0
+/// The exit statuses of `segue` (docs/cli.md) beyond the shared 0, 1 and 64: scripts branch on them.
+extension ExitCode {
+    static let ok = ExitCode.success
     /// The daemon said no (its error code and message are on stderr), or a check failed.
-    case rejected = 1
+    static let rejected = ExitCode.failure
     /// `--wait` saw the transition cancelled instead of completed.
-    case cancelled = 2
-    /// No answer in time.
-    case timeout = 3
-    /// The command line does not parse (`EX_USAGE`).
-    case usage = 64
+    static let cancelled = ExitCode(2)
+    /// No answer in time, or nothing listens at the endpoint.
+    static let timeout = ExitCode(3)
     /// The endpoint could not be used at all (`EX_UNAVAILABLE`).
-    case unavailable = 69
+    static let unavailable = ExitCode(69)
     /// A file or data dir could not be read or written (`EX_IOERR`).
-    case io = 74
+    static let io = ExitCode(74)
 }
 
 /// Ends a command with a status after its message was printed.

@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// One parsed run of `segue`: the command's parsed words plus the options every command shares.

@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// create, close, push, pop, pop-to, pop-to-root, set, present, dismiss.

@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// `segue replay LOG`: the ticks a log produced, as JSON lines or re-published in real time.

@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 import SegueStore
 import SegueWire

@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// `segue`: parse, dispatch, exit with the documented status (see `ExitCode`).
