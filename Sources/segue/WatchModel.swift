@@ -119,3 +119,30 @@ struct WatchModel {
             + "progress \(ReadCommands.format(t.progress))"
     }
 }
+
+/// Heartbeats heard or missed: after three of the daemon's intervals without one (at least 3 s) the
+/// view or the follower says so once, and again when they are back.
+struct SilenceWatch {
+    private(set) var limit: Duration
+    private var last = ContinuousClock.now
+    private(set) var silent = false
+
+    init(heartbeat interval: Duration?) { limit = WatchModel.silenceLimit(heartbeat: interval) }
+
+    /// Notes a heartbeat (its interval may have changed); true when it ends a silence.
+    mutating func heard(_ heartbeat: JSONObject) -> Bool {
+        last = ContinuousClock.now
+        if let seconds = heartbeat["heartbeatSeconds"]?.doubleValue, seconds > 0 {
+            limit = WatchModel.silenceLimit(heartbeat: .seconds(seconds))
+        }
+        defer { silent = false }
+        return silent
+    }
+
+    /// True once, when the silence passes the limit.
+    mutating func isNewlySilent() -> Bool {
+        guard !silent, ContinuousClock.now - last > limit else { return false }
+        silent = true
+        return true
+    }
+}
