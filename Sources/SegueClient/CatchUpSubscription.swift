@@ -251,7 +251,7 @@ public final class CatchUpSubscription {
     /// A daemon that did not answer, or answered that it cannot serve now (stopping, storage down).
     public static func isSilence(_ error: SegueClientError) -> Bool {
         switch error {
-        case .timeout, .rejected(.unavailable, _, _): return true
+        case .timeout, .unreachable, .rejected(.unavailable, _, _): return true
         default: return false
         }
     }

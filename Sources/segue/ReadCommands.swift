@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// state, ls, log, ping, stats.
@@ -46,6 +47,9 @@ enum ReadCommands {
         let navigator = inv.parsed.value("navigator")
         let after = try inv.count("after") ?? 0
         let limit = try inv.count("limit").map(Int.init)
+        if limit == 0 {
+            throw UsageError.invalidValue("0", for: "--limit", "expected a positive integer (how many events to print)")
+        }
         func emit(_ e: EventRecord) {
             if inv.json { Output.line(e.json.serialized()) } else { Output.line(describe(e)) }
         }

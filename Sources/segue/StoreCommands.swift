@@ -41,10 +41,22 @@ enum StoreCommands {
             try report(file, problems: [failure.description], events: 0, navigators: 0, inv)
             return
         }
+        let path = (dir as NSString).appendingPathComponent("segue.db")
+        // A failed import leaves nothing it created: no data dir, no empty log with its WAL.
+        let createdDir = !FileManager.default.fileExists(atPath: dir)
+        let createdLog = !FileManager.default.fileExists(atPath: path)
+        var imported = false
+        defer {
+            if !imported, createdLog {
+                for suffix in ["", "-wal", "-shm", ".lock"] {
+                    try? FileManager.default.removeItem(atPath: path + suffix)
+                }
+                if createdDir { try? FileManager.default.removeItem(atPath: dir) }
+            }
+        }
         do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
             throw IOFailure("Cannot create the data dir \(dir): \(error.localizedDescription)")
         }
-        let path = (dir as NSString).appendingPathComponent("segue.db")
         let store: EventStore
         do { store = try EventStore(path: path) } catch { throw IOFailure("Cannot open \(path): \(error.message)") }
         defer { store.close() }
@@ -53,6 +65,19 @@ enum StoreCommands {
             throw IOFailure("Reading \(path) failed: \(error.message)")
         }
         let existing = checker.count
+        // The same export again, or one that overlaps the log: said in those terms, not as the first
+        // event that fails to follow (its frame going back).
+        if let first = incoming.first, existing > 0, first.seq <= store.lastSeq {
+            let last = incoming.last!.seq
+            try report(
+                file,
+                problems: [
+                    "The data dir already holds seqs 1–\(store.lastSeq); \(file) holds seqs \(first.seq)–\(last), so "
+                        + "importing it would repeat them. Import only a file that continues the log (from seq "
+                        + "\(store.lastSeq + 1)). Nothing was imported."
+                ], events: incoming.count, navigators: checker.navigators, inv)
+            return
+        }
         for event in incoming { checker.add(event) }
         checker.finish()
         guard checker.problems.isEmpty else {
@@ -65,6 +90,7 @@ enum StoreCommands {
             Output.error("error: \(error.message)")
             throw Exit(.rejected)
         }
+        imported = count > 0 || !createdLog
         inv.print(
             ["imported": .int(count), "seq": .int(store.lastSeq), "before": .int(Int64(existing))],
             "Imported \(count) events; the log ends at seq \(store.lastSeq).")

@@ -26,6 +26,7 @@ pthread_sigmask(SIG_SETMASK, &unblocked, nil)
 
 do {
     let argv = Array(CommandLine.arguments.dropFirst())
+    Output.json = argv.prefix { $0 != "--" }.contains("--json")
     if argv == ["--version"] {
         Output.line("segue \(SegueVersion.current)")
         exit(0)
