@@ -274,12 +274,26 @@ enum CommandTree {
             CommandConfiguration(
                 name: "watch", abstract: "A live view of navigators: stacks and transition progress.",
                 discussion:
-                    "Redraws every frame on a terminal (Ctrl-C restores it); prints one plain line per change when "
-                    + "stdout is not a terminal; --json prints events and ticks as JSON lines.",
+                    "Redraws every frame on a terminal, fitted to its size (q or Ctrl-C restores it; j/k scroll, / "
+                    + "filters by name); prints one plain line per change when stdout is not a terminal; --json "
+                    + "prints events and ticks as JSON lines. With no command socket at --endpoint (a 'segue "
+                    + "replay --publish'), it shows what --publish-endpoint publishes; --replay LOG replays a log "
+                    + "in the view itself (space pauses, . steps a frame, + and - change the speed).",
                 arguments: [
                     ArgumentSpec("navigator", optional: true, variadic: true, help: "Navigators to show (default all).")
                 ],
-                examples: ["segue watch", "segue watch main inbox", "segue watch --json | jq ."]),
+                options: [
+                    OptionSpec(
+                        "replay", value: "log", completion: .file,
+                        help: "Watch a data dir or JSON Lines export replayed here, instead of a daemon."),
+                    OptionSpec(
+                        "speed", value: "x", help: "With --replay: playback speed (default 1; + and - change it)."),
+                ],
+                examples: [
+                    "segue watch", "segue watch main inbox", "segue watch --json | jq .",
+                    "segue watch --replay session.jsonl --speed 0.25",
+                    "segue watch --publish-endpoint tcp://127.0.0.1:7501   # a 'segue replay --publish'",
+                ]),
             CommandConfiguration(
                 name: "replay", abstract: "Regenerate the ticks a log produced, bit for bit.",
                 discussion: "LOG is a data dir or a JSON Lines export. --json prints each tick body exactly as segued "
