@@ -15,10 +15,12 @@ struct WatchModel {
         var transition: TransitionLine?
         /// The latest tick of the transition in flight, which supersedes `transition`.
         var tick: TickLine?
+        /// The stack a transition in flight will leave, when an event said so (names for its ticks).
+        var upcoming: [(name: String, id: String)] = []
 
         /// `Name[id]` for a screen id a tick names, from the stack or the transition the row knows.
         func label(of id: String) -> String {
-            if let screen = (stack + modals).first(where: { $0.id == id }) { return "\(screen.name)[\(id)]" }
+            if let screen = (stack + modals + upcoming).first(where: { $0.id == id }) { return "\(screen.name)[\(id)]" }
             for known in [transition?.from, transition?.to, tick?.line.from, tick?.line.to]
             where known?.hasSuffix("[\(id)]") == true {
                 return known!
@@ -118,6 +120,7 @@ struct WatchModel {
             row.status = "closed"
         case "transition.started":
             promised[e.navigator, default: [:]][id] = Self.screens(e.data["stack"])
+            row.upcoming = (Self.screens(e.data["stack"]) ?? []) + (Self.screens(e.data["modals"]) ?? [])
         case "transition.completed":
             if let stack = promised[e.navigator]?.removeValue(forKey: id) { row.stack = stack }
             row.tick = nil
