@@ -148,33 +148,6 @@ enum ReadCommands {
         return line
     }
 
-    static func ping(_ inv: Invocation) throws {
-        let client = try inv.client()
-        let reply = try client.call("ping")
-        let pong = try Pong(reply)
-        inv.print(
-            reply,
-            "segued \(pong.version) at \(inv.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")
-    }
-
-    static func stats(_ inv: Invocation) throws {
-        let reply = try inv.client().stats()
-        if inv.json {
-            Output.line(JSON.object(reply).serialized())
-        } else {
-            // One `dotted.name<TAB>value` line per counter, at any depth, strings unquoted: easy to
-            // read and to grep or cut.
-            func lines(_ prefix: String, _ value: JSON) {
-                if let object = value.objectValue {
-                    for (key, member) in object.members { lines(prefix.isEmpty ? key : "\(prefix).\(key)", member) }
-                } else {
-                    Output.line("\(prefix)\t\(value.stringValue ?? value.serialized())")
-                }
-            }
-            for (key, value) in reply.members where key != "ok" && key != "id" { lines(key, value) }
-        }
-    }
-
     static func format(_ x: Double) -> String {
         let r = (x * 1000).rounded() / 1000
         return String(r)
