@@ -238,8 +238,20 @@ enum CommandTree {
                         help:
                             "Keep printing new events as they are published; waits out a stopped daemon, exits 1 if it comes back on an older copy of its log."
                     ),
+                    OptionSpec(
+                        "type", value: "type", repeats: true,
+                        help: "Only events of this type; a type ending in '.' is a prefix (transition.). Repeatable."),
+                    OptionSpec(
+                        "since", value: "time",
+                        help: "Only events from this time: 10m, 2h, 1d ago, or 2026-12-01T09:00."),
+                    OptionSpec("until", value: "time", help: "Only events up to this time (same forms as --since)."),
+                    .flag("utc", help: "Print times in UTC (ISO 8601) instead of local time."),
+                    .flag("compact", help: "Fold each run of interaction.updated into one line."),
                 ],
-                examples: ["segue log --navigator main", "segue log --follow --json"]),
+                examples: [
+                    "segue log --navigator main", "segue log --follow --json", "segue log --since 10m --compact",
+                    "segue log --type transition. --utc",
+                ]),
             CommandConfiguration(
                 name: "export", abstract: "Write a data dir's log as JSON Lines.",
                 discussion:

@@ -50,27 +50,28 @@ enum ReadCommands {
         if limit == 0 {
             throw UsageError.invalidValue("0", for: "--limit", "expected a positive integer (how many events to print)")
         }
-        func emit(_ e: EventRecord) {
-            if inv.json { Output.line(e.json.serialized()) } else { Output.line(describe(e)) }
-        }
+        var printer = try LogPrinter(inv)
         guard inv.parsed.flag("follow") else {
             var left = limit
             var cursor = after
             var printed = 0
-            while left != 0 {
-                let page = try client.history(navigator: navigator, after: cursor, limit: min(left ?? 1000, 1000))
-                for e in page.events.prefix(left ?? .max) {
-                    emit(e)
+            paging: while left != 0 {
+                let page = try client.history(navigator: navigator, after: cursor, limit: 1000)
+                for e in page.events {
+                    if printer.isPastEnd(e) { break paging }
+                    guard printer.keeps(e), left != 0 else { continue }
+                    printer.print(e)
                     printed += 1
+                    left = left.map { $0 - 1 }
                 }
-                left = left.map { $0 - min($0, page.events.count) }
                 cursor = max(cursor, page.next)
                 if !page.more { break }
             }
+            printer.flush()
             try sayIfMissing(navigator, printed: printed, after: after, client, follow: false)
             return
         }
-        try follow(inv, client: client, navigator: navigator, after: after, limit: limit, emit: emit)
+        try follow(inv, client: client, navigator: navigator, after: after, limit: limit, printer: &printer)
     }
 
     /// `log --follow`: the log after `after`, then every event as it is published, each once and in
@@ -78,7 +79,7 @@ enum ReadCommands {
     /// the log, and a daemon back on an older copy of its log ends the command with status 1.
     static func follow(
         _ inv: Invocation, client: SegueClient, navigator: String?, after: Int64, limit: Int?,
-        emit: (EventRecord) -> Void
+        printer: inout LogPrinter
     ) throws {
         var left = limit
         let subscription = try CatchUpSubscription(
@@ -99,14 +100,19 @@ enum ReadCommands {
             }
             switch update {
             case .event(let e)?:
-                emit(e)
                 lastPrinted = max(lastPrinted, e.seq)
+                if printer.isPastEnd(e) { return printer.flush() }
+                guard printer.keeps(e) else { continue }
+                printer.print(e)
                 left = left.map { $0 - 1 }
+                if left == 0 { printer.flush() }
             case .heartbeat(let hb)?:
                 if silence.heard(hb) { Output.error("segue log: heartbeats are back.") }
             case .rewound(let end)?:
                 throw Exit.restored(lastPrinted, end: end)
-            case .snapshot?, .tick?, nil:
+            case nil:
+                printer.flush()
+            case .snapshot?, .tick?:
                 break
             }
             if silence.isNewlySilent() {
@@ -140,12 +146,6 @@ enum ReadCommands {
             if case .rejected(.unknownNavigator, _, _) = error { return false }
             throw error
         }
-    }
-
-    static func describe(_ e: EventRecord) -> String {
-        var line = "\(e.seq)\t\(e.navigator)#\(e.revision)\tframe \(e.frame)\t\(e.type)"
-        if e.data.count > 0 { line += "\t" + JSON.object(e.data).serialized() }
-        return line
     }
 
     static func format(_ x: Double) -> String {
