@@ -54,9 +54,13 @@ enum ReplayCommand {
                 waitForSubscriber: waitForSubscriber)
         }
         var count = 0
+        var progress = Progress("replaying: seq", total: Int(events.last?.seq ?? 0))
+        var seq: Int64 = 0
         try replayer.run { frame, applied, ticks in
+            seq = applied.last?.seq ?? seq
             guard frame >= startFrame else { return }
             if let publisher {
+                progress.update(Int(seq), detail: "frame \(frame), \(count) ticks")
                 let events = applied.filter { navigator == nil || $0.navigator == navigator }
                 let shown = ticks.filter { navigator == nil || $0.navigator == navigator }
                 // A frame where only other navigators moved is idle time for this replay, so that
@@ -81,6 +85,7 @@ enum ReplayCommand {
                 }
             }
         }
+        progress.finish()
         if publisher != nil || !inv.json {
             Output.error("Replayed \(replayed) events at \(rate) Hz: \(count) ticks.")
         }

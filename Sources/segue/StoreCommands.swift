@@ -61,9 +61,16 @@ enum StoreCommands {
         do { store = try EventStore(path: path) } catch { throw IOFailure("Cannot open \(path): \(error.message)") }
         defer { store.close() }
         var checker = LogChecker()
-        do { try store.forEachEvent(after: 0) { checker.add($0) } } catch {
+        var progress = Progress("import: checking the data dir's event", total: Int(store.lastSeq))
+        do {
+            try store.forEachEvent(after: 0) {
+                checker.add($0)
+                progress.update(checker.count)
+            }
+        } catch {
             throw IOFailure("Reading \(path) failed: \(error.message)")
         }
+        progress.finish()
         let existing = checker.count
         // The same export again, or one that overlaps the log: said in those terms, not as the first
         // event that fails to follow (its frame going back).
@@ -78,7 +85,12 @@ enum StoreCommands {
                 ], events: incoming.count, navigators: checker.navigators, inv)
             return
         }
-        for event in incoming { checker.add(event) }
+        progress = Progress("import: checking \(file)'s event", total: incoming.count)
+        for (index, event) in incoming.enumerated() {
+            checker.add(event)
+            progress.update(index + 1)
+        }
+        progress.finish()
         checker.finish()
         guard checker.problems.isEmpty else {
             let problems = checker.problems.map { "\($0) Nothing was imported." }
@@ -116,7 +128,13 @@ enum StoreCommands {
         }
         var checker = LogChecker()
         do {
-            for event in try LogSource.events(target) { checker.add(event) }
+            let events = try LogSource.events(target)
+            var progress = Progress("verifying: event", total: events.count)
+            for (index, event) in events.enumerated() {
+                checker.add(event)
+                progress.update(index + 1)
+            }
+            progress.finish()
         } catch let failure as IOFailure where failure.isContent {
             problems.append(failure.description)
         }

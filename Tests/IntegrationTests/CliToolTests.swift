@@ -141,4 +141,25 @@ import Testing
         watcher.finish()
         #expect(watcher.stdout.contains("\ncommands\t"), "\(watcher.stdout.prefix(300))")
     }
+
+    /// A slow replay shows where it is on a terminal's stderr, and nothing of it when piped.
+    @Test func aSlowReplayShowsProgressOnATerminalOnly() throws {
+        let d = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--duration", "0.4", "--wait"], daemon: d)
+        d.stop()
+        let endpoint = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let session = "segue-progress-\(getpid())"
+        _ = try CliWatchTests.tmux([
+            "new-session", "-d", "-s", session, "-x", "100", "-y", "10",
+            "\(Cli.binary) replay \(d.dataDir) --publish \(endpoint) --speed 0.25; sleep 5",
+        ])
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        let pane = try CliWatchTests.capture(session, tries: 200) { $0.contains("replaying: seq ") }
+        #expect(pane.contains("replaying: seq "), "\(pane)")
+        let done = try CliWatchTests.capture(session, tries: 400) { $0.contains("Replayed ") }
+        #expect(!done.contains("replaying: seq"), "erased when done: \(done)")
+        let piped = try Cli.run(["replay", d.dataDir, "--publish", endpoint, "--speed", "4"])
+        #expect(piped.stderr.hasPrefix("Replayed "), "\(piped.stderr)")
+    }
 }
