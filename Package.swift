@@ -23,21 +23,29 @@ let package = Package(
         .target(name: "SegueCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SegueStore", dependencies: ["SegueCore", "CSQLite"]),
         .target(name: "SegueWire", dependencies: ["SegueCore", "CZeroMQ"]),
-        .target(name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd"]),
+        .target(
+            name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd", "SegueCommandLine"]),
         .target(name: "SegueClient", dependencies: ["SegueCore", "SegueWire"]),
+        // The command-line framework of segue, segued and segue-bench: tokenizer, typed options, help.
+        .target(name: "SegueCommandLine"),
 
         .executableTarget(name: "segued", dependencies: ["SegueDaemon"]),
-        .executableTarget(name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore"]),
+        .executableTarget(
+            name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore", "SegueWire", "SegueCommandLine"]),
         // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
         .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore"]),
         .executableTarget(
-            name: "segue-bench", dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ"]),
+            name: "segue-bench",
+            dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ", "SegueCommandLine"]),
 
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
         .testTarget(name: "SegueStoreTests", dependencies: ["SegueStore", "SegueCore", "segue-store-crasher"]),
         .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueCore"]),
         .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore"]),
         .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueCore"]),
+        .testTarget(name: "SegueCommandLineTests", dependencies: ["SegueCommandLine"]),
+        // The segue executable's own logic (value readers, key options, the watch layout, generated help).
+        .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueClient", "SegueCore", "SegueCommandLine"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SegueClient", "SegueCore", "SegueWire"]),
     ]
 )

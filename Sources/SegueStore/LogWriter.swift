@@ -158,6 +158,10 @@ final class LogWriter {
     /// store to close checkpoints what is left).
     func close() {
         checkpointer.stop()
+        // An empty log gives back the WAL's preallocated zeros (`preallocateWAL`): a data dir that
+        // never got an event, from a daemon that ran idle or failed to start, stays a few kilobytes.
+        // The next open preallocates again.
+        if lastSeq == 0, let connection { _ = try? connection.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         connection = nil
     }
 
