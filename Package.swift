@@ -18,11 +18,13 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // libm: the stdlib's Double rounding and exact conversions call into it; no import is involved.
         .target(name: "SegueCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SegueStore", dependencies: ["SegueCore", "CSQLite"]),
         .target(name: "SegueWire", dependencies: ["SegueCore", "CZeroMQ"]),
+        .target(name: "SeguePostgres", dependencies: ["SegueCore", "SegueStore", "CPostgres"]),
         .target(name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd"]),
         .target(name: "SegueClient", dependencies: ["SegueCore", "SegueWire"]),
 
