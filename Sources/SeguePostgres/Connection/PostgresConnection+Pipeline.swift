@@ -27,6 +27,14 @@ extension PostgresConnection {
     /// is safe because the statements sent here answer with a few bytes each, so the server never
     /// waits for the client to read while the client waits to write.
     public func pipeline(_ steps: [PipelineStep]) -> [Result<PostgresResult, PostgresError>] {
+        pipeline(steps, afterSending: nil)
+    }
+
+    /// `pipeline`, calling `afterSending` once everything is sent and before any result is read
+    /// (tests cut the connection there).
+    package func pipeline(_ steps: [PipelineStep], afterSending: (() -> Void)?) -> [Result<
+        PostgresResult, PostgresError
+    >] {
         guard PQenterPipelineMode(handle) == 1 else {
             let error = PostgresError(result: nil, connection: handle, statement: steps.first?.sql)
             return steps.map { _ in .failure(error) }
@@ -37,6 +45,7 @@ extension PostgresConnection {
             guard send(step, index: index, expecting: &expected) else { break }
         }
         let synced = PQpipelineSync(handle) == 1
+        afterSending?()
         var results = [Result<PostgresResult, PostgresError>?](repeating: nil, count: steps.count)
         for entry in expected {
             let outcome = nextResult(statement: steps[entry.step].sql)

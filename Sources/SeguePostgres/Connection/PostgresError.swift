@@ -16,6 +16,8 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     public var hint: String?
     /// The statement that failed, when there was one.
     public var statement: String?
+    /// The constraint a violation names (`commands_pkey`), when the server sent one.
+    public var constraint: String?
     /// True when the connection is gone (the socket closed, the server stopped or terminated the
     /// backend): the connection must be replaced, and an outcome the server did not report is unknown.
     public var connectionLost: Bool
@@ -81,6 +83,7 @@ extension PostgresError {
             sqlState: field(Int32(UInt8(ascii: "C"))) ?? fallback, message: message,
             detail: field(Int32(UInt8(ascii: "D"))), hint: field(Int32(UInt8(ascii: "H"))), statement: statement,
             connectionLost: lost)
+        constraint = field(Int32(UInt8(ascii: "n")))
     }
 
     /// libpq's message for the connection, on one line, without its trailing newline.
