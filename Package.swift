@@ -36,7 +36,11 @@ let package = Package(
             name: "segue-bench", dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ"]),
 
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
-        .testTarget(name: "SegueStoreTests", dependencies: ["SegueStore", "SegueCore", "segue-store-crasher"]),
+        .testTarget(
+            name: "SegueStoreTests",
+            dependencies: ["SegueStore", "SegueCore", "segue-store-crasher", "SeguePostgres", "PostgresTestSupport"]),
+        // Starts a real PostgreSQL server for the tests that need one (scripts/pg-test-server.sh).
+        .target(name: "PostgresTestSupport", dependencies: ["SeguePostgres"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueCore"]),
         .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore"]),
         .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueCore"]),
