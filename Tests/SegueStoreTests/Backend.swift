@@ -1,7 +1,7 @@
 import Foundation
 import PostgresTestSupport
 import SegueCore
-import SeguePostgres
+@testable import SeguePostgres
 import Testing
 
 @testable import SegueStore
@@ -61,4 +61,16 @@ final class LogPlace {
 extension EventStoring {
     /// The whole log, for assertions.
     func allEvents() throws -> [EventRecord] { try events(after: 0, navigator: nil, limit: .max) }
+}
+
+extension EventStoring {
+    /// Runs `body` on the store's committer thread holding the writer, whichever the backend: tests
+    /// line work up behind it.
+    func withWriterForTesting(_ body: @escaping () -> Void) throws {
+        switch self {
+        case let store as EventStore: try store.withWriter { _ in body() }
+        case let store as PostgresEventStore: try store.withWriter { _ in body() }
+        default: Issue.record("no writer hook for \(type(of: self))")
+        }
+    }
 }

@@ -36,7 +36,8 @@ extension PostgresConnection {
         PostgresResult, PostgresError
     >] {
         guard PQenterPipelineMode(handle) == 1 else {
-            let error = PostgresError(result: nil, connection: handle, statement: steps.first?.sql)
+            poison()
+            let error = PostgresError(result: nil, connection: handle, statement: steps.first?.sql, lost: true)
             return steps.map { _ in .failure(error) }
         }
         // What each result read back answers: a step, or the Prepare sent ahead of one.
@@ -55,7 +56,7 @@ extension PostgresConnection {
             }
             if results[entry.step] == nil { results[entry.step] = outcome }
         }
-        if synced { finishPipeline() }
+        if synced { finishPipeline() } else { poison() }
         let lost = PostgresError(
             sqlState: SQLState.connectionFailure,
             message: "The connection to PostgreSQL was lost before the statement's result arrived: "
@@ -95,11 +96,9 @@ extension PostgresConnection {
 
     /// The next statement's result: its first result, the rest up to the NULL that ends it freed.
     private func nextResult(statement: String) -> Result<PostgresResult, PostgresError> {
-        guard !isBroken else {
-            return .failure(PostgresError(result: nil, connection: handle, statement: statement))
-        }
-        guard let first = PQgetResult(handle) else {
-            return .failure(PostgresError(result: nil, connection: handle, statement: statement))
+        guard !isBroken, let first = PQgetResult(handle) else {
+            poison()
+            return .failure(PostgresError(result: nil, connection: handle, statement: statement, lost: true))
         }
         while let more = PQgetResult(handle) { PQclear(more) }
         if PQresultStatus(first) == PGRES_PIPELINE_ABORTED {
@@ -118,7 +117,7 @@ extension PostgresConnection {
         if let sync = PQgetResult(handle) { PQclear(sync) }
         if PQexitPipelineMode(handle) != 1 {
             while let extra = PQgetResult(handle) { PQclear(extra) }
-            _ = PQexitPipelineMode(handle)
+            if PQexitPipelineMode(handle) != 1 { poison() }
         }
     }
 }

@@ -12,6 +12,9 @@ public final class PostgresConnection {
     public let settings: ConnectionSettings
     /// Names of the statements prepared on this connection (server-side, per session).
     private var prepared: Set<String> = []
+    /// Set when libpq failed without the server's word (a read or write on the socket failed) or
+    /// a pipeline could not be finished: the session's state is unknown, so it is not used again.
+    private(set) var poisoned = false
 
     public init(_ settings: ConnectionSettings) throws(PostgresError) {
         var pairs = settings.keywordsAndValues()
@@ -65,7 +68,9 @@ public final class PostgresConnection {
     public var backendPID: Int32 { PQbackendPID(handle) }
 
     /// True once the connection is lost; every later statement fails, so replace the connection.
-    public var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+    public var isBroken: Bool { poisoned || PQstatus(handle) != CONNECTION_OK }
+
+    func poison() { poisoned = true }
 
     /// True while a transaction is open (or failed and not yet rolled back) on this connection.
     public var inTransaction: Bool {
@@ -125,24 +130,35 @@ public final class PostgresConnection {
     /// Takes a result: a success becomes a `PostgresResult`, anything else the error it carries.
     @discardableResult
     func checked(_ result: OpaquePointer?, statement: String?) throws(PostgresError) -> PostgresResult {
-        guard let result else { throw PostgresError(result: nil, connection: handle, statement: statement) }
+        guard let result else {
+            poison()
+            throw PostgresError(result: nil, connection: handle, statement: statement, lost: true)
+        }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE, PGRES_EMPTY_QUERY:
             return PostgresResult(handle: result, statement: statement)
         default:
             let error = PostgresError(result: result, connection: handle, statement: statement)
             PQclear(result)
+            if error.connectionLost { poison() }
             throw error
         }
     }
 
     // MARK: Fault injection
 
-    /// Shuts the socket down under libpq, as a network failure or a vanished server would: the
-    /// next read finds the connection gone. For tests of what a store does with a lost connection.
+    /// Cuts the connection under libpq, as a network failure would: the socket is replaced by one
+    /// whose peer is closed (same descriptor number, so libpq never touches a reused one), so whatever the
+    /// server sent and libpq has not read yet is lost, and the next read finds the connection gone.
+    /// For tests of what a store does when a commit's result never arrives.
     package func simulateConnectionLoss() {
         let socket = PQsocket(handle)
-        if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
+        guard socket >= 0 else { return }
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { return }
+        close(pair[1])
+        dup2(pair[0], socket)
+        close(pair[0])
     }
 }
 

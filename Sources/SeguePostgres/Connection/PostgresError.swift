@@ -70,8 +70,12 @@ public enum SQLState {
 
 extension PostgresError {
     /// The error a failed result reports, or the connection's own message when libpq made none.
-    init(result: OpaquePointer?, connection: OpaquePointer, statement: String?) {
-        let lost = PQstatus(connection) == CONNECTION_BAD
+    ///
+    /// An error the server did not send (no SQLSTATE: libpq's own, from a failed read or write on
+    /// the socket) counts as a lost connection: what the server did is unknown.
+    init(result: OpaquePointer?, connection: OpaquePointer, statement: String?, lost forced: Bool = false) {
+        let serverSent = result.map { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) != nil } ?? false
+        let lost = forced || !serverSent || PQstatus(connection) == CONNECTION_BAD
         func field(_ code: Int32) -> String? {
             guard let result, let value = PQresultErrorField(result, code) else { return nil }
             return String(cString: value)
