@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(name: "segued", dependencies: ["SegueDaemon"]),
         .executableTarget(name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore"]),
         // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
-        .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore"]),
+        .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore", "SeguePostgres"]),
         .executableTarget(
             name: "segue-bench", dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ"]),
 

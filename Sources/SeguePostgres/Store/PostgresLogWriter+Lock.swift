@@ -6,16 +6,13 @@ extension PostgresLogWriter {
     static let lockClass: Int32 = 0x5345_4755
 
     /// Takes the one-writer lock of the log (a session-level advisory lock, which the server drops
-    /// when the session ends, a killed segued included): at open without waiting, so that a second
-    /// segued fails at once naming the first; after a reconnect waiting up to the lock timeout for
-    /// the old session's process to go.
-    func takeWriterLock(_ session: PostgresSession, wait: Bool) throws(StoreError) {
+    /// when the session ends, a killed segued included), waiting up to the lock timeout: the server
+    /// process of a segued killed a moment ago may take that long to notice and end, whereas a
+    /// segued that is alive keeps the lock, and the wait ends in an error naming it.
+    func takeWriterLock(_ session: PostgresSession) throws(StoreError) {
         var parameters = PostgresParameters()
         parameters.append(Self.lockClass)
-        let sql =
-            wait
-            ? "SELECT true FROM pg_advisory_lock($1, 'events'::regclass::oid::int)"
-            : "SELECT pg_try_advisory_lock($1, 'events'::regclass::oid::int)"
+        let sql = "SELECT true FROM pg_advisory_lock($1, 'events'::regclass::oid::int)"
         let taken: Bool
         do throws(PostgresError) {
             taken = try session.connection.query(sql, parameters).bool(0, 0) == true

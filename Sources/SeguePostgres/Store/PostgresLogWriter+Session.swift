@@ -39,7 +39,7 @@ extension PostgresLogWriter {
             _ = try PostgresSchema.currentVersion(of: session.connection, location: location)
         }
         if let previous = previousBackend { try end(previous, session) }
-        try takeWriterLock(session, wait: !first)
+        try takeWriterLock(session)
         if let batch = unresolved {
             lastResolution = try resolve(batch, session)
             unresolved = nil

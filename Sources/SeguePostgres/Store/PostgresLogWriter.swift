@@ -46,7 +46,7 @@ final class PostgresLogWriter: BatchWriter {
         lockTimeoutMilliseconds = ConnectionSettings.milliseconds(lockTimeout)
     }
 
-    /// Opens the first session: schema created or migrated, writer lock taken without waiting.
+    /// Opens the first session: schema created or migrated, writer lock taken.
     func open() throws(StoreError) {
         try openSession(first: true)
     }
