@@ -33,7 +33,8 @@ let package = Package(
         // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
         .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore", "SeguePostgres"]),
         .executableTarget(
-            name: "segue-bench", dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ"]),
+            name: "segue-bench",
+            dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ", "SeguePostgres"]),
 
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
         .testTarget(

@@ -126,6 +126,9 @@ public final class PostgresEventStore: EventStoring, @unchecked Sendable {
         PostgresCommandIDReader(settings: settings)
     }
 
+    /// Append transactions run so far: units per commit is the batch size (for `segue-bench`).
+    public var commitCount: Int { committer.commits.load(ordering: .relaxed) }
+
     // MARK: Internals
 
     func read<T>(_ body: (PostgresLogReader) throws(StoreError) -> T) throws(StoreError) -> T {
