@@ -102,7 +102,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, output + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, output + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = (["/bin/bash", scriptPath] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ)
         guard spawned == 0 else { throw Failure(message: "Cannot run \(scriptPath): errno \(spawned)") }

@@ -3,8 +3,8 @@ import PostgresTestSupport
 import SegueCore
 import Testing
 
-@testable import SegueStore
 @testable import SeguePostgres
+@testable import SegueStore
 
 /// A full disk on the server, for real: the log's tables in a tablespace on a 4 MB tmpfs.
 @Suite struct PostgresDiskFullTests {

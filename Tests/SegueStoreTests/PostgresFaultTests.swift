@@ -1,10 +1,10 @@
 import Foundation
 import PostgresTestSupport
 import SegueCore
-@testable import SeguePostgres
 import Synchronization
 import Testing
 
+@testable import SeguePostgres
 @testable import SegueStore
 
 /// Faults of the server and the connection: appends fail `unavailable`, nothing unstored is

@@ -1,9 +1,9 @@
 import Foundation
 import PostgresTestSupport
 import SegueCore
-@testable import SeguePostgres
 import Testing
 
+@testable import SeguePostgres
 @testable import SegueStore
 
 /// The PostgreSQL schema: what the server refuses, how it is versioned, who may write.

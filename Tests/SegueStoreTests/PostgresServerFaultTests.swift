@@ -4,8 +4,8 @@ import SegueCore
 import Synchronization
 import Testing
 
-@testable import SegueStore
 @testable import SeguePostgres
+@testable import SegueStore
 
 /// The server itself going away: crashed (`pg_ctl stop -m immediate`) under appends, down when the
 /// store opens, out of disk. Each test runs a server of its own, since it stops or fills it.
@@ -98,7 +98,8 @@ import Testing
             restarted.store(true, ordering: .releasing)
         }
         restarter.start()
-        let retry = PostgresOpenRetry(firstDelay: .milliseconds(100), longestDelay: .milliseconds(400), giveUpAfter: .seconds(60))
+        let retry = PostgresOpenRetry(
+            firstDelay: .milliseconds(100), longestDelay: .milliseconds(400), giveUpAfter: .seconds(60))
         let store = try PostgresEventStore(conninfo: server.conninfo(), retry: retry) { attempt in
             attempts.withLock { $0.append(attempt) }
             return true

@@ -45,7 +45,6 @@ struct Numberer {
     }
 }
 
-
 /// Checks the invariants every log must keep: seq gapless from 1, revisions gapless per navigator.
 func checkGapless(_ events: [EventRecord]) -> String? {
     var checker = GaplessChecker()

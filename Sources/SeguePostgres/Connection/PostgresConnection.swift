@@ -41,8 +41,8 @@ public final class PostgresConnection {
         let keywords = pairs.map { strdup($0.0) }
         let values = pairs.map { strdup($0.1) }
         defer {
-            keywords.forEach { free($0) }
-            values.forEach { free($0) }
+            for keyword in keywords { free(keyword) }
+            for value in values { free(value) }
         }
         let keywordPointers = keywords.map { UnsafePointer($0) } + [nil]
         let valuePointers = values.map { UnsafePointer($0) } + [nil]
@@ -56,7 +56,10 @@ public final class PostgresConnection {
         let rules: [(String, String)] = [
             ("password authentication failed", SQLState.invalidPassword),
             ("no password supplied", SQLState.invalidPassword),
-            ("does not exist", message.contains("database") ? SQLState.invalidCatalogName : SQLState.invalidAuthorization),
+            (
+                "does not exist",
+                message.contains("database") ? SQLState.invalidCatalogName : SQLState.invalidAuthorization
+            ),
             ("no pg_hba.conf entry", SQLState.invalidAuthorization),
             ("permission denied", SQLState.insufficientPrivilege),
             ("the database system is", SQLState.cannotConnectNow),

@@ -16,7 +16,8 @@ struct PostgresBatch {
         INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data)
         SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[],
             $7::bigint[], $8::bytea[], $9::json[])
-        """, [.int8Array, .textArray, .int8Array, .textArray, .int8Array, .int8Array, .int8Array, .byteaArray, .jsonArray])
+        """,
+        [.int8Array, .textArray, .int8Array, .textArray, .int8Array, .int8Array, .int8Array, .byteaArray, .jsonArray])
 
     static let insertCommands = PreparedStatement(
         "segue_insert_commands",
@@ -38,7 +39,9 @@ struct PostgresBatch {
     /// Adds an accepted unit: its events, and its commands row when it has an id.
     mutating func add(_ unit: AppendUnit) {
         for (index, event) in unit.events.enumerated() {
-            if eventChunks.last.map({ $0.count >= Self.rowsPerStatement }) ?? true { eventChunks.append(EventColumns()) }
+            if eventChunks.last.map({ $0.count >= Self.rowsPerStatement }) ?? true {
+                eventChunks.append(EventColumns())
+            }
             eventChunks[eventChunks.count - 1].add(event, encoded: unit.encoded?[index])
         }
         if let first = unit.events.first?.seq, firstSeq == nil { firstSeq = first }
@@ -94,7 +97,9 @@ struct EventColumns {
 
     func parameters() -> PostgresParameters {
         var parameters = PostgresParameters()
-        for column in [seq, navigator, revision, type, version, frame, time, command, data] { parameters.append(column) }
+        for column in [seq, navigator, revision, type, version, frame, time, command, data] {
+            parameters.append(column)
+        }
         return parameters
     }
 }
@@ -114,7 +119,11 @@ struct CommandColumns {
         if let name = unit.navigator { navigator.append(name) } else { navigator.appendNull() }
         if let last = unit.events.last?.seq { seq.append(last) } else { seq.appendNull() }
         if let value = unit.reply { reply.append(StoreJSON.encode(value)) } else { reply.appendNull() }
-        if let value = unit.fingerprint { fingerprint.append(Int64(bitPattern: value)) } else { fingerprint.appendNull() }
+        if let value = unit.fingerprint {
+            fingerprint.append(Int64(bitPattern: value))
+        } else {
+            fingerprint.appendNull()
+        }
     }
 
     func parameters() -> PostgresParameters {

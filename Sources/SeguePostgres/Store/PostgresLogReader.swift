@@ -34,7 +34,7 @@ final class PostgresLogReader {
             }
             do throws(PostgresError) {
                 return try body(live.connection)
-            } catch where error.connectionLost && attempt == 0 {
+            } catch  where error.connectionLost && attempt == 0 {
                 session = nil
             } catch {
                 throw StoreError(error, doing: "Cannot read the event store at \(location)")

@@ -16,7 +16,7 @@ extension PostgresLogWriter {
         let taken: Bool
         do throws(PostgresError) {
             taken = try session.connection.query(sql, parameters).bool(0, 0) == true
-        } catch where error.sqlState == SQLState.lockNotAvailable {
+        } catch  where error.sqlState == SQLState.lockNotAvailable {
             taken = false
         } catch {
             throw StoreError(error, doing: "Cannot take the log's writer lock at \(location)")

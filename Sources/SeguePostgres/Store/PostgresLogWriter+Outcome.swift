@@ -85,7 +85,9 @@ extension PostgresLogWriter {
                     + "(SELECT count(*) FROM commands WHERE id = ANY($3))::bigint", parameters)
             return (events: try result.int64(0, 0) ?? 0, ids: try result.int64(0, 1) ?? 0)
         }
-        let expected = (events: batch.firstSeq.map { (batch.lastSeq ?? $0) - $0 + 1 } ?? 0, ids: Int64(batch.commandIDs.count))
+        let expected = (
+            events: batch.firstSeq.map { (batch.lastSeq ?? $0) - $0 + 1 } ?? 0, ids: Int64(batch.commandIDs.count)
+        )
         if found == expected { return true }
         if found == (0, 0) { return false }
         throw StoreError(

@@ -49,7 +49,8 @@ public struct PostgresOpenRetry: Sendable {
                 let pause = min(delay, timeLeft)
                 guard progress(PostgresOpenAttempt(attempt: attempt, error: error, retryIn: pause, waited: waited))
                 else { throw error }
-                Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) * 1e-18)
+                Thread.sleep(
+                    forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) * 1e-18)
                 delay = min(delay * 2, longestDelay)
                 attempt += 1
             }

@@ -21,7 +21,7 @@ final class PostgresSession {
 
     init(_ settings: ConnectionSettings, role: Role) throws(StoreError) {
         let location = settings.redacted
-        let connection = try mapped("Cannot open the event store at \(location)") {
+        let connection = try mapped("Cannot open the event store") {
             () throws(PostgresError) in try PostgresConnection(settings)
         }
         let row = try mapped("Cannot query the server at \(location)") { () throws(PostgresError) in
@@ -29,8 +29,10 @@ final class PostgresSession {
                 "SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on', "
                     + "(extract(epoch FROM backend_start) * 1000000)::bigint FROM pg_stat_activity "
                     + "WHERE pid = pg_backend_pid()")
-            return (recovery: try result.bool(0, 0) == true, readOnly: try result.bool(0, 1) == true,
-                start: try result.int64(0, 2) ?? 0)
+            return (
+                recovery: try result.bool(0, 0) == true, readOnly: try result.bool(0, 1) == true,
+                start: try result.int64(0, 2) ?? 0
+            )
         }
         self.location = location
         self.connection = connection
