@@ -85,16 +85,7 @@ extension PostgresLogReader {
     /// Distinct navigators by skip-scan: one index probe per navigator, not a scan of the log.
     func navigators() throws(StoreError) -> [String] {
         try withConnection { connection throws(PostgresError) in
-            let result = try connection.query(
-                """
-                WITH RECURSIVE names(name) AS (
-                    SELECT MIN(navigator) FROM events
-                    UNION ALL
-                    SELECT (SELECT MIN(navigator) FROM events WHERE navigator > names.name) FROM names
-                    WHERE names.name IS NOT NULL
-                )
-                SELECT name FROM names WHERE name IS NOT NULL
-                """)
+            let result = try connection.query(LogReader.navigatorsSQL)
             var names: [String] = []
             for row in 0..<result.rowCount {
                 if let name = try result.string(row, 0) { names.append(name) }
