@@ -3,7 +3,10 @@
 
 SWIFT ?= swift
 PREFIX ?= /usr/local
-DEB_PACKAGES := libzmq3-dev libsqlite3-dev libsystemd-dev pkg-config
+# libpq-dev: SeguePostgres links libpq (the PostgreSQL store backend is built into every binary
+# that opens a store, as the SQLite one is); a PostgreSQL server is needed only by the tests that
+# start one (.ci/run installs postgresql-15; without it they are reported skipped).
+DEB_PACKAGES := libzmq3-dev libsqlite3-dev libsystemd-dev libpq-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release run test bench fuzz install install-built clean format

@@ -18,11 +18,13 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // libm: the stdlib's Double rounding and exact conversions call into it; no import is involved.
         .target(name: "SegueCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SegueStore", dependencies: ["SegueCore", "CSQLite"]),
         .target(name: "SegueWire", dependencies: ["SegueCore", "CZeroMQ"]),
+        .target(name: "SeguePostgres", dependencies: ["SegueCore", "SegueStore", "CPostgres"]),
         .target(
             name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd", "SegueCommandLine"]),
         .target(name: "SegueClient", dependencies: ["SegueCore", "SegueWire"]),
@@ -33,13 +35,19 @@ let package = Package(
         .executableTarget(
             name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore", "SegueWire", "SegueCommandLine"]),
         // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
-        .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore"]),
+        .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore", "SeguePostgres"]),
         .executableTarget(
             name: "segue-bench",
-            dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ", "SegueCommandLine"]),
+            dependencies: [
+                "SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ", "SegueCommandLine", "SeguePostgres",
+            ]),
 
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
-        .testTarget(name: "SegueStoreTests", dependencies: ["SegueStore", "SegueCore", "segue-store-crasher"]),
+        .testTarget(
+            name: "SegueStoreTests",
+            dependencies: ["SegueStore", "SegueCore", "segue-store-crasher", "SeguePostgres", "PostgresTestSupport"]),
+        // Starts a real PostgreSQL server for the tests that need one (scripts/pg-test-server.sh).
+        .target(name: "PostgresTestSupport", dependencies: ["SeguePostgres"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueCore"]),
         .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore"]),
         .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueCore"]),
