@@ -20,34 +20,52 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // No pkgConfig: libmicrohttpd's .pc adds -isystem flags (GnuTLS's Kerberos) that SwiftPM refuses.
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // libm: the stdlib's Double rounding and exact conversions call into it; no import is involved.
         .target(name: "SegueCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SegueStore", dependencies: ["SegueCore", "CSQLite"]),
         .target(name: "SegueWire", dependencies: ["SegueCore", "CZeroMQ"]),
-        .target(name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd"]),
+        .target(name: "SeguePostgres", dependencies: ["SegueCore", "SegueStore", "CPostgres"]),
+        .target(
+            name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd", "SegueCommandLine"]),
         .target(name: "SegueClient", dependencies: ["SegueCore", "SegueWire"]),
         .target(name: "SegueHTTP", dependencies: ["CMicroHTTPD"]),
         // The viewer's page files (Sources/SegueView/Page) are embedded by the EmbedPage build plugin.
         .target(name: "SegueView", dependencies: ["SegueCore", "SegueHTTP"], plugins: ["EmbedPage"]),
         .executableTarget(name: "segue-page-embed"),
         .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["segue-page-embed"]),
+        // The command-line framework of segue, segued and segue-bench: tokenizer, typed options, help.
+        .target(name: "SegueCommandLine"),
 
         .executableTarget(name: "segued", dependencies: ["SegueDaemon"]),
         .executableTarget(
-            name: "segue", dependencies: ["SegueClient", "SegueStore", "SegueCore", "SegueView", "SegueHTTP"]),
+            name: "segue",
+            dependencies: [
+                "SegueClient", "SegueStore", "SegueCore", "SegueWire", "SegueCommandLine", "SegueView", "SegueHTTP",
+            ]),
         // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
-        .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore"]),
+        .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore", "SeguePostgres"]),
         .executableTarget(
-            name: "segue-bench", dependencies: ["SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ"]),
+            name: "segue-bench",
+            dependencies: [
+                "SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ", "SegueCommandLine", "SeguePostgres",
+            ]),
 
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
-        .testTarget(name: "SegueStoreTests", dependencies: ["SegueStore", "SegueCore", "segue-store-crasher"]),
+        .testTarget(
+            name: "SegueStoreTests",
+            dependencies: ["SegueStore", "SegueCore", "segue-store-crasher", "SeguePostgres", "PostgresTestSupport"]),
+        // Starts a real PostgreSQL server for the tests that need one (scripts/pg-test-server.sh).
+        .target(name: "PostgresTestSupport", dependencies: ["SeguePostgres"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueCore"]),
         .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore"]),
         .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueCore"]),
         .testTarget(name: "SegueHTTPTests", dependencies: ["SegueHTTP"]),
         .testTarget(name: "SegueViewTests", dependencies: ["SegueView", "SegueHTTP", "SegueCore"]),
+        .testTarget(name: "SegueCommandLineTests", dependencies: ["SegueCommandLine"]),
+        // The segue executable's own logic (value readers, key options, the watch layout, generated help).
+        .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueClient", "SegueCore", "SegueCommandLine"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SegueClient", "SegueCore", "SegueWire"]),
     ]
 )

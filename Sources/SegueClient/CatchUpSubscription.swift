@@ -35,16 +35,27 @@ public final class CatchUpSubscription {
     private var rewindToAnnounce = false
     /// A rewind happened while something was being processed: the rest of it belongs to the old log.
     private var aborted = false
+    /// Reading the log from a seq (`after:`): where it started, and whether pages of it are still to be
+    /// read before the subscription's own events (`readBacklog`).
+    public let startsAfter: Int64?
+    private var backlogOpen = false
+    /// The last backlog page got no answer (a daemon stopping): the next heartbeat tries again.
+    private var backlogStalled = false
 
     /// Subscribes, then snapshots. A navigator named in `navigators` that does not exist yet starts
     /// at revision 0 (its `navigator.created` arrives as an event). Following every navigator, the
     /// log's position is `list`'s `seq`, taken before the snapshots.
+    ///
+    /// - Parameter after: instead of snapshots, every event after this seq, read from the log page by
+    ///   page as `next` is called, then the subscription's (`segue log --follow`): a reader of the log
+    ///   gets the same once-each, in-order and restore guarantees as a view.
     public init(
         client: SegueClient, publishEndpoint: String, navigators: [String] = [], ticks: Bool = true,
-        heartbeats: Bool = false, curve: CurveCredentials? = nil
+        heartbeats: Bool = false, curve: CurveCredentials? = nil, after: Int64? = nil
     ) throws(SegueClientError) {
         self.client = client
         self.navigators = navigators
+        startsAfter = after
         yieldsHeartbeats = heartbeats
         subscriber = try SegueSubscriber(
             endpoint: publishEndpoint,
@@ -62,6 +73,11 @@ public final class CatchUpSubscription {
         var retired = lineage.retired
         if let old = lineage.instance, old != instance { retired.insert(old) }
         lineage = Lineage(instance: instance, retired: retired)
+        if let startsAfter {
+            try startReading(after: startsAfter)
+            _ = lineage.heartbeat(instance: instance, known: catchUp.known, reported: pong.seq)
+            return
+        }
         var names = navigators
         if names.isEmpty {
             let listing = try client.listing()
@@ -81,6 +97,53 @@ public final class CatchUpSubscription {
         _ = lineage.heartbeat(instance: instance, known: catchUp.known, reported: pong.seq)
     }
 
+    /// Reading from a seq: every navigator from that log position, or each named one at its revision as
+    /// of that seq (`state --at`; 0 for one that did not exist then).
+    private func startReading(after seq: Int64) throws(SegueClientError) {
+        backlogOpen = true
+        backlogStalled = false
+        guard !navigators.isEmpty else {
+            catchUp = .following(everyNavigatorFrom: seq)
+            return
+        }
+        for name in navigators {
+            var revision: Int64 = 0
+            if seq > 0 {
+                do {
+                    revision = try client.state(name, at: seq).revision
+                } catch .rejected(.unknownNavigator, _, _) {
+                    revision = 0
+                }
+            }
+            catchUp.snapshot(navigator: name, revision: revision, seq: seq)
+        }
+    }
+
+    /// One page of the backlog (`after:`) per followed navigator, or of the whole log; closes the
+    /// backlog once every page came back without `more`. False: a page was left (another run answered
+    /// it, or a rewind began).
+    private func readBacklog() throws(SegueClientError) -> Bool {
+        var more = false
+        if let position = catchUp.position {
+            let page = try client.history(after: position, limit: 1000)
+            guard try mayTake(page) else { return false }
+            for event in page.events {
+                try accept(event)
+                if aborted { return false }
+            }
+            more = page.more
+        } else {
+            for name in navigators {
+                let page = try client.history(navigator: name, after: catchUp.seqs[name] ?? 0, limit: 1000)
+                guard try mayTake(page) else { return false }
+                for event in page.events where catchUp.offer(event) == .apply { applied(event) }
+                more = more || page.more
+            }
+        }
+        if !more { backlogOpen = false }
+        return true
+    }
+
     /// The next update, or `nil` when nothing arrived within `timeout` (`nil`: wait forever).
     ///
     /// A heartbeat whose `seq` is beyond what the subscription has seen makes it ask `history` for
@@ -92,6 +155,18 @@ public final class CatchUpSubscription {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         while true {
             if !pending.isEmpty { return pending.removeFirst() }
+            // The backlog first, a page at a time; one the daemon does not answer (or that another run
+            // answered) waits for the next heartbeat.
+            if backlogOpen, !backlogStalled, !restarting {
+                aborted = false
+                do {
+                    backlogStalled = try !readBacklog()
+                } catch {
+                    guard Self.isSilence(error) else { throw error }
+                    backlogStalled = true
+                }
+                continue
+            }
             let left = deadline.map { max(.zero, $0 - ContinuousClock.now) }
             guard let publication = try subscriber.next(timeout: left) else { return nil }
             aborted = false
@@ -176,7 +251,7 @@ public final class CatchUpSubscription {
     /// A daemon that did not answer, or answered that it cannot serve now (stopping, storage down).
     public static func isSilence(_ error: SegueClientError) -> Bool {
         switch error {
-        case .timeout, .rejected(.unavailable, _, _): return true
+        case .timeout, .unreachable, .rejected(.unavailable, _, _): return true
         default: return false
         }
     }
@@ -194,6 +269,11 @@ public final class CatchUpSubscription {
         // Another daemon instance: does its log still hold what was yielded (restored copy)?
         let changed = instance != nil && instance != lineage.instance
         guard try followLineage(instance: instance, since: heartbeat["since"]?.int64Value, reported: seq) else {
+            return
+        }
+        // The backlog is still being read: it reaches the heartbeat's seq by itself, page by page.
+        if backlogOpen {
+            backlogStalled = false
             return
         }
         switch catchUp.heartbeat(seq: seq) {

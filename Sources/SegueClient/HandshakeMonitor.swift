@@ -29,6 +29,9 @@ final class HandshakeMonitor {
 
     var succeeded: Bool { tally.succeeded }
 
+    /// Nothing listens at the endpoint (`HandshakeTally.connectionRefused`).
+    var connectionRefused: Bool { tally.connectionRefused }
+
     /// What silence is blamed on now: see `HandshakeTally.blame(at:)`.
     var blame: HandshakeFailure? { tally.blame(at: .now) }
 
@@ -36,7 +39,7 @@ final class HandshakeMonitor {
     init(_ socket: ZMQSocket, name: String, curve: Bool) throws(ZMQError) {
         tally = HandshakeTally(curve: curve)
         monitored = socket
-        try socket.monitor(name, events: [.handshakeSucceeded, .handshakeFailed])
+        try socket.monitor(name, events: [.handshakeSucceeded, .handshakeFailed, .connected, .connectRetried])
         events = try ZMQSocket(socket.context, .pair)
         try events.setLinger(.zero)
         try events.connect(name)
@@ -76,6 +79,8 @@ final class HandshakeMonitor {
             switch event.kind {
             case .handshakeSucceeded: .succeeded
             case .handshakeFailedAuth: .refused(status: Int(event.value))
+            case .connected: .connected
+            case .connectRetried: .connectRetried
             default: .dropped(mismatch: event.isMechanismMismatch)
             }
         return tally.note(outcome, at: .now)

@@ -8,7 +8,16 @@ struct HandshakeTally {
         case refused(status: Int)
         /// The handshake was cut off; `mismatch` when libzmq saw the two sides use different mechanisms.
         case dropped(mismatch: Bool)
+        /// The TCP (or ipc) connection was made (`ZMQ_EVENT_CONNECTED`).
+        case connected
+        /// A connect failed and libzmq will try again (`ZMQ_EVENT_CONNECT_RETRIED`): refused, or no
+        /// route. A connect that gets no answer at all takes far longer than the retry interval.
+        case connectRetried
     }
+
+    /// Failed connects in a row, none ever made, that make "nothing listens there" final: about two
+    /// reconnect intervals (200 ms), so that a refused connect is reported well within a second.
+    static let retriedLimit = 2
 
     /// Hang-ups in a row that make a failure final. libzmq reconnects every 100 ms
     /// (`ZMQ_RECONNECT_IVL`), so this takes a few hundred milliseconds, while a single hang-up can be a
@@ -25,12 +34,24 @@ struct HandshakeTally {
     private var dropped = 0
     private var failure: HandshakeFailure?
     private var lastHangUp: ContinuousClock.Instant?
+    private var connectedOnce = false
+    private var retried = 0
 
     init(curve: Bool) { self.curve = curve }
+
+    /// Nothing listens at the endpoint: connects failed again and again and none was ever made. Once a
+    /// connection was made, refusals are a daemon restarting, which a client waits out.
+    var connectionRefused: Bool { !connectedOnce && retried >= Self.retriedLimit }
 
     /// Folds one event; returns the failure when it is final.
     mutating func note(_ outcome: Outcome, at now: ContinuousClock.Instant) -> HandshakeFailure? {
         switch outcome {
+        case .connected:
+            connectedOnce = true
+            return nil
+        case .connectRetried:
+            retried += 1
+            return nil
         case .succeeded:
             succeeded = true
             dropped = 0

@@ -135,6 +135,7 @@ public final class SegueClient {
                 throw .transport(error)
             }
             if let failure { throw .handshake(failure, endpoint: endpoint) }
+            if handshakes.connectionRefused { throw .unreachable(endpoint: endpoint) }
             guard let frames else { continue }
             guard let body = frames.last, let json = try? JSON.parse(body), let object = json.objectValue else {
                 throw .malformed("a reply that is not a JSON object")

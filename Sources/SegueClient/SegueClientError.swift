@@ -19,6 +19,9 @@ public enum SegueClientError: Error, Equatable, CustomStringConvertible {
     /// The connection to `endpoint` failed its handshake, for a reason that retrying will not change
     /// (a refused or wrong CURVE key, CURVE on one side only).
     case handshake(HandshakeFailure, endpoint: String)
+    /// Nothing listens at `endpoint`: every connect was refused and none was ever made (reported within
+    /// a second rather than after the whole timeout).
+    case unreachable(endpoint: String)
     /// A CURVE key file that cannot be used: missing, unreadable, not a regular file, or not a key.
     /// `problem` completes the sentence that starts with the path.
     case keyFile(path: String, problem: String)
@@ -44,6 +47,8 @@ public enum SegueClientError: Error, Equatable, CustomStringConvertible {
             return "handshake: " + Self.sentence(failure, endpoint: endpoint)
         case .keyFile(let path, let problem):
             return "key file: \(path) \(problem)"
+        case .unreachable(let endpoint):
+            return "could not connect to \(endpoint): connection refused (is segued running there?)"
         }
     }
 

@@ -107,6 +107,7 @@ public enum Daemon {
         }
         for warning in config.warnings { logger.warning(warning) }
         let notifier = SystemdNotifier()
+        let cleanup = FailedStartCleanup(dataDirectory: config.dataDir)
         let engine: Engine
         do {
             engine = try Engine(options: options) { priority, message in
@@ -117,6 +118,7 @@ public enum Daemon {
             // nothing to an operator reading why the daemon did not start: the message says it all.
             let reason = (error as? StoreError).map(\.message) ?? "\(error)"
             logger.critical("Could not open the log in \(config.dataDir): \(reason)")
+            cleanup.removeWhatThisStartCreated(store: nil)
             return 1
         }
         let watcher = SignalWatcher()
@@ -148,6 +150,7 @@ public enum Daemon {
             }
         } catch {
             logger.critical("The daemon stopped on an error: \(error)")
+            cleanup.removeWhatThisStartCreated(store: engine.store)
             return 1
         }
         logger.notice("Stopped cleanly.")

@@ -61,11 +61,7 @@ extension EventStore {
     /// line that breaks a rule (or is not an event) is reported with its 1-based line number.
     @discardableResult
     public func importJSONLines(from path: String) throws(StoreError) -> Int {
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            throw StoreError(
-                kind: .io, message: "Cannot read the import file \(path). Check that it exists and is readable.")
-        }
-        let events = try Self.parseJSONLines(Array(contents))
+        let events = try Self.readJSONLines(from: path)
         return try withWriter { writer throws(StoreError) in
             try Self.checkContinuity(events, after: writer.lastSeq) { navigator throws(StoreError) in
                 try writer.withDatabase { database throws(StoreError) in
@@ -82,8 +78,17 @@ extension EventStore {
         }
     }
 
+    /// The events of the JSON Lines file at `path`, each with its 1-based line number.
+    package static func readJSONLines(from path: String) throws(StoreError) -> [(line: Int, event: EventRecord)] {
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw StoreError(
+                kind: .io, message: "Cannot read the import file \(path). Check that it exists and is readable.")
+        }
+        return try parseJSONLines(Array(contents))
+    }
+
     /// Splits `bytes` into lines and reads each as an event; a final newline is optional.
-    static func parseJSONLines(_ bytes: [UInt8]) throws(StoreError) -> [(line: Int, event: EventRecord)] {
+    package static func parseJSONLines(_ bytes: [UInt8]) throws(StoreError) -> [(line: Int, event: EventRecord)] {
         var events: [(line: Int, event: EventRecord)] = []
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }
@@ -108,7 +113,7 @@ extension EventStore {
 
     /// Checks that `events` continue a log ending at `lastSeq`, whose navigators end at the
     /// revisions `lastRevision` returns.
-    static func checkContinuity(
+    package static func checkContinuity(
         _ events: [(line: Int, event: EventRecord)], after lastSeq: Int64,
         lastRevision: (String) throws(StoreError) -> Int64
     ) throws(StoreError) {

@@ -10,7 +10,7 @@ import SegueCore
 public final class EventStore: @unchecked Sendable {
     public let path: String
     public let durability: Durability
-    let committer: GroupCommitter
+    let committer: GroupCommitter<LogWriter>
     /// Guards `reader`: one read connection shared by all reading threads.
     private let readLock = NSLock()
     private let reader: LogReader
@@ -82,18 +82,6 @@ public final class EventStore: @unchecked Sendable {
     /// its thread decides). A caller that never calls it loses nothing: the next commit decides first.
     public func checkpointIfDue() { committer.checkpointIfIdle() }
 
-    /// Appends `unit` and waits until it is stored (or failed): `submit` for callers that can block.
-    public func append(_ unit: AppendUnit) throws(StoreError) {
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome: Result<Void, StoreError> = .success(())
-        committer.submit(unit) { result in
-            outcome = result
-            done.signal()
-        }
-        done.wait()
-        try outcome.get()
-    }
-
     /// Returns once everything submitted before the call is stored or failed.
     public func flush() { committer.flush() }
 
@@ -116,11 +104,6 @@ public final class EventStore: @unchecked Sendable {
     /// The navigator's last committed revision (0 if it has no events): the `expect` check.
     public func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
         try read { reader throws(StoreError) in try reader.lastRevision(of: navigator) }
-    }
-
-    /// The stored reply of an already applied command id, across restarts; nil if never seen.
-    public func reply(forCommand id: String) throws(StoreError) -> JSON? {
-        try command(id)?.reply
     }
 
     /// The reply and request fingerprint of an already applied command id; nil if never seen.
@@ -160,11 +143,6 @@ public final class EventStore: @unchecked Sendable {
     }
 
     // MARK: Snapshots
-
-    /// Saves `state`, the caller's fold of `navigator` up to `seq` (its `revision`).
-    public func saveSnapshot(navigator: String, seq: Int64, revision: Int64, state: JSON) throws(StoreError) {
-        try saveSnapshots([Snapshot(navigator: navigator, seq: seq, revision: revision, state: state)])
-    }
 
     /// The newest snapshot of every navigator that has one.
     public func latestSnapshots() throws(StoreError) -> [Snapshot] {

@@ -14,8 +14,8 @@ import Synchronization
 /// write connection answers best (its page cache stays current) run the same way
 /// (`withWriterIfIdle`). `busy` keeps the committer thread and such callers from ever using the writer
 /// at once, and keeps units in submission order.
-final class GroupCommitter: @unchecked Sendable {
-    typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
+package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
+    package typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
 
     /// Work queued for the writer, in submission order: appends as parallel arrays (so a round hands
     /// its units to `LogWriter.commit` without copying them), and tasks that need the write
@@ -23,7 +23,7 @@ final class GroupCommitter: @unchecked Sendable {
     private struct Queue {
         var units: [AppendUnit] = []
         var completions: [Completion] = []
-        var tasks: [(position: Int, body: (LogWriter) -> Void)] = []
+        var tasks: [(position: Int, body: (Writer) -> Void)] = []
 
         var isEmpty: Bool { units.isEmpty && tasks.isEmpty }
 
@@ -35,7 +35,7 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     /// Most units per transaction, so that one batch's completions are not held back by a backlog.
-    let maxBatchUnits: Int
+    package let maxBatchUnits: Int
 
     private let condition = NSCondition()
     private var pending = Queue()
@@ -48,15 +48,13 @@ final class GroupCommitter: @unchecked Sendable {
     /// `flush` calls waiting for `busy` to clear.
     private var idleWaiters = 0
     /// The last committed seq, readable from any thread without waiting for the writer.
-    let committedSeq: Atomic<Int64>
+    package let committedSeq: Atomic<Int64>
     /// Transactions committed (or attempted) for appends: batch sizes are units / commits.
-    let commits = Atomic<Int>(0)
+    package let commits = Atomic<Int>(0)
     /// Used by whoever set `busy`: the committer thread, or a `commitIfIdle` caller.
-    private nonisolated(unsafe) let writer: LogWriter
-    /// The writer's background checkpointer, whose counters any thread may read.
-    var checkpointer: WALCheckpointer { writer.checkpointer }
+    nonisolated(unsafe) let writer: Writer
 
-    init(writer: LogWriter, maxBatchUnits: Int = 8192) {
+    package init(writer: Writer, maxBatchUnits: Int = 8192) {
         self.writer = writer
         self.maxBatchUnits = maxBatchUnits
         committedSeq = Atomic(writer.lastSeq)
@@ -67,7 +65,7 @@ final class GroupCommitter: @unchecked Sendable {
 
     /// Queues `unit` for the next transaction. `completion` runs on the committer thread after
     /// COMMIT returned (success) or the batch was rolled back (failure); it must not block.
-    func submit(_ unit: AppendUnit, completion: @escaping Completion) {
+    package func submit(_ unit: AppendUnit, completion: @escaping Completion) {
         condition.lock()
         guard !stopping else {
             condition.unlock()
@@ -87,10 +85,10 @@ final class GroupCommitter: @unchecked Sendable {
     /// (a catch-up's two syncs, the backstop's wait for a pass) goes to the committer thread: the
     /// caller is the daemon's frame loop, which must not wait for the disk. Commits that come while
     /// it runs queue behind it, as they would behind SQLite's own checkpoint.
-    func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
+    package func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
         let outcome = withWriterIfIdle { writer in
-            let copy = writer.takeDueCheckpoint()
-            let results = writer.commit(units)
+            let copy = writer.takeDueUpkeep()
+            let results = writer.commit(units[...])
             commits.add(1, ordering: .relaxed)
             committedSeq.store(writer.lastSeq, ordering: .releasing)
             return (results: results, copy: copy)
@@ -103,7 +101,7 @@ final class GroupCommitter: @unchecked Sendable {
     /// Runs `body` with the writer on the calling thread if nothing is queued or running; nil when the
     /// writer is busy. For reads that the write connection answers from its page cache, which stays
     /// valid because no other connection writes.
-    func withWriterIfIdle<T>(_ body: (LogWriter) -> T) -> T? {
+    package func withWriterIfIdle<T>(_ body: (Writer) -> T) -> T? {
         condition.lock()
         guard !stopping, !busy, pending.isEmpty else {
             condition.unlock()
@@ -123,10 +121,10 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     /// Runs `body` on the committer thread with the writer, after everything submitted before it.
-    func perform<T>(_ body: @escaping (LogWriter) throws(StoreError) -> T) throws(StoreError) -> T {
+    package func perform<T>(_ body: @escaping (Writer) throws(StoreError) -> T) throws(StoreError) -> T {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<T, StoreError> = .failure(Self.closedError)
-        let task: (LogWriter) -> Void = { [self] writer in
+        let task: (Writer) -> Void = { [self] writer in
             do throws(StoreError) { outcome = .success(try body(writer)) } catch { outcome = .failure(error) }
             // Published before the caller wakes, so `lastSeq` right after an import is current.
             self.committedSeq.store(writer.lastSeq, ordering: .releasing)
@@ -145,7 +143,7 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     /// Tasks (`perform`) queued and not yet started: lets tests line work up behind a held writer.
-    var queuedTaskCount: Int {
+    package var queuedTaskCount: Int {
         condition.lock()
         defer { condition.unlock() }
         return pending.tasks.count
@@ -155,7 +153,7 @@ final class GroupCommitter: @unchecked Sendable {
     ///
     /// Also waits for the writer to go idle if nothing else was queued meanwhile, so that a
     /// `commitIfIdle` right after a flush is not turned away by the flush's own round.
-    func flush() {
+    package func flush() {
         _ = try? perform { _ in () }
         condition.lock()
         idleWaiters += 1
@@ -165,7 +163,7 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     /// Drains pending work, then stops the thread and closes the write connection. Idempotent.
-    func close() {
+    package func close() {
         condition.lock()
         stopping = true
         condition.broadcast()
@@ -173,8 +171,7 @@ final class GroupCommitter: @unchecked Sendable {
         condition.unlock()
     }
 
-    static let closedError = StoreError(
-        kind: .closed, message: "The event store is closed; the command was not stored. Retry once segued is back.")
+    package static var closedError: StoreError { StoreError.closedStore }
 
     // MARK: The thread
 
@@ -244,21 +241,21 @@ final class GroupCommitter: @unchecked Sendable {
         commits.add(1, ordering: .relaxed)
         committedSeq.store(writer.lastSeq, ordering: .releasing)
         for (completion, result) in zip(round.completions[range], results) { completion(result) }
-        writer.runDueCheckpoint()
+        writer.runDueUpkeep()
     }
 
     /// Takes the checkpoint decision an inline commit left due, if the writer is idle (else the
     /// committer thread or the next commit takes it); a copy it calls for runs on the committer
     /// thread (`commitIfIdle`).
-    func checkpointIfIdle() {
-        guard writer.checkpointer.checkDue.load(ordering: .relaxed) else { return }
-        handOff(withWriterIfIdle { writer in writer.takeDueCheckpoint() } ?? .none)
+    package func checkpointIfIdle() {
+        guard writer.upkeepDue else { return }
+        handOff(withWriterIfIdle { writer in writer.takeDueUpkeep() } ?? nil)
     }
 
     /// Queues the copy a checkpoint decision asked for, to run on the committer thread after
     /// everything queued so far; returns at once.
-    private func handOff(_ copy: LogWriter.CheckpointCopy) {
-        guard copy != .none else { return }
+    private func handOff(_ copy: Writer.Upkeep?) {
+        guard let copy else { return }
         condition.lock()
         defer { condition.unlock() }
         // Closing: the writer's close checkpoints what is left anyway.
@@ -269,10 +266,44 @@ final class GroupCommitter: @unchecked Sendable {
             (
                 pending.units.count,
                 { writer in
-                    writer.performCheckpoint(copy)
-                    writer.runDueCheckpoint()
+                    writer.performUpkeep(copy)
+                    writer.runDueUpkeep()
                 }
             ))
         condition.signal()
     }
+}
+
+/// What the group committer drives: a writer that commits a batch of units in one transaction, on
+/// whichever thread holds the committer's `busy` flag, plus the upkeep a commit may leave due (the
+/// SQLite writer's WAL checkpoints; nothing for a server that checkpoints its own log).
+package protocol BatchWriter: AnyObject, SendableMetatype {
+    /// Work a commit left due that may cost syncs, so it runs after the batch's completions.
+    associatedtype Upkeep: Sendable
+
+    /// The last committed `seq`.
+    var lastSeq: Int64 { get }
+    /// Commits `units` in one transaction (rejected units skipped) and returns one result per unit.
+    func commit(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>]
+    /// Closes the writer's connection; called once, on the committer thread, after the last work.
+    func close()
+    /// Whether a commit left an upkeep decision due; read from any thread, so cheap and atomic.
+    var upkeepDue: Bool { get }
+    /// Takes the due decision, cheaply; returns the costly part to run, if any (`performUpkeep`).
+    func takeDueUpkeep() -> Upkeep?
+    func performUpkeep(_ upkeep: Upkeep)
+    /// Takes the due decision and runs what it calls for, here.
+    func runDueUpkeep()
+}
+
+extension BatchWriter where Upkeep == Never {
+    package var upkeepDue: Bool { false }
+    package func takeDueUpkeep() -> Never? { nil }
+    package func performUpkeep(_ upkeep: Never) {}
+    package func runDueUpkeep() {}
+}
+
+extension GroupCommitter where Writer == LogWriter {
+    /// The writer's background checkpointer, whose counters any thread may read.
+    var checkpointer: WALCheckpointer { writer.checkpointer }
 }

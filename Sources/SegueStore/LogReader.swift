@@ -5,7 +5,7 @@ import SegueCore
 /// In WAL mode a reader sees the last committed transaction and is never blocked by the writer
 /// ("readers do not block writers and a writer does not block readers", sqlite.org/wal.html).
 /// `PRAGMA query_only` makes an accidental write through this connection an error.
-final class LogReader {
+package final class LogReader {
     private let database: Database
     private var statements: [String: Statement] = [:]
 
@@ -107,17 +107,19 @@ final class LogReader {
     }
 
     /// Distinct navigators by skip-scan: one index seek per navigator instead of a scan of the log.
+    /// Standard SQL, so the PostgreSQL store runs the same text.
+    package static let navigatorsSQL = """
+        WITH RECURSIVE names(name) AS (
+            SELECT MIN(navigator) FROM events
+            UNION ALL
+            SELECT (SELECT MIN(navigator) FROM events WHERE navigator > names.name) FROM names
+            WHERE names.name IS NOT NULL
+        )
+        SELECT name FROM names WHERE name IS NOT NULL
+        """
+
     func navigators() throws(StoreError) -> [String] {
-        let statement = try statement(
-            """
-            WITH RECURSIVE names(name) AS (
-                SELECT MIN(navigator) FROM events
-                UNION ALL
-                SELECT (SELECT MIN(navigator) FROM events WHERE navigator > names.name) FROM names
-                WHERE names.name IS NOT NULL
-            )
-            SELECT name FROM names WHERE name IS NOT NULL
-            """)
+        let statement = try statement(Self.navigatorsSQL)
         defer { statement.reset() }
         var names: [String] = []
         while try statement.step() {

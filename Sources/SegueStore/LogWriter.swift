@@ -16,11 +16,8 @@ final class LogWriter {
     private var connection: Connection?
     /// The last committed `seq`.
     private(set) var lastSeq: Int64 = 0
-    /// Last committed revision per navigator, filled lazily (reading every navigator at open would
-    /// scan an index of the whole log).
-    private var revisions: [String: Int64] = [:]
-    /// The error of the last failed batch, while callers still submit units numbered on top of it.
-    private var cascade: StoreError?
+    /// Checks each unit's seq and revisions against the log before it is written.
+    private var numbering = UnitNumbering()
     /// Checkpoints the WAL in the background; `decideCheckpoint` decides when.
     let checkpointer: WALCheckpointer
     /// The WAL's length when the last background pass was asked for: what it copies (0 once the WAL
@@ -122,7 +119,7 @@ final class LogWriter {
         let connection = try Connection(database: database)
         self.connection = connection
         lastSeq = try database.scalarInt("SELECT MAX(seq) FROM events")
-        revisions = [:]
+        numbering.forgetRevisions()
         // A new connection's WAL hook starts from 0: not a restart.
         checkpointedUpTo = 0
     }
@@ -158,6 +155,10 @@ final class LogWriter {
     /// store to close checkpoints what is left).
     func close() {
         checkpointer.stop()
+        // An empty log gives back the WAL's preallocated zeros (`preallocateWAL`): a data dir that
+        // never got an event, from a daemon that ran idle or failed to start, stays a few kilobytes.
+        // The next open preallocates again.
+        if lastSeq == 0, let connection { _ = try? connection.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         connection = nil
     }
 
@@ -187,8 +188,10 @@ final class LogWriter {
         do throws(StoreError) {
             try connection.begin.run()
             for unit in units {
-                updates.removeAll(keepingCapacity: true)
-                if let rejection = try validate(unit, after: seq, connection) {
+                let check = try numbering.check(unit, after: seq) { navigator throws(StoreError) in
+                    try lastRevision(of: navigator, connection)
+                }
+                if let rejection = check {
                     results.append(.failure(rejection))
                     continue
                 }
@@ -202,7 +205,7 @@ final class LogWriter {
                 }
                 try queue(unit.events, encoded: unit.encoded, connection)
                 // Revisions are updated in place; a failed batch clears them (`recover`).
-                for update in updates { revisions[update.navigator] = update.revision }
+                numbering.accept()
                 seq = last
                 accepted = true
                 results.append(.success(()))
@@ -222,7 +225,7 @@ final class LogWriter {
             return failed
         }
         lastSeq = seq
-        if accepted { cascade = nil }
+        numbering.committed(accepted: accepted)
         checkpointer.checkDue.store(true, ordering: .releasing)
         return results
     }
@@ -315,9 +318,6 @@ final class LogWriter {
         }
     }
 
-    /// The revisions the unit being committed brings, kept apart from `revisions` until it is written
-    /// (so a rejected unit changes nothing); reused across units to save an allocation each.
-    private var updates: [(navigator: String, revision: Int64)] = []
     /// Events are inserted `rowsPerInsert` to a statement: a one-row INSERT pays SQLite's statement
     /// start, two cursor opens and closes and a reset for each event, about as much as the row.
     static let rowsPerInsert = 16
@@ -338,51 +338,13 @@ final class LogWriter {
         var data: Range<Int>
     }
 
-    /// Why `unit` cannot follow `seq` and the revisions committed so far, or nil; then `updates`
-    /// holds the revisions it brings.
-    private func validate(_ unit: AppendUnit, after seq: Int64, _ connection: Connection) throws(StoreError)
-        -> StoreError?
-    {
-        for (offset, event) in unit.events.enumerated() {
-            let expected = seq + 1 + Int64(offset)
-            guard event.seq == expected else {
-                if let cascade, event.seq > expected {
-                    return StoreError(
-                        kind: cascade.kind, extendedCode: cascade.extendedCode,
-                        message: "Not stored: an earlier append it was numbered after failed (\(cascade.message)).",
-                        sql: cascade.sql)
-                }
-                return StoreError(
-                    kind: .outOfSequence,
-                    message: "Event seq \(event.seq) does not continue the log, whose next seq is \(expected). "
-                        + "Renumber from the store's lastSeq and resubmit.")
-            }
-            let last: Int64
-            if !updates.isEmpty, let pending = updates.last(where: { $0.navigator == event.navigator }) {
-                last = pending.revision
-            } else {
-                last = try lastRevision(of: event.navigator, connection)
-            }
-            guard event.revision == last + 1 else {
-                return StoreError(
-                    kind: .outOfSequence,
-                    message: "Event seq \(event.seq) has revision \(event.revision) for navigator "
-                        + "\"\(event.navigator)\", whose next revision is \(last + 1). Renumber and resubmit.")
-            }
-            updates.append((event.navigator, event.revision))
-        }
-        return nil
-    }
-
+    /// The navigator's last stored revision, read from the file (`numbering` caches it).
     private func lastRevision(of navigator: String, _ connection: Connection) throws(StoreError) -> Int64 {
-        if let known = revisions[navigator] { return known }
         let statement = connection.lastRevision
         statement.bind(navigator, at: 1)
         defer { statement.reset() }
         _ = try statement.step()
-        let value = statement.int64(at: 0)
-        revisions[navigator] = value
-        return value
+        return statement.int64(at: 0)
     }
 
     /// The command stored under `id`, read through the write connection; nil when the connection is
@@ -494,8 +456,7 @@ final class LogWriter {
     private func recover(after error: StoreError) {
         rows.removeAll(keepingCapacity: true)
         rowText.removeAll(keepingCapacity: true)
-        cascade = error
-        revisions = [:]
+        numbering.failed(error)
         if error.poisonsConnection { connection = nil }
         if let database = try? liveConnection().database,
             let last = try? database.scalarInt("SELECT MAX(seq) FROM events")
@@ -507,6 +468,19 @@ final class LogWriter {
 
 @available(*, unavailable)
 extension LogWriter: Sendable {}
+
+extension LogWriter: BatchWriter {
+    var upkeepDue: Bool { checkpointer.checkDue.load(ordering: .relaxed) }
+
+    func takeDueUpkeep() -> CheckpointCopy? {
+        let copy = takeDueCheckpoint()
+        return copy == .none ? nil : copy
+    }
+
+    func performUpkeep(_ copy: CheckpointCopy) { performCheckpoint(copy) }
+
+    func runDueUpkeep() { runDueCheckpoint() }
+}
 
 extension [UInt8] {
     /// Appends `string`'s UTF-8 bytes and returns where they are.

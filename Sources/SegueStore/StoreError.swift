@@ -4,7 +4,8 @@ import SegueCore
 /// The one error type of SegueStore, in the style of GRDB's `DatabaseError`.
 ///
 /// It keeps what an operator needs to diagnose a storage fault (the SQLite result code, primary and
-/// extended, SQLite's own message and the SQL that failed) and what a client needs to react (`code`,
+/// extended, or PostgreSQL's SQLSTATE; the database's own message and the SQL that failed) and what
+/// a client needs to react (`code`,
 /// a wire `ErrorCode` from a stable mapping: storage faults are `unavailable` because a retry later may
 /// succeed, corruption is `internal` because it will not).
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -12,6 +13,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         /// SQLite returned an error; `extendedCode` says which.
         case sqlite
+        /// PostgreSQL (or libpq) returned an error; `sqlState` says which.
+        case postgres
         /// An append was not numbered right after the log (`seq` or per-navigator `revision`).
         case outOfSequence
         /// A command id that already has a stored reply was appended again.
@@ -29,15 +32,21 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
     /// SQLite's extended result code (e.g. `SQLITE_IOERR_FSYNC`), or 0 when SQLite was not involved.
     public var extendedCode: Int32
+    /// PostgreSQL's five-character SQLSTATE (e.g. `53100`, disk full), or nil when it was not involved.
+    public var sqlState: String?
     public var message: String
     /// The statement that failed, when there was one.
     public var sql: String?
     /// For imports: the 1-based line of the input at fault.
     public var line: Int?
 
-    public init(kind: Kind, extendedCode: Int32 = 0, message: String, sql: String? = nil, line: Int? = nil) {
+    public init(
+        kind: Kind, extendedCode: Int32 = 0, sqlState: String? = nil, message: String, sql: String? = nil,
+        line: Int? = nil
+    ) {
         self.kind = kind
         self.extendedCode = extendedCode
+        self.sqlState = sqlState
         self.message = message
         self.sql = sql
         self.line = line
@@ -51,6 +60,7 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: ErrorCode {
         switch kind {
         case .sqlite: Self.wireCode(forPrimary: primaryCode)
+        case .postgres: Self.wireCode(forSQLState: sqlState ?? "XX000")
         case .outOfSequence, .duplicateCommand: .conflict
         case .invalidData: .badRequest
         case .closed, .io, .inUse: .unavailable
@@ -72,6 +82,23 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The stable mapping from PostgreSQL's SQLSTATEs to wire codes, on the same rule as SQLite's:
+    /// what the environment may clear (a lost connection, resources such as disk space, a server
+    /// shutting down, a lock, a read-only server, missing permissions) is `unavailable`; a constraint
+    /// is `conflict`, a limit `tooLarge`; anything else (a damaged or foreign schema) is `internal`.
+    static func wireCode(forSQLState sqlState: String) -> ErrorCode {
+        switch sqlState {
+        case "25006", "42501", "3D000": return .unavailable
+        default: break
+        }
+        switch sqlState.prefix(2) {
+        case "08", "53", "57", "58", "40", "28", "55": return .unavailable
+        case "23": return .conflict
+        case "54": return .tooLarge
+        default: return .internal
+        }
+    }
+
     /// True when the connection that saw this error must not be trusted again (fsyncgate: after a
     /// failed write or sync the kernel may have dropped dirty pages, so the handle is replaced
     /// rather than retried). A read-only handle is replaced too: SQLite opens a file it may not write
@@ -84,12 +111,17 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What an append or task gets once its store is closed.
+    package static let closedStore = StoreError(
+        kind: .closed, message: "The event store is closed; the command was not stored. Retry once segued is back.")
+
     /// This error as the pure core's error, for replies.
     public var coreError: CoreError { CoreError(code, message) }
 
     public var description: String {
         var text = "\(code.rawValue): \(message)"
         if kind == .sqlite { text += " (SQLite code \(primaryCode), extended \(extendedCode))" }
+        if kind == .postgres, let sqlState { text += " (SQLSTATE \(sqlState))" }
         if let line { text += " (line \(line))" }
         if let sql { text += " [\(sql)]" }
         return text

@@ -1,4 +1,5 @@
 import Foundation
+import SegueCommandLine
 
 /// What to run and how long: `--quick` shrinks every size and window for a smoke run under a minute.
 struct BenchOptions {
@@ -11,33 +12,51 @@ struct BenchOptions {
 
     static let sections = ["raw", "latency", "throughput", "gesture", "fanout", "scale", "store"]
 
-    static let usage = """
-        usage: segue-bench [--quick] [--json] [--dir DIR] [--only SECTION[,SECTION...]]
-          --quick   small sizes and short windows: a smoke run in under a minute
-          --json    print the figures as one JSON object instead of the table
-          --dir     parent directory for the data dirs (default: the system temp dir)
-          --only    \(sections.joined(separator: ", "))
-        """
+    static let command = CommandConfiguration(
+        name: "segue-bench", abstract: "A real segued against the raw limits it is built on, measured in the same run.",
+        discussion: "See docs/performance.md for what each figure means and the latest results.",
+        options: [
+            .flag("quick", help: "Small sizes and short windows: a smoke run in under a minute."),
+            .flag("json", help: "Print the figures as one JSON object instead of the table."),
+            OptionSpec(
+                "dir", value: "dir", completion: .directory,
+                help: "Parent directory for the data dirs (default: the system temp dir)."),
+            OptionSpec(
+                "only", value: "section[,section...]", completion: .list(sections),
+                help: "Run only these sections: \(sections.joined(separator: ", "))."),
+        ],
+        examples: ["segue-bench --quick", "segue-bench --only fanout,store --json > bench.json"])
 
-    init(arguments: [String]) throws {
-        var args = arguments[...]
-        while let arg = args.popFirst() {
-            switch arg {
-            case "--quick": quick = true
-            case "--json": json = true
-            case "--dir":
-                guard let value = args.popFirst() else { throw BenchError("--dir needs a directory.\n\(Self.usage)") }
-                directory = value
-            case "--only":
-                guard let value = args.popFirst() else { throw BenchError("--only needs a section.\n\(Self.usage)") }
-                only = Set(value.split(separator: ",").map(String.init))
-                if let bad = only.first(where: { !Self.sections.contains($0) }) {
-                    throw BenchError("Unknown section \(bad).\n\(Self.usage)")
-                }
-            case "-h", "--help": throw BenchError(Self.usage)
-            default: throw BenchError("Unknown option \(arg).\n\(Self.usage)")
+    /// What the command line asks for: the options, or help.
+    enum Parsed {
+        case run(BenchOptions)
+        case help(String)
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
+        do throws(UsageError) {
+            return try read(arguments)
+        } catch {
+            var error = error
+            error.command = "segue-bench"
+            throw error
+        }
+    }
+
+    private static func read(_ arguments: [String]) throws(UsageError) -> Parsed {
+        let parsed = try command.parse(arguments)
+        if parsed.help { return .help(command.help(path: "segue-bench")) }
+        var options = BenchOptions()
+        options.quick = parsed.flag("quick")
+        options.json = parsed.flag("json")
+        options.directory = parsed.value("dir")
+        if let list = parsed.value("only") {
+            options.only = Set(list.split(separator: ",").map(String.init))
+            if let bad = options.only.sorted().first(where: { !sections.contains($0) }) {
+                throw .invalidValue(bad, for: "--only", "expected sections from \(sections.joined(separator: ", "))")
             }
         }
+        return .run(options)
     }
 
     func runs(_ section: String) -> Bool { only.isEmpty || only.contains(section) }

@@ -1,4 +1,5 @@
 import Foundation
+import SegueCommandLine
 import SegueCore
 import SegueWire
 
@@ -6,9 +7,16 @@ import SegueWire
 // See docs/performance.md for what each figure means and the latest results.
 
 let options: BenchOptions
-do { options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst())) } catch {
+do {
+    switch try BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+    case .run(let parsed): options = parsed
+    case .help(let text):
+        print(text)
+        exit(ExitCode.success.rawValue)
+    }
+} catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
-    exit(64)
+    exit(ExitCode.usage.rawValue)
 }
 signal(SIGPIPE, SIG_IGN)
 
@@ -244,7 +252,7 @@ do {
     stopAll()
     FileHandle.standardError.write(Data("segue-bench: \(error)\n".utf8))
     FileHandle.standardError.write(Data("Data and daemon logs kept in \(base).\n".utf8))
-    exit(1)
+    exit(ExitCode.failure.rawValue)
 }
 stopAll()
 try? FileManager.default.removeItem(atPath: base)

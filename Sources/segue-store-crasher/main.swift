@@ -1,6 +1,7 @@
 // segue-store-crasher DB PRODUCERS [full|relaxed]
 //
-// Appends to the event store at DB from PRODUCERS threads through the group committer (durability
+// Appends to the event store at DB (a SQLite file, or a PostgreSQL conninfo: anything with `=` or
+// a postgresql:// URL) from PRODUCERS threads through the group committer (durability
 // full unless `relaxed` is given: a SIGKILL must lose nothing acknowledged in either), forever, and
 // prints `ack FIRST LAST` on stdout the moment each unit's completion reports it stored. The crash
 // test (and scripts/crash-store.sh) SIGKILLs it at random moments and checks that the reopened log
@@ -10,6 +11,7 @@
 // from halves without any other record.
 import Foundation
 import SegueCore
+import SeguePostgres
 import SegueStore
 
 let arguments = CommandLine.arguments
@@ -29,9 +31,14 @@ enum Output {
     }
 }
 
-let store: EventStore
+let store: any EventStoring
 do {
-    store = try EventStore(path: arguments[1], durability: durability)
+    let location = arguments[1]
+    if location.contains("=") || location.hasPrefix("postgres") {
+        store = try PostgresEventStore(conninfo: location, durability: durability)
+    } else {
+        store = try EventStore(path: location, durability: durability)
+    }
 } catch {
     Output.emit("error \(error)")
     exit(1)

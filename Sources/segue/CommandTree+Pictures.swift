@@ -1,17 +1,34 @@
-import SegueClient
+import SegueCommandLine
 
-/// `timeline` and `view`: the two pictures of a log (docs/cli.md, "Pictures: timeline and view").
+/// The typed options of `timeline` and `view` (docs/cli.md, "Pictures: timeline and view"): each
+/// declares its spelling and help for the command tree and reads its value with its type's message.
+enum PictureOptions {
+    static let navigator = Option<String>("navigator", value: "name", help: "Only this navigator.")
+    static let from = Option<LogWindow.Bound>(
+        "from", value: "seq|time",
+        help: "Start at this seq, at this time (2025-06-01T12:00:00.5Z), or this long after the log's first "
+            + "event (+2.5s).")
+    static let to = Option<LogWindow.Bound>(
+        "to", value: "seq|time", help: "Stop after this seq, or at this time (as --from).")
+    static let frameRate = Option<FrameRate>(
+        "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log).")
+    static let output = Option<PictureFile>(
+        "output", short: "o", value: "file", completion: .file, help: "Write here: a .svg or .html file.")
+    static let scale = Option<PixelsPerSecond>(
+        "scale", value: "px-per-second",
+        help: "Horizontal scale inside busy stretches (default 600: 10 px a frame at 60 Hz).")
+    static let listen = Option<String>(
+        "listen", value: "host:port", help: "Where to serve the page (default 127.0.0.1:7480).")
+    static let replay = Option<String>(
+        "replay", value: "log", completion: .file,
+        help: "Replay this data dir or export instead of following a daemon.")
+
+    /// The window of the log shown: `timeline`'s and `view --replay`'s.
+    static let window = [navigator.spec, from.spec, to.spec, frameRate.spec]
+}
+
+/// `timeline` and `view`: the two pictures of a log.
 extension CommandTree {
-    static let windowOptions: [OptionSpec] = [
-        OptionSpec("navigator", value: "name", help: "Only this navigator."),
-        OptionSpec(
-            "from", value: "seq|time",
-            help: "Start at this seq, at this time (2025-06-01T12:00:00.5Z), or this long after the log's first "
-                + "event (+2.5s)."),
-        OptionSpec("to", value: "seq|time", help: "Stop after this seq, or at this time (as --from)."),
-        OptionSpec("frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."),
-    ]
-
     static let pictures: [CommandConfiguration] = [
         CommandConfiguration(
             name: "timeline", abstract: "Draw a log as a timeline: an SVG, or an HTML page with zoom and a seq cursor.",
@@ -19,13 +36,8 @@ extension CommandTree {
                 + "its fraction and its animator's progress frame by frame, a gesture's updates, release velocity, "
                 + "the end rule's verdict and threshold, and every event as a marker whose tooltip is its JSON. "
                 + "Computed by the same core as replay. Without -o the SVG goes to stdout.",
-            arguments: [ArgumentSpec("log", help: "A data dir or a JSON Lines export.")],
-            options: windowOptions + [
-                OptionSpec("output", short: "o", value: "file", help: "Write here: a .svg or .html file."),
-                OptionSpec(
-                    "scale", value: "px-per-second",
-                    help: "Horizontal scale inside busy stretches (default 600: 10 px a frame at 60 Hz)."),
-            ],
+            arguments: [ArgumentSpec("log", completion: .file, help: "A data dir or a JSON Lines export.")],
+            options: PictureOptions.window + [PictureOptions.output.spec, PictureOptions.scale.spec],
             examples: [
                 "segue timeline ./.segue -o session.svg",
                 "segue timeline session.jsonl --navigator main --from 40 --to 80 -o main.html",
@@ -37,20 +49,21 @@ extension CommandTree {
             discussion: "Serves a page on --listen (default 127.0.0.1:7480) that draws each navigator's stack and its "
                 + "transitions exactly from the ticks' views. Live, it follows the daemon (every tab shows the same "
                 + "frames); with --replay it plays a log with play/pause, speed, one-frame steps and a scrubber. "
-                + "Status 69 when the port is in use.",
+                + "--navigator, --from, --to and --frame-rate need --replay. Runs until Ctrl-C; status 69 when "
+                + "the port is in use.",
             arguments: [
                 ArgumentSpec(
                     "navigator", optional: true, variadic: true, help: "Live: navigators to show (default all).")
             ],
-            options: [
-                OptionSpec("listen", value: "host:port", help: "Where to serve the page (default 127.0.0.1:7480)."),
-                OptionSpec(
-                    "replay", value: "log", help: "Replay this data dir or export instead of following a daemon."),
-            ] + windowOptions,
+            options: [PictureOptions.listen.spec, PictureOptions.replay.spec] + PictureOptions.window,
             examples: [
                 "segue view   # then open http://127.0.0.1:7480/",
-                "segue view --replay ./.segue --navigator main",
-                "segue view --replay session.jsonl --listen 127.0.0.1:8080",
+                "segue view main inbox --listen 127.0.0.1:8080",
+                "segue view --replay ./.segue --navigator main --from +10s",
             ]),
     ]
+
+    /// The commands whose output is a picture or a page: they take no `--json` (help does not offer
+    /// it, and the parser refuses it as it refuses any option a command does not have).
+    static let withoutJSON: Set<String> = ["timeline", "view"]
 }

@@ -1,4 +1,5 @@
 import SegueClient
+import SegueCommandLine
 
 /// The `segue` command tree: every subcommand's configuration, in one place so `--help` and the
 /// parser read the same declarations.
@@ -9,7 +10,7 @@ enum CommandTree {
         OptionSpec(
             "publish-endpoint", value: "endpoint",
             help:
-                "Publish endpoint for --wait, log --follow and watch (default $SEGUE_PUBLISH_ENDPOINT or tcp://127.0.0.1:7401)."
+                "Publish endpoint for --wait, log --follow, watch and view (default $SEGUE_PUBLISH_ENDPOINT or tcp://127.0.0.1:7401)."
         ),
         .flag("json", help: "Print JSON (one object per line) for scripts."),
         OptionSpec(
@@ -89,6 +90,11 @@ enum CommandTree {
         name: "gesture", abstract: "Drive an interactive transition one step at a time.",
         discussion: "Like UIPercentDrivenInteractiveTransition: begin, update the percent, then finish, cancel or end "
             + "(the daemon decides by its end rule).",
+        examples: [
+            "segue gesture begin main --operation pop --owner pan-1",
+            "segue gesture update main --percent 0.4 --velocity 0.8 --owner pan-1",
+            "segue gesture end main --owner pan-1 --wait",
+        ],
         subcommands: [
             CommandConfiguration(
                 name: "begin", abstract: "Begin an interactive transition, or interrupt the one animating.",
@@ -138,9 +144,15 @@ enum CommandTree {
         name: "segue", abstract: "Drive and observe segued, the navigation coordinator daemon.",
         discussion: "segue --version prints the version.\n\n"
             + "Exit status: 0 ok, 1 the daemon said no (code and message on stderr), 2 --wait saw a cancel, "
-            + "3 no answer in time, 64 usage, 69 endpoint unusable or handshake refused (CURVE keys), 74 file, key "
+            + "3 no answer in time (or nothing listens at the endpoint), 64 usage, 69 endpoint unusable or handshake refused (CURVE keys), 74 file, key "
             + "file or data dir error.\n\nA daemon with CURVE needs --server-key (its public key) and --client-key "
-            + "(a pair from 'segue keygen' that it lists), or SEGUE_SERVER_KEY and SEGUE_CLIENT_KEY.",
+            + "(a pair from 'segue keygen' that it lists), or SEGUE_SERVER_KEY and SEGUE_CLIENT_KEY.\n\n"
+            + "Under --json every outcome, failures included, is one JSON object on stdout; a failure is "
+            + "{\"ok\": false, \"error\": {\"code\", \"message\"}} with the same exit status.",
+        examples: [
+            "segue create main Home", "segue push main Detail --param id=42 --wait", "segue watch",
+            "segue log --navigator main --since 10m", "segue help push",
+        ],
         subcommands: withGlobals([
             CommandConfiguration(
                 name: "create", abstract: "Create a navigator with a root screen.",
@@ -226,8 +238,20 @@ enum CommandTree {
                         help:
                             "Keep printing new events as they are published; waits out a stopped daemon, exits 1 if it comes back on an older copy of its log."
                     ),
+                    OptionSpec(
+                        "type", value: "type", repeats: true,
+                        help: "Only events of this type; a type ending in '.' is a prefix (transition.). Repeatable."),
+                    OptionSpec(
+                        "since", value: "time",
+                        help: "Only events from this time: 10m, 2h, 1d ago, or 2026-12-01T09:00."),
+                    OptionSpec("until", value: "time", help: "Only events up to this time (same forms as --since)."),
+                    .flag("utc", help: "Print times in UTC (ISO 8601) instead of local time."),
+                    .flag("compact", help: "Fold each run of interaction.updated into one line."),
                 ],
-                examples: ["segue log --navigator main", "segue log --follow --json"]),
+                examples: [
+                    "segue log --navigator main", "segue log --follow --json", "segue log --since 10m --compact",
+                    "segue log --type transition. --utc",
+                ]),
             CommandConfiguration(
                 name: "export", abstract: "Write a data dir's log as JSON Lines.",
                 discussion:
@@ -258,11 +282,53 @@ enum CommandTree {
                 examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"]),
             CommandConfiguration(
                 name: "ping", abstract: "Ask the daemon for its version, frame rate and position.",
+                discussion: "With --count N, N pings --interval apart (default 1s), each reply's round-trip time, then "
+                    + "min/avg/max like ping(8); status 3 if any got no reply.",
+                options: [
+                    OptionSpec("count", short: "c", value: "n", help: "Ping N times and print round-trip statistics."),
+                    OptionSpec(
+                        "interval", short: "i", value: "seconds", help: "Between pings with --count (default 1s)."),
+                ],
                 examples: [
-                    "segue ping", "segue ping --server-key /etc/segue/server.pub --client-key ~/.segue/ops   # CURVE",
+                    "segue ping", "segue ping --count 5 --interval 0.2",
+                    "segue ping --server-key /etc/segue/server.pub --client-key ~/.segue/ops   # CURVE",
                 ]),
             CommandConfiguration(
-                name: "stats", abstract: "Print the daemon's counters.", examples: ["segue stats --json"]),
+                name: "stats", abstract: "Print the daemon's counters.",
+                arguments: [
+                    ArgumentSpec("interval", optional: true, help: "With --watch: seconds between updates (default 2).")
+                ],
+                options: [.flag("watch", short: "w", help: "Print them again every interval, in place on a terminal.")],
+                examples: ["segue stats --json", "segue stats --watch 1"]),
+            CommandConfiguration(
+                name: "raw",
+                abstract: "Send requests as JSON (or 'cmd [navigator] [key=value...]') and print the replies.",
+                discussion: "One request from the argument, or one per line of stdin; with neither, on a terminal, a "
+                    + "prompt with history ($SEGUE_HISTORY, default ~/.segue_history). Status 1 if any reply was ok: false.",
+                arguments: [
+                    ArgumentSpec("request", optional: true, help: "A request as JSON, e.g. '{\"cmd\": \"ping\"}'.")
+                ],
+                examples: [
+                    "segue raw '{\"cmd\": \"state\", \"navigator\": \"main\"}'", "segue raw 'history main limit=5'",
+                    "jq -c '.[]' requests.json | segue raw", "segue raw   # interactive",
+                ]),
+            CommandConfiguration(
+                name: "help", abstract: "Show help for a command ('segue help push'); --man prints the man page.",
+                arguments: [
+                    ArgumentSpec(
+                        "command", optional: true, variadic: true, help: "The command, e.g. push or gesture end.")
+                ],
+                options: [.flag("man", help: "Print the man page (roff), as installed as segue.1.")],
+                examples: ["segue help", "segue help gesture end", "segue help --man | man -l -"]),
+            CommandConfiguration(
+                name: "completion", abstract: "Print a shell completion script: bash, zsh or fish.",
+                arguments: [
+                    ArgumentSpec("shell", completion: .list(["bash", "zsh", "fish"]), help: "bash, zsh or fish.")
+                ],
+                examples: [
+                    "source <(segue completion bash)", "segue completion zsh > ~/.zfunc/_segue",
+                    "segue completion fish > ~/.config/fish/completions/segue.fish",
+                ]),
             CommandConfiguration(
                 name: "keygen", abstract: "Write a CURVE key pair: NAME.key (secret, mode 0600) and NAME.pub.",
                 options: [OptionSpec("out", value: "path", help: "Path and base name, e.g. /etc/segue/keys/client.")],
@@ -273,12 +339,26 @@ enum CommandTree {
             CommandConfiguration(
                 name: "watch", abstract: "A live view of navigators: stacks and transition progress.",
                 discussion:
-                    "Redraws every frame on a terminal (Ctrl-C restores it); prints one plain line per change when "
-                    + "stdout is not a terminal; --json prints events and ticks as JSON lines.",
+                    "Redraws every frame on a terminal, fitted to its size (q or Ctrl-C restores it; j/k scroll, / "
+                    + "filters by name); prints one plain line per change when stdout is not a terminal; --json "
+                    + "prints events and ticks as JSON lines. With no command socket at --endpoint (a 'segue "
+                    + "replay --publish'), it shows what --publish-endpoint publishes; --replay LOG replays a log "
+                    + "in the view itself (space pauses, . steps a frame, + and - change the speed).",
                 arguments: [
                     ArgumentSpec("navigator", optional: true, variadic: true, help: "Navigators to show (default all).")
                 ],
-                examples: ["segue watch", "segue watch main inbox", "segue watch --json | jq ."]),
+                options: [
+                    OptionSpec(
+                        "replay", value: "log", completion: .file,
+                        help: "Watch a data dir or JSON Lines export replayed here, instead of a daemon."),
+                    OptionSpec(
+                        "speed", value: "x", help: "With --replay: playback speed (default 1; + and - change it)."),
+                ],
+                examples: [
+                    "segue watch", "segue watch main inbox", "segue watch --json | jq .",
+                    "segue watch --replay session.jsonl --speed 0.25",
+                    "segue watch --publish-endpoint tcp://127.0.0.1:7501   # a 'segue replay --publish'",
+                ]),
             CommandConfiguration(
                 name: "replay", abstract: "Regenerate the ticks a log produced, bit for bit.",
                 discussion: "LOG is a data dir or a JSON Lines export. --json prints each tick body exactly as segued "
@@ -310,16 +390,36 @@ enum CommandTree {
                 ]),
         ] + pictures))
 
+    /// The man page's sections after the commands.
+    static let manSections: [(title: String, body: String)] = [
+        (
+            "Exit status",
+            "0 done. 1 the daemon said no (or verify found a problem). 2 --wait saw the transition cancelled. 3 no "
+                + "answer in time, or nothing listens at the endpoint. 64 the command line does not parse. 69 the "
+                + "endpoint cannot be used, or refused the handshake. 74 a file, key file or data dir could not be "
+                + "read or written."
+        ),
+        (
+            "Environment",
+            "SEGUE_ENDPOINT, SEGUE_PUBLISH_ENDPOINT: the daemon's endpoints. SEGUE_SERVER_KEY, SEGUE_CLIENT_KEY: "
+                + "CURVE keys. SEGUE_HISTORY: the history file of segue raw. NO_COLOR: no colour in segue watch."
+        ),
+        ("See also", "segued(8); docs/cli.md, docs/protocol.md and docs/operations.md in the documentation."),
+    ]
+
     /// The commands that read or write files and never talk to a daemon: they take `--json` only
     /// of the shared options, so their help does not offer endpoints, keys or a timeout.
-    static let offline: Set<String> = ["export", "import", "verify", "keygen", "replay", "timeline"]
+    static let offline: Set<String> = [
+        "export", "import", "verify", "keygen", "replay", "help", "completion", "timeline",
+    ]
 
     /// Adds the shared options to every leaf command.
     static func withGlobals(_ commands: [CommandConfiguration]) -> [CommandConfiguration] {
         commands.map { command in
             var c = command
             if c.subcommands.isEmpty {
-                let shared = offline.contains(c.name) ? global.filter { $0.name == "json" } : global
+                var shared = offline.contains(c.name) ? global.filter { $0.name == "json" } : global
+                if withoutJSON.contains(c.name) { shared.removeAll { $0.name == "json" } }
                 c.options += shared.filter { g in !c.options.contains { $0.name == g.name } }
             } else {
                 c.subcommands = withGlobals(c.subcommands)

@@ -1,27 +1,38 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
+import SegueCore
 
-/// The exit statuses of `segue` (docs/cli.md): scripts branch on them.
-enum ExitCode: Int32 {
-    case ok = 0
+/// The exit statuses of `segue` (docs/cli.md) beyond the shared 0, 1 and 64: scripts branch on them.
+extension ExitCode {
+    static let ok = ExitCode.success
     /// The daemon said no (its error code and message are on stderr), or a check failed.
-    case rejected = 1
+    static let rejected = ExitCode.failure
     /// `--wait` saw the transition cancelled instead of completed.
-    case cancelled = 2
-    /// No answer in time.
-    case timeout = 3
-    /// The command line does not parse (`EX_USAGE`).
-    case usage = 64
+    static let cancelled = ExitCode(2)
+    /// No answer in time, or nothing listens at the endpoint.
+    static let timeout = ExitCode(3)
     /// The endpoint could not be used at all (`EX_UNAVAILABLE`).
-    case unavailable = 69
+    static let unavailable = ExitCode(69)
     /// A file or data dir could not be read or written (`EX_IOERR`).
-    case io = 74
+    static let io = ExitCode(74)
 }
 
 /// Ends a command with a status after its message was printed.
 struct Exit: Error {
     var code: ExitCode
     init(_ code: ExitCode) { self.code = code }
+}
+
+/// What a command refuses after reading its input (a navigator a log does not have): exit 1, like
+/// the daemon's refusals, with a wire error code for `--json`.
+struct Refusal: Error, CustomStringConvertible {
+    var code: ErrorCode
+    var description: String
+    init(_ code: ErrorCode, _ description: String) {
+        self.code = code
+        self.description = description
+    }
 }
 
 /// A failure reading or writing a file, data dir or log: exit 74 with the sentence.
@@ -45,31 +56,64 @@ enum Output {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    /// Exits with the status that fits `error`, after saying why on stderr.
+    /// `--json` was given: failures are also one JSON object on stdout (`failureJSON`). Set from argv
+    /// before parsing, so that a usage error is reported that way too.
+    nonisolated(unsafe) static var json = false
+
+    /// Exits with the status that fits `error`, after saying why on stderr (and, under `--json`, as
+    /// `{"ok": false, "error": {"code", "message", ...}}` on stdout).
     static func fail(_ error: Error) -> Never {
+        let (code, status, message, details) = classify(error)
+        if let message { Output.error(message) }
+        if case .handshake(let failure, _)? = error as? SegueClientError { Output.error(hint(failure)) }
+        if json, let code {
+            var object: JSONObject = ["code": .string(code), "message": .string(plain(message ?? ""))]
+            for (key, value) in details.members { object[key] = value }
+            Output.line(JSON.object(["ok": false, "error": .object(object)]).serialized())
+        }
+        Foundation.exit(status.rawValue)
+    }
+
+    /// The message without the CLI's decorations (`error: `, a wire code, the help hint), for JSON.
+    private static func plain(_ message: String) -> String {
+        var text = message
+        if text.hasPrefix("error: ") { text = String(text.dropFirst(7)) }
+        for prefix in ["timeout: ", "transport: ", "handshake: ", "key file: ", "malformed reply: "]
+        where text.hasPrefix(prefix) {
+            text = String(text.dropFirst(prefix.count))
+        }
+        if let hint = text.range(of: "\nSee '") { text = String(text[..<hint.lowerBound]) }
+        return text
+    }
+
+    /// The JSON code, the exit status, the stderr text and extra members for a failure. An `Exit`
+    /// already said why (its code is nil: nothing more is printed).
+    private static func classify(_ error: Error) -> (String?, ExitCode, String?, JSONObject) {
         switch error {
         case let exit as Exit:
-            Foundation.exit(exit.code.rawValue)
+            return (nil, exit.code, nil, [:])
         case let usage as UsageError:
-            Output.error(usage.description)
-            Foundation.exit(ExitCode.usage.rawValue)
+            return ("usage", .usage, usage.description, [:])
         case let client as SegueClientError:
-            Output.error("error: \(client)")
+            let text = "error: \(client)"
             switch client {
-            case .rejected: Foundation.exit(ExitCode.rejected.rawValue)
-            case .timeout: Foundation.exit(ExitCode.timeout.rawValue)
-            case .transport, .malformed: Foundation.exit(ExitCode.unavailable.rawValue)
-            case .handshake(let failure, _):
-                Output.error(hint(failure))
-                Foundation.exit(ExitCode.unavailable.rawValue)
-            case .keyFile: Foundation.exit(ExitCode.io.rawValue)
+            case .rejected(let code, let message, let details):
+                var members = details
+                members["message"] = .string(message)
+                return (code.rawValue, .rejected, text, members)
+            case .timeout: return ("timeout", .timeout, text, [:])
+            case .unreachable: return ("unreachable", .timeout, text, [:])
+            case .transport: return ("transport", .unavailable, text, [:])
+            case .malformed: return ("malformed", .unavailable, text, [:])
+            case .handshake: return ("handshake", .unavailable, text, [:])
+            case .keyFile: return ("key_file", .io, text, [:])
             }
+        case let refusal as Refusal:
+            return (refusal.code.rawValue, .rejected, "error: \(refusal)", [:])
         case let io as IOFailure:
-            Output.error("error: \(io)")
-            Foundation.exit(ExitCode.io.rawValue)
+            return ("io", .io, "error: \(io)", [:])
         default:
-            Output.error("error: \(error)")
-            Foundation.exit(ExitCode.io.rawValue)
+            return ("io", .io, "error: \(error)", [:])
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// gesture begin|update|finish|cancel|end, and swipe (a whole gesture from a script).

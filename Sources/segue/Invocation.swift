@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// One parsed run of `segue`: the command's parsed words plus the options every command shares.
@@ -68,11 +69,25 @@ struct Invocation {
             guard let port = Int(address[address.index(after: colon)...]), (1...65535).contains(port) else {
                 return "the port must be a number from 1 to 65535"
             }
-            return nil
+            return hostProblem(String(address[..<colon]))
         case "ipc": return address.utf8.count <= 107 ? nil : "an ipc path is at most 107 bytes"
         case "inproc": return nil
         default: return "the transport is tcp, ipc or inproc"
         }
+    }
+
+    /// A host name that does not resolve: libzmq would retry it forever in silence, so it is a usage
+    /// error at once (a typo in --endpoint, not a daemon that is down).
+    static func hostProblem(_ host: String) -> String? {
+        var name = host
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(name, nil, &hints, &result)
+        if let result { freeaddrinfo(result) }
+        guard status != 0 else { return nil }
+        return "cannot resolve the host '\(host)': \(String(cString: gai_strerror(status)))"
     }
 
     /// The connected client; a malformed endpoint is a usage error.

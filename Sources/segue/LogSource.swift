@@ -1,8 +1,10 @@
 import Foundation
+import SegueCommandLine
 import SegueCore
 import SegueStore
 
-/// Where `replay` and `verify` read a log: a data dir (its `segue.db`) or a JSON Lines export.
+/// Where `replay`, `verify`, `timeline` and `view` read a log: a data dir (its `segue.db`) or a JSON
+/// Lines export.
 enum LogSource {
     static func isDataDir(_ path: String) -> Bool {
         var isDir: ObjCBool = false
@@ -81,5 +83,29 @@ enum LogSource {
             if fits, score > (best?.score ?? 0) { best = (rate, score) }
         }
         return best?.rate
+    }
+
+    /// Refuses a `--navigator` the log does not hold, naming those it does: a picture or replay of
+    /// nothing that exits 0 looks as if it worked.
+    static func requireNavigator(_ navigator: String, in events: [EventRecord], _ path: String) throws(Refusal) {
+        guard !events.contains(where: { $0.navigator == navigator }) else { return }
+        let names = Set(events.map(\.navigator)).sorted()
+        throw Refusal(
+            .unknownNavigator,
+            "\(path) has no navigator \(navigator)"
+                + (names.isEmpty ? " (it holds no events)." : "; it has \(names.joined(separator: ", ")).")
+        )
+    }
+}
+
+/// `--frame-rate`: a whole number of Hz the frame clock supports.
+struct FrameRate: ExpressibleByArgument, Equatable {
+    var hz: Int
+    init(argument: String) throws(ArgumentValueError) {
+        let rates = FrameClock.supportedRates
+        guard let hz = Int(argument), rates.contains(hz), argument.first != "+" else {
+            throw ArgumentValueError("expected a whole number of Hz from \(rates.lowerBound) to \(rates.upperBound)")
+        }
+        self.hz = hz
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 import SegueView
 
@@ -17,27 +18,35 @@ struct LogWindow {
     let navigator: String?
 
     /// A bound of `--from` or `--to`: a seq, an instant, or an offset from the log's first event.
-    enum Bound: Equatable {
+    enum Bound: ExpressibleByArgument, Equatable {
         case seq(Int64)
         case time(Int64)
         case offset(Double)
 
-        init(_ text: String, option: String) throws(UsageError) {
-            if let seq = Int64(text), seq >= 0 {
+        init(argument text: String) throws(ArgumentValueError) {
+            if let seq = Int64(text), seq >= 0, text.first != "+" {
                 self = .seq(seq)
-            } else if text.hasPrefix("+") {
-                // +0 is the log's first event; other offsets are positive durations (`+2.5s`, `+300ms`).
-                let duration = String(text.dropFirst())
-                let isZero = Double(duration.trimmingCharacters(in: CharacterSet(charactersIn: "ms"))) == 0
-                self = .offset(isZero ? 0 : try ArgumentValues.seconds(duration, for: option))
+            } else if text.hasPrefix("+"), let offset = Self.offset(text.dropFirst()) {
+                self = .offset(offset)
             } else if let date = Self.instant(text) {
                 self = .time(Int64((date.timeIntervalSince1970 * 1e9).rounded()))
             } else {
-                throw UsageError.invalidValue(
-                    text, for: option,
+                throw ArgumentValueError(
                     "expected a seq (12), a time (2025-06-01T12:00:00.5Z) or an offset from the log's first event (+2.5s)"
                 )
             }
+        }
+
+        /// `+0s` is the log's first event; other offsets are positive durations (`+2.5s`, `+300ms`).
+        static func offset(_ text: Substring) -> Double? {
+            var number = text
+            if number.hasSuffix("ms") {
+                number = number.dropLast(2)
+            } else if number.hasSuffix("s") {
+                number = number.dropLast()
+            }
+            if Double(number) == 0 { return 0 }
+            return try? Seconds(argument: String(text)).value
         }
 
         /// The instant of a time or offset bound (offsets count from `first`'s time); nil for a seq.
@@ -62,15 +71,9 @@ struct LogWindow {
     /// A log that is missing, empty, or has no such navigator, or a range with no event, is an error
     /// with a sentence (docs/cli.md, "Pictures").
     static func open(_ path: String, _ inv: Invocation) throws -> LogWindow {
-        let from = try inv.parsed.value("from").map { (t: String) throws(UsageError) in try Bound(t, option: "--from") }
-        let to = try inv.parsed.value("to").map { (t: String) throws(UsageError) in try Bound(t, option: "--to") }
-        let rate = try inv.parsed.value("frame-rate").map { (given: String) throws(UsageError) -> Int in
-            guard let r = Int(given), FrameClock.supportedRates.contains(r) else {
-                throw UsageError.invalidValue(
-                    given, for: "--frame-rate", "expected a whole number of Hz from 1 to 1000")
-            }
-            return r
-        }
+        let from = try inv.parsed.value(PictureOptions.from)
+        let to = try inv.parsed.value(PictureOptions.to)
+        let rate = try inv.parsed.value(PictureOptions.frameRate)?.hz
         if case .seq(let a)? = from, case .seq(let b)? = to, a > b {
             throw UsageError("--from \(a) is after --to \(b): nothing would be shown.")
         }
@@ -79,13 +82,10 @@ struct LogWindow {
         }
         let all = try LogSource.events(path)
         guard let first = all.first, let last = all.last else {
-            throw Refusal("\(path) holds no events: there is nothing to draw.")
+            throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to draw.")
         }
-        let navigator = inv.parsed.value("navigator")
-        if let navigator, !all.contains(where: { $0.navigator == navigator }) {
-            let names = Set(all.map(\.navigator)).sorted()
-            throw Refusal("There is no navigator \(navigator) in \(path); it has \(names.joined(separator: ", ")).")
-        }
+        let navigator = try inv.parsed.value(PictureOptions.navigator)
+        if let navigator { try LogSource.requireNavigator(navigator, in: all, path) }
         guard let clockRate = rate ?? LogSource.inferFrameRate(all) else {
             throw IOFailure("Cannot tell the log's frame rate; pass --frame-rate.")
         }
@@ -100,6 +100,7 @@ struct LogWindow {
         let shown = kept.filter { $0.frame >= startFrame && (navigator == nil || $0.navigator == navigator) }
         if shown.isEmpty && (from != nil || to != nil) {
             throw Refusal(
+                .invalidArgument,
                 "No event of \(navigator.map { "navigator \($0) in " } ?? "")\(path) falls between --from and --to "
                     + "(its seqs run \(first.seq)–\(last.seq), from \(Self.describe(first.time)) to \(Self.describe(last.time)))."
             )
@@ -141,11 +142,4 @@ struct LogWindow {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: Date(timeIntervalSince1970: Double(time) / 1e9))
     }
-}
-
-/// The input was read but cannot be drawn (empty, no such navigator, nothing in the range): status 1
-/// with the sentence.
-struct Refusal: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// create, close, push, pop, pop-to, pop-to-root, set, present, dismiss.
@@ -110,7 +111,29 @@ enum NavigationCommands {
             o["duration"] = .double(try ArgumentValues.seconds(d, for: "--duration"))
         }
         if let c = inv.parsed.value("curve") { o["curve"] = try ArgumentValues.curve(c, for: "--curve") }
-        return o.count > 0 ? .object(o) : nil
+        guard o.count > 0 else { return nil }
+        try check(animator: .object(o), inv)
+        return .object(o)
+    }
+
+    /// The daemon's own checks of an animator (SegueCore: parsing, then `Animator.requestProblem`), run
+    /// before sending, so that a bad `--style` or an out-of-range Bézier is a usage error (64) like a
+    /// bad `--duration`, blamed on the option that gave it.
+    static func check(animator json: JSON, _ inv: Invocation) throws(UsageError) {
+        let problem: CoreError?
+        do throws(CoreError) {
+            _ = try Animator(json: json)
+            problem = Animator.requestProblem(json: json)
+        } catch {
+            problem = error
+        }
+        guard let problem else { return }
+        let options = ["style", "edge", "duration", "curve", "preset"]
+        let option =
+            options.first { problem.message.hasPrefix("animator.\($0)") }
+            ?? options.first { inv.parsed.value($0) != nil } ?? "style"
+        let message = problem.message.hasSuffix(".") ? String(problem.message.dropLast()) : problem.message
+        throw UsageError.invalidValue(inv.parsed.value(option) ?? "", for: "--\(option)", message)
     }
 
     static func options(_ inv: Invocation) throws(UsageError) -> TransitionOptions {

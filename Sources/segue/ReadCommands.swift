@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// state, ls, log, ping, stats.
@@ -44,158 +45,96 @@ enum ReadCommands {
     static func log(_ inv: Invocation) throws {
         let client = try inv.client()
         let navigator = inv.parsed.value("navigator")
-        var after = try inv.count("after") ?? 0
-        var left = try inv.count("limit").map(Int.init)
-        let follow = inv.parsed.flag("follow")
-        let subscriber =
-            follow
-            ? try SegueSubscriber(
-                endpoint: try inv.subscriptionEndpoint(),
-                topics: [navigator.map { "event/\($0)/" } ?? "event/", "hb/"],
-                // The handshake is only waited for briefly: the backlog's first call says soon enough
-                // that no daemon answers, and heartbeats show what a late subscription missed.
-                ready: min(inv.timeout, .milliseconds(500)), curve: try inv.curve())
-            : nil
-        var lastRevision: Int64?
-        var lastPrinted: Int64 = 0
-        // Which daemon instance printed events come from: one that restarted on a restored older copy
-        // of its log would otherwise have its events printed under seqs already printed for others.
-        let pong = follow ? try client.ping() : nil
-        var lineage = Lineage(instance: pong?.instance)
-        func emit(_ e: EventRecord) {
-            if inv.json { Output.line(e.json.serialized()) } else { Output.line(describe(e)) }
-            after = max(after, e.seq)
-            lastPrinted = max(lastPrinted, e.seq)
-            lastRevision = e.revision
-            if let l = left { left = l - 1 }
-            if follow { lineage.saw(e) }
+        let after = try inv.count("after") ?? 0
+        let limit = try inv.count("limit").map(Int.init)
+        if limit == 0 {
+            throw UsageError.invalidValue("0", for: "--limit", "expected a positive integer (how many events to print)")
         }
-        // The backlog from the log, then (with --follow) what is published, deduplicated by seq.
-        while left != 0 {
-            let page = try client.history(navigator: navigator, after: after, limit: min(left ?? 1000, 1000))
-            for e in page.events { emit(e) }
-            after = max(after, page.next)
-            if !page.more { break }
-        }
-        // The same instance before and after the backlog: all of it came from one log. (Another one,
-        // or no answer: the first heartbeat compares what was printed.)
-        if follow, let pong = try? client.ping(), pong.instance == lineage.instance {
-            _ = lineage.heartbeat(instance: pong.instance, known: lastPrinted, reported: pong.seq)
-        }
-        // Whether what was printed is still the log of daemon `instance`, which opened it at `since`
-        // (`Lineage`); a restart on a restored older copy ends the command with status 1.
-        func stayOnLineage(instance: String?, since: Int64?, reported: Int64?) throws {
-            let same = try client.stays(
-                &lineage, on: instance, since: since, reported: reported, known: lastPrinted,
-                byNavigator: navigator != nil)
-            if !same { throw Exit.restored(lastPrinted, end: try? client.ping().seq) }
-        }
-        // Nothing for a named navigator: say whether it exists, so that a typo is not mistaken for a
-        // navigator with no events (the output stays empty, for scripts).
-        if let navigator, lastPrinted == 0, after == 0, try !exists(navigator, client) {
-            Output.error("segue log: there is no navigator \(navigator)" + (follow ? "; waiting for it." : "."))
-        }
-        guard let subscriber, left != 0 else { return }
-        // What the subscription missed (a restart, drops at the send limit) is read from the log, page
-        // by page, before the event that showed the gap. The gap is in the global seq, or with
-        // --navigator in that navigator's revision (its seqs are not consecutive).
-        // Whether it read to the end (not cut short by a page from yet another run of the daemon).
-        @discardableResult
-        func fill(before seq: Int64) throws -> Bool {
-            while left != 0 {
-                let page = try client.history(navigator: navigator, after: after, limit: min(left ?? 1000, 1000))
-                // From another run than what was printed (a restart whose heartbeat is still to come):
-                // checked first, so that its events are not taken for the old log's.
-                switch try client.judge(page, &lineage, known: lastPrinted, byNavigator: navigator != nil) {
-                case .take: break
-                case .leave: return false
-                case .rewound: throw Exit.restored(lastPrinted, end: try? client.ping().seq)
+        var printer = try LogPrinter(inv)
+        guard inv.parsed.flag("follow") else {
+            var left = limit
+            var cursor = after
+            var printed = 0
+            paging: while left != 0 {
+                let page = try client.history(navigator: navigator, after: cursor, limit: 1000)
+                for e in page.events {
+                    if printer.isPastEnd(e) { break paging }
+                    guard printer.keeps(e), left != 0 else { continue }
+                    printer.print(e)
+                    printed += 1
+                    left = left.map { $0 - 1 }
                 }
-                let missed = page.events.filter { $0.seq < seq }
-                for e in missed where left != 0 { emit(e) }
-                guard page.more, missed.count == page.events.count, !missed.isEmpty else { return true }
+                cursor = max(cursor, page.next)
+                if !page.more { break }
             }
-            return true
+            printer.flush()
+            try sayIfMissing(navigator, printed: printed, after: after, client, follow: false)
+            return
         }
-        // The last events before a quiet spell show no gap: a heartbeat does, since every event up to
-        // its seq was published before it. With --navigator it cannot say whose events moved the log,
-        // so the log is asked once per heartbeat that moved past the last one asked about.
-        var checked = after
+        try follow(inv, client: client, navigator: navigator, after: after, limit: limit, printer: &printer)
+    }
+
+    /// `log --follow`: the log after `after`, then every event as it is published, each once and in
+    /// order, on `CatchUpSubscription` (its backlog mode): what the subscription missed is read from
+    /// the log, and a daemon back on an older copy of its log ends the command with status 1.
+    static func follow(
+        _ inv: Invocation, client: SegueClient, navigator: String?, after: Int64, limit: Int?,
+        printer: inout LogPrinter
+    ) throws {
+        var left = limit
+        let subscription = try CatchUpSubscription(
+            client: client, publishEndpoint: try inv.subscriptionEndpoint(), navigators: navigator.map { [$0] } ?? [],
+            ticks: false, heartbeats: true, curve: try inv.curve(), after: after)
+        var lastPrinted = after
+        var toldMissing = false
         // No heartbeat for three of the daemon's intervals: say so once on stderr (a daemon stopped, a
         // link down, or a --publish-endpoint where no segued publishes), and again when they are back.
-        var silenceLimit = WatchModel.silenceLimit(heartbeat: pong?.heartbeatInterval)
-        var lastHeartbeat = ContinuousClock.now
-        var silent = false
+        var silence = SilenceWatch(heartbeat: try? client.ping().heartbeatInterval)
         while left != 0 {
-            let publication = try subscriber.next(timeout: .milliseconds(500))
-            if case .heartbeat(let hb)? = publication {
-                lastHeartbeat = ContinuousClock.now
-                if let seconds = hb["heartbeatSeconds"]?.doubleValue, seconds > 0 {
-                    silenceLimit = WatchModel.silenceLimit(heartbeat: .seconds(seconds))
-                }
-                if silent {
-                    silent = false
-                    Output.error("segue log: heartbeats are back.")
-                }
-            } else if !silent, ContinuousClock.now - lastHeartbeat > silenceLimit {
-                silent = true
+            let update = try subscription.next(timeout: .milliseconds(500))
+            // Nothing of a named navigator once the backlog is read: say whether it exists, so that a
+            // typo is not mistaken for a navigator with no events (the output stays empty, for scripts).
+            if !toldMissing, lastPrinted == 0, let navigator, update == nil || isHeartbeat(update) {
+                toldMissing = true
+                try sayIfMissing(navigator, printed: 0, after: after, client, follow: true)
+            }
+            switch update {
+            case .event(let e)?:
+                lastPrinted = max(lastPrinted, e.seq)
+                if printer.isPastEnd(e) { return printer.flush() }
+                guard printer.keeps(e) else { continue }
+                printer.print(e)
+                left = left.map { $0 - 1 }
+                if left == 0 { printer.flush() }
+            case .heartbeat(let hb)?:
+                if silence.heard(hb) { Output.error("segue log: heartbeats are back.") }
+            case .rewound(let end)?:
+                throw Exit.restored(lastPrinted, end: end)
+            case nil:
+                printer.flush()
+            case .snapshot?, .tick?:
+                break
+            }
+            if silence.isNewlySilent() {
                 Output.error(
                     "segue log: no heartbeat from segued at \(try inv.subscriptionEndpoint()) for over "
-                        + "\(WatchModel.seconds(silenceLimit)) s (daemon stopped, link down, or not its publish "
+                        + "\(WatchModel.seconds(silence.limit)) s (daemon stopped, link down, or not its publish "
                         + "endpoint); still waiting.")
             }
-            switch publication {
-            case .heartbeat(let hb)?:
-                guard let seq = hb["seq"]?.int64Value else { continue }
-                // Another daemon instance: its log must still hold what was printed, or its events
-                // would come under seqs already printed for others (a restart on a restored copy).
-                let instance = hb["instance"]?.stringValue
-                // A heartbeat of a run already replaced, still in the queue: it says nothing now.
-                if lineage.isRetired(instance) { continue }
-                do {
-                    try stayOnLineage(instance: instance, since: hb["since"]?.int64Value, reported: seq)
-                } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
-                    continue
-                }
-                // Below what was printed: from the same instance, a heartbeat that waited behind the
-                // backlog's replies. From a daemon that does not say, the log's end (`ping`) tells.
-                if seq < lastPrinted, instance == nil, case let end = try? client.ping().seq, let end, end < lastPrinted
-                {
-                    throw Exit.restored(lastPrinted, end: end)
-                }
-                guard seq > checked else { continue }
-                // A daemon that stops sends a last heartbeat and then answers nothing: the check is
-                // left for the next heartbeat (of the daemon that replaces it), not a failure.
-                do {
-                    // Cut short, the check is left for the next heartbeat.
-                    let needed = navigator != nil || seq > after
-                    if try !needed || fill(before: seq + 1) { checked = seq }
-                } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
-                    continue
-                }
-            case .event(let e)? where e.seq > after:
-                // With nothing of the navigator printed yet, a seq jump may be a gap before the fill;
-                // after it, it is none (its seqs are not consecutive).
-                func gap(beforeFill: Bool) -> Bool {
-                    navigator == nil
-                        ? e.seq > after + 1
-                        : lastRevision.map { e.revision > $0 + 1 } ?? (beforeFill && e.seq > after + 1)
-                }
-                if gap(beforeFill: true) {
-                    do {
-                        try fill(before: e.seq)
-                    } catch let error as SegueClientError where CatchUpSubscription.isSilence(error) {
-                        // The daemon stopped answering: the event waits for the next heartbeat's check,
-                        // which reads it from the log after what it missed, in order.
-                        continue
-                    }
-                    // Cut short (a page from another run of the daemon): likewise.
-                    if gap(beforeFill: false) { continue }
-                }
-                if left != 0, e.seq > after { emit(e) }
-            default: continue
-            }
         }
+    }
+
+    private static func isHeartbeat(_ update: CatchUpSubscription.Update?) -> Bool {
+        if case .heartbeat? = update { return true }
+        return false
+    }
+
+    /// For a named navigator with nothing printed, a line on stderr when it does not exist.
+    static func sayIfMissing(
+        _ navigator: String?, printed: Int, after: Int64, _ client: SegueClient, follow: Bool
+    ) throws {
+        guard let navigator, printed == 0, after == 0, try !exists(navigator, client) else { return }
+        Output.error("segue log: there is no navigator \(navigator)" + (follow ? "; waiting for it." : "."))
     }
 
     /// Whether the daemon knows `navigator` (open or closed).
@@ -206,39 +145,6 @@ enum ReadCommands {
         } catch {
             if case .rejected(.unknownNavigator, _, _) = error { return false }
             throw error
-        }
-    }
-
-    static func describe(_ e: EventRecord) -> String {
-        var line = "\(e.seq)\t\(e.navigator)#\(e.revision)\tframe \(e.frame)\t\(e.type)"
-        if e.data.count > 0 { line += "\t" + JSON.object(e.data).serialized() }
-        return line
-    }
-
-    static func ping(_ inv: Invocation) throws {
-        let client = try inv.client()
-        let reply = try client.call("ping")
-        let pong = try Pong(reply)
-        inv.print(
-            reply,
-            "segued \(pong.version) at \(inv.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")
-    }
-
-    static func stats(_ inv: Invocation) throws {
-        let reply = try inv.client().stats()
-        if inv.json {
-            Output.line(JSON.object(reply).serialized())
-        } else {
-            // One `dotted.name<TAB>value` line per counter, at any depth, strings unquoted: easy to
-            // read and to grep or cut.
-            func lines(_ prefix: String, _ value: JSON) {
-                if let object = value.objectValue {
-                    for (key, member) in object.members { lines(prefix.isEmpty ? key : "\(prefix).\(key)", member) }
-                } else {
-                    Output.line("\(prefix)\t\(value.stringValue ?? value.serialized())")
-                }
-            }
-            for (key, value) in reply.members where key != "ok" && key != "id" { lines(key, value) }
         }
     }
 

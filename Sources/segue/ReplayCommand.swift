@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// `segue replay LOG`: the ticks a log produced, as JSON lines or re-published in real time.
@@ -31,17 +32,14 @@ enum ReplayCommand {
         }
         let rate: Int
         if let given = inv.parsed.value("frame-rate") {
-            guard let r = Int(given), FrameClock.supportedRates.contains(r) else {
-                throw UsageError.invalidValue(
-                    given, for: "--frame-rate", "expected a whole number of Hz from 1 to 1000")
-            }
-            rate = r
+            rate = try ParsedArguments.read(given, as: FrameRate.self, for: "--frame-rate").hz
         } else {
             guard let inferred = LogSource.inferFrameRate(events) ?? (events.isEmpty ? 60 : nil) else {
                 throw IOFailure("Cannot tell the log's frame rate; pass --frame-rate.")
             }
             rate = inferred
         }
+        let replayed = try check(events, from: from, navigator: navigator, path: path)
         let clock = try FrameClock(rate: rate)
         let startFrame = events.first { $0.seq >= from }?.frame ?? .max
         var replayer = TickReplayer(events: events, clock: clock, stopBefore: stopBefore)
@@ -52,9 +50,13 @@ enum ReplayCommand {
                 waitForSubscriber: waitForSubscriber)
         }
         var count = 0
+        var progress = Progress("replaying: seq", total: Int(events.last?.seq ?? 0))
+        var seq: Int64 = 0
         try replayer.run { frame, applied, ticks in
+            seq = applied.last?.seq ?? seq
             guard frame >= startFrame else { return }
             if let publisher {
+                progress.update(Int(seq), detail: "frame \(frame), \(count) ticks")
                 let events = applied.filter { navigator == nil || $0.navigator == navigator }
                 let shown = ticks.filter { navigator == nil || $0.navigator == navigator }
                 // A frame where only other navigators moved is idle time for this replay, so that
@@ -79,9 +81,22 @@ enum ReplayCommand {
                 }
             }
         }
+        progress.finish()
         if publisher != nil || !inv.json {
-            Output.error("Replayed \(events.count) events at \(rate) Hz: \(count) ticks.")
+            Output.error("Replayed \(replayed) events at \(rate) Hz: \(count) ticks.")
         }
+    }
+
+    /// The events the replay covers (from `from`, of `navigator`), or a refusal when there are none:
+    /// a replay of nothing that exits 0 looks as if it worked.
+    static func check(_ events: [EventRecord], from: Int64, navigator: String?, path: String) throws -> Int {
+        if let navigator { try LogSource.requireNavigator(navigator, in: events, path) }
+        guard let last = events.last?.seq, from <= last else {
+            throw Refusal(
+                .invalidArgument,
+                "--from \(from) is past the end of \(path) (seq \(events.last?.seq ?? 0)): nothing would be replayed.")
+        }
+        return events.count { $0.seq >= from && (navigator == nil || $0.navigator == navigator) }
     }
 
     /// `--max-gap`: a duration, or `off` to keep every idle gap as it was; 2 s by default.

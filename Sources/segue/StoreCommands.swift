@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 import SegueStore
 import SegueWire
@@ -40,19 +41,56 @@ enum StoreCommands {
             try report(file, problems: [failure.description], events: 0, navigators: 0, inv)
             return
         }
+        let path = (dir as NSString).appendingPathComponent("segue.db")
+        // A failed import leaves nothing it created: no data dir, no empty log with its WAL.
+        let createdDir = !FileManager.default.fileExists(atPath: dir)
+        let createdLog = !FileManager.default.fileExists(atPath: path)
+        var imported = false
+        defer {
+            if !imported, createdLog {
+                for suffix in ["", "-wal", "-shm", ".lock"] {
+                    try? FileManager.default.removeItem(atPath: path + suffix)
+                }
+                if createdDir { try? FileManager.default.removeItem(atPath: dir) }
+            }
+        }
         do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
             throw IOFailure("Cannot create the data dir \(dir): \(error.localizedDescription)")
         }
-        let path = (dir as NSString).appendingPathComponent("segue.db")
         let store: EventStore
         do { store = try EventStore(path: path) } catch { throw IOFailure("Cannot open \(path): \(error.message)") }
         defer { store.close() }
         var checker = LogChecker()
-        do { try store.forEachEvent(after: 0) { checker.add($0) } } catch {
+        var progress = Progress("import: checking the data dir's event", total: Int(store.lastSeq))
+        do {
+            try store.forEachEvent(after: 0) {
+                checker.add($0)
+                progress.update(checker.count)
+            }
+        } catch {
             throw IOFailure("Reading \(path) failed: \(error.message)")
         }
+        progress.finish()
         let existing = checker.count
-        for event in incoming { checker.add(event) }
+        // The same export again, or one that overlaps the log: said in those terms, not as the first
+        // event that fails to follow (its frame going back).
+        if let first = incoming.first, existing > 0, first.seq <= store.lastSeq {
+            let last = incoming.last!.seq
+            try report(
+                file,
+                problems: [
+                    "The data dir already holds seqs 1–\(store.lastSeq); \(file) holds seqs \(first.seq)–\(last), so "
+                        + "importing it would repeat them. Import only a file that continues the log (from seq "
+                        + "\(store.lastSeq + 1)). Nothing was imported."
+                ], events: incoming.count, navigators: checker.navigators, inv)
+            return
+        }
+        progress = Progress("import: checking \(file)'s event", total: incoming.count)
+        for (index, event) in incoming.enumerated() {
+            checker.add(event)
+            progress.update(index + 1)
+        }
+        progress.finish()
         checker.finish()
         guard checker.problems.isEmpty else {
             let problems = checker.problems.map { "\($0) Nothing was imported." }
@@ -64,6 +102,7 @@ enum StoreCommands {
             Output.error("error: \(error.message)")
             throw Exit(.rejected)
         }
+        imported = count > 0 || !createdLog
         inv.print(
             ["imported": .int(count), "seq": .int(store.lastSeq), "before": .int(Int64(existing))],
             "Imported \(count) events; the log ends at seq \(store.lastSeq).")
@@ -89,7 +128,13 @@ enum StoreCommands {
         }
         var checker = LogChecker()
         do {
-            for event in try LogSource.events(target) { checker.add(event) }
+            let events = try LogSource.events(target)
+            var progress = Progress("verifying: event", total: events.count)
+            for (index, event) in events.enumerated() {
+                checker.add(event)
+                progress.update(index + 1)
+            }
+            progress.finish()
         } catch let failure as IOFailure where failure.isContent {
             problems.append(failure.description)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 import SegueHTTP
 import SegueView
@@ -8,21 +9,22 @@ import Synchronization
 /// `segue view`: the browser frontend, live from a daemon or replaying a log.
 enum ViewCommand {
     static func run(_ inv: Invocation) throws {
-        guard !inv.json else { throw UsageError("segue view makes a web page; --json has no meaning here.") }
         let listen = try listenAddress(inv)
         let shutdown = Shutdown()
-        if let log = inv.parsed.value("replay") {
+        if let log = try inv.parsed.value(PictureOptions.replay) {
             try replay(log, inv, listen: listen, shutdown: shutdown)
         } else {
-            for option in ["navigator", "from", "to", "frame-rate"] where inv.parsed.value(option) != nil {
-                throw UsageError("Option '--\(option)' needs '--replay <log>'; live, name navigators as arguments.")
+            for option in PictureOptions.window where inv.parsed.value(option.name) != nil {
+                throw UsageError(
+                    "Option '--\(option.name)' needs '--replay <log>'; live, name navigators as arguments.")
             }
             try ViewLive.run(inv, listen: listen, shutdown: shutdown)
         }
     }
 
+    /// `--listen`: HTTPError's sentence says what is wrong with it, so it is the usage message.
     static func listenAddress(_ inv: Invocation) throws(UsageError) -> ListenAddress {
-        guard let text = inv.parsed.value("listen") else { return .viewerDefault }
+        guard let text = try inv.parsed.value(PictureOptions.listen) else { return .viewerDefault }
         do {
             return try ListenAddress(parsing: text)
         } catch {
@@ -31,26 +33,24 @@ enum ViewCommand {
     }
 
     static func replay(_ path: String, _ inv: Invocation, listen: ListenAddress, shutdown: Shutdown) throws {
-        try Refusal.reported {
-            let window = try LogWindow.open(path, inv)
-            var script = ReplayScript(
-                source: window.name, clock: window.clock, navigator: window.navigator, startFrame: window.startFrame)
-            try window.feed(&script)
-            script.finish()
-            let finished = script
-            let server = try serve(listen) { request in
-                ViewerSite.respond(request) {
-                    let stream = EventStream()
-                    finished.play(into: stream)
-                    return stream
-                }
+        let window = try LogWindow.open(path, inv)
+        var script = ReplayScript(
+            source: window.name, clock: window.clock, navigator: window.navigator, startFrame: window.startFrame)
+        try window.feed(&script)
+        script.finish()
+        let finished = script
+        let server = try serve(listen) { request in
+            ViewerSite.respond(request) {
+                let stream = EventStream()
+                finished.play(into: stream)
+                return stream
             }
-            shutdown.onSignal { server.stop() }
-            Output.line(
-                "segue view: replaying \(path) (\(finished.frameCount) frames at \(window.clock.rate) Hz) on "
-                    + "\(server.address.url)  (Ctrl-C to stop)")
-            while true { sleep(3600) }
         }
+        shutdown.onSignal { server.stop() }
+        Output.line(
+            "segue view: replaying \(path) (\(finished.frameCount) frames at \(window.clock.rate) Hz) on "
+                + "\(server.address.url)  (Ctrl-C to stop)")
+        while true { sleep(3600) }
     }
 
     /// Starts serving, saying so when the address is not loopback; a port in use is status 69.
@@ -72,7 +72,6 @@ enum ViewCommand {
             throw Exit(.unavailable)
         }
     }
-
 }
 
 /// Ctrl-C, SIGTERM and SIGHUP: blocked in every thread (libmicrohttpd's and ZeroMQ's inherit the mask,

@@ -1,106 +1,75 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// `segue watch`: a live view on a terminal, plain lines through a pipe, JSON lines with `--json`.
+/// It watches a daemon (snapshots, then events and ticks), a publisher alone (`segue replay
+/// --publish`: no command socket, so events and ticks only), or a log replayed in-process
+/// (`--replay LOG`, `WatchReplay`).
 enum WatchCommand {
+    static let keys = "q quits · j/k scroll · / filters"
+
     static func run(_ inv: Invocation) throws {
+        if let log = inv.parsed.value("replay") { return try WatchReplay.run(inv, log: log) }
         let navigators = inv.parsed.arguments["navigator"] ?? []
-        let client = try inv.client()
-        let subscription = try CatchUpSubscription(
-            client: client, publishEndpoint: try inv.subscriptionEndpoint(), navigators: navigators,
-            heartbeats: true, curve: try inv.curve())
         let terminal = !inv.json && isatty(STDOUT_FILENO) == 1
-        if terminal { Terminal.enter() }
+        let publish = try inv.subscriptionEndpoint()
+        var screen = terminal ? WatchScreen(header: "segue watch  \(inv.endpoint)", keys: keys) : nil
         var model = WatchModel()
-        // The named navigators the subscription found no snapshot of; they appear once created.
+        // The header and what it is waiting for, at once: a daemon far away or not there shows as
+        // "connecting", not as a blank screen.
+        if var s = screen {
+            s.enter()
+            model.notice = "connecting to \(inv.endpoint) (commands) and \(publish) (publications)…"
+            s.draw(model, force: true)
+            screen = s
+        }
+        let client = try inv.client()
+        guard let pong = try pingUnlessUnreachable(client) else {
+            // No command socket: a publisher alone, such as `segue replay --publish`.
+            return try watchPublisher(inv, endpoint: publish, navigators: navigators, screen: screen)
+        }
+        let subscription = try CatchUpSubscription(
+            client: client, publishEndpoint: publish, navigators: navigators, heartbeats: true, curve: try inv.curve())
+        model.notice = nil
         model.awaited = Set(navigators.filter { subscription.catchUp.revisions[$0] == nil })
         if !terminal {
             for name in model.awaited.sorted() {
                 if inv.json { Output.error(WatchModel.awaiting(name)) } else { Output.line(WatchModel.awaiting(name)) }
             }
         }
-        // Piped: the last stack line printed per navigator, and the stack each transition in flight
-        // will leave (from its `transition.started`), printed at its `transition.completed`.
-        var printedStack: [String: String] = [:]
-        var promisedStack: [String: [Int64: String]] = [:]
-        var dirty = true
-        var lastDraw = ContinuousClock.now - .seconds(1)
-        let header = "segue watch  \(inv.endpoint)  (Ctrl-C to quit)"
-        // segued sends a heartbeat every second (by default): a view that has had none for a while
-        // may be stale, and says so until the next one (the subscription reconnects by itself).
-        // Each heartbeat carries the interval, so a daemon restarted with another one is judged by it.
-        var silenceLimit = WatchModel.silenceLimit(heartbeat: try client.ping().heartbeatInterval)
-        var lastHeartbeat = ContinuousClock.now
-        var silent = false
+        var printer = PipedPrinter(json: inv.json, plain: !terminal && !inv.json)
+        var silence = SilenceWatch(heartbeat: pong.heartbeatInterval)
+        screen?.header = "segue watch  \(inv.endpoint)"
         while true {
             let update = try subscription.next(timeout: .milliseconds(terminal ? 16 : 1000))
-            if !silent, ContinuousClock.now - lastHeartbeat > silenceLimit {
-                silent = true
-                model.notice = WatchModel.silence(after: silenceLimit)
-                if !terminal { Output.error("segue watch: " + WatchModel.silence(after: silenceLimit)) }
-                dirty = true
+            if silence.isNewlySilent() {
+                model.notice = WatchModel.silence(after: silence.limit)
+                if !terminal { Output.error("segue watch: " + WatchModel.silence(after: silence.limit)) }
+                screen?.changed()
             }
             switch update {
             case .snapshot(let s)?:
                 model.set(s)
-                if inv.json {
-                    Output.line(JSON.object(s.json).serialized())
-                } else if !terminal {
-                    printedStack[s.navigator] = WatchModel.stack(s)
-                    Output.line("\(s.navigator): stack \(WatchModel.stack(s))")
-                }
+                printer.snapshot(s)
             case .event(let e)?:
-                if inv.json { Output.line(e.json.serialized()) }
-                let transition = e.data["transition"]?.int64Value ?? 0
-                var after: String?
-                switch e.type {
-                case "transition.started":
-                    promisedStack[e.navigator, default: [:]][transition] = WatchModel.stack(from: e)
-                case "transition.completed":
-                    after = promisedStack[e.navigator]?.removeValue(forKey: transition)
-                case "transition.cancelled":
-                    promisedStack[e.navigator]?[transition] = nil
-                case "navigator.created":
-                    after = WatchModel.stack(from: e)
-                default:
-                    break
-                }
-                // Only the terminal view draws the model: piped lines and JSON come from the events.
+                model.heard(seq: e.seq)
                 if terminal, WatchModel.needsState(e), let s = try? client.state(e.navigator) { model.set(s) }
-                if !inv.json, !terminal, WatchModel.needsState(e) {
-                    Output.line("\(e.navigator): \(e.type)")
-                    // A transition started before this view did: its stack as of now.
-                    if e.type == "transition.completed", after == nil, let s = try? client.state(e.navigator) {
-                        after = WatchModel.stack(s)
-                    }
-                    if let after, after != printedStack[e.navigator] {
-                        printedStack[e.navigator] = after
-                        Output.line("\(e.navigator): stack \(after)")
-                    }
-                }
+                printer.event(e) { try? client.state(e.navigator) }
             case .tick(let t)?:
                 model.apply(t)
-                if inv.json {
-                    FileHandle.standardOutput.write(Data(t.bytes + [UInt8(ascii: "\n")]))
-                } else if !terminal {
-                    Output.line("\(t.navigator): " + WatchModel.bar(t, width: 20) + (t.final ? " final" : ""))
-                }
+                printer.tick(t)
             case .heartbeat(let hb)?:
-                lastHeartbeat = ContinuousClock.now
-                if let seconds = hb["heartbeatSeconds"]?.doubleValue, seconds > 0 {
-                    silenceLimit = WatchModel.silenceLimit(heartbeat: .seconds(seconds))
-                }
-                if silent {
-                    silent = false
+                if let seq = hb["seq"]?.int64Value { model.heard(seq: seq) }
+                if silence.heard(hb) {
                     model.notice = nil
                     if !terminal { Output.error("segue watch: heartbeats are back; the view is current.") }
                 }
             case .rewound(let seq)?:
                 // What the view shows came from a log the daemon no longer has; snapshots follow.
                 model = WatchModel(awaited: Set(navigators))
-                printedStack = [:]
-                promisedStack = [:]
+                printer = PipedPrinter(json: inv.json, plain: !terminal && !inv.json)
                 let line =
                     "the daemon's log no longer holds events shown (restarted on a restored older copy?); it ends at seq "
                     + "\(seq); starting over"
@@ -108,45 +77,122 @@ enum WatchCommand {
             case nil:
                 break
             }
-            dirty = dirty || update != nil
-            if terminal, dirty, ContinuousClock.now - lastDraw >= .milliseconds(16) {
-                let (columns, _) = Terminal.size()
-                Terminal.draw(model.render(header: header, width: columns))
-                lastDraw = ContinuousClock.now
-                dirty = false
+            guard var s = screen else { continue }
+            if update != nil { s.changed() }
+            if s.handleKeys(model) == .quit { return }
+            s.header = header(inv.endpoint, model)
+            s.draw(model)
+            screen = s
+        }
+    }
+
+    /// `ping`, or nil when nothing listens at the command endpoint.
+    static func pingUnlessUnreachable(_ client: SegueClient) throws -> Pong? {
+        let result = Result { () throws(SegueClientError) -> Pong in try client.ping() }
+        switch result {
+        case .success(let pong): return pong
+        case .failure(.unreachable): return nil
+        case .failure(let error): throw error
+        }
+    }
+
+    static func header(_ endpoint: String, _ model: WatchModel) -> String {
+        "segue watch  \(endpoint)  seq \(model.seq)  frame \(model.frame)  \(model.rows.count) navigators"
+    }
+
+    /// A publisher with no command socket beside it (`segue replay --publish`, a relay): what it
+    /// publishes from now on, stacks from the events, progress from the ticks.
+    static func watchPublisher(
+        _ inv: Invocation, endpoint: String, navigators: [String], screen: WatchScreen?
+    ) throws {
+        var screen = screen
+        let subscriber = try SegueSubscriber(
+            endpoint: endpoint, topics: SegueSubscriber.topics(navigators: navigators, heartbeats: true),
+            ready: .milliseconds(500), curve: try inv.curve())
+        let notice = "no command socket at \(inv.endpoint): showing what \(endpoint) publishes"
+        var model = WatchModel(awaited: Set(navigators))
+        model.notice = notice
+        if screen == nil { Output.error("segue watch: " + notice) }
+        var printer = PipedPrinter(json: inv.json, plain: screen == nil && !inv.json)
+        while true {
+            let publication = try subscriber.next(timeout: .milliseconds(16))
+            switch publication {
+            case .event(let e)?:
+                model.fold(e)
+                printer.event(e) { nil }
+            case .tick(let t)?:
+                model.apply(t)
+                printer.tick(t)
+            case .heartbeat(let hb)?:
+                if let seq = hb["seq"]?.int64Value { model.heard(seq: seq) }
+            case nil:
+                break
             }
+            guard var s = screen else { continue }
+            if publication != nil { s.changed() }
+            if s.handleKeys(model) == .quit { return }
+            s.header = header(endpoint, model)
+            s.draw(model)
+            screen = s
         }
     }
 }
 
-/// ANSI terminal chores for `watch`: hide the cursor, redraw from the top, and put things back on
-/// Ctrl-C or termination.
-enum Terminal {
-    static func enter() {
-        write("\u{1B}[?25l\u{1B}[2J")
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig) { _ in
-                let restore = "\u{1B}[?25h\u{1B}[0m\n"
-                _ = restore.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
-                _exit(0)
-            }
+/// What `watch` prints when stdout is not a terminal: a stack line per change, a bar per tick, and
+/// under `--json` the events and ticks as JSON lines.
+struct PipedPrinter {
+    let json: Bool
+    let plain: Bool
+    /// The last stack line printed per navigator, and the stack each transition in flight will leave
+    /// (from its `transition.started`), printed at its `transition.completed`.
+    private var printedStack: [String: String] = [:]
+    private var promisedStack: [String: [Int64: String]] = [:]
+
+    init(json: Bool, plain: Bool) {
+        self.json = json
+        self.plain = plain
+    }
+
+    mutating func snapshot(_ s: NavigatorSnapshot) {
+        if json {
+            Output.line(JSON.object(s.json).serialized())
+        } else if plain {
+            printedStack[s.navigator] = WatchModel.stack(s)
+            Output.line("\(s.navigator): stack \(WatchModel.stack(s))")
         }
     }
 
-    static func draw(_ lines: [String]) {
-        var out = "\u{1B}[H"
-        for line in lines { out += line + "\u{1B}[K\n" }
-        out += "\u{1B}[J"
-        write(out)
+    /// `state` reads the navigator now, for a transition that started before the view did.
+    mutating func event(_ e: EventRecord, state: () -> NavigatorSnapshot?) {
+        if json { Output.line(e.json.serialized()) }
+        let transition = e.data["transition"]?.int64Value ?? 0
+        var after: String?
+        switch e.type {
+        case "transition.started":
+            promisedStack[e.navigator, default: [:]][transition] = WatchModel.stack(from: e)
+        case "transition.completed":
+            after = promisedStack[e.navigator]?.removeValue(forKey: transition)
+        case "transition.cancelled":
+            promisedStack[e.navigator]?[transition] = nil
+        case "navigator.created":
+            after = WatchModel.stack(from: e)
+        default:
+            break
+        }
+        guard plain, WatchModel.needsState(e) else { return }
+        Output.line("\(e.navigator): \(e.type)")
+        if e.type == "transition.completed", after == nil, let s = state() { after = WatchModel.stack(s) }
+        if let after, after != printedStack[e.navigator] {
+            printedStack[e.navigator] = after
+            Output.line("\(e.navigator): stack \(after)")
+        }
     }
 
-    static func size() -> (columns: Int, rows: Int) {
-        var w = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0 { return (Int(w.ws_col), Int(w.ws_row)) }
-        return (80, 24)
-    }
-
-    static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    func tick(_ t: PublishedTick) {
+        if json {
+            FileHandle.standardOutput.write(Data(t.bytes + [UInt8(ascii: "\n")]))
+        } else if plain {
+            Output.line("\(t.navigator): " + WatchModel.bar(t, width: 20) + (t.final ? " final" : ""))
+        }
     }
 }

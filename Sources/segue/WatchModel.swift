@@ -2,28 +2,169 @@ import SegueClient
 import SegueCore
 
 /// What `segue watch` shows: each navigator's stack and the transition in flight, kept current from
-/// snapshots, events (a committed change refetches the navigator's state) and ticks.
+/// snapshots (a daemon), folded states (a replay), events alone (a publisher without a command
+/// socket) and ticks. Rendering is `WatchLayout`'s.
 struct WatchModel {
-    struct Row {
-        var snapshot: NavigatorSnapshot
-        var tick: PublishedTick?
+    /// One navigator, in the terms the view draws.
+    struct Row: Equatable {
+        var status = "open"
+        var revision: Int64 = 0
+        var stack: [(name: String, id: String)] = []
+        var modals: [(name: String, id: String)] = []
+        /// The transition in flight as the last state said (nil when idle or unknown).
+        var transition: TransitionLine?
+        /// The latest tick of the transition in flight, which supersedes `transition`.
+        var tick: TickLine?
+        /// The stack a transition in flight will leave, when an event said so (names for its ticks).
+        var upcoming: [(name: String, id: String)] = []
+
+        /// `Name[id]` for a screen id a tick names, from the stack or the transition the row knows.
+        func label(of id: String) -> String {
+            if let screen = (stack + modals + upcoming).first(where: { $0.id == id }) { return "\(screen.name)[\(id)]" }
+            for known in [transition?.from, transition?.to, tick?.line.from, tick?.line.to]
+            where known?.hasSuffix("[\(id)]") == true {
+                return known!
+            }
+            return id
+        }
+
+        static func == (a: Row, b: Row) -> Bool {
+            a.status == b.status && a.revision == b.revision && a.transition == b.transition && a.tick == b.tick
+                && a.stack.map(\.id) == b.stack.map(\.id) && a.modals.map(\.id) == b.modals.map(\.id)
+        }
+    }
+
+    struct TransitionLine: Equatable {
+        var id: Int
+        var operation: String
+        var from: String
+        var to: String
+        var phase: String
+        var fraction: Double
+        var progress: Double
+    }
+
+    /// A tick as shown: progress, and the two views' values.
+    struct TickLine: Equatable {
+        var line: TransitionLine
+        var final: Bool
+        var from: JSONObject
+        var to: JSONObject
     }
 
     private(set) var rows: [String: Row] = [:]
     private(set) var frame: Int64 = 0
+    /// The log position the view has seen (events, heartbeats, snapshots).
+    private(set) var seq: Int64 = 0
     /// Navigators named on the command line that do not exist (yet): shown as waiting, so a typo is
     /// not an empty screen.
     var awaited: Set<String> = []
+    /// Shown under the header: a silence, a connection in progress, the end of a replay.
+    var notice: String?
+    /// Stacks promised by `transition.started` events, applied at their `transition.completed`
+    /// (a view fed by events alone).
+    private var promised: [String: [Int64: [(name: String, id: String)]]] = [:]
 
     init(awaited: Set<String> = []) { self.awaited = awaited }
 
-    mutating func set(_ snapshot: NavigatorSnapshot) {
-        rows[snapshot.navigator] = Row(snapshot: snapshot, tick: rows[snapshot.navigator]?.tick)
-        awaited.remove(snapshot.navigator)
+    mutating func set(_ s: NavigatorSnapshot) {
+        var row = rows[s.navigator] ?? Row()
+        row.status = s.status
+        row.revision = s.revision
+        row.stack = s.stack.map { ($0.name, $0.id) }
+        row.modals = s.modals.map { ($0.name, $0.id) }
+        row.transition = s.transition.map {
+            TransitionLine(
+                id: $0.id, operation: $0.operation, from: "\($0.from.name)[\($0.from.id)]",
+                to: "\($0.to.name)[\($0.to.id)]", phase: $0.phase,
+                fraction: $0.fraction, progress: $0.progress)
+        }
+        if row.transition == nil { row.tick = nil }
+        rows[s.navigator] = row
+        seq = max(seq, s.seq)
+        awaited.remove(s.navigator)
     }
 
-    /// Shown under the header while heartbeats are missing.
-    var notice: String?
+    /// A navigator's state folded from the log (`watch --replay`).
+    mutating func set(_ state: NavigatorState, frame: Int64) {
+        guard state.status != .absent else { return }
+        var row = rows[state.name] ?? Row()
+        row.status = state.status.rawValue
+        row.revision = state.revision
+        row.stack = state.stack.map { ($0.name, $0.id) }
+        row.modals = state.modals.map { ($0.name, $0.id) }
+        row.transition = state.transition.map { t in
+            let fraction = t.fraction(at: max(frame, state.frame))
+            return TransitionLine(
+                id: t.id, operation: t.operation.rawValue, from: "\(t.from.name)[\(t.from.id)]",
+                to: "\(t.to.name)[\(t.to.id)]", phase: t.phase.rawValue,
+                fraction: fraction,
+                progress: fraction >= 1 ? 1 : t.animator.curve.progress(atFraction: fraction, duration: t.duration))
+        }
+        if row.transition == nil { row.tick = nil }
+        rows[state.name] = row
+        awaited.remove(state.name)
+    }
+
+    /// An event, for a view that has no state to ask (a publisher alone): stacks from the events that
+    /// say what they leave (`navigator.created`, `transition.started` then `.completed`).
+    mutating func fold(_ e: EventRecord) {
+        seq = max(seq, e.seq)
+        var row = rows[e.navigator] ?? Row()
+        row.revision = max(row.revision, e.revision)
+        let id = e.data["transition"]?.int64Value ?? 0
+        switch e.type {
+        case "navigator.created":
+            row.stack = Self.screens(e.data["root"].map { JSON.array([$0]) }) ?? []
+        case "navigator.closed":
+            row.status = "closed"
+        case "transition.started":
+            promised[e.navigator, default: [:]][id] = Self.screens(e.data["stack"])
+            row.upcoming = (Self.screens(e.data["stack"]) ?? []) + (Self.screens(e.data["modals"]) ?? [])
+        case "transition.completed":
+            if let stack = promised[e.navigator]?.removeValue(forKey: id) { row.stack = stack }
+            row.tick = nil
+        case "transition.cancelled":
+            promised[e.navigator]?[id] = nil
+            row.tick = nil
+        default:
+            break
+        }
+        rows[e.navigator] = row
+        awaited.remove(e.navigator)
+    }
+
+    /// Notes the log position a heartbeat reports.
+    mutating func heard(seq: Int64) { self.seq = max(self.seq, seq) }
+
+    /// Applies a tick (by its JSON, as published or replayed).
+    mutating func apply(tick json: JSONObject) {
+        guard let navigator = json["navigator"]?.stringValue else { return }
+        frame = max(frame, json["frame"]?.int64Value ?? 0)
+        var row = rows[navigator] ?? Row()
+        row.revision = max(row.revision, json["revision"]?.int64Value ?? 0)
+        let views = json["views"]?.objectValue
+        let from = views?["from"]?.objectValue ?? [:]
+        let to = views?["to"]?.objectValue ?? [:]
+        let line = TransitionLine(
+            id: Int(json["transition"]?.int64Value ?? 0), operation: json["operation"]?.stringValue ?? "",
+            from: row.label(of: from["screen"]?.stringValue ?? ""), to: row.label(of: to["screen"]?.stringValue ?? ""),
+            phase: json["phase"]?.stringValue ?? "", fraction: json["fraction"]?.doubleValue ?? 0,
+            progress: json["progress"]?.doubleValue ?? 0)
+        let final = json["final"] == .bool(true)
+        row.tick = final ? nil : TickLine(line: line, final: final, from: from, to: to)
+        if final { row.transition = nil }
+        rows[navigator] = row
+    }
+
+    mutating func apply(_ tick: PublishedTick) { apply(tick: tick.json) }
+
+    static func screens(_ value: JSON?) -> [(name: String, id: String)]? {
+        value?.arrayValue?.compactMap { screen in
+            guard let name = screen["name"]?.stringValue, let id = screen["id"]?.stringValue else { return nil }
+            return (name, id)
+        }
+    }
 
     /// How long without a heartbeat before the view says it may be stale: three of the daemon's
     /// intervals (`ping`'s `heartbeatSeconds`, 1 s by default), at least 3 s.
@@ -44,37 +185,9 @@ struct WatchModel {
     /// The line for a named navigator that does not exist yet.
     static func awaiting(_ name: String) -> String { "\(name): not created yet; waiting for it" }
 
-    /// Applies a tick; returns a plain line describing it.
-    mutating func apply(_ tick: PublishedTick) {
-        frame = max(frame, tick.frame)
-        guard rows[tick.navigator] != nil else { return }
-        rows[tick.navigator]!.tick = tick.final ? nil : tick
-    }
-
     /// Whether the event changes the stack or the transition (so the state should be fetched again).
     static func needsState(_ event: EventRecord) -> Bool {
         event.type != "interaction.updated"
-    }
-
-    /// The screen, `width` columns wide.
-    func render(header: String, width: Int) -> [String] {
-        var lines = [String(header.prefix(width)), notice.map { "!! " + $0 } ?? ""]
-        for name in rows.keys.sorted() {
-            let row = rows[name]!
-            let s = row.snapshot
-            lines.append("\(name)  (\(s.status), revision \(s.revision))")
-            lines.append("  stack: " + Self.stack(s))
-            if let t = row.tick {
-                lines.append("  " + Self.bar(t, width: max(10, min(40, width - 50))))
-            } else if let t = s.transition {
-                lines.append("  #\(t.id) \(t.operation) \(t.phase) fraction \(ReadCommands.format(t.fraction))")
-            } else {
-                lines.append("  idle")
-            }
-            lines.append("")
-        }
-        for name in awaited.sorted() { lines += [Self.awaiting(name), ""] }
-        return lines.map { String($0.prefix(width)) }
     }
 
     static func stack(_ s: NavigatorSnapshot) -> String {
@@ -94,12 +207,6 @@ struct WatchModel {
     /// Piped output takes stacks from events, not from `state`, which a reader that fell behind
     /// would only get as of now: intermediate stacks would be missing from its lines.
     static func stack(from event: EventRecord) -> String? {
-        func screens(_ value: JSON?) -> [(name: String, id: String)]? {
-            value?.arrayValue?.compactMap { screen in
-                guard let name = screen["name"]?.stringValue, let id = screen["id"]?.stringValue else { return nil }
-                return (name, id)
-            }
-        }
         switch event.type {
         case "navigator.created":
             return screens(event.data["root"].map { JSON.array([$0]) }).map { stack($0, modals: []) }
@@ -113,9 +220,43 @@ struct WatchModel {
 
     /// `#1 push animating [#######.......] fraction 0.500 progress 0.623`
     static func bar(_ t: PublishedTick, width: Int) -> String {
-        let filled = Int((t.fraction * Double(width)).rounded())
+        bar(
+            TransitionLine(
+                id: t.transition, operation: t.operation, from: "", to: "", phase: t.phase, fraction: t.fraction,
+                progress: t.progress), width: width)
+    }
+
+    static func bar(_ t: TransitionLine, width: Int) -> String {
+        let filled = max(0, min(width, Int((t.fraction * Double(width)).rounded())))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        return "#\(t.transition) \(t.operation) \(t.phase) [\(bar)] fraction \(ReadCommands.format(t.fraction)) "
+        return "#\(t.id) \(t.operation) \(t.phase) [\(bar)] fraction \(ReadCommands.format(t.fraction)) "
             + "progress \(ReadCommands.format(t.progress))"
+    }
+}
+
+/// Heartbeats heard or missed: after three of the daemon's intervals without one (at least 3 s) the
+/// view or the follower says so once, and again when they are back.
+struct SilenceWatch {
+    private(set) var limit: Duration
+    private var last = ContinuousClock.now
+    private(set) var silent = false
+
+    init(heartbeat interval: Duration?) { limit = WatchModel.silenceLimit(heartbeat: interval) }
+
+    /// Notes a heartbeat (its interval may have changed); true when it ends a silence.
+    mutating func heard(_ heartbeat: JSONObject) -> Bool {
+        last = ContinuousClock.now
+        if let seconds = heartbeat["heartbeatSeconds"]?.doubleValue, seconds > 0 {
+            limit = WatchModel.silenceLimit(heartbeat: .seconds(seconds))
+        }
+        defer { silent = false }
+        return silent
+    }
+
+    /// True once, when the silence passes the limit.
+    mutating func isNewlySilent() -> Bool {
+        guard !silent, ContinuousClock.now - last > limit else { return false }
+        silent = true
+        return true
     }
 }

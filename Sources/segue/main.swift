@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueCommandLine
 import SegueCore
 
 /// `segue`: parse, dispatch, exit with the documented status (see `ExitCode`).
@@ -11,8 +12,9 @@ let handlers: [String: (Invocation) throws -> Void] = [
     "gesture begin": GestureCommands.begin, "gesture update": GestureCommands.update,
     "gesture finish": GestureCommands.finish, "gesture cancel": GestureCommands.cancel,
     "gesture end": GestureCommands.end, "swipe": GestureCommands.swipe,
-    "state": ReadCommands.state, "ls": ReadCommands.list, "log": ReadCommands.log, "ping": ReadCommands.ping,
-    "stats": ReadCommands.stats,
+    "state": ReadCommands.state, "ls": ReadCommands.list, "log": ReadCommands.log, "ping": MonitorCommands.ping,
+    "stats": MonitorCommands.stats, "raw": ToolCommands.raw, "help": ToolCommands.help,
+    "completion": ToolCommands.completion,
     "export": StoreCommands.export, "import": StoreCommands.importLog, "verify": StoreCommands.verify,
     "keygen": StoreCommands.keygen,
     "watch": WatchCommand.run, "replay": ReplayCommand.run,
@@ -26,6 +28,7 @@ pthread_sigmask(SIG_SETMASK, &unblocked, nil)
 
 do {
     let argv = Array(CommandLine.arguments.dropFirst())
+    Output.json = argv.prefix { $0 != "--" }.contains("--json")
     if argv == ["--version"] {
         Output.line("segue \(SegueVersion.current)")
         exit(0)

@@ -35,9 +35,15 @@ import Testing
         } catch {
             #expect(error.code == .unknownNavigator)
         }
-        let silent = try SegueClient(
-            endpoint: "tcp://127.0.0.1:\(DaemonProcess.freePort())", timeout: .milliseconds(200), retries: 1)
+        // A peer that accepts the connection and never answers is silence: a timeout.
+        let (fd, port) = DataDirFootprintTests.busyPort()
+        defer { close(fd) }
+        let silent = try SegueClient(endpoint: "tcp://127.0.0.1:\(port)", timeout: .milliseconds(200), retries: 1)
         #expect(throws: SegueClientError.timeout(command: "ping", waited: .milliseconds(200))) { try silent.ping() }
+        // Nobody listening at all is said at once.
+        let nobody = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let refused = try SegueClient(endpoint: nobody, timeout: .seconds(10), retries: 1)
+        #expect(throws: SegueClientError.unreachable(endpoint: nobody)) { try refused.ping() }
     }
 
     @Test func catchUpStartsFromTheSnapshotAndYieldsEachLaterEventOnce() throws {

@@ -44,28 +44,28 @@ import Testing
         let command = "\(Cli.binary) watch --endpoint \(d.commandEndpoint) --publish-endpoint \(d.publishEndpoint)"
         _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "120", "-y", "30", command])
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
-        let idle = try Self.capture(session) { $0.contains("stack: Home[s1]") && $0.contains("idle") }
-        #expect(idle.contains("main  (open, revision 1)"), "\(idle)")
+        let idle = try Self.capture(session) { $0.contains("main  rev 1  Home[s1]") }
+        #expect(idle.contains("main  rev 1  Home[s1]"), "\(idle)")
 
         try Cli.run(["push", "main", "Detail", "--duration", "1.2"], daemon: d)
         let early = try Self.capture(session) { (Self.fraction(in: $0) ?? 0) > 0 }
         let later = try Self.capture(session) { (Self.fraction(in: $0) ?? 0) > (Self.fraction(in: early) ?? 1) + 0.2 }
-        #expect(early.contains("#1 push animating ["), "\(early)")
+        #expect(early.contains("#1 push Home[s1] → Detail[s2]  animating ["), "\(early)")
         #expect((Self.fraction(in: later) ?? 0) > (Self.fraction(in: early) ?? 1), "the bar moved:\n\(early)\n\(later)")
         let pushed = try Self.capture(session, tries: 150) {
-            $0.contains("stack: Home[s1] > Detail[s2]") && $0.contains("idle")
+            $0.contains("Home[s1] > Detail[s2]") && !$0.contains("animating")
         }
-        #expect(pushed.contains("revision 3"), "\(pushed)")
+        #expect(pushed.contains("main  rev 3  Home[s1] > Detail[s2]"), "\(pushed)")
 
         let swipe = try Cli.run(
             ["swipe", "main", "pop", "--to", "0.6", "--over", "0.3s", "--then", "cancel"], daemon: d)
         #expect(swipe.stdout == "cancel\n")
-        let cancelled = try Self.capture(session) { $0.contains("stack: Home[s1] > Detail[s2]") && $0.contains("idle") }
-        #expect(cancelled.contains("stack: Home[s1] > Detail[s2]"))
-        try Cli.run(["swipe", "main", "pop", "--to", "0.5", "--over", "0.2s", "--then", "finish"], daemon: d)
-        let popped = try Self.capture(session, tries: 150) {
-            $0.contains("stack: Home[s1]\n") || $0.contains("stack: Home[s1] ") && !$0.contains("Detail")
+        let cancelled = try Self.capture(session) {
+            $0.contains("Home[s1] > Detail[s2]") && !$0.contains("interactive") && !$0.contains("cancelling")
         }
+        #expect(cancelled.contains("Home[s1] > Detail[s2]"))
+        try Cli.run(["swipe", "main", "pop", "--to", "0.5", "--over", "0.2s", "--then", "finish"], daemon: d)
+        let popped = try Self.capture(session, tries: 150) { !$0.contains("Detail") && $0.contains("Home[s1]") }
         #expect(!popped.contains("Detail[s2]"), "\(popped)")
         // Ctrl-C restores the terminal: the process exits and the cursor is shown again.
         _ = try Self.tmux(["send-keys", "-t", session, "C-c"])

@@ -116,29 +116,39 @@ import Testing
 
     /// (arguments after `timeline`, status, what stderr says). `DIR` is a data dir with the session;
     /// `EMPTY` an empty file; `BARE` a directory without a log.
-    @Test(arguments: [
+    static let badInputs: [(arguments: [String], status: Int32, message: String)] = [
         (["/nonexistent/log.jsonl"], 74, "error: /nonexistent/log.jsonl does not exist; pass a data dir"),
         (["EMPTY"], 1, "holds no events: there is nothing to draw."),
         (["BARE"], 74, "holds no segue.db; pass the daemon's data dir"),
-        (["DIR", "--navigator", "nope"], 1, "There is no navigator nope in DIR; it has main."),
+        (["DIR", "--navigator", "nope"], 1, "error: DIR has no navigator nope; it has main."),
         (["DIR", "--from", "9", "--to", "3"], 64, "--from 9 is after --to 3"),
-        (["DIR", "--from", "yesterday"], 64, "expected a seq (12), a time (2025-06-01T12:00:00.5Z)"),
+        (
+            ["DIR", "--from", "yesterday"], 64,
+            "error: The value 'yesterday' is invalid for '--from': expected a seq (12), a time (2025-06-01T12:00:00.5Z)"
+        ),
+        (["DIR", "--to", "+2x"], 64, "The value '+2x' is invalid for '--to': expected a seq (12)"),
         (["DIR", "--from", "500"], 1, "No event of DIR falls between --from and --to (its seqs run 1–11"),
-        (["DIR", "-o", "picture.png"], 64, "expected a file name ending in .svg or .html"),
-        (["DIR", "--frame-rate", "0"], 64, "expected a whole number of Hz from 1 to 1000"),
+        (["DIR", "-o", "picture.png"], 64, "The value 'picture.png' is invalid for '--output': expected a file name"),
+        (["DIR", "--frame-rate", "0"], 64, "The value '0' is invalid for '--frame-rate': expected a whole number"),
+        (["DIR", "--scale", "0.5"], 64, "The value '0.5' is invalid for '--scale': expected pixels per second"),
+        (["DIR", "--json"], 64, "error: Unknown option '--json'.\nSee 'segue timeline --help'."),
+        (["DIR", "--endpoint", "tcp://127.0.0.1:7400"], 64, "error: Unknown option '--endpoint'."),
         (["DIR", "-o", "/nonexistent/dir/t.svg"], 74, "error: Cannot write /nonexistent/dir/t.svg"),
-    ])
+    ]
+
+    @Test(arguments: badInputs)
     func badInput(arguments: [String], status: Int32, message: String) throws {
         let session = try Self.sharedSession()
         let empty = DaemonProcess.temporaryDirectory() + "/empty.jsonl"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let bare = DaemonProcess.temporaryDirectory()
         let substitutions = ["DIR": session, "EMPTY": empty, "BARE": bare]
         let args = arguments.map { substitutions[$0] ?? $0 }
         let run = try Cli.run(["timeline"] + args)
         #expect(run.status == status, "\(args): \(run.stderr)")
         #expect(run.stderr.contains(message.replacingOccurrences(of: "DIR", with: session)), "\(run.stderr)")
-        #expect(run.stdout.isEmpty)
+        // Under --json the failure is also a JSON object on stdout, as for every command.
+        #expect(run.stdout.isEmpty == !args.contains("--json"), "\(run.stdout)")
     }
 
     /// One recorded data dir for the bad-input cases (read only; the daemon is stopped).

@@ -37,24 +37,33 @@ import Testing
     }
 
     /// (arguments after `view`, status, what stderr says); `DIR` is a recorded data dir, `EMPTY` an empty file.
-    @Test(arguments: [
+    static let badInputs: [(arguments: [String], status: Int32, message: String)] = [
         (["--replay", "/nonexistent"], 74, "error: /nonexistent does not exist; pass a data dir"),
         (["--replay", "EMPTY"], 1, "holds no events: there is nothing to draw."),
-        (["--replay", "DIR", "--navigator", "nope"], 1, "There is no navigator nope in DIR; it has main."),
-        (["--replay", "DIR", "--listen", "127.0.0.1"], 64, "'127.0.0.1' is not a listen address (no :PORT)"),
+        (["--replay", "DIR", "--navigator", "nope"], 1, "error: DIR has no navigator nope; it has main."),
+        (
+            ["--replay", "DIR", "--listen", "127.0.0.1"], 64,
+            "error: '127.0.0.1' is not a listen address (no :PORT); expected HOST:PORT, e.g. 127.0.0.1:7480.\n"
+                + "See 'segue view --help'."
+        ),
         (["--replay", "DIR", "--listen", "example.com:80"], 64, "example.com is not a numeric IPv4 address"),
         (["--navigator", "main"], 64, "Option '--navigator' needs '--replay <log>'"),
+        (["--frame-rate", "60"], 64, "Option '--frame-rate' needs '--replay <log>'"),
+        (["--replay", "DIR", "--from", "soon"], 64, "The value 'soon' is invalid for '--from'"),
+        (["--json"], 64, "error: Unknown option '--json'.\nSee 'segue view --help'."),
         (
             ["--replay", "DIR", "--listen", "192.0.2.1:0"], 69,
             "warning: --listen 192.0.2.1:0 is not a loopback address"
         ),
         (["--replay", "DIR", "--listen", "192.0.2.1:0"], 69, "that address is not one of this machine's"),
         (["--endpoint", "tcp://127.0.0.1:1", "--timeout", "0.3s", "--listen", "127.0.0.1:0"], 3, "error: "),
-    ])
+    ]
+
+    @Test(arguments: badInputs)
     func badInput(arguments: [String], status: Int32, message: String) throws {
         let dir = try PicturesTimelineTests.sharedSession()
         let empty = DaemonProcess.temporaryDirectory() + "/empty.jsonl"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let args = arguments.map { ["DIR": dir, "EMPTY": empty][$0] ?? $0 }
         let run = try Cli.run(["view"] + args)
         #expect(run.status == status, "\(args): \(run.stderr)")

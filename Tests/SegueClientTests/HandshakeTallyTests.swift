@@ -68,4 +68,17 @@ import Testing
         #expect(final?.failure == c.final?.failure)
         #expect(tally.blame(at: start + .milliseconds(c.silenceAt)) == c.blame)
     }
+
+    /// Nothing listens: connects refused again and again, none made. Once one was made, refusals are
+    /// a daemon restarting, waited out as silence.
+    @Test(arguments: [
+        ([HandshakeTally.Outcome](), false), ([.connectRetried], false), ([.connectRetried, .connectRetried], true),
+        ([.connected, .connectRetried, .connectRetried, .connectRetried], false),
+        ([.connectRetried, .connected, .connectRetried], false),
+    ])
+    func refusedConnects(events: [HandshakeTally.Outcome], refused: Bool) {
+        var tally = HandshakeTally(curve: false)
+        for event in events { #expect(tally.note(event, at: .now) == nil) }
+        #expect(tally.connectionRefused == refused)
+    }
 }

@@ -138,12 +138,4 @@ import Testing
         #expect(error.exitCode == 78)
         #expect(error.diagnostic == "segued: config error at $.frameRate: must be an integer from 1 to 1000\n")
     }
-
-    @Test func tokenizerSplitsLikeArgumentParser() {
-        #expect(
-            CommandLineTokenizer.tokenize(["--a", "--b=1", "--c=", "-hv", "-", "x", "--", "--d", "-e"]) == [
-                .long(name: "a", value: nil), .long(name: "b", value: "1"), .long(name: "c", value: ""),
-                .short("h"), .short("v"), .argument("-"), .argument("x"), .positional("--d"), .positional("-e"),
-            ])
-    }
 }

@@ -43,11 +43,13 @@ struct SystemdUnitTests {
         let lines = Set(unit.split(separator: "\n").map(String.init))
         for setting in [
             "Type=notify", "ExecStart=/usr/local/bin/segued --config /etc/segue/segued.json",
-            "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=10", "Restart=on-failure", "TimeoutStopSec=5",
+            "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=10", "Restart=on-failure", "TimeoutStopSec=5", "TimeoutAbortSec=2",
             "User=segue", "Group=segue", "StateDirectory=segue", "RuntimeDirectory=segue", "RuntimeDirectoryMode=0750",
             "UMask=0027", "ProtectSystem=strict", "NoNewPrivileges=yes", "CapabilityBoundingSet=",
-            "SystemCallFilter=@system-service", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "Nice=-5",
-            "CPUSchedulingPolicy=fifo", "CPUSchedulingPriority=10",
+            "SystemCallFilter=@system-service", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK",
+            "Nice=-5", "CPUSchedulingPolicy=fifo", "CPUSchedulingPriority=10", "RestrictRealtime=no",
+            "MemoryDenyWriteExecute=yes",
+            "Environment=SWIFT_BACKTRACE=swift-backtrace=/usr/libexec/swift/linux/swift-backtrace-static",
         ] {
             #expect(lines.contains(setting), "missing \(setting)")
         }

@@ -8,14 +8,14 @@ import Testing
 @Suite struct CommandIDReaderTests {
     static let ids = ["a", "b", "ü", "e\u{301}", "\u{e9}", "nul\u{0}inside", "z", "", "space id", "A"]
 
-    static func store(_ directory: TemporaryDirectory, ids: [String]) throws -> EventStore {
-        let store = try EventStore(path: directory.file("events.db"))
+    static func store(_ place: LogPlace, ids: [String]) throws -> any EventStoring {
+        let store = try place.open()
         var numberer = Numberer()
         for id in ids { try store.append(numberer.unit("main", commandID: id, reply: ["ok": true])) }
         return store
     }
 
-    static func read(_ reader: CommandIDReader, pageSize: Int) throws -> [[UInt8]] {
+    static func read(_ reader: some CommandIDWalking, pageSize: Int) throws -> [[UInt8]] {
         var seen: [[UInt8]] = []
         try reader.walk(pageSize: pageSize) { bytes in
             seen.append(Array(bytes))
@@ -25,18 +25,19 @@ import Testing
     }
 
     /// Page sizes around the count: one page, exact pages, a last short page, one id per page.
-    @Test(arguments: [1, 3, 5, 10, 11, 4096])
-    func everyIdOnceInKeyOrder(pageSize: Int) throws {
-        let directory = TemporaryDirectory()
-        let store = try Self.store(directory, ids: Self.ids)
+    @Test(arguments: Backend.allCases, [1, 3, 5, 10, 11, 4096])
+    func everyIdOnceInKeyOrder(backend: Backend, pageSize: Int) throws {
+        let place = try LogPlace(backend)
+        let store = try Self.store(place, ids: Self.ids)
         let reader = try store.commandIDs()
         let seen = try Self.read(reader, pageSize: pageSize)
         #expect(seen == Self.ids.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
     }
 
-    @Test func anEmptyStoreHasNoIds() throws {
-        let directory = TemporaryDirectory()
-        let store = try Self.store(directory, ids: [])
+    @Test(arguments: Backend.allCases)
+    func anEmptyStoreHasNoIds(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try Self.store(place, ids: [])
         let reader = try store.commandIDs()
         #expect(try Self.read(reader, pageSize: 2).isEmpty)
     }
@@ -54,9 +55,10 @@ import Testing
         #expect(try Self.read(try store.commandIDs(), pageSize: 1).isEmpty)
     }
 
-    @Test func theWalkStopsWhenAsked() throws {
-        let directory = TemporaryDirectory()
-        let store = try Self.store(directory, ids: Self.ids)
+    @Test(arguments: Backend.allCases)
+    func theWalkStopsWhenAsked(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try Self.store(place, ids: Self.ids)
         var seen = 0
         let finished = try store.commandIDs().walk(pageSize: 2) { _ in
             seen += 1
@@ -67,9 +69,10 @@ import Testing
 
     /// Ids stored while the walk is under way may or may not be seen (the engine notes its own), but
     /// every id stored before it began is, once.
-    @Test func idsStoredDuringTheWalkDoNotHideEarlierOnes() throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("events.db"))
+    @Test(arguments: Backend.allCases)
+    func idsStoredDuringTheWalkDoNotHideEarlierOnes(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
         var numberer = Numberer()
         let before = (0..<50).map { String(format: "m%03d", $0 * 2) }
         for id in before { try store.append(numberer.unit("main", commandID: id, reply: ["ok": true])) }

@@ -11,10 +11,13 @@ import Testing
     /// Each row: where the first use of the command id is, relative to the duplicate.
     static let firstUses: [(name: String, sameBatch: Bool)] = [("earlier commit", false), ("same batch", true)]
 
-    @Test(arguments: firstUses)
-    func duplicateCommandIdWritesNothingOfItsUnitAndTheBatchGoesOn(name: String, sameBatch: Bool) throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("log.db"))
+    @Test(arguments: Backend.allCases, firstUses)
+    func duplicateCommandIdWritesNothingOfItsUnitAndTheBatchGoesOn(
+        backend: Backend, firstUse: (name: String, sameBatch: Bool)
+    ) throws {
+        let sameBatch = firstUse.sameBatch
+        let place = try LogPlace(backend)
+        let store = try place.open()
         defer { store.close() }
         var numberer = Numberer()
         let first = numberer.unit("a", commandID: "c1", reply: ["ok": true, "n": 1])
@@ -72,10 +75,10 @@ import Testing
     }
 
     /// Batches of these many events cover multi-row inserts, their remainder, and neither.
-    @Test(arguments: [1, 15, 16, 17, 50])
-    func everyColumnOfABatchReadsBackExactly(events: Int) throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("log.db"))
+    @Test(arguments: Backend.allCases, [1, 15, 16, 17, 50])
+    func everyColumnOfABatchReadsBackExactly(backend: Backend, events: Int) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
         defer { store.close() }
         var numberer = Numberer()
         var units: [AppendUnit] = []

@@ -26,22 +26,24 @@ import Testing
 
     /// Both durabilities: `relaxed` acknowledges once the events are in the WAL, without fsync, which
     /// must still survive a crash of the process (only a power loss may take the last moments).
-    @Test(arguments: Durability.allCases)
-    func everyAcknowledgedEventSurvivesSIGKILL(durability: Durability) throws {
-        let directory = TemporaryDirectory()
-        let database = directory.file("events.db")
+    /// 24 rounds on SQLite; 12 on PostgreSQL, whose rounds each start a server session.
+    @Test(arguments: Backend.allCases, Durability.allCases)
+    func everyAcknowledgedEventSurvivesSIGKILL(backend: Backend, durability: Durability) throws {
+        let place = try LogPlace(backend)
+        let database = place.conninfo ?? place.directory.file("events.db")
         let crasher = Self.crasherPath
         try #require(FileManager.default.isExecutableFile(atPath: crasher), "missing \(crasher)")
         var acknowledgedTotal = 0
         var checked = GaplessChecker()
-        for round in 0..<24 {
+        for round in 0..<(backend == .sqlite ? 24 : 12) {
             let acks = try Self.runAndKill(
                 crasher, database: database, durability: durability, loadMilliseconds: Int.random(in: 50...200))
             #expect(!acks.isEmpty, "round \(round): the crasher acknowledged nothing")
             acknowledgedTotal += acks.count
             // Only this round's events are new; the checker carries seq and revisions over.
-            let store = try EventStore(path: database)
-            let events = try store.events(after: checked.seq, limit: .max)
+            let store = try place.open()
+            defer { store.close() }
+            let events = try store.events(after: checked.seq, navigator: nil, limit: .max)
             let gap = checked.check(events)
             #expect(gap == nil, "round \(round): \(gap ?? "")")
             #expect(Self.halfUnits(events).isEmpty, "round \(round): half units \(Self.halfUnits(events))")

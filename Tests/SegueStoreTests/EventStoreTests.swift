@@ -7,20 +7,21 @@ import Testing
 @Suite struct EventStoreTests {
     /// With and without the events' wire bodies in the unit (the daemon's path copies each `data`
     /// column from them): the same events read back.
-    @Test(arguments: [false, true])
-    func appendedEventsReadBackInOrderAfterReopen(withBodies: Bool) throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: Backend.allCases, [false, true])
+    func appendedEventsReadBackInOrderAfterReopen(backend: Backend, withBodies: Bool) throws {
+        let place = try LogPlace(backend)
         var numberer = Numberer()
         var units = [numberer.unit("main", count: 2), numberer.unit("side"), numberer.unit("main", count: 3)]
         if withBodies {
             for index in units.indices { units[index].encoded = units[index].events.map { $0.encodedWithData() } }
         }
         do {
-            let store = try EventStore(path: directory.file("events.db"))
+            let store = try place.open()
             for unit in units { try store.append(unit) }
             #expect(store.lastSeq == 6)
+            store.close()
         }
-        let store = try EventStore(path: directory.file("events.db"))
+        let store = try place.open()
         #expect(store.lastSeq == 6)
         #expect(try store.allEvents() == units.flatMap(\.events))
         #expect(try store.lastRevision(of: "main") == 5)
@@ -28,7 +29,7 @@ import Testing
         #expect(try store.lastRevision(of: "nobody") == 0)
         #expect(try store.navigators() == ["main", "side"])
         #expect(try store.events(after: 2, navigator: "main", limit: 2).map(\.seq) == [4, 5])
-        #expect(try store.events(after: 0, limit: 2).map(\.seq) == [1, 2])
+        #expect(try store.events(after: 0, navigator: nil, limit: 2).map(\.seq) == [1, 2])
         #expect(try store.events(of: "main", after: 1, upTo: 5).map(\.seq) == [2, 4, 5])
     }
 
@@ -40,10 +41,13 @@ import Testing
         ("revision repeat", 0, -1),
     ]
 
-    @Test(arguments: misnumbered)
-    func misnumberedUnitIsRejectedAndNothingOfItWritten(name: String, seqShift: Int64, revisionShift: Int64) throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("events.db"))
+    @Test(arguments: Backend.allCases, misnumbered)
+    func misnumberedUnitIsRejectedAndNothingOfItWritten(
+        backend: Backend, misnumbering: (name: String, seqShift: Int64, revisionShift: Int64)
+    ) throws {
+        let (seqShift, revisionShift) = (misnumbering.seqShift, misnumbering.revisionShift)
+        let place = try LogPlace(backend)
+        let store = try place.open()
         var numberer = Numberer()
         try store.append(numberer.unit("main", count: 2))
         var bad = numberer.unit("main", count: 2)
@@ -66,16 +70,18 @@ import Testing
         #expect(store.lastSeq == 4)
     }
 
-    @Test func commandReplySurvivesRestartAndDuplicateIdIsRejected() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: Backend.allCases)
+    func commandReplySurvivesRestartAndDuplicateIdIsRejected(backend: Backend) throws {
+        let place = try LogPlace(backend)
         var numberer = Numberer()
         let reply: JSON = ["ok": true, "id": "c1", "revision": 1, "seq": 1]
         do {
-            let store = try EventStore(path: directory.file("events.db"))
+            let store = try place.open()
             try store.append(numberer.unit("main", commandID: "c1", reply: reply))
             #expect(try store.reply(forCommand: "c1") == reply)
+            store.close()
         }
-        let store = try EventStore(path: directory.file("events.db"))
+        let store = try place.open()
         #expect(try store.reply(forCommand: "c1") == reply)
         #expect(try store.reply(forCommand: "c2") == nil)
         do {
@@ -87,9 +93,10 @@ import Testing
         #expect(store.lastSeq == 1)
     }
 
-    @Test func snapshotsAreKeptPerNavigatorAndFoundAtOrBeforeASeq() throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("events.db"))
+    @Test(arguments: Backend.allCases)
+    func snapshotsAreKeptPerNavigatorAndFoundAtOrBeforeASeq(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
         try store.saveSnapshot(navigator: "main", seq: 3, revision: 2, state: ["stack": ["a", "b"]])
         try store.saveSnapshot(navigator: "main", seq: 9, revision: 5, state: ["stack": ["a"]])
         try store.saveSnapshot(navigator: "side", seq: 4, revision: 1, state: ["stack": []])
@@ -103,9 +110,10 @@ import Testing
         #expect(try store.snapshot(of: "main", atOrBefore: 2) == nil)
     }
 
-    @Test func groupCommitStoresEveryUnitOfConcurrentProducersGaplessly() throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("events.db"))
+    @Test(arguments: Backend.allCases)
+    func groupCommitStoresEveryUnitOfConcurrentProducersGaplessly(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
         let numbering = NSLock()
         nonisolated(unsafe) var numberer = Numberer()
         let failures = Counter()
@@ -128,9 +136,10 @@ import Testing
         #expect(Int64(events.count) == numberer.seq)
     }
 
-    @Test func closeDrainsPendingWorkAndLaterAppendsFailClosed() throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("events.db"))
+    @Test(arguments: Backend.allCases)
+    func closeDrainsPendingWorkAndLaterAppendsFailClosed(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
         var numberer = Numberer()
         let acknowledged = Counter()
         for _ in 0..<20 {
@@ -144,9 +153,10 @@ import Testing
         #expect(try store.allEvents().count == 20)
     }
 
-    @Test func integrityCheckOfASoundFileFindsNothing() throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("events.db"))
+    @Test(arguments: Backend.allCases)
+    func integrityCheckOfASoundLogFindsNothing(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
         var numberer = Numberer()
         try store.append(numberer.unit("main", count: 10))
         #expect(try store.integrityCheck() == [])

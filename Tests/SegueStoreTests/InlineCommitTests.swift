@@ -8,9 +8,10 @@ import Testing
 /// `commitIfIdle`: the daemon's loop commits its own batches on its thread while the writer is idle,
 /// and must never overtake or run beside the group committer.
 @Suite struct InlineCommitTests {
-    @Test func idleWriterCommitsOnTheCallingThreadInOrder() throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("log.db"))
+    @Test(arguments: Backend.allCases)
+    func idleWriterCommitsOnTheCallingThreadInOrder(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
         defer { store.close() }
         var numberer = Numberer()
         let units = [numberer.unit("a"), numberer.unit("b", count: 2, commandID: "c1", reply: ["ok": true])]
@@ -22,9 +23,10 @@ import Testing
         #expect(checkGapless(try store.allEvents()) == nil)
     }
 
-    @Test func misnumberedUnitFailsAloneAndTheRestCommit() throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("log.db"))
+    @Test(arguments: Backend.allCases)
+    func misnumberedUnitFailsAloneAndTheRestCommit(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
         defer { store.close() }
         var numberer = Numberer()
         let good = numberer.unit("a")
@@ -36,9 +38,10 @@ import Testing
         #expect(store.lastSeq == 1)
     }
 
-    @Test func busyWriterDeclinesAndNothingOvertakesQueuedWork() throws {
-        let directory = TemporaryDirectory()
-        let store = try EventStore(path: directory.file("log.db"))
+    @Test(arguments: Backend.allCases)
+    func busyWriterDeclinesAndNothingOvertakesQueuedWork(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
         defer { store.close() }
         var numberer = Numberer()
         let first = numberer.unit("a")
@@ -47,7 +50,7 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         // Hold the writer with a task, as a checkpoint's snapshot save does.
         Thread {
-            _ = try? store.withWriter { _ in
+            try? store.withWriterForTesting {
                 entered.signal()
                 release.wait()
             }

@@ -5,10 +5,17 @@ import Testing
 @testable import SegueStore
 
 @Suite struct JSONLinesTests {
-    @Test func exportImportExportIsByteIdentical() throws {
-        let directory = TemporaryDirectory()
+    /// Each row: the backend exported from, the backend imported into.
+    static let copies: [(from: Backend, to: Backend)] = [
+        (.sqlite, .sqlite), (.sqlite, .postgres), (.postgres, .sqlite), (.postgres, .postgres),
+    ]
+
+    @Test(arguments: copies)
+    func exportImportExportIsByteIdentical(from: Backend, to: Backend) throws {
+        let place = try LogPlace(from)
+        let directory = place.directory
         var numberer = Numberer()
-        let source = try EventStore(path: directory.file("a.db"))
+        let source = try place.open()
         for round in 0..<20 {
             try source.append(
                 numberer.unit(round % 3 == 0 ? "side" : "main", count: 1 + round % 4, commandID: "c\(round)"))
@@ -16,7 +23,8 @@ import Testing
         try source.append(numberer.unit("main"))  // a clock-decided event: command null
         #expect(try source.exportJSONLines(to: directory.file("a.jsonl")) == Int(numberer.seq))
 
-        let copy = try EventStore(path: directory.file("b.db"))
+        let target = try LogPlace(to)
+        let copy = try target.open()
         #expect(try copy.importJSONLines(from: directory.file("a.jsonl")) == Int(numberer.seq))
         try copy.exportJSONLines(to: directory.file("b.jsonl"))
 
@@ -27,10 +35,12 @@ import Testing
         #expect(copy.lastSeq == numberer.seq)
     }
 
-    @Test func importContinuesAnExistingLog() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: Backend.allCases)
+    func importContinuesAnExistingLog(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let directory = place.directory
         var numberer = Numberer()
-        let store = try EventStore(path: directory.file("a.db"))
+        let store = try place.open()
         try store.append(numberer.unit("main", count: 2))
         let tail = numberer.unit("main", count: 2).events
         let text = tail.map { StoreJSON.encode($0.json) + "\n" }.joined()
@@ -59,12 +69,16 @@ import Testing
         ([line(1, "a", 1), "", line(2, "a", 2)], 2),  // blank line
     ]
 
-    @Test(arguments: badFiles)
-    func importRejectsABrokenFileWithTheLineAtFaultAndStoresNothing(lines: [String], line: Int) throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: Backend.allCases, badFiles)
+    func importRejectsABrokenFileWithTheLineAtFaultAndStoresNothing(
+        backend: Backend, file: (lines: [String], line: Int)
+    ) throws {
+        let (lines, line) = (file.lines, file.line)
+        let place = try LogPlace(backend)
+        let directory = place.directory
         try (lines.joined(separator: "\n") + "\n").write(
             toFile: directory.file("bad.jsonl"), atomically: true, encoding: .utf8)
-        let store = try EventStore(path: directory.file("a.db"))
+        let store = try place.open()
         do {
             try store.importJSONLines(from: directory.file("bad.jsonl"))
             Issue.record("a broken file was imported")

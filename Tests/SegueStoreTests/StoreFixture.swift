@@ -45,11 +45,6 @@ struct Numberer {
     }
 }
 
-extension EventStore {
-    /// The whole log, for assertions.
-    func allEvents() throws -> [EventRecord] { try events(after: 0, limit: .max) }
-}
-
 /// Checks the invariants every log must keep: seq gapless from 1, revisions gapless per navigator.
 func checkGapless(_ events: [EventRecord]) -> String? {
     var checker = GaplessChecker()

@@ -53,3 +53,32 @@ extension AnimatableProperty {
         }
     }
 }
+
+extension Animator {
+    /// The checks an animator a request spells out must pass beyond parsing, on its JSON: the
+    /// duration rule for settling springs (`settlingSpringProblem`), then the ranges of its keyframes
+    /// (`requestProblem`). The daemon's decoder and `segue` both call it, so they refuse the same.
+    public static func requestProblem(json given: JSON, path: String = "animator") -> CoreError? {
+        if let problem = settlingSpringProblem(json: given, path: path) { return problem }
+        // Only keyframes a request spells out can be out of range (presets' are not).
+        guard given["keyframes"] != nil, let animator = try? Animator(json: given, path: path) else { return nil }
+        return animator.requestProblem(path: path)
+    }
+
+    /// A `duration` beside a spring that settles in its own time (mass, stiffness and damping, or
+    /// response and dampingFraction): that spring runs until it settles whatever the duration says,
+    /// as UIKit's `UISpringTimingParameters(mass:stiffness:damping:initialVelocity:)` ignores a
+    /// property animator's duration. Silently ignoring the number a user typed is worse than refusing
+    /// it; the `dampingRatio` form is the spring that runs for a given duration.
+    public static func settlingSpringProblem(json given: JSON, path: String = "animator") -> CoreError? {
+        guard given["duration"] != nil, let curve = given["curve"],
+            let parsed = try? TimingCurve(json: curve, path: "\(path).curve"), let settling = parsed.intrinsicDuration
+        else { return nil }
+        return CoreError(
+            .invalidArgument,
+            "\(path).duration cannot be given with a spring that settles in its own time (mass, stiffness and "
+                + "damping, or response and dampingFraction): this one settles after "
+                + "\(JSON.messageText((settling * 100).rounded() / 100)) s. Drop the duration, or give the spring "
+                + "as dampingRatio and initialVelocity, which runs for the duration given.")
+    }
+}

@@ -1,3 +1,4 @@
+import SegueCommandLine
 import SegueCore
 
 /// `segued`'s command line (docs/operations.md, "Command line"; clients and scripts depend on it): parsing argv into a
@@ -42,14 +43,18 @@ extension DaemonConfig {
     public static func parse(arguments: [String], environment: [String: String]) throws(ConfigError) -> DaemonInvocation
     {
         var flags = Flags()
-        var tokens = CommandLineTokenizer.tokenize(arguments)[...]
+        // The package's one tokenizer (`SegueCommandLine`); the messages are segued's own, lower case
+        // as its operators' scripts and docs/operations.md quote them.
+        var tokens = ArgumentTokenizer.tokenize(arguments)[...]
         while let token = tokens.popFirst() {
             switch token {
             case .short("h"):
                 return .help(usage)
             case .short(let letter):
                 throw .usage("unknown option '-\(letter)'")
-            case .argument(let text), .positional(let text):
+            case .terminator:
+                continue
+            case .value(let text):
                 throw .usage("unexpected argument '\(text)'; segued takes only options")
             case .long(let name, let inline):
                 guard let option = Option(rawValue: name) else { throw .usage("unknown option '--\(name)'") }
@@ -65,7 +70,7 @@ extension DaemonConfig {
                 let value: String
                 if let inline {
                     value = inline
-                } else if case .argument(let next)? = tokens.first {
+                } else if case .value(let next)? = tokens.first {
                     value = next
                     tokens.removeFirst()
                 } else {

@@ -12,6 +12,13 @@ extension Engine {
         // so it is as of that frame (a tick of frame F shows only events of frames up to F).
         var frame = max(fleet.closedFrame, fleet.lastFrame)
         if let at {
+            // Past the log's end there is no such state to travel to: saying so beats answering with
+            // the current state as if it were that seq's.
+            guard at <= durableSeq else {
+                return Reply.error(
+                    id: request.id, .invalidArgument,
+                    "at is seq \(at), past the end of the log (seq \(durableSeq)); give a seq from 0 to \(durableSeq).")
+            }
             do {
                 state = try stateFromLog(name, at: at)
                 seq = min(at, durableSeq)
@@ -23,9 +30,14 @@ extension Engine {
             state = fleet.state(of: name)
         }
         guard state.status != .absent else {
-            let when = at.map { " at seq \($0)" } ?? ""
+            guard let at else {
+                return Reply.error(
+                    id: request.id, .unknownNavigator, "Navigator \(name) does not exist; create it first.")
+            }
+            // Time travel to before its creation: it exists now, so "create it" would be wrong advice.
+            let later = fleet.state(of: name).status != .absent ? " yet (it was created later in the log)" : ""
             return Reply.error(
-                id: request.id, .unknownNavigator, "Navigator \(name) does not exist\(when); create it first.")
+                id: request.id, .unknownNavigator, "Navigator \(name) did not exist at seq \(at)\(later).")
         }
         return Reply.ok(id: request.id, Self.stateFields(state, seq: seq, frame: frame))
     }

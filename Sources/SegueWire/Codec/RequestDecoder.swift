@@ -172,10 +172,8 @@ public struct RequestDecoder: Sendable {
         default:
             return
         }
-        // Only keyframes a request spells out can be out of range (presets' are not): an animator
-        // without them is not parsed a second time on the command path. Parsing checked it already.
-        guard let given, given["keyframes"] != nil, let animator = try? Animator(json: given) else { return }
-        if let problem = animator.requestProblem() { throw problem }
+        // SegueCore's rule, shared with segue (which checks before sending).
+        if let given, let problem = Animator.requestProblem(json: given) { throw problem }
     }
 
     /// Screen params are bounded so one request cannot bloat every later snapshot and state reply.

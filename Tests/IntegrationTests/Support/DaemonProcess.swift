@@ -17,6 +17,10 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// The directory holding the built products (`segued`, `segue`, ...).
     static var productsDirectory: URL {
+        // Another build's binaries (an older commit's, to see a new test fail on it).
+        if let other = ProcessInfo.processInfo.environment["SEGUE_TEST_BINARIES"], !other.isEmpty {
+            return URL(fileURLWithPath: other)
+        }
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var dir = exe.deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("segued").path), dir.path != "/" {

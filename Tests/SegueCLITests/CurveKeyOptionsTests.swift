@@ -1,7 +1,9 @@
 import Foundation
+import SegueCommandLine
 import Testing
 
 @testable import SegueClient
+@testable import segue
 
 /// `--server-key` and `--client-key`: where they come from, how key files are read, and the exact
 /// messages for every way they can be wrong.

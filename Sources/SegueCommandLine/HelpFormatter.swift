@@ -2,7 +2,7 @@
 /// SUBCOMMANDS, EXAMPLES.
 extension CommandConfiguration {
     /// - Parameter path: the words that lead to this command (`segue gesture`).
-    public func help(path: String) -> String {
+    package func help(path: String) -> String {
         var out = "OVERVIEW: \(abstract)\n"
         if !discussion.isEmpty { out += "\n\(discussion)\n" }
         out += "\nUSAGE: \(usage(path: path))\n"
@@ -32,7 +32,7 @@ extension CommandConfiguration {
         return out
     }
 
-    public func usage(path: String) -> String {
+    package func usage(path: String) -> String {
         var parts = [path]
         if !subcommands.isEmpty { parts.append("<subcommand>") }
         for a in arguments {

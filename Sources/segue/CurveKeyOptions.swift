@@ -1,4 +1,6 @@
 import Glibc
+import SegueClient
+import SegueCommandLine
 
 /// `--server-key` and `--client-key` (or `SEGUE_SERVER_KEY` and `SEGUE_CLIENT_KEY`): the CURVE keys a
 /// command needs to reach a daemon that runs with `security.curve` (docs/operations.md).
@@ -8,32 +10,32 @@ import Glibc
 /// `segue keygen --out NAME`, whose public half the daemon lists in `security.curve.clients`. Options
 /// win over the environment, as `--endpoint` does over `SEGUE_ENDPOINT`, and an empty variable counts
 /// as unset so that `SEGUE_SERVER_KEY= segue ping` turns CURVE off for one command.
-public struct CurveKeyOptions: Equatable, Sendable {
-    public static let serverKeyVariable = "SEGUE_SERVER_KEY"
-    public static let clientKeyVariable = "SEGUE_CLIENT_KEY"
+struct CurveKeyOptions: Equatable, Sendable {
+    static let serverKeyVariable = "SEGUE_SERVER_KEY"
+    static let clientKeyVariable = "SEGUE_CLIENT_KEY"
 
     /// A value and where it came from (`--server-key` or `SEGUE_SERVER_KEY`), for messages.
-    public struct Given: Equatable, Sendable {
-        public var value: String
-        public var source: String
+    struct Given: Equatable, Sendable {
+        var value: String
+        var source: String
 
-        public init(_ value: String, from source: String) {
+        init(_ value: String, from source: String) {
             self.value = value
             self.source = source
         }
     }
 
     /// The daemon's public key: 40 Z85 characters or a file holding them.
-    public var server: Given?
+    var server: Given?
     /// The base name of this client's key pair (`NAME.key`, `NAME.pub`).
-    public var client: Given?
+    var client: Given?
 
-    public init(server: Given? = nil, client: Given? = nil) {
+    init(server: Given? = nil, client: Given? = nil) {
         self.server = server
         self.client = client
     }
 
-    public init(parsed: ParsedArguments, environment: [String: String]) {
+    init(parsed: ParsedArguments, environment: [String: String]) {
         func given(_ option: String, _ variable: String) -> Given? {
             if let value = parsed.value(option) { return Given(value, from: "--\(option)") }
             if let value = environment[variable], !value.isEmpty { return Given(value, from: variable) }
@@ -44,14 +46,14 @@ public struct CurveKeyOptions: Equatable, Sendable {
     }
 
     /// Whether either key was given: the command means to use CURVE.
-    public var isEmpty: Bool { server == nil && client == nil }
+    var isEmpty: Bool { server == nil && client == nil }
 
     /// The credentials, or `nil` when neither key was given.
     ///
     /// - Throws: `UsageError` for one key without the other or a value that cannot be a key;
     ///   `SegueClientError.keyFile` for a key file that is missing, unreadable or malformed.
     /// - Returns: also the secret key file, whose mode the caller may warn about.
-    public func credentials() throws -> (credentials: CurveCredentials, secretFile: CurveKeyFile)? {
+    func credentials() throws -> (credentials: CurveCredentials, secretFile: CurveKeyFile)? {
         switch (server, client) {
         case (nil, nil):
             return nil
@@ -101,7 +103,7 @@ public struct CurveKeyOptions: Equatable, Sendable {
     /// A warning when the secret key file is open to more than its owner (`segue keygen` writes them
     /// 0600), like segued's for its own key. Stricter than segued's, which accepts the documented
     /// `root:segue 0640` for a service's key: a client key belongs to one user.
-    public static func modeWarning(_ file: CurveKeyFile) -> String? {
+    static func modeWarning(_ file: CurveKeyFile) -> String? {
         guard file.mode & 0o077 != 0 else { return nil }
         var octal = String(file.mode, radix: 8)
         while octal.count < 4 { octal = "0" + octal }

@@ -1,25 +1,25 @@
 /// The result of parsing one command's tokens against its configuration.
-public struct ParsedArguments: Equatable, Sendable {
+package struct ParsedArguments: Equatable, Sendable {
     /// Positionals by argument name; a variadic argument holds all of its words.
-    public var arguments: [String: [String]] = [:]
+    package var arguments: [String: [String]] = [:]
     /// Option values by long name, in the order given.
-    public var options: [String: [String]] = [:]
-    public var flags: Set<String> = []
+    package var options: [String: [String]] = [:]
+    package var flags: Set<String> = []
     /// `--help` or `-h` was given: print help, parse nothing else.
-    public var help = false
+    package var help = false
 
-    public init() {}
+    package init() {}
 
-    public func argument(_ name: String) -> String? { arguments[name]?.first }
-    public func value(_ name: String) -> String? { options[name]?.last }
-    public func values(_ name: String) -> [String] { options[name] ?? [] }
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func argument(_ name: String) -> String? { arguments[name]?.first }
+    package func value(_ name: String) -> String? { options[name]?.last }
+    package func values(_ name: String) -> [String] { options[name] ?? [] }
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
 extension CommandConfiguration {
     /// Finds the subcommand a command line names: returns the chain from the root and the words
     /// left for the last command. `--help` before a subcommand name stays with the current command.
-    public func resolve(_ argv: [String]) throws(UsageError) -> (path: [CommandConfiguration], rest: [String]) {
+    package func resolve(_ argv: [String]) throws(UsageError) -> (path: [CommandConfiguration], rest: [String]) {
         var path = [self]
         var rest = argv[...]
         while let current = path.last, !current.subcommands.isEmpty {
@@ -37,7 +37,7 @@ extension CommandConfiguration {
     }
 
     /// Parses the words of this command: options anywhere, positionals in order.
-    public func parse(_ words: [String]) throws(UsageError) -> ParsedArguments {
+    package func parse(_ words: [String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var positionals: [String] = []
         let tokens = ArgumentTokenizer.tokenize(words)

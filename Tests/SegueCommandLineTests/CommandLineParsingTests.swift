@@ -1,7 +1,6 @@
-import SegueCore
 import Testing
 
-@testable import SegueClient
+@testable import SegueCommandLine
 
 /// The command-line toolkit: tokenizer, parser and the exact usage messages.
 @Suite struct ArgumentParsingTests {
@@ -18,6 +17,14 @@ import Testing
 
     @Test(arguments: [
         (["a", "--json", "-f"], [ArgumentToken.value("a"), .long("json", value: nil), .short("f")]),
+        (
+            ["--a", "--b=1", "--c=", "-hv", "-", "x", "--", "--d", "-e"],
+            [
+                .long("a", value: nil), .long("b", value: "1"), .long("c", value: ""), .short("h"), .short("v"),
+                .value("-"), .value("x"), .terminator, .value("--d"), .value("-e"),
+            ]
+        ),
+        (["-5", "-x5", "--", "--"], [.value("-5"), .short("x"), .short("5"), .terminator, .value("--")]),
         (["--timeout=2", "-of"], [.long("timeout", value: "2"), .short("o"), .short("f")]),
         (
             ["--velocity", "-0.5", "-", "-.5"],
@@ -101,63 +108,59 @@ import Testing
     }
 }
 
-/// The value forms: curves, durations, parameters.
-@Suite struct ArgumentValueTests {
-    static let curveCases: [(String, JSON)] = [
-        ("easeInOut", JSON.string("easeInOut")),
-        ("bezier:0.25,0.1,0.25,1", ["bezier": [0.25, 0.1, 0.25, 1.0]]),
-        ("spring:0.7,0.2", ["spring": ["dampingRatio": 0.7, "initialVelocity": 0.2]]),
-        ("spring:1,100,10,0", ["spring": ["mass": 1.0, "stiffness": 100.0, "damping": 10.0, "initialVelocity": 0.0]]),
-        ("spring-response:0.5,0.8", ["spring": ["response": 0.5, "dampingFraction": 0.8]]),
-    ]
+/// Typed options: each value type's reader and its exact message.
+@Suite struct TypedOptionTests {
+    enum Mode: String, CaseIterable, ExpressibleByArgument { case fast, slow }
 
-    @Test(arguments: curveCases)
-    func curves(text: String, json: JSON) throws {
-        #expect(try ArgumentValues.curve(text, for: "--curve") == json)
-        // What the CLI builds, the core accepts.
-        _ = try TimingCurve(json: json)
-    }
+    static let command = CommandConfiguration(
+        name: "t", abstract: "",
+        options: [
+            Option<Double>("ratio", value: "x", help: "").spec, Option<Count>("limit", value: "n", help: "").spec,
+            Option<Seconds>("over", value: "s", help: "").spec, Option<Mode>("mode", value: "m", help: "").spec,
+            Option<Int>("n", value: "n", repeats: true, help: "").spec,
+        ])
 
-    @Test(arguments: ["wobbly", "bezier:1,2,3", "spring:1", "spring-response:a,b", "bezier:"])
-    func badCurves(text: String) {
-        let expectation =
-            "expected linear, easeIn, easeOut, easeInOut, default, bezier:x1,y1,x2,y2, spring:dampingRatio,velocity, "
-            + "spring:mass,stiffness,damping,velocity or spring-response:response,dampingFraction"
-        #expect(throws: UsageError.invalidValue(text, for: "--curve", expectation)) {
-            try ArgumentValues.curve(text, for: "--curve")
-        }
-    }
-
-    @Test(arguments: [("0.4", 0.4), ("0.4s", 0.4), ("400ms", 0.4), ("2", 2.0)])
-    func seconds(text: String, value: Double) throws {
-        #expect(abs(try ArgumentValues.seconds(text, for: "--over") - value) < 1e-12)
-    }
-
-    @Test(arguments: ["0", "-1", "soon", "1h", ""])
-    func badSeconds(text: String) {
-        #expect(
-            throws: UsageError(
-                "The value '\(text)' is invalid for '--over': expected a positive duration like 0.4, 0.4s or 400ms.")
-        ) {
-            try ArgumentValues.seconds(text, for: "--over")
-        }
+    @Test(arguments: [
+        (["--ratio", "-0.5"], "ratio", "-0.5"), (["--limit=0"], "limit", "0"), (["--over", "400ms"], "over", "0.4"),
+        (["--mode", "slow"], "mode", "slow"),
+    ])
+    func valuesRead(argv: [String], option: String, expected: String) throws {
+        let parsed = try Self.command.parse(argv)
+        let read: String? =
+            switch option {
+            case "ratio": try parsed.value(Option<Double>("ratio", value: "x", help: "")).map { String($0) }
+            case "limit": try parsed.value(Option<Count>("limit", value: "n", help: "")).map { String($0.value) }
+            case "over": try parsed.value(Option<Seconds>("over", value: "s", help: "")).map { String($0.value) }
+            default: try parsed.value(Option<Mode>("mode", value: "m", help: "")).map(\.rawValue)
+            }
+        #expect(read == expected)
     }
 
     @Test(arguments: [
-        ("id=42", "id", JSON.int(42)), ("title=Hello", "title", .string("Hello")), ("flag=true", "flag", .bool(true)),
-        ("tags=[\"a\"]", "tags", JSON.array(["a"])), ("quoted=\"7\"", "quoted", .string("7")),
-        ("empty=", "empty", .string("")), ("eq=a=b", "eq", .string("a=b")),
+        (["--ratio", "abc"], "The value 'abc' is invalid for '--ratio': expected a number."),
+        (["--ratio", "inf"], "The value 'inf' is invalid for '--ratio': expected a number."),
+        (["--limit", "-1"], "The value '-1' is invalid for '--limit': expected a non-negative integer."),
+        (["--limit", "+1"], "The value '+1' is invalid for '--limit': expected a non-negative integer."),
+        (
+            ["--over", "0"],
+            "The value '0' is invalid for '--over': expected a positive duration like 0.4, 0.4s or 400ms."
+        ),
+        (["--mode", "medium"], "The value 'medium' is invalid for '--mode': expected one of fast, slow."),
+        (["--n", "1", "--n", "x"], "The value 'x' is invalid for '--n': expected an integer."),
     ])
-    func parameters(text: String, key: String, value: JSON) throws {
-        let (k, v) = try ArgumentValues.parameter(text, for: "--param")
-        #expect(k == key)
-        #expect(v == value)
+    func badValuesHaveExactMessages(argv: [String], message: String) throws {
+        let parsed = try Self.command.parse(argv)
+        #expect(throws: UsageError(message)) {
+            _ = try parsed.value(Option<Double>("ratio", value: "x", help: ""))
+            _ = try parsed.value(Option<Count>("limit", value: "n", help: ""))
+            _ = try parsed.value(Option<Seconds>("over", value: "s", help: ""))
+            _ = try parsed.value(Option<Mode>("mode", value: "m", help: ""))
+            _ = try parsed.values(Option<Int>("n", value: "n", repeats: true, help: ""))
+        }
     }
 
-    @Test(arguments: ["novalue", "=x"])
-    func badParameters(text: String) {
-        #expect(throws: UsageError("The value '\(text)' is invalid for '--param': expected key=value.")) {
-            try ArgumentValues.parameter(text, for: "--param")
-        }
+    @Test func aChoiceOffersItsWordsForCompletion() {
+        #expect(Option<Mode>("mode", value: "m", help: "").spec.completion == .list(["fast", "slow"]))
+        #expect(Option<Double>("ratio", value: "x", help: "").spec.completion == .none)
     }
 }

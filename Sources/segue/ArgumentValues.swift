@@ -1,47 +1,31 @@
+import SegueCommandLine
 import SegueCore
 
 /// Readers for the value forms the `segue` command line takes, each with an exact usage message.
 ///
 /// They build the wire JSON of docs/protocol.md, "Commands", from shell-friendly spellings (`bezier:0.2,0,0,1`,
 /// `0.4s`, `key=value`), so scripts never have to quote JSON for the common cases.
-public enum ArgumentValues {
-    /// A finite number.
-    public static func number(_ text: String, for name: String) throws(UsageError) -> Double {
-        guard let value = Double(text), value.isFinite else {
-            throw .invalidValue(text, for: name, "expected a number")
-        }
-        return value
+enum ArgumentValues {
+    /// A finite number (`Double`'s reader in `SegueCommandLine`).
+    static func number(_ text: String, for name: String) throws(UsageError) -> Double {
+        try ParsedArguments.read(text, as: Double.self, for: name)
     }
 
     /// A non-negative integer (a seq, a revision, a count).
-    public static func count(_ text: String, for name: String) throws(UsageError) -> Int64 {
-        guard let value = Int64(text), value >= 0 else {
-            throw .invalidValue(text, for: name, "expected a non-negative integer")
-        }
-        return value
+    static func count(_ text: String, for name: String) throws(UsageError) -> Int64 {
+        try ParsedArguments.read(text, as: Count.self, for: name).value
     }
 
     /// Seconds: `0.4`, `0.4s` or `400ms`; positive.
-    public static func seconds(_ text: String, for name: String) throws(UsageError) -> Double {
-        var body = Substring(text)
-        var scale = 1.0
-        if body.hasSuffix("ms") {
-            body = body.dropLast(2)
-            scale = 0.001
-        } else if body.hasSuffix("s") {
-            body = body.dropLast()
-        }
-        guard let value = Double(body), value.isFinite, value > 0 else {
-            throw .invalidValue(text, for: name, "expected a positive duration like 0.4, 0.4s or 400ms")
-        }
-        return value * scale
+    static func seconds(_ text: String, for name: String) throws(UsageError) -> Double {
+        try ParsedArguments.read(text, as: Seconds.self, for: name).value
     }
 
     /// A timing curve in wire form from `linear`, `easeIn`, `easeOut`, `easeInOut`, `default`,
     /// `bezier:x1,y1,x2,y2`, `spring:dampingRatio,initialVelocity` (UIKit),
     /// `spring:mass,stiffness,damping,initialVelocity` (CASpringAnimation) or
     /// `spring-response:response,dampingFraction` (SwiftUI). The daemon checks the ranges.
-    public static func curve(_ text: String, for name: String) throws(UsageError) -> JSON {
+    static func curve(_ text: String, for name: String) throws(UsageError) -> JSON {
         let names = TimingCurve.namedCurves.map(\.name)
         if names.contains(text) { return .string(text) }
         let expectation =
@@ -69,7 +53,7 @@ public enum ArgumentValues {
 
     /// `key=value`: the value is JSON when it parses as JSON (`n=3`, `flag=true`, `tags=["a"]`),
     /// else the text itself as a string (`title=Hello`).
-    public static func parameter(_ text: String, for name: String) throws(UsageError) -> (key: String, value: JSON) {
+    static func parameter(_ text: String, for name: String) throws(UsageError) -> (key: String, value: JSON) {
         guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
             throw .invalidValue(text, for: name, "expected key=value")
         }
@@ -80,7 +64,7 @@ public enum ArgumentValues {
     }
 
     /// A JSON object given on the command line (`--animator '{"style": "fade"}'`).
-    public static func object(_ text: String, for name: String) throws(UsageError) -> JSONObject {
+    static func object(_ text: String, for name: String) throws(UsageError) -> JSONObject {
         guard let json = try? JSON.parse(text), let object = json.objectValue else {
             throw .invalidValue(text, for: name, "expected a JSON object")
         }
@@ -88,7 +72,7 @@ public enum ArgumentValues {
     }
 
     /// One of a fixed set of words.
-    public static func choice(_ text: String, for name: String, in choices: [String]) throws(UsageError) -> String {
+    static func choice(_ text: String, for name: String, in choices: [String]) throws(UsageError) -> String {
         guard choices.contains(text) else {
             throw .invalidValue(text, for: name, "expected one of \(choices.joined(separator: ", "))")
         }

@@ -1,6 +1,6 @@
 /// One piece of a command line, as the tokenizer sees it before it knows any command's options.
-public enum ArgumentToken: Equatable, Sendable {
-    /// `--name` or `--name=value` (the value attached with `=`).
+package enum ArgumentToken: Equatable, Sendable {
+    /// `--name` or `--name=value` (the value attached with `=`, possibly empty: `--data-dir=`).
     case long(String, value: String?)
     /// One letter of `-x` or of a cluster `-xy`.
     case short(Character)
@@ -11,7 +11,7 @@ public enum ArgumentToken: Equatable, Sendable {
     case terminator
 
     /// The word as the user typed it, for messages.
-    public var spelling: String {
+    package var spelling: String {
         switch self {
         case .long(let name, let value): value.map { "--\(name)=\($0)" } ?? "--\(name)"
         case .short(let c): "-\(c)"
@@ -21,9 +21,10 @@ public enum ArgumentToken: Equatable, Sendable {
     }
 }
 
-/// Splits argv into tokens, the first step of swift-argument-parser's `SplitArguments`, by hand.
-public enum ArgumentTokenizer {
-    public static func tokenize(_ arguments: [String]) -> [ArgumentToken] {
+/// Splits argv into tokens, the first step of swift-argument-parser's `SplitArguments`, by hand. The one
+/// tokenizer of the package: `segue`, `segued` and `segue-bench` all read their argv through it.
+package enum ArgumentTokenizer {
+    package static func tokenize(_ arguments: [String]) -> [ArgumentToken] {
         var tokens: [ArgumentToken] = []
         var afterTerminator = false
         for word in arguments {

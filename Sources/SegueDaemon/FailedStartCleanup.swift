@@ -1,0 +1,36 @@
+import Foundation
+import SegueStore
+
+/// What a start that fails (a port in use, a log that cannot be opened) leaves behind: nothing, when
+/// it was this start that created the log and the log is still empty. A typo in an endpoint must not
+/// leave a data dir (and, before the store's close truncates it, an 18 MB preallocated WAL) behind.
+struct FailedStartCleanup {
+    let dataDirectory: String
+    /// What existed before this start touched the data dir.
+    private let directoryExisted: Bool
+    private let logExisted: Bool
+
+    static let logFiles = ["segue.db", "segue.db-wal", "segue.db-shm", "segue.db.lock"]
+
+    init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
+        directoryExisted = FileManager.default.fileExists(atPath: dataDirectory)
+        logExisted = FileManager.default.fileExists(atPath: Self.path(dataDirectory, "segue.db"))
+    }
+
+    static func path(_ directory: String, _ file: String) -> String {
+        (directory as NSString).appendingPathComponent(file)
+    }
+
+    /// Closes `store` and removes the log this start created, if it holds no event; then the data
+    /// dir, if this start created it and nothing else is in it.
+    func removeWhatThisStartCreated(store: EventStore?) {
+        let empty = store.map { $0.lastSeq == 0 } ?? true
+        store?.close()
+        guard !logExisted, empty else { return }
+        for file in Self.logFiles { try? FileManager.default.removeItem(atPath: Self.path(dataDirectory, file)) }
+        guard !directoryExisted, (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory))?.isEmpty == true
+        else { return }
+        try? FileManager.default.removeItem(atPath: dataDirectory)
+    }
+}

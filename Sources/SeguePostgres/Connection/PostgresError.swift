@@ -1,0 +1,99 @@
+import CPostgres
+
+/// The one error type of the libpq wrapper, in the style of GRDB's `DatabaseError`: the SQLSTATE,
+/// the server's (or libpq's) message, and the statement that failed.
+///
+/// Errors libpq raises on the client side carry no SQLSTATE; they get the standard code of their
+/// class (`08006` for a connection lost, `08001` for a server that cannot be reached), so callers
+/// classify every error by one field. The message never holds a conninfo: libpq's messages name
+/// the host and port, never the password, and this wrapper adds only `ConnectionSettings.redacted`.
+public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The five-character SQLSTATE (postgresql.org/docs/15/errcodes-appendix.html).
+    public var sqlState: String
+    public var message: String
+    /// The server's DETAIL and HINT fields, when it sent them.
+    public var detail: String?
+    public var hint: String?
+    /// The statement that failed, when there was one.
+    public var statement: String?
+    /// The constraint a violation names (`commands_pkey`), when the server sent one.
+    public var constraint: String?
+    /// True when the connection is gone (the socket closed, the server stopped or terminated the
+    /// backend): the connection must be replaced, and an outcome the server did not report is unknown.
+    public var connectionLost: Bool
+
+    public init(
+        sqlState: String, message: String, detail: String? = nil, hint: String? = nil, statement: String? = nil,
+        connectionLost: Bool = false
+    ) {
+        self.sqlState = sqlState
+        self.message = message
+        self.detail = detail
+        self.hint = hint
+        self.statement = statement
+        self.connectionLost = connectionLost
+    }
+
+    /// The first two characters: the error's class (`08` connection, `23` integrity, `53` resources...).
+    public var sqlStateClass: Substring { sqlState.prefix(2) }
+
+    public var description: String {
+        var text = "\(message) (SQLSTATE \(sqlState))"
+        if let detail { text += " \(detail)" }
+        if let hint { text += " Hint: \(hint)" }
+        if let statement { text += " [\(statement)]" }
+        return text
+    }
+}
+
+/// The SQLSTATEs this package acts on, by their names in the PostgreSQL manual.
+public enum SQLState {
+    public static let connectionFailure = "08006"
+    public static let unableToConnect = "08001"
+    public static let uniqueViolation = "23505"
+    public static let restrictViolation = "23001"
+    public static let readOnlyTransaction = "25006"
+    public static let inFailedTransaction = "25P02"
+    public static let invalidPassword = "28P01"
+    public static let invalidAuthorization = "28000"
+    public static let invalidCatalogName = "3D000"
+    public static let undefinedTable = "42P01"
+    public static let insufficientPrivilege = "42501"
+    public static let diskFull = "53100"
+    public static let lockNotAvailable = "55P03"
+    public static let queryCanceled = "57014"
+    public static let adminShutdown = "57P01"
+    public static let cannotConnectNow = "57P03"
+    public static let invalidBinaryRepresentation = "22P03"
+    public static let internalError = "XX000"
+}
+
+extension PostgresError {
+    /// The error a failed result reports, or the connection's own message when libpq made none.
+    ///
+    /// An error the server did not send (no SQLSTATE: libpq's own, from a failed read or write on
+    /// the socket) counts as a lost connection: what the server did is unknown.
+    init(result: OpaquePointer?, connection: OpaquePointer, statement: String?, lost forced: Bool = false) {
+        let serverSent = result.map { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) != nil } ?? false
+        let lost = forced || !serverSent || PQstatus(connection) == CONNECTION_BAD
+        func field(_ code: Int32) -> String? {
+            guard let result, let value = PQresultErrorField(result, code) else { return nil }
+            return String(cString: value)
+        }
+        let primary = field(Int32(UInt8(ascii: "M")))
+        let message = primary ?? Self.connectionMessage(connection)
+        let fallback = lost ? SQLState.connectionFailure : SQLState.internalError
+        self.init(
+            sqlState: field(Int32(UInt8(ascii: "C"))) ?? fallback, message: message,
+            detail: field(Int32(UInt8(ascii: "D"))), hint: field(Int32(UInt8(ascii: "H"))), statement: statement,
+            connectionLost: lost)
+        constraint = field(Int32(UInt8(ascii: "n")))
+    }
+
+    /// libpq's message for the connection, on one line, without its trailing newline.
+    static func connectionMessage(_ connection: OpaquePointer) -> String {
+        guard let text = PQerrorMessage(connection) else { return "unknown libpq error" }
+        let message = String(cString: text).split(whereSeparator: \.isNewline).joined(separator: " ")
+        return message.isEmpty ? "unknown libpq error" : message
+    }
+}

@@ -1,0 +1,111 @@
+import CPostgres
+
+/// The parameters of one statement, typed, in one contiguous buffer (no allocation per value).
+///
+/// Values go in PostgreSQL's binary format where this package knows it (integers big-endian, text
+/// and json as their UTF-8 bytes, bytea raw, one-dimensional arrays), which the server reads without
+/// parsing; `appendText` sends any other type in its text format for the server to parse.
+public struct PostgresParameters: Sendable {
+    private(set) var bytes: [UInt8] = []
+    /// Each value's bytes in `bytes`, nil for NULL.
+    private(set) var ranges: [Range<Int>?] = []
+    /// 1 binary, 0 text, per value (libpq's `paramFormats`).
+    private(set) var formats: [Int32] = []
+    private(set) var types: [PostgresType] = []
+
+    public init() {}
+
+    public var count: Int { ranges.count }
+
+    public mutating func append(_ value: Int64) {
+        let start = bytes.count
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        add(start..<bytes.count, .int8, binary: true)
+    }
+
+    public mutating func append(_ value: Int64?) {
+        guard let value else { return appendNull(.int8) }
+        append(value)
+    }
+
+    public mutating func append(_ value: Int32) {
+        let start = bytes.count
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        add(start..<bytes.count, .int4, binary: true)
+    }
+
+    /// Text (or `json`, whose binary format is its text): the string's UTF-8 bytes.
+    public mutating func append(_ value: String?, as type: PostgresType = .text) {
+        guard let value else { return appendNull(type) }
+        let start = bytes.count
+        bytes.append(contentsOf: value.utf8)
+        add(start..<bytes.count, type, binary: true)
+    }
+
+    /// Raw bytes, as `bytea` (or as any type whose binary format the caller has written).
+    public mutating func append(bytes value: some Sequence<UInt8>, as type: PostgresType = .bytea) {
+        let start = bytes.count
+        bytes.append(contentsOf: value)
+        add(start..<bytes.count, type, binary: true)
+    }
+
+    /// A one-dimensional array, built with `PostgresArray`.
+    public mutating func append(_ array: PostgresArray) {
+        append(bytes: array.encoded(), as: array.arrayType)
+    }
+
+    /// A value in the type's text format, parsed by the server (`'2024-01-01'`, `'1.5'`).
+    public mutating func appendText(_ value: String, as type: PostgresType = .unspecified) {
+        let start = bytes.count
+        bytes.append(contentsOf: value.utf8)
+        add(start..<bytes.count, type, binary: false)
+    }
+
+    public mutating func appendNull(_ type: PostgresType) {
+        ranges.append(nil)
+        formats.append(1)
+        types.append(type)
+    }
+
+    private mutating func add(_ range: Range<Int>, _ type: PostgresType, binary: Bool) {
+        ranges.append(range)
+        formats.append(binary ? 1 : 0)
+        types.append(type)
+    }
+
+    /// Calls `body` with libpq's four parallel arrays (values, lengths, formats, types), valid only
+    /// during the call. Text-format values need a terminating NUL, so they are copied with one.
+    func withLibpqArrays<T>(
+        _ body: (
+            UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, UnsafePointer<Oid>?
+        ) -> T
+    ) -> T {
+        var storage = bytes
+        var textRanges: [Int: Range<Int>] = [:]
+        for (index, range) in ranges.enumerated() where formats[index] == 0 {
+            guard let range else { continue }
+            let start = storage.count
+            storage.append(contentsOf: bytes[range])
+            storage.append(0)
+            textRanges[index] = start..<storage.count - 1
+        }
+        let lengths = ranges.map { Int32($0?.count ?? 0) }
+        let oids = types.map(\.rawValue)
+        return storage.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+            let values: [UnsafePointer<CChar>?] = ranges.indices.map { index in
+                guard let range = textRanges[index] ?? ranges[index] else { return nil }
+                return (base + range.lowerBound).assumingMemoryBound(to: CChar.self)
+            }
+            return values.withUnsafeBufferPointer { values in
+                lengths.withUnsafeBufferPointer { lengths in
+                    formats.withUnsafeBufferPointer { formats in
+                        oids.withUnsafeBufferPointer { oids in
+                            body(values.baseAddress, lengths.baseAddress, formats.baseAddress, oids.baseAddress)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

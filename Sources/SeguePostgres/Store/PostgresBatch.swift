@@ -1,0 +1,134 @@
+import SegueCore
+import SegueStore
+
+/// One batch's rows as the arrays its statements bind: every event of every accepted unit, and a
+/// commands row per accepted unit with an id.
+///
+/// A statement binds one array per column and inserts with `unnest`, so a batch of one event and a
+/// batch of thousands cost the same number of statements; arrays are cut at `rowsPerStatement`
+/// to keep each bind well below PostgreSQL's 1 GB limit on a value.
+struct PostgresBatch {
+    static let rowsPerStatement = 4096
+
+    static let insertEvents = PreparedStatement(
+        "segue_insert_events",
+        """
+        INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data)
+        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[],
+            $7::bigint[], $8::bytea[], $9::json[])
+        """,
+        [.int8Array, .textArray, .int8Array, .textArray, .int8Array, .int8Array, .int8Array, .byteaArray, .jsonArray])
+
+    static let insertCommands = PreparedStatement(
+        "segue_insert_commands",
+        """
+        INSERT INTO commands (id, navigator, seq, reply, fingerprint)
+        SELECT * FROM unnest($1::bytea[], $2::text[], $3::bigint[], $4::json[], $5::bigint[])
+        """, [.byteaArray, .textArray, .int8Array, .jsonArray, .int8Array])
+
+    /// Filled arrays, each at most `rowsPerStatement` rows.
+    private(set) var eventChunks: [EventColumns] = []
+    private var commands = CommandColumns()
+    /// What a read-back looks for when the commit's outcome is lost.
+    private(set) var firstSeq: Int64?
+    private(set) var lastSeq: Int64?
+    private(set) var commandIDs: [[UInt8]] = []
+
+    var isEmpty: Bool { firstSeq == nil && commandIDs.isEmpty }
+
+    /// Adds an accepted unit: its events, and its commands row when it has an id.
+    mutating func add(_ unit: AppendUnit) {
+        for (index, event) in unit.events.enumerated() {
+            if eventChunks.last.map({ $0.count >= Self.rowsPerStatement }) ?? true {
+                eventChunks.append(EventColumns())
+            }
+            eventChunks[eventChunks.count - 1].add(event, encoded: unit.encoded?[index])
+        }
+        if let first = unit.events.first?.seq, firstSeq == nil { firstSeq = first }
+        if let last = unit.events.last?.seq { lastSeq = last }
+        if let id = unit.commandID {
+            commandIDs.append(Array(id.utf8))
+            commands.add(id: id, unit: unit)
+        }
+    }
+
+    /// `BEGIN`, the inserts, `COMMIT`: one pipeline, one round trip.
+    func steps() -> [PipelineStep] {
+        var steps: [PipelineStep] = [.query("BEGIN")]
+        if commands.count > 0 { steps.append(.prepared(Self.insertCommands, commands.parameters())) }
+        for chunk in eventChunks { steps.append(.prepared(Self.insertEvents, chunk.parameters())) }
+        steps.append(.query("COMMIT"))
+        return steps
+    }
+}
+
+/// The nine event columns as arrays.
+struct EventColumns {
+    private var seq = PostgresArray(of: .int8)
+    private var navigator = PostgresArray(of: .text)
+    private var revision = PostgresArray(of: .int8)
+    private var type = PostgresArray(of: .text)
+    private var version = PostgresArray(of: .int8)
+    private var frame = PostgresArray(of: .int8)
+    private var time = PostgresArray(of: .int8)
+    private var command = PostgresArray(of: .bytea)
+    private var data = PostgresArray(of: .json)
+
+    var count: Int { Int(seq.count) }
+
+    /// `encoded` is the event's wire body, whose `data` span is copied instead of serializing again.
+    mutating func add(_ event: EventRecord, encoded: EncodedEvent?) {
+        seq.append(event.seq)
+        navigator.append(event.navigator)
+        revision.append(event.revision)
+        type.append(event.type)
+        version.append(Int64(event.version))
+        frame.append(event.frame)
+        time.append(event.time)
+        if let id = event.command { command.append(id) } else { command.appendNull() }
+        if let encoded {
+            data.append(bytes: encoded.bytes[encoded.data])
+        } else {
+            var bytes: [UInt8] = []
+            JSON.object(event.data).serialize(into: &bytes)
+            data.append(bytes: bytes)
+        }
+    }
+
+    func parameters() -> PostgresParameters {
+        var parameters = PostgresParameters()
+        for column in [seq, navigator, revision, type, version, frame, time, command, data] {
+            parameters.append(column)
+        }
+        return parameters
+    }
+}
+
+/// The five commands columns as arrays.
+struct CommandColumns {
+    private var id = PostgresArray(of: .bytea)
+    private var navigator = PostgresArray(of: .text)
+    private var seq = PostgresArray(of: .int8)
+    private var reply = PostgresArray(of: .json)
+    private var fingerprint = PostgresArray(of: .int8)
+
+    var count: Int { Int(id.count) }
+
+    mutating func add(id value: String, unit: AppendUnit) {
+        id.append(value)
+        if let name = unit.navigator { navigator.append(name) } else { navigator.appendNull() }
+        if let last = unit.events.last?.seq { seq.append(last) } else { seq.appendNull() }
+        if let value = unit.reply { reply.append(StoreJSON.encode(value)) } else { reply.appendNull() }
+        if let value = unit.fingerprint {
+            fingerprint.append(Int64(bitPattern: value))
+        } else {
+            fingerprint.appendNull()
+        }
+    }
+
+    func parameters() -> PostgresParameters {
+        var parameters = PostgresParameters()
+        for column in [id, navigator, seq, reply, fingerprint] { parameters.append(column) }
+        return parameters
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import SegueCore
+import SegueStore
+
+/// The event log in a PostgreSQL database, with the promises of SQLite's `EventStore` (see
+/// `EventStoring`): for a log that outlives one machine, backed up and replicated by the database's
+/// own tools (docs/operations.md, "Choosing a store backend").
+///
+/// Two sessions, like the SQLite store's two connections: the group committer's thread owns the
+/// writer's (`PostgresLogWriter`: one transaction per batch, the log's writer lock, reconnection)
+/// and reads go through a reader's, so history and state queries keep working while the writer
+/// waits for a commit. `durability: .full` commits with `synchronous_commit = on` (acknowledged
+/// once the server flushed its WAL), `.relaxed` with `off` (acknowledged before the flush: a crash
+/// of the server may lose the last fraction of a second of commits, never corrupts).
+public final class PostgresEventStore: EventStoring, @unchecked Sendable {
+    public let settings: ConnectionSettings
+    public let durability: Durability
+    let committer: GroupCommitter<PostgresLogWriter>
+    /// Guards `reader`: one read session shared by all reading threads.
+    private let readLock = NSLock()
+    private let reader: PostgresLogReader
+
+    /// Connects (retrying as `retry` says, reporting each failed attempt to `progress`, which stops
+    /// the waiting by returning false), creates or migrates the schema and takes the log's writer lock.
+    ///
+    /// - Parameter lockTimeout: how long an append waits for a lock held by another session (an
+    ///   operator's `LOCK TABLE`) before failing `unavailable`: SQLite's busy timeout.
+    public init(
+        settings: ConnectionSettings, durability: Durability = .full, lockTimeout: Duration = .seconds(2),
+        retry: PostgresOpenRetry = .never, progress: (PostgresOpenAttempt) -> Bool = { _ in true }
+    ) throws(StoreError) {
+        self.settings = settings
+        self.durability = durability
+        let writer = PostgresLogWriter(settings: settings, durability: durability, lockTimeout: lockTimeout)
+        try retry.run({ () throws(StoreError) in try writer.open() }, progress: progress)
+        reader = PostgresLogReader(settings: settings)
+        committer = GroupCommitter(writer: writer)
+    }
+
+    /// Same as `init(settings:…)` for a conninfo string or `postgresql://` URL.
+    public convenience init(
+        conninfo: String, durability: Durability = .full, retry: PostgresOpenRetry = .never,
+        progress: (PostgresOpenAttempt) -> Bool = { _ in true }
+    ) throws(StoreError) {
+        let settings = try mapped("Cannot use the PostgreSQL connection string") { () throws(PostgresError) in
+            try ConnectionSettings(conninfo: conninfo)
+        }
+        try self.init(settings: settings, durability: durability, retry: retry, progress: progress)
+    }
+
+    deinit {
+        committer.close()
+        reader.close()
+    }
+
+    public var kind: StoreKind { .postgres }
+    public var location: String { settings.redacted }
+
+    // MARK: Appending
+
+    public func submit(_ unit: AppendUnit, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        committer.submit(unit, completion: completion)
+    }
+
+    public func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
+        committer.commitIfIdle(units)
+    }
+
+    public func flush() { committer.flush() }
+
+    /// Drains pending appends, then closes the writer's session (which gives up the writer lock);
+    /// later appends fail with `.closed`. Reads keep working until the store is released.
+    public func close() { committer.close() }
+
+    // MARK: Reading
+
+    public var lastSeq: Int64 { committer.committedSeq.load(ordering: .acquiring) }
+
+    public func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
+        try read { reader throws(StoreError) in try reader.lastRevision(of: navigator) }
+    }
+
+    public func command(_ id: String) throws(StoreError) -> StoredCommand? {
+        try read { reader throws(StoreError) in try reader.command(id) }
+    }
+
+    public func events(after seq: Int64, navigator: String? = nil, limit: Int = .max) throws(StoreError)
+        -> [EventRecord]
+    {
+        try read { reader throws(StoreError) in try reader.events(after: seq, navigator: navigator, limit: limit) }
+    }
+
+    public func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
+        try read { reader throws(StoreError) in try reader.events(of: navigator, after: seq, upTo: last) }
+    }
+
+    public func navigators() throws(StoreError) -> [String] {
+        try read { reader throws(StoreError) in try reader.navigators() }
+    }
+
+    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
+    {
+        try read { reader throws(StoreError) in try reader.forEachEvent(after: seq, body) }
+    }
+
+    public func latestSnapshots() throws(StoreError) -> [Snapshot] {
+        try read { reader throws(StoreError) in try reader.latestSnapshots() }
+    }
+
+    public func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
+        try read { reader throws(StoreError) in try reader.snapshot(of: navigator, atOrBefore: seq) }
+    }
+
+    /// The log's invariants, checked by the server (`PostgresLogReader.integrityCheck`).
+    public func integrityCheck() throws(StoreError) -> [String] {
+        try read { reader throws(StoreError) in try reader.integrityCheck() }
+    }
+
+    /// The database's schema version (`schema_version`).
+    public func schemaVersion() throws(StoreError) -> Int64 {
+        try read { reader throws(StoreError) in try reader.schemaVersion() }
+    }
+
+    /// A walk over the stored command ids on a session of its own.
+    public func commandIDs() throws(StoreError) -> PostgresCommandIDReader {
+        PostgresCommandIDReader(settings: settings)
+    }
+
+    /// Append transactions run so far: units per commit is the batch size (for `segue-bench`).
+    public var commitCount: Int { committer.commits.load(ordering: .relaxed) }
+
+    // MARK: Internals
+
+    func read<T>(_ body: (PostgresLogReader) throws(StoreError) -> T) throws(StoreError) -> T {
+        readLock.lock()
+        defer { readLock.unlock() }
+        return try body(reader)
+    }
+
+    /// Runs `body` on the committer thread with the writer, ordered after prior appends.
+    func withWriter<T>(_ body: @escaping (PostgresLogWriter) throws(StoreError) -> T) throws(StoreError) -> T {
+        try committer.perform(body)
+    }
+}

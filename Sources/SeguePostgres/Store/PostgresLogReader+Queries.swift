@@ -1,0 +1,124 @@
+import SegueCore
+import SegueStore
+
+extension PostgresLogReader {
+    private static let columns = eventColumns
+
+    static let lastRevision = PreparedStatement(
+        "segue_last_revision", "SELECT COALESCE(MAX(revision), 0)::bigint FROM events WHERE navigator = $1", [.text])
+    static let command = PreparedStatement(
+        "segue_command", "SELECT reply, fingerprint FROM commands WHERE id = $1", [.bytea])
+    static let eventsAfter = PreparedStatement(
+        "segue_events_after", "SELECT \(columns) FROM events WHERE seq > $1 ORDER BY seq LIMIT $2", [.int8, .int8])
+    static let navigatorEventsAfter = PreparedStatement(
+        "segue_navigator_events_after",
+        "SELECT \(columns) FROM events WHERE navigator = $1 AND seq > $2 ORDER BY seq LIMIT $3", [.text, .int8, .int8])
+    static let navigatorEventsBetween = PreparedStatement(
+        "segue_navigator_events_between",
+        "SELECT \(columns) FROM events WHERE navigator = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
+        [.text, .int8, .int8])
+    static let snapshotAtOrBefore = PreparedStatement(
+        "segue_snapshot_at_or_before",
+        "SELECT navigator, seq, revision, state FROM snapshots WHERE navigator = $1 AND seq <= $2 "
+            + "ORDER BY seq DESC LIMIT 1", [.text, .int8])
+
+    func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
+        var parameters = PostgresParameters()
+        parameters.append(navigator)
+        return try withConnection { connection throws(PostgresError) in
+            try connection.execute(Self.lastRevision, parameters).int64(0, 0) ?? 0
+        }
+    }
+
+    func command(_ id: String) throws(StoreError) -> StoredCommand? {
+        var parameters = PostgresParameters()
+        parameters.append(bytes: id.utf8)
+        return try withConnection { connection throws(PostgresError) -> StoredCommand? in
+            let result = try connection.execute(Self.command, parameters)
+            guard result.rowCount > 0 else { return nil }
+            let reply = try result.string(0, 0).map { text throws(PostgresError) in
+                guard let json = try? StoreJSON.decode(text) else {
+                    throw PostgresError(
+                        sqlState: SQLState.invalidBinaryRepresentation,
+                        message: "The stored reply of command \"\(id)\" is not valid JSON.")
+                }
+                return json
+            }
+            return StoredCommand(reply: reply, fingerprint: try result.int64(0, 1).map { UInt64(bitPattern: $0) })
+        }
+    }
+
+    func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord] {
+        var parameters = PostgresParameters()
+        if let navigator { parameters.append(navigator) }
+        parameters.append(seq)
+        parameters.append(Int64(clamping: limit))
+        let statement = navigator == nil ? Self.eventsAfter : Self.navigatorEventsAfter
+        return try withConnection { connection throws(PostgresError) in
+            try Self.events(connection.execute(statement, parameters))
+        }
+    }
+
+    func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
+        var parameters = PostgresParameters()
+        parameters.append(navigator)
+        parameters.append(seq)
+        parameters.append(last)
+        return try withConnection { connection throws(PostgresError) in
+            try Self.events(connection.execute(Self.navigatorEventsBetween, parameters))
+        }
+    }
+
+    /// Every event after `seq`, a page per statement (keyset on `seq`): memory stays bounded and
+    /// no transaction stays open for the length of the walk. Seqs only grow and a commit's events
+    /// appear together, so the walk sees a gapless prefix of the log.
+    func forEachEvent(after seq: Int64, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError) {
+        var after = seq
+        while true {
+            let page = try events(after: after, navigator: nil, limit: Self.pageSize)
+            for event in page { try body(event) }
+            guard page.count == Self.pageSize, let last = page.last else { return }
+            after = last.seq
+        }
+    }
+
+    /// Distinct navigators by skip-scan: one index probe per navigator, not a scan of the log.
+    func navigators() throws(StoreError) -> [String] {
+        try withConnection { connection throws(PostgresError) in
+            let result = try connection.query(LogReader.navigatorsSQL)
+            var names: [String] = []
+            for row in 0..<result.rowCount {
+                if let name = try result.string(row, 0) { names.append(name) }
+            }
+            return names
+        }
+    }
+
+    func latestSnapshots() throws(StoreError) -> [Snapshot] {
+        try withConnection { connection throws(PostgresError) in
+            let result = try connection.query(
+                "SELECT DISTINCT ON (navigator) navigator, seq, revision, state FROM snapshots "
+                    + "ORDER BY navigator, seq DESC")
+            return try (0..<result.rowCount).map { row throws(PostgresError) in try Self.snapshot(result, row) }
+        }
+    }
+
+    func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
+        var parameters = PostgresParameters()
+        parameters.append(navigator)
+        parameters.append(seq)
+        return try withConnection { connection throws(PostgresError) -> Snapshot? in
+            let result = try connection.execute(Self.snapshotAtOrBefore, parameters)
+            return result.rowCount == 0 ? nil : try Self.snapshot(result, 0)
+        }
+    }
+
+    func schemaVersion() throws(StoreError) -> Int64 {
+        try withConnection { connection throws(PostgresError) in
+            let result = try connection.query(
+                "SELECT CASE WHEN to_regclass('schema_version') IS NULL THEN 0::bigint "
+                    + "ELSE (SELECT COALESCE(MAX(version), 0)::bigint FROM schema_version) END")
+            return try result.int64(0, 0) ?? 0
+        }
+    }
+}

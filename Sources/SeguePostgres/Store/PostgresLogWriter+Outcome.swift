@@ -1,0 +1,99 @@
+import SegueStore
+
+extension PostgresLogWriter {
+    enum Outcome {
+        case committed
+        /// A commands row's key was taken: these ids of the batch are stored already.
+        case duplicates(Set<String>)
+        /// The server refused the batch; nothing of it is stored.
+        case failed(StoreError)
+        /// The connection was lost before COMMIT's result arrived.
+        case unknown(StoreError)
+    }
+
+    /// Sends the batch as one pipeline and says what became of it.
+    func run(_ batch: PostgresBatch, _ session: PostgresSession) -> Outcome {
+        let connection = session.connection
+        let hook = afterSendingForTesting.map { hook in { hook(connection) } }
+        let results = connection.pipeline(batch.steps(), afterSending: hook)
+        guard case .failure = results[results.count - 1] else { return .committed }
+        let error = results.lazy.compactMap { result -> PostgresError? in
+            if case .failure(let error) = result { return error }
+            return nil
+        }.first!
+        if error.connectionLost {
+            return .unknown(StoreError(error, doing: "Not stored: the connection was lost during the commit"))
+        }
+        if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
+        if error.sqlState == SQLState.uniqueViolation, error.constraint == "commands_pkey",
+            let found = try? storedIDs(batch.commandIDs, session)
+        {
+            return .duplicates(found)
+        }
+        return .failed(StoreError(error, doing: "Not stored"))
+    }
+
+    /// Which of `ids` the commands table holds.
+    private func storedIDs(_ ids: [[UInt8]], _ session: PostgresSession) throws(PostgresError) -> Set<String> {
+        var array = PostgresArray(of: .bytea)
+        for id in ids { array.append(bytes: id) }
+        var parameters = PostgresParameters()
+        parameters.append(array)
+        let result = try session.connection.query("SELECT id FROM commands WHERE id = ANY($1)", parameters)
+        var found = Set<String>()
+        for row in 0..<result.rowCount {
+            found.insert(try result.withBytes(row, 0) { bytes in String(decoding: bytes, as: UTF8.self) })
+        }
+        return found
+    }
+
+    /// After a commit whose outcome was lost: connects again at once (ignoring the backoff) to read
+    /// the batch back, and reports what it found; when the server cannot be asked yet, fails the
+    /// batch and leaves the question to the next session.
+    func settle(
+        _ units: ArraySlice<AppendUnit>, plan: Plan, _ error: StoreError, restoring saved: UnitNumbering
+    ) -> [Result<Void, StoreError>] {
+        unresolved = plan.batch
+        drop()
+        lastResolution = nil
+        do throws(StoreError) {
+            try openSession(first: false)
+        } catch let reconnectError {
+            var unknown = error
+            unknown.message =
+                "Not acknowledged: the connection to PostgreSQL was lost while the batch committed, and "
+                + "whether the server committed it cannot be asked yet (\(reconnectError.message)). It is read "
+                + "back at the next connection; a retry with the same command id gets the stored reply if it did."
+            return fail(units, plan: plan, unknown, restoring: saved)
+        }
+        if lastResolution == true { return committed(plan) }
+        return fail(units, plan: plan, error, restoring: saved)
+    }
+
+    /// True when the batch is in the log, false when none of it is; anything between means another
+    /// writer changed the log meanwhile, which is reported rather than guessed at.
+    func resolve(_ batch: PostgresBatch, _ session: PostgresSession) throws(StoreError) -> Bool {
+        var ids = PostgresArray(of: .bytea)
+        for id in batch.commandIDs { ids.append(bytes: id) }
+        var parameters = PostgresParameters()
+        parameters.append(batch.firstSeq ?? 0)
+        parameters.append(batch.lastSeq ?? -1)
+        parameters.append(ids)
+        let found = try mapped("Cannot read back a batch whose commit outcome was lost") { () throws(PostgresError) in
+            let result = try session.connection.query(
+                "SELECT (SELECT count(*) FROM events WHERE seq BETWEEN $1 AND $2)::bigint, "
+                    + "(SELECT count(*) FROM commands WHERE id = ANY($3))::bigint", parameters)
+            return (events: try result.int64(0, 0) ?? 0, ids: try result.int64(0, 1) ?? 0)
+        }
+        let expected = (
+            events: batch.firstSeq.map { (batch.lastSeq ?? $0) - $0 + 1 } ?? 0, ids: Int64(batch.commandIDs.count)
+        )
+        if found == expected { return true }
+        if found == (0, 0) { return false }
+        throw StoreError(
+            kind: .postgres, sqlState: SQLState.internalError,
+            message: "A batch whose commit outcome was lost is only partly in the log at \(location) (\(found.events) "
+                + "of \(expected.events) events from seq \(batch.firstSeq ?? 0), \(found.ids) of \(expected.ids) command "
+                + "ids): another writer changed the log. Stop every writer and check it with segue verify.")
+    }
+}

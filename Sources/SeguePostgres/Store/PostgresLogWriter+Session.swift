@@ -1,0 +1,114 @@
+import SegueStore
+
+extension PostgresLogWriter {
+    /// The writer's session, connecting again (within the backoff) if the last one was lost.
+    func liveSession() throws(StoreError) -> PostgresSession {
+        if let session {
+            if !session.isBroken { return session }
+            drop()
+        }
+        try reconnect.attempt { () throws(StoreError) in try openSession(first: false) }
+        return session!
+    }
+
+    /// Runs `body` with the live session; a connection lost on the way is dropped.
+    func withSession<T>(_ body: (PostgresSession) throws(StoreError) -> T) throws(StoreError) -> T {
+        let session = try liveSession()
+        do throws(StoreError) {
+            return try body(session)
+        } catch {
+            if session.isBroken { drop() }
+            throw error
+        }
+    }
+
+    /// Forgets the session, remembering its server process for the next one to end.
+    func drop() {
+        if let session { previousBackend = (session.backendPID, session.backendStart) }
+        session = nil
+    }
+
+    /// Connects and sets up: schema (migrated on the first open, checked after), the old session's
+    /// process ended, the writer lock, an unknown batch outcome read back, and the log's end.
+    func openSession(first: Bool) throws(StoreError) {
+        let session = try PostgresSession(
+            settings, role: .writer(durability, lockTimeoutMilliseconds: lockTimeoutMilliseconds))
+        if first {
+            try PostgresSchema.migrate(session.connection, location: location)
+        } else {
+            _ = try PostgresSchema.currentVersion(of: session.connection, location: location)
+        }
+        if let previous = previousBackend { try end(previous, session) }
+        try takeWriterLock(session)
+        if let batch = unresolved {
+            lastResolution = try resolve(batch, session)
+            unresolved = nil
+        }
+        setOpened(session, lastSeq: try session.lastSeq())
+    }
+
+    /// Ends the previous session's server process if it is still there (the same pid and start
+    /// time: a restarted server may have given the pid to someone else), waiting up to 5 s. Until it
+    /// has ended it may still be committing the batch whose outcome is unknown, and it holds the lock.
+    private func end(_ previous: (pid: Int32, start: Int64), _ session: PostgresSession) throws(StoreError) {
+        var parameters = PostgresParameters()
+        parameters.append(previous.pid)
+        parameters.append(previous.start)
+        try mapped("Cannot end the previous session's server process at \(location)") { () throws(PostgresError) in
+            try session.connection.query(
+                "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE pid = $1 "
+                    + "AND (extract(epoch FROM backend_start) * 1000000)::bigint = $2", parameters)
+        }
+    }
+
+    /// The last stored revision of each of `navigators` that has events, in one query.
+    func lastRevisions(_ navigators: [String], _ session: PostgresSession) throws(StoreError) -> [String: Int64] {
+        guard !navigators.isEmpty else { return [:] }
+        var names = PostgresArray(of: .text)
+        for name in navigators { names.append(name) }
+        var parameters = PostgresParameters()
+        parameters.append(names)
+        return try mapped("Cannot read the navigators' revisions at \(location)") { () throws(PostgresError) in
+            let result = try session.connection.execute(Self.selectRevisions, parameters)
+            var revisions: [String: Int64] = [:]
+            for row in 0..<result.rowCount {
+                if let name = try result.string(row, 0) { revisions[name] = try result.int64(row, 1) ?? 0 }
+            }
+            return revisions
+        }
+    }
+
+    static let selectRevisions = PreparedStatement(
+        "segue_last_revisions",
+        "SELECT navigator, MAX(revision)::bigint FROM events WHERE navigator = ANY($1) GROUP BY navigator",
+        [.textArray])
+}
+
+/// When the writer may try to connect again after a failure: at once the first time, then after
+/// 50 ms doubling to 2 s, so that an outage costs a failed connect per pause, not per command.
+struct ReconnectBackoff {
+    static let first = Duration.milliseconds(50)
+    static let longest = Duration.seconds(2)
+    private var delay = Duration.zero
+    private var next: ContinuousClock.Instant?
+    private var lastError: StoreError?
+
+    /// Runs `connect` unless the pause since the last failure is still running, in which case the
+    /// last failure is reported again (as the reason this append fails).
+    mutating func attempt(_ connect: () throws(StoreError) -> Void) throws(StoreError) {
+        if let next, let lastError, ContinuousClock.now < next {
+            var error = lastError
+            error.message = "Not stored: the store cannot reach PostgreSQL (\(lastError.message))"
+            throw error
+        }
+        do throws(StoreError) {
+            try connect()
+            self = ReconnectBackoff()
+        } catch {
+            lastError = error
+            delay = delay == .zero ? Self.first : min(delay * 2, Self.longest)
+            next = ContinuousClock.now + delay
+            throw error
+        }
+    }
+}

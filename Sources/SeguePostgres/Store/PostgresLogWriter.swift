@@ -1,0 +1,166 @@
+import Foundation
+import SegueCore
+import SegueStore
+
+/// The write side of a PostgreSQL log: one session, the numbering it checks, and what it does when
+/// the server goes away.
+///
+/// Only the group committer's thread (or an inline caller holding it) touches a writer. A batch is
+/// one transaction sent as one pipeline (`BEGIN`, the inserts, `COMMIT`): one round trip and, with
+/// `synchronous_commit = on`, one WAL flush on the server. Units that do not continue the log are
+/// rejected before anything is sent; a failed batch is rolled back whole.
+///
+/// A lost connection fails the batch `unavailable`, and the next batch connects again (at once the
+/// first time, then after a growing pause, so that an outage costs no connect per command). When the
+/// connection was lost after the batch was sent, the server may or may not have committed it: the
+/// writer reconnects, makes sure its old server process has ended (it holds the log's writer lock,
+/// which the new session then takes), and reads the batch's seqs and command ids back. Present: the
+/// batch committed and its units succeed; absent: it failed. Until that read-back could run, the
+/// outcome is unknown: the batch fails, and the next session settles it before anything else, which
+/// may move `lastSeq` forward.
+final class PostgresLogWriter: BatchWriter {
+    typealias Upkeep = Never
+
+    let settings: ConnectionSettings
+    let durability: Durability
+    let lockTimeoutMilliseconds: Int64
+    var session: PostgresSession?
+    private(set) var lastSeq: Int64 = 0
+    private var numbering = UnitNumbering()
+    var reconnect = ReconnectBackoff()
+    /// The batch whose commit outcome was lost and has not been read back yet.
+    var unresolved: PostgresBatch?
+    /// What the last read-back of an unknown outcome found: true when the batch had committed.
+    var lastResolution: Bool?
+    /// The server process of the last session, until a new session has seen it end.
+    var previousBackend: (pid: Int32, start: Int64)?
+    /// Called with the connection after a batch's pipeline is sent, before its results are read:
+    /// tests break the connection there to make a commit's outcome unknown.
+    var afterSendingForTesting: ((PostgresConnection) -> Void)?
+
+    var location: String { settings.redacted }
+
+    init(settings: ConnectionSettings, durability: Durability, lockTimeout: Duration) {
+        self.settings = settings
+        self.durability = durability
+        lockTimeoutMilliseconds = ConnectionSettings.milliseconds(lockTimeout)
+    }
+
+    /// Opens the first session: schema created or migrated, writer lock taken.
+    func open() throws(StoreError) {
+        try openSession(first: true)
+    }
+
+    func close() {
+        session = nil
+    }
+
+    /// A new session is ready and the log ends at `lastSeq`: revisions are read afresh from it.
+    func setOpened(_ session: PostgresSession, lastSeq: Int64) {
+        self.session = session
+        self.lastSeq = lastSeq
+        numbering.forgetRevisions()
+        previousBackend = nil
+    }
+
+    // MARK: Committing
+
+    func commit(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>] {
+        let session: PostgresSession
+        do throws(StoreError) {
+            session = try liveSession()
+        } catch {
+            return units.map { _ in .failure(error) }
+        }
+        let saved = numbering
+        var duplicates = Set<String>()
+        while true {
+            var plan: Plan
+            do throws(StoreError) {
+                plan = try self.plan(units, duplicates: duplicates, session)
+            } catch {
+                return fail(units, plan: nil, error, restoring: saved)
+            }
+            guard !plan.batch.isEmpty else { return plan.results.map { $0 ?? .success(()) } }
+            switch run(plan.batch, session) {
+            case .committed:
+                return committed(plan)
+            case .duplicates(let found) where duplicates.isEmpty:
+                numbering = saved
+                duplicates = found
+            case .duplicates:
+                return fail(units, plan: plan, Self.unexpectedDuplicate, restoring: saved)
+            case .failed(let error):
+                return fail(units, plan: plan, error, restoring: saved)
+            case .unknown(let error):
+                return settle(units, plan: plan, error, restoring: saved)
+            }
+        }
+    }
+
+    struct Plan {
+        var results: [Result<Void, StoreError>?]
+        var batch = PostgresBatch()
+        var lastSeq: Int64
+    }
+
+    /// Checks every unit's numbering and command id, and gathers the accepted ones' rows.
+    private func plan(_ units: ArraySlice<AppendUnit>, duplicates: Set<String>, _ session: PostgresSession)
+        throws(StoreError) -> Plan
+    {
+        let known = try lastRevisions(numbering.unknownNavigators(in: units), session)
+        var plan = Plan(results: Array(repeating: nil, count: units.count), lastSeq: lastSeq)
+        var ids = Set<String>()
+        for (index, unit) in units.enumerated() {
+            let check = try numbering.check(unit, after: plan.lastSeq) { navigator throws(StoreError) in
+                known[navigator] ?? 0
+            }
+            if let rejection = check {
+                plan.results[index] = .failure(rejection)
+                continue
+            }
+            if let id = unit.commandID, duplicates.contains(id) || !ids.insert(id).inserted {
+                plan.results[index] = .failure(Self.duplicate(id))
+                continue
+            }
+            numbering.accept()
+            plan.batch.add(unit)
+            plan.lastSeq = unit.events.last?.seq ?? plan.lastSeq
+        }
+        return plan
+    }
+
+    func committed(_ plan: Plan) -> [Result<Void, StoreError>] {
+        lastSeq = plan.lastSeq
+        numbering.committed(accepted: true)
+        return plan.results.map { $0 ?? .success(()) }
+    }
+
+    /// Fails every unit the plan accepted (and every unit when there is no plan) with `error`.
+    func fail(
+        _ units: ArraySlice<AppendUnit>, plan: Plan?, _ error: StoreError, restoring saved: UnitNumbering
+    ) -> [Result<Void, StoreError>] {
+        numbering = saved
+        numbering.failed(error)
+        if let session, !session.isBroken, let end = try? session.lastSeq() {
+            lastSeq = end
+        } else if session?.isBroken == true {
+            drop()
+        }
+        guard let plan else { return units.map { _ in .failure(error) } }
+        return plan.results.map { $0 ?? .failure(error) }
+    }
+
+    static func duplicate(_ id: String) -> StoreError {
+        StoreError(
+            kind: .duplicateCommand,
+            message: "Command id \"\(id)\" was already applied; its stored reply answers the retry.")
+    }
+
+    static let unexpectedDuplicate = StoreError(
+        kind: .duplicateCommand,
+        message: "A command id of the batch was stored by another writer while it committed; nothing of it was kept.")
+}
+
+@available(*, unavailable)
+extension PostgresLogWriter: Sendable {}

@@ -1,0 +1,73 @@
+import Foundation
+import SegueStore
+
+/// How long a store waits for its server at open: a daemon started with (or before) its database
+/// keeps trying while the server comes up, and says so (`PostgresOpenAttempt`).
+///
+/// Only faults that may clear are retried: the server unreachable, starting up or shutting down, out
+/// of connections. A wrong password, a missing database, a read-only server, a schema newer than
+/// this build or another writer holding the log fail at once: waiting would not fix them.
+public struct PostgresOpenRetry: Sendable {
+    public var firstDelay: Duration
+    public var longestDelay: Duration
+    /// Gives up once this much time has passed; nil keeps trying for as long as the progress
+    /// callback returns true.
+    public var giveUpAfter: Duration?
+
+    public init(firstDelay: Duration, longestDelay: Duration, giveUpAfter: Duration?) {
+        self.firstDelay = firstDelay
+        self.longestDelay = longestDelay
+        self.giveUpAfter = giveUpAfter
+    }
+
+    /// One attempt: the first error is thrown.
+    public static let never = PostgresOpenRetry(firstDelay: .zero, longestDelay: .zero, giveUpAfter: .zero)
+    /// 250 ms doubling to 5 s, for as long as the caller wants (a daemon: until it is told to stop).
+    public static let untilStopped = PostgresOpenRetry(
+        firstDelay: .milliseconds(250), longestDelay: .seconds(5), giveUpAfter: nil)
+
+    /// Whether an open that failed with `error` may succeed later.
+    static func mayClear(_ error: StoreError) -> Bool {
+        guard error.kind == .postgres, let state = error.sqlState else { return false }
+        return state.hasPrefix("08") || state == SQLState.cannotConnectNow || state == SQLState.adminShutdown
+            || state == "53300"
+    }
+
+    /// Runs `open` until it succeeds, the error is one that does not clear, time is up or
+    /// `progress` returns false; then throws the last error.
+    func run(_ open: () throws(StoreError) -> Void, progress: (PostgresOpenAttempt) -> Bool) throws(StoreError) {
+        let start = ContinuousClock.now
+        var delay = firstDelay
+        var attempt = 1
+        while true {
+            do throws(StoreError) {
+                return try open()
+            } catch {
+                let waited = ContinuousClock.now - start
+                let timeLeft = giveUpAfter.map { $0 - waited } ?? .seconds(Int64.max / 4)
+                guard Self.mayClear(error), timeLeft > .zero else { throw error }
+                let pause = min(delay, timeLeft)
+                guard progress(PostgresOpenAttempt(attempt: attempt, error: error, retryIn: pause, waited: waited))
+                else { throw error }
+                Thread.sleep(
+                    forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) * 1e-18)
+                delay = min(delay * 2, longestDelay)
+                attempt += 1
+            }
+        }
+    }
+}
+
+/// A failed attempt to open the store, reported before the next: for the daemon's log line and its
+/// `STATUS=` to systemd ("Waiting for PostgreSQL at …: attempt 3 failed (…), next in 1 s").
+public struct PostgresOpenAttempt: Sendable, CustomStringConvertible {
+    public var attempt: Int
+    public var error: StoreError
+    public var retryIn: Duration
+    /// Time since the first attempt began.
+    public var waited: Duration
+
+    public var description: String {
+        "attempt \(attempt) failed (\(error.message)); trying again in \(retryIn)"
+    }
+}

@@ -1,0 +1,124 @@
+import SegueStore
+
+/// The log's tables in PostgreSQL, as an ordered list of migrations recorded in `schema_version`.
+///
+/// The same tables as SQLite's (docs/design.md, "The store"), with PostgreSQL's types: `data`,
+/// `reply` and `state` are `json`, which keeps the exact text (so an export is byte-identical) and
+/// lets an operator query it (`data->>'to'`); command ids are `bytea`, since a client's id may hold
+/// any character, NUL included, which `text` refuses, and their order is then bytewise as in
+/// SQLite. Navigator names sort bytewise too (`COLLATE "C"`), whatever the database's collation.
+/// One statement-level trigger refuses UPDATE, DELETE and TRUNCATE of events.
+///
+/// Migration `n` (1-based) takes a database from version `n - 1` to `n`; a database newer than the
+/// code is refused rather than guessed at. All pending migrations run in one transaction, under a
+/// lock on `schema_version`, so two daemons starting at once migrate once.
+enum PostgresSchema {
+    static let migrations: [String] = [
+        // 1: the log, its append-only guard, snapshots and idempotency replies.
+        """
+        CREATE TABLE events (
+            seq bigint PRIMARY KEY CHECK (seq > 0),
+            navigator text COLLATE "C" NOT NULL,
+            revision bigint NOT NULL CHECK (revision > 0),
+            type text NOT NULL,
+            version integer NOT NULL,
+            frame bigint NOT NULL,
+            time bigint NOT NULL,
+            command bytea,
+            data json NOT NULL,
+            CONSTRAINT events_navigator_revision UNIQUE (navigator, revision)
+        );
+        CREATE FUNCTION segue_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'events are append-only' USING ERRCODE = 'restrict_violation',
+                HINT = 'The log is only ever appended to; export it to change history elsewhere.';
+        END $$;
+        CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON events
+            FOR EACH STATEMENT EXECUTE FUNCTION segue_events_append_only();
+        CREATE TABLE snapshots (
+            navigator text COLLATE "C" NOT NULL,
+            seq bigint NOT NULL,
+            revision bigint NOT NULL,
+            state json NOT NULL,
+            PRIMARY KEY (navigator, seq)
+        );
+        CREATE TABLE commands (
+            id bytea PRIMARY KEY,
+            navigator text,
+            seq bigint,
+            reply json,
+            fingerprint bigint
+        );
+        """
+    ]
+
+    static var currentVersion: Int64 { Int64(migrations.count) }
+
+    /// Creates `schema_version` if missing, then brings the database to `currentVersion`.
+    static func migrate(_ connection: PostgresConnection, location: String) throws(StoreError) {
+        try createVersionTableIfMissing(connection, location: location)
+        let action = "Cannot create or migrate the event store's schema at \(location)"
+        try mapped(action) { () throws(PostgresError) in try connection.execute("BEGIN") }
+        do throws(StoreError) {
+            try mapped(action) { () throws(PostgresError) in
+                try connection.execute("LOCK TABLE schema_version IN SHARE ROW EXCLUSIVE MODE")
+            }
+            let version = try currentVersion(of: connection, location: location)
+            try mapped(action) { () throws(PostgresError) in
+                for index in Int(version)..<migrations.count {
+                    try connection.execute(migrations[index])
+                    var parameters = PostgresParameters()
+                    parameters.append(Int64(index + 1))
+                    try connection.query("INSERT INTO schema_version (version) VALUES ($1)", parameters)
+                }
+                try connection.execute("COMMIT")
+            }
+        } catch {
+            if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// `schema_version` is created alone first: a role without CREATE can then still open a
+    /// database that is migrated already (creating needs the privilege even with IF NOT EXISTS).
+    private static func createVersionTableIfMissing(_ connection: PostgresConnection, location: String)
+        throws(StoreError)
+    {
+        let action = "Cannot create the schema_version table at \(location)"
+        let (versioned, hasEvents) = try mapped(action) { () throws(PostgresError) in
+            let found = try connection.query(
+                "SELECT to_regclass('schema_version') IS NOT NULL, to_regclass('events') IS NOT NULL")
+            return (try found.bool(0, 0) == true, try found.bool(0, 1) == true)
+        }
+        guard !versioned else { return }
+        guard !hasEvents else {
+            throw StoreError(
+                kind: .invalidData,
+                message: "The database at \(location) has an events table but no schema_version table: it is "
+                    + "not a Segue event store. Give segued a database of its own.")
+        }
+        try mapped(action) { () throws(PostgresError) in
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS schema_version (
+                    version integer PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+        }
+    }
+
+    /// The database's schema version (0 for none yet); a version newer than this build is refused.
+    static func currentVersion(of connection: PostgresConnection, location: String) throws(StoreError) -> Int64 {
+        let version = try mapped("Cannot read the schema version at \(location)") { () throws(PostgresError) in
+            try connection.query("SELECT COALESCE(MAX(version), 0)::bigint FROM schema_version").int64(0, 0) ?? 0
+        }
+        guard version <= currentVersion else {
+            throw StoreError(
+                kind: .invalidData,
+                message: "The event store at \(location) has schema version \(version), newer than this build's "
+                    + "\(currentVersion). Upgrade segued or point it at a different database.")
+        }
+        return version
+    }
+}

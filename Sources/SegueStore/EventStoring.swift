@@ -1,0 +1,133 @@
+import Dispatch
+import SegueCore
+
+/// Which kind of database keeps a log: the `kind` of the daemon's `store` setting.
+public enum StoreKind: String, Sendable, CaseIterable {
+    /// One file in the data directory (`EventStore`): the embedded default.
+    case sqlite
+    /// A PostgreSQL database (`PostgresEventStore` in SeguePostgres).
+    case postgres
+}
+
+/// The durable, append-only event log as the daemon and the tools use it, whichever database keeps
+/// it (docs/design.md, "The store").
+///
+/// Every backend makes the same promises: `seq` gapless from 1 and `revision` gapless per
+/// navigator, checked (never assigned: the fleet numbers events because it publishes them) and
+/// enforced by unique keys; a unit's events, command id and reply committed together or not at all;
+/// nothing acknowledged that is not committed, at the durability asked for; command ids unique across
+/// restarts; the same `StoreError` kinds, and so the same wire codes, for the same faults.
+///
+/// The requirements are `EventStore`'s methods under their names and signatures, so a caller moves
+/// from the SQLite store to `any EventStoring` by changing a type name. Maintenance that only one
+/// backend does in-process (SQLite's WAL checkpoints, which PostgreSQL's server runs itself) keeps its
+/// place with a default that does nothing and counts nothing, rather than a refinement callers would
+/// have to cast to: a daemon calls `checkpointIfDue()` after every inline commit, whichever the backend.
+public protocol EventStoring: AnyObject, Sendable, EventSequence {
+    /// What `commandIDs()` returns: a walk over every stored command id on a connection of its own.
+    associatedtype CommandIDs: CommandIDWalking
+
+    var kind: StoreKind { get }
+    /// Where the log is, for messages: a file path, or a conninfo without secrets.
+    var location: String { get }
+    var durability: Durability { get }
+
+    // MARK: Appending
+
+    /// Queues `unit` for the next group commit; `completion` fires after COMMIT returned (or the batch
+    /// failed), on the committer thread, and must not block.
+    func submit(_ unit: AppendUnit, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
+    /// Commits `units` in one transaction on the calling thread when the writer is idle; nil when it
+    /// is busy (then `submit` them).
+    func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]?
+    /// Runs the maintenance an inline commit left due without delaying the caller (SQLite: WAL
+    /// checkpoints). A no-op where the database server maintains its own log.
+    func checkpointIfDue()
+    /// Appends `unit` and waits until it is stored (or failed).
+    func append(_ unit: AppendUnit) throws(StoreError)
+    /// Returns once everything submitted before the call is stored or failed.
+    func flush()
+    /// Drains pending appends and closes the writer; later appends fail with `.closed`.
+    func close()
+
+    // MARK: Reading
+
+    /// The last committed seq (0 for an empty log). Appends must number from `lastSeq + 1`.
+    var lastSeq: Int64 { get }
+    func lastRevision(of navigator: String) throws(StoreError) -> Int64
+    /// The stored reply of an already applied command id, across restarts; nil if never seen.
+    func reply(forCommand id: String) throws(StoreError) -> JSON?
+    /// The reply and request fingerprint of an already applied command id; nil if never seen.
+    func command(_ id: String) throws(StoreError) -> StoredCommand?
+    /// Up to `limit` events with seq above `seq`, in seq order, optionally of one navigator.
+    func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord]
+    /// The navigator's events with seq in `(after, upTo]`: the tail to fold onto a snapshot.
+    func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord]
+    /// Every navigator that has at least one event, in name order.
+    func navigators() throws(StoreError) -> [String]
+
+    // MARK: Snapshots
+
+    func saveSnapshot(navigator: String, seq: Int64, revision: Int64, state: JSON) throws(StoreError)
+    /// Saves several snapshots in one transaction: a checkpoint is all of them or none.
+    func saveSnapshots(_ snapshots: [Snapshot]) throws(StoreError)
+    /// The newest snapshot of every navigator that has one, in navigator order.
+    func latestSnapshots() throws(StoreError) -> [Snapshot]
+    /// The newest snapshot of `navigator` taken at or before `seq`.
+    func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot?
+
+    // MARK: Integrity, ids, import
+
+    /// The database's own check of the log, findings as sentences; empty when it is sound.
+    func integrityCheck() throws(StoreError) -> [String]
+    func commandIDs() throws(StoreError) -> CommandIDs
+    /// Appends the events of a JSON Lines export, all or none, in one transaction; returns the count.
+    @discardableResult func importJSONLines(from path: String) throws(StoreError) -> Int
+
+    /// How the store checkpointed its WAL since open, for `stats`; all zeros where the database
+    /// server checkpoints its own log (`kind` tells which).
+    var walCheckpoints: WALCheckpointCounts { get }
+}
+
+extension EventStoring {
+    public func checkpointIfDue() {}
+
+    public var walCheckpoints: WALCheckpointCounts {
+        WALCheckpointCounts(background: 0, catchUps: 0, forced: 0, failures: 0, restarts: 0)
+    }
+
+    public func reply(forCommand id: String) throws(StoreError) -> JSON? { try command(id)?.reply }
+
+    /// `submit` for callers that can block: waits until `unit` is stored (or failed).
+    public func append(_ unit: AppendUnit) throws(StoreError) {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<Void, StoreError> = .success(())
+        submit(unit) { result in
+            outcome = result
+            done.signal()
+        }
+        done.wait()
+        try outcome.get()
+    }
+
+    /// Saves `state`, the caller's fold of `navigator` up to `seq` (its `revision`).
+    public func saveSnapshot(navigator: String, seq: Int64, revision: Int64, state: JSON) throws(StoreError) {
+        try saveSnapshots([Snapshot(navigator: navigator, seq: seq, revision: revision, state: state)])
+    }
+}
+
+/// A walk over every stored command id, in bytewise order, a page per read transaction (see
+/// `CommandIDReader`): how the daemon builds its filter of known ids at start.
+public protocol CommandIDWalking {
+    /// Calls `body` with the UTF-8 bytes of every stored id (valid during the call only), `pageSize`
+    /// per read, while `body` returns true. Returns false when `body` stopped the walk.
+    @discardableResult
+    func walk(pageSize: Int, _ body: (UnsafeRawBufferPointer) -> Bool) throws(StoreError) -> Bool
+}
+
+extension EventStore: EventStoring {
+    public var kind: StoreKind { .sqlite }
+    public var location: String { path }
+}
+
+extension CommandIDReader: CommandIDWalking {}

@@ -1,0 +1,114 @@
+import Foundation
+import SegueClient
+import SegueCommandLine
+import SegueCore
+
+/// ping (once, or `--count N` with round-trip times like ping(8)) and stats (once, or `--watch`).
+enum MonitorCommands {
+    static func ping(_ inv: Invocation) throws {
+        let client = try inv.client()
+        guard let count = try inv.count("count") else {
+            let reply = try client.call("ping")
+            let pong = try Pong(reply)
+            inv.print(
+                reply,
+                "segued \(pong.version) at \(inv.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")
+            return
+        }
+        guard count > 0 else { throw UsageError.invalidValue("0", for: "--count", "expected a positive integer") }
+        let interval =
+            try inv.parsed.value("interval").map { (t: String) throws(UsageError) in
+                try ArgumentValues.seconds(t, for: "--interval")
+            } ?? 1
+        var times: [Double] = []
+        for sequence in 1...count {
+            let start = ContinuousClock.now
+            if let reply = try answer(client) {
+                let ms = milliseconds(ContinuousClock.now - start)
+                times.append(ms)
+                var line = reply
+                line["time"] = .double((ms * 1000).rounded() / 1000)
+                line["sequence"] = .int(sequence)
+                inv.print(
+                    line,
+                    "reply from \(inv.endpoint): sequence=\(sequence) seq=\(reply["seq"]?.int64Value ?? 0) "
+                        + "time=\(fixed(ms)) ms")
+            } else if !inv.json {
+                Output.line("no reply from \(inv.endpoint): sequence=\(sequence)")
+            }
+            if sequence < count { GestureCommands.sleep(until: start + .nanoseconds(Int64(interval * 1e9))) }
+        }
+        let lost = Int(count) - times.count
+        let summary =
+            "\(count) sent, \(times.count) received, \(Int((Double(lost) / Double(count) * 100).rounded()))% lost"
+        if inv.json {
+            var object: JSONObject = ["sent": .int(count), "received": .int(Int64(times.count))]
+            if let min = times.min(), let max = times.max() {
+                object["min"] = .double(min)
+                object["avg"] = .double(times.reduce(0, +) / Double(times.count))
+                object["max"] = .double(max)
+            }
+            Output.line(JSON.object(object).serialized())
+        } else {
+            Output.line("--- \(inv.endpoint) ping statistics ---\n" + summary)
+            if let min = times.min(), let max = times.max() {
+                let avg = times.reduce(0, +) / Double(times.count)
+                Output.line("round-trip min/avg/max = \(fixed(min))/\(fixed(avg))/\(fixed(max)) ms")
+            }
+        }
+        if lost > 0 { throw Exit(.timeout) }
+    }
+
+    /// A ping's reply, or nil for no answer in time (a lost ping, counted as ping(8) does).
+    static func answer(_ client: SegueClient) throws -> JSONObject? {
+        switch Result(catching: { () throws(SegueClientError) -> JSONObject in try client.call("ping") }) {
+        case .success(let reply): return reply
+        case .failure(.timeout): return nil
+        case .failure(let error): throw error
+        }
+    }
+
+    static func milliseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+    }
+
+    /// Three decimals, as ping(8) prints times.
+    static func fixed(_ ms: Double) -> String { String(format: "%.3f", ms) }
+
+    static func stats(_ inv: Invocation) throws {
+        let client = try inv.client()
+        guard inv.parsed.flag("watch") else { return printStats(try client.stats(), inv) }
+        let interval =
+            try inv.parsed.argument("interval").map { (t: String) throws(UsageError) in
+                try ArgumentValues.seconds(t, for: "<interval>")
+            } ?? 2
+        let terminal = !inv.json && isatty(STDOUT_FILENO) == 1
+        while true {
+            let start = ContinuousClock.now
+            let reply = try client.stats()
+            if terminal {
+                // Home and clear, then the counters: a screen that updates in place, like watch(1).
+                Terminal.write("\u{1B}[H\u{1B}[2J")
+                Output.line("segue stats --watch \(ReadCommands.format(interval))  \(inv.endpoint)  (Ctrl-C quits)\n")
+            } else if !inv.json {
+                Output.line("--- \(ISO8601DateFormatter().string(from: Date()))")
+            }
+            printStats(reply, inv)
+            GestureCommands.sleep(until: start + .nanoseconds(Int64(interval * 1e9)))
+        }
+    }
+
+    /// One `dotted.name<TAB>value` line per counter, at any depth, strings unquoted: easy to read and
+    /// to grep or cut; the reply itself under `--json`.
+    static func printStats(_ reply: JSONObject, _ inv: Invocation) {
+        guard !inv.json else { return Output.line(JSON.object(reply).serialized()) }
+        func lines(_ prefix: String, _ value: JSON) {
+            if let object = value.objectValue {
+                for (key, member) in object.members { lines(prefix.isEmpty ? key : "\(prefix).\(key)", member) }
+            } else {
+                Output.line("\(prefix)\t\(value.stringValue ?? value.serialized())")
+            }
+        }
+        for (key, value) in reply.members where key != "ok" && key != "id" { lines(key, value) }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A progress line on stderr for long work (`verify`, `import`, `replay --publish`), only when stderr
+/// is a terminal: rewritten in place at most ten times a second, erased when the work is done, so
+/// scripts and logs never see it.
+struct Progress {
+    let label: String
+    let total: Int?
+    private let shown = isatty(STDERR_FILENO) == 1
+    private var last = ContinuousClock.now
+    private var drawn = false
+
+    init(_ label: String, total: Int? = nil) {
+        self.label = label
+        self.total = total
+    }
+
+    mutating func update(_ done: Int, detail: String = "") {
+        guard shown, ContinuousClock.now - last >= .milliseconds(100) else { return }
+        last = ContinuousClock.now
+        var line = "\(label) \(done)"
+        if let total, total > 0 { line += " of \(total) (\(done * 100 / total)%)" }
+        if !detail.isEmpty { line += ", \(detail)" }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        drawn = true
+    }
+
+    /// Erases the line.
+    mutating func finish() {
+        guard drawn else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        drawn = false
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// The terminal chores of `watch`: the alternate screen, no cursor, keys read one at a time without
+/// echo, redraws that never scroll, the size (re-read on SIGWINCH), and everything put back on exit,
+/// on Ctrl-C and on SIGTERM or SIGHUP.
+enum Terminal {
+    /// The settings before `enter`, restored by `leave` and by the signal handler.
+    nonisolated(unsafe) private static let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    nonisolated(unsafe) private static let hasSaved = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+    /// Set by SIGWINCH: the next loop turn redraws at the new size.
+    nonisolated(unsafe) static let resized = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+    private static let restoreSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+    /// Whether stdout should get colour: a terminal, and no `NO_COLOR` (no-color.org: any non-empty value).
+    static var colour: Bool {
+        isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    static func enter() {
+        hasSaved.pointee = 0
+        resized.pointee = 0
+        if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, saved) == 0 {
+            hasSaved.pointee = 1
+            var raw = saved.pointee
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+            // Non-blocking reads: VMIN 0, VTIME 0.
+            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+                cc[Int(VMIN)] = 0
+                cc[Int(VTIME)] = 0
+            }
+            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        }
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+        atexit { Terminal.leave() }
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig) { _ in
+                Terminal.restoreInHandler()
+                _exit(0)
+            }
+        }
+        signal(SIGWINCH) { _ in Terminal.resized.pointee = 1 }
+    }
+
+    /// Puts the terminal back (idempotent).
+    static func leave() {
+        restoreInHandler()
+    }
+
+    /// Only async-signal-safe calls: tcsetattr and write(2).
+    private static func restoreInHandler() {
+        if hasSaved.pointee == 1 {
+            tcsetattr(STDIN_FILENO, TCSANOW, saved)
+            hasSaved.pointee = 0
+        }
+        _ = restoreSequence.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
+    }
+
+    /// Draws `lines` from the top left; nothing after the last line, so the screen never scrolls.
+    static func draw(_ lines: [String]) {
+        let out = "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
+        write(out)
+    }
+
+    static func size() -> (columns: Int, rows: Int) {
+        var w = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0, w.ws_row > 0 {
+            return (Int(w.ws_col), Int(w.ws_row))
+        }
+        return (80, 24)
+    }
+
+    /// The keys typed since the last call (none when stdin is not a terminal).
+    static func keys() -> [Key] {
+        guard hasSaved.pointee == 1 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(STDIN_FILENO, &buffer, buffer.count)
+        guard count > 0 else { return [] }
+        return Key.parse(Array(buffer[..<count]))
+    }
+
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
+
+/// A key `watch` acts on.
+enum Key: Equatable {
+    case character(Character)
+    case up, down, pageUp, pageDown, enter, escape, backspace
+
+    /// Bytes as a terminal sends them: arrows and page keys as CSI sequences.
+    static func parse(_ bytes: [UInt8]) -> [Key] {
+        var keys: [Key] = []
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x1B, i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
+                switch bytes[i + 2] {
+                case UInt8(ascii: "A"): keys.append(.up)
+                case UInt8(ascii: "B"): keys.append(.down)
+                case UInt8(ascii: "5"): keys.append(.pageUp)
+                case UInt8(ascii: "6"): keys.append(.pageDown)
+                default: break
+                }
+                i += bytes[i + 2] == UInt8(ascii: "5") || bytes[i + 2] == UInt8(ascii: "6") ? 4 : 3
+                continue
+            }
+            switch b {
+            case 0x1B: keys.append(.escape)
+            case 0x0A, 0x0D: keys.append(.enter)
+            case 0x7F, 0x08: keys.append(.backspace)
+            default: keys.append(.character(Character(UnicodeScalar(b))))
+            }
+            i += 1
+        }
+        return keys
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import SegueClient
+import SegueCommandLine
+import SegueCore
+
+/// help, completion and raw: what users of redis-cli, systemctl and jq expect around the commands.
+enum ToolCommands {
+    /// `segue help [COMMAND...]`: the command's `--help`; `--man` prints the man page (roff).
+    static func help(_ inv: Invocation) throws {
+        if inv.parsed.flag("man") {
+            Output.line(CommandTree.root.manPage(date: SegueVersion.current, extra: CommandTree.manSections))
+            return
+        }
+        let words = inv.parsed.arguments["command"] ?? []
+        let (path, rest) = try CommandTree.root.resolve(words)
+        if let extra = rest.first {
+            throw UsageError.unknownCommand(extra, in: path.map(\.name).joined(separator: " "))
+        }
+        Output.line(path.last!.help(path: path.map(\.name).joined(separator: " ")))
+    }
+
+    static func completion(_ inv: Invocation) throws {
+        let shell = try inv.parsed.argument("shell", as: CompletionShell.self)!
+        FileHandle.standardOutput.write(Data(CommandTree.root.completionScript(for: shell).utf8))
+    }
+
+    /// `segue raw JSON` (or JSON lines on stdin): each request sent as it is, each reply printed as it
+    /// came; exit 1 if any was `ok: false`. With no argument on a terminal: an interactive prompt.
+    static func raw(_ inv: Invocation) throws {
+        let client = try inv.client()
+        if let text = inv.parsed.argument("request") {
+            return try send(text, client)
+        }
+        if isatty(STDIN_FILENO) == 1 { return try RawPrompt(client: client, endpoint: inv.endpoint).run() }
+        var refused = false
+        while let line = readLine() {
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            do { try send(line, client) } catch let exit as Exit where exit.code == .rejected { refused = true }
+        }
+        if refused { throw Exit(.rejected) }
+    }
+
+    /// Sends one request (JSON, or `cmd [navigator] [key=value...]`) and prints the reply line.
+    static func send(_ text: String, _ client: SegueClient) throws {
+        let request = try RawPrompt.request(text)
+        let reply: JSONObject
+        switch Result(catching: { () throws(SegueClientError) -> JSONObject in try client.call(request) }) {
+        case .success(let answer):
+            reply = answer
+        case .failure(.rejected(let code, let message, let details)):
+            var error = details
+            error["code"] = .string(code.rawValue)
+            error["message"] = .string(message)
+            var object: JSONObject = ["ok": false, "error": .object(error)]
+            if let id = request["id"] { object["id"] = id }
+            Output.line(JSON.object(object).serialized())
+            throw Exit(.rejected)
+        case .failure(let error):
+            throw error
+        }
+        Output.line(JSON.object(reply).serialized())
+    }
+}
+
+/// `segue raw` on a terminal: a prompt, like redis-cli's, with the session's lines in memory (`history`
+/// lists them) and kept in `$SEGUE_HISTORY` (default `~/.segue_history`) for the next session. No
+/// line editing beyond the terminal's own: that would take a new C dependency (libedit).
+struct RawPrompt {
+    let client: SegueClient
+    let endpoint: String
+    static let historyLimit = 1000
+
+    static var historyFile: String {
+        let env = ProcessInfo.processInfo.environment
+        if let file = env["SEGUE_HISTORY"], !file.isEmpty { return file }
+        return (env["HOME"] ?? ".") + "/.segue_history"
+    }
+
+    func run() throws {
+        var history =
+            (try? String(contentsOfFile: Self.historyFile, encoding: .utf8))?.split(separator: "\n").map(String.init)
+            ?? []
+        Output.error("segue raw \(endpoint): a JSON request or 'cmd [navigator] [key=value...]'; 'history', 'quit'.")
+        while true {
+            FileHandle.standardError.write(Data("segue> ".utf8))
+            guard let line = readLine() else { break }
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { continue }
+            if text == "quit" || text == "exit" { break }
+            if text == "history" {
+                for (index, entry) in history.suffix(50).enumerated() { Output.line("\(index + 1)  \(entry)") }
+                continue
+            }
+            history.append(text)
+            try? (history.suffix(Self.historyLimit).joined(separator: "\n") + "\n").write(
+                toFile: Self.historyFile, atomically: true, encoding: .utf8)
+            do {
+                try ToolCommands.send(text, client)
+            } catch let error as UsageError {
+                Output.error("error: \(error.message)")
+            } catch is Exit {
+                continue
+            } catch let error as SegueClientError {
+                Output.error("error: \(error)")
+            }
+        }
+    }
+
+    /// A request from a line: a JSON object as it is, or words: `ping`, `state main`,
+    /// `push main screen={"name":"Detail"} animated=false` (values JSON when they parse, else text).
+    static func request(_ text: String) throws(UsageError) -> JSONObject {
+        if text.hasPrefix("{") {
+            guard let json = try? JSON.parse(text), let object = json.objectValue else {
+                throw UsageError.invalidValue(text, for: "<request>", "expected a JSON object")
+            }
+            return object
+        }
+        let words = text.split(separator: " ").map(String.init)
+        guard let cmd = words.first else { throw UsageError("An empty request.") }
+        var request: JSONObject = ["cmd": .string(cmd)]
+        for (index, word) in words.dropFirst().enumerated() {
+            if index == 0, !word.contains("=") {
+                request["navigator"] = .string(word)
+                continue
+            }
+            let (key, value) = try ArgumentValues.parameter(word, for: "<request>")
+            request[key] = value
+        }
+        return request
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The interactive side of `watch` on a terminal: keys (scroll, filter, quit, and a replay's pause,
+/// step and speed), the size, and redraws at most once a frame (60 Hz) and only when something changed.
+struct WatchScreen {
+    var layout: WatchLayout
+    var header: String
+    var keys: String
+    private var dirty = true
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+
+    enum Action: Equatable { case none, quit, pause, step, faster, slower }
+
+    init(header: String, keys: String) {
+        let (columns, rows) = Terminal.size()
+        layout = WatchLayout(columns: columns, rows: rows, colour: Terminal.colour)
+        self.header = header
+        self.keys = keys
+    }
+
+    mutating func enter() { Terminal.enter() }
+
+    mutating func changed() { dirty = true }
+
+    /// Reads the keys typed; returns what the command must do (scrolling and filtering are done here).
+    mutating func handleKeys(_ model: WatchModel) -> Action {
+        var action = Action.none
+        for key in Terminal.keys() {
+            dirty = true
+            if layout.editingFilter {
+                switch key {
+                case .enter: layout.editingFilter = false
+                case .escape:
+                    layout.editingFilter = false
+                    layout.filter = ""
+                case .backspace: _ = layout.filter.popLast()
+                case .character(let c): layout.filter.append(c)
+                default: break
+                }
+                layout.scroll = 0
+                continue
+            }
+            switch key {
+            case .character("q"): return .quit
+            case .character("j"), .down: layout.scroll = min(layout.scroll + 1, layout.maxScroll(model))
+            case .character("k"), .up: layout.scroll = max(0, layout.scroll - 1)
+            case .pageDown: layout.scroll = min(layout.scroll + max(1, layout.rows / 2), layout.maxScroll(model))
+            case .pageUp: layout.scroll = max(0, layout.scroll - max(1, layout.rows / 2))
+            case .character("g"): layout.scroll = 0
+            case .character("/"):
+                layout.editingFilter = true
+                layout.filter = ""
+            case .escape: layout.filter = ""
+            case .character(" "): action = .pause
+            case .character("."), .character("n"): action = .step
+            case .character("+"), .character("="): action = .faster
+            case .character("-"): action = .slower
+            default: break
+            }
+        }
+        return action
+    }
+
+    /// Redraws if something changed (or the terminal was resized) and a frame has passed.
+    mutating func draw(_ model: WatchModel, force: Bool = false) {
+        if Terminal.resized.pointee == 1 {
+            Terminal.resized.pointee = 0
+            dirty = true
+        }
+        guard dirty || force, force || ContinuousClock.now - lastDraw >= .milliseconds(16) else { return }
+        let (columns, rows) = Terminal.size()
+        layout.columns = columns
+        layout.rows = rows
+        layout.scroll = min(layout.scroll, layout.maxScroll(model))
+        Terminal.draw(layout.render(model, header: header, keys: keys))
+        lastDraw = ContinuousClock.now
+        dirty = false
+    }
+}

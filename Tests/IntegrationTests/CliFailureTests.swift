@@ -1,0 +1,151 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// How `segue` fails: fast and naming the endpoint when nothing listens, one JSON object under
+/// `--json`, values refused locally with the daemon's own rules, messages that say what is wrong.
+@Suite(.serialized) struct CliFailureTests {
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let (s, atto) = (ContinuousClock.now - start).components
+        return Double(s) + Double(atto) / 1e18
+    }
+
+    @Test(arguments: ["tcp://127.0.0.1:1", "tcp://127.0.0.1:\(DaemonProcess.freePort())"])
+    func aRefusedConnectionIsReportedWithinASecond(endpoint: String) throws {
+        let start = ContinuousClock.now
+        let result = try Cli.run(["ping", "--endpoint", endpoint, "--timeout", "10"])
+        #expect(Self.seconds(since: start) < 1, "reported at once, not after --timeout")
+        #expect(result.status == 3)
+        #expect(
+            result.stderr == "error: could not connect to \(endpoint): connection refused (is segued running there?)\n")
+    }
+
+    @Test func anUnresolvableHostIsAUsageError() throws {
+        let result = try Cli.run(["ping", "--endpoint", "tcp://nosuch.invalid:7400"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("cannot resolve the host 'nosuch.invalid'"), "\(result.stderr)")
+    }
+
+    /// Under `--json` every failure is one JSON object on stdout with the usual status.
+    @Test func jsonCoversFailures() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let cases: [([String], Int32, String)] = [
+            (["push", "nope", "X", "--json"], 1, "unknown_navigator"),
+            (["push", "--json"], 64, "usage"),
+            (["push", "main", "X", "--style", "wobble", "--json"], 64, "usage"),
+            (["ping", "--json", "--endpoint", "tcp://127.0.0.1:1"], 3, "unreachable"),
+        ]
+        for (arguments, status, code) in cases {
+            let result = try Cli.run(arguments, daemon: d)
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 1, "\(arguments): \(result.stdout)")
+            let reply = try JSON.parse(String(lines.first ?? ""))
+            #expect(reply["ok"] == false)
+            #expect(reply["error"]?["code"] == .string(code), "\(arguments): \(result.stdout)")
+            #expect(reply["error"]?["message"]?.stringValue?.isEmpty == false)
+        }
+    }
+
+    /// Values the daemon would refuse are refused before anything is sent, with its own rule
+    /// (SegueCore): status 64 even with no daemon at the endpoint.
+    @Test(arguments: [
+        (
+            ["push", "main", "X", "--style", "wobble"],
+            "The value 'wobble' is invalid for '--style': animator.style must be one of "
+        ),
+        (
+            ["push", "main", "X", "--curve", "bezier:1.5,0,0,1"],
+            "The value 'bezier:1.5,0,0,1' is invalid for '--curve': animator.curve.bezier[0] must be in [0, 1]; got 1.5"
+        ),
+        (
+            ["push", "main", "X", "--duration", "0.6s", "--curve", "spring-response:0.5,0.8"],
+            "The value '0.6s' is invalid for '--duration': animator.duration cannot be given with a spring that settles "
+        ),
+        (["log", "--limit", "0"], "The value '0' is invalid for '--limit': expected a positive integer"),
+        (
+            ["push", "main", "X", "--preset", "nope"],
+            "The value 'nope' is invalid for '--preset': animator.preset must be"
+        ),
+    ])
+    func valuesAreCheckedBeforeSending(arguments: [String], message: String) throws {
+        let result = try Cli.run(arguments + ["--endpoint", "tcp://127.0.0.1:1"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: " + message), "\(result.stderr)")
+    }
+
+    /// The duration rule for settling springs is the daemon's too: a client that sends it anyway is
+    /// refused, rather than getting a transition that ignores the number.
+    @Test func theDaemonRefusesADurationWithASettlingSpring() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let client = try TestClient(endpoint: d.commandEndpoint)
+        _ = try client.call(["cmd": "create", "navigator": "main", "root": ["name": "Home"]])
+        let reply = try client.call([
+            "cmd": "push", "navigator": "main", "screen": ["name": "Settings"],
+            "animator": ["duration": 0.6, "curve": ["spring": ["response": 0.5, "dampingFraction": 0.8]]],
+        ])
+        #expect(reply["error"]?["code"] == "invalid_argument", "\(reply)")
+        let ratio = try client.call([
+            "cmd": "push", "navigator": "main", "screen": ["name": "Settings"],
+            "animator": ["duration": 0.6, "curve": ["spring": ["dampingRatio": 0.8, "initialVelocity": 0]]],
+        ])
+        #expect(ratio["ok"] == true, "a dampingRatio spring runs for the duration given: \(ratio)")
+    }
+
+    @Test func timeTravelOutsideTheLogSaysSo() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let past = try Cli.run(["state", "main", "--at", "9999"], daemon: d)
+        #expect(past.status == 1)
+        #expect(
+            past.stderr
+                == "error: invalid_argument: at is seq 9999, past the end of the log (seq 1); give a seq from 0 to 1.\n"
+        )
+        let before = try Cli.run(["state", "main", "--at", "0"], daemon: d)
+        #expect(before.status == 1)
+        #expect(
+            before.stderr
+                == "error: unknown_navigator: Navigator main did not exist at seq 0 yet (it was created later in the log).\n"
+        )
+    }
+
+    /// A log of 41 events: `create main Home`, then 20 pushes without animation.
+    static func exportedLog(_ d: DaemonProcess) throws -> String {
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        for index in 0..<20 { try Cli.run(["push", "main", "S\(index)", "--no-animate"], daemon: d) }
+        let file = d.dataDir + "/log.jsonl"
+        let export = try Cli.run(["export", "--data-dir", d.dataDir, "-o", file])
+        #expect(export.status == 0, "\(export.stderr)")
+        return file
+    }
+
+    @Test func replayRefusesWhatTheLogDoesNotHoldAndCountsWhatItReplayed() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let file = try Self.exportedLog(d)
+        let nope = try Cli.run(["replay", file, "--navigator", "nope"])
+        #expect(nope.status == 1)
+        #expect(nope.stderr == "error: \(file) has no navigator nope; it has main.\n")
+        let late = try Cli.run(["replay", file, "--from", "100"])
+        #expect(late.status == 1)
+        #expect(late.stderr == "error: --from 100 is past the end of \(file) (seq 41): nothing would be replayed.\n")
+        let cut = try Cli.run(["replay", file, "--from", "6", "--to", "31"])
+        #expect(cut.status == 0)
+        #expect(cut.stderr.hasPrefix("Replayed 26 events at 60 Hz: "), "\(cut.stderr)")
+    }
+
+    @Test func reimportingAnExportSaysTheDataDirHoldsItAlready() throws {
+        let d = try DaemonProcess()
+        let file = try Self.exportedLog(d)
+        d.stop()
+        let again = try Cli.run(["import", "--data-dir", d.dataDir, file])
+        #expect(again.status == 1)
+        #expect(
+            again.stderr
+                == "\(file): The data dir already holds seqs 1–41; \(file) holds seqs 1–41, so importing it would "
+                + "repeat them. Import only a file that continues the log (from seq 42). Nothing was imported.\n")
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// What users of comparable tools expect around the commands: help, completions, a man page, raw
+/// requests, ping statistics, stats that update.
+@Suite(.serialized) struct CliToolTests {
+    /// Runs `script` in `shell` and returns what it printed (stdout and stderr).
+    static func shell(_ shell: String, _ script: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: shell)
+        process.arguments = ["-c", script]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(arguments: [["push"], ["gesture", "end"], ["log"], []])
+    func helpCommandIsTheCommandsHelp(words: [String]) throws {
+        let help = try Cli.run(["help"] + words)
+        let flag = try Cli.run(words + ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout == flag.stdout)
+        #expect(help.stdout.contains("EXAMPLES:\n"), "every help has examples: \(help.stdout)")
+        let unknown = try Cli.run(["help", "frob"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("error: Unknown command 'frob'."))
+    }
+
+    /// Every command's help shows examples, `segue --help` included.
+    @Test func everyHelpHasExamples() throws {
+        let root = try Cli.run(["--help"])
+        #expect(root.stdout.contains("EXAMPLES:\n"), "\(root.stdout)")
+        let section = root.stdout.components(separatedBy: "SUBCOMMANDS:\n").last ?? ""
+        let names =
+            section.components(separatedBy: "EXAMPLES:").first?.split(separator: "\n")
+            .compactMap { line -> String? in
+                guard line.hasPrefix("  "), !line.hasPrefix("   "), !line.contains("See '") else { return nil }
+                return line.split(separator: " ").first.map(String.init)
+            } ?? []
+        #expect(names.count > 20, "\(names)")
+        for name in names {
+            let help = try Cli.run([name, "--help"])
+            #expect(help.stdout.contains("EXAMPLES:\n"), "\(name): \(help.stdout.suffix(200)) \(help.stderr)")
+        }
+    }
+
+    @Test func bashLoadsTheCompletionAndItCompletes() throws {
+        let binary = Cli.binary
+        let script = """
+            source <(\(binary) completion bash)
+            complete -p segue
+            COMP_WORDS=(segue pu); COMP_CWORD=1; _segue; echo "1: ${COMPREPLY[*]}"
+            COMP_WORDS=(segue gesture e); COMP_CWORD=2; _segue; echo "2: ${COMPREPLY[*]}"
+            COMP_WORDS=(segue push main X --st); COMP_CWORD=4; _segue; echo "3: ${COMPREPLY[*]}"
+            COMP_WORDS=(segue completion ""); COMP_CWORD=2; _segue; echo "4: ${COMPREPLY[*]}"
+            """
+        let (status, output) = try Self.shell("/bin/bash", script)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("complete -F _segue segue"), "\(output)")
+        #expect(output.contains("1: push\n"), "\(output)")
+        #expect(output.contains("2: end\n"), "\(output)")
+        #expect(output.contains("3: --style\n"), "\(output)")
+        #expect(output.contains("4: \n") || output.contains("4:"), "\(output)")
+    }
+
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/bin/zsh"), "zsh is not installed (.ci/run installs it)"))
+    func zshLoadsTheCompletion() throws {
+        let script =
+            "autoload -U compinit && compinit -u; source <(\(Cli.binary) completion zsh); echo ${_comps[segue]}"
+        let (status, output) = try Self.shell("/usr/bin/zsh", script)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("_segue"), "\(output)")
+    }
+
+    @Test func fishCompletionNamesEveryCommand() throws {
+        let fish = try Cli.run(["completion", "fish"])
+        #expect(fish.status == 0)
+        for name in ["push", "watch", "raw", "completion"] {
+            #expect(fish.stdout.contains("-a \(name) "), "\(name)")
+        }
+        #expect(try Cli.run(["completion", "tcsh"]).status == 64)
+    }
+
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/bin/man"), "man is not installed (.ci/run installs it)"))
+    func theManPageRenders() throws {
+        let page = DaemonProcess.temporaryDirectory() + "/segue.1"
+        try Cli.run(["help", "--man"]).stdout.write(toFile: page, atomically: true, encoding: .utf8)
+        let (status, output) = try Self.shell("/bin/sh", "MANWIDTH=100 man -l \(page) 2>&1 | col -b")
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("segue - Drive and observe segued"), "\(output.prefix(400))")
+        #expect(output.contains("segue push <navigator> <screen> [<options>]"), "\(output.prefix(400))")
+        #expect(output.contains("EXIT STATUS"))
+        #expect(!output.contains("warning"), "\(output)")
+    }
+
+    @Test func rawSendsRequestsAndPrintsReplies() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let one = try Cli.run(["raw", #"{"cmd": "create", "navigator": "main", "root": {"name": "Home"}}"#], daemon: d)
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(try JSON.parse(one.stdout.trimmingCharacters(in: .newlines))["revision"] == 1)
+        let lines = try Cli.run(["raw"], daemon: d, stdin: "state main\n{\"cmd\": \"pop\", \"navigator\": \"main\"}\n")
+        #expect(lines.status == 1, "the pop of the root is refused")
+        let replies = try lines.stdout.split(separator: "\n").map { try JSON.parse(String($0)) }
+        #expect(replies.count == 2)
+        #expect(replies.first?["stack"]?.arrayValue?.count == 1)
+        #expect(replies.last?["error"]?["code"] == "cannot_pop_root")
+    }
+
+    @Test func pingCountPrintsRoundTripStatistics() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let result = try Cli.run(["ping", "--count", "3", "--interval", "50ms"], daemon: d)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("reply from \(d.commandEndpoint): sequence=") }.count == 3)
+        #expect(result.stdout.contains("3 sent, 3 received, 0% lost\n"))
+        #expect(lines.last?.hasPrefix("round-trip min/avg/max = ") == true, "\(result.stdout)")
+        let json = try Cli.run(["ping", "-c", "2", "-i", "10ms", "--json"], daemon: d)
+        let summary = try JSON.parse(String(json.stdout.split(separator: "\n").last ?? ""))
+        #expect(summary["sent"] == 2 && summary["received"] == 2)
+        #expect((summary["min"]?.doubleValue ?? -1) <= (summary["max"]?.doubleValue ?? -2))
+    }
+
+    @Test func statsWatchPrintsAgainEachInterval() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let watcher = try CliBackground(
+            ["stats", "--watch", "0.2", "--endpoint", d.commandEndpoint])
+        #expect(watcher.wait { $0.components(separatedBy: "\n--- ").count >= 3 }, "\(watcher.stdout)")
+        watcher.process.terminate()
+        watcher.finish()
+        #expect(watcher.stdout.contains("\ncommands\t"), "\(watcher.stdout.prefix(300))")
+    }
+
+    /// A slow replay shows where it is on a terminal's stderr, and nothing of it when piped.
+    @Test func aSlowReplayShowsProgressOnATerminalOnly() throws {
+        let d = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--duration", "0.4", "--wait"], daemon: d)
+        d.stop()
+        let endpoint = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let session = "segue-progress-\(getpid())"
+        _ = try CliWatchTests.tmux([
+            "new-session", "-d", "-s", session, "-x", "100", "-y", "10",
+            "\(Cli.binary) replay \(d.dataDir) --publish \(endpoint) --speed 0.25; sleep 5",
+        ])
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        let pane = try CliWatchTests.capture(session, tries: 200) { $0.contains("replaying: seq ") }
+        #expect(pane.contains("replaying: seq "), "\(pane)")
+        let done = try CliWatchTests.capture(session, tries: 400) { $0.contains("Replayed ") }
+        #expect(!done.contains("replaying: seq"), "erased when done: \(done)")
+        let piped = try Cli.run(["replay", d.dataDir, "--publish", endpoint, "--speed", "4"])
+        #expect(piped.stderr.hasPrefix("Replayed "), "\(piped.stderr)")
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// `segue watch`'s screen in a real terminal (tmux): it fits the terminal however many navigators
+/// and however long their stacks, follows a resize, scrolls and filters, draws colour unless
+/// NO_COLOR, gives the terminal back as it found it, and watches replays.
+@Suite(.serialized) struct CliWatchLayoutTests {
+    static let tmux = CliWatchTests.tmux
+
+    /// A daemon with 40 navigators, nav01's stack four screens deep with long names.
+    static func fleet() throws -> DaemonProcess {
+        let d = try DaemonProcess()
+        let client = try TestClient(endpoint: d.commandEndpoint)
+        for index in 1...40 {
+            let name = index < 10 ? "nav0\(index)" : "nav\(index)"
+            _ = try client.call(["cmd": "create", "navigator": .string(name), "root": ["name": "Home"]])
+        }
+        for screen in ["Detail", "VeryLongScreenNameNumberOne", "VeryLongScreenNameNumberTwo"] {
+            _ = try client.call([
+                "cmd": "push", "navigator": "nav01", "screen": ["name": .string(screen)], "animated": false,
+            ])
+        }
+        return d
+    }
+
+    /// Starts `segue ARGUMENTS` in a detached tmux session of `columns` × `rows`.
+    static func start(
+        _ arguments: String, columns: Int, rows: Int, daemon: DaemonProcess? = nil, environment: String = ""
+    ) throws -> String {
+        let session = "segue-layout-\(getpid())-\(UUID().uuidString.prefix(6))"
+        var env = environment
+        if let daemon {
+            env += " SEGUE_ENDPOINT=\(daemon.commandEndpoint) SEGUE_PUBLISH_ENDPOINT=\(daemon.publishEndpoint)"
+        }
+        let command = "env \(env) \(Cli.binary) \(arguments)"
+        _ = try tmux(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", command])
+        return session
+    }
+
+    static func lines(_ pane: String) -> [Substring] { pane.split(separator: "\n", omittingEmptySubsequences: false) }
+
+    /// Every line within `columns`, the header on top, and the view no taller than the terminal.
+    static func expectFits(_ pane: String, columns: Int, rows: Int) {
+        let shown = lines(pane).filter { !$0.isEmpty }
+        #expect(shown.count <= rows, "\(pane)")
+        #expect(shown.allSatisfy { $0.count <= columns }, "\(pane)")
+        #expect(shown.first?.hasPrefix("segue watch") == true, "the header stays on top:\n\(pane)")
+    }
+
+    @Test(arguments: [(80, 24), (60, 20)])
+    func fortyNavigatorsFitTheTerminal(columns: Int, rows: Int) throws {
+        let d = try Self.fleet()
+        defer { d.stop() }
+        let session = try Self.start("watch", columns: columns, rows: rows, daemon: d)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        let pane = try CliWatchTests.capture(session) { $0.contains("nav01  rev 7") && $0.contains("more") }
+        Self.expectFits(pane, columns: columns, rows: rows)
+        // The top of the long stack stays visible; what is cut is its bottom, behind "…".
+        let nav01 = Self.lines(pane).first { $0.hasPrefix("nav01") } ?? ""
+        #expect(nav01.hasPrefix("nav01  rev 7  …"), "\(pane)")
+        #expect(nav01.hasSuffix("VeryLongScreenNameNumberTwo[s4]"), "\(pane)")
+        let footer = Self.lines(pane).last { !$0.isEmpty } ?? ""
+        #expect(footer.hasPrefix("… ") && footer.contains(" more"), "\(pane)")
+        // A transition shows from → to and the views' values.
+        try Cli.run(["push", "nav02", "Detail", "--duration", "3"], daemon: d)
+        let moving = try CliWatchTests.capture(session) { $0.contains("animating [") && $0.contains("from x") }
+        #expect(moving.contains("#1 push Home[s1] → Detail[s2]"), "\(moving)")
+        #expect(moving.contains("to x "), "\(moving)")
+        Self.expectFits(moving, columns: columns, rows: rows)
+    }
+
+    @Test func aResizeRedrawsToTheNewSizeAndKeysScrollAndFilter() throws {
+        let d = try Self.fleet()
+        defer { d.stop() }
+        let session = try Self.start("watch", columns: 80, rows: 24, daemon: d)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("nav01  rev 7") }
+        _ = try Self.tmux(["resize-window", "-t", session, "-x", "120", "-y", "40"])
+        let wide = try CliWatchTests.capture(session) { $0.contains("nav35") }
+        Self.expectFits(wide, columns: 120, rows: 40)
+        #expect(
+            wide.contains("nav01  rev 7  Home[s1] > Detail[s2] > VeryLongScreenNameNumberOne[s3] > "),
+            "all of the stack: \(wide)")
+        _ = try Self.tmux(["resize-window", "-t", session, "-x", "50", "-y", "12"])
+        let small = try CliWatchTests.capture(session) { !$0.contains("nav35") && $0.contains("more") }
+        Self.expectFits(small, columns: 50, rows: 12)
+        _ = try Self.tmux(["send-keys", "-t", session, "j", "j"])
+        let scrolled = try CliWatchTests.capture(session) { $0.contains("(2 above)") }
+        #expect(Self.lines(scrolled).dropFirst(2).first?.hasPrefix("nav03") == true, "\(scrolled)")
+        _ = try Self.tmux(["send-keys", "-t", session, "/", "n", "a", "v", "4", "Enter"])
+        let filtered = try CliWatchTests.capture(session) { $0.contains("filter: nav4") && $0.contains("nav40") }
+        #expect(!filtered.contains("nav39") && !filtered.contains("nav01"), "\(filtered)")
+    }
+
+    @Test(arguments: [("-u NO_COLOR", true), ("NO_COLOR=1", false)])
+    func colourUnlessNoColorAndTheTerminalIsRestored(environment: String, colour: Bool) throws {
+        let d = try Self.fleet()
+        defer { d.stop() }
+        let settings = DaemonProcess.temporaryDirectory() + "/stty.txt"
+        let session = "segue-colour-\(getpid())-\(colour)"
+        let command =
+            "env \(environment) SEGUE_ENDPOINT=\(d.commandEndpoint) SEGUE_PUBLISH_ENDPOINT=\(d.publishEndpoint) "
+            + "\(Cli.binary) watch; stty -a > \(settings); sleep 5"
+        _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24", command])
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("nav01  rev 7") }
+        let escaped = try Self.tmux(["capture-pane", "-p", "-e", "-t", session])
+        #expect(escaped.contains("\u{1B}[1m") == colour, "\(escaped.prefix(300))")
+        _ = try Self.tmux(["send-keys", "-t", session, "q"])
+        var stty = ""
+        for _ in 0..<100 where stty.isEmpty {
+            usleep(20_000)
+            stty = (try? String(contentsOfFile: settings, encoding: .utf8)) ?? ""
+        }
+        #expect(stty.contains(" icanon") && stty.contains(" echo "), "raw mode undone on exit: \(stty)")
+        let after = try Self.tmux(["capture-pane", "-p", "-t", session])
+        #expect(!after.contains("nav01  rev 7"), "the alternate screen is left: \(after)")
+    }
+
+    /// The README's tour: a replay re-published for a viewer, with no daemon running.
+    @Test func aReplayPublishedWithoutADaemonIsWatched() throws {
+        let d = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--duration", "0.5", "--wait"], daemon: d)
+        let file = d.dataDir + "/session.jsonl"
+        try Cli.run(["export", "--data-dir", d.dataDir, "-o", file])
+        d.stop()
+        let endpoint = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let replay = try CliBackground(["replay", file, "--publish", endpoint, "--speed", "0.5", "--wait-subscriber"])
+        defer { replay.finish(timeout: .seconds(15)) }
+        let session = try Self.start(
+            "watch --endpoint tcp://127.0.0.1:\(DaemonProcess.freePort()) --publish-endpoint \(endpoint)", columns: 80,
+            rows: 24)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        let moving = try CliWatchTests.capture(session, tries: 300) { $0.contains("animating [") }
+        #expect(moving.contains("no command socket at"), "\(moving)")
+        #expect(moving.contains("#1 push Home[s1] → Detail[s2]"), "\(moving)")
+        let done = try CliWatchTests.capture(session, tries: 300) { $0.contains("main  rev 3  Home[s1] > Detail[s2]") }
+        #expect(done.contains("main  rev 3  Home[s1] > Detail[s2]"), "\(done)")
+    }
+
+    /// `watch --replay`: the log replayed in the view, paused with space, stepped with '.'.
+    @Test func watchReplayPlaysPausesAndSteps() throws {
+        let d = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--duration", "1", "--wait"], daemon: d)
+        d.stop()
+        let session = try Self.start("watch --replay \(d.dataDir) --speed 0.5", columns: 80, rows: 24)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session, tries: 300) { $0.contains("animating [") }
+        _ = try Self.tmux(["send-keys", "-t", session, " "])
+        let paused = try CliWatchTests.capture(session) { $0.hasPrefix("[paused]") }
+        #expect(paused.hasPrefix("[paused]  replay \(d.dataDir)  0.5x  frame "), "\(paused)")
+        let fraction = CliWatchTests.fraction(in: paused)
+        usleep(300_000)
+        let still = try Self.tmux(["capture-pane", "-p", "-t", session])
+        #expect(CliWatchTests.fraction(in: still) == fraction, "paused: \(still)")
+        _ = try Self.tmux(["send-keys", "-t", session, "."])
+        let stepped = try CliWatchTests.capture(session) { CliWatchTests.fraction(in: $0) != fraction }
+        #expect((CliWatchTests.fraction(in: stepped) ?? 0) > (fraction ?? 1), "one frame on: \(stepped)")
+        _ = try Self.tmux(["send-keys", "-t", session, " "])
+        let over = try CliWatchTests.capture(session, tries: 400) { $0.contains("the replay is over") }
+        #expect(over.contains("main  rev 3  Home[s1] > Detail[s2]"), "\(over)")
+    }
+}

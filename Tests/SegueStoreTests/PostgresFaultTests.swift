@@ -1,0 +1,105 @@
+import Foundation
+import PostgresTestSupport
+import SegueCore
+import Synchronization
+import Testing
+
+@testable import SeguePostgres
+@testable import SegueStore
+
+/// Faults of the server and the connection: appends fail `unavailable`, nothing unstored is
+/// acknowledged, a lost commit outcome is read back, and service resumes by itself.
+@Suite struct PostgresFaultTests {
+    /// The writer session's server process.
+    static func writerPID(_ store: PostgresEventStore) throws -> Int32 {
+        try store.withWriter { writer throws(StoreError) in try writer.liveSession().backendPID }
+    }
+
+    /// Waits (up to 10 s) until `pid` is waiting for a lock: its batch is in flight, held back.
+    static func waitUntilBlocked(_ admin: PostgresConnection, pid: Int32) throws {
+        var parameters = PostgresParameters()
+        parameters.append(pid)
+        for _ in 0..<1000 {
+            let state = try admin.query("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", parameters)
+            if state.rowCount > 0, try state.string(0, 0) == "Lock" { return }
+            usleep(10_000)
+        }
+        Issue.record("the writer never waited for the lock")
+    }
+
+    @Test func aConnectionKilledMidBatchFailsItUnavailableAndTheNextBatchReconnects() throws {
+        let place = try LogPlace(.postgres)
+        let store = try PostgresEventStore(conninfo: place.conninfo!, durability: .full)
+        var numberer = Numberer()
+        try store.append(numberer.unit("main", count: 2))
+        let pid = try Self.writerPID(store)
+        let admin = try PostgresSchemaTests.admin(place)
+        try admin.execute("BEGIN; LOCK TABLE events IN EXCLUSIVE MODE")
+        let outcome = Mutex<Result<Void, StoreError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        store.submit(numberer.unit("main", count: 3, commandID: "killed")) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        try Self.waitUntilBlocked(admin, pid: pid)
+        var parameters = PostgresParameters()
+        parameters.append(pid)
+        try admin.query("SELECT pg_terminate_backend($1, 5000)", parameters)
+        done.wait()
+        try admin.execute("ROLLBACK")
+        let error = try #require(outcome.withLock { $0 }?.failure)
+        #expect(error.code == .unavailable)
+        #expect(store.lastSeq == 2)
+        #expect(try store.command("killed") == nil)
+        // The caller renumbers from lastSeq; the writer has a new session.
+        var renumbered = Numberer(seq: 2, revisions: ["main": 2])
+        try store.append(renumbered.unit("main", count: 3, commandID: "again"))
+        #expect(try Self.writerPID(store) != pid)
+        #expect(checkGapless(try store.allEvents()) == nil)
+        #expect(store.lastSeq == 5)
+    }
+
+    /// The connection breaks after the whole batch was sent. Either the server had committed it
+    /// (then the read-back finds it and the units succeed) or it had not (it was waiting for a
+    /// lock: the read-back ends that server process first, then finds nothing).
+    @Test(arguments: [true, false])
+    func aCommitWhoseOutcomeWasLostIsReadBack(committedBeforeTheLoss: Bool) throws {
+        let place = try LogPlace(.postgres)
+        let store = try PostgresEventStore(conninfo: place.conninfo!)
+        var numberer = Numberer()
+        try store.append(numberer.unit("main"))
+        nonisolated(unsafe) let admin = try PostgresSchemaTests.admin(place)
+        if !committedBeforeTheLoss { try admin.execute("BEGIN; LOCK TABLE events IN EXCLUSIVE MODE") }
+        try store.withWriter { writer in
+            writer.afterSendingForTesting = { connection in
+                if committedBeforeTheLoss {
+                    // Until the batch is visible to another session: committed on the server.
+                    for _ in 0..<500 {
+                        let found = try? admin.query("SELECT count(*)::bigint FROM events WHERE seq = 3")
+                        if (try? found?.int64(0, 0)) == 1 { break }
+                        usleep(10_000)
+                    }
+                } else {
+                    try? Self.waitUntilBlocked(admin, pid: connection.backendPID)
+                }
+                connection.simulateConnectionLoss()
+                writer.afterSendingForTesting = nil
+            }
+        }
+        let unit = numberer.unit("main", count: 2, commandID: "lost", reply: ["ok": true])
+        let result = Result { () throws(StoreError) in try store.append(unit) }
+        if !committedBeforeTheLoss { try admin.execute("ROLLBACK") }
+        if committedBeforeTheLoss {
+            try result.get()
+            #expect(store.lastSeq == 3)
+            #expect(try store.reply(forCommand: "lost") == ["ok": true])
+        } else {
+            #expect(result.failure?.code == .unavailable)
+            #expect(store.lastSeq == 1)
+            #expect(try store.command("lost") == nil)
+        }
+        var next = Numberer(seq: store.lastSeq, revisions: ["main": store.lastSeq])
+        try store.append(next.unit("main"))
+        #expect(checkGapless(try store.allEvents()) == nil)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PostgresTestSupport
+import SegueCore
+import Testing
+
+@testable import SeguePostgres
+@testable import SegueStore
+
+/// The PostgreSQL schema: what the server refuses, how it is versioned, who may write.
+@Suite struct PostgresSchemaTests {
+    /// The log's tables through a superuser session on the test's schema.
+    static func admin(_ place: LogPlace) throws -> PostgresConnection {
+        let connection = try LogPlace.server().admin()
+        try connection.execute("SET search_path = \(place.schema!)")
+        return connection
+    }
+
+    @Test(arguments: [
+        "UPDATE events SET type = 'x' WHERE seq = 1",
+        "DELETE FROM events WHERE seq = 1",
+        "DELETE FROM events WHERE false",
+        "TRUNCATE events",
+    ])
+    func theSchemaRefusesToChangeOrRemoveEvents(sql: String) throws {
+        let place = try LogPlace(.postgres)
+        var numberer = Numberer()
+        let store = try place.open()
+        try store.append(numberer.unit("main", count: 2))
+        let admin = try Self.admin(place)
+        do {
+            try admin.execute(sql)
+            Issue.record("\(sql) succeeded")
+        } catch {
+            #expect(error.message == "events are append-only")
+            #expect(error.sqlState == SQLState.restrictViolation)
+            #expect(StoreError(kind: .postgres, sqlState: error.sqlState, message: "").code == .conflict)
+        }
+        #expect(try admin.query("SELECT count(*)::bigint FROM events").int64(0, 0) == 2)
+        #expect(try store.integrityCheck() == [])
+    }
+
+    @Test func openRecordsTheSchemaVersionAndRefusesANewerDatabase() throws {
+        let place = try LogPlace(.postgres)
+        let store = try PostgresEventStore(conninfo: place.conninfo!)
+        #expect(try store.schemaVersion() == PostgresSchema.currentVersion)
+        store.close()
+        // Reopening runs no migration twice.
+        _ = try PostgresEventStore(conninfo: place.conninfo!)
+        let admin = try Self.admin(place)
+        #expect(try admin.query("SELECT count(*)::bigint FROM schema_version").int64(0, 0) == 1)
+        try admin.execute("INSERT INTO schema_version (version) VALUES (99)")
+        do {
+            _ = try PostgresEventStore(conninfo: place.conninfo!)
+            Issue.record("a database of schema version 99 was opened")
+        } catch {
+            #expect(error.kind == .invalidData)
+            #expect(error.message.contains("schema version 99, newer than this build's"))
+        }
+    }
+
+    @Test func aDatabaseWithSomeoneElsesEventsTableIsRefused() throws {
+        let place = try LogPlace(.postgres)
+        try Self.admin(place).execute("CREATE TABLE events (id int)")
+        do {
+            _ = try PostgresEventStore(conninfo: place.conninfo!)
+            Issue.record("a foreign events table was taken for a log")
+        } catch {
+            #expect(error.message.contains("not a Segue event store"))
+        }
+    }
+
+    @Test func aSecondWriterIsRefusedNamingTheFirst() throws {
+        let place = try LogPlace(.postgres)
+        let first = try PostgresEventStore(conninfo: place.conninfo!)
+        do {
+            _ = try PostgresEventStore(conninfo: place.conninfo!)
+            Issue.record("two writers opened one log")
+        } catch {
+            #expect(error.kind == .inUse)
+            #expect(error.code == .unavailable)
+            #expect(error.message.contains("PostgreSQL backend pid"))
+        }
+        first.close()
+        // Closing gives the lock up.
+        let second = try PostgresEventStore(conninfo: place.conninfo!)
+        second.close()
+    }
+
+    @Test func aDatabaseOfReadOnlySessionsIsRefusedClearly() throws {
+        let server = try LogPlace.server()
+        let name = "ro_" + UUID().uuidString.prefix(8).lowercased()
+        let admin = try server.admin()
+        try admin.execute("CREATE DATABASE \(name)")
+        try admin.execute("ALTER DATABASE \(name) SET default_transaction_read_only = on")
+        do {
+            _ = try PostgresEventStore(conninfo: server.conninfo(database: name))
+            Issue.record("a read-only database was opened for writing")
+        } catch {
+            #expect(error.sqlState == SQLState.readOnlyTransaction)
+            #expect(error.code == .unavailable)
+            #expect(error.message.contains("read-only"))
+        }
+        try admin.execute("DROP DATABASE \(name)")
+    }
+
+    /// Each row: a conninfo with a secret, and the secret that must appear in no message.
+    @Test(arguments: [
+        ("host=/run/postgresql dbname=segue password=hunter2", "hunter2"),
+        ("postgresql://segue:hunter2@db.example/segue", "hunter2"),
+    ])
+    func aPasswordInTheConninfoIsRefusedWithoutBeingRepeated(conninfo: String, secret: String) throws {
+        do {
+            _ = try ConnectionSettings(conninfo: conninfo)
+            Issue.record("a conninfo with a password was accepted")
+        } catch {
+            #expect(!error.description.contains(secret))
+            #expect(error.message.contains("password file"))
+        }
+        do {
+            _ = try PostgresEventStore(conninfo: conninfo)
+        } catch {
+            #expect(!error.description.contains(secret))
+        }
+    }
+
+    @Test func theRedactedConninfoShowsWhereButNoSecrets() throws {
+        let settings = try ConnectionSettings(conninfo: "host=/run/postgresql dbname=segue sslkey=/k sslpassword=x")
+        // In libpq's order of keywords, whatever the conninfo's.
+        #expect(settings.redacted == "dbname=segue host=/run/postgresql sslkey=<redacted> sslpassword=<redacted>")
+        #expect(settings.value("dbname") == "segue")
+    }
+}
