@@ -161,12 +161,11 @@ public enum Daemon {
     /// systemd restarts it), and STATUS= with counts every few seconds.
     static func installSupervision(_ engine: Engine, notifier: SystemdNotifier) {
         guard notifier.isSupervised else { return }
-        let period = notifier.watchdogInterval.map(WallClock.nanoseconds)
+        let period = notifier.watchdogInterval.map(\.inNanoseconds)
         var nextPing: Int64 = 0
         engine.wakeInterval = period.map { min($0, 5_000_000_000) } ?? 5_000_000_000
         var nextStatus: Int64 = 0
-        engine.onLoop = { engine in
-            let now = WallClock.monotonic()
+        engine.onLoop = { engine, now in
             if let period, now >= nextPing {
                 _ = notifier.watchdog()
                 nextPing = now + period

@@ -6,7 +6,7 @@ import SegueStore
 /// daemon would have written it: events decided by `Fleet`, checkpoints every 10,000 events.
 ///
 /// The checkpoint layout (per-navigator snapshots plus a `#checkpoint` marker row holding the frame
-/// and time) is the daemon's, from `Engine+Log.swift`; start-up reads the newest marker, then folds
+/// and time) is the daemon's, from `EngineCore+Log.swift`; start-up reads the newest marker, then folds
 /// only the tail after it.
 enum LogGenerator {
     static let checkpointMarker = "#checkpoint"

@@ -85,7 +85,7 @@ private final class EngineThread: Sendable {
             publishEndpoints: ["tcp://127.0.0.1:0"])
         options.durability = .relaxed
         let engine = try Engine(options: options)
-        engine.recentCommands = RecentCommands(capacity: recentReplies)
+        engine.core.recentCommands = RecentCommands(capacity: recentReplies)
         let bound = Mutex<String?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let finished = self.finished

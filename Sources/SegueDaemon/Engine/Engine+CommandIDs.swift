@@ -10,7 +10,7 @@ extension Engine {
     /// realtime (a thread inherits its creator's policy): the walk must never delay a frame.
     func loadCommandIDs() {
         let store = self.store
-        let maxIDs = knownCommandIDs.maxIDs
+        let maxIDs = core.knownCommandIDs.maxIDs
         let log = self.log
         let thread = Thread { [weak self] in
             var normal = sched_param(sched_priority: 0)
@@ -22,8 +22,8 @@ extension Engine {
             let milliseconds = (WallClock.monotonic() - started) / 1_000_000
             guard let self else { return }
             self.perform { engine in
-                engine.knownCommandIDs.finishLoading(with: handOff.take())
-                if engine.knownCommandIDs.phase == .ready {
+                engine.core.knownCommandIDs.finishLoading(with: handOff.take())
+                if engine.core.knownCommandIDs.phase == .ready {
                     engine.log(
                         6,
                         "Read the \(count) stored command ids in \(milliseconds) ms; new ids skip the store lookup."

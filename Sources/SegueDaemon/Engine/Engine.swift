@@ -25,12 +25,11 @@ final class AdmittedClients: Sendable {
 
 /// Commit results handed from the group committer's thread to the engine's.
 final class CompletionQueue: Sendable {
-    typealias Completion = (epoch: Int, seq: Int64, result: Result<Void, StoreError>)
-    private let list = Mutex<[Completion]>([])
+    private let list = Mutex<[EngineCompletion]>([])
 
-    func append(_ completion: Completion) { list.withLock { $0.append(completion) } }
+    func append(_ completion: EngineCompletion) { list.withLock { $0.append(completion) } }
 
-    func drain() -> [Completion] {
+    func drain() -> [EngineCompletion] {
         list.withLock { items in
             defer { items.removeAll(keepingCapacity: true) }
             return items
@@ -38,23 +37,21 @@ final class CompletionQueue: Sendable {
     }
 }
 
-/// The daemon's heart: one thread that owns the sockets and the fleet, decides commands, closes
-/// frames on the clock, and releases replies, events and ticks only once the log is durable.
+/// The daemon's loop: one thread that owns the sockets, the poller, the store and the clock, feeds
+/// what happens to the engine's rules (`EngineCore`) one input at a time, and performs the actions
+/// they answer with. It decides nothing itself.
 ///
 /// Single-threaded by design (like a NIO event loop): every decision is made in one order, the same
 /// order the log records, so there are no races between gestures, the clock and other clients.
 /// Only the store's group committer runs beside it; its completions come back through `wakeup`.
 public final class Engine: @unchecked Sendable {
     public static let version = SegueVersion.current
-    /// A random id of this run of the daemon, in `ping` and heartbeats: a client that sees it change
-    /// checks that the log still holds the events it has (a restart may be on a restored older copy).
-    let instance = String(UInt64.random(in: 1...UInt64.max), radix: 16)
 
-    var options: EngineOptions
+    let options: EngineOptions
     let log: EngineLog
     let store: EventStore
-    let clock: FrameClock
-    let decoder: RequestDecoder
+    let core: EngineCore
+    let systemClock = SystemClock()
     let wakeup = Wakeup()
     let stopRequested = Atomic<Bool>(false)
     let completions = CompletionQueue()
@@ -62,9 +59,9 @@ public final class Engine: @unchecked Sendable {
     /// Work handed to the engine thread from elsewhere (a SIGHUP reload), run between requests.
     let tasks = TaskQueue()
     /// Called on the engine thread once per loop turn (at least every frame while anything is in
-    /// flight, and every second otherwise): where the daemon pings the systemd watchdog, so a
-    /// wedged loop stops the pings and gets restarted.
-    public var onLoop: ((Engine) -> Void)?
+    /// flight, and every second otherwise) with the monotonic time: where the daemon pings the
+    /// systemd watchdog, so a wedged loop stops the pings and gets restarted.
+    public var onLoop: ((Engine, Int64) -> Void)?
     /// The longest the loop sleeps when idle (nanoseconds); set to the watchdog period so `onLoop`
     /// runs often enough. `nil`: until the next heartbeat or housekeeping pass (a second at most).
     public var wakeInterval: Int64?
@@ -74,49 +71,11 @@ public final class Engine: @unchecked Sendable {
     var context: ZMQContext?
     var router: ZMQSocket?
     var publisher: ZMQSocket?
-    var fleet: Fleet
-    var outbox = Outbox()
-    /// Units decided in this loop turn, committed together before the loop sleeps (`commitDecided`).
-    var uncommitted: [AppendUnit] = []
-    /// Group commit's siblings: when each client last sent a mutating command, and which clients have
-    /// a request waiting on the next commit (see `gatherSiblings`).
-    var writerActivity: [[UInt8]: Int64] = [:]
-    var batchClients: Set<[UInt8]> = []
     var waitTimer: ZMQWaitTimer?
-    var stats = EngineStats()
-    /// The highest seq known durable.
-    var durableSeq: Int64 = 0
-    /// The log's last seq when this run opened it (before recovery's events): in `ping` and
-    /// heartbeats as `since`, so a client that knows more of the log than that can tell that this
-    /// run did not continue the log it knew (a restore to an older copy).
-    var openedAt: Int64 = 0
-    /// Bumped on every commit failure: completions of units submitted before it are already voided.
-    var epoch = 0
-    var nextHeartbeat: Int64 = 0
-    /// When the loop next logs what its rate-limited reports held back (`housekeeping`): once a
-    /// second, not with the heartbeat, whose interval may be up to a minute. Monotonic, so a wall
-    /// clock set back does not silence the reports.
-    var nextHousekeeping: Int64 = 0
-    /// How long the last `closeFrames` took, to notice overload.
-    var lastCloseNanoseconds: Int64 = 0
-    /// Where the loop's time went since its previous frame close began, to explain skipped frames.
-    var profile = LoopProfile(now: 0, cpu: 0)
-    /// The last time the loop skipped frames, for `stats`; and the rate limit of its log lines
-    /// (`reportStall`).
-    var lastStall: LoopProfile.Stall?
-    var stallLog = StallLog()
-    var eventTopics: [String: [UInt8]] = [:]
-    var recentCommands = RecentCommands(capacity: Engine.rememberedReplies)
-    /// `store.walCheckpoints.failures` when last logged (`reportCheckpointFailures`).
-    var walCheckpointFailuresReported = 0
-    /// Failed commits are logged at most once a second (a full disk fails every command):
-    /// `commitFailureLog` says when the last line went out and what has failed since.
-    var commitFailureLog = CommitFailureLog()
-    /// Which command ids may be stored: lets a new id skip the store lookup (`Engine+CommandIDs`).
-    var knownCommandIDs = KnownCommandIDs()
-    var dirty: Set<String> = []
-    var lastCheckpointSeq: Int64 = 0
-    var pendingCheckpoint: (seq: Int64, frame: Int64, time: Int64, snapshots: [Snapshot])?
+    /// The core's actions being performed (swapped with `core.actions`, so neither reallocates).
+    var performing: [EngineAction] = []
+    /// Scratch for ticks published at once: no allocation per tick.
+    var tickWriter = TickWriter()
     /// The endpoints actually bound (port 0 / `*` resolved), command then publish.
     public private(set) var boundCommandEndpoints: [String] = []
     public private(set) var boundPublishEndpoints: [String] = []
@@ -125,10 +84,6 @@ public final class Engine: @unchecked Sendable {
     public init(options: EngineOptions, log: @escaping EngineLog = { _, _ in }) throws {
         self.options = options
         self.log = log
-        clock = try FrameClock(rate: options.frameRate)
-        var limits = options.decoderLimits
-        limits.maxStringBytes = min(limits.maxStringBytes, options.maxMessageBytes)
-        decoder = RequestDecoder(limits: limits)
         do {
             try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
         } catch {
@@ -144,9 +99,13 @@ public final class Engine: @unchecked Sendable {
                     log(2, "The log failed its integrity check: \(error). Stop the daemon and restore a backup.")
                 }
             }))
-        fleet = Fleet(clock: clock)
-        try rebuild()
-        fleet.journaling = true
+        let started = WallClock.monotonic()
+        core = try EngineCore(options: options, store: StoreLogReader(store), timer: systemClock)
+        let ms = Double(WallClock.monotonic() - started) / 1e6
+        log(
+            6,
+            "Opened the log at seq \(core.fleet.lastSeq) with \(core.fleet.navigators.count) navigators (checkpoint at "
+                + "\(core.fold.checkpoint), \(core.fold.events) events folded) in \(Int(ms)) ms.")
     }
 
     /// Runs `task` on the engine thread at the next loop turn (from any thread).
@@ -156,16 +115,13 @@ public final class Engine: @unchecked Sendable {
     }
 
     /// Replaces the defaults for navigators created from now on (SIGHUP reload; engine thread).
-    public func setDefaultAnimators(_ rules: AnimatorRules?) { options.defaultAnimators = rules }
+    public func setDefaultAnimators(_ rules: AnimatorRules?) { feed(.reload(defaultAnimators: rules)) }
 
     /// Replaces the admitted CURVE client keys (SIGHUP reload; any thread).
     public func setAdmittedClients(_ clients: [String: ClientRole]) { admitted.replace(clients) }
 
     /// A one-line summary for systemd's STATUS= (engine thread).
-    public var statusLine: String {
-        "\(fleet.navigators.count) navigators, \(fleet.active.count) in flight, seq \(durableSeq), "
-            + "\(stats.commands) commands, \(stats.ticks) ticks, \(stats.subscriptions) subscriptions"
-    }
+    public var statusLine: String { core.statusLine }
 
     /// Stops the loop from any thread; `run` returns after the graceful shutdown.
     public func stop() {
@@ -191,27 +147,20 @@ public final class Engine: @unchecked Sendable {
         let commandIndex = poller.add(router!)
         let publishIndex = poller.add(publisher!)
         let wakeIndex = poller.add(fd: wakeup.fd)
-        nextHeartbeat = WallClock.now()
-        nextHousekeeping = WallClock.monotonic()
-        profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
+        core.profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
         while !stopRequested.load(ordering: .acquiring) {
             let now = WallClock.now()
-            closeFrames(now: now)
+            feed(.frameDeadline(now: now))
             gatherSiblings()
             mark(.siblings)
-            commitDecided()
-            mark(.commit)
-            flushOutbox()
+            feed(.commit)
             mark(.replies)
-            // After the outbox: every event up to a heartbeat's seq is published before it, which is
-            // how a subscriber tells that it missed the last ones (protocol.md, "Heartbeats").
-            if now >= nextHeartbeat { heartbeat(now: now) }
-            if WallClock.monotonic() >= nextHousekeeping { housekeeping() }
+            feed(.housekeeping(now: now))
             mark(.heartbeat)
             // After the replies: a checkpoint decision may cost syncs, never before an acknowledgement.
             store.checkpointIfDue()
             mark(.walCheckpoint)
-            let wakeAt = nextWake()
+            let wakeAt = core.nextWake(now: WallClock.now(), monotonic: WallClock.monotonic(), interval: wakeInterval)
             let remaining = wakeAt - WallClock.now()
             let timeout: Duration = remaining >= 1_000_000 ? .milliseconds(remaining / 1_000_000) : .zero
             let ready = try poller.poll(timeout: timeout)
@@ -221,7 +170,7 @@ public final class Engine: @unchecked Sendable {
                 wakeup.drain()
                 busy = true
             }
-            drainCompletions()
+            feed(.committed(completions.drain()))
             mark(.completions)
             if ready[publishIndex].contains(.readable) {
                 readSubscriptions()
@@ -236,16 +185,16 @@ public final class Engine: @unchecked Sendable {
             if !busy, remaining > 0, remaining < 1_000_000 { waitForCommand(until: wakeAt) }
             for task in tasks.drain() { task(self) }
             mark(.tasks)
-            checkpointIfDue()
+            feed(.turnEnded)
             mark(.snapshots)
-            onLoop?(self)
+            onLoop?(self, WallClock.monotonic())
             mark(.tasks)
         }
     }
 
     /// The loop's time since the previous mark went to `phase` (`LoopProfile`).
     @inline(__always)
-    func mark(_ phase: LoopProfile.Phase) { profile.mark(phase, now: WallClock.monotonic()) }
+    func mark(_ phase: LoopProfile.Phase) { core.mark(phase, now: WallClock.monotonic()) }
 
     /// The last stretch before a frame, shorter than `zmq_poll`'s millisecond: waits on the command
     /// socket with nanosecond precision rather than sleeping, so a command (a gesture's update above
@@ -268,17 +217,6 @@ public final class Engine: @unchecked Sendable {
     func commandWaitTimer() -> ZMQWaitTimer? {
         if waitTimer == nil { waitTimer = try? ZMQWaitTimer() }
         return waitTimer
-    }
-
-    /// The next instant the loop has something to do: the next frame while anything is in flight,
-    /// otherwise the next heartbeat or housekeeping pass.
-    private func nextWake() -> Int64 {
-        let now = WallClock.now()
-        // Housekeeping is due on the monotonic clock; the loop sleeps until a wall-clock instant.
-        var wake = min(nextHeartbeat, now + max(0, nextHousekeeping - WallClock.monotonic()))
-        if let wakeInterval { wake = min(wake, now + wakeInterval) }
-        if !fleet.active.isEmpty { wake = min(wake, clock.instant(ofFrame: fleet.closedFrame + 1)) }
-        return wake
     }
 
     // MARK: Sockets
@@ -323,13 +261,11 @@ public final class Engine: @unchecked Sendable {
     private func shutdown() {
         router?.close()  // stop taking commands first
         router = nil
-        commitDecided()
+        feed(.commit)
         store.flush()
-        drainCompletions()
-        flushOutbox()
+        feed(.committed(completions.drain()))
         // Every line the rate limits still hold back goes out now (the last commit's failure too).
-        housekeeping(logNow: .max)
-        heartbeat(now: WallClock.now())
+        feed(.shutdown(now: WallClock.now()))
         checkpointQueue.sync {}
         publisher?.close()
         publisher = nil
@@ -360,51 +296,131 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
-    /// Subscription frames (`\x01topic` / `\x00topic`) from the XPUB: only counted, for `stats`.
-    func readSubscriptions() {
-        guard let publisher else { return }
-        while let frame = try? publisher.receive(dontWait: true) {
-            if frame.first == 1 { stats.subscriptions += 1 } else if frame.first == 0 { stats.subscriptions -= 1 }
+    // MARK: Actions
+
+    /// Gives the core one input and performs what it answers.
+    func feed(_ input: EngineInput) {
+        core.receive(input)
+        performActions()
+    }
+
+    /// Performs the core's actions in order. An action may feed the core again (an inline commit's
+    /// results): what that adds is performed after the actions before it, never in between.
+    func performActions() {
+        while !core.actions.isEmpty {
+            swap(&core.actions, &performing)
+            for index in performing.indices { perform(performing[index]) }
+            performing.removeAll(keepingCapacity: true)
         }
     }
 
-    // MARK: Output
-
-    /// Sends everything the durable seq allows.
-    func flushOutbox() {
-        let released = outbox.release(durable: durableSeq)
-        // Replies first: their clients are waiting on them, and the publications are on the other
-        // socket, where ZeroMQ gives no order relative to replies anyway. Each socket still sends
-        // its own messages in seq order.
-        for message in released {
-            if case .reply = message { send(message) }
-        }
-        for message in released {
-            if case .publish = message { send(message) }
-        }
-    }
-
-    func send(_ message: Outbox.Message) {
-        switch message {
-        case .reply(let envelope, let body, _):
+    private func perform(_ action: EngineAction) {
+        switch action {
+        case .reply(let envelope, let body):
             _ = try? router?.sendMultipart(envelope + [body], dontWait: true)
         case .publish(let topic, let body):
             topic.withUnsafeBytes { topic in
                 body.withUnsafeBytes { body in _ = try? publisher?.sendMultipart(topic, body, dontWait: true) }
             }
+        case .publishTick(let tick):
+            guard let publisher else { return }
+            tickWriter.write(tick)
+            let body = tickWriter.body
+            // EAGAIN (a subscriber at its high-water mark) drops the tick for it, as libzmq's PUB does.
+            _ = tickWriter.topic.withUnsafeBytes { topic in try? publisher.sendMultipart(topic, body, dontWait: true) }
+        case .append(let units, let epoch):
+            commit(units, epoch: epoch)
+            mark(.commit)
+        case .saveSnapshots(let seq, let snapshots):
+            let store = self.store
+            let log = self.log
+            checkpointQueue.async {
+                do { try store.saveSnapshots(snapshots) } catch {
+                    log(4, "Checkpoint at seq \(seq) was not saved (\(error)); start-up folds from the previous one.")
+                }
+            }
+        case .confineHelperThreads:
+            RealtimeConfinement.confineToCurrentThread()
+        case .log(let priority, let message):
+            log(priority, message)
         }
     }
 
-    /// Answers a request that was refused (`body` is its error reply) and counts it in `stats.rejected`.
-    func reject(_ envelope: [[UInt8]], _ body: JSON) {
-        stats.rejected += 1
-        reply(envelope, body)
+    /// Commits on this thread when the store's writer is idle, otherwise through the group committer,
+    /// whose completions come back through `wakeup`.
+    private func commit(_ units: [AppendUnit], epoch: Int) {
+        if let results = store.commitIfIdle(units) {
+            let completions = zip(units, results).map { unit, result in
+                EngineCompletion(epoch: epoch, seq: unit.events[unit.events.count - 1].seq, result: result)
+            }
+            return core.receive(.committed(completions))
+        }
+        let completions = self.completions
+        let wakeup = self.wakeup
+        for unit in units {
+            let last = unit.events[unit.events.count - 1].seq
+            store.submit(unit) { result in
+                completions.append(EngineCompletion(epoch: epoch, seq: last, result: result))
+                wakeup.signal()
+            }
+        }
     }
 
-    /// Sends now, or after the durable seq reaches what is already in flight, keeping replies to one
-    /// client in the order its requests came.
-    func reply(_ envelope: [[UInt8]], _ body: JSON) {
-        let voided = VoidedReply.waiting(id: body["id"]?.stringValue)
-        outbox.enqueue(.reply(envelope: envelope, body: body.serializedBytes(), ifVoided: voided), after: fleet.lastSeq)
+    // MARK: Input
+
+    /// Most requests served before the loop looks at the clock again, so a flood of commands cannot
+    /// make frames late.
+    static let requestsPerTurn = 256
+
+    func serveRequests() {
+        guard let router else { return }
+        for _ in 0..<Self.requestsPerTurn {
+            guard let message = try? router.receiveMessage(dontWait: true, metadata: ["User-Id"]) else { return }
+            feed(.request(frames: message.frames, userID: message.userID, now: WallClock.now()))
+        }
+    }
+
+    /// Waits, up to the core's deadline, for the commands of recent writers not in this batch yet
+    /// (`EngineCore.siblingDeadline`), serving them as they come.
+    func gatherSiblings() {
+        defer { core.endBatch() }
+        guard let router, let deadline = core.siblingDeadline(now: WallClock.now()), let timer = commandWaitTimer()
+        else { return }
+        while core.awaitsSiblings {
+            let remaining = deadline - WallClock.now()
+            guard remaining > 0, (try? router.waitReadable(nanoseconds: remaining, timer: timer)) == true else {
+                return
+            }
+            serveRequests()
+        }
+    }
+
+    /// Subscription frames (`\x01topic` / `\x00topic`) from the XPUB: only counted, for `stats`.
+    func readSubscriptions() {
+        guard let publisher else { return }
+        while let frame = try? publisher.receive(dontWait: true) {
+            if frame.first == 1 { feed(.subscriptions(1)) } else if frame.first == 0 { feed(.subscriptions(-1)) }
+        }
+    }
+
+    // MARK: Start-up
+
+    /// How long recovery waits at most for subscribers before publishing what it resolved: several
+    /// of libzmq's reconnect intervals (100 to 200 ms) with their handshakes, on a busy machine too.
+    /// Only a restart with something to resolve waits, and only until the subscriptions settle.
+    static let recoveryPublishDelay: Duration = .seconds(1)
+
+    /// Resolves what fell due while the daemon was down (`EngineCore.recover`), durable and published
+    /// before the daemon reports ready. Subscribers reconnecting after the restart get a moment to be
+    /// in place first.
+    func recoverAtStart() throws {
+        let events = core.recover(now: WallClock.now())
+        guard !events.isEmpty else { return }
+        try store.append(AppendUnit(events: events))
+        let waitStarted = ContinuousClock.now
+        awaitSubscribers(for: Self.recoveryPublishDelay)
+        let waited = Int(((ContinuousClock.now - waitStarted) / .milliseconds(1)).rounded())
+        core.recovered(events, waited: waited)
+        performActions()
     }
 }

@@ -16,9 +16,8 @@ struct Outbox {
 
     private var pending: [(seq: Int64, message: Message)] = []
     private var head = 0
-    /// Scratch for ticks: each is encoded here, then sent from here or copied into `pending`.
-    private let encoder = TickEncoder()
-    private var topic: [UInt8] = []
+    /// Scratch for ticks: each is encoded here, then copied into `pending`.
+    private var writer = TickWriter()
 
     var isEmpty: Bool { head == pending.count }
     var count: Int { pending.count - head }
@@ -27,25 +26,10 @@ struct Outbox {
         pending.append((seq, message))
     }
 
-    /// Publishes `tick` on `tick/<navigator>/` (docs/protocol.md, "Ticks") once the log is durable up to `seq`.
-    ///
-    /// When nothing is waiting and `seq` is already durable (a frame without new events, the usual
-    /// case while transitions animate), the tick goes out at once from the reused scratch buffers:
-    /// no allocation per tick. Otherwise it joins the queue behind what it depends on.
-    mutating func publishTick(_ tick: Tick, after seq: Int64, durable: Int64, on publisher: ZMQSocket?) {
-        encoder.encode(tick)
-        topic.removeAll(keepingCapacity: true)
-        topic.append(contentsOf: "tick/".utf8)
-        topic.append(contentsOf: tick.navigator.utf8)
-        topic.append(UInt8(ascii: "/"))
-        if isEmpty, seq <= durable {
-            guard let publisher else { return }
-            let body = encoder.body
-            // EAGAIN (a subscriber at its high-water mark) drops the tick for it, as libzmq's PUB does.
-            _ = topic.withUnsafeBytes { topic in try? publisher.sendMultipart(topic, body, dontWait: true) }
-        } else {
-            enqueue(.publish(topic: topic, body: Array(encoder.body)), after: seq)
-        }
+    /// Queues `tick` on `tick/<navigator>/` (docs/protocol.md, "Ticks") until the log is durable up to `seq`.
+    mutating func enqueueTick(_ tick: Tick, after seq: Int64) {
+        writer.write(tick)
+        enqueue(.publish(topic: writer.topic, body: Array(writer.body)), after: seq)
     }
 
     /// Removes and returns the messages whose seq is durable.

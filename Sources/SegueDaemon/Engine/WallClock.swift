@@ -26,14 +26,20 @@ public enum WallClock {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
-    /// `duration` in whole nanoseconds, the unit every instant here is counted in.
-    public static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-    }
-
     /// Sleeps until the real-time instant `deadline` (absolute, so sleeps do not accumulate drift).
     public static func sleep(until deadline: Int64) {
         var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
+}
+
+extension Duration {
+    /// In whole nanoseconds, the unit every instant in the daemon is counted in.
+    var inNanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+}
+
+/// The system's clocks, as the engine core measures itself with them.
+final class SystemClock: EngineClock {
+    func monotonic() -> Int64 { WallClock.monotonic() }
+    func threadCPU() -> Int64 { WallClock.threadCPU() }
 }

@@ -2,7 +2,7 @@ import SegueCore
 import SegueStore
 import SegueWire
 
-extension Engine {
+extension EngineCore {
     /// `state`: the navigator now, or (with `at`) as of a seq, folded from the log.
     func stateReply(_ request: Request, at: Int64?) -> JSON {
         let name = request.navigator!

@@ -2,22 +2,9 @@ import SegueCore
 import SegueStore
 import SegueWire
 
-extension Engine {
-    /// Most requests served before the loop looks at the clock again, so a flood of commands cannot
-    /// make frames late.
-    static let requestsPerTurn = 256
-
-    func serveRequests() {
-        guard let router else { return }
-        for _ in 0..<Self.requestsPerTurn {
-            guard let message = try? router.receiveMessage(dontWait: true, metadata: ["User-Id"]) else { return }
-            handle(message, now: WallClock.now())
-        }
-    }
-
+extension EngineCore {
     /// Splits the ROUTER envelope (routing id, plus the empty delimiter a REQ sends) from the body.
-    func handle(_ message: ZMQMessage, now: Int64) {
-        let frames = message.frames
+    func handle(_ frames: [[UInt8]], userID: String?, now: Int64) {
         guard frames.count >= 2 else { return }
         var envelope = [frames[0]]
         var rest = frames.dropFirst()
@@ -61,8 +48,8 @@ extension Engine {
         } else if !isOverloaded {
             closeFrames(now: now, after: .commands)
         }
-        noteClient(frames[0], mutating: request.isMutating)
-        if options.security != nil, request.isMutating, message.userID != ClientRole.controller.rawValue {
+        noteClient(frames[0], mutating: request.isMutating, now: now)
+        if options.security != nil, request.isMutating, userID != ClientRole.controller.rawValue {
             reject(
                 envelope,
                 Reply.error(
@@ -77,9 +64,9 @@ extension Engine {
                 Reply.ok(
                     id: request.id,
                     [
-                        "version": .string(Self.version), "frameRate": .int(clock.rate),
+                        "version": .string(SegueVersion.current), "frameRate": .int(clock.rate),
                         "frame": .int(fleet.closedFrame), "seq": .int(fleet.lastSeq),
-                        "heartbeatSeconds": .double(Double(WallClock.nanoseconds(options.heartbeatInterval)) / 1e9),
+                        "heartbeatSeconds": .double(Double(options.heartbeatInterval.inNanoseconds) / 1e9),
                         "instance": .string(instance), "since": .int(openedAt),
                     ]))
         case .navigation(let command):

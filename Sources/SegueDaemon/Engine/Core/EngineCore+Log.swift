@@ -1,9 +1,8 @@
-import Foundation
 import SegueCore
 import SegueStore
 import SegueWire
 
-extension Engine {
+extension EngineCore {
     /// The snapshot row that marks a complete checkpoint: its seq is where the tail starts. `#` is not
     /// allowed in navigator names, so it can never collide with one.
     static let checkpointMarker = "#checkpoint"
@@ -41,74 +40,57 @@ extension Engine {
         submit(events, commandID: nil, navigator: nil, reply: nil)
     }
 
-    /// Commits what this loop turn decided, all in one transaction: on this thread when the store's
-    /// writer is idle (the usual case: a lone command then waits for no other thread, and a burst of
-    /// commands read in one turn shares one sync), otherwise through the group committer, whose
-    /// completions come back through `wakeup`.
+    /// Hands out what this loop turn decided, to commit all in one transaction: on the loop's thread
+    /// when the store's writer is idle (the usual case: a lone command then waits for no other
+    /// thread, and a burst of commands read in one turn shares one sync), otherwise through the group
+    /// committer. Then releases what is already durable.
     func commitDecided() {
+        defer { flushOutbox() }
         guard !uncommitted.isEmpty else { return }
         let units = uncommitted
         uncommitted.removeAll(keepingCapacity: true)
         stats.commits += 1
         stats.committedUnits += Int64(units.count)
-        let epoch = self.epoch
-        if let results = store.commitIfIdle(units) {
-            for (unit, result) in zip(units, results) {
-                apply((epoch, unit.events[unit.events.count - 1].seq, result))
-            }
-            fleet.markDurable(through: durableSeq)
-            return
-        }
-        let completions = self.completions
-        let wakeup = self.wakeup
-        for unit in units {
-            let last = unit.events[unit.events.count - 1].seq
-            store.submit(unit) { result in
-                completions.append((epoch, last, result))
-                wakeup.signal()
-            }
-        }
+        actions.append(.append(units, epoch: epoch))
     }
 
-    /// Waits, up to `commitDelay`, for the commands of clients that were writing a moment ago and are
-    /// not in this batch yet (a closed-loop client sends its next command as soon as its reply lands),
-    /// so that one sync covers them all instead of each paying its own. PostgreSQL's `commit_delay`
-    /// with `commit_siblings`, and MySQL's binlog group commit delay, do the same.
-    func gatherSiblings() {
-        defer { batchClients.removeAll(keepingCapacity: true) }
-        guard !uncommitted.isEmpty, !batchClients.isEmpty, options.commitDelay > .zero, let router else { return }
-        let now = WallClock.now()
-        let window = WallClock.nanoseconds(options.writerWindow)
+    /// When the loop is to stop waiting for the commands of clients that were writing a moment ago
+    /// and are not in this batch yet (a closed-loop client sends its next command as soon as its
+    /// reply lands), so that one sync covers them all instead of each paying its own; nil: commit
+    /// now. PostgreSQL's `commit_delay` with `commit_siblings`, and MySQL's binlog group commit
+    /// delay, do the same.
+    func siblingDeadline(now: Int64) -> Int64? {
+        guard !uncommitted.isEmpty, !batchClients.isEmpty, options.commitDelay > .zero else { return nil }
+        let window = options.writerWindow.inNanoseconds
         writerActivity = writerActivity.filter { now - $0.value <= window }
-        guard writerActivity.count > batchClients.count else { return }
-        var deadline = now + WallClock.nanoseconds(options.commitDelay)
+        guard writerActivity.count > batchClients.count else { return nil }
+        var deadline = now + options.commitDelay.inNanoseconds
         if !fleet.active.isEmpty { deadline = min(deadline, clock.instant(ofFrame: fleet.closedFrame + 1)) }
-        guard let timer = commandWaitTimer() else { return }
         stats.siblingWaits += 1
-        while writerActivity.keys.contains(where: { !batchClients.contains($0) }) {
-            let remaining = deadline - WallClock.now()
-            guard remaining > 0, (try? router.waitReadable(nanoseconds: remaining, timer: timer)) == true else {
-                return
-            }
-            serveRequests()
-        }
+        return deadline
     }
+
+    /// Whether a recent writer has no request in this batch yet (`siblingDeadline`).
+    var awaitsSiblings: Bool { writerActivity.keys.contains { !batchClients.contains($0) } }
+
+    /// The batch is committed: the next one gathers its own clients.
+    func endBatch() { batchClients.removeAll(keepingCapacity: true) }
 
     /// Notes a request from `client` waiting on the next commit; `mutating` ones make it a sibling.
-    func noteClient(_ client: [UInt8], mutating: Bool) {
+    func noteClient(_ client: [UInt8], mutating: Bool, now: Int64) {
         batchClients.insert(client)
-        if mutating { writerActivity[client] = WallClock.now() }
+        if mutating { writerActivity[client] = now }
     }
 
     /// Applies commit results: the durable seq advances, or a failed commit voids everything after
     /// the durable seq and rolls the fleet back to it (nothing unacknowledged is ever shown).
-    func drainCompletions() {
-        for completion in completions.drain() { apply(completion) }
+    func apply(_ completions: [EngineCompletion]) {
+        for completion in completions { apply(completion) }
         fleet.markDurable(through: durableSeq)
         flushOutbox()
     }
 
-    private func apply(_ completion: CompletionQueue.Completion) {
+    private func apply(_ completion: EngineCompletion) {
         guard completion.epoch == epoch else { return }
         switch completion.result {
         case .success:
@@ -124,7 +106,7 @@ extension Engine {
     private func commitFailed(_ error: StoreError) {
         stats.commitFailures += 1
         epoch += 1
-        if let earlier = commitFailureLog.failed("\(error)", now: WallClock.monotonic()) {
+        if let earlier = commitFailureLog.failed("\(error)", now: timer.monotonic()) {
             let also = earlier > 0 ? " (\(earlier) more failed since the last report)" : ""
             log(
                 3,
@@ -138,7 +120,9 @@ extension Engine {
         // heartbeat's seq covering events never published.
         flushOutbox()
         uncommitted.removeAll()
-        for message in outbox.voidUndurable() { send(message) }
+        for case .reply(let envelope, let body, _) in outbox.voidUndurable() {
+            actions.append(.reply(envelope: envelope, body: body))
+        }
         fleet.rollback(to: durable)
         // Their ids stay in the filter of stored ids (`knownCommandIDs`): a retry of one is looked
         // up, found new and applied, as a false positive is.
@@ -150,8 +134,7 @@ extension Engine {
     // MARK: Start-up
 
     /// Folds the newest checkpoint and the tail of the log into the fleet.
-    func rebuild() throws {
-        let started = WallClock.monotonic()
+    func rebuild() throws -> Fold {
         var tailFrom: Int64 = 0
         if let marker = try store.snapshot(of: Self.checkpointMarker, atOrBefore: .max) {
             tailFrom = marker.seq
@@ -181,22 +164,13 @@ extension Engine {
         dirty = tail
         durableSeq = fleet.lastSeq
         lastCheckpointSeq = tailFrom
-        let ms = Double(WallClock.monotonic() - started) / 1e6
-        log(
-            6,
-            "Opened the log at seq \(fleet.lastSeq) with \(fleet.navigators.count) navigators (checkpoint at \(tailFrom), \(folded) events folded) in \(Int(ms)) ms."
-        )
+        return Fold(checkpoint: tailFrom, events: folded)
     }
 
-    /// How long recovery waits at most for subscribers before publishing what it resolved: several
-    /// of libzmq's reconnect intervals (100 to 200 ms) with their handshakes, on a busy machine too.
-    /// Only a restart with something to resolve waits, and only until the subscriptions settle.
-    static let recoveryPublishDelay: Duration = .seconds(1)
-
-    /// docs/design.md, "Recovery": transitions that fell due while the daemon was down complete on schedule;
-    /// interactive ones lost their gesture and are cancelled with reason `recovery`. Durable and
-    /// published before the daemon reports ready.
-    func recoverAtStart() throws {
+    /// docs/design.md, "Recovery": transitions that fell due while the daemon was down complete on
+    /// schedule; interactive ones lost their gesture and are cancelled with reason `recovery`. Returns
+    /// the events to append (durably, before anything else) and then hand to `recovered`.
+    func recover(now: Int64) -> [EventRecord] {
         // What the clock decides (completions, interaction timeouts) falls due at its own frames up
         // to now, exactly as it would have live. Only then are the interactive transitions, whose
         // gestures did not survive the restart, cancelled: at the first frame not ticked yet. Before
@@ -204,26 +178,25 @@ extension Engine {
         // the log must not say otherwise (a replay reproduces the ticks, and nothing seen is taken
         // back), so the cancel cannot go in right after the last logged event.
         openedAt = fleet.lastSeq
-        let now = clock.frame(atOrBefore: WallClock.now())
-        let through = max(now, fleet.lastFrame)
+        let through = max(clock.frame(atOrBefore: now), fleet.lastFrame)
         var events = fleet.advance(toFrame: through)
         events += fleet.recover(atFrame: through + 1)
         fleet.skipFrames(through: through)
         fleet.markDurable(through: fleet.lastSeq)
+        return events
+    }
+
+    /// Recovery's events are durable: they are published like any event, in seq order and before
+    /// anything a command adds (a frontend that showed a transition in flight learns here that it
+    /// completed or was cancelled; in the log alone, views would stay frozen on their last tick).
+    /// `waited`: how long the loop gave subscribers to reconnect first (milliseconds), for the log.
+    func recovered(_ events: [EventRecord], waited: Int) {
         guard !events.isEmpty else { return }
-        try store.append(AppendUnit(events: events))
-        for record in events { dirty.insert(record.navigator) }
-        durableSeq = fleet.lastSeq
-        // Published like any event, in seq order and before anything a command adds: a frontend that
-        // showed a transition in flight learns here that it completed or was cancelled (in the log
-        // alone, views would stay frozen on their last tick). Subscribers reconnecting after the
-        // restart get a moment to be in place first.
-        let waitStarted = ContinuousClock.now
-        awaitSubscribers(for: Self.recoveryPublishDelay)
         for record in events {
-            send(.publish(topic: eventTopic(record.navigator), body: record.encoded()))
+            dirty.insert(record.navigator)
+            actions.append(.publish(topic: eventTopic(record.navigator), body: record.encoded()))
         }
-        let waited = Int(((ContinuousClock.now - waitStarted) / .milliseconds(1)).rounded())
+        durableSeq = fleet.lastSeq
         log(
             6,
             "Published the \(events.count) recovered events after \(waited) ms for subscribers to reconnect "
@@ -251,20 +224,12 @@ extension Engine {
                     navigator: Self.checkpointMarker, seq: seq, revision: 0,
                     state: ["frame": .int(fleet.lastFrame), "time": .int(fleet.lastTime)]))
             dirty.removeAll(keepingCapacity: true)
-            pendingCheckpoint = (seq, fleet.lastFrame, fleet.lastTime, snapshots)
+            pendingCheckpoint = (seq, snapshots)
             lastCheckpointSeq = seq
         }
         guard let pending = pendingCheckpoint, durableSeq >= pending.seq else { return }
         pendingCheckpoint = nil
         stats.checkpoints += 1
-        let store = self.store
-        let log = self.log
-        checkpointQueue.async {
-            do { try store.saveSnapshots(pending.snapshots) } catch {
-                log(
-                    4,
-                    "Checkpoint at seq \(pending.seq) was not saved (\(error)); start-up folds from the previous one.")
-            }
-        }
+        actions.append(.saveSnapshots(seq: pending.seq, pending.snapshots))
     }
 }

@@ -1,7 +1,7 @@
 import SegueCore
 import SegueWire
 
-extension Engine {
+extension EngineCore {
     /// Closes every frame whose instant has passed: the clock's events (completions, timeouts, queued
     /// starts) are appended, and each frame's ticks queued behind them.
     ///
@@ -14,8 +14,8 @@ extension Engine {
     func closeFrames(now: Int64, publishTicks: Bool = true, after phase: LoopProfile.Phase = .tasks) {
         let target = clock.frame(atOrBefore: now)
         guard target > fleet.closedFrame else { return }
-        let started = WallClock.monotonic()
-        let cpu = WallClock.threadCPU()
+        let started = timer.monotonic()
+        let cpu = timer.threadCPU()
         profile.mark(phase, now: started)
         var first = fleet.closedFrame + 1
         let keep = publishTicks ? Int64(options.maxCatchUpFrames) : 0
@@ -29,7 +29,7 @@ extension Engine {
         // Each close starts the stretch that the next stall, if any, is explained from; this close's
         // own time is that stretch's first step.
         profile.restart(now: started, cpu: cpu)
-        defer { profile.mark(.frames, now: WallClock.monotonic()) }
+        defer { profile.mark(.frames, now: timer.monotonic()) }
         if fleet.active.isEmpty {
             fleet.skipFrames(through: target)
             return
@@ -53,7 +53,7 @@ extension Engine {
                 let durable = durableSeq
                 var count: Int64 = 0
                 fleet.takeTicks(closing: frame) { tick in
-                    outbox.publishTick(tick, after: seq, durable: durable, on: publisher)
+                    publishTick(tick, after: seq, durable: durable)
                     count += 1
                 }
                 stats.ticks += count
@@ -61,7 +61,7 @@ extension Engine {
                 if now - clock.instant(ofFrame: frame) > 2_000_000 { stats.lateFrames += 1 }
             }
         }
-        lastCloseNanoseconds = WallClock.monotonic() - started
+        lastCloseNanoseconds = timer.monotonic() - started
     }
 
     /// Keeps the stall for `stats` and logs it: the first at once, later ones at most every
@@ -71,7 +71,7 @@ extension Engine {
         lastStall = stall
         stats.stalls += 1
         if stall.overloaded { stats.overloadStalls += 1 }
-        guard let earlier = stallLog.noted(frames: stall.frames, now: WallClock.monotonic()) else { return }
+        guard let earlier = stallLog.noted(frames: stall.frames, now: timer.monotonic()) else { return }
         let also =
             earlier.stalls > 0
             ? " (\(earlier.stalls) earlier stall\(earlier.stalls == 1 ? "" : "s") skipped \(earlier.frames) frames "
@@ -82,18 +82,38 @@ extension Engine {
     /// Whether closing frames currently costs more than half a frame period.
     var isOverloaded: Bool { lastCloseNanoseconds * 2 * Int64(clock.rate) > 1_000_000_000 }
 
+    /// Publishes `tick` once the log is durable up to `seq`: at once when nothing is waiting and `seq`
+    /// is already durable (a frame without new events, the usual case while transitions animate),
+    /// encoded by the loop into its reused buffers; otherwise behind what it depends on.
+    func publishTick(_ tick: Tick, after seq: Int64, durable: Int64) {
+        if outbox.isEmpty, seq <= durable {
+            actions.append(.publishTick(tick))
+        } else {
+            outbox.enqueueTick(tick, after: seq)
+        }
+    }
+
+    /// The heartbeat and the housekeeping pass, each when due; after the outbox (the loop sends the
+    /// actions in order), so every event up to a heartbeat's seq is published before it, which is
+    /// how a subscriber tells that it missed the last ones (protocol.md, "Heartbeats").
+    func housekeepingIfDue(now: Int64) {
+        if now >= nextHeartbeat { heartbeat(now: now) }
+        if timer.monotonic() >= nextHousekeeping { housekeeping() }
+    }
+
     /// `hb/` once per interval, from the durable position, never gated (it shows nothing undurable).
     func heartbeat(now: Int64) {
+        let interval = options.heartbeatInterval.inNanoseconds
         let body: JSON = [
             "frame": .int(clock.frame(atOrBefore: now)), "time": .int(now), "seq": .int(durableSeq),
-            "navigators": .int(fleet.navigators.count), "version": .string(Self.version),
+            "navigators": .int(fleet.navigators.count), "version": .string(SegueVersion.current),
             // So that a subscriber judges silence by this daemon's interval, also after a restart
             // with another one (without asking `ping` again).
-            "heartbeatSeconds": .double(Double(WallClock.nanoseconds(options.heartbeatInterval)) / 1e9),
+            "heartbeatSeconds": .double(Double(interval) / 1e9),
             "instance": .string(instance), "since": .int(openedAt),
         ]
-        _ = try? publisher?.sendMultipart([Array("hb/".utf8), body.serializedBytes()], dontWait: true)
-        nextHeartbeat = now + max(WallClock.nanoseconds(options.heartbeatInterval), 1_000_000)
+        actions.append(.publish(topic: Array("hb/".utf8), body: body.serializedBytes()))
+        nextHeartbeat = now + max(interval, 1_000_000)
     }
 
     /// Once a second, whatever the heartbeat interval: the log lines that rate limits held back,
@@ -101,14 +121,15 @@ extension Engine {
     ///
     /// `logNow` is the monotonic instant the rate limits judge by; `.max` (at shutdown) lets out
     /// every line they hold back.
-    func housekeeping(logNow: Int64 = WallClock.monotonic()) {
+    func housekeeping(logNow: Int64? = nil) {
+        let monotonic = timer.monotonic()
         // Threads started since (a checkpoint's worker) inherit the loop's realtime policy: hand it
         // back. Costs a directory read when realtime, nothing otherwise.
-        RealtimeConfinement.confineToCurrentThread()
+        actions.append(.confineHelperThreads)
         reportCheckpointFailures()
-        reportCommitFailures(now: logNow)
-        reportPendingStalls(now: logNow)
-        nextHousekeeping = WallClock.monotonic() + 1_000_000_000
+        reportCommitFailures(now: logNow ?? monotonic)
+        reportPendingStalls(now: logNow ?? monotonic)
+        nextHousekeeping = monotonic + 1_000_000_000
     }
 
     /// The stalls folded into no line yet (`StallLog`), ten seconds after the last line at most.

@@ -1,0 +1,45 @@
+import SegueCore
+import SegueStore
+
+/// What the engine core asks its loop to do; the loop performs each, in order, and does nothing else.
+///
+/// Replies and publications come out only once the log is durable up to what they show: the core
+/// holds them back until a `.committed` input says so.
+enum EngineAction {
+    /// A reply on the command socket: the envelope (routing id, and the delimiter for a REQ) and the body.
+    case reply(envelope: [[UInt8]], body: [UInt8])
+    /// An event or a heartbeat on the publish socket.
+    case publish(topic: [UInt8], body: [UInt8])
+    /// A tick on the publish socket, to encode now (`TickWriter`): the common case of a frame with
+    /// nothing waiting, where a body per tick would be an allocation per tick.
+    case publishTick(Tick)
+    /// Commits one loop turn's units in one transaction (on the loop's thread when the writer is
+    /// idle, else through the group committer); each unit's result comes back as a `.committed`
+    /// input carrying `epoch` and the unit's last seq.
+    case append([AppendUnit], epoch: Int)
+    /// Saves a checkpoint's snapshots, off the loop's thread (nothing waits on it).
+    case saveSnapshots(seq: Int64, [Snapshot])
+    /// Hands the loop's realtime policy back to helper threads started since (housekeeping).
+    case confineHelperThreads
+    /// A log line at a syslog priority (2 critical … 6 info).
+    case log(Int, String)
+}
+
+extension EngineAction: Equatable {}
+
+/// A tick's topic (`tick/<navigator>/`) and body, written into buffers reused from tick to tick.
+struct TickWriter {
+    private let encoder = TickEncoder()
+    private(set) var topic: [UInt8] = []
+
+    /// The body of the last `write`; valid until the next.
+    var body: UnsafeRawBufferPointer { encoder.body }
+
+    mutating func write(_ tick: Tick) {
+        encoder.encode(tick)
+        topic.removeAll(keepingCapacity: true)
+        topic.append(contentsOf: "tick/".utf8)
+        topic.append(contentsOf: tick.navigator.utf8)
+        topic.append(UInt8(ascii: "/"))
+    }
+}

@@ -1,0 +1,174 @@
+import SegueCore
+import SegueStore
+import SegueWire
+
+/// The engine's rules, with no I/O: it takes one input at a time (`EngineInput`, with the instant it
+/// happened) and answers with actions (`EngineAction`) that the loop (`Engine`) performs. It decides
+/// commands, closes frames, numbers events, holds replies and publications until the log is durable
+/// up to what they show, and schedules heartbeats and checkpoints.
+///
+/// It reads the log only through `EngineLogReading` (command ids, `state --at`, `history`, the fold
+/// at start) and measures itself only through `EngineClock`, so tests drive it with a fake store and
+/// a clock they advance by hand.
+final class EngineCore {
+    /// A random id of this run of the daemon, in `ping` and heartbeats: a client that sees it change
+    /// checks that the log still holds the events it has (a restart may be on a restored older copy).
+    let instance: String
+    var options: EngineOptions
+    let clock: FrameClock
+    let timer: any EngineClock
+    let store: any EngineLogReading
+    let decoder: RequestDecoder
+
+    var fleet: Fleet
+    var outbox = Outbox()
+    /// What the loop is to do, in order (`takeActions`).
+    var actions: [EngineAction] = []
+    /// Units decided in this loop turn, committed together before the loop sleeps (`.commit`).
+    var uncommitted: [AppendUnit] = []
+    /// Group commit's siblings: when each client last sent a mutating command, and which clients have
+    /// a request waiting on the next commit (`siblingDeadline`).
+    var writerActivity: [[UInt8]: Int64] = [:]
+    var batchClients: Set<[UInt8]> = []
+    var stats = EngineStats()
+    /// The highest seq known durable.
+    var durableSeq: Int64 = 0
+    /// The log's last seq when this run opened it (before recovery's events): in `ping` and
+    /// heartbeats as `since`, so a client that knows more of the log than that can tell that this
+    /// run did not continue the log it knew (a restore to an older copy).
+    var openedAt: Int64 = 0
+    /// Bumped on every commit failure: completions of units handed out before it are already voided.
+    var epoch = 0
+    /// When the next heartbeat is due (wall clock; 0: at the first `.housekeeping`).
+    var nextHeartbeat: Int64 = 0
+    /// When the rate-limited reports are next looked at: once a second, not with the heartbeat, whose
+    /// interval may be up to a minute. Monotonic, so a wall clock set back does not silence them.
+    var nextHousekeeping: Int64 = 0
+    /// How long the last frame close took, to notice overload.
+    var lastCloseNanoseconds: Int64 = 0
+    /// Where the loop's time went since its previous frame close began, to explain skipped frames.
+    var profile = LoopProfile(now: 0, cpu: 0)
+    /// The last time the loop skipped frames, for `stats`; and the rate limit of its log lines.
+    var lastStall: LoopProfile.Stall?
+    var stallLog = StallLog()
+    var eventTopics: [String: [UInt8]] = [:]
+    var recentCommands = RecentCommands(capacity: EngineCore.rememberedReplies)
+    /// The store's WAL checkpoint failures when last logged (`reportCheckpointFailures`).
+    var walCheckpointFailuresReported = 0
+    /// Failed commits are logged at most once a second (a full disk fails every command).
+    var commitFailureLog = CommitFailureLog()
+    /// Which command ids may be stored: lets a new id skip the store lookup (`KnownCommandIDs`).
+    var knownCommandIDs = KnownCommandIDs()
+    var dirty: Set<String> = []
+    var lastCheckpointSeq: Int64 = 0
+    var pendingCheckpoint: (seq: Int64, snapshots: [Snapshot])?
+
+    /// Rebuilds every navigator from the log (the newest checkpoint, then the tail): `fold` says
+    /// what it did, for the loop's log line.
+    init(
+        options: EngineOptions, store: any EngineLogReading, timer: any EngineClock,
+        instance: String = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+    ) throws {
+        self.options = options
+        self.store = store
+        self.timer = timer
+        self.instance = instance
+        clock = try FrameClock(rate: options.frameRate)
+        var limits = options.decoderLimits
+        limits.maxStringBytes = min(limits.maxStringBytes, options.maxMessageBytes)
+        decoder = RequestDecoder(limits: limits)
+        fleet = Fleet(clock: clock)
+        fold = try rebuild()
+        fleet.journaling = true
+    }
+
+    /// What the fold at start found.
+    private(set) var fold = Fold(checkpoint: 0, events: 0)
+
+    struct Fold: Equatable {
+        /// The seq of the checkpoint folded from (0: none), and the events of the tail folded onto it.
+        var checkpoint: Int64
+        var events: Int
+    }
+
+    /// Takes one input; its actions wait in `actions` (`takeActions`).
+    func receive(_ input: EngineInput) {
+        switch input {
+        case .request(let frames, let userID, let now): handle(frames, userID: userID, now: now)
+        case .frameDeadline(let now): closeFrames(now: now)
+        case .commit: commitDecided()
+        case .committed(let completions): apply(completions)
+        case .housekeeping(let now): housekeepingIfDue(now: now)
+        case .turnEnded: checkpointIfDue()
+        case .subscriptions(let delta): stats.subscriptions += Int64(delta)
+        case .reload(let rules): options.defaultAnimators = rules
+        case .shutdown(let now):
+            housekeeping(logNow: .max)
+            heartbeat(now: now)
+        }
+    }
+
+    /// `receive`, then the actions it produced (tests; the loop swaps `actions` out instead).
+    func step(_ input: EngineInput) -> [EngineAction] {
+        receive(input)
+        return takeActions()
+    }
+
+    func takeActions() -> [EngineAction] {
+        defer { actions.removeAll() }
+        return actions
+    }
+
+    /// The next instant the loop has something to do: the next frame while anything is in flight,
+    /// otherwise the next heartbeat or housekeeping pass, and at the latest `now + interval`.
+    func nextWake(now: Int64, monotonic: Int64, interval: Int64?) -> Int64 {
+        // Housekeeping is due on the monotonic clock; the loop sleeps until a wall-clock instant.
+        var wake = min(nextHeartbeat, now + max(0, nextHousekeeping - monotonic))
+        if let interval { wake = min(wake, now + interval) }
+        if !fleet.active.isEmpty { wake = min(wake, clock.instant(ofFrame: fleet.closedFrame + 1)) }
+        return wake
+    }
+
+    /// The loop's time since the previous mark went to `phase` (`LoopProfile`).
+    @inline(__always)
+    func mark(_ phase: LoopProfile.Phase, now: Int64) { profile.mark(phase, now: now) }
+
+    /// A one-line summary for systemd's STATUS=.
+    var statusLine: String {
+        "\(fleet.navigators.count) navigators, \(fleet.active.count) in flight, seq \(durableSeq), "
+            + "\(stats.commands) commands, \(stats.ticks) ticks, \(stats.subscriptions) subscriptions"
+    }
+
+    func log(_ priority: Int, _ message: String) { actions.append(.log(priority, message)) }
+
+    // MARK: Output
+
+    /// Releases everything the durable seq allows: replies first (their clients are waiting on them;
+    /// the publications are on the other socket, where ZeroMQ gives no order relative to replies
+    /// anyway). Each socket still gets its own messages in seq order.
+    func flushOutbox() {
+        let released = outbox.release(durable: durableSeq)
+        guard !released.isEmpty else { return }
+        for message in released {
+            if case .reply(let envelope, let body, _) = message {
+                actions.append(.reply(envelope: envelope, body: body))
+            }
+        }
+        for message in released {
+            if case .publish(let topic, let body) = message { actions.append(.publish(topic: topic, body: body)) }
+        }
+    }
+
+    /// Answers a request that was refused (`body` is its error reply) and counts it in `stats.rejected`.
+    func reject(_ envelope: [[UInt8]], _ body: JSON) {
+        stats.rejected += 1
+        reply(envelope, body)
+    }
+
+    /// Sends once the durable seq reaches what is already in flight, keeping replies to one client in
+    /// the order its requests came.
+    func reply(_ envelope: [[UInt8]], _ body: JSON) {
+        let voided = VoidedReply.waiting(id: body["id"]?.stringValue)
+        outbox.enqueue(.reply(envelope: envelope, body: body.serializedBytes(), ifVoided: voided), after: fleet.lastSeq)
+    }
+}
