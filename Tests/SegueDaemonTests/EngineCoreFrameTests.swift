@@ -1,0 +1,133 @@
+import SegueCore
+import SegueStore
+import SegueWire
+import Testing
+
+@testable import SegueDaemon
+
+/// The frame clock's rules in the engine core, with time moved by hand: ticks, their wait behind
+/// undurable events, catch-up and overload, interaction timeouts, heartbeats.
+@Suite struct EngineCoreFrameTests {
+    static let create = EngineCoreRequestTests.create
+    static func push(_ screen: String) -> String { EngineCoreRequestTests.push(screen, animated: true) }
+
+    @Test func anAnimatedPushTicksEveryFrameUntilItCompletes() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        #expect(h.call(Self.push("A")).reply["ok"] == true)
+        var ticks: [JSON] = []
+        var types: [String] = []
+        for _ in 0..<40 {
+            let out = h.advance(frames: 1)
+            ticks += out.tickBodies
+            types += out.events.compactMap { $0["type"]?.stringValue }
+        }
+        #expect(types == ["transition.completed"])
+        let frames = ticks.compactMap { $0["frame"]?.int64Value }
+        #expect(frames == Array(frames[0]...frames[frames.count - 1]), "one per frame")
+        #expect(ticks.count == 22, "0.35 s at 60 Hz: 21 frames after the first")
+        #expect(ticks.last?["final"] == true && ticks.last?["fraction"] == 1)
+        #expect(h.core.stats.ticks == Int64(ticks.count) && h.core.fleet.active.isEmpty)
+    }
+
+    /// A tick that shows an event not yet durable waits behind it, and goes out with it.
+    @Test func ticksWaitBehindUndurableEvents() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        _ = h.send(Self.push("A"))
+        h.move(frames: 1)
+        let closed = h.core.step(.frameDeadline(now: h.now))
+        #expect(closed.topics.isEmpty, "\(closed)")
+        let committed = h.commit()
+        #expect(committed.topics == ["event/r/", "tick/r/"], "\(committed.topics)")
+        let next = h.advance(frames: 1)
+        #expect(next.topics == ["tick/r/"], "nothing waits: published at once")
+    }
+
+    /// Behind by more than `maxCatchUpFrames`, the loop resolves the skipped frames without ticks.
+    @Test func aStallSkipsAllButTheLastFrames() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        _ = h.call(Self.push("A"))
+        _ = h.advance(frames: 1)
+        let out = h.advance(frames: 10)
+        #expect(out.ticks.count == 6)
+        #expect(h.core.stats.missedFrames == 4 && h.core.stats.stalls == 1)
+        #expect(out.logLines.count == 1 && out.logLines[0].hasPrefix("The frame loop fell behind and skipped 4 frames"))
+        #expect(h.advance(frames: 10).logLines.isEmpty, "the next stall within the interval is only counted")
+    }
+
+    /// When closing a frame costs more than half a frame period, a command resolves the frames before
+    /// it without ticks rather than wait behind them, and a read closes none.
+    @Test func overloadShedsTicksForCommands() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        _ = h.call(Self.push("A"))
+        h.timer.costPerRead = 10_000_000
+        _ = h.advance(frames: 1)
+        #expect(h.core.isOverloaded)
+        h.move(frames: 3)
+        let closedBefore = h.core.fleet.closedFrame
+        _ = h.call(#"{"cmd":"list"}"#)
+        #expect(h.core.fleet.closedFrame == closedBefore, "a read places nothing")
+        let out = h.send(#"{"cmd":"push","navigator":"r","screen":"B","animated":false}"#)
+        #expect(out.ticks.isEmpty && h.core.fleet.closedFrame == closedBefore + 3)
+        #expect(h.core.stats.overloadStalls == 1 && h.core.stats.missedFrames == 3)
+        #expect(out.logLines.first?.hasPrefix("The frame loop is overloaded") == true, "\(out.logLines)")
+    }
+
+    /// A gesture without `update` for `interactionTimeout` is cancelled by the clock, reason `timeout`.
+    @Test(arguments: [(20, false), (40, true)] as [(Int64, Bool)])
+    func silentGesturesTimeOut(frames: Int64, cancelled: Bool) throws {
+        let h = try EngineHarness()
+        _ = h.call(#"{"cmd":"create","navigator":"r","root":"Home","interactionTimeout":0.5}"#)
+        _ = h.call(EngineCoreRequestTests.push("A"))
+        #expect(h.call(#"{"cmd":"begin","navigator":"r","operation":"pop"}"#).reply["ok"] == true)
+        var events: [JSON] = []
+        for _ in 0..<frames { events += h.advance(frames: 1).events }
+        let cancelling = events.first { $0["type"] == "transition.cancelling" }
+        #expect((cancelling?["data"]?["reason"] == "timeout") == cancelled, "\(events)")
+    }
+
+    // MARK: Heartbeats
+
+    /// `hb/` once per interval, from the durable seq: an event not yet committed is not counted.
+    @Test func heartbeatsCarryTheDurableSeq() throws {
+        let h = try EngineHarness { $0.heartbeatInterval = .seconds(2) }
+        _ = h.call(Self.create)
+        _ = h.send(Self.push("A"))
+        let first = h.core.step(.housekeeping(now: h.now))
+        guard case .publish(let topic, let body) = first.first(where: { $0.topicPrefix == "hb/" }) else {
+            Issue.record("no heartbeat: \(first)")
+            return
+        }
+        #expect(topic == Array("hb/".utf8))
+        let hb = try JSON.parse(body)
+        #expect(hb["seq"] == 1 && hb["instance"] == "test" && hb["heartbeatSeconds"] == 2 && hb["navigators"] == 1)
+        #expect(hb["frame"] == .int(h.clock.frame(atOrBefore: h.now)) && hb["time"] == .int(h.now))
+        h.now += 1_999_000_000
+        #expect(!h.core.step(.housekeeping(now: h.now)).contains { $0.topicPrefix == "hb/" })
+        h.now += 1_000_000
+        #expect(h.core.step(.housekeeping(now: h.now)).contains { $0.topicPrefix == "hb/" })
+        #expect(h.core.nextWake(now: h.now, monotonic: h.timer.monotonic(), interval: nil) <= h.now + 1_000_000_000)
+    }
+
+    /// Failed commits are logged at once, later ones once a second as a count.
+    @Test func commitFailuresAreRateLimited() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        h.commitFailure = StoreError(kind: .io, message: "full")
+        #expect(h.call(EngineCoreRequestTests.push("A")).logLines.count == 1)
+        #expect(h.call(EngineCoreRequestTests.push("A")).logLines.isEmpty)
+        h.timer.advance(by: 1_000_000_000)
+        let lines = h.core.step(.housekeeping(now: h.now)).logLines
+        #expect(lines.count == 1 && lines[0].hasPrefix("1 more commit(s) failed"), "\(lines)")
+    }
+}
+
+extension EngineAction {
+    var topicPrefix: String? {
+        guard case .publish(let topic, _) = self else { return nil }
+        return String(decoding: topic, as: UTF8.self)
+    }
+}

@@ -1,0 +1,94 @@
+import SegueCore
+import SegueStore
+import SegueWire
+import Testing
+
+@testable import SegueDaemon
+
+/// What the engine core decides from the log: the fold and recovery at start, checkpoints, reads of
+/// the past (`state --at`, `history`), all over a log in memory.
+@Suite struct EngineCoreLogTests {
+    static let create = EngineCoreRequestTests.create
+
+    /// At a restart, animated transitions complete at their frame, interactive ones are cancelled
+    /// with reason `recovery`; the events are published once durable, and `since` is the log's end
+    /// before them.
+    @Test(
+        arguments: [
+            (#"{"cmd":"push","navigator":"r","screen":"A","animated":true}"#, ["transition.completed"], nil),
+            (
+                #"{"cmd":"begin","navigator":"r","operation":"push","screen":"A"}"#,
+                ["transition.cancelled"], "recovery"
+            ),
+        ] as [(String, [String], String?)])
+    func recoveryResolvesTransitionsInFlight(request: String, types: [String], reason: String?) throws {
+        let before = try EngineHarness()
+        _ = before.call(Self.create)
+        #expect(before.call(request).reply["ok"] == true)
+        let seq = before.log.lastSeq
+        let after = try EngineHarness(log: before.log, now: before.now + 5_000_000_000)
+        #expect(after.core.fold == EngineCore.Fold(checkpoint: 0, events: Int(seq)))
+        let events = after.core.recover(now: after.now)
+        #expect(events.map(\.type) == types)
+        if let reason { #expect(events.last?.data["reason"] == .string(reason)) }
+        #expect(after.core.openedAt == seq)
+        after.core.recovered(events, waited: 0)
+        let out = after.core.takeActions()
+        #expect(out.topics == Array(repeating: "event/r/", count: types.count))
+        #expect(out.logLines.last?.hasPrefix("Recovered \(types.count) events") == true)
+        #expect(after.call(#"{"cmd":"ping"}"#).reply["since"] == .int(seq))
+    }
+
+    @Test func nothingToRecoverAppendsNothing() throws {
+        let before = try EngineHarness()
+        _ = before.call(Self.create)
+        let after = try EngineHarness(log: before.log, now: before.now + 5_000_000_000)
+        #expect(after.core.recover(now: after.now).isEmpty)
+    }
+
+    /// Every `checkpointEvery` events a checkpoint snapshots the navigators changed since the last,
+    /// saved only once the log is durable up to it; the next start folds from it.
+    @Test func checkpointsWaitForDurabilityAndShortenTheFold() throws {
+        let h = try EngineHarness { $0.checkpointEvery = 4 }
+        _ = h.call(Self.create)
+        _ = h.call(EngineCoreRequestTests.push("A"))
+        #expect(h.core.step(.turnEnded).isEmpty, "3 events")
+        _ = h.send(EngineCoreRequestTests.push("B"))
+        #expect(h.core.step(.turnEnded).isEmpty, "seq 5 is not durable yet")
+        _ = h.commit()
+        let saved = h.core.step(.turnEnded)
+        guard case .saveSnapshots(let seq, let snapshots) = saved.first else {
+            Issue.record("\(saved)")
+            return
+        }
+        #expect(seq == 5 && Set(snapshots.map(\.navigator)) == ["r", EngineCore.checkpointMarker])
+        #expect(h.core.step(.turnEnded).isEmpty)
+        h.log.snapshots = snapshots
+        _ = h.call(EngineCoreRequestTests.push("C"))
+        let next = try EngineHarness(log: h.log)
+        #expect(next.core.fold == EngineCore.Fold(checkpoint: 5, events: 2))
+        #expect(next.core.fleet.state(of: "r").stack.map(\.name) == ["Home", "A", "B", "C"])
+    }
+
+    /// `state --at` folds the past from the log; past its end it says so.
+    @Test(arguments: [(1, 1, nil), (2, 1, nil), (3, 2, nil), (4, nil, "invalid_argument")] as [(Int64, Int?, String?)])
+    func stateAtASeq(at: Int64, depth: Int?, code: String?) throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        _ = h.call(EngineCoreRequestTests.push("A"))
+        let reply = h.call(#"{"cmd":"state","navigator":"r","at":\#(at)}"#).reply
+        #expect(reply["stack"]?.arrayValue?.count == depth, "\(reply.serialized())")
+        #expect(reply["error"]?["code"] == code.map(JSON.string))
+    }
+
+    @Test func historyPagesThroughDurableEvents() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        _ = h.call(EngineCoreRequestTests.push("A"))
+        _ = h.call(EngineCoreRequestTests.push("B"))
+        let page = h.call(#"{"cmd":"history","after":0,"limit":2}"#).reply
+        #expect(page["events"]?.arrayValue?.count == 2 && page["next"] == 2 && page["more"] == true)
+        h.log.failure = StoreError(kind: .io, message: "gone")
+        #expect(h.call(#"{"cmd":"history","after":0}"#).reply["ok"] == false)
+    }
+}
