@@ -24,7 +24,7 @@ enum ReplayCommand {
         }
         let navigator = inv.parsed.value("navigator")
         var events = try LogSource.events(path, upTo: to == .max ? .max : to + 1)
-        // The first event left out by --to ends the replay at its frame (`TickReplayer.stopBefore`).
+        // The first event left out by --to ends the replay at its frame (`LogReplay`).
         var stopBefore = Int64.max
         if let last = events.last, last.seq > to {
             stopBefore = last.frame
@@ -42,7 +42,6 @@ enum ReplayCommand {
         let replayed = try check(events, from: from, navigator: navigator, path: path)
         let clock = try FrameClock(rate: rate)
         let startFrame = events.first { $0.seq >= from }?.frame ?? .max
-        var replayer = TickReplayer(events: events, clock: clock, stopBefore: stopBefore)
         let waitForSubscriber = inv.parsed.flag("wait-subscriber")
         let publisher = try inv.parsed.value("publish").map {
             try Republisher(
@@ -52,7 +51,7 @@ enum ReplayCommand {
         var count = 0
         var progress = Progress("replaying: seq", total: Int(events.last?.seq ?? 0))
         var seq: Int64 = 0
-        try replayer.run { frame, applied, ticks in
+        try FrameSource.run(events, clock: clock, stopBefore: stopBefore) { frame, applied, ticks in
             seq = applied.last?.seq ?? seq
             guard frame >= startFrame else { return }
             if let publisher {

@@ -35,8 +35,7 @@ enum WatchReplay {
             (paused ? "[paused]  " : "") + "replay \(path)  \(WatchLayout.format(speed))x  frame \(frame)  "
                 + "seq \(model.seq)"
         }
-        var replayer = TickReplayer(events: events, clock: clock)
-        try replayer.run { frame, applied, ticks in
+        try FrameSource.run(events, clock: clock) { frame, applied, ticks in
             for e in applied {
                 try fleet.apply(e)
                 guard shows(e.navigator) else { continue }

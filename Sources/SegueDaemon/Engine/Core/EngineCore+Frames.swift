@@ -47,15 +47,20 @@ extension EngineCore {
         }
         if first <= target {
             for frame in first...target {
-                // The clock's events first, so that the ticks showing them queue behind them.
-                submitClockEvents(fleet.advance(toFrame: frame))
-                let seq = fleet.lastSeq
                 let durable = durableSeq
+                var seq: Int64 = 0
                 var count: Int64 = 0
-                fleet.takeTicks(closing: frame) { tick in
-                    publishTick(tick, after: seq, durable: durable)
-                    count += 1
-                }
+                fleet.closeFrame(
+                    frame,
+                    advance: { fleet in
+                        // The clock's events first, so that the ticks showing them queue behind them.
+                        submitClockEvents(fleet.advance(toFrame: frame))
+                        seq = fleet.lastSeq
+                    },
+                    tick: { tick in
+                        publishTick(tick, after: seq, durable: durable)
+                        count += 1
+                    })
                 stats.ticks += count
                 stats.framesClosed += 1
                 if now - clock.instant(ofFrame: frame) > 2_000_000 { stats.lateFrames += 1 }
