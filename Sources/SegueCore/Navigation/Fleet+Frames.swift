@@ -8,7 +8,7 @@ extension Fleet {
     /// since the daemon recorded what its clock decided. Either way the caller queues those events
     /// there, before the ticks that show them. Then the frame's ticks go to `tick` one at a time, in
     /// the order the daemon publishes them, and navigators gone idle leave the active set.
-    public mutating func closeFrame<Failure: Error>(
+    package mutating func closeFrame<Failure: Error>(
         _ frame: Int64, advance: (inout Fleet) throws(Failure) -> Void, tick: (Tick) -> Void
     ) throws(Failure) {
         try advance(&self)

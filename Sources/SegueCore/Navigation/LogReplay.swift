@@ -11,12 +11,12 @@
 ///
 /// A replay cut short stops before `stopBefore`, the frame of the first event left out: from that
 /// frame on, what the daemon published showed that event, which this replay does not have.
-public struct LogReplay {
-    public private(set) var fleet: Fleet
+package struct LogReplay {
+    package private(set) var fleet: Fleet
     private let events: [EventRecord]
     private let stopBefore: Int64
 
-    public init(events: [EventRecord], clock: FrameClock, stopBefore: Int64 = .max) {
+    package init(events: [EventRecord], clock: FrameClock, stopBefore: Int64 = .max) {
         self.events = events
         self.stopBefore = stopBefore
         fleet = Fleet(clock: clock)
@@ -24,7 +24,7 @@ public struct LogReplay {
 
     /// Calls `body` for every frame visited, in order, with the events that took effect in it (those
     /// applied just before its ticks) and its ticks.
-    public mutating func run(_ body: (_ frame: Int64, _ events: [EventRecord], _ ticks: [Tick]) throws -> Void) throws {
+    package mutating func run(_ body: (_ frame: Int64, _ events: [EventRecord], _ ticks: [Tick]) throws -> Void) throws {
         let events = self.events
         guard let first = events.first else { return }
         var frame = first.frame
