@@ -110,9 +110,7 @@ public enum Daemon {
         let cleanup = FailedStartCleanup(dataDirectory: config.dataDir)
         let engine: Engine
         do {
-            engine = try Engine(options: options) { priority, message in
-                logger.log(level: LogLevel.forSyslogPriority(priority), message)
-            }
+            engine = try Engine(options: options, logger: logger)
         } catch {
             // A StoreError's own text leads with its wire code (`bad_request: …`), which means
             // nothing to an operator reading why the daemon did not start: the message says it all.
@@ -224,20 +222,6 @@ final class Reloader: Sendable {
             }
         } catch {
             logger.error("SIGHUP: \(file) was not reloaded, the running configuration stays: \(error)")
-        }
-    }
-}
-
-extension LogLevel {
-    /// The level for a syslog priority as the engine reports it (7 debug … 2 critical).
-    static func forSyslogPriority(_ priority: Int) -> LogLevel {
-        switch priority {
-        case ...2: .critical
-        case 3: .error
-        case 4: .warning
-        case 5: .notice
-        case 6: .info
-        default: .debug
         }
     }
 }

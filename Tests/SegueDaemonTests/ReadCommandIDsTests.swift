@@ -29,15 +29,16 @@ import Testing
     func aFilterOfExactlyTheStoredIdsOrNone(stored: Int, maxIDs: Int, filtered: Int?, noticed: Bool) throws {
         let directory = try TemporaryDirectory()
         let store = try Self.store(directory, ids: stored)
-        let logged = Mutex<[Int]>([])
-        let log: EngineLog = { priority, _ in logged.withLock { $0.append(priority) } }
-        let filter = Engine.readCommandIDs(store, maxIDs: maxIDs, log: log, stopping: { false })
+        let logged = Mutex<[String]>([])
+        let logger = Logger(
+            label: "segued", handler: LogHandler(writingLinesTo: { line in logged.withLock { $0.append(line) } }))
+        let filter = Engine.readCommandIDs(store, maxIDs: maxIDs, logger: logger, stopping: { false })
         #expect(filter?.count == filtered)
         #expect(filter?.capacity == filtered.map { _ in CommandIDFilter.minimumCapacity })
         for index in 0..<stored where filter != nil {
             #expect(filter?.mightContain(CommandIDFilter.hash("id-\(index)")) == true, "id-\(index)")
         }
-        #expect(logged.withLock { $0 } == (noticed ? [5] : []))
+        #expect(logged.withLock { $0.map { $0.prefix(3) } } == (noticed ? ["<5>"] : []))
     }
 
     /// The walk asks whether the engine is stopping every 4,096 ids; a stopped engine gets no filter.
@@ -46,7 +47,7 @@ import Testing
         let store = try Self.store(directory, ids: 4097)
         var asked = 0
         let filter = Engine.readCommandIDs(
-            store, maxIDs: 1 << 20, log: { _, _ in },
+            store, maxIDs: 1 << 20, logger: .discarding,
             stopping: {
                 asked += 1
                 return true

@@ -11,12 +11,12 @@ extension Engine {
     func loadCommandIDs() {
         let store = self.store
         let maxIDs = core.knownCommandIDs.maxIDs
-        let log = self.log
+        let logger = self.logger
         let thread = Thread { [weak self] in
             var normal = sched_param(sched_priority: 0)
             _ = sched_setscheduler(0, SCHED_OTHER, &normal)
             let started = WallClock.monotonic()
-            let filter = Self.readCommandIDs(store, maxIDs: maxIDs, log: log) { self?.isStopping ?? true }
+            let filter = Self.readCommandIDs(store, maxIDs: maxIDs, logger: logger) { self?.isStopping ?? true }
             let count = filter?.count ?? 0
             let handOff = CommandIDFilter.HandOff(consume filter)
             let milliseconds = (WallClock.monotonic() - started) / 1_000_000
@@ -24,8 +24,7 @@ extension Engine {
             self.perform { engine in
                 engine.core.knownCommandIDs.finishLoading(with: handOff.take())
                 if engine.core.knownCommandIDs.phase == .ready {
-                    engine.log(
-                        6,
+                    engine.logger.info(
                         "Read the \(count) stored command ids in \(milliseconds) ms; new ids skip the store lookup."
                     )
                 }
@@ -44,7 +43,7 @@ extension Engine {
     /// sized for exactly that many: counting first (`SELECT COUNT(*)`) would read every leaf page of
     /// the `commands` table, replies included, a second time, in one long read transaction.
     static func readCommandIDs(
-        _ store: EventStore, maxIDs: Int, log: EngineLog, stopping: () -> Bool
+        _ store: EventStore, maxIDs: Int, logger: Logger, stopping: () -> Bool
     ) -> CommandIDFilter? {
         do {
             var hashes: [UInt64] = []
@@ -58,8 +57,7 @@ extension Engine {
                 return hashes.count & 0xFFF != 0 || !stopping()
             }
             if tooMany {
-                log(
-                    5,
+                logger.notice(
                     "The log holds more than the \(maxIDs) command ids the id filter takes; every new id is looked up in the store."
                 )
                 return nil
@@ -69,7 +67,7 @@ extension Engine {
             for hash in hashes { filter.insert(hash) }
             return filter
         } catch {
-            log(4, "Reading the stored command ids failed (\(error)); every new id is looked up in the store.")
+            logger.warning("Reading the stored command ids failed (\(error)); every new id is looked up in the store.")
             return nil
         }
     }

@@ -48,7 +48,7 @@ public final class Engine: @unchecked Sendable {
     public static let version = SegueVersion.current
 
     let options: EngineOptions
-    let log: EngineLog
+    let logger: Logger
     let store: EventStore
     let core: EngineCore
     let systemClock = SystemClock()
@@ -81,9 +81,9 @@ public final class Engine: @unchecked Sendable {
     public private(set) var boundPublishEndpoints: [String] = []
 
     /// Opens the store and rebuilds every navigator (snapshots, then the tail of the log).
-    public init(options: EngineOptions, log: @escaping EngineLog = { _, _ in }) throws {
+    public init(options: EngineOptions, logger: Logger = .discarding) throws {
         self.options = options
-        self.log = log
+        self.logger = logger
         do {
             try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
         } catch {
@@ -96,14 +96,14 @@ public final class Engine: @unchecked Sendable {
             path: path, durability: options.durability,
             check: .deferred(report: { error in
                 if let error {
-                    log(2, "The log failed its integrity check: \(error). Stop the daemon and restore a backup.")
+                    logger.critical(
+                        "The log failed its integrity check: \(error). Stop the daemon and restore a backup.")
                 }
             }))
         let started = WallClock.monotonic()
         core = try EngineCore(options: options, store: StoreLogReader(store), timer: systemClock)
         let ms = Double(WallClock.monotonic() - started) / 1e6
-        log(
-            6,
+        logger.info(
             "Opened the log at seq \(core.fleet.lastSeq) with \(core.fleet.navigators.count) navigators (checkpoint at "
                 + "\(core.fold.checkpoint), \(core.fold.events) events folded) in \(Int(ms)) ms.")
     }
@@ -134,8 +134,7 @@ public final class Engine: @unchecked Sendable {
         try bind()
         let confinement = RealtimeConfinement.confineToCurrentThread()
         if confinement.realtime {
-            log(
-                6,
+            logger.info(
                 "The frame loop keeps its realtime priority; \(confinement.moved) helper threads run at normal "
                     + "priority.")
         }
@@ -226,7 +225,7 @@ public final class Engine: @unchecked Sendable {
         self.context = context
         if let security = options.security {
             admitted.replace(security.clients)
-            try ZAPHandler.start(context: context, clients: admitted, log: log)
+            try ZAPHandler.start(context: context, clients: admitted, logger: logger)
         }
         let router = try ZMQSocket(context, .router)
         try router.setMaxMessageSize(options.maxMessageBytes)
@@ -333,16 +332,17 @@ public final class Engine: @unchecked Sendable {
             mark(.commit)
         case .saveSnapshots(let seq, let snapshots):
             let store = self.store
-            let log = self.log
+            let logger = self.logger
             checkpointQueue.async {
                 do { try store.saveSnapshots(snapshots) } catch {
-                    log(4, "Checkpoint at seq \(seq) was not saved (\(error)); start-up folds from the previous one.")
+                    logger.warning(
+                        "Checkpoint at seq \(seq) was not saved (\(error)); start-up folds from the previous one.")
                 }
             }
         case .confineHelperThreads:
             RealtimeConfinement.confineToCurrentThread()
-        case .log(let priority, let message):
-            log(priority, message)
+        case .log(let level, let message):
+            logger.log(level: level, message)
         }
     }
 

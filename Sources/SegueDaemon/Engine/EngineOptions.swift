@@ -63,6 +63,3 @@ public struct SecurityOptions: Sendable {
         self.clients = clients
     }
 }
-
-/// Where the engine's log lines go: syslog priority (0 emergency … 7 debug) and the line.
-public typealias EngineLog = @Sendable (_ priority: Int, _ message: String) -> Void

@@ -5,7 +5,7 @@ import SegueWire
 /// listed, and names their role as the ZAP user id, which the engine reads from each request's
 /// `User-Id` property. Any other key, or a non-CURVE mechanism, is refused with status 400.
 enum ZAPHandler {
-    static func start(context: ZMQContext, clients: AdmittedClients, log: @escaping EngineLog) throws {
+    static func start(context: ZMQContext, clients: AdmittedClients, logger: Logger) throws {
         let socket = try ZMQSocket(context, .rep)
         try socket.bind("inproc://zeromq.zap.01")
         let transfer = ZMQSocketTransfer(socket)
@@ -13,7 +13,7 @@ enum ZAPHandler {
             let socket = transfer.take()
             while true {
                 guard let frames = try? socket.receiveMultipart() else { return }  // ETERM ends it
-                _ = try? socket.sendMultipart(reply(to: frames, clients: clients, log: log))
+                _ = try? socket.sendMultipart(reply(to: frames, clients: clients, logger: logger))
             }
         }
         thread.name = "segue-zap"
@@ -21,7 +21,7 @@ enum ZAPHandler {
     }
 
     /// The reply frames for one ZAP request: version, request id, status code, text, user id, metadata.
-    static func reply(to frames: [[UInt8]], clients: AdmittedClients, log: EngineLog) -> [[UInt8]] {
+    static func reply(to frames: [[UInt8]], clients: AdmittedClients, logger: Logger) -> [[UInt8]] {
         guard frames.count >= 6 else {
             return [Array("1.0".utf8), [], Array("400".utf8), Array("Malformed ZAP request".utf8), [], []]
         }
@@ -34,11 +34,11 @@ enum ZAPHandler {
         guard mechanism == "CURVE", frames.count >= 7, frames[6].count == 32,
             let key = try? ZMQCurve.z85Encode(frames[6])
         else {
-            log(4, "Refused a client that did not authenticate with CURVE (mechanism \(mechanism)).")
+            logger.warning("Refused a client that did not authenticate with CURVE (mechanism \(mechanism)).")
             return answer("400", "CURVE required")
         }
         guard let role = clients.role(of: key) else {
-            log(4, "Refused CURVE client key \(key): not listed in security.curve.clients.")
+            logger.warning("Refused CURVE client key \(key): not listed in security.curve.clients.")
             return answer("400", "Unknown client key")
         }
         return answer("200", "OK", user: role.rawValue)

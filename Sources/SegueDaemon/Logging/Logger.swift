@@ -25,6 +25,9 @@ public struct Logger: Sendable {
         self.metadata = metadata
     }
 
+    /// A logger that writes nothing (an engine run by a test that does not read its log).
+    public static let discarding = Logger(label: "segued", handler: LogHandler(writingLinesTo: { _ in }))
+
     /// A logger for another component that shares this one's threshold and handler.
     public func child(label: String, metadata: Metadata = [:]) -> Logger {
         Logger(label: label, threshold: threshold, handler: handler, metadata: self.metadata.merging(metadata) { $1 })

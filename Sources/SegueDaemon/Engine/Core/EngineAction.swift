@@ -21,8 +21,8 @@ enum EngineAction {
     case saveSnapshots(seq: Int64, [Snapshot])
     /// Hands the loop's realtime policy back to helper threads started since (housekeeping).
     case confineHelperThreads
-    /// A log line at a syslog priority (2 critical … 6 info).
-    case log(Int, String)
+    /// A log line at a level.
+    case log(LogLevel, String)
 }
 
 extension EngineAction: Equatable {}

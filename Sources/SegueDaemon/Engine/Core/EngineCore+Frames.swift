@@ -81,7 +81,7 @@ extension EngineCore {
             earlier.stalls > 0
             ? " (\(earlier.stalls) earlier stall\(earlier.stalls == 1 ? "" : "s") skipped \(earlier.frames) frames "
                 + "since the last report.)" : ""
-        log(4, stall.message + also)
+        log(.warning, stall.message + also)
     }
 
     /// Whether closing frames currently costs more than half a frame period.
@@ -141,7 +141,7 @@ extension EngineCore {
     func reportPendingStalls(now: Int64) {
         guard let (stalls, frames) = stallLog.pending(now: now), let lastStall else { return }
         log(
-            4,
+            .warning,
             "The frame loop skipped \(frames) frames in \(stalls) more stall\(stalls == 1 ? "" : "s") since the last "
                 + "report. The last one, in full: \(lastStall.message)")
     }
@@ -149,7 +149,9 @@ extension EngineCore {
     /// The failed commits not logged yet (`CommitFailureLog`), once a second at most.
     func reportCommitFailures(now: Int64) {
         guard let (count, last) = commitFailureLog.pending(now: now) else { return }
-        log(3, "\(count) more commit(s) failed (the last: \(last)). Commands get unavailable until storage recovers.")
+        log(
+            .error,
+            "\(count) more commit(s) failed (the last: \(last)). Commands get unavailable until storage recovers.")
     }
 
     /// Says so (once a second at most, from `housekeeping`) when WAL checkpoints have failed since the
@@ -160,7 +162,7 @@ extension EngineCore {
         let failures = store.walCheckpoints.failures
         guard failures > walCheckpointFailuresReported else { return }
         log(
-            4,
+            .warning,
             "\(failures - walCheckpointFailuresReported) WAL checkpoint(s) failed (\(failures) since start): the "
                 + "WAL is not being copied back into the database file. Check the data directory's disk.")
         walCheckpointFailuresReported = failures

@@ -96,7 +96,7 @@ extension EngineCore {
         case .success:
             durableSeq = max(durableSeq, completion.seq)
             if let failed = commitFailureLog.recovered() {
-                log(5, "Commits succeed again, after \(failed) failed commit(s).")
+                log(.notice, "Commits succeed again, after \(failed) failed commit(s).")
             }
         case .failure(let error):
             commitFailed(error)
@@ -109,7 +109,7 @@ extension EngineCore {
         if let earlier = commitFailureLog.failed("\(error)", now: timer.monotonic()) {
             let also = earlier > 0 ? " (\(earlier) more failed since the last report)" : ""
             log(
-                3,
+                .error,
                 "Commit failed after seq \(durableSeq): \(error)\(also). Commands get unavailable until storage recovers; nothing after seq \(durableSeq) was kept."
             )
         }
@@ -198,12 +198,12 @@ extension EngineCore {
         }
         durableSeq = fleet.lastSeq
         log(
-            6,
+            .info,
             "Published the \(events.count) recovered events after \(waited) ms for subscribers to reconnect "
                 + "(\(stats.subscriptions) subscriptions).")
         let cancelled = events.filter { $0.type == "transition.cancelled" }.count
         log(
-            5,
+            .notice,
             "Recovered \(events.count) events at start-up (\(cancelled) transitions cancelled for recovery or timeout)."
         )
     }

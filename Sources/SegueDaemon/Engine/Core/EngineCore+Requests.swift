@@ -239,7 +239,7 @@ extension EngineCore {
         knownCommandIDs.insert(id)
         if phase != .off, knownCommandIDs.phase == .off {
             log(
-                5,
+                .notice,
                 "More than \(knownCommandIDs.maxIDs) command ids: the id filter is dropped, every new id is looked up in the store."
             )
         }

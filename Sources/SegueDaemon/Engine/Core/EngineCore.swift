@@ -139,7 +139,7 @@ final class EngineCore {
             + "\(stats.commands) commands, \(stats.ticks) ticks, \(stats.subscriptions) subscriptions"
     }
 
-    func log(_ priority: Int, _ message: String) { actions.append(.log(priority, message)) }
+    func log(_ level: LogLevel, _ message: String) { actions.append(.log(level, message)) }
 
     // MARK: Output
 
