@@ -27,7 +27,7 @@ import Testing
         #expect(durable.reply["ok"] == true && durable.reply["seq"] == 1)
         #expect(durable.events.map { $0["type"] } == ["navigator.created"])
         // Replies first, then publications.
-        #expect(durable.firstIndex { if case .reply = $0 { true } else { false } } == 0)
+        #expect(durable.messages.firstIndex { if case .reply = $0 { true } else { false } } == 0)
     }
 
     /// A failed commit voids what waited on it: each request still gets an answer, `unavailable`,
@@ -80,7 +80,7 @@ import Testing
     func envelopes(frames: [[UInt8]], envelope: [[UInt8]], ok: Bool) throws {
         let h = try EngineHarness()
         let out = h.core.step(.request(frames: frames, userID: nil, now: h.now)) + h.commit()
-        guard case .reply(let got, let body) = out.first else {
+        guard case .reply(let got, let body, _) = out.messages.first else {
             Issue.record("no reply: \(out)")
             return
         }

@@ -144,10 +144,24 @@ final class EngineHarness {
 }
 
 extension [EngineAction] {
+    /// The messages sent, in the order the loop sends them (each batch's replies, then its publications).
+    var messages: [Outbox.Message] {
+        flatMap { action -> [Outbox.Message] in
+            switch action {
+            case .send(let batch):
+                batch.filter { if case .reply = $0 { true } else { false } }
+                    + batch.filter { if case .publish = $0 { true } else { false } }
+            case .publishTick(let tick):
+                [.publish(topic: [UInt8]("tick/\(tick.navigator)/".utf8), body: tick.encoded())]
+            default: []
+            }
+        }
+    }
+
     /// The bodies of the replies, parsed.
     var replies: [JSON] {
-        compactMap { action in
-            guard case .reply(_, let body) = action else { return nil }
+        messages.compactMap { message in
+            guard case .reply(_, let body, _) = message else { return nil }
             return try? JSON.parse(body)
         }
     }
@@ -160,19 +174,19 @@ extension [EngineAction] {
 
     /// The topics published, in order, ticks included.
     var topics: [String] {
-        compactMap { action in
-            switch action {
-            case .publish(let topic, _): String(decoding: topic, as: UTF8.self)
-            case .publishTick(let tick): "tick/\(tick.navigator)/"
-            default: nil
-            }
+        messages.compactMap { message in
+            guard case .publish(let topic, _) = message else { return nil }
+            return String(decoding: topic, as: UTF8.self)
         }
     }
 
     /// The events published, parsed.
-    var events: [JSON] {
-        compactMap { action in
-            guard case .publish(let topic, let body) = action, topic.starts(with: [UInt8]("event/".utf8)) else {
+    var events: [JSON] { published("event/") }
+
+    /// The bodies published under topics starting with `prefix`, parsed.
+    func published(_ prefix: String) -> [JSON] {
+        messages.compactMap { message in
+            guard case .publish(let topic, let body) = message, topic.starts(with: [UInt8](prefix.utf8)) else {
                 return nil
             }
             return try? JSON.parse(body)
@@ -180,15 +194,7 @@ extension [EngineAction] {
     }
 
     /// The ticks published, at once or after the events they wait behind, as JSON.
-    var tickBodies: [JSON] {
-        compactMap { action in
-            switch action {
-            case .publishTick(let tick): tick.json
-            case .publish(let topic, let body) where topic.starts(with: [UInt8]("tick/".utf8)): try? JSON.parse(body)
-            default: nil
-            }
-        }
-    }
+    var tickBodies: [JSON] { published("tick/") }
 
     var ticks: [Tick] {
         compactMap { action in

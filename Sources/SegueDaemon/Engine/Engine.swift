@@ -315,11 +315,18 @@ public final class Engine: @unchecked Sendable {
 
     private func perform(_ action: EngineAction) {
         switch action {
-        case .reply(let envelope, let body):
-            _ = try? router?.sendMultipart(envelope + [body], dontWait: true)
-        case .publish(let topic, let body):
-            topic.withUnsafeBytes { topic in
-                body.withUnsafeBytes { body in _ = try? publisher?.sendMultipart(topic, body, dontWait: true) }
+        case .send(let messages):
+            for message in messages {
+                if case .reply(let envelope, let body, _) = message {
+                    _ = try? router?.sendMultipart(envelope + [body], dontWait: true)
+                }
+            }
+            for message in messages {
+                if case .publish(let topic, let body) = message {
+                    topic.withUnsafeBytes { topic in
+                        body.withUnsafeBytes { body in _ = try? publisher?.sendMultipart(topic, body, dontWait: true) }
+                    }
+                }
             }
         case .publishTick(let tick):
             guard let publisher else { return }
@@ -376,7 +383,9 @@ public final class Engine: @unchecked Sendable {
         guard let router else { return }
         for _ in 0..<Self.requestsPerTurn {
             guard let message = try? router.receiveMessage(dontWait: true, metadata: ["User-Id"]) else { return }
-            feed(.request(frames: message.frames, userID: message.userID, now: WallClock.now()))
+            // The user id is a metadata lookup, asked only when roles are checked.
+            let userID = options.security == nil ? nil : message.userID
+            feed(.request(frames: message.frames, userID: userID, now: WallClock.now()))
         }
     }
 

@@ -8,7 +8,7 @@ import SegueWire
 /// Each message waits for the seq it depends on; commits complete in seq order, so the outbox is a
 /// FIFO released from the front as the durable seq advances.
 struct Outbox {
-    enum Message {
+    enum Message: Equatable {
         /// A reply on the command socket: the envelope (routing id, and the delimiter for REQ) and the body.
         case reply(envelope: [[UInt8]], body: [UInt8], ifVoided: VoidedReply)
         case publish(topic: [UInt8], body: [UInt8])
@@ -71,7 +71,7 @@ struct Outbox {
 }
 
 /// What a waiting reply says instead when the commit it waited for fails.
-struct VoidedReply {
+struct VoidedReply: Equatable {
     var id: String?
     /// The command and navigator the reply was for; nil for a reply that only waited behind others.
     /// Kept as parts: the sentence is written only for a reply that is voided, not for every command.

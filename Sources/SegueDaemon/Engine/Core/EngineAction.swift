@@ -6,10 +6,10 @@ import SegueStore
 /// Replies and publications come out only once the log is durable up to what they show: the core
 /// holds them back until a `.committed` input says so.
 enum EngineAction {
-    /// A reply on the command socket: the envelope (routing id, and the delimiter for a REQ) and the body.
-    case reply(envelope: [[UInt8]], body: [UInt8])
-    /// An event or a heartbeat on the publish socket.
-    case publish(topic: [UInt8], body: [UInt8])
+    /// Replies on the command socket and events or heartbeats on the publish socket, in one batch (no
+    /// copy per message): the replies first, since their clients are waiting on them and ZeroMQ gives
+    /// no order across the two sockets anyway; each socket's messages in seq order.
+    case send([Outbox.Message])
     /// A tick on the publish socket, to encode now (`TickWriter`): the common case of a frame with
     /// nothing waiting, where a body per tick would be an allocation per tick.
     case publishTick(Tick)

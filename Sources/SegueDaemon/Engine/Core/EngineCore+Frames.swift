@@ -117,7 +117,7 @@ extension EngineCore {
             "heartbeatSeconds": .double(Double(interval) / 1e9),
             "instance": .string(instance), "since": .int(openedAt),
         ]
-        actions.append(.publish(topic: Array("hb/".utf8), body: body.serializedBytes()))
+        actions.append(.send([.publish(topic: Array("hb/".utf8), body: body.serializedBytes())]))
         nextHeartbeat = now + max(interval, 1_000_000)
     }
 

@@ -120,9 +120,8 @@ extension EngineCore {
         // heartbeat's seq covering events never published.
         flushOutbox()
         uncommitted.removeAll()
-        for case .reply(let envelope, let body, _) in outbox.voidUndurable() {
-            actions.append(.reply(envelope: envelope, body: body))
-        }
+        let voided = outbox.voidUndurable()
+        if !voided.isEmpty { actions.append(.send(voided)) }
         fleet.rollback(to: durable)
         // Their ids stay in the filter of stored ids (`knownCommandIDs`): a retry of one is looked
         // up, found new and applied, as a false positive is.
@@ -192,10 +191,8 @@ extension EngineCore {
     /// `waited`: how long the loop gave subscribers to reconnect first (milliseconds), for the log.
     func recovered(_ events: [EventRecord], waited: Int) {
         guard !events.isEmpty else { return }
-        for record in events {
-            dirty.insert(record.navigator)
-            actions.append(.publish(topic: eventTopic(record.navigator), body: record.encoded()))
-        }
+        for record in events { dirty.insert(record.navigator) }
+        actions.append(.send(events.map { .publish(topic: eventTopic($0.navigator), body: $0.encoded()) }))
         durableSeq = fleet.lastSeq
         log(
             .info,

@@ -143,20 +143,10 @@ final class EngineCore {
 
     // MARK: Output
 
-    /// Releases everything the durable seq allows: replies first (their clients are waiting on them;
-    /// the publications are on the other socket, where ZeroMQ gives no order relative to replies
-    /// anyway). Each socket still gets its own messages in seq order.
+    /// Releases everything the durable seq allows, in one `.send`.
     func flushOutbox() {
         let released = outbox.release(durable: durableSeq)
-        guard !released.isEmpty else { return }
-        for message in released {
-            if case .reply(let envelope, let body, _) = message {
-                actions.append(.reply(envelope: envelope, body: body))
-            }
-        }
-        for message in released {
-            if case .publish(let topic, let body) = message { actions.append(.publish(topic: topic, body: body)) }
-        }
+        if !released.isEmpty { actions.append(.send(released)) }
     }
 
     /// Answers a request that was refused (`body` is its error reply) and counts it in `stats.rejected`.
