@@ -1,0 +1,122 @@
+import SegueCore
+import SegueStore
+import SegueWire
+
+extension Engine {
+    // MARK: Actions
+
+    /// Gives the core one input and performs what it answers.
+    func feed(_ input: EngineInput) {
+        core.receive(input)
+        performActions()
+    }
+
+    /// Performs the core's actions in order. An action may feed the core again (an inline commit's
+    /// results): what that adds is performed after the actions before it, never in between.
+    func performActions() {
+        while !core.actions.isEmpty {
+            swap(&core.actions, &performing)
+            for index in performing.indices { perform(performing[index]) }
+            performing.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func perform(_ action: EngineAction) {
+        switch action {
+        case .send(let messages):
+            for message in messages {
+                if case .reply(let envelope, let body, _) = message {
+                    _ = try? router?.sendMultipart(envelope + [body], dontWait: true)
+                }
+            }
+            for message in messages {
+                if case .publish(let topic, let body) = message {
+                    topic.withUnsafeBytes { topic in
+                        body.withUnsafeBytes { body in _ = try? publisher?.sendMultipart(topic, body, dontWait: true) }
+                    }
+                }
+            }
+        case .publishTick(let tick):
+            guard let publisher else { return }
+            tickWriter.write(tick)
+            let body = tickWriter.body
+            // EAGAIN (a subscriber at its high-water mark) drops the tick for it, as libzmq's PUB does.
+            _ = tickWriter.topic.withUnsafeBytes { topic in try? publisher.sendMultipart(topic, body, dontWait: true) }
+        case .append(let units, let epoch):
+            commit(units, epoch: epoch)
+            mark(.commit)
+        case .saveSnapshots(let seq, let snapshots):
+            let store = self.store
+            let logger = self.logger
+            checkpointQueue.async {
+                do { try store.saveSnapshots(snapshots) } catch {
+                    logger.warning(
+                        "Checkpoint at seq \(seq) was not saved (\(error)); start-up folds from the previous one.")
+                }
+            }
+        case .confineHelperThreads:
+            RealtimeConfinement.confineToCurrentThread()
+        case .log(let level, let message):
+            logger.log(level: level, message)
+        }
+    }
+
+    /// Commits on this thread when the store's writer is idle, otherwise through the group committer,
+    /// whose completions come back through `wakeup`.
+    private func commit(_ units: [AppendUnit], epoch: Int) {
+        if let results = store.commitIfIdle(units) {
+            let completions = zip(units, results).map { unit, result in
+                EngineCompletion(epoch: epoch, seq: unit.events[unit.events.count - 1].seq, result: result)
+            }
+            return core.receive(.committed(completions))
+        }
+        let completions = self.completions
+        let wakeup = self.wakeup
+        for unit in units {
+            let last = unit.events[unit.events.count - 1].seq
+            store.submit(unit) { result in
+                completions.append(EngineCompletion(epoch: epoch, seq: last, result: result))
+                wakeup.signal()
+            }
+        }
+    }
+
+    // MARK: Input
+
+    /// Most requests served before the loop looks at the clock again, so a flood of commands cannot
+    /// make frames late.
+    static let requestsPerTurn = 256
+
+    func serveRequests() {
+        guard let router else { return }
+        for _ in 0..<Self.requestsPerTurn {
+            guard let message = try? router.receiveMessage(dontWait: true, metadata: ["User-Id"]) else { return }
+            // The user id is a metadata lookup, asked only when roles are checked.
+            let userID = options.security == nil ? nil : message.userID
+            feed(.request(frames: message.frames, userID: userID, now: WallClock.now()))
+        }
+    }
+
+    /// Waits, up to the core's deadline, for the commands of recent writers not in this batch yet
+    /// (`EngineCore.siblingDeadline`), serving them as they come.
+    func gatherSiblings() {
+        defer { core.endBatch() }
+        guard let router, let deadline = core.siblingDeadline(now: WallClock.now()), let timer = commandWaitTimer()
+        else { return }
+        while core.awaitsSiblings {
+            let remaining = deadline - WallClock.now()
+            guard remaining > 0, (try? router.waitReadable(nanoseconds: remaining, timer: timer)) == true else {
+                return
+            }
+            serveRequests()
+        }
+    }
+
+    /// Subscription frames (`\x01topic` / `\x00topic`) from the XPUB: only counted, for `stats`.
+    func readSubscriptions() {
+        guard let publisher else { return }
+        while let frame = try? publisher.receive(dontWait: true) {
+            if frame.first == 1 { feed(.subscriptions(1)) } else if frame.first == 0 { feed(.subscriptions(-1)) }
+        }
+    }
+}
