@@ -304,7 +304,8 @@ enum CommandTree {
                 name: "raw",
                 abstract: "Send requests as JSON (or 'cmd [navigator] [key=value...]') and print the replies.",
                 discussion: "One request from the argument, or one per line of stdin; with neither, on a terminal, a "
-                    + "prompt with history ($SEGUE_HISTORY, default ~/.segue_history). Status 1 if any reply was ok: false.",
+                    + "prompt whose lines the up and down arrows recall, kept in $SEGUE_HISTORY (default "
+                    + "~/.segue_history). Status 1 if any reply was ok: false.",
                 arguments: [
                     ArgumentSpec("request", optional: true, help: "A request as JSON, e.g. '{\"cmd\": \"ping\"}'.")
                 ],

@@ -116,6 +116,42 @@ import Testing
         #expect(replies.last?["error"]?["code"] == "cannot_pop_root")
     }
 
+    /// `segue raw` on a terminal: a prompt whose lines ↑ recalls and `history` lists, kept for the
+    /// next session, and the terminal as it was after Ctrl-D.
+    @Test func rawOnATerminalIsAPromptWithHistory() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let directory = DaemonProcess.temporaryDirectory()
+        let session = "segue-raw-\(getpid())"
+        let command =
+            "env SEGUE_HISTORY=\(directory)/history SEGUE_ENDPOINT=\(d.commandEndpoint) \(Cli.binary) raw; "
+            + "stty -a > \(directory)/stty; sleep 10"
+        _ = try CliWatchTests.tmux(["new-session", "-d", "-s", session, "-x", "150", "-y", "30", command])
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("segue> ") }
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "create main root=Home", "Enter"])
+        _ = try CliWatchTests.capture(session) { $0.contains(#""revision":1"#) }
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "state main", "Enter"])
+        _ = try CliWatchTests.capture(session) { $0.contains(#""stack":["#) }
+        // Up twice: the create again, refused now that main exists.
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "Up", "Up", "Enter"])
+        let again = try CliWatchTests.capture(session) { $0.contains(#""ok":false"#) }
+        #expect(again.contains(#""code":"navigator_exists""#), "\(again)")
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "history", "Enter"])
+        let listed = try CliWatchTests.capture(session) { $0.contains("3  create main root=Home") }
+        #expect(listed.contains("1  create main root=Home\n2  state main\n3  create main root=Home"), "\(listed)")
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "C-d"])
+        var stty = ""
+        for _ in 0..<200 where stty.isEmpty {
+            usleep(20_000)
+            stty = (try? String(contentsOfFile: directory + "/stty", encoding: .utf8)) ?? ""
+        }
+        let settings = Set(stty.split { $0 == " " || $0 == "\n" || $0 == ";" })
+        #expect(settings.isSuperset(of: ["icanon", "echo", "isig"]), "raw mode undone: \(stty)")
+        let kept = try String(contentsOfFile: directory + "/history", encoding: .utf8)
+        #expect(kept == "create main root=Home\nstate main\ncreate main root=Home\n")
+    }
+
     @Test func pingCountPrintsRoundTripStatistics() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
@@ -161,5 +197,42 @@ import Testing
         #expect(!done.contains("replaying: seq"), "erased when done: \(done)")
         let piped = try Cli.run(["replay", d.dataDir, "--publish", endpoint, "--speed", "4"])
         #expect(piped.stderr.hasPrefix("Replayed "), "\(piped.stderr)")
+    }
+
+    /// `verify`, `import` and `export` of a large log (5,000 events) each show a progress line on a
+    /// terminal's stderr, erased when done; piped, stderr has the result only.
+    @Test func verifyImportAndExportShowProgressOnATerminal() throws {
+        let d = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        d.stop()
+        let first = String(try Cli.run(["export", "--data-dir", d.dataDir]).stdout.split(separator: "\n").first ?? "")
+        let command = try #require(try JSON.parse(first)["command"]?.stringValue)
+        let file = d.dataDir + "/big.jsonl"
+        let lines = (1...5_000).map { k in
+            first.replacingOccurrences(of: #""seq":1,"navigator":"main""#, with: #""seq":\#(k),"navigator":"n\#(k)""#)
+                .replacingOccurrences(of: #""command":"\#(command)""#, with: #""command":"c\#(k)""#)
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let target = DaemonProcess.temporaryDirectory() + "/big"
+        let copy = target + ".jsonl"
+        let session = "segue-progress-\(getpid())-store"
+        let commands = [
+            "verify \(file)", "import --data-dir \(target) \(file)", "export --data-dir \(target) -o \(copy)",
+        ]
+        _ = try CliWatchTests.tmux([
+            "new-session", "-d", "-s", session, "-x", "150", "-y", "10",
+            commands.map { "\(Cli.binary) \($0)" }.joined(separator: "; ") + "; echo all-done; sleep 10",
+        ])
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        for label in ["verifying: event ", "import: checking \(file)'s event ", "exporting: event "] {
+            let pane = try CliWatchTests.capture(session, tries: 1500) { $0.contains(label) || $0.contains("all-done") }
+            #expect(pane.contains(label), "\(label): \(pane)")
+        }
+        let done = try CliWatchTests.capture(session, tries: 1500) { $0.contains("all-done") }
+        #expect(!done.contains("event "), "erased when done: \(done)")
+        #expect(done.contains("Exported 5000 events to \(copy)."), "\(done)")
+        #expect(try String(contentsOfFile: copy, encoding: .utf8) == lines.joined(separator: "\n") + "\n")
+        let piped = try Cli.run(["verify", file])
+        #expect(piped.stderr.isEmpty && piped.stdout == "\(file): ok, 5000 events, 5000 navigators.\n")
     }
 }

@@ -118,6 +118,50 @@ import Testing
         #expect(!after.contains("nav01  rev 7"), "the alternate screen is left: \(after)")
     }
 
+    /// A daemon that does not answer (a port that takes connections and says nothing): the header and
+    /// what watch waits for show at once, long before `--timeout` gives up.
+    @Test func theHeaderAndConnectingShowAtOnce() throws {
+        let (fd, port) = DataDirFootprintTests.busyPort()
+        defer { close(fd) }
+        let endpoint = "tcp://127.0.0.1:\(port)"
+        let publish = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let started = ContinuousClock.now
+        let session = try Self.start(
+            "watch --endpoint \(endpoint) --publish-endpoint \(publish) --timeout 10", columns: 120, rows: 24)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        let pane = try CliWatchTests.capture(session) { $0.contains("connecting to") }
+        #expect(CliFailureTests.seconds(since: started) < 2, "shown at once, not after --timeout 10")
+        #expect(Self.lines(pane).first?.hasPrefix("segue watch  \(endpoint)") == true, "\(pane)")
+        #expect(pane.contains("connecting to \(endpoint) (commands) and \(publish) (publications)…"), "\(pane)")
+    }
+
+    /// Every step of a gesture is an event: the header's seq and the navigator's revision follow them
+    /// (they showed the revision from before the gesture).
+    @Test func aGestureKeepsTheSeqAndRevisionCurrent() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
+        let session = try Self.start("watch", columns: 100, rows: 24, daemon: d)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("main  rev 2  ") }
+        #expect(try Cli.run(["gesture", "begin", "main", "--operation", "pop"], daemon: d).status == 0)
+        for percent in ["0.2", "0.4", "0.6"] {
+            #expect(try Cli.run(["gesture", "update", "main", "--percent", percent], daemon: d).status == 0)
+        }
+        let state = try JSON.parse(try Cli.run(["state", "main", "--json"], daemon: d).stdout)
+        let revision = try #require(state["revision"]?.int64Value)
+        let events = try Cli.run(["log", "--json"], daemon: d).stdout.split(separator: "\n")
+        let seq = try #require(try JSON.parse(String(events.last ?? ""))["seq"]?.int64Value)
+        #expect(revision > 2 && seq > 2)
+        let pane = try CliWatchTests.capture(session) {
+            $0.contains("main  rev \(revision)  ") && $0.contains("  seq \(seq)  ")
+        }
+        #expect(pane.contains("main  rev \(revision)  "), "revision \(revision): \(pane)")
+        #expect(Self.lines(pane).first?.contains("  seq \(seq)  ") == true, "seq \(seq): \(pane)")
+        #expect(pane.contains("interactive ["), "\(pane)")
+    }
+
     /// The README's tour: a replay re-published for a viewer, with no daemon running.
     @Test func aReplayPublishedWithoutADaemonIsWatched() throws {
         let d = try DaemonProcess()

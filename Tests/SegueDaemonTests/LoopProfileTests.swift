@@ -77,6 +77,20 @@ import Testing
         #expect(shed.json["overloaded"] == true)
     }
 
+    /// The first close after a restart explains its skipped frames by recovery (its wait for
+    /// subscribers), not as a loop that fell behind in no time at all.
+    @Test func framesSkippedDuringRecoveryAreSaidToBeRecoverys() {
+        var profile = LoopProfile(now: 0, cpu: 0)
+        profile.mark(.recovery, now: 1_009 * Self.ms)
+        let stall = profile.stall(frames: 55, now: 1_010 * Self.ms, cpu: 2 * Self.ms)
+        #expect(stall.longest == .recovery)
+        #expect(
+            stall.message
+                == "Start-up recovery took 1010.0 ms (most of it waiting for subscribers to reconnect), so the "
+                + "transitions it resumed skipped 55 frames (their ticks were not published).")
+        #expect(stall.json["longest"] == "recovering the log at start-up")
+    }
+
     @Test func aRestartForgetsTheStretch() {
         var profile = LoopProfile(now: 0, cpu: 0)
         profile.mark(.commit, now: 500 * Self.ms)
