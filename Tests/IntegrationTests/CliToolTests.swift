@@ -102,6 +102,29 @@ import Testing
         #expect(!output.contains("warning"), "\(output)")
     }
 
+    /// `make install`'s staging step puts the generated man page where `man` finds it and the
+    /// completions where bash, zsh and fish look for them.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/bin/man"), "man is not installed (.ci/run installs it)"))
+    func installPutsTheManPageAndCompletionsInPlace() throws {
+        let stage = DaemonProcess.temporaryDirectory() + "/stage"
+        let install = try ChildProcess.run(
+            [
+                "make", "-s", "-C", BootedSystemd.repositoryRoot, "install-built",
+                "BUILT=\(DaemonProcess.productsDirectory.path)", "DESTDIR=\(stage)",
+            ], timeout: .seconds(120))
+        #expect(install.status == 0, "\(install.output)")
+        let share = stage + "/usr/local/share"
+        let (status, page) = try Self.shell("/bin/sh", "MANWIDTH=100 man -M \(share)/man segue 2>&1 | col -b")
+        #expect(status == 0 && page.contains("segue - Drive and observe segued"), "\(page.prefix(300))")
+        let bash = try Self.shell("/bin/bash", "source \(share)/bash-completion/completions/segue; complete -p segue")
+        #expect(bash.output.contains("complete -F _segue segue"), "\(bash.output)")
+        for file in ["zsh/site-functions/_segue", "fish/vendor_completions.d/segue.fish", "doc/segue/cli.md"] {
+            #expect(FileManager.default.fileExists(atPath: share + "/" + file), "\(file)")
+        }
+    }
+
     @Test func rawSendsRequestsAndPrintsReplies() throws {
         let d = try DaemonProcess()
         defer { d.stop() }

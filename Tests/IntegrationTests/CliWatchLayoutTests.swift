@@ -38,6 +38,12 @@ import Testing
         return session
     }
 
+    /// The frame a replay's header shows.
+    static func frame(in pane: String) -> Int64? {
+        guard let range = pane.range(of: "  frame ") else { return nil }
+        return Int64(pane[range.upperBound...].prefix { $0.isNumber })
+    }
+
     static func lines(_ pane: String) -> [Substring] { pane.split(separator: "\n", omittingEmptySubsequences: false) }
 
     /// Every line within `columns`, the header on top, and the view no taller than the terminal.
@@ -93,8 +99,9 @@ import Testing
         #expect(!filtered.contains("nav39") && !filtered.contains("nav01"), "\(filtered)")
     }
 
-    @Test(arguments: [("-u NO_COLOR", true), ("NO_COLOR=1", false)])
-    func colourUnlessNoColorAndTheTerminalIsRestored(environment: String, colour: Bool) throws {
+    /// Quit with q, or interrupted with Ctrl-C: the terminal is given back either way.
+    @Test(arguments: [("-u NO_COLOR", true, "q"), ("NO_COLOR=1", false, "C-c")])
+    func colourUnlessNoColorAndTheTerminalIsRestored(environment: String, colour: Bool, quit: String) throws {
         let d = try Self.fleet()
         defer { d.stop() }
         let settings = DaemonProcess.temporaryDirectory() + "/stty.txt"
@@ -107,7 +114,7 @@ import Testing
         _ = try CliWatchTests.capture(session) { $0.contains("nav01  rev 7") }
         let escaped = try Self.tmux(["capture-pane", "-p", "-e", "-t", session])
         #expect(escaped.contains("\u{1B}[1m") == colour, "\(escaped.prefix(300))")
-        _ = try Self.tmux(["send-keys", "-t", session, "q"])
+        _ = try Self.tmux(["send-keys", "-t", session, quit])
         var stty = ""
         for _ in 0..<100 where stty.isEmpty {
             usleep(20_000)
@@ -196,13 +203,19 @@ import Testing
         _ = try Self.tmux(["send-keys", "-t", session, " "])
         let paused = try CliWatchTests.capture(session) { $0.hasPrefix("[paused]") }
         #expect(paused.hasPrefix("[paused]  replay \(d.dataDir)  0.5x  frame "), "\(paused)")
-        let fraction = CliWatchTests.fraction(in: paused)
+        let frame = try #require(Self.frame(in: paused), "\(paused)")
+        let fraction = try #require(CliWatchTests.fraction(in: paused), "\(paused)")
         usleep(300_000)
         let still = try Self.tmux(["capture-pane", "-p", "-t", session])
-        #expect(CliWatchTests.fraction(in: still) == fraction, "paused: \(still)")
+        #expect(Self.frame(in: still) == frame && CliWatchTests.fraction(in: still) == fraction, "paused: \(still)")
+        // One frame per '.' (an eased fraction may not show a change after one frame, so ten).
         _ = try Self.tmux(["send-keys", "-t", session, "."])
-        let stepped = try CliWatchTests.capture(session) { CliWatchTests.fraction(in: $0) != fraction }
-        #expect((CliWatchTests.fraction(in: stepped) ?? 0) > (fraction ?? 1), "one frame on: \(stepped)")
+        let stepped = try CliWatchTests.capture(session) { Self.frame(in: $0) != frame }
+        #expect(Self.frame(in: stepped) == frame + 1, "one frame on: \(stepped)")
+        _ = try Self.tmux(["send-keys", "-t", session] + Array(repeating: ".", count: 9))
+        let further = try CliWatchTests.capture(session) { Self.frame(in: $0) == frame + 10 }
+        #expect(Self.frame(in: further) == frame + 10, "\(further)")
+        #expect((CliWatchTests.fraction(in: further) ?? 0) > fraction, "ten frames on: \(further)")
         _ = try Self.tmux(["send-keys", "-t", session, " "])
         let over = try CliWatchTests.capture(session, tries: 400) { $0.contains("the replay is over") }
         #expect(over.contains("main  rev 3  Home[s1] > Detail[s2]"), "\(over)")
