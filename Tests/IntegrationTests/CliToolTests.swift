@@ -145,11 +145,9 @@ import Testing
         let d = try DaemonProcess()
         defer { d.stop() }
         let directory = DaemonProcess.temporaryDirectory()
-        let session = "segue-raw-\(getpid())"
-        let command =
-            "env SEGUE_HISTORY=\(directory)/history SEGUE_ENDPOINT=\(d.commandEndpoint) \(Cli.binary) raw; "
-            + "stty -a > \(directory)/stty; sleep 10"
-        _ = try CliWatchTests.tmux(["new-session", "-d", "-s", session, "-x", "150", "-y", "30", command])
+        let session = try CliWatchLayoutTests.start(
+            "raw; stty -a > \(directory)/stty; sleep 10", columns: 150, rows: 30, daemon: d,
+            environment: "SEGUE_HISTORY=\(directory)/history")
         defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
         _ = try CliWatchTests.capture(session) { $0.contains("segue> ") }
         _ = try CliWatchTests.tmux(["send-keys", "-t", session, "create main root=Home", "Enter"])
@@ -164,13 +162,8 @@ import Testing
         let listed = try CliWatchTests.capture(session) { $0.contains("3  create main root=Home") }
         #expect(listed.contains("1  create main root=Home\n2  state main\n3  create main root=Home"), "\(listed)")
         _ = try CliWatchTests.tmux(["send-keys", "-t", session, "C-d"])
-        var stty = ""
-        for _ in 0..<200 where stty.isEmpty {
-            usleep(20_000)
-            stty = (try? String(contentsOfFile: directory + "/stty", encoding: .utf8)) ?? ""
-        }
-        let settings = Set(stty.split { $0 == " " || $0 == "\n" || $0 == ";" })
-        #expect(settings.isSuperset(of: ["icanon", "echo", "isig"]), "raw mode undone: \(stty)")
+        let settings = CliWatchLayoutTests.terminalSettings(directory + "/stty")
+        #expect(settings.isSuperset(of: ["icanon", "echo", "isig"]), "raw mode undone: \(settings)")
         let kept = try String(contentsOfFile: directory + "/history", encoding: .utf8)
         #expect(kept == "create main root=Home\nstate main\ncreate main root=Home\n")
     }

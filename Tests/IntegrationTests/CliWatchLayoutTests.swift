@@ -24,18 +24,29 @@ import Testing
         return d
     }
 
-    /// Starts `segue ARGUMENTS` in a detached tmux session of `columns` × `rows`.
+    /// Starts `segue ARGUMENTS` (a shell line: more commands may follow) in a detached tmux session of
+    /// `columns` × `rows`.
     static func start(
         _ arguments: String, columns: Int, rows: Int, daemon: DaemonProcess? = nil, environment: String = ""
     ) throws -> String {
-        let session = "segue-layout-\(getpid())-\(UUID().uuidString.prefix(6))"
         var env = environment
         if let daemon {
             env += " SEGUE_ENDPOINT=\(daemon.commandEndpoint) SEGUE_PUBLISH_ENDPOINT=\(daemon.publishEndpoint)"
         }
+        let session = "segue-layout-\(getpid())-\(UUID().uuidString.prefix(6))"
         let command = "env \(env) \(Cli.binary) \(arguments)"
         _ = try tmux(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", command])
         return session
+    }
+
+    /// The words of what `stty -a > file` wrote, once it has: a terminal's settings after a command.
+    static func terminalSettings(_ file: String) -> Set<Substring> {
+        var stty = ""
+        for _ in 0..<200 where stty.isEmpty {
+            usleep(20_000)
+            stty = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        }
+        return Set(stty.split { $0 == " " || $0 == "\n" || $0 == ";" })
     }
 
     /// The frame a replay's header shows.
@@ -105,22 +116,15 @@ import Testing
         let d = try Self.fleet()
         defer { d.stop() }
         let settings = DaemonProcess.temporaryDirectory() + "/stty.txt"
-        let session = "segue-colour-\(getpid())-\(colour)"
-        let command =
-            "env \(environment) SEGUE_ENDPOINT=\(d.commandEndpoint) SEGUE_PUBLISH_ENDPOINT=\(d.publishEndpoint) "
-            + "\(Cli.binary) watch; stty -a > \(settings); sleep 5"
-        _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24", command])
+        let session = try Self.start(
+            "watch; stty -a > \(settings); sleep 5", columns: 80, rows: 24, daemon: d, environment: environment)
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
         _ = try CliWatchTests.capture(session) { $0.contains("nav01  rev 7") }
         let escaped = try Self.tmux(["capture-pane", "-p", "-e", "-t", session])
         #expect(escaped.contains("\u{1B}[1m") == colour, "\(escaped.prefix(300))")
         _ = try Self.tmux(["send-keys", "-t", session, quit])
-        var stty = ""
-        for _ in 0..<100 where stty.isEmpty {
-            usleep(20_000)
-            stty = (try? String(contentsOfFile: settings, encoding: .utf8)) ?? ""
-        }
-        #expect(stty.contains(" icanon") && stty.contains(" echo "), "raw mode undone on exit: \(stty)")
+        let stty = Self.terminalSettings(settings)
+        #expect(stty.isSuperset(of: ["icanon", "echo", "isig"]), "raw mode undone on exit: \(stty)")
         let after = try Self.tmux(["capture-pane", "-p", "-t", session])
         #expect(!after.contains("nav01  rev 7"), "the alternate screen is left: \(after)")
     }
