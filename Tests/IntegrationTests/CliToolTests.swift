@@ -31,17 +31,21 @@ import Testing
         #expect(unknown.stderr.hasPrefix("error: Unknown command 'frob'."))
     }
 
-    /// Every command's help shows examples, `segue --help` included.
-    @Test func everyHelpHasExamples() throws {
-        let root = try Cli.run(["--help"])
-        #expect(root.stdout.contains("EXAMPLES:\n"), "\(root.stdout)")
-        let section = root.stdout.components(separatedBy: "SUBCOMMANDS:\n").last ?? ""
-        let names =
-            section.components(separatedBy: "EXAMPLES:").first?.split(separator: "\n")
+    /// The commands `segue --help` lists.
+    static func commandNames() throws -> [String] {
+        let section = try Cli.run(["--help"]).stdout.components(separatedBy: "SUBCOMMANDS:\n").last ?? ""
+        return section.components(separatedBy: "EXAMPLES:").first?.split(separator: "\n")
             .compactMap { line -> String? in
                 guard line.hasPrefix("  "), !line.hasPrefix("   "), !line.contains("See '") else { return nil }
                 return line.split(separator: " ").first.map(String.init)
             } ?? []
+    }
+
+    /// Every command's help shows examples, `segue --help` included.
+    @Test func everyHelpHasExamples() throws {
+        let root = try Cli.run(["--help"])
+        #expect(root.stdout.contains("EXAMPLES:\n"), "\(root.stdout)")
+        let names = try Self.commandNames()
         #expect(names.count > 20, "\(names)")
         for name in names {
             let help = try Cli.run([name, "--help"])
@@ -49,34 +53,64 @@ import Testing
         }
     }
 
+    /// Completions from the command tree: commands, options, option values and positional arguments.
+    static let completions: [(words: String, offered: String)] = [
+        ("segue pu", "push"), ("segue gesture e", "end"), ("segue push main X --st", "--style"),
+        ("segue push main X --style f", "fade flip"), ("segue swipe main pop --then c", "cancel"),
+        ("segue swipe main p", "pop push present"), ("segue completion ''", "bash zsh fish"),
+        ("segue export --data-dir d", "dir"), ("segue import --data-dir dir l", "log.jsonl"),
+        ("segue watch a b --replay l", "log.jsonl"),
+    ]
+
     @Test func bashLoadsTheCompletionAndItCompletes() throws {
-        let binary = Cli.binary
+        let directory = DaemonProcess.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/dir", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: directory + "/log.jsonl", contents: nil)
+        let cases = Self.completions.map { "t \($0.words)\n" }.joined()
         let script = """
-            source <(\(binary) completion bash)
+            cd \(directory)
+            source <(\(Cli.binary) completion bash)
             complete -p segue
-            COMP_WORDS=(segue pu); COMP_CWORD=1; _segue; echo "1: ${COMPREPLY[*]}"
-            COMP_WORDS=(segue gesture e); COMP_CWORD=2; _segue; echo "2: ${COMPREPLY[*]}"
-            COMP_WORDS=(segue push main X --st); COMP_CWORD=4; _segue; echo "3: ${COMPREPLY[*]}"
-            COMP_WORDS=(segue completion ""); COMP_CWORD=2; _segue; echo "4: ${COMPREPLY[*]}"
+            t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _segue; echo "$*: ${COMPREPLY[*]}"; }
+            t segue ''
+            \(cases)
             """
         let (status, output) = try Self.shell("/bin/bash", script)
         #expect(status == 0, "\(output)")
         #expect(output.contains("complete -F _segue segue"), "\(output)")
-        #expect(output.contains("1: push\n"), "\(output)")
-        #expect(output.contains("2: end\n"), "\(output)")
-        #expect(output.contains("3: --style\n"), "\(output)")
-        #expect(output.contains("4: \n") || output.contains("4:"), "\(output)")
+        for (words, offered) in Self.completions {
+            let line = words.replacingOccurrences(of: "''", with: "") + ": " + offered + "\n"
+            #expect(output.contains(line), "\(words): \(output)")
+        }
+        // Every command `--help` lists, and nothing else but --help.
+        let commands = try #require(output.split(separator: "\n").first { $0.hasPrefix("segue : ") })
+        #expect(commands.dropFirst(8).split(separator: " ").map(String.init) == (try Self.commandNames()) + ["--help"])
     }
 
+    /// zsh, typed into a real terminal: Tab completes from the script `segue completion zsh` loads.
     @Test(
         .enabled(
             if: FileManager.default.fileExists(atPath: "/usr/bin/zsh"), "zsh is not installed (.ci/run installs it)"))
     func zshLoadsTheCompletion() throws {
-        let script =
-            "autoload -U compinit && compinit -u; source <(\(Cli.binary) completion zsh); echo ${_comps[segue]}"
-        let (status, output) = try Self.shell("/usr/bin/zsh", script)
-        #expect(status == 0, "\(output)")
-        #expect(output.contains("_segue"), "\(output)")
+        let directory = DaemonProcess.temporaryDirectory()
+        try ("PS1='%% '\nautoload -U compinit && compinit -u\nsource <(segue completion zsh)\n").write(
+            toFile: directory + "/.zshrc", atomically: true, encoding: .utf8)
+        let products = DaemonProcess.productsDirectory.path
+        let session = "segue-zsh-\(getpid())"
+        _ = try CliWatchTests.tmux([
+            "new-session", "-d", "-s", session, "-x", "120", "-y", "20",
+            "env PATH=\(products):/usr/bin:/bin ZDOTDIR=\(directory) zsh -i",
+        ])
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("% ") }
+        for (words, offered) in [
+            ("segue gesture e", "% segue gesture end"), ("segue completion ", "bash  fish  zsh"),
+            ("segue push main X --style f", "fade  flip"),
+        ] {
+            _ = try CliWatchTests.tmux(["send-keys", "-t", session, "C-u", words, "Tab"])
+            let pane = try CliWatchTests.capture(session) { $0.contains(offered) }
+            #expect(pane.contains(offered), "\(words): \(pane)")
+        }
     }
 
     @Test func fishCompletionNamesEveryCommand() throws {
@@ -85,6 +119,8 @@ import Testing
         for name in ["push", "watch", "raw", "completion"] {
             #expect(fish.stdout.contains("-a \(name) "), "\(name)")
         }
+        #expect(fish.stdout.contains("__fish_seen_subcommand_from completion' -a 'bash zsh fish'"), "\(fish.stdout)")
+        #expect(fish.stdout.contains("-l style -r -f -a 'slide cover "), "\(fish.stdout)")
         #expect(try Cli.run(["completion", "tcsh"]).status == 64)
     }
 
