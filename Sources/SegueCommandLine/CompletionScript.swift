@@ -32,7 +32,7 @@ extension CommandConfiguration {
             let offered = words.joined(separator: " ")
             cases += "        \"\(key)\") words=\"\(offered)\" takes=\"\(taken)\" more=\"\(more)\" ;;\n"
             for (index, argument) in command.arguments.enumerated() {
-                guard let reply = Self.bashReply(argument.completion) else { continue }
+                guard let reply = Self.bashReply(resolved(argument.completion)) else { continue }
                 arguments += "            \"\(key)|\(index)\") \(reply); return ;;\n"
             }
         }
@@ -40,7 +40,7 @@ extension CommandConfiguration {
         for (path, command) in walk() {
             for option in command.options where !option.isFlag {
                 let key = path.dropFirst().joined(separator: " ") + "|--" + option.name
-                guard let reply = Self.bashReply(option.completion) else { continue }
+                guard let reply = Self.bashReply(resolved(option.completion)) else { continue }
                 values += "        \"\(key)\") \(reply); return ;;\n"
             }
         }
@@ -79,10 +79,15 @@ extension CommandConfiguration {
             """
     }
 
+    /// `commands` as the words it stands for.
+    private func resolved(_ kind: CompletionKind) -> CompletionKind {
+        kind == .commands ? .list(subcommands.map(\.name)) : kind
+    }
+
     /// The bash line that completes a value of `kind` (nil: no completion of its own).
     private static func bashReply(_ kind: CompletionKind) -> String? {
         switch kind {
-        case .none: nil
+        case .none, .commands: nil
         case .file: "COMPREPLY=($(compgen -f -- \"$cur\"))"
         case .directory: "COMPREPLY=($(compgen -d -- \"$cur\"))"
         case .list(let list): "COMPREPLY=($(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\"))"
@@ -103,7 +108,7 @@ extension CommandConfiguration {
             }
             guard command.subcommands.isEmpty else { continue }
             for argument in command.arguments {
-                guard case .list(let list) = argument.completion else { continue }
+                guard case .list(let list) = resolved(argument.completion) else { continue }
                 let words = list.joined(separator: " ")
                 out += "complete -c \(name) -f -n '\(condition)' -a '\(words)' -d '\(argument.name)'\n"
             }
@@ -111,11 +116,11 @@ extension CommandConfiguration {
                 var line = "complete -c \(name) -n '\(condition)' -l \(option.name)"
                 if let short = option.short { line += " -s \(short)" }
                 if !option.isFlag { line += " -r" }
-                switch option.completion {
+                switch resolved(option.completion) {
                 case .list(let list): line += " -f -a '\(list.joined(separator: " "))'"
                 case .file: line += " -F"
                 case .directory: line += " -f -a '(__fish_complete_directories)'"
-                case .none: if !option.isFlag { line += " -f" }
+                case .none, .commands: if !option.isFlag { line += " -f" }
                 }
                 out += line + " -d '\(Self.quoted(option.help))'\n"
             }

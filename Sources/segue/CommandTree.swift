@@ -330,7 +330,8 @@ enum CommandTree {
                 name: "help", abstract: "Show help for a command ('segue help push'); --man prints the man page.",
                 arguments: [
                     ArgumentSpec(
-                        "command", optional: true, variadic: true, help: "The command, e.g. push or gesture end.")
+                        "command", optional: true, variadic: true, completion: .commands,
+                        help: "The command, e.g. push or gesture end.")
                 ],
                 options: [.flag("man", help: "Print the man page (roff), as installed as segue.1.")],
                 examples: ["segue help", "segue help gesture end", "segue help --man | man -l -"]),

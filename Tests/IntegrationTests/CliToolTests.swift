@@ -59,7 +59,7 @@ import Testing
         ("segue push main X --style f", "fade flip"), ("segue swipe main pop --then c", "cancel"),
         ("segue swipe main p", "pop push present"), ("segue completion ''", "bash zsh fish"),
         ("segue export --data-dir d", "dir"), ("segue import --data-dir dir l", "log.jsonl"),
-        ("segue watch a b --replay l", "log.jsonl"),
+        ("segue watch a b --replay l", "log.jsonl"), ("segue help pu", "push"),
     ]
 
     @Test func bashLoadsTheCompletionAndItCompletes() throws {
