@@ -86,9 +86,10 @@ import Testing
         #expect(stall.longest == .recovery)
         #expect(
             stall.message
-                == "Start-up recovery took 1010.0 ms (most of it waiting for subscribers to reconnect), so the "
-                + "transitions it resumed skipped 55 frames (their ticks were not published).")
-        #expect(stall.json["longest"] == "recovering the log at start-up")
+                == "Starting up took 1010.0 ms after the log was opened (recovery, with its wait for subscribers to "
+                + "reconnect when it recovered events), so the transitions in flight skipped 55 frames (their ticks "
+                + "were not published).")
+        #expect(stall.json["longest"] == "starting up")
     }
 
     @Test func aRestartForgetsTheStretch() {
