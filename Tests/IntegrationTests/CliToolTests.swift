@@ -230,6 +230,22 @@ import Testing
         #expect(watcher.stdout.contains("\ncommands\t"), "\(watcher.stdout.prefix(300))")
     }
 
+    /// On a terminal the counters are redrawn in place under a header, like top(1).
+    @Test func statsWatchRedrawsInPlaceOnATerminal() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let session = try CliWatchLayoutTests.start("stats --watch 0.2", columns: 100, rows: 50, daemon: d)
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        let first = try CliWatchTests.capture(session) { $0.contains("\ncommands") }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let later = try CliWatchTests.capture(session) { $0.contains("\nevents  1\n") }
+        #expect(later.contains("\nevents  1\n"), "\(later)")
+        for pane in [first, later] {
+            #expect(pane.hasPrefix("segue stats --watch 0.2  \(d.commandEndpoint)"), "\(pane)")
+            #expect(pane.components(separatedBy: "\ncommands").count == 2, "one set of counters: \(pane)")
+        }
+    }
+
     /// A slow replay shows where it is on a terminal's stderr, and nothing of it when piped.
     @Test func aSlowReplayShowsProgressOnATerminalOnly() throws {
         let d = try DaemonProcess()
