@@ -76,7 +76,8 @@ extension Engine {
             earlier.stalls > 0
             ? " (\(earlier.stalls) earlier stall\(earlier.stalls == 1 ? "" : "s") skipped \(earlier.frames) frames "
                 + "since the last report.)" : ""
-        log(4, stall.message + also)
+        // Recovery's frames are expected (a notice); the loop falling behind is a warning.
+        log(stall.longest == .recovery ? 5 : 4, stall.message + also)
     }
 
     /// Whether closing frames currently costs more than half a frame period.

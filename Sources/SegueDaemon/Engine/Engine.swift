@@ -183,9 +183,12 @@ public final class Engine: @unchecked Sendable {
                 "The frame loop keeps its realtime priority; \(confinement.moved) helper threads run at normal "
                     + "priority.")
         }
+        // From before recovery: the frames that pass during it are explained by it.
+        profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
         try recoverAtStart()
         loadCommandIDs()
         ready()
+        mark(.recovery)
         defer { shutdown() }
         var poller = ZMQPoller()
         let commandIndex = poller.add(router!)
@@ -193,7 +196,6 @@ public final class Engine: @unchecked Sendable {
         let wakeIndex = poller.add(fd: wakeup.fd)
         nextHeartbeat = WallClock.now()
         nextHousekeeping = WallClock.monotonic()
-        profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
         while !stopRequested.load(ordering: .acquiring) {
             let now = WallClock.now()
             closeFrames(now: now)
