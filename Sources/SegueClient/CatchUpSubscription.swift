@@ -88,7 +88,7 @@ public final class CatchUpSubscription {
         for name in names {
             do {
                 try takeSnapshot(name)
-            } catch .rejected(.unknownNavigator, _, _) {
+            } catch  where error.code == .unknownNavigator {
                 continue
             }
         }
@@ -112,7 +112,7 @@ public final class CatchUpSubscription {
             if seq > 0 {
                 do {
                     revision = try client.state(name, at: seq).revision
-                } catch .rejected(.unknownNavigator, _, _) {
+                } catch  where error.code == .unknownNavigator {
                     revision = 0
                 }
             }
@@ -251,10 +251,7 @@ public final class CatchUpSubscription {
 
     /// A daemon that did not answer, or answered that it cannot serve now (stopping, storage down).
     public static func isSilence(_ error: SegueClientError) -> Bool {
-        switch error {
-        case .timeout, .unreachable, .rejected(.unavailable, _, _): return true
-        default: return false
-        }
+        error.kind == .timeout || error.kind == .unreachable || error.code == .unavailable
     }
 
     private func check(heartbeat: Heartbeat) throws(SegueClientError) {

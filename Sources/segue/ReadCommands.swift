@@ -144,7 +144,7 @@ enum ReadCommands {
             _ = try client.state(navigator)
             return true
         } catch {
-            if case .rejected(.unknownNavigator, _, _) = error { return false }
+            if (error as? SegueClientError)?.code == .unknownNavigator { return false }
             throw error
         }
     }

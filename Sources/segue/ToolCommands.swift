@@ -47,10 +47,10 @@ enum ToolCommands {
         switch Result(catching: { () throws(SegueClientError) -> JSONObject in try client.call(request) }) {
         case .success(let answer):
             reply = answer
-        case .failure(.rejected(let code, let message, let details)):
-            var error = details
-            error["code"] = .string(code.rawValue)
-            error["message"] = .string(message)
+        case .failure(let failure) where failure.kind == .rejected:
+            var error = failure.details
+            error["code"] = .string((failure.code ?? .internal).rawValue)
+            error["message"] = .string(failure.message)
             var object: JSONObject = ["ok": false, "error": .object(error)]
             if let id = request["id"] { object["id"] = id }
             Output.line(JSON.object(object).serialized())

@@ -74,7 +74,7 @@ struct TransitionWaiter {
         do {
             return try client.history(navigator: navigator, after: cursor, limit: 1000)
         } catch {
-            guard case .timeout = error else { throw error }
+            guard error.kind == .timeout else { throw error }
             throw .timeout(command: "--wait", waited: timeout)
         }
     }

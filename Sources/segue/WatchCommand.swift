@@ -92,7 +92,7 @@ enum WatchCommand {
         let result = Result { () throws(SegueClientError) -> Pong in try client.ping() }
         switch result {
         case .success(let pong): return pong
-        case .failure(.unreachable): return nil
+        case .failure(let error) where error.kind == .unreachable: return nil
         case .failure(let error): throw error
         }
     }
