@@ -3,7 +3,8 @@ import PackageDescription
 
 /// Segue: a navigation coordinator daemon. See README.md and docs/.
 ///
-/// Layering (docs/design.md, "Layering"): `SegueCore` is pure Swift; only `SegueStore` touches SQLite, only
+/// Layering (docs/design.md, "Layering"): `SegueCore` is pure Swift, `SegueProtocol` is the wire protocol
+/// without sockets; only `SegueStore` touches SQLite, only
 /// `SegueWire` touches ZeroMQ, only `SegueDaemon` touches systemd. Executables are thin.
 let package = Package(
     name: "Segue",
@@ -25,11 +26,15 @@ let package = Package(
         // libm: the stdlib's Double rounding and exact conversions call into it; no import is involved.
         .target(name: "SegueCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SegueStore", dependencies: ["SegueCore", "CSQLite"]),
-        .target(name: "SegueWire", dependencies: ["SegueCore", "CZeroMQ"]),
+        // The wire protocol as types, both directions, with no socket code: requests, replies, topics,
+        // publications, heartbeats. Shared by the daemon, the client library, the CLI and the fuzzers.
+        .target(name: "SegueProtocol", dependencies: ["SegueCore"]),
+        .target(name: "SegueWire", dependencies: ["SegueCore", "SegueProtocol", "CZeroMQ"]),
         .target(name: "SeguePostgres", dependencies: ["SegueCore", "SegueStore", "CPostgres"]),
         .target(
-            name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd", "SegueCommandLine"]),
-        .target(name: "SegueClient", dependencies: ["SegueCore", "SegueWire"]),
+            name: "SegueDaemon",
+            dependencies: ["SegueCore", "SegueProtocol", "SegueStore", "SegueWire", "CSystemd", "SegueCommandLine"]),
+        .target(name: "SegueClient", dependencies: ["SegueCore", "SegueProtocol", "SegueWire"]),
         .target(name: "SegueHTTP", dependencies: ["CMicroHTTPD"]),
         // The viewer's page files (Sources/SegueView/Page) are embedded by the EmbedPage build plugin.
         .target(name: "SegueView", dependencies: ["SegueCore", "SegueHTTP"], plugins: ["EmbedPage"]),
@@ -42,14 +47,16 @@ let package = Package(
         .executableTarget(
             name: "segue",
             dependencies: [
-                "SegueClient", "SegueStore", "SegueCore", "SegueWire", "SegueCommandLine", "SegueView", "SegueHTTP",
+                "SegueClient", "SegueStore", "SegueCore", "SegueProtocol", "SegueWire", "SegueCommandLine", "SegueView",
+                "SegueHTTP",
             ]),
         // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
         .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore", "SeguePostgres"]),
         .executableTarget(
             name: "segue-bench",
             dependencies: [
-                "SegueClient", "SegueStore", "SegueWire", "CSQLite", "CZeroMQ", "SegueCommandLine", "SeguePostgres",
+                "SegueClient", "SegueStore", "SegueProtocol", "SegueWire", "CSQLite", "CZeroMQ", "SegueCommandLine",
+                "SeguePostgres",
             ]),
 
         .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
@@ -58,16 +65,20 @@ let package = Package(
             dependencies: ["SegueStore", "SegueCore", "segue-store-crasher", "SeguePostgres", "PostgresTestSupport"]),
         // Starts a real PostgreSQL server for the tests that need one (scripts/pg-test-server.sh).
         .target(name: "PostgresTestSupport", dependencies: ["SeguePostgres"], path: "Tests/PostgresTestSupport"),
-        .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueCore"]),
-        .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore"]),
-        .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueCore"]),
+        .testTarget(name: "SegueProtocolTests", dependencies: ["SegueProtocol", "SegueCore"]),
+        .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueProtocol", "SegueCore"]),
+        .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueProtocol", "SegueCore"]),
+        .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueProtocol", "SegueCore"]),
         .testTarget(name: "SegueHTTPTests", dependencies: ["SegueHTTP"]),
         .testTarget(name: "SegueViewTests", dependencies: ["SegueView", "SegueHTTP", "SegueCore"]),
         .testTarget(name: "SegueCommandLineTests", dependencies: ["SegueCommandLine"]),
         // The segue executable's own logic (value readers, key options, the watch layout, generated help).
-        .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueClient", "SegueCore", "SegueCommandLine"]),
+        .testTarget(
+            name: "SegueCLITests",
+            dependencies: ["segue", "SegueClient", "SegueCore", "SegueProtocol", "SegueCommandLine"]),
         // Golden/: the wire transcript WireGoldenTests compares with, read from the source tree.
         .testTarget(
-            name: "IntegrationTests", dependencies: ["SegueClient", "SegueCore", "SegueWire"], exclude: ["Golden"]),
+            name: "IntegrationTests", dependencies: ["SegueClient", "SegueCore", "SegueProtocol", "SegueWire"],
+            exclude: ["Golden"]),
     ]
 )

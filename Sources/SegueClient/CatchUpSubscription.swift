@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 
 /// A late joiner's view of one or more navigators (docs/protocol.md, "Late joiners (the Clone pattern)"): subscribe
 /// first, then take `state`, then apply only events above the snapshot's revision, filling any gap
@@ -12,7 +13,7 @@ public final class CatchUpSubscription {
         case snapshot(NavigatorSnapshot)
         case event(EventRecord)
         case tick(PublishedTick)
-        case heartbeat(JSONObject)
+        case heartbeat(Heartbeat)
         /// The daemon's log no longer holds events already yielded (it restarted on a copy restored
         /// from a backup, or another daemon answers at the endpoint); it now ends at `seq`. Drop what
         /// was built from them; new snapshots follow.
@@ -87,7 +88,7 @@ public final class CatchUpSubscription {
         for name in names {
             do {
                 try takeSnapshot(name)
-            } catch .rejected(.unknownNavigator, _, _) {
+            } catch  where error.code == .unknownNavigator {
                 continue
             }
         }
@@ -111,7 +112,7 @@ public final class CatchUpSubscription {
             if seq > 0 {
                 do {
                     revision = try client.state(name, at: seq).revision
-                } catch .rejected(.unknownNavigator, _, _) {
+                } catch  where error.code == .unknownNavigator {
                     revision = 0
                 }
             }
@@ -250,15 +251,12 @@ public final class CatchUpSubscription {
 
     /// A daemon that did not answer, or answered that it cannot serve now (stopping, storage down).
     public static func isSilence(_ error: SegueClientError) -> Bool {
-        switch error {
-        case .timeout, .unreachable, .rejected(.unavailable, _, _): return true
-        default: return false
-        }
+        error.kind == .timeout || error.kind == .unreachable || error.code == .unavailable
     }
 
-    private func check(heartbeat: JSONObject) throws(SegueClientError) {
-        guard let seq = heartbeat["seq"]?.int64Value else { return }
-        let instance = heartbeat["instance"]?.stringValue
+    private func check(heartbeat: Heartbeat) throws(SegueClientError) {
+        let seq = heartbeat.seq
+        let instance = heartbeat.instance
         // A heartbeat of a run already replaced, still in the queue: it says nothing of the log now.
         if lineage.isRetired(instance) { return }
         if restarting {
@@ -268,7 +266,7 @@ public final class CatchUpSubscription {
         }
         // Another daemon instance: does its log still hold what was yielded (restored copy)?
         let changed = instance != nil && instance != lineage.instance
-        guard try followLineage(instance: instance, since: heartbeat["since"]?.int64Value, reported: seq) else {
+        guard try followLineage(instance: instance, since: heartbeat.since, reported: seq) else {
             return
         }
         // The backlog is still being read: it reaches the heartbeat's seq by itself, page by page.

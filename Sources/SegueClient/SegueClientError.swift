@@ -3,52 +3,133 @@ import SegueWire
 
 /// Everything a `SegueClient` call can fail with.
 ///
-/// The daemon's refusals keep the wire `ErrorCode` (docs/protocol.md, "Error codes") so callers switch on the code,
-/// never on the message; silence and socket failures are separate cases because a script treats them differently (retry
-/// later, or give up) from a "no" it must not repeat.
-public enum SegueClientError: Error, Equatable, CustomStringConvertible {
-    /// The daemon answered `ok: false`: its code, its sentence, and any extra members of `error`
-    /// (e.g. `revision` on `conflict`).
-    case rejected(code: ErrorCode, message: String, details: JSONObject)
-    /// No reply within the deadline, retries included.
-    case timeout(command: String, waited: Duration)
-    /// ZeroMQ refused: a bad endpoint, a terminated context, a closed socket.
-    case transport(ZMQError)
-    /// A reply (or a published message) that is not what the protocol says.
-    case malformed(String)
-    /// The connection to `endpoint` failed its handshake, for a reason that retrying will not change
-    /// (a refused or wrong CURVE key, CURVE on one side only).
-    case handshake(HandshakeFailure, endpoint: String)
-    /// Nothing listens at `endpoint`: every connect was refused and none was ever made (reported within
-    /// a second rather than after the whole timeout).
-    case unreachable(endpoint: String)
-    /// A CURVE key file that cannot be used: missing, unreadable, not a regular file, or not a key.
-    /// `problem` completes the sentence that starts with the path.
-    case keyFile(path: String, problem: String)
+/// The daemon's refusals keep the wire `ErrorCode` (docs/protocol.md, "Error codes") so callers check
+/// the code, never the message; silence and socket failures are other kinds because a script treats
+/// them differently (retry later, or give up) from a "no" it must not repeat. A struct over a private
+/// enum, so that a new kind breaks no caller's `switch`: callers compare `kind` and `code`.
+public struct SegueClientError: Error, Equatable, CustomStringConvertible {
+    private enum Storage: Equatable {
+        case rejected(code: ErrorCode, message: String, details: JSONObject)
+        case timeout(command: String, waited: Duration)
+        case transport(ZMQError)
+        case malformed(String)
+        case handshake(HandshakeFailure, endpoint: String)
+        case unreachable(endpoint: String)
+        case keyFile(path: String, problem: String)
+    }
 
-    /// The wire code of a refusal, `nil` for the client-side cases.
+    private let storage: Storage
+
+    /// What failed, as a stable name (`Kind.name` is what `segue --json` reports).
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        /// The daemon answered `ok: false`: see `code`, `message` and `details`.
+        public static let rejected = Kind("rejected")
+        /// No reply within the deadline, retries included.
+        public static let timeout = Kind("timeout")
+        /// ZeroMQ refused: a bad endpoint, a terminated context, a closed socket.
+        public static let transport = Kind("transport")
+        /// A reply (or a published message) that is not what the protocol says.
+        public static let malformed = Kind("malformed")
+        /// The connection failed its handshake, for a reason that retrying will not change (a refused
+        /// or wrong CURVE key, CURVE on one side only): see `handshakeFailure`.
+        public static let handshake = Kind("handshake")
+        /// Nothing listens at the endpoint: every connect was refused and none was ever made (reported
+        /// within a second rather than after the whole timeout).
+        public static let unreachable = Kind("unreachable")
+        /// A CURVE key file that cannot be used: missing, unreadable, not a regular file, or not a key.
+        public static let keyFile = Kind("key_file")
+        public var description: String { name }
+    }
+
+    public static func rejected(code: ErrorCode, message: String, details: JSONObject) -> Self {
+        Self(storage: .rejected(code: code, message: message, details: details))
+    }
+    public static func timeout(command: String, waited: Duration) -> Self {
+        Self(storage: .timeout(command: command, waited: waited))
+    }
+    public static func transport(_ error: ZMQError) -> Self { Self(storage: .transport(error)) }
+    public static func malformed(_ what: String) -> Self { Self(storage: .malformed(what)) }
+    public static func handshake(_ failure: HandshakeFailure, endpoint: String) -> Self {
+        Self(storage: .handshake(failure, endpoint: endpoint))
+    }
+    public static func unreachable(endpoint: String) -> Self { Self(storage: .unreachable(endpoint: endpoint)) }
+    /// `problem` completes the sentence that starts with the path.
+    public static func keyFile(path: String, problem: String) -> Self {
+        Self(storage: .keyFile(path: path, problem: problem))
+    }
+
+    public var kind: Kind {
+        switch storage {
+        case .rejected: .rejected
+        case .timeout: .timeout
+        case .transport: .transport
+        case .malformed: .malformed
+        case .handshake: .handshake
+        case .unreachable: .unreachable
+        case .keyFile: .keyFile
+        }
+    }
+
+    /// The wire code of a refusal, `nil` for the client-side kinds.
     public var code: ErrorCode? {
-        if case .rejected(let code, _, _) = self { return code }
+        if case .rejected(let code, _, _) = storage { return code }
+        return nil
+    }
+
+    /// A refusal's sentence as the daemon wrote it; otherwise the description without its kind.
+    public var message: String {
+        if case .rejected(_, let message, _) = storage { return message }
+        return sentence
+    }
+
+    /// The extra members of a refusal's `error` (e.g. `revision` on `conflict`).
+    public var details: JSONObject {
+        if case .rejected(_, _, let details) = storage { return details }
+        return [:]
+    }
+
+    public var handshakeFailure: HandshakeFailure? {
+        if case .handshake(let failure, _) = storage { return failure }
+        return nil
+    }
+
+    /// ZeroMQ's error behind a `transport` failure.
+    public var transportError: ZMQError? {
+        if case .transport(let error) = storage { return error }
+        return nil
+    }
+
+    /// The key file behind a `keyFile` failure, and what is wrong with it.
+    public var keyFileProblem: (path: String, problem: String)? {
+        if case .keyFile(let path, let problem) = storage { return (path, problem) }
         return nil
     }
 
     public var description: String {
-        switch self {
-        case .rejected(let code, let message, _):
-            return "\(code.rawValue): \(message)"
+        switch storage {
+        case .rejected(let code, let message, _): "\(code.rawValue): \(message)"
+        case .timeout: "timeout: " + sentence
+        case .transport: "transport: " + sentence
+        case .malformed: "malformed reply: " + sentence
+        case .handshake: "handshake: " + sentence
+        case .keyFile: "key file: " + sentence
+        case .unreachable: sentence
+        }
+    }
+
+    private var sentence: String {
+        switch storage {
+        case .rejected(_, let message, _): message
         case .timeout(let command, let waited):
-            return
-                "timeout: \(command) got no reply within \(Self.seconds(waited)) s; is segued running at this endpoint?"
-        case .transport(let error):
-            return "transport: \(error)"
-        case .malformed(let what):
-            return "malformed reply: \(what)"
-        case .handshake(let failure, let endpoint):
-            return "handshake: " + Self.sentence(failure, endpoint: endpoint)
-        case .keyFile(let path, let problem):
-            return "key file: \(path) \(problem)"
+            "\(command) got no reply within \(Self.seconds(waited)) s; is segued running at this endpoint?"
+        case .transport(let error): "\(error)"
+        case .malformed(let what): what
+        case .handshake(let failure, let endpoint): Self.sentence(failure, endpoint: endpoint)
+        case .keyFile(let path, let problem): "\(path) \(problem)"
         case .unreachable(let endpoint):
-            return "could not connect to \(endpoint): connection refused (is segued running there?)"
+            "could not connect to \(endpoint): connection refused (is segued running there?)"
         }
     }
 

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 import SegueWire
 
 /// A SUB socket on the daemon's publish endpoint: events, ticks and heartbeats by topic prefix.
@@ -14,11 +15,11 @@ public final class SegueSubscriber {
     public static func topics(navigators: [String], events: Bool = true, ticks: Bool = true, heartbeats: Bool = false)
         -> [String]
     {
-        var kinds: [String] = []
-        if events { kinds.append("event/") }
-        if ticks { kinds.append("tick/") }
-        var out = navigators.isEmpty ? kinds : kinds.flatMap { kind in navigators.map { "\(kind)\($0)/" } }
-        if heartbeats { out.append("hb/") }
+        let scopes: [String?] = navigators.isEmpty ? [nil] : navigators
+        var out: [String] = []
+        if events { out += scopes.map { Topic.events(of: $0) } }
+        if ticks { out += scopes.map { Topic.ticks(of: $0) } }
+        if heartbeats { out.append(Topic.heartbeatTopic) }
         return out
     }
 
@@ -66,7 +67,7 @@ public final class SegueSubscriber {
     /// The next publication, or `nil` after `timeout` with nothing (`nil` timeout: wait forever).
     public func next(timeout: Duration?) throws(SegueClientError) -> Publication? {
         guard let frames = try nextFrames(timeout: timeout) else { return nil }
-        return try Publication(topic: frames.topic, body: frames.body)
+        do { return try Publication(topic: frames.topic, body: frames.body) } catch { throw .malformed(error.message) }
     }
 
     /// The next raw `(topic, body)` pair.

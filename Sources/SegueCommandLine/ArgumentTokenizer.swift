@@ -25,25 +25,32 @@ package enum ArgumentToken: Equatable, Sendable {
 /// tokenizer of the package: `segue`, `segued` and `segue-bench` all read their argv through it.
 package enum ArgumentTokenizer {
     package static func tokenize(_ arguments: [String]) -> [ArgumentToken] {
-        var tokens: [ArgumentToken] = []
+        tokenizeWords(arguments).map(\.token)
+    }
+
+    /// The tokens with the index of the word each came from: a cluster such as `-x:Y.z` is one word
+    /// of several tokens, which an option that needs a value takes whole (a CURVE key may start with
+    /// a dash).
+    package static func tokenizeWords(_ arguments: [String]) -> [(token: ArgumentToken, word: Int)] {
+        var tokens: [(token: ArgumentToken, word: Int)] = []
         var afterTerminator = false
-        for word in arguments {
+        for (index, word) in arguments.enumerated() {
             if afterTerminator {
-                tokens.append(.value(word))
+                tokens.append((.value(word), index))
             } else if word == "--" {
-                tokens.append(.terminator)
+                tokens.append((.terminator, index))
                 afterTerminator = true
             } else if word.hasPrefix("--") {
                 let body = word.dropFirst(2)
                 if let eq = body.firstIndex(of: "=") {
-                    tokens.append(.long(String(body[..<eq]), value: String(body[body.index(after: eq)...])))
+                    tokens.append((.long(String(body[..<eq]), value: String(body[body.index(after: eq)...])), index))
                 } else {
-                    tokens.append(.long(String(body), value: nil))
+                    tokens.append((.long(String(body), value: nil), index))
                 }
             } else if word.hasPrefix("-"), word.count > 1, !isNumber(word) {
-                for c in word.dropFirst() { tokens.append(.short(c)) }
+                for c in word.dropFirst() { tokens.append((.short(c), index)) }
             } else {
-                tokens.append(.value(word))
+                tokens.append((.value(word), index))
             }
         }
         return tokens

@@ -44,6 +44,8 @@ package enum CompletionKind: Sendable, Equatable {
     case directory
     /// One of these words.
     case list([String])
+    /// The tool's commands (`help COMMAND`).
+    case commands
 }
 
 /// An option: a flag (`valueName == nil`) or an option with a value.

@@ -40,7 +40,8 @@ extension CommandConfiguration {
     package func parse(_ words: [String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var positionals: [String] = []
-        let tokens = ArgumentTokenizer.tokenize(words)
+        let located = ArgumentTokenizer.tokenizeWords(words)
+        let tokens = located.map(\.token)
         var index = 0
         func take(_ option: OptionSpec, attached: String?) throws(UsageError) {
             if option.isFlag {
@@ -52,6 +53,9 @@ extension CommandConfiguration {
             if value == nil, index < tokens.count, case .value(let v) = tokens[index] {
                 value = v
                 index += 1
+            } else if value == nil, let word = dashedValue(at: index, located, words) {
+                value = words[word]
+                while index < tokens.count, located[index].word == word { index += 1 }
             }
             guard let value else { throw .missingValue(option) }
             if !option.repeats, parsed.options[option.name] != nil { throw .repeated(option) }
@@ -94,5 +98,17 @@ extension CommandConfiguration {
         }
         if let extra = next.first { throw .unexpectedArgument(extra) }
         return parsed
+    }
+
+    /// The word at token `index` when it starts with one dash but is no cluster of this command's
+    /// short options (`-x:Y.z`, a CURVE key): an option's value, not options.
+    private func dashedValue(
+        at index: Int, _ located: [(token: ArgumentToken, word: Int)], _ words: [String]
+    ) -> Int? {
+        guard index < located.count, case .short = located[index].token else { return nil }
+        let word = located[index].word
+        let letters = words[word].dropFirst()
+        let known = letters.allSatisfy { c in c == "h" || options.contains { $0.short == c } }
+        return known ? nil : word
     }
 }

@@ -5,12 +5,12 @@ import CSQLite
 /// `init` opens and throws, `deinit` closes, so a handle can neither leak nor be used after close.
 /// Connections are opened with `SQLITE_OPEN_NOMUTEX`: SQLite's own per-connection mutex is skipped
 /// because the owner serializes access, which is also why the type is not `Sendable`.
-final class Database {
+package final class Database {
     let handle: OpaquePointer
     let path: String
 
     /// Opens (and with `create`, creates) the database file at `path`.
-    init(path: String, create: Bool = true) throws(StoreError) {
+    package init(path: String, create: Bool = true) throws(StoreError) {
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
@@ -49,19 +49,19 @@ final class Database {
     }
 
     /// Runs one or more statements that return no rows we need.
-    func execute(_ sql: String) throws(StoreError) {
+    package func execute(_ sql: String) throws(StoreError) {
         var errmsg: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
         if let errmsg { sqlite3_free(errmsg) }
         guard rc == SQLITE_OK else { throw error(rc, sql: sql) }
     }
 
-    func prepare(_ sql: String) throws(StoreError) -> Statement {
+    package func prepare(_ sql: String) throws(StoreError) -> Statement {
         try Statement(database: self, sql: sql)
     }
 
     /// The first column of the first row of `sql` as text: how pragmas answer.
-    func scalarText(_ sql: String) throws(StoreError) -> String? {
+    package func scalarText(_ sql: String) throws(StoreError) -> String? {
         let statement = try prepare(sql)
         guard try statement.step() else { return nil }
         return statement.text(at: 0)

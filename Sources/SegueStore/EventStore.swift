@@ -187,7 +187,7 @@ public final class EventStore: @unchecked Sendable {
     }
 
     /// Append transactions run so far (for the benchmark's units-per-commit figure).
-    var commitCount: Int { committer.commits.load(ordering: .relaxed) }
+    package var commitCount: Int { committer.commits.load(ordering: .relaxed) }
 
     /// Fault injection for tests: caps the file at `pages` pages (`PRAGMA max_page_count`), which makes
     /// appends fail with `SQLITE_FULL` exactly as a full disk does. Returns the cap SQLite applied.

@@ -12,7 +12,7 @@ public enum OpenCheck: Sendable {
     /// error whose `code` is `.internal` (or `.unavailable` if the file could not be read).
     case deferred(report: @Sendable (StoreError?) -> Void)
 
-    var checksBeforeOpen: Bool { if case .quick = self { true } else { false } }
+    package var checksBeforeOpen: Bool { if case .quick = self { true } else { false } }
 
     /// Starts the deferred check of the file at `path`, if this is `.deferred`.
     func startDeferred(path: String) {

@@ -4,7 +4,7 @@
 /// refused rather than guessed at. Everything is plain tables with TEXT JSON columns so that an
 /// operator with nothing but the `sqlite3` shell can read the log:
 /// `sqlite3 events.db "SELECT seq, navigator, revision, type, data FROM events ORDER BY seq"`.
-enum Schema {
+package enum Schema {
     static let migrations: [String] = [
         // 1: the log, its append-only guard, snapshots and idempotency replies.
         """
@@ -56,7 +56,7 @@ enum Schema {
     static var currentVersion: Int64 { Int64(migrations.count) }
 
     /// Brings the file at `database` to `currentVersion`, all pending migrations in one transaction.
-    static func migrate(_ database: Database) throws(StoreError) {
+    package static func migrate(_ database: Database) throws(StoreError) {
         try database.execute("BEGIN IMMEDIATE")
         do throws(StoreError) {
             let version = try database.scalarInt("PRAGMA user_version")

@@ -4,7 +4,7 @@ import CSQLite
 ///
 /// Statements are prepared once and reused (`reset` between uses), which is most of SQLite's insert
 /// speed. Text is bound with `SQLITE_TRANSIENT` so SQLite copies it before Swift frees the buffer.
-final class Statement {
+package final class Statement {
     let handle: OpaquePointer
     let sql: String
     /// Keeps the connection open for as long as the statement exists.
@@ -23,11 +23,11 @@ final class Statement {
 
     // MARK: Binding (1-based indices, as in SQLite)
 
-    func bind(_ value: Int64, at index: Int32) {
+    package func bind(_ value: Int64, at index: Int32) {
         sqlite3_bind_int64(handle, index, value)
     }
 
-    func bind(_ value: Int64?, at index: Int32) {
+    package func bind(_ value: Int64?, at index: Int32) {
         guard let value else {
             sqlite3_bind_null(handle, index)
             return
@@ -35,7 +35,7 @@ final class Statement {
         sqlite3_bind_int64(handle, index, value)
     }
 
-    func bind(_ value: String?, at index: Int32) {
+    package func bind(_ value: String?, at index: Int32) {
         guard var value else {
             sqlite3_bind_null(handle, index)
             return
@@ -79,7 +79,7 @@ final class Statement {
     }
 
     /// Runs a statement that returns no rows, then resets it for the next use.
-    func run() throws(StoreError) {
+    package func run() throws(StoreError) {
         defer { reset() }
         while try step() {}
     }

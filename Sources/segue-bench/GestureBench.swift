@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueProtocol
 import SegueWire
 
 /// The gesture path: `update` at 120 Hz on an interactive pop, and how soon a subscriber sees it.
@@ -31,8 +32,8 @@ enum GestureBench {
     ) throws -> Result {
         let subscriber = try ZMQSocket(context, .sub)
         try subscriber.setLinger(.zero)
-        try subscriber.subscribe("tick/gesture/")
-        try subscriber.subscribe("hb/")
+        try subscriber.subscribe(Topic.ticks(of: "gesture"))
+        try subscriber.subscribe(Topic.heartbeatTopic)
         try subscriber.connect(daemon.publishEndpoint)
         try subscriber.setReceiveTimeout(.seconds(3))
         guard try subscriber.receiveMultipart() != nil else { throw BenchError("No heartbeat within 3 s.") }
@@ -81,7 +82,7 @@ enum GestureBench {
             if ready[subIndex].contains(.readable) {
                 while let frames = try subscriber.receiveMultipart(dontWait: true) {
                     let received = Bench.monotonic()
-                    guard frames.count == 2, frames[0].starts(with: Array("tick/".utf8)),
+                    guard frames.count == 2, frames[0].starts(with: Array(Topic.tickPrefix.utf8)),
                         let fraction = try JSON.parse(frames[1])["fraction"]?.doubleValue,
                         let index = indexOfPercent[fraction]
                     else { continue }

@@ -1,3 +1,4 @@
+import SegueProtocol
 import Foundation
 import SegueWire
 import Synchronization
@@ -64,8 +65,8 @@ final class TickSubscriber: Sendable {
         let socket = try ZMQSocket(context, .sub)
         defer { socket.close() }
         try socket.setReceiveHighWaterMark(100_000)
-        try socket.subscribe("tick/")
-        try socket.subscribe("hb/")
+        try socket.subscribe(Topic.ticks())
+        try socket.subscribe(Topic.heartbeatTopic)
         try socket.connect(endpoint)
         var poller = ZMQPoller()
         _ = poller.add(socket)

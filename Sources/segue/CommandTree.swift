@@ -1,5 +1,6 @@
 import SegueClient
 import SegueCommandLine
+import SegueCore
 
 /// The `segue` command tree: every subcommand's configuration, in one place so `--help` and the
 /// parser read the same declarations.
@@ -28,11 +29,14 @@ enum CommandTree {
     static let animator: [OptionSpec] = [
         .flag("no-animate", help: "Change at once: a transition that starts and completes in one frame."),
         OptionSpec(
-            "style", value: "style", help: "slide, cover, reveal, push, fade, crossfade, flip, zoom, iris or none."),
-        OptionSpec("edge", value: "edge", help: "right, left, top or bottom."),
+            "style", value: "style", completion: .list(TransitionStyle.named.map(\.name)),
+            help: "slide, cover, reveal, push, fade, crossfade, flip, zoom, iris or none."),
+        OptionSpec(
+            "edge", value: "edge", completion: .list(Edge.allCases.map(\.rawValue)),
+            help: "right, left, top or bottom."),
         OptionSpec("duration", value: "seconds", help: "Animator duration, e.g. 0.35 or 350ms."),
         OptionSpec(
-            "curve", value: "curve",
+            "curve", value: "curve", completion: .list(TimingCurve.namedCurves.map(\.name)),
             help: "linear, easeIn, easeOut, easeInOut, default, bezier:x1,y1,x2,y2, spring:damping,velocity, "
                 + "spring:mass,stiffness,damping,velocity or spring-response:response,dampingFraction."),
         OptionSpec("preset", value: "name", help: "A named animator from the seed gallery (e.g. simpleOver.push)."),
@@ -105,7 +109,9 @@ enum CommandTree {
                     ArgumentSpec("screen", optional: true, help: "The route to push or present."),
                 ],
                 options: [
-                    OptionSpec("operation", value: "operation", help: "pop, push, dismiss or present."), gestureOwner,
+                    OptionSpec(
+                        "operation", value: "operation", completion: .list(["pop", "push", "dismiss", "present"]),
+                        help: "pop, push, dismiss or present."), gestureOwner,
                 ] + animator.dropFirst() + mutation,
                 examples: [
                     "segue gesture begin main --operation pop --owner pan-1", "segue gesture begin main   # interrupt",
@@ -163,7 +169,7 @@ enum CommandTree {
                 options: [
                     param,
                     OptionSpec(
-                        "busy", value: "policy",
+                        "busy", value: "policy", completion: .list(["reject", "queue"]),
                         help: "reject (default) or queue: what commands meet while a transition runs."),
                     OptionSpec("queue-limit", value: "n", help: "Most queued commands under busy queue."),
                     OptionSpec("container", value: "WxH", help: "Container size in points, e.g. 390x844."),
@@ -206,13 +212,17 @@ enum CommandTree {
                     + "over --over (linearly, or shaped by --curve), each with its velocity, then --then. Prints the decision.",
                 arguments: [
                     ArgumentSpec("navigator", help: "The navigator's name."),
-                    ArgumentSpec("operation", help: "pop, dismiss, push or present."),
+                    ArgumentSpec(
+                        "operation", completion: .list(["pop", "dismiss", "push", "present"]),
+                        help: "pop, dismiss, push or present."),
                     ArgumentSpec("screen", optional: true, help: "The route for push or present."),
                 ],
                 options: [
                     OptionSpec("to", value: "fraction", help: "Where the finger stops (default 0.7)."),
                     OptionSpec("over", value: "seconds", help: "How long the finger moves (default 0.4s)."),
-                    OptionSpec("then", value: "step", help: "end (default), finish or cancel."),
+                    OptionSpec(
+                        "then", value: "step", completion: .list(["end", "finish", "cancel"]),
+                        help: "end (default), finish or cancel."),
                     OptionSpec("curve", value: "curve", help: "Shape of the finger's motion (default linear)."),
                     gestureOwner,
                 ] + completion + [gestureWait],
@@ -258,8 +268,9 @@ enum CommandTree {
                     "Reads the store directly and only reads it (no schema migration), so it is safe on a running "
                     + "daemon's data dir; it sees the events committed when it starts.",
                 options: [
-                    OptionSpec("data-dir", value: "dir", help: "The daemon's data directory."),
-                    OptionSpec("output", short: "o", value: "file", help: "Write here instead of stdout."),
+                    OptionSpec("data-dir", value: "dir", completion: .directory, help: "The daemon's data directory."),
+                    OptionSpec(
+                        "output", short: "o", value: "file", completion: .file, help: "Write here instead of stdout."),
                 ],
                 examples: ["segue export --data-dir /var/lib/segue -o log.jsonl"]),
             CommandConfiguration(
@@ -268,8 +279,10 @@ enum CommandTree {
                     "Writes the store directly, so it is refused while a segued runs on the data dir. The file must "
                     + "continue the log, and the log followed by the file is checked as verify would before anything "
                     + "is written: a file that fails leaves the data dir as it was (status 1).",
-                arguments: [ArgumentSpec("file", help: "The JSON Lines file.")],
-                options: [OptionSpec("data-dir", value: "dir", help: "The daemon's data directory.")],
+                arguments: [ArgumentSpec("file", completion: .file, help: "The JSON Lines file.")],
+                options: [
+                    OptionSpec("data-dir", value: "dir", completion: .directory, help: "The daemon's data directory.")
+                ],
                 examples: ["segue import --data-dir ./restored log.jsonl"]),
             CommandConfiguration(
                 name: "verify", abstract: "Check a data dir (SQLite integrity and the log) or an export file.",
@@ -277,8 +290,8 @@ enum CommandTree {
                     "Folds every event through the navigation core: seqs and revisions gapless, every event one the "
                     + "core can read, frames never going back. Status 1 for any problem found (a line that is not "
                     + "an event included), 74 when the file or data dir cannot be read.",
-                arguments: [ArgumentSpec("file", optional: true, help: "A JSON Lines export.")],
-                options: [OptionSpec("data-dir", value: "dir", help: "A data directory.")],
+                arguments: [ArgumentSpec("file", optional: true, completion: .file, help: "A JSON Lines export.")],
+                options: [OptionSpec("data-dir", value: "dir", completion: .directory, help: "A data directory.")],
                 examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"]),
             CommandConfiguration(
                 name: "ping", abstract: "Ask the daemon for its version, frame rate and position.",
@@ -304,7 +317,8 @@ enum CommandTree {
                 name: "raw",
                 abstract: "Send requests as JSON (or 'cmd [navigator] [key=value...]') and print the replies.",
                 discussion: "One request from the argument, or one per line of stdin; with neither, on a terminal, a "
-                    + "prompt with history ($SEGUE_HISTORY, default ~/.segue_history). Status 1 if any reply was ok: false.",
+                    + "prompt whose lines the up and down arrows recall, kept in $SEGUE_HISTORY (default "
+                    + "~/.segue_history). Status 1 if any reply was ok: false.",
                 arguments: [
                     ArgumentSpec("request", optional: true, help: "A request as JSON, e.g. '{\"cmd\": \"ping\"}'.")
                 ],
@@ -316,7 +330,8 @@ enum CommandTree {
                 name: "help", abstract: "Show help for a command ('segue help push'); --man prints the man page.",
                 arguments: [
                     ArgumentSpec(
-                        "command", optional: true, variadic: true, help: "The command, e.g. push or gesture end.")
+                        "command", optional: true, variadic: true, completion: .commands,
+                        help: "The command, e.g. push or gesture end.")
                 ],
                 options: [.flag("man", help: "Print the man page (roff), as installed as segue.1.")],
                 examples: ["segue help", "segue help gesture end", "segue help --man | man -l -"]),
@@ -331,7 +346,11 @@ enum CommandTree {
                 ]),
             CommandConfiguration(
                 name: "keygen", abstract: "Write a CURVE key pair: NAME.key (secret, mode 0600) and NAME.pub.",
-                options: [OptionSpec("out", value: "path", help: "Path and base name, e.g. /etc/segue/keys/client.")],
+                options: [
+                    OptionSpec(
+                        "out", value: "path", completion: .file,
+                        help: "Path and base name, e.g. /etc/segue/keys/client.")
+                ],
                 examples: [
                     "segue keygen --out ./keys/ops",
                     "segue state main --server-key ./keys/server.pub --client-key ./keys/ops   # then use it",
@@ -363,7 +382,7 @@ enum CommandTree {
                 name: "replay", abstract: "Regenerate the ticks a log produced, bit for bit.",
                 discussion: "LOG is a data dir or a JSON Lines export. --json prints each tick body exactly as segued "
                     + "published it; --publish re-publishes ticks and events on a PUB socket in real time (or --speed).",
-                arguments: [ArgumentSpec("log", help: "A data dir or an export file.")],
+                arguments: [ArgumentSpec("log", completion: .file, help: "A data dir or an export file.")],
                 options: [
                     OptionSpec("navigator", value: "name", help: "Only this navigator's ticks."),
                     OptionSpec("from", value: "seq", help: "Start at the frame of this seq."),

@@ -65,7 +65,7 @@ enum Output {
     static func fail(_ error: Error) -> Never {
         let (code, status, message, details) = classify(error)
         if let message { Output.error(message) }
-        if case .handshake(let failure, _)? = error as? SegueClientError { Output.error(hint(failure)) }
+        if let failure = (error as? SegueClientError)?.handshakeFailure { Output.error(hint(failure)) }
         if json, let code {
             var object: JSONObject = ["code": .string(code), "message": .string(plain(message ?? ""))]
             for (key, value) in details.members { object[key] = value }
@@ -96,18 +96,18 @@ enum Output {
             return ("usage", .usage, usage.description, [:])
         case let client as SegueClientError:
             let text = "error: \(client)"
-            switch client {
-            case .rejected(let code, let message, let details):
-                var members = details
-                members["message"] = .string(message)
+            if let code = client.code {
+                var members = client.details
+                members["message"] = .string(client.message)
                 return (code.rawValue, .rejected, text, members)
-            case .timeout: return ("timeout", .timeout, text, [:])
-            case .unreachable: return ("unreachable", .timeout, text, [:])
-            case .transport: return ("transport", .unavailable, text, [:])
-            case .malformed: return ("malformed", .unavailable, text, [:])
-            case .handshake: return ("handshake", .unavailable, text, [:])
-            case .keyFile: return ("key_file", .io, text, [:])
             }
+            let status: ExitCode =
+                switch client.kind {
+                case .timeout, .unreachable: .timeout
+                case .keyFile: .io
+                default: .unavailable
+                }
+            return (client.kind.name, status, text, [:])
         case let refusal as Refusal:
             return (refusal.code.rawValue, .rejected, "error: \(refusal)", [:])
         case let io as IOFailure:

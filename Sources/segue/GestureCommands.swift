@@ -129,7 +129,7 @@ enum GestureCommands {
             // The transition ended under the gesture: the daemon restarted (recovery cancels it) or
             // it sat idle past its timeout. Say how it ended, as --wait would, rather than what the
             // next step was told.
-            guard case .rejected(.noTransition, _, _) = error, let id = begun.transition,
+            guard (error as? SegueClientError)?.code == .noTransition, let id = begun.transition,
                 let ended = try endOfTransition(id, of: navigator, after: begun.seq, client)
             else { throw error }
             Output.error(

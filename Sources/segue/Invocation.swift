@@ -100,8 +100,8 @@ struct Invocation {
         switch result {
         case .success(let client):
             return client
-        case .failure(.transport(let error))
-        where error.code == .invalidArgument || error.code == .protocolNotSupported:
+        case .failure(let error)
+        where error.transportError?.code == .invalidArgument || error.transportError?.code == .protocolNotSupported:
             throw UsageError.invalidValue(
                 endpoint, for: "--endpoint", "expected a ZeroMQ endpoint like tcp://127.0.0.1:7400")
         case .failure(let error):

@@ -63,7 +63,7 @@ enum MonitorCommands {
     static func answer(_ client: SegueClient) throws -> JSONObject? {
         switch Result(catching: { () throws(SegueClientError) -> JSONObject in try client.call("ping") }) {
         case .success(let reply): return reply
-        case .failure(.timeout): return nil
+        case .failure(let error) where error.kind == .timeout: return nil
         case .failure(let error): throw error
         }
     }

@@ -1,6 +1,8 @@
 import Foundation
+import SegueCore
+import SegueStore
 
-/// A progress line on stderr for long work (`verify`, `import`, `replay --publish`), only when stderr
+/// A progress line on stderr for long work (`verify`, `import`, `export`, `replay --publish`), only when stderr
 /// is a terminal: rewritten in place at most ten times a second, erased when the work is done, so
 /// scripts and logs never see it.
 struct Progress {
@@ -30,5 +32,28 @@ struct Progress {
         guard drawn else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
         drawn = false
+    }
+}
+
+/// A log read through with a progress line counting its events (`export`, whose writer is the
+/// store's).
+struct ProgressingLog: EventSequence {
+    let base: any EventSequence
+    let label: String
+
+    init(_ base: any EventSequence, label: String = "exporting: event") {
+        self.base = base
+        self.label = label
+    }
+
+    func forEachEvent(after seq: Int64, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError) {
+        var progress = Progress(label)
+        var count = 0
+        defer { progress.finish() }
+        try base.forEachEvent(after: seq) { event throws(StoreError) in
+            try body(event)
+            count += 1
+            progress.update(count)
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import SegueClient
 import SegueCommandLine
 import SegueCore
+import SegueProtocol
 
 /// state, ls, log, ping, stats.
 enum ReadCommands {
@@ -143,7 +144,7 @@ enum ReadCommands {
             _ = try client.state(navigator)
             return true
         } catch {
-            if case .rejected(.unknownNavigator, _, _) = error { return false }
+            if (error as? SegueClientError)?.code == .unknownNavigator { return false }
             throw error
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueProtocol
 import SegueWire
 
 /// Re-publishes a replay with the daemon's topics, paced by the frames' instants (`replay --publish`).
@@ -52,7 +53,11 @@ final class Republisher {
     func publish(frame: Int64, events: [EventRecord], ticks: [Tick]) throws {
         let offset = pacing.offset(of: frame)
         if let start { GestureCommands.sleep(until: start + .nanoseconds(offset)) } else { start = .now }
-        for e in events { try socket.sendMultipart([Array("event/\(e.navigator)/".utf8), e.json.serializedBytes()]) }
-        for t in ticks { try socket.sendMultipart([Array("tick/\(t.navigator)/".utf8), t.json.serializedBytes()]) }
+        for e in events {
+            try socket.sendMultipart([Topic.event(navigator: e.navigator).bytes, e.json.serializedBytes()])
+        }
+        for t in ticks {
+            try socket.sendMultipart([Topic.tick(navigator: t.navigator).bytes, t.json.serializedBytes()])
+        }
     }
 }

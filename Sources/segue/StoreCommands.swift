@@ -17,7 +17,7 @@ enum StoreCommands {
         let output = inv.parsed.value("output")
         let path = output ?? NSTemporaryDirectory() + "segue-export-\(getpid()).jsonl"
         let count: Int
-        do { count = try log.exportJSONLines(to: path) } catch { throw IOFailure(error.message) }
+        do { count = try ProgressingLog(log).exportJSONLines(to: path) } catch { throw IOFailure(error.message) }
         if let output {
             if inv.json {
                 Output.line(JSON.object(["exported": .int(Int64(count)), "file": .string(output)]).serialized())

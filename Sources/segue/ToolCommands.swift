@@ -47,10 +47,10 @@ enum ToolCommands {
         switch Result(catching: { () throws(SegueClientError) -> JSONObject in try client.call(request) }) {
         case .success(let answer):
             reply = answer
-        case .failure(.rejected(let code, let message, let details)):
-            var error = details
-            error["code"] = .string(code.rawValue)
-            error["message"] = .string(message)
+        case .failure(let failure) where failure.kind == .rejected:
+            var error = failure.details
+            error["code"] = .string((failure.code ?? .internal).rawValue)
+            error["message"] = .string(failure.message)
             var object: JSONObject = ["ok": false, "error": .object(error)]
             if let id = request["id"] { object["id"] = id }
             Output.line(JSON.object(object).serialized())
@@ -62,9 +62,8 @@ enum ToolCommands {
     }
 }
 
-/// `segue raw` on a terminal: a prompt, like redis-cli's, with the session's lines in memory (`history`
-/// lists them) and kept in `$SEGUE_HISTORY` (default `~/.segue_history`) for the next session. No
-/// line editing beyond the terminal's own: that would take a new C dependency (libedit).
+/// `segue raw` on a terminal: a prompt, like redis-cli's, whose lines ↑ and ↓ recall (`LineEditor`),
+/// `history` lists, and `$SEGUE_HISTORY` (default `~/.segue_history`) keeps for the next session.
 struct RawPrompt {
     let client: SegueClient
     let endpoint: String
@@ -77,22 +76,23 @@ struct RawPrompt {
     }
 
     func run() throws {
-        var history =
+        var editor = LineEditor()
+        editor.history =
             (try? String(contentsOfFile: Self.historyFile, encoding: .utf8))?.split(separator: "\n").map(String.init)
             ?? []
-        Output.error("segue raw \(endpoint): a JSON request or 'cmd [navigator] [key=value...]'; 'history', 'quit'.")
-        while true {
-            FileHandle.standardError.write(Data("segue> ".utf8))
-            guard let line = readLine() else { break }
+        Output.error(
+            "segue raw \(endpoint): a JSON request or 'cmd [navigator] [key=value...]'; ↑/↓ recall, 'history', "
+                + "'quit'.")
+        while let line = editor.read(prompt: "segue> ") {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if text == "quit" || text == "exit" { break }
             if text == "history" {
-                for (index, entry) in history.suffix(50).enumerated() { Output.line("\(index + 1)  \(entry)") }
+                for (index, entry) in editor.history.suffix(50).enumerated() { Output.line("\(index + 1)  \(entry)") }
                 continue
             }
-            history.append(text)
-            try? (history.suffix(Self.historyLimit).joined(separator: "\n") + "\n").write(
+            if editor.history.last != text { editor.history.append(text) }
+            try? (editor.history.suffix(Self.historyLimit).joined(separator: "\n") + "\n").write(
                 toFile: Self.historyFile, atomically: true, encoding: .utf8)
             do {
                 try ToolCommands.send(text, client)

@@ -1,6 +1,7 @@
 import Foundation
 import SegueClient
 import SegueCore
+import SegueProtocol
 
 /// `--wait`: subscribed to `event/<navigator>/` before the command is sent, it follows the command's
 /// transition (known from the reply, or from the first event the command wrote that names one: a
@@ -24,7 +25,7 @@ struct TransitionWaiter {
         // command's own timeout to report, not a second --timeout spent here. An event sent
         // before the subscription is in place is read from the log anyway.
         subscriber = try SegueSubscriber(
-            endpoint: try inv.subscriptionEndpoint(), topics: ["event/\(navigator)/"],
+            endpoint: try inv.subscriptionEndpoint(), topics: [Topic.events(of: navigator)],
             ready: min(inv.timeout, .milliseconds(500)),
             curve: try inv.curve())
     }
@@ -73,7 +74,7 @@ struct TransitionWaiter {
         do {
             return try client.history(navigator: navigator, after: cursor, limit: 1000)
         } catch {
-            guard case .timeout = error else { throw error }
+            guard error.kind == .timeout else { throw error }
             throw .timeout(command: "--wait", waited: timeout)
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import SegueClient
 import SegueCommandLine
 import SegueCore
+import SegueProtocol
 
 /// `segue watch`: a live view on a terminal, plain lines through a pipe, JSON lines with `--json`.
 /// It watches a daemon (snapshots, then events and ticks), a publisher alone (`segue replay
@@ -61,7 +62,7 @@ enum WatchCommand {
                 model.apply(t)
                 printer.tick(t)
             case .heartbeat(let hb)?:
-                if let seq = hb["seq"]?.int64Value { model.heard(seq: seq) }
+                model.heard(seq: hb.seq)
                 if silence.heard(hb) {
                     model.notice = nil
                     if !terminal { Output.error("segue watch: heartbeats are back; the view is current.") }
@@ -91,7 +92,7 @@ enum WatchCommand {
         let result = Result { () throws(SegueClientError) -> Pong in try client.ping() }
         switch result {
         case .success(let pong): return pong
-        case .failure(.unreachable): return nil
+        case .failure(let error) where error.kind == .unreachable: return nil
         case .failure(let error): throw error
         }
     }
@@ -124,7 +125,7 @@ enum WatchCommand {
                 model.apply(t)
                 printer.tick(t)
             case .heartbeat(let hb)?:
-                if let seq = hb["seq"]?.int64Value { model.heard(seq: seq) }
+                model.heard(seq: hb.seq)
             case nil:
                 break
             }

@@ -1,5 +1,6 @@
 import SegueClient
 import SegueCore
+import SegueProtocol
 
 /// What `segue watch` shows: each navigator's stack and the transition in flight, kept current from
 /// snapshots (a daemon), folded states (a replay), events alone (a publisher without a command
@@ -244,10 +245,10 @@ struct SilenceWatch {
     init(heartbeat interval: Duration?) { limit = WatchModel.silenceLimit(heartbeat: interval) }
 
     /// Notes a heartbeat (its interval may have changed); true when it ends a silence.
-    mutating func heard(_ heartbeat: JSONObject) -> Bool {
+    mutating func heard(_ heartbeat: Heartbeat) -> Bool {
         last = ContinuousClock.now
-        if let seconds = heartbeat["heartbeatSeconds"]?.doubleValue, seconds > 0 {
-            limit = WatchModel.silenceLimit(heartbeat: .seconds(seconds))
+        if heartbeat.heartbeatSeconds > 0 {
+            limit = WatchModel.silenceLimit(heartbeat: .seconds(heartbeat.heartbeatSeconds))
         }
         defer { silent = false }
         return silent

@@ -2,6 +2,7 @@ import Foundation
 import SegueClient
 import SegueCommandLine
 import SegueCore
+import SegueProtocol
 
 /// `segue watch --replay LOG`: the view of a recorded log, frame by frame at the speed it was
 /// recorded (or `--speed`), from the same frame path as `segue replay`. Space pauses, `.` steps one

@@ -8,6 +8,9 @@ struct WatchScreen {
     var keys: String
     private var dirty = true
     private var lastDraw = ContinuousClock.now - .seconds(1)
+    /// Keys read but not acted on yet: one action per call, so that keys typed fast (ten steps) are
+    /// each taken.
+    private var pending: [Key] = []
 
     enum Action: Equatable { case none, quit, pause, step, faster, slower }
 
@@ -22,10 +25,13 @@ struct WatchScreen {
 
     mutating func changed() { dirty = true }
 
-    /// Reads the keys typed; returns what the command must do (scrolling and filtering are done here).
+    /// Reads the keys typed; returns what the command must do, one action at a time (scrolling and
+    /// filtering are done here).
     mutating func handleKeys(_ model: WatchModel) -> Action {
+        pending += Terminal.keys()
         var action = Action.none
-        for key in Terminal.keys() {
+        while action == .none, !pending.isEmpty {
+            let key = pending.removeFirst()
             dirty = true
             if layout.editingFilter {
                 switch key {

@@ -112,6 +112,31 @@ import Testing
         )
     }
 
+    /// A restart with a transition in flight: the frames that pass while recovery waits for
+    /// subscribers are put down to recovery, with its time, not to a loop that "fell behind" in 0.0 ms.
+    @Test func framesSkippedAtStartUpAreExplainedByRecovery() throws {
+        let first = try DaemonProcess()
+        try Cli.run(["create", "a", "Home"], daemon: first)
+        try Cli.run(["push", "a", "Detail", "--no-animate"], daemon: first)
+        try Cli.run(["gesture", "begin", "a", "--operation", "pop"], daemon: first)
+        try Cli.run(["create", "b", "Home"], daemon: first)
+        try Cli.run(["push", "b", "Detail", "--duration", "20"], daemon: first)
+        kill(first.pid, SIGKILL)
+        first.process.waitUntilExit()
+        let second = try first.restarted()
+        defer { second.stop() }
+        var log = second.log
+        for _ in 0..<100 where !log.contains("Starting up took") {
+            usleep(20_000)
+            log = second.log
+        }
+        #expect(log.contains("<5>segued: Starting up took "), "\(log)")
+        #expect(
+            log.contains(" ms after the log was opened (recovery, with its wait for subscribers to reconnect when "))
+        #expect(!log.contains("fell behind"), "\(log)")
+        #expect(!log.contains(": 0.0 ms since"), "\(log)")
+    }
+
     /// A log of 41 events: `create main Home`, then 20 pushes without animation.
     static func exportedLog(_ d: DaemonProcess) throws -> String {
         try Cli.run(["create", "main", "Home"], daemon: d)

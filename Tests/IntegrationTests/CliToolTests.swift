@@ -31,17 +31,21 @@ import Testing
         #expect(unknown.stderr.hasPrefix("error: Unknown command 'frob'."))
     }
 
-    /// Every command's help shows examples, `segue --help` included.
-    @Test func everyHelpHasExamples() throws {
-        let root = try Cli.run(["--help"])
-        #expect(root.stdout.contains("EXAMPLES:\n"), "\(root.stdout)")
-        let section = root.stdout.components(separatedBy: "SUBCOMMANDS:\n").last ?? ""
-        let names =
-            section.components(separatedBy: "EXAMPLES:").first?.split(separator: "\n")
+    /// The commands `segue --help` lists.
+    static func commandNames() throws -> [String] {
+        let section = try Cli.run(["--help"]).stdout.components(separatedBy: "SUBCOMMANDS:\n").last ?? ""
+        return section.components(separatedBy: "EXAMPLES:").first?.split(separator: "\n")
             .compactMap { line -> String? in
                 guard line.hasPrefix("  "), !line.hasPrefix("   "), !line.contains("See '") else { return nil }
                 return line.split(separator: " ").first.map(String.init)
             } ?? []
+    }
+
+    /// Every command's help shows examples, `segue --help` included.
+    @Test func everyHelpHasExamples() throws {
+        let root = try Cli.run(["--help"])
+        #expect(root.stdout.contains("EXAMPLES:\n"), "\(root.stdout)")
+        let names = try Self.commandNames()
         #expect(names.count > 20, "\(names)")
         for name in names {
             let help = try Cli.run([name, "--help"])
@@ -49,34 +53,64 @@ import Testing
         }
     }
 
+    /// Completions from the command tree: commands, options, option values and positional arguments.
+    static let completions: [(words: String, offered: String)] = [
+        ("segue pu", "push"), ("segue gesture e", "end"), ("segue push main X --st", "--style"),
+        ("segue push main X --style f", "fade flip"), ("segue swipe main pop --then c", "cancel"),
+        ("segue swipe main p", "pop push present"), ("segue completion ''", "bash zsh fish"),
+        ("segue export --data-dir d", "dir"), ("segue import --data-dir dir l", "log.jsonl"),
+        ("segue watch a b --replay l", "log.jsonl"), ("segue help pu", "push"),
+    ]
+
     @Test func bashLoadsTheCompletionAndItCompletes() throws {
-        let binary = Cli.binary
+        let directory = DaemonProcess.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/dir", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: directory + "/log.jsonl", contents: nil)
+        let cases = Self.completions.map { "t \($0.words)\n" }.joined()
         let script = """
-            source <(\(binary) completion bash)
+            cd \(directory)
+            source <(\(Cli.binary) completion bash)
             complete -p segue
-            COMP_WORDS=(segue pu); COMP_CWORD=1; _segue; echo "1: ${COMPREPLY[*]}"
-            COMP_WORDS=(segue gesture e); COMP_CWORD=2; _segue; echo "2: ${COMPREPLY[*]}"
-            COMP_WORDS=(segue push main X --st); COMP_CWORD=4; _segue; echo "3: ${COMPREPLY[*]}"
-            COMP_WORDS=(segue completion ""); COMP_CWORD=2; _segue; echo "4: ${COMPREPLY[*]}"
+            t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _segue; echo "$*: ${COMPREPLY[*]}"; }
+            t segue ''
+            \(cases)
             """
         let (status, output) = try Self.shell("/bin/bash", script)
         #expect(status == 0, "\(output)")
         #expect(output.contains("complete -F _segue segue"), "\(output)")
-        #expect(output.contains("1: push\n"), "\(output)")
-        #expect(output.contains("2: end\n"), "\(output)")
-        #expect(output.contains("3: --style\n"), "\(output)")
-        #expect(output.contains("4: \n") || output.contains("4:"), "\(output)")
+        for (words, offered) in Self.completions {
+            let line = words.replacingOccurrences(of: "''", with: "") + ": " + offered + "\n"
+            #expect(output.contains(line), "\(words): \(output)")
+        }
+        // Every command `--help` lists, and nothing else but --help.
+        let commands = try #require(output.split(separator: "\n").first { $0.hasPrefix("segue : ") })
+        #expect(commands.dropFirst(8).split(separator: " ").map(String.init) == (try Self.commandNames()) + ["--help"])
     }
 
+    /// zsh, typed into a real terminal: Tab completes from the script `segue completion zsh` loads.
     @Test(
         .enabled(
             if: FileManager.default.fileExists(atPath: "/usr/bin/zsh"), "zsh is not installed (.ci/run installs it)"))
     func zshLoadsTheCompletion() throws {
-        let script =
-            "autoload -U compinit && compinit -u; source <(\(Cli.binary) completion zsh); echo ${_comps[segue]}"
-        let (status, output) = try Self.shell("/usr/bin/zsh", script)
-        #expect(status == 0, "\(output)")
-        #expect(output.contains("_segue"), "\(output)")
+        let directory = DaemonProcess.temporaryDirectory()
+        try ("PS1='%% '\nautoload -U compinit && compinit -u\nsource <(segue completion zsh)\n").write(
+            toFile: directory + "/.zshrc", atomically: true, encoding: .utf8)
+        let products = DaemonProcess.productsDirectory.path
+        let session = "segue-zsh-\(getpid())"
+        _ = try CliWatchTests.tmux([
+            "new-session", "-d", "-s", session, "-x", "120", "-y", "20",
+            "env PATH=\(products):/usr/bin:/bin ZDOTDIR=\(directory) zsh -i",
+        ])
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("% ") }
+        for (words, offered) in [
+            ("segue gesture e", "% segue gesture end"), ("segue completion ", "bash  fish  zsh"),
+            ("segue push main X --style f", "fade  flip"),
+        ] {
+            _ = try CliWatchTests.tmux(["send-keys", "-t", session, "C-u", words, "Tab"])
+            let pane = try CliWatchTests.capture(session) { $0.contains(offered) }
+            #expect(pane.contains(offered), "\(words): \(pane)")
+        }
     }
 
     @Test func fishCompletionNamesEveryCommand() throws {
@@ -85,6 +119,8 @@ import Testing
         for name in ["push", "watch", "raw", "completion"] {
             #expect(fish.stdout.contains("-a \(name) "), "\(name)")
         }
+        #expect(fish.stdout.contains("__fish_seen_subcommand_from completion' -a 'bash zsh fish'"), "\(fish.stdout)")
+        #expect(fish.stdout.contains("-l style -r -f -a 'slide cover "), "\(fish.stdout)")
         #expect(try Cli.run(["completion", "tcsh"]).status == 64)
     }
 
@@ -102,6 +138,29 @@ import Testing
         #expect(!output.contains("warning"), "\(output)")
     }
 
+    /// `make install`'s staging step puts the generated man page where `man` finds it and the
+    /// completions where bash, zsh and fish look for them.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/bin/man"), "man is not installed (.ci/run installs it)"))
+    func installPutsTheManPageAndCompletionsInPlace() throws {
+        let stage = DaemonProcess.temporaryDirectory() + "/stage"
+        let install = try ChildProcess.run(
+            [
+                "make", "-s", "-C", BootedSystemd.repositoryRoot, "install-built",
+                "BUILT=\(DaemonProcess.productsDirectory.path)", "DESTDIR=\(stage)",
+            ], timeout: .seconds(120))
+        #expect(install.status == 0, "\(install.output)")
+        let share = stage + "/usr/local/share"
+        let (status, page) = try Self.shell("/bin/sh", "MANWIDTH=100 man -M \(share)/man segue 2>&1 | col -b")
+        #expect(status == 0 && page.contains("segue - Drive and observe segued"), "\(page.prefix(300))")
+        let bash = try Self.shell("/bin/bash", "source \(share)/bash-completion/completions/segue; complete -p segue")
+        #expect(bash.output.contains("complete -F _segue segue"), "\(bash.output)")
+        for file in ["zsh/site-functions/_segue", "fish/vendor_completions.d/segue.fish", "doc/segue/cli.md"] {
+            #expect(FileManager.default.fileExists(atPath: share + "/" + file), "\(file)")
+        }
+    }
+
     @Test func rawSendsRequestsAndPrintsReplies() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
@@ -114,6 +173,35 @@ import Testing
         #expect(replies.count == 2)
         #expect(replies.first?["stack"]?.arrayValue?.count == 1)
         #expect(replies.last?["error"]?["code"] == "cannot_pop_root")
+    }
+
+    /// `segue raw` on a terminal: a prompt whose lines ↑ recalls and `history` lists, kept for the
+    /// next session, and the terminal as it was after Ctrl-D.
+    @Test func rawOnATerminalIsAPromptWithHistory() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let directory = DaemonProcess.temporaryDirectory()
+        let session = try CliWatchLayoutTests.start(
+            "raw; stty -a > \(directory)/stty; sleep 10", columns: 150, rows: 30, daemon: d,
+            environment: "SEGUE_HISTORY=\(directory)/history")
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("segue> ") }
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "create main root=Home", "Enter"])
+        _ = try CliWatchTests.capture(session) { $0.contains(#""revision":1"#) }
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "state main", "Enter"])
+        _ = try CliWatchTests.capture(session) { $0.contains(#""stack":["#) }
+        // Up twice: the create again, refused now that main exists.
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "Up", "Up", "Enter"])
+        let again = try CliWatchTests.capture(session) { $0.contains(#""ok":false"#) }
+        #expect(again.contains(#""code":"navigator_exists""#), "\(again)")
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "history", "Enter"])
+        let listed = try CliWatchTests.capture(session) { $0.contains("3  create main root=Home") }
+        #expect(listed.contains("1  create main root=Home\n2  state main\n3  create main root=Home"), "\(listed)")
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "C-d"])
+        let settings = CliWatchLayoutTests.terminalSettings(directory + "/stty")
+        #expect(settings.isSuperset(of: ["icanon", "echo", "isig"]), "raw mode undone: \(settings)")
+        let kept = try String(contentsOfFile: directory + "/history", encoding: .utf8)
+        #expect(kept == "create main root=Home\nstate main\ncreate main root=Home\n")
     }
 
     @Test func pingCountPrintsRoundTripStatistics() throws {
@@ -142,6 +230,22 @@ import Testing
         #expect(watcher.stdout.contains("\ncommands\t"), "\(watcher.stdout.prefix(300))")
     }
 
+    /// On a terminal the counters are redrawn in place under a header, like top(1).
+    @Test func statsWatchRedrawsInPlaceOnATerminal() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let session = try CliWatchLayoutTests.start("stats --watch 0.2", columns: 100, rows: 50, daemon: d)
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        let first = try CliWatchTests.capture(session) { $0.contains("\ncommands") }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let later = try CliWatchTests.capture(session) { $0.contains("\nevents  1\n") }
+        #expect(later.contains("\nevents  1\n"), "\(later)")
+        for pane in [first, later] {
+            #expect(pane.hasPrefix("segue stats --watch 0.2  \(d.commandEndpoint)"), "\(pane)")
+            #expect(pane.components(separatedBy: "\ncommands").count == 2, "one set of counters: \(pane)")
+        }
+    }
+
     /// A slow replay shows where it is on a terminal's stderr, and nothing of it when piped.
     @Test func aSlowReplayShowsProgressOnATerminalOnly() throws {
         let d = try DaemonProcess()
@@ -161,5 +265,42 @@ import Testing
         #expect(!done.contains("replaying: seq"), "erased when done: \(done)")
         let piped = try Cli.run(["replay", d.dataDir, "--publish", endpoint, "--speed", "4"])
         #expect(piped.stderr.hasPrefix("Replayed "), "\(piped.stderr)")
+    }
+
+    /// `verify`, `import` and `export` of a large log (5,000 events) each show a progress line on a
+    /// terminal's stderr, erased when done; piped, stderr has the result only.
+    @Test func verifyImportAndExportShowProgressOnATerminal() throws {
+        let d = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        d.stop()
+        let first = String(try Cli.run(["export", "--data-dir", d.dataDir]).stdout.split(separator: "\n").first ?? "")
+        let command = try #require(try JSON.parse(first)["command"]?.stringValue)
+        let file = d.dataDir + "/big.jsonl"
+        let lines = (1...5_000).map { k in
+            first.replacingOccurrences(of: #""seq":1,"navigator":"main""#, with: #""seq":\#(k),"navigator":"n\#(k)""#)
+                .replacingOccurrences(of: #""command":"\#(command)""#, with: #""command":"c\#(k)""#)
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let target = DaemonProcess.temporaryDirectory() + "/big"
+        let copy = target + ".jsonl"
+        let session = "segue-progress-\(getpid())-store"
+        let commands = [
+            "verify \(file)", "import --data-dir \(target) \(file)", "export --data-dir \(target) -o \(copy)",
+        ]
+        _ = try CliWatchTests.tmux([
+            "new-session", "-d", "-s", session, "-x", "150", "-y", "10",
+            commands.map { "\(Cli.binary) \($0)" }.joined(separator: "; ") + "; echo all-done; sleep 10",
+        ])
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        for label in ["verifying: event ", "import: checking \(file)'s event ", "exporting: event "] {
+            let pane = try CliWatchTests.capture(session, tries: 1500) { $0.contains(label) || $0.contains("all-done") }
+            #expect(pane.contains(label), "\(label): \(pane)")
+        }
+        let done = try CliWatchTests.capture(session, tries: 1500) { $0.contains("all-done") }
+        #expect(!done.contains("event "), "erased when done: \(done)")
+        #expect(done.contains("Exported 5000 events to \(copy)."), "\(done)")
+        #expect(try String(contentsOfFile: copy, encoding: .utf8) == lines.joined(separator: "\n") + "\n")
+        let piped = try Cli.run(["verify", file])
+        #expect(piped.stderr.isEmpty && piped.stdout == "\(file): ok, 5000 events, 5000 navigators.\n")
     }
 }

@@ -24,18 +24,35 @@ import Testing
         return d
     }
 
-    /// Starts `segue ARGUMENTS` in a detached tmux session of `columns` × `rows`.
+    /// Starts `segue ARGUMENTS` (a shell line: more commands may follow) in a detached tmux session of
+    /// `columns` × `rows`.
     static func start(
         _ arguments: String, columns: Int, rows: Int, daemon: DaemonProcess? = nil, environment: String = ""
     ) throws -> String {
-        let session = "segue-layout-\(getpid())-\(UUID().uuidString.prefix(6))"
         var env = environment
         if let daemon {
             env += " SEGUE_ENDPOINT=\(daemon.commandEndpoint) SEGUE_PUBLISH_ENDPOINT=\(daemon.publishEndpoint)"
         }
+        let session = "segue-layout-\(getpid())-\(UUID().uuidString.prefix(6))"
         let command = "env \(env) \(Cli.binary) \(arguments)"
         _ = try tmux(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", command])
         return session
+    }
+
+    /// The words of what `stty -a > file` wrote, once it has: a terminal's settings after a command.
+    static func terminalSettings(_ file: String) -> Set<Substring> {
+        var stty = ""
+        for _ in 0..<200 where stty.isEmpty {
+            usleep(20_000)
+            stty = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        }
+        return Set(stty.split { $0 == " " || $0 == "\n" || $0 == ";" })
+    }
+
+    /// The frame a replay's header shows.
+    static func frame(in pane: String) -> Int64? {
+        guard let range = pane.range(of: "  frame ") else { return nil }
+        return Int64(pane[range.upperBound...].prefix { $0.isNumber })
     }
 
     static func lines(_ pane: String) -> [Substring] { pane.split(separator: "\n", omittingEmptySubsequences: false) }
@@ -93,29 +110,67 @@ import Testing
         #expect(!filtered.contains("nav39") && !filtered.contains("nav01"), "\(filtered)")
     }
 
-    @Test(arguments: [("-u NO_COLOR", true), ("NO_COLOR=1", false)])
-    func colourUnlessNoColorAndTheTerminalIsRestored(environment: String, colour: Bool) throws {
+    /// Quit with q, or interrupted with Ctrl-C: the terminal is given back either way.
+    @Test(arguments: [("-u NO_COLOR", true, "q"), ("NO_COLOR=1", false, "C-c")])
+    func colourUnlessNoColorAndTheTerminalIsRestored(environment: String, colour: Bool, quit: String) throws {
         let d = try Self.fleet()
         defer { d.stop() }
         let settings = DaemonProcess.temporaryDirectory() + "/stty.txt"
-        let session = "segue-colour-\(getpid())-\(colour)"
-        let command =
-            "env \(environment) SEGUE_ENDPOINT=\(d.commandEndpoint) SEGUE_PUBLISH_ENDPOINT=\(d.publishEndpoint) "
-            + "\(Cli.binary) watch; stty -a > \(settings); sleep 5"
-        _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24", command])
+        let session = try Self.start(
+            "watch; stty -a > \(settings); sleep 5", columns: 80, rows: 24, daemon: d, environment: environment)
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
         _ = try CliWatchTests.capture(session) { $0.contains("nav01  rev 7") }
         let escaped = try Self.tmux(["capture-pane", "-p", "-e", "-t", session])
         #expect(escaped.contains("\u{1B}[1m") == colour, "\(escaped.prefix(300))")
-        _ = try Self.tmux(["send-keys", "-t", session, "q"])
-        var stty = ""
-        for _ in 0..<100 where stty.isEmpty {
-            usleep(20_000)
-            stty = (try? String(contentsOfFile: settings, encoding: .utf8)) ?? ""
-        }
-        #expect(stty.contains(" icanon") && stty.contains(" echo "), "raw mode undone on exit: \(stty)")
+        _ = try Self.tmux(["send-keys", "-t", session, quit])
+        let stty = Self.terminalSettings(settings)
+        #expect(stty.isSuperset(of: ["icanon", "echo", "isig"]), "raw mode undone on exit: \(stty)")
         let after = try Self.tmux(["capture-pane", "-p", "-t", session])
         #expect(!after.contains("nav01  rev 7"), "the alternate screen is left: \(after)")
+    }
+
+    /// A daemon that does not answer (a port that takes connections and says nothing): the header and
+    /// what watch waits for show at once, long before `--timeout` gives up.
+    @Test func theHeaderAndConnectingShowAtOnce() throws {
+        let (fd, port) = DataDirFootprintTests.busyPort()
+        defer { close(fd) }
+        let endpoint = "tcp://127.0.0.1:\(port)"
+        let publish = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let started = ContinuousClock.now
+        let session = try Self.start(
+            "watch --endpoint \(endpoint) --publish-endpoint \(publish) --timeout 10", columns: 120, rows: 24)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        let pane = try CliWatchTests.capture(session) { $0.contains("connecting to") }
+        #expect(CliFailureTests.seconds(since: started) < 2, "shown at once, not after --timeout 10")
+        #expect(Self.lines(pane).first?.hasPrefix("segue watch  \(endpoint)") == true, "\(pane)")
+        #expect(pane.contains("connecting to \(endpoint) (commands) and \(publish) (publications)…"), "\(pane)")
+    }
+
+    /// Every step of a gesture is an event: the header's seq and the navigator's revision follow them
+    /// (they showed the revision from before the gesture).
+    @Test func aGestureKeepsTheSeqAndRevisionCurrent() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
+        let session = try Self.start("watch", columns: 100, rows: 24, daemon: d)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("main  rev 2  ") }
+        #expect(try Cli.run(["gesture", "begin", "main", "--operation", "pop"], daemon: d).status == 0)
+        for percent in ["0.2", "0.4", "0.6"] {
+            #expect(try Cli.run(["gesture", "update", "main", "--percent", percent], daemon: d).status == 0)
+        }
+        let state = try JSON.parse(try Cli.run(["state", "main", "--json"], daemon: d).stdout)
+        let revision = try #require(state["revision"]?.int64Value)
+        let events = try Cli.run(["log", "--json"], daemon: d).stdout.split(separator: "\n")
+        let seq = try #require(try JSON.parse(String(events.last ?? ""))["seq"]?.int64Value)
+        #expect(revision > 2 && seq > 2)
+        let pane = try CliWatchTests.capture(session) {
+            $0.contains("main  rev \(revision)  ") && $0.contains("  seq \(seq)  ")
+        }
+        #expect(pane.contains("main  rev \(revision)  "), "revision \(revision): \(pane)")
+        #expect(Self.lines(pane).first?.contains("  seq \(seq)  ") == true, "seq \(seq): \(pane)")
+        #expect(pane.contains("interactive ["), "\(pane)")
     }
 
     /// The README's tour: a replay re-published for a viewer, with no daemon running.
@@ -152,13 +207,19 @@ import Testing
         _ = try Self.tmux(["send-keys", "-t", session, " "])
         let paused = try CliWatchTests.capture(session) { $0.hasPrefix("[paused]") }
         #expect(paused.hasPrefix("[paused]  replay \(d.dataDir)  0.5x  frame "), "\(paused)")
-        let fraction = CliWatchTests.fraction(in: paused)
+        let frame = try #require(Self.frame(in: paused), "\(paused)")
+        let fraction = try #require(CliWatchTests.fraction(in: paused), "\(paused)")
         usleep(300_000)
         let still = try Self.tmux(["capture-pane", "-p", "-t", session])
-        #expect(CliWatchTests.fraction(in: still) == fraction, "paused: \(still)")
+        #expect(Self.frame(in: still) == frame && CliWatchTests.fraction(in: still) == fraction, "paused: \(still)")
+        // One frame per '.' (an eased fraction may not show a change after one frame, so ten).
         _ = try Self.tmux(["send-keys", "-t", session, "."])
-        let stepped = try CliWatchTests.capture(session) { CliWatchTests.fraction(in: $0) != fraction }
-        #expect((CliWatchTests.fraction(in: stepped) ?? 0) > (fraction ?? 1), "one frame on: \(stepped)")
+        let stepped = try CliWatchTests.capture(session) { Self.frame(in: $0) != frame }
+        #expect(Self.frame(in: stepped) == frame + 1, "one frame on: \(stepped)")
+        _ = try Self.tmux(["send-keys", "-t", session] + Array(repeating: ".", count: 9))
+        let further = try CliWatchTests.capture(session) { Self.frame(in: $0) == frame + 10 }
+        #expect(Self.frame(in: further) == frame + 10, "\(further)")
+        #expect((CliWatchTests.fraction(in: further) ?? 0) > fraction, "ten frames on: \(further)")
         _ = try Self.tmux(["send-keys", "-t", session, " "])
         let over = try CliWatchTests.capture(session, tries: 400) { $0.contains("the replay is over") }
         #expect(over.contains("main  rev 3  Home[s1] > Detail[s2]"), "\(over)")

@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueProtocol
 import SegueWire
 import Testing
 

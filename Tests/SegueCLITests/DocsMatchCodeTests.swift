@@ -32,6 +32,27 @@ import Testing
         for option in command.options where !Self.shared.contains(option.name) {
             #expect(section.contains("--\(option.name)"), "\(path): --\(option.name) is not in docs/cli.md")
         }
+        let names = Set(command.options.map(\.name)).union(Self.shared).union(["help"])
+        for named in Self.optionNames(in: section) {
+            #expect(names.contains(named), "docs/cli.md names --\(named) under \(path), which has no such option")
+        }
+    }
+
+    /// The `--name` words of `text`.
+    static func optionNames(in text: String) -> Set<String> {
+        let characters = Array(text)
+        var names: Set<String> = []
+        var index = 0
+        while index + 2 < characters.count {
+            defer { index += 1 }
+            guard characters[index] == "-", characters[index + 1] == "-", characters[index + 2].isLowercase else {
+                continue
+            }
+            if index > 0, characters[index - 1].isLetter || characters[index - 1] == "-" { continue }
+            let name = characters[(index + 2)...].prefix { $0.isLowercase || $0.isNumber || $0 == "-" }
+            names.insert(String(name))
+        }
+        return names
     }
 
     @Test func everyDocumentedCommandExists() {
@@ -50,5 +71,12 @@ import Testing
         }
         let codes: [ExitCode] = [.ok, .rejected, .cancelled, .timeout, .usage, .unavailable, .io]
         #expect(rows == codes.map(\.rawValue))
+        // The man page's section (what `segue help --man` prints) names the same statuses, in order.
+        let man = CommandTree.manSections.first { $0.title == "Exit status" }?.body ?? ""
+        let named = man.split(separator: " ").compactMap { word -> Int32? in
+            guard let status = Int32(word), word.allSatisfy(\.isNumber) else { return nil }
+            return status
+        }
+        #expect(named == rows, "the man page's exit statuses: \(man)")
     }
 }

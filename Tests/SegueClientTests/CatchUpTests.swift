@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 import Testing
 
 @testable import SegueClient
@@ -151,6 +152,6 @@ import Testing
         }
         #expect(tick.bytes == body)
         #expect(tick.fraction == 0.5)
-        #expect(throws: SegueClientError.self) { try Publication(topic: Array("nope/".utf8), body: Array("{}".utf8)) }
+        #expect(throws: WireError.self) { try Publication(topic: Array("nope/".utf8), body: Array("{}".utf8)) }
     }
 }

@@ -57,6 +57,17 @@ import Testing
         #expect(parsed.argument("screen") == "-weird-")
     }
 
+    /// A value that starts with a dash (a CURVE key in Z85 may) is taken whole by the option before
+    /// it, unless it is a cluster of the command's own short options.
+    @Test func aDashedWordIsTheValueOfTheOptionBeforeIt() throws {
+        let key = "-Ab:c.D+e=f"
+        let parsed = try Self.push.parse(["main", "Detail", "--timeout", key, "--json"])
+        #expect(parsed.value("timeout") == key)
+        #expect(parsed.flag("json"))
+        #expect(parsed.arguments["screen"] == ["Detail"])
+        #expect(throws: UsageError("Unknown option '-A'.")) { try Self.push.parse(["main", "Detail", key]) }
+    }
+
     @Test(arguments: ["--help", "-h"])
     func helpStopsParsing(flag: String) throws {
         #expect(try Self.push.parse([flag, "--bogus"]).help)
@@ -69,6 +80,7 @@ import Testing
         (["main", "Detail", "-z"], "Unknown option '-z'."),
         (["main", "Detail", "--timeout"], "Missing value for '--timeout <seconds>'."),
         (["main", "Detail", "--timeout", "--json"], "Missing value for '--timeout <seconds>'."),
+        (["main", "Detail", "--timeout", "-fo"], "Missing value for '--timeout <seconds>'."),
         (["main", "Detail", "--json=yes"], "Option '--json' takes no value."),
         (["main", "Detail", "--timeout", "1", "--timeout", "2"], "Option '--timeout' was given more than once."),
     ])

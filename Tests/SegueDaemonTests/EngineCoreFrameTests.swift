@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 import SegueStore
 import SegueWire
 import Testing

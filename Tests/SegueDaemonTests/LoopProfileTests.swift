@@ -77,6 +77,21 @@ import Testing
         #expect(shed.json["overloaded"] == true)
     }
 
+    /// The first close after a restart explains its skipped frames by recovery (its wait for
+    /// subscribers), not as a loop that fell behind in no time at all.
+    @Test func framesSkippedDuringRecoveryAreSaidToBeRecoverys() {
+        var profile = LoopProfile(now: 0, cpu: 0)
+        profile.mark(.recovery, now: 1_009 * Self.ms)
+        let stall = profile.stall(frames: 55, now: 1_010 * Self.ms, cpu: 2 * Self.ms)
+        #expect(stall.longest == .recovery)
+        #expect(
+            stall.message
+                == "Starting up took 1010.0 ms after the log was opened (recovery, with its wait for subscribers to "
+                + "reconnect when it recovered events), so the transitions in flight skipped 55 frames (their ticks "
+                + "were not published).")
+        #expect(stall.json["longest"] == "starting up")
+    }
+
     @Test func aRestartForgetsTheStretch() {
         var profile = LoopProfile(now: 0, cpu: 0)
         profile.mark(.commit, now: 500 * Self.ms)

@@ -61,96 +61,9 @@ extension NavigationEvent {
                 .internal,
                 "Event type \(type) version \(version) is not known to this build (knows \(Self.currentVersion)).")
         }
-        var d = Arguments(data, path: "\(type).data")
-        func int(_ k: String) throws(CoreError) -> Int {
-            guard let v = try d.int(k), let i = Int(exactly: v) else {
-                throw CoreError(.badRequest, "\(type).data.\(k) is required.")
-            }
-            return i
-        }
-        func double(_ k: String) throws(CoreError) -> Double {
-            try d.required(k) { (a: inout Arguments, key) throws(CoreError) in try a.double(key) }
-        }
-        func screen(_ k: String) throws(CoreError) -> Screen {
-            guard let v = d.raw(k) else { throw CoreError(.badRequest, "\(type).data.\(k) is required.") }
-            return try Screen(json: v, path: "\(type).data.\(k)")
-        }
-        func screens(_ k: String) throws(CoreError) -> [Screen] {
-            guard let list = try d.array(k) else { throw CoreError(.badRequest, "\(type).data.\(k) is required.") }
-            var out: [Screen] = []
-            for (i, item) in list.enumerated() { out.append(try Screen(json: item, path: "\(type).data.\(k)[\(i)]")) }
-            return out
-        }
-        func reason() throws(CoreError) -> CancelReason {
-            guard let r = try d.string("reason"), let reason = CancelReason(rawValue: r) else {
-                throw CoreError(.badRequest, "\(type).data.reason must be requested, timeout or recovery.")
-            }
-            return reason
-        }
-        func curve() throws(CoreError) -> TimingCurve {
-            guard let raw = d.raw("completionCurve") else {
-                throw CoreError(.badRequest, "\(type).data.completionCurve is required.")
-            }
-            return try TimingCurve(json: raw)
-        }
-        func request() throws(CoreError) -> NavigationCommand {
-            guard let r = try d.object("request"), let name = r["cmd"]?.stringValue else {
-                throw CoreError(.badRequest, "\(type).data.request must be a command object.")
-            }
-            return try NavigationCommand(name: name, arguments: r)
-        }
-        let kind: Kind
-        switch type {
-        case "navigator.created":
-            let root = try screen("root")
-            guard let config = d.raw("config") else { throw CoreError(.badRequest, "\(type).data.config is required.") }
-            kind = .created(root: root, config: try NavigatorConfig(json: config), frameRate: try int("frameRate"))
-        case "navigator.closed":
-            kind = .closed
-        case "transition.started":
-            guard let op = try d.string("operation"), let operation = TransitionOperation(rawValue: op) else {
-                throw CoreError(.badRequest, "\(type).data.operation must be push, pop, present or dismiss.")
-            }
-            guard let animator = d.raw("animator") else {
-                throw CoreError(.badRequest, "\(type).data.animator is required.")
-            }
-            kind = .started(
-                Started(
-                    transition: try int("transition"), operation: operation, from: try screen("from"),
-                    to: try screen("to"), popped: try screens("popped"), stack: try screens("stack"),
-                    modals: try screens("modals"), animator: try Animator(json: animator, base: .default),
-                    animated: try d.bool("animated") ?? true, interactive: try d.bool("interactive") ?? false,
-                    owner: try d.string("owner"), nextScreen: try int("nextScreen")))
-        case "interaction.updated":
-            kind = .updated(
-                transition: try int("transition"), percent: try double("percent"), velocity: try double("velocity"))
-        case "transition.interrupted":
-            kind = .interrupted(
-                transition: try int("transition"), fraction: try double("fraction"), owner: try d.string("owner"))
-        case "transition.finishing":
-            kind = .finishing(
-                transition: try int("transition"), fraction: try double("fraction"), velocity: try d.double("velocity"),
-                completionSpeed: try double("completionSpeed"), completionCurve: try curve())
-        case "transition.cancelling":
-            kind = .cancelling(
-                transition: try int("transition"), fraction: try double("fraction"),
-                completionSpeed: try double("completionSpeed"), completionCurve: try curve(), reason: try reason())
-        case "transition.completed":
-            kind = .completed(transition: try int("transition"))
-        case "transition.cancelled":
-            kind = .cancelled(transition: try int("transition"), reason: try reason())
-        case "transition.queued":
-            kind = .queued(request: try request(), position: try int("position"))
-        case "transition.dropped":
-            let req = try request()
-            guard let e = try d.object("error"), let c = e["code"]?.stringValue, let code = ErrorCode(rawValue: c),
-                let message = e["message"]?.stringValue
-            else { throw CoreError(.badRequest, "\(type).data.error must be {code, message}.") }
-            kind = .dropped(request: req, code: code, message: message)
-        default:
-            throw CoreError(.badRequest, "Unknown event type \"\(type.prefix(64))\".")
-        }
-        try d.rejectUnknown()
+        var reader = EventDataReader(type: type, d: Arguments(data, path: "\(type).data"))
+        let kind = try reader.kind()
+        try reader.d.rejectUnknown()
         self.init(frame: frame, command: command, kind: kind)
     }
 
@@ -163,5 +76,107 @@ extension NavigationEvent {
     /// Places the event in the log: the envelope the store and publisher carry.
     public func record(seq: Int64, navigator: String, revision: Int64, time: Int64) -> EventRecord {
         EventRecord(seq: seq, navigator: navigator, revision: revision, time: time, event: self)
+    }
+}
+
+/// Reads a stored event's `data` by its `type`: every member required where the writer always puts it.
+private struct EventDataReader {
+    let type: String
+    var d: Arguments
+
+    mutating func kind() throws(CoreError) -> NavigationEvent.Kind {
+        switch type {
+        case "navigator.created":
+            let root = try screen("root")
+            guard let config = d.raw("config") else { throw missing("config") }
+            return .created(root: root, config: try NavigatorConfig(json: config), frameRate: try int("frameRate"))
+        case "navigator.closed":
+            return .closed
+        case "transition.started":
+            return .started(try started())
+        case "interaction.updated":
+            return .updated(
+                transition: try int("transition"), percent: try double("percent"), velocity: try double("velocity"))
+        case "transition.interrupted":
+            return .interrupted(
+                transition: try int("transition"), fraction: try double("fraction"), owner: try d.string("owner"))
+        case "transition.finishing":
+            return .finishing(
+                transition: try int("transition"), fraction: try double("fraction"), velocity: try d.double("velocity"),
+                completionSpeed: try double("completionSpeed"), completionCurve: try curve())
+        case "transition.cancelling":
+            return .cancelling(
+                transition: try int("transition"), fraction: try double("fraction"),
+                completionSpeed: try double("completionSpeed"), completionCurve: try curve(), reason: try reason())
+        case "transition.completed":
+            return .completed(transition: try int("transition"))
+        case "transition.cancelled":
+            return .cancelled(transition: try int("transition"), reason: try reason())
+        case "transition.queued":
+            return .queued(request: try request(), position: try int("position"))
+        case "transition.dropped":
+            let req = try request()
+            guard let e = try d.object("error"), let c = e["code"]?.stringValue, let code = ErrorCode(rawValue: c),
+                let message = e["message"]?.stringValue
+            else { throw CoreError(.badRequest, "\(type).data.error must be {code, message}.") }
+            return .dropped(request: req, code: code, message: message)
+        default:
+            throw CoreError(.badRequest, "Unknown event type \"\(type.prefix(64))\".")
+        }
+    }
+
+    private mutating func started() throws(CoreError) -> NavigationEvent.Started {
+        guard let op = try d.string("operation"), let operation = TransitionOperation(rawValue: op) else {
+            throw CoreError(.badRequest, "\(type).data.operation must be push, pop, present or dismiss.")
+        }
+        guard let animator = d.raw("animator") else { throw missing("animator") }
+        return NavigationEvent.Started(
+            transition: try int("transition"), operation: operation, from: try screen("from"),
+            to: try screen("to"), popped: try screens("popped"), stack: try screens("stack"),
+            modals: try screens("modals"), animator: try Animator(json: animator, base: .default),
+            animated: try d.bool("animated") ?? true, interactive: try d.bool("interactive") ?? false,
+            owner: try d.string("owner"), nextScreen: try int("nextScreen"))
+    }
+
+    private func missing(_ key: String) -> CoreError { CoreError(.badRequest, "\(type).data.\(key) is required.") }
+
+    private mutating func int(_ k: String) throws(CoreError) -> Int {
+        guard let v = try d.int(k), let i = Int(exactly: v) else { throw missing(k) }
+        return i
+    }
+
+    private mutating func double(_ k: String) throws(CoreError) -> Double {
+        try d.required(k) { (a: inout Arguments, key) throws(CoreError) in try a.double(key) }
+    }
+
+    private mutating func screen(_ k: String) throws(CoreError) -> Screen {
+        guard let v = d.raw(k) else { throw missing(k) }
+        return try Screen(json: v, path: "\(type).data.\(k)")
+    }
+
+    private mutating func screens(_ k: String) throws(CoreError) -> [Screen] {
+        guard let list = try d.array(k) else { throw missing(k) }
+        var out: [Screen] = []
+        for (i, item) in list.enumerated() { out.append(try Screen(json: item, path: "\(type).data.\(k)[\(i)]")) }
+        return out
+    }
+
+    private mutating func reason() throws(CoreError) -> CancelReason {
+        guard let r = try d.string("reason"), let reason = CancelReason(rawValue: r) else {
+            throw CoreError(.badRequest, "\(type).data.reason must be requested, timeout or recovery.")
+        }
+        return reason
+    }
+
+    private mutating func curve() throws(CoreError) -> TimingCurve {
+        guard let raw = d.raw("completionCurve") else { throw missing("completionCurve") }
+        return try TimingCurve(json: raw)
+    }
+
+    private mutating func request() throws(CoreError) -> NavigationCommand {
+        guard let r = try d.object("request"), let name = r["cmd"]?.stringValue else {
+            throw CoreError(.badRequest, "\(type).data.request must be a command object.")
+        }
+        return try NavigationCommand(name: name, arguments: r)
     }
 }

@@ -83,18 +83,42 @@ struct Decision {
         }
         switch command {
         case .create: preconditionFailure("create is decided before the navigator is open")
-        case .close:
-            if let t = state.transition {
-                throw CoreError(
-                    .busy,
-                    "Navigator \(name) has transition \(t.id) (\(t.operation.rawValue)) in flight; close it when it ends."
-                )
-            }
-            if !state.queue.isEmpty {
-                throw CoreError(
-                    .busy, "Navigator \(name) has \(state.queue.count) queued commands; close it when they have run.")
-            }
-            return [event(.closed)]
+        case .close: return try close()
+        case .push, .pop, .popTo, .popToRoot, .setStack, .present, .dismiss: return try navigate(command)
+        case .begin(let interactive, let animator): return try begin(interactive, animator: animator)
+        case .update(let percent, let velocity):
+            let t = try gestureTransition("update")
+            let v = velocity ?? estimatedVelocity(t, percent: percent)
+            return [event(.updated(transition: t.id, percent: percent, velocity: v))]
+        case .finish(let velocity, let speed, let curve):
+            let t = try gestureTransition("finish")
+            return [
+                event(
+                    .finishing(
+                        transition: t.id, fraction: t.percent, velocity: velocity, completionSpeed: speed,
+                        completionCurve: curve))
+            ]
+        case .cancel(let speed, let curve): return try cancel(speed: speed, curve: curve)
+        case .end(let percent, let velocity): return try end(percent: percent, velocity: velocity)
+        }
+    }
+
+    private func close() throws(CoreError) -> [NavigationEvent] {
+        if let t = state.transition {
+            throw CoreError(
+                .busy,
+                "Navigator \(name) has transition \(t.id) (\(t.operation.rawValue)) in flight; close it when it ends.")
+        }
+        if !state.queue.isEmpty {
+            throw CoreError(
+                .busy, "Navigator \(name) has \(state.queue.count) queued commands; close it when they have run.")
+        }
+        return [event(.closed)]
+    }
+
+    /// The commands that change the stack or the modals through a transition.
+    private mutating func navigate(_ command: NavigationCommand) throws(CoreError) -> [NavigationEvent] {
+        switch command {
         case .push(let spec, let options):
             try checkDepth(state.stack.count + state.modals.count + 1)
             var counter = state.nextScreenNumber
@@ -135,62 +159,54 @@ struct Decision {
             return try start(
                 .dismiss, from: modal, to: modals.last ?? state.stack.last!, popped: [modal],
                 stack: state.stack, modals: modals, options: options, nextScreen: state.nextScreenNumber)
-        case .begin(let interactive, let animator):
-            return try begin(interactive, animator: animator)
-        case .update(let percent, let velocity):
-            let t = try gestureTransition("update")
-            let v = velocity ?? estimatedVelocity(t, percent: percent)
-            return [event(.updated(transition: t.id, percent: percent, velocity: v))]
-        case .finish(let velocity, let speed, let curve):
-            let t = try gestureTransition("finish")
-            return [
+        default:
+            preconditionFailure("\(command) is not a navigation command")
+        }
+    }
+
+    private func cancel(speed: Double, curve: TimingCurve) throws(CoreError) -> [NavigationEvent] {
+        guard let t = state.transition else { throw noTransition("cancel") }
+        switch t.phase {
+        case .interactive, .animating, .finishing:
+            // A gesture keeps its owner after `finish`: only the owner may still cancel it.
+            try checkOwner(t, "cancel")
+        default:
+            throw CoreError(
+                .notInteractive, "Transition \(t.id) on \(name) is already \(t.phase.rawValue); nothing to cancel.")
+        }
+        return [
+            event(
+                .cancelling(
+                    transition: t.id, fraction: t.fraction(at: frame), completionSpeed: speed,
+                    completionCurve: curve, reason: .requested))
+        ]
+    }
+
+    /// `end`: the navigator's end rule decides between finishing and cancelling.
+    private func end(percent: Double?, velocity: Double?) throws(CoreError) -> [NavigationEvent] {
+        let t = try gestureTransition("end")
+        var events: [NavigationEvent] = []
+        var p = t.percent
+        var v = velocity ?? releaseVelocity(t)
+        if let percent {
+            p = percent
+            v = velocity ?? estimatedVelocity(t, percent: percent)
+            events.append(event(.updated(transition: t.id, percent: p, velocity: v)))
+        }
+        switch state.config.endRule.decide(percent: p, velocity: v) {
+        case .finish:
+            events.append(
                 event(
                     .finishing(
-                        transition: t.id, fraction: t.percent, velocity: velocity, completionSpeed: speed,
-                        completionCurve: curve))
-            ]
-        case .cancel(let speed, let curve):
-            guard let t = state.transition else { throw noTransition("cancel") }
-            switch t.phase {
-            case .interactive, .animating, .finishing:
-                // A gesture keeps its owner after `finish`: only the owner may still cancel it.
-                try checkOwner(t, "cancel")
-            default:
-                throw CoreError(
-                    .notInteractive, "Transition \(t.id) on \(name) is already \(t.phase.rawValue); nothing to cancel.")
-            }
-            return [
+                        transition: t.id, fraction: p, velocity: v, completionSpeed: 1, completionCurve: .easeInOut)))
+        case .cancel:
+            events.append(
                 event(
                     .cancelling(
-                        transition: t.id, fraction: t.fraction(at: frame), completionSpeed: speed,
-                        completionCurve: curve, reason: .requested))
-            ]
-        case .end(let percent, let velocity):
-            let t = try gestureTransition("end")
-            var events: [NavigationEvent] = []
-            var p = t.percent
-            var v = velocity ?? releaseVelocity(t)
-            if let percent {
-                p = percent
-                v = velocity ?? estimatedVelocity(t, percent: percent)
-                events.append(event(.updated(transition: t.id, percent: p, velocity: v)))
-            }
-            switch state.config.endRule.decide(percent: p, velocity: v) {
-            case .finish:
-                events.append(
-                    event(
-                        .finishing(
-                            transition: t.id, fraction: p, velocity: v, completionSpeed: 1,
-                            completionCurve: .easeInOut)))
-            case .cancel:
-                events.append(
-                    event(
-                        .cancelling(
-                            transition: t.id, fraction: p, completionSpeed: 1,
-                            completionCurve: .easeInOut, reason: .requested)))
-            }
-            return events
+                        transition: t.id, fraction: p, completionSpeed: 1, completionCurve: .easeInOut,
+                        reason: .requested)))
         }
+        return events
     }
 
     // MARK: Rules shared by several commands

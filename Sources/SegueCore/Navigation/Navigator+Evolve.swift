@@ -27,55 +27,9 @@ public enum Navigator {
             s.transition = nil
             s.queue = []
         case .started(let e):
-            if !s.queue.isEmpty { s.queue.removeFirst() }
-            let duration = e.animated ? e.animator.effectiveDuration : 0
-            s.transition = Transition(
-                id: e.transition, operation: e.operation, from: e.from, to: e.to, popped: e.popped,
-                targetStack: e.stack, targetModals: e.modals, animator: e.animator, animated: e.animated,
-                interactive: e.interactive, owner: e.owner, phase: e.interactive ? .interactive : .animating,
-                startFrame: frame,
-                segment: Segment(
-                    startFrame: frame, startFraction: 0, endFraction: 1, frames: s.clock.frames(forSeconds: duration),
-                    curve: .linear),
-                percent: 0, velocity: 0, lastInteractionFrame: frame, cancelReason: .requested)
-            s.nextScreenNumber = max(s.nextScreenNumber, e.nextScreen)
-            s.nextTransitionID = max(s.nextTransitionID, e.transition + 1)
-        case .updated(_, let percent, let velocity):
-            if var t = s.transition {
-                t.percent = percent
-                t.velocity = velocity
-                t.lastInteractionFrame = frame
-                s.transition = t
-            }
-        case .interrupted(_, let fraction, let owner):
-            if var t = s.transition {
-                t.phase = .interactive
-                t.interactive = true
-                t.percent = fraction
-                t.velocity = 0
-                t.lastInteractionFrame = frame
-                if let owner { t.owner = owner }
-                s.transition = t
-            }
-        case .finishing(_, let fraction, _, let speed, let curve):
-            if var t = s.transition {
-                let seconds = (1 - fraction) * t.duration / speed
-                t.phase = .finishing
-                t.segment = Segment(
-                    startFrame: frame, startFraction: fraction, endFraction: 1,
-                    frames: s.clock.frames(forSeconds: seconds), curve: curve)
-                s.transition = t
-            }
-        case .cancelling(_, let fraction, let speed, let curve, let reason):
-            if var t = s.transition {
-                let seconds = fraction * t.duration / speed
-                t.phase = .cancelling
-                t.cancelReason = reason
-                t.segment = Segment(
-                    startFrame: frame, startFraction: fraction, endFraction: 0,
-                    frames: s.clock.frames(forSeconds: seconds), curve: curve)
-                s.transition = t
-            }
+            s.start(e, frame: frame)
+        case .updated, .interrupted, .finishing, .cancelling:
+            s.transition = s.transition.map { $0.evolved(by: event.kind, frame: frame, clock: s.clock) }
         case .completed:
             if let t = s.transition {
                 s.stack = t.targetStack
@@ -108,6 +62,23 @@ public enum Navigator {
 }
 
 extension NavigatorState {
+    /// `transition.started`: the transition in flight, and the queue's head it came from, if any.
+    mutating func start(_ e: NavigationEvent.Started, frame: Int64) {
+        if !queue.isEmpty { queue.removeFirst() }
+        let duration = e.animated ? e.animator.effectiveDuration : 0
+        transition = Transition(
+            id: e.transition, operation: e.operation, from: e.from, to: e.to, popped: e.popped,
+            targetStack: e.stack, targetModals: e.modals, animator: e.animator, animated: e.animated,
+            interactive: e.interactive, owner: e.owner, phase: e.interactive ? .interactive : .animating,
+            startFrame: frame,
+            segment: Segment(
+                startFrame: frame, startFraction: 0, endFraction: 1, frames: clock.frames(forSeconds: duration),
+                curve: .linear),
+            percent: 0, velocity: 0, lastInteractionFrame: frame, cancelReason: .requested)
+        nextScreenNumber = max(nextScreenNumber, e.nextScreen)
+        nextTransitionID = max(nextTransitionID, e.transition + 1)
+    }
+
     mutating func recordEnd(_ end: EndedTransition) {
         if ended.last?.endFrame != end.endFrame { ended.removeAll(keepingCapacity: true) }
         ended.append(end)
@@ -119,6 +90,39 @@ extension NavigatorState {
 }
 
 extension Transition {
+    /// The transition after a gesture's or a completion's event: `update`, an interrupt, `finish`,
+    /// `cancel` (and the end rule's decision, which is one of the two).
+    func evolved(by kind: NavigationEvent.Kind, frame: Int64, clock: FrameClock) -> Transition {
+        var t = self
+        switch kind {
+        case .updated(_, let percent, let velocity):
+            t.percent = percent
+            t.velocity = velocity
+            t.lastInteractionFrame = frame
+        case .interrupted(_, let fraction, let owner):
+            t.phase = .interactive
+            t.interactive = true
+            t.percent = fraction
+            t.velocity = 0
+            t.lastInteractionFrame = frame
+            if let owner { t.owner = owner }
+        case .finishing(_, let fraction, _, let speed, let curve):
+            t.phase = .finishing
+            t.segment = Segment(
+                startFrame: frame, startFraction: fraction, endFraction: 1,
+                frames: clock.frames(forSeconds: (1 - fraction) * duration / speed), curve: curve)
+        case .cancelling(_, let fraction, let speed, let curve, let reason):
+            t.phase = .cancelling
+            t.cancelReason = reason
+            t.segment = Segment(
+                startFrame: frame, startFraction: fraction, endFraction: 0,
+                frames: clock.frames(forSeconds: fraction * duration / speed), curve: curve)
+        default:
+            break
+        }
+        return t
+    }
+
     /// The animator's duration as this transition runs it: 0 when not animated.
     public var duration: Double { animated ? animator.effectiveDuration : 0 }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueProtocol
 import SegueStore
 import SegueWire
 import Synchronization
@@ -138,15 +139,17 @@ public final class Engine: @unchecked Sendable {
                 "The frame loop keeps its realtime priority; \(confinement.moved) helper threads run at normal "
                     + "priority.")
         }
+        // From before recovery: the frames that pass during it are explained by it.
+        core.profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
         try recoverAtStart()
         loadCommandIDs()
         ready()
+        mark(.recovery)
         defer { shutdown() }
         var poller = ZMQPoller()
         let commandIndex = poller.add(router!)
         let publishIndex = poller.add(publisher!)
         let wakeIndex = poller.add(fd: wakeup.fd)
-        core.profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
         while !stopRequested.load(ordering: .acquiring) {
             let now = WallClock.now()
             feed(.frameDeadline(now: now))

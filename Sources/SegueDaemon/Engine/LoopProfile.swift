@@ -12,6 +12,9 @@ struct LoopProfile {
     enum Phase: Int, CaseIterable, Sendable {
         case frames, commands, siblings, commit, replies, heartbeat, walCheckpoint, snapshots, completions
         case subscriptions, tasks, waiting
+        /// Start-up after the log was opened: recovery, with its wait for subscribers to reconnect, up to
+        /// the first frame close.
+        case recovery
 
         /// What the loop was doing, for the log line and `stats`.
         var label: String {
@@ -28,6 +31,7 @@ struct LoopProfile {
             case .subscriptions: "reading subscriptions"
             case .tasks: "reload tasks and the watchdog"
             case .waiting: "waiting for work"
+            case .recovery: "starting up"
             }
         }
     }
@@ -56,6 +60,13 @@ struct LoopProfile {
         /// The log line: how far behind, over how long, where the time went, and whether the thread
         /// was even running.
         var message: String {
+            // Not a loop that fell behind: start-up (recovery, and its deliberate wait), which the
+            // transitions in flight spent without ticks.
+            if longest == .recovery {
+                return "Starting up took \(Self.milliseconds(elapsed)) ms after the log was opened (recovery, with "
+                    + "its wait for subscribers to reconnect when it recovered events), so the transitions in flight "
+                    + "skipped \(frames) frame\(frames == 1 ? "" : "s") (their ticks were not published)."
+            }
             // Steps under a twentieth of a millisecond would read "0.0 ms": noise, left out.
             let shown = phases.prefix(3).filter { $0.nanoseconds >= 50_000 }.map {
                 "\($0.phase.label) \(Self.milliseconds($0.nanoseconds)) ms"

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 import SegueWire
 
 /// Everything the engine sends, held until the log is durable up to what it shows.

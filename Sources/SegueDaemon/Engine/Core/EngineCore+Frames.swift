@@ -81,7 +81,8 @@ extension EngineCore {
             earlier.stalls > 0
             ? " (\(earlier.stalls) earlier stall\(earlier.stalls == 1 ? "" : "s") skipped \(earlier.frames) frames "
                 + "since the last report.)" : ""
-        log(.warning, stall.message + also)
+        // Recovery's frames are expected (a notice); the loop falling behind is a warning.
+        log(stall.longest == .recovery ? .notice : .warning, stall.message + also)
     }
 
     /// Whether closing frames currently costs more than half a frame period.

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 import Testing
 
 /// One request with one bad value, as a client sends it, the code it must get and a fragment of the

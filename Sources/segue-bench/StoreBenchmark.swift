@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SegueStore
 import Synchronization
 
 /// Store-level measurements, in one run, for `segue-bench` (timings live here, never in tests).
@@ -7,15 +8,15 @@ import Synchronization
 /// Each figure is paired with the baseline it should be judged against: a one-event durable commit
 /// against a raw `write` + `fdatasync` on the same file system, the store's append path against a
 /// plain prepared SQLite INSERT with the same settings.
-public enum StoreBenchmark {
-    public struct Measurement: Sendable, CustomStringConvertible {
-        public var name: String
-        public var value: Double
-        public var unit: String
+enum StoreBenchmark {
+    struct Measurement: Sendable, CustomStringConvertible {
+        var name: String
+        var value: Double
+        var unit: String
         /// How it was measured (sizes, threads), so a number is never read without its setting.
-        public var detail: String
+        var detail: String
 
-        public var description: String {
+        var description: String {
             "\(name): \(String(format: "%.1f", value)) \(unit) (\(detail))"
         }
     }
@@ -25,7 +26,7 @@ public enum StoreBenchmark {
     /// - Parameters:
     ///   - largeLogEvents: size of the log for the open and rebuild figures (10 million by default).
     ///   - progress: called with each measurement as it completes.
-    public static func run(
+    static func run(
         directory: String, largeLogEvents: Int = 10_000_000, progress: (Measurement) -> Void = { _ in }
     ) throws(StoreError) -> [Measurement] {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -143,104 +144,16 @@ public enum StoreBenchmark {
     static func commitLatencies(directory: String, commits: Int, warmup: Int) throws(StoreError)
         -> (cold: Latencies, steady: Latencies, walNote: String)
     {
-        let filePath = directory + "/bench-fsync.bin"
-        let fd = open(filePath, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw StoreError(kind: .io, message: "Cannot create \(filePath) (errno \(errno)).") }
-        defer { close(fd) }
-        let page = [UInt8](repeating: 0x5a, count: 4096)
-        for index in 0..<64 { _ = page.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, off_t(index * 4096)) } }
-        fsync(fd)
-
-        let storePath = directory + "/bench-single.db"
-        let rawPath = directory + "/bench-raw.db"
-        for path in [storePath, rawPath] {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
-        let store = try EventStore(path: storePath, durability: .full)
-        defer { store.close() }
-
-        let database = try Database(path: rawPath)
-        _ = try database.scalarText("PRAGMA journal_mode = WAL")
-        try database.execute("PRAGMA synchronous = FULL")
-        try Schema.migrate(database)
-        let insert = try database.prepare(
-            "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) "
-                + "VALUES (?, 'main', ?, 'transition.started', 1, ?, ?, NULL, "
-                + "'{\"transition\":1,\"operation\":\"push\"}')")
-        let begin = try database.prepare("BEGIN")
-        let commit = try database.prepare("COMMIT")
-
-        let clock = ContinuousClock()
-        var seq: Int64 = 0
-        var rawSeq: Int64 = 0
-        var queuedBehindCommitter = 0
-        func storeCommit(inline: Bool) throws(StoreError) -> Double {
-            seq += 1
-            let unit = AppendUnit(events: [event(seq: seq, navigator: "main", revision: seq)])
-            let start = clock.now
-            if inline {
-                // The writer is busy while the committer thread finishes a round: a WAL copy that
-                // an inline commit handed to it, or what follows an `append`'s completion (its
-                // checkpoint decision). The daemon's commit then queues behind it, and so does this.
-                guard let results = store.commitIfIdle([unit]) else {
-                    queuedBehindCommitter += 1
-                    try store.append(unit)
-                    return seconds(clock.now - start) * 1e6
-                }
-                try results[0].get()
-            } else {
-                try store.append(unit)
-            }
-            return seconds(clock.now - start) * 1e6
-        }
-        func rawCommit() throws(StoreError) -> Double {
-            rawSeq += 1
-            let start = clock.now
-            try begin.run()
-            insert.bind(rawSeq, at: 1)
-            insert.bind(rawSeq, at: 2)
-            insert.bind(rawSeq, at: 3)
-            insert.bind(rawSeq, at: 4)
-            try insert.run()
-            try commit.run()
-            return seconds(clock.now - start) * 1e6
-        }
-        func fileSync(_ round: Int) -> Double {
-            let start = clock.now
-            _ = page.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, off_t(round % 64 * 4096)) }
-            fdatasync(fd)
-            return seconds(clock.now - start) * 1e6
-        }
-        func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
-        func phase(_ rounds: Int, append: Bool) throws(StoreError) -> Latencies {
-            var fsyncs: [Double] = []
-            var inlines: [Double] = []
-            var appends: [Double] = []
-            var raws: [Double] = []
-            for round in 0..<rounds {
-                fsyncs.append(fileSync(round))
-                inlines.append(try storeCommit(inline: true))
-                if append { appends.append(try storeCommit(inline: false)) }
-                raws.append(try rawCommit())
-            }
-            return Latencies(
-                rounds: rounds, fsync: median(fsyncs), inline: median(inlines), append: median(appends),
-                raw: median(raws), inlineRatio: median(zip(inlines, fsyncs).map { $0 / $1 }),
-                appendRatio: median(zip(appends, fsyncs).map { $0 / $1 }),
-                rawRatio: median(zip(raws, fsyncs).map { $0 / $1 }))
-        }
-        func walSize(_ path: String) -> Int {
-            (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        }
-
-        let cold = try phase(commits, append: false)
+        let rig = try CommitLatencyRig(directory: directory)
+        defer { rig.close() }
+        let cold = try rig.phase(commits, append: false)
         for _ in 0..<warmup {
-            _ = try storeCommit(inline: true)
-            _ = try rawCommit()
+            _ = try rig.storeCommit(inline: true)
+            _ = try rig.rawCommit()
         }
-        let walBefore = (walSize(storePath), walSize(rawPath))
-        let steady = try phase(commits, append: true)
-        let walAfter = (walSize(storePath), walSize(rawPath))
+        let walBefore = (rig.walSize(rig.storePath), rig.walSize(rig.rawPath))
+        let steady = try rig.phase(commits, append: true)
+        let walAfter = (rig.walSize(rig.storePath), rig.walSize(rig.rawPath))
         // A WAL restarts once it passes the auto-checkpoint size, at whatever frame the crossing
         // commit ends; a few frames more than before is that, not growth.
         let slack = 16 * 4120
@@ -249,8 +162,8 @@ public enum StoreBenchmark {
             format: "%.1f MB (plain SQLite's %.1f MB)", Double(walAfter.0) / 1e6, Double(walAfter.1) / 1e6)
         let note =
             "after \(commits + warmup) warm-up commits, WAL \(grew ? "still growing, now" : "recycled") at \(sizes), "
-            + "\(queuedBehindCommitter) of \(2 * commits + warmup) inline commits (fresh file, warm-up, steady state) "
-            + "found the committer thread busy and queued behind it"
+            + "\(rig.queuedBehindCommitter) of \(2 * commits + warmup) inline commits (fresh file, warm-up, steady "
+            + "state) found the committer thread busy and queued behind it"
         return (cold, steady, note)
     }
 

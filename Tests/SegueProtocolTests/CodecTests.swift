@@ -1,5 +1,5 @@
 import SegueCore
-import SegueWire
+import SegueProtocol
 import Testing
 
 /// `RequestDecoder` and `Reply` without sockets: what each request decodes to, which code each bad

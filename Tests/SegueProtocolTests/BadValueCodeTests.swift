@@ -1,5 +1,5 @@
 import SegueCore
-import SegueWire
+import SegueProtocol
 import Testing
 
 /// One rule for the code of a bad value, wherever it sits in a request: the decoder, which reads the

@@ -1,5 +1,5 @@
 import SegueCore
-import SegueWire
+import SegueProtocol
 
 /// The request codec fuzz target's oracle: `RequestDecoder.decode` on arbitrary bytes returns
 /// (it never traps), its error reply is valid JSON carrying the id, and JSON that parses survives

@@ -1,5 +1,5 @@
 import SegueCore
-import SegueWire
+import SegueProtocol
 import Testing
 
 /// The decoder's request fingerprint: what a retry under the same `id` must repeat.

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 
 /// Animators, their curves and springs, keyframes and `create`'s animator rules: the same rule as for
 /// every other member, at any depth.

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 
 /// The arguments of `create` and of the navigation and gesture commands, screens included.
 extension BadValueCase {

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 
 /// Envelope members and the arguments of read commands.
 extension BadValueCase {

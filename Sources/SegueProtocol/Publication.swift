@@ -4,24 +4,25 @@ import SegueCore
 public enum Publication: Equatable, Sendable {
     case event(EventRecord)
     case tick(PublishedTick)
-    /// `hb/`: frame, time, seq, navigators, version.
-    case heartbeat(JSONObject)
+    case heartbeat(Heartbeat)
 
-    /// Reads a `(topic, body)` pair; the topic decides the kind.
-    public init(topic: [UInt8], body: [UInt8]) throws(SegueClientError) {
-        let topic = String(decoding: topic, as: UTF8.self)
+    /// Reads a `(topic, body)` pair; the topic decides the kind. A body that does not decode is a
+    /// `bad_request` naming the topic.
+    public init(topic: [UInt8], body: [UInt8]) throws(WireError) {
+        guard let kind = Topic(bytes: topic) else {
+            throw WireError(.badRequest, "a publication on unknown topic \(String(decoding: topic, as: UTF8.self))")
+        }
         let json: JSON
-        do { json = try JSON.parse(body) } catch { throw .malformed("\(topic) body: \(error.description)") }
-        if topic.hasPrefix("event/") {
+        do { json = try JSON.parse(body) } catch {
+            throw WireError(.badRequest, "\(kind.string) body: \(error.description)")
+        }
+        switch kind {
+        case .event:
             do { self = .event(try EventRecord(json: json)) } catch {
-                throw .malformed("\(topic) body: \(error.message)")
+                throw WireError(.badRequest, "\(kind.string) body: \(error.message)")
             }
-        } else if topic.hasPrefix("tick/") {
-            self = .tick(try PublishedTick(json, bytes: body))
-        } else if topic.hasPrefix("hb/"), let object = json.objectValue {
-            self = .heartbeat(object)
-        } else {
-            throw .malformed("a publication on unknown topic \(topic)")
+        case .tick: self = .tick(try PublishedTick(json, bytes: body))
+        case .heartbeat: self = .heartbeat(try Heartbeat(json: json))
         }
     }
 }
@@ -41,12 +42,14 @@ public struct PublishedTick: Equatable, Sendable {
     /// The body exactly as the daemon serialized it.
     public var bytes: [UInt8]
 
-    public init(_ json: JSON, bytes: [UInt8]) throws(SegueClientError) {
+    public init(_ json: JSON, bytes: [UInt8]) throws(WireError) {
         guard let o = json.objectValue, let navigator = o["navigator"]?.stringValue,
             let transition = o["transition"]?.int64Value, let frame = o["frame"]?.int64Value,
             let phase = o["phase"]?.stringValue, let fraction = o["fraction"]?.doubleValue,
             let progress = o["progress"]?.doubleValue
-        else { throw .malformed("a tick without navigator, transition, frame, phase, fraction and progress") }
+        else {
+            throw WireError(.badRequest, "a tick without navigator, transition, frame, phase, fraction and progress")
+        }
         self.navigator = navigator
         self.transition = Int(transition)
         self.operation = o["operation"]?.stringValue ?? ""

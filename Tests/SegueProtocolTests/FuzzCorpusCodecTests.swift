@@ -1,6 +1,6 @@
 import Foundation
 import SegueCore
-import SegueWire
+import SegueProtocol
 import Testing
 
 /// Replays the checked-in corpus of the request codec fuzz target (`Fuzz/corpus/codec`) through the
