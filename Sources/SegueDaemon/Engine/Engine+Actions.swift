@@ -17,7 +17,16 @@ extension Engine {
     func performActions() {
         while !core.actions.isEmpty {
             swap(&core.actions, &performing)
-            for index in performing.indices { perform(performing[index]) }
+            // Each action is moved out, not copied (a tick's strings are not retained and released
+            // once more per tick), and its slot refilled with one that has nothing to release.
+            performing.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                for index in buffer.indices {
+                    let action = (base + index).move()
+                    (base + index).initialize(to: .confineHelperThreads)
+                    perform(action)
+                }
+            }
             performing.removeAll(keepingCapacity: true)
         }
     }
