@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 
 /// Whether the events a client holds are still in the daemon's log after the daemon restarted.
 ///

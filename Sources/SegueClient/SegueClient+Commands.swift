@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 
 /// Every command of docs/protocol.md, "Commands", as a typed call.
 extension SegueClient {
@@ -8,10 +9,19 @@ extension SegueClient {
     public func send(
         _ command: NavigationCommand, to navigator: String, envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
-        try CommandReply(call(command.name, navigator: navigator, command.arguments, envelope: envelope))
+        let reply = try call(command.name, navigator: navigator, command.arguments, envelope: envelope)
+        return try decoded { () throws(WireError) in try CommandReply(reply) }
     }
 
-    public func ping() throws(SegueClientError) -> Pong { try Pong(call("ping")) }
+    public func ping() throws(SegueClientError) -> Pong {
+        let reply = try call("ping")
+        return try decoded { () throws(WireError) in try Pong(reply) }
+    }
+
+    /// A reply decoded by its `SegueProtocol` type; one that does not decode is `malformed`.
+    func decoded<Reply>(_ decode: () throws(WireError) -> Reply) throws(SegueClientError) -> Reply {
+        do { return try decode() } catch { throw .malformed(error.message) }
+    }
 
     @discardableResult
     public func create(
@@ -128,7 +138,8 @@ extension SegueClient {
     public func state(_ navigator: String, at seq: Int64? = nil) throws(SegueClientError) -> NavigatorSnapshot {
         var arguments: JSONObject = [:]
         if let seq { arguments["at"] = .int(seq) }
-        return try NavigatorSnapshot(call("state", navigator: navigator, arguments))
+        let reply = try call("state", navigator: navigator, arguments)
+        return try decoded { () throws(WireError) in try NavigatorSnapshot(reply) }
     }
 
     public func list() throws(SegueClientError) -> [NavigatorSummary] { try listing().navigators }
@@ -141,7 +152,7 @@ extension SegueClient {
         var out: [NavigatorSummary] = []
         for item in reply["navigators"]?.arrayValue ?? [] {
             guard let object = item.objectValue else { throw .malformed("a list item that is not an object") }
-            out.append(try NavigatorSummary(object))
+            out.append(try decoded { () throws(WireError) in try NavigatorSummary(object) })
         }
         return (out, seq)
     }
@@ -152,7 +163,8 @@ extension SegueClient {
     {
         var arguments: JSONObject = ["after": .int(after)]
         if let limit { arguments["limit"] = .int(limit) }
-        return try HistoryPage(call("history", navigator: navigator, arguments))
+        let reply = try call("history", navigator: navigator, arguments)
+        return try decoded { () throws(WireError) in try HistoryPage(reply) }
     }
 
     /// The daemon's counters, as it reports them.

@@ -2,6 +2,7 @@ import Foundation
 import SegueClient
 import SegueCommandLine
 import SegueCore
+import SegueProtocol
 
 /// gesture begin|update|finish|cancel|end, and swipe (a whole gesture from a script).
 enum GestureCommands {

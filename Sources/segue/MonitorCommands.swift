@@ -2,6 +2,7 @@ import Foundation
 import SegueClient
 import SegueCommandLine
 import SegueCore
+import SegueProtocol
 
 /// ping (once, or `--count N` with round-trip times like ping(8)) and stats (once, or `--watch`).
 enum MonitorCommands {
@@ -9,7 +10,8 @@ enum MonitorCommands {
         let client = try inv.client()
         guard let count = try inv.count("count") else {
             let reply = try client.call("ping")
-            let pong = try Pong(reply)
+            let pong: Pong
+            do { pong = try Pong(reply) } catch { throw SegueClientError.malformed(error.message) }
             inv.print(
                 reply,
                 "segued \(pong.version) at \(inv.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")

@@ -1,6 +1,7 @@
 import Foundation
 import SegueClient
 import SegueCore
+import SegueProtocol
 import SegueHTTP
 import SegueView
 

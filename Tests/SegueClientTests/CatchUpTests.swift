@@ -136,7 +136,7 @@ import Testing
         #expect(reply.seq == 9)
         #expect(reply.transition == 2)
         #expect(reply.decision == "finish")
-        #expect(throws: SegueClientError.malformed("a command reply without revision and seq")) {
+        #expect(throws: WireError(.badRequest, "a command reply without revision and seq")) {
             try CommandReply(["ok": true])
         }
     }

@@ -1,67 +1,51 @@
 import SegueCore
 
-/// The reply to a command that changes a navigator (docs/protocol.md, "Replies of navigation commands"): its new
-/// revision, the last seq appended, and what started.
-public struct CommandReply: Equatable, Sendable {
-    public var navigator: String
-    public var revision: Int64
-    public var seq: Int64
-    /// The frame the command took effect at.
-    public var frame: Int64
-    /// The id of the transition that started (or was interrupted), if any.
-    public var transition: Int?
-    /// `end`'s decision, and `finish`/`cancel`'s: `finish` or `cancel`.
-    public var decision: String?
-    /// `update`'s applied percent (clamped to [0, 1]).
-    public var percent: Double?
-    /// The phase of the transition in flight after the command, if one is.
-    public var phase: String?
-    /// Position in the queue when the command was queued (busy policy `queue`).
-    public var queued: Int?
-    /// The whole reply, for members not modelled here.
-    public var json: JSONObject
-
-    public init(_ json: JSONObject) throws(SegueClientError) {
-        guard let revision = json["revision"]?.int64Value, let seq = json["seq"]?.int64Value else {
-            throw .malformed("a command reply without revision and seq")
-        }
-        self.json = json
-        self.navigator = json["navigator"]?.stringValue ?? ""
-        self.revision = revision
-        self.seq = seq
-        self.frame = json["frame"]?.int64Value ?? 0
-        self.transition = json["transition"]?.int64Value.map { Int($0) }
-        self.decision = json["decision"]?.stringValue
-        self.percent = json["percent"]?.doubleValue
-        self.phase = json["phase"]?.stringValue
-        self.queued = json["queued"]?.int64Value.map { Int($0) }
-    }
-}
-
 /// `ping`: who answers, at what frame rate, and where its clock and log stand.
 public struct Pong: Equatable, Sendable {
     public var version: String
     public var frameRate: Int
     public var frame: Int64
     public var seq: Int64
-    /// How often the daemon publishes a heartbeat; nil from an older daemon that does not say.
-    public var heartbeatInterval: Duration?
+    /// How often the daemon publishes a heartbeat, in seconds; nil from a daemon that does not say.
+    public var heartbeatSeconds: Double?
     /// The id of this run of the daemon (it changes at each start); nil from an older daemon.
     public var instance: String?
     /// The log's last seq when this run opened it; nil from an older daemon.
     public var since: Int64?
 
-    public init(_ json: JSONObject) throws(SegueClientError) {
+    public var heartbeatInterval: Duration? { heartbeatSeconds.flatMap { $0 > 0 ? .seconds($0) : nil } }
+
+    public init(
+        version: String, frameRate: Int, frame: Int64, seq: Int64, heartbeatSeconds: Double?, instance: String?,
+        since: Int64?
+    ) {
+        self.version = version
+        self.frameRate = frameRate
+        self.frame = frame
+        self.seq = seq
+        self.heartbeatSeconds = heartbeatSeconds
+        self.instance = instance
+        self.since = since
+    }
+
+    public func json(id: String?) -> JSON {
+        var fields: JSONObject = [
+            "version": .string(version), "frameRate": .int(Int64(frameRate)), "frame": .int(frame), "seq": .int(seq),
+        ]
+        if let heartbeatSeconds { fields["heartbeatSeconds"] = .double(heartbeatSeconds) }
+        if let instance { fields["instance"] = .string(instance) }
+        if let since { fields["since"] = .int(since) }
+        return Reply.ok(id: id, fields)
+    }
+
+    public init(_ json: JSONObject) throws(WireError) {
         guard let version = json["version"]?.stringValue, let rate = json["frameRate"]?.int64Value,
             let frame = json["frame"]?.int64Value, let seq = json["seq"]?.int64Value
         else { throw .malformed("a ping reply without version, frameRate, frame and seq") }
-        self.version = version
-        self.frameRate = Int(rate)
-        self.frame = frame
-        self.seq = seq
-        heartbeatInterval = json["heartbeatSeconds"]?.doubleValue.flatMap { $0 > 0 ? .seconds($0) : nil }
-        instance = json["instance"]?.stringValue
-        since = json["since"]?.int64Value
+        self.init(
+            version: version, frameRate: Int(rate), frame: frame, seq: seq,
+            heartbeatSeconds: json["heartbeatSeconds"]?.doubleValue, instance: json["instance"]?.stringValue,
+            since: json["since"]?.int64Value)
     }
 }
 
@@ -80,7 +64,18 @@ public struct NavigatorSnapshot: Equatable, Sendable {
     public var queued: Int
     public var json: JSONObject
 
-    public init(_ json: JSONObject) throws(SegueClientError) {
+    /// The members of the reply for `state` as of `seq`, its transition shown at `frame`.
+    public static func encode(_ state: NavigatorState, seq: Int64, frame: Int64) -> JSONObject {
+        [
+            "navigator": .string(state.name), "revision": .int(state.revision), "seq": .int(seq), "frame": .int(frame),
+            "status": .string(state.status.rawValue), "stack": .array(state.stack.map(\.json)),
+            "modals": .array(state.modals.map(\.json)),
+            "transition": state.transition.map { TransitionSnapshot.encode($0, at: max(frame, state.frame)) } ?? .null,
+            "queued": .int(Int64(state.queue.count)),
+        ]
+    }
+
+    public init(_ json: JSONObject) throws(WireError) {
         guard let navigator = json["navigator"]?.stringValue, let revision = json["revision"]?.int64Value,
             let seq = json["seq"]?.int64Value, let stack = json["stack"]?.arrayValue
         else { throw .malformed("a state reply without navigator, revision, seq and stack") }
@@ -98,7 +93,7 @@ public struct NavigatorSnapshot: Equatable, Sendable {
         }
     }
 
-    static func screens(_ items: [JSON]) throws(SegueClientError) -> [Screen] {
+    static func screens(_ items: [JSON]) throws(WireError) -> [Screen] {
         var out: [Screen] = []
         for item in items {
             do { out.append(try Screen(json: item, path: "stack")) } catch { throw .malformed(error.message) }
@@ -119,7 +114,20 @@ public struct TransitionSnapshot: Equatable, Sendable {
     public var to: Screen
     public var owner: String?
 
-    public init(_ json: JSONObject) throws(SegueClientError) {
+    /// `t` as of `frame`: its fraction, and the animator's curve at that fraction.
+    public static func encode(_ t: Transition, at frame: Int64) -> JSON {
+        let fraction = t.fraction(at: frame)
+        return [
+            "id": .int(Int64(t.id)), "operation": .string(t.operation.rawValue), "phase": .string(t.phase.rawValue),
+            "fraction": .double(fraction),
+            "progress": .double(
+                fraction >= 1 ? 1 : t.animator.curve.progress(atFraction: fraction, duration: t.duration)),
+            "from": t.from.json, "to": t.to.json, "interactive": .bool(t.interactive),
+            "owner": t.owner.map(JSON.string) ?? .null,
+        ]
+    }
+
+    public init(_ json: JSONObject) throws(WireError) {
         guard let id = json["id"]?.int64Value, let operation = json["operation"]?.stringValue,
             let phase = json["phase"]?.stringValue, let fraction = json["fraction"]?.doubleValue,
             let from = json["from"], let to = json["to"]
@@ -149,7 +157,22 @@ public struct HistoryPage: Equatable, Sendable {
     /// The run of the daemon that answered (`Pong.instance`); nil from an older daemon.
     public var instance: String?
 
-    public init(_ json: JSONObject) throws(SegueClientError) {
+    public init(events: [EventRecord], next: Int64, more: Bool, instance: String?) {
+        self.events = events
+        self.next = next
+        self.more = more
+        self.instance = instance
+    }
+
+    public func json(id: String?) -> JSON {
+        var fields: JSONObject = ["events": .array(events.map(\.json)), "next": .int(next), "more": .bool(more)]
+        // Which run answered: a client filling a gap must know whether these events come from the log
+        // it has been following (see `ping`).
+        if let instance { fields["instance"] = .string(instance) }
+        return Reply.ok(id: id, fields)
+    }
+
+    public init(_ json: JSONObject) throws(WireError) {
         guard let items = json["events"]?.arrayValue, let next = json["next"]?.int64Value else {
             throw .malformed("a history reply without events and next")
         }
@@ -157,10 +180,8 @@ public struct HistoryPage: Equatable, Sendable {
         for item in items {
             do { events.append(try EventRecord(json: item)) } catch { throw .malformed(error.message) }
         }
-        self.events = events
-        self.next = next
-        self.more = json["more"]?.boolValue ?? false
-        instance = json["instance"]?.stringValue
+        self.init(
+            events: events, next: next, more: json["more"]?.boolValue ?? false, instance: json["instance"]?.stringValue)
     }
 }
 
@@ -175,7 +196,27 @@ public struct NavigatorSummary: Equatable, Sendable {
     /// `{"id", "operation", "phase"}` of the transition in flight, if any.
     public var transition: JSONObject?
 
-    public init(_ json: JSONObject) throws(SegueClientError) {
+    /// The `list` reply: a row per navigator, in the order given, and the log's last seq.
+    public static func encodeList(id: String?, _ states: [NavigatorState], seq: Int64) -> JSON {
+        Reply.ok(id: id, ["navigators": .array(states.map(encode)), "seq": .int(seq)])
+    }
+
+    static func encode(_ s: NavigatorState) -> JSON {
+        let transition: JSON =
+            s.transition.map {
+                [
+                    "id": .int(Int64($0.id)), "operation": .string($0.operation.rawValue),
+                    "phase": .string($0.phase.rawValue),
+                ]
+            } ?? .null
+        return [
+            "navigator": .string(s.name), "status": .string(s.status.rawValue), "revision": .int(s.revision),
+            "depth": .int(Int64(s.stack.count)), "modals": .int(Int64(s.modals.count)), "top": s.top?.json ?? .null,
+            "transition": transition,
+        ]
+    }
+
+    public init(_ json: JSONObject) throws(WireError) {
         guard let name = json["navigator"]?.stringValue, let revision = json["revision"]?.int64Value else {
             throw .malformed("a list item without navigator and revision")
         }
