@@ -145,33 +145,14 @@ extension EngineCore {
         }
     }
 
-    /// A mutating command's reply (docs/protocol.md, "Replies of navigation commands"): `ok`, `id`, then what it did.
-    /// Built in one object, in this order (`Reply.ok` would copy the members into another, looking each key up again).
+    /// A mutating command's reply (docs/protocol.md, "Replies of navigation commands"), built in one
+    /// object in the protocol's member order (`CommandReply.encode`).
     func okReply(id: String?, _ navigator: String, _ execution: Fleet.Execution) -> JSONObject {
         let state = fleet.navigators[navigator]
-        var fields: JSONObject = [
-            "ok": true, "id": id.map(JSON.string) ?? .null,
-            "navigator": .string(navigator), "revision": .int(state?.revision ?? 0),
-            "seq": .int(execution.events.last?.seq ?? fleet.lastSeq), "frame": .int(execution.frame),
-        ]
-        for event in execution.decided {
-            switch event.kind {
-            case .created(let root, _, _): fields["root"] = root.json
-            case .started(let s):
-                fields["transition"] = .int(s.transition)
-                fields["screen"] = s.to.json
-            case .queued(_, let position): fields["queued"] = .int(position)
-            case .updated(_, let percent, _): fields["percent"] = .double(percent)
-            case .finishing: fields["decision"] = "finish"
-            case .cancelling: fields["decision"] = "cancel"
-            case .interrupted(let t, let fraction, _):
-                fields["transition"] = .int(t)
-                fields["fraction"] = .double(fraction)
-            default: break
-            }
-        }
-        if let t = state?.transition { fields["phase"] = .string(t.phase.rawValue) }
-        return fields
+        return CommandReply.encode(
+            id: id, navigator: navigator, revision: state?.revision ?? 0,
+            seq: execution.events.last?.seq ?? fleet.lastSeq, frame: execution.frame, events: execution.decided,
+            inFlight: state?.transition)
     }
 
     /// Fills what a `create` left out from the daemon's defaults, and enforces the daemon's caps.
