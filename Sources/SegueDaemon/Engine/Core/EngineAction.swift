@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 import SegueStore
 
 /// What the engine core asks its loop to do; the loop performs each, in order, and does nothing else.
@@ -37,9 +38,6 @@ struct TickWriter {
 
     mutating func write(_ tick: Tick) {
         encoder.encode(tick)
-        topic.removeAll(keepingCapacity: true)
-        topic.append(contentsOf: "tick/".utf8)
-        topic.append(contentsOf: tick.navigator.utf8)
-        topic.append(UInt8(ascii: "/"))
+        Topic.tick(navigator: tick.navigator).write(into: &topic)
     }
 }

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 import SegueWire
 
 extension EngineCore {
@@ -110,15 +111,13 @@ extension EngineCore {
     /// `hb/` once per interval, from the durable position, never gated (it shows nothing undurable).
     func heartbeat(now: Int64) {
         let interval = options.heartbeatInterval.inNanoseconds
-        let body: JSON = [
-            "frame": .int(clock.frame(atOrBefore: now)), "time": .int(now), "seq": .int(durableSeq),
-            "navigators": .int(fleet.navigators.count), "version": .string(SegueVersion.current),
+        let heartbeat = Heartbeat(
+            frame: clock.frame(atOrBefore: now), time: now, seq: durableSeq, navigators: fleet.navigators.count,
+            version: SegueVersion.current,
             // So that a subscriber judges silence by this daemon's interval, also after a restart
             // with another one (without asking `ping` again).
-            "heartbeatSeconds": .double(Double(interval) / 1e9),
-            "instance": .string(instance), "since": .int(openedAt),
-        ]
-        actions.append(.send([.publish(topic: Array("hb/".utf8), body: body.serializedBytes())]))
+            heartbeatSeconds: Double(interval) / 1e9, instance: instance, since: openedAt)
+        actions.append(.send([.publish(topic: Topic.heartbeat.bytes, body: heartbeat.json.serializedBytes())]))
         nextHeartbeat = now + max(interval, 1_000_000)
     }
 

@@ -32,7 +32,7 @@ extension EngineCore {
     /// `event/<navigator>/` as bytes, built once per navigator.
     func eventTopic(_ navigator: String) -> [UInt8] {
         if let topic = eventTopics[navigator] { return topic }
-        let topic = Array("event/\(navigator)/".utf8)
+        let topic = Topic.event(navigator: navigator).bytes
         eventTopics[navigator] = topic
         return topic
     }

@@ -40,27 +40,7 @@ extension EngineCore {
             return Reply.error(
                 id: request.id, .unknownNavigator, "Navigator \(name) did not exist at seq \(at)\(later).")
         }
-        return Reply.ok(id: request.id, Self.stateFields(state, seq: seq, frame: frame))
-    }
-
-    static func stateFields(_ state: NavigatorState, seq: Int64, frame: Int64) -> JSONObject {
-        var transition: JSON = .null
-        if let t = state.transition {
-            let fraction = t.fraction(at: max(frame, state.frame))
-            transition = [
-                "id": .int(t.id), "operation": .string(t.operation.rawValue), "phase": .string(t.phase.rawValue),
-                "fraction": .double(fraction),
-                "progress": .double(
-                    fraction >= 1 ? 1 : t.animator.curve.progress(atFraction: fraction, duration: t.duration)),
-                "from": t.from.json, "to": t.to.json, "interactive": .bool(t.interactive),
-                "owner": t.owner.map(JSON.string) ?? .null,
-            ]
-        }
-        return [
-            "navigator": .string(state.name), "revision": .int(state.revision), "seq": .int(seq), "frame": .int(frame),
-            "status": .string(state.status.rawValue), "stack": .array(state.stack.map(\.json)),
-            "modals": .array(state.modals.map(\.json)), "transition": transition, "queued": .int(state.queue.count),
-        ]
+        return Reply.ok(id: request.id, NavigatorSnapshot.encode(state, seq: seq, frame: frame))
     }
 
     /// Time travel: the newest snapshot at or before `seq`, then the navigator's events up to it.
@@ -86,21 +66,8 @@ extension EngineCore {
     }
 
     func listReply(_ request: Request) -> JSON {
-        let items: [JSON] = fleet.navigators.keys.sorted().map { name in
-            let s = fleet.navigators[name]!
-            var transition: JSON = .null
-            if let t = s.transition {
-                transition = [
-                    "id": .int(t.id), "operation": .string(t.operation.rawValue), "phase": .string(t.phase.rawValue),
-                ]
-            }
-            return [
-                "navigator": .string(name), "status": .string(s.status.rawValue), "revision": .int(s.revision),
-                "depth": .int(s.stack.count), "modals": .int(s.modals.count), "top": s.top?.json ?? .null,
-                "transition": transition,
-            ]
-        }
-        return Reply.ok(id: request.id, ["navigators": .array(items), "seq": .int(fleet.lastSeq)])
+        NavigatorSummary.encodeList(
+            id: request.id, fleet.navigators.keys.sorted().map { fleet.navigators[$0]! }, seq: fleet.lastSeq)
     }
 
     /// `history`: durable events after a seq, from the store (so a gap-filling client never sees an
@@ -109,15 +76,9 @@ extension EngineCore {
         do {
             let events = try store.events(after: after, navigator: request.navigator, limit: limit + 1)
             let page = events.prefix(limit)
-            return Reply.ok(
-                id: request.id,
-                [
-                    "events": .array(page.map(\.json)), "next": .int(page.last?.seq ?? after),
-                    "more": .bool(events.count > limit),
-                    // Which run answered: a client filling a gap must know whether these events come
-                    // from the log it has been following (see `ping`).
-                    "instance": .string(instance),
-                ])
+            return HistoryPage(
+                events: Array(page), next: page.last?.seq ?? after, more: events.count > limit, instance: instance
+            ).json(id: request.id)
         } catch {
             return Reply.error(id: request.id, WireError(error.coreError))
         }

@@ -60,16 +60,11 @@ extension EngineCore {
         }
         switch request.body {
         case .ping:
-            reply(
-                envelope,
-                Reply.ok(
-                    id: request.id,
-                    [
-                        "version": .string(SegueVersion.current), "frameRate": .int(clock.rate),
-                        "frame": .int(fleet.closedFrame), "seq": .int(fleet.lastSeq),
-                        "heartbeatSeconds": .double(Double(options.heartbeatInterval.inNanoseconds) / 1e9),
-                        "instance": .string(instance), "since": .int(openedAt),
-                    ]))
+            let pong = Pong(
+                version: SegueVersion.current, frameRate: clock.rate, frame: fleet.closedFrame, seq: fleet.lastSeq,
+                heartbeatSeconds: Double(options.heartbeatInterval.inNanoseconds) / 1e9, instance: instance,
+                since: openedAt)
+            reply(envelope, pong.json(id: request.id))
         case .navigation(let command):
             execute(command, request, envelope, now: now)
         case .state(let at):
