@@ -28,7 +28,8 @@ let package = Package(
         .target(name: "SegueWire", dependencies: ["SegueCore", "CZeroMQ"]),
         .target(name: "SeguePostgres", dependencies: ["SegueCore", "SegueStore", "CPostgres"]),
         .target(
-            name: "SegueDaemon", dependencies: ["SegueCore", "SegueStore", "SegueWire", "CSystemd", "SegueCommandLine"]),
+            name: "SegueDaemon",
+            dependencies: ["SegueCore", "SegueStore", "SeguePostgres", "SegueWire", "CSystemd", "SegueCommandLine"]),
         .target(name: "SegueClient", dependencies: ["SegueCore", "SegueWire"]),
         .target(name: "SegueHTTP", dependencies: ["CMicroHTTPD"]),
         // The viewer's page files (Sources/SegueView/Page) are embedded by the EmbedPage build plugin.

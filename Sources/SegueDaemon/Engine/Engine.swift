@@ -52,7 +52,7 @@ public final class Engine: @unchecked Sendable {
 
     var options: EngineOptions
     let log: EngineLog
-    let store: EventStore
+    let store: any EventStoring
     let clock: FrameClock
     let decoder: RequestDecoder
     let wakeup = Wakeup()
@@ -121,29 +121,16 @@ public final class Engine: @unchecked Sendable {
     public private(set) var boundCommandEndpoints: [String] = []
     public private(set) var boundPublishEndpoints: [String] = []
 
-    /// Opens the store and rebuilds every navigator (snapshots, then the tail of the log).
-    public init(options: EngineOptions, log: @escaping EngineLog = { _, _ in }) throws {
+    /// Rebuilds every navigator from `store`, already opened (`StoreOpening`): snapshots, then the
+    /// tail of the log.
+    public init(options: EngineOptions, store: any EventStoring, log: @escaping EngineLog = { _, _ in }) throws {
         self.options = options
         self.log = log
+        self.store = store
         clock = try FrameClock(rate: options.frameRate)
         var limits = options.decoderLimits
         limits.maxStringBytes = min(limits.maxStringBytes, options.maxMessageBytes)
         decoder = RequestDecoder(limits: limits)
-        do {
-            try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw DataDirectoryError(path: options.dataDirectory, underlying: error)
-        }
-        let path = (options.dataDirectory as NSString).appendingPathComponent("segue.db")
-        // The quick check reads every page, which alone takes seconds on a 10-million-event log; it
-        // runs beside start-up instead, and a damaged file is reported the moment it is found.
-        store = try EventStore(
-            path: path, durability: options.durability,
-            check: .deferred(report: { error in
-                if let error {
-                    log(2, "The log failed its integrity check: \(error). Stop the daemon and restore a backup.")
-                }
-            }))
         fleet = Fleet(clock: clock)
         try rebuild()
         fleet.journaling = true
