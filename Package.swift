@@ -60,13 +60,14 @@ let package = Package(
         // Starts a real PostgreSQL server for the tests that need one (scripts/pg-test-server.sh).
         .target(name: "PostgresTestSupport", dependencies: ["SeguePostgres"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueCore"]),
-        .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore"]),
+        .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueCore", "PostgresTestSupport"]),
         .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueCore"]),
         .testTarget(name: "SegueHTTPTests", dependencies: ["SegueHTTP"]),
         .testTarget(name: "SegueViewTests", dependencies: ["SegueView", "SegueHTTP", "SegueCore"]),
         .testTarget(name: "SegueCommandLineTests", dependencies: ["SegueCommandLine"]),
         // The segue executable's own logic (value readers, key options, the watch layout, generated help).
         .testTarget(name: "SegueCLITests", dependencies: ["segue", "SegueClient", "SegueCore", "SegueCommandLine"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["SegueClient", "SegueCore", "SegueWire"]),
+        .testTarget(
+            name: "IntegrationTests", dependencies: ["SegueClient", "SegueCore", "SegueWire", "PostgresTestSupport"]),
     ]
 )

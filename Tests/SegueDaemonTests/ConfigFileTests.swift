@@ -121,7 +121,10 @@ import Testing
             #"{"store": {"kind": "postgres"}}"#,
             #"config error at $.store.conninfo: is required for kind "postgres": a libpq connection string such as "host=/run/postgresql dbname=segue""#
         ),
-        (#"{"store": {"kind": "postgres", "conninfo": ""}}"#, "config error at $.store.conninfo: must be a non-empty string"),
+        (
+            #"{"store": {"kind": "postgres", "conninfo": ""}}"#,
+            "config error at $.store.conninfo: must be a non-empty string"
+        ),
         (
             #"{"store": {"kind": "postgres", "conninfo": "dbname=segue password=hunter2"}}"#,
             "config error at $.store.conninfo: The PostgreSQL connection string password=<redacted> dbname=segue sets a "

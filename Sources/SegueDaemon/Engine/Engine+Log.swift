@@ -140,6 +140,7 @@ extension Engine {
         uncommitted.removeAll()
         for message in outbox.voidUndurable() { send(message) }
         fleet.rollback(to: durable)
+        if durable > fleet.lastSeq { takeCommittedFromStore(through: durable) }
         // Their ids stay in the filter of stored ids (`knownCommandIDs`): a retry of one is looked
         // up, found new and applied, as a false positive is.
         recentCommands.forget(after: durable)
