@@ -43,7 +43,8 @@ let package = Package(
         .executableTarget(
             name: "segue",
             dependencies: [
-                "SegueClient", "SegueStore", "SegueCore", "SegueWire", "SegueCommandLine", "SegueView", "SegueHTTP",
+                "SegueClient", "SegueStore", "SeguePostgres", "SegueCore", "SegueWire", "SegueCommandLine", "SegueView",
+                "SegueHTTP",
             ]),
         // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
         .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore", "SeguePostgres"]),
