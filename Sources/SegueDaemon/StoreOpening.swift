@@ -29,10 +29,11 @@ enum StoreOpening {
             let opened = try PostgresEventStore(
                 settings: settings, durability: options.durability, retry: .untilStopped,
                 progress: { attempt in
+                    guard keepWaiting() else { return false }
                     let line = "Waiting for \(where_): \(attempt)."
                     log(attempt.attempt == 1 ? 4 : 5, line)
                     status(line)
-                    return keepWaiting()
+                    return true
                 })
             log(5, "Opened the log in \(where_): seq \(opened.lastSeq), durability \(options.durability.rawValue).")
             return opened
