@@ -33,7 +33,10 @@ let package = Package(
         .target(name: "SeguePostgres", dependencies: ["SegueCore", "SegueStore", "CPostgres"]),
         .target(
             name: "SegueDaemon",
-            dependencies: ["SegueCore", "SegueProtocol", "SegueStore", "SegueWire", "CSystemd", "SegueCommandLine"]),
+            dependencies: [
+                "SegueCore", "SegueProtocol", "SegueStore", "SeguePostgres", "SegueWire", "CSystemd",
+                "SegueCommandLine",
+            ]),
         .target(name: "SegueClient", dependencies: ["SegueCore", "SegueProtocol", "SegueWire"]),
         .target(name: "SegueHTTP", dependencies: ["CMicroHTTPD"]),
         // The viewer's page files (Sources/SegueView/Page) are embedded by the EmbedPage build plugin.
@@ -47,7 +50,8 @@ let package = Package(
         .executableTarget(
             name: "segue",
             dependencies: [
-                "SegueClient", "SegueStore", "SegueCore", "SegueProtocol", "SegueWire", "SegueCommandLine", "SegueView",
+                "SegueClient", "SegueStore", "SeguePostgres", "SegueCore", "SegueProtocol", "SegueWire",
+                "SegueCommandLine", "SegueView",
                 "SegueHTTP",
             ]),
         // A child process for SegueStoreTests' crash test: appends under load until SIGKILLed.
@@ -67,7 +71,8 @@ let package = Package(
         .target(name: "PostgresTestSupport", dependencies: ["SeguePostgres"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "SegueProtocolTests", dependencies: ["SegueProtocol", "SegueCore"]),
         .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueProtocol", "SegueCore"]),
-        .testTarget(name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueProtocol", "SegueCore"]),
+        .testTarget(
+            name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueProtocol", "SegueCore", "PostgresTestSupport"]),
         .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueProtocol", "SegueCore"]),
         .testTarget(name: "SegueHTTPTests", dependencies: ["SegueHTTP"]),
         .testTarget(name: "SegueViewTests", dependencies: ["SegueView", "SegueHTTP", "SegueCore"]),
@@ -78,7 +83,8 @@ let package = Package(
             dependencies: ["segue", "SegueClient", "SegueCore", "SegueProtocol", "SegueCommandLine"]),
         // Golden/: the wire transcript WireGoldenTests compares with, read from the source tree.
         .testTarget(
-            name: "IntegrationTests", dependencies: ["SegueClient", "SegueCore", "SegueProtocol", "SegueWire"],
+            name: "IntegrationTests",
+            dependencies: ["SegueClient", "SegueCore", "SegueProtocol", "SegueWire", "PostgresTestSupport"],
             exclude: ["Golden"]),
     ]
 )

@@ -15,6 +15,15 @@
 #   CRASH_SEED=7 CRASH_CLIENTS=16 CRASH_SNAPSHOT_EVERY=150 scripts/crash-daemon.sh 10
 #   CRASH_DURABILITY=relaxed scripts/crash-daemon.sh 100   (events in the WAL, not fsynced, when `ok`
 #                                                          goes out: a SIGKILL must still lose none)
+#
+# On PostgreSQL: CRASH_STORE_URL=postgresql://… runs segued with --store-url. With CRASH_PG_DIR (a
+# server of scripts/pg-test-server.sh) and CRASH_SERVER_KILLS=N, N of the rounds kill the PostgreSQL
+# server instead (`pg_ctl stop -m immediate`) under load and start it again: commands during the
+# outage must get `unavailable`, service must resume without restarting segued, and nothing
+# acknowledged may be lost.
+#   scripts/pg-test-server.sh start /tmp/pg && CRASH_PG_DIR=/tmp/pg CRASH_SERVER_KILLS=10 \
+#     CRASH_STORE_URL="postgresql:///postgres?host=/tmp/pg&port=$(cat /tmp/pg/port)&user=segue" \
+#     scripts/crash-daemon.sh 100
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CRASH_ROUNDS=${1:-100}
@@ -30,6 +39,11 @@ SEGUED = os.environ["SEGUED"]
 CLIENTS = int(os.environ.get("CRASH_CLIENTS", "16"))
 SEED = int(os.environ.get("CRASH_SEED", str(int(time.time()))))
 DURABILITY = os.environ.get("CRASH_DURABILITY", "full")
+STORE_URL = os.environ.get("CRASH_STORE_URL", "")
+PG_DIR = os.environ.get("CRASH_PG_DIR", "")
+SERVER_KILLS = int(os.environ.get("CRASH_SERVER_KILLS", "0"))
+if SERVER_KILLS and not (PG_DIR and STORE_URL):
+    sys.exit("crash-daemon: CRASH_SERVER_KILLS needs CRASH_PG_DIR and CRASH_STORE_URL")
 if DURABILITY not in ("full", "relaxed"):
     sys.exit(f"crash-daemon: CRASH_DURABILITY must be full or relaxed, not {DURABILITY!r}")
 rng = random.Random(SEED)
@@ -78,7 +92,8 @@ def call(sock, request, timeout_ms=2000, raw=False):
 
 def start_daemon():
     proc = subprocess.Popen(
-        [SEGUED, "--config", config_path, "--data-dir", data_dir, "--command", command, "--publish", publish, "--log-level", "notice"],
+        [SEGUED, "--config", config_path, "--data-dir", data_dir, "--command", command, "--publish", publish, "--log-level", "notice"]
+        + (["--store-url", STORE_URL] if STORE_URL else []),
         stdout=log_file, stderr=log_file)
     sock = ctx.socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
@@ -153,9 +168,12 @@ def history_after(sock, after):
 class Client(threading.Thread):
     """Sends one command at a time to its own two navigators and records every `ok` reply."""
 
-    def __init__(self, index, round_no, stop):
+    def __init__(self, index, round_no, stop, outlive_timeouts=False):
         super().__init__(daemon=True)
         self.index, self.round_no, self.stop = index, round_no, stop
+        # In a server round segued stays up: a command without a reply in time is left unknown
+        # and the client goes on.
+        self.outlive_timeouts = outlive_timeouts
         self.acked = {}  # request id -> (cmd, reply)
         self.sent = 0
         self.errors = {}  # error code -> count (busy, cannot_pop_root, ... are expected)
@@ -207,6 +225,8 @@ class Client(threading.Thread):
                 except zmq.ZMQError:
                     return
                 if reply is None:
+                    if self.outlive_timeouts:
+                        continue
                     return  # the daemon is gone; this command's outcome is unknown
                 assert reply.get("id") == rid, (req, reply)
                 if reply.get("ok"):
@@ -260,7 +280,7 @@ def violation(message):
     print(f"  VIOLATION: {message}", flush=True)
 
 
-def verify(sock, acked, seen, round_no):
+def verify(sock, acked, seen, round_no, restarted=True):
     """Checks the log of the restarted daemon against what clients and the subscriber saw."""
     global verified_seq
     events = history_after(sock, verified_seq)
@@ -292,7 +312,7 @@ def verify(sock, acked, seen, round_no):
                     violation(f"{nav}: recovery cancelled transition {data['transition']}, which was not interactive")
             interactive.pop(nav, None)
     totals["events"] += len(events)
-    if interactive:
+    if interactive and restarted:
         violation(f"interactive transitions survived the restart: {interactive}")
     # Every acknowledged command is in the log.
     lost = 0
@@ -321,41 +341,77 @@ def verify(sock, acked, seen, round_no):
                 (live["transition"] or {}).get("id") != (folded["transition"] or {}).get("id") or \
                 (live["transition"] or {}).get("phase") != (folded["transition"] or {}).get("phase"):
             violation(f"{nav}: live state {live} differs from the fold {folded}")
-        if live["transition"] and live["transition"]["phase"] == "interactive":
+        if restarted and live["transition"] and live["transition"]["phase"] == "interactive":
             violation(f"{nav}: transition {live['transition']['id']} is interactive after a restart")
         totals["states_compared"] += 1
     return lost
 
 
+def pg_server(*arguments):
+    subprocess.run(["bash", "scripts/pg-test-server.sh", *arguments, ], check=True, stdout=subprocess.DEVNULL)
+
+
+def server_outage(sock, round_no):
+    """Kills the PostgreSQL server under load, starts it again, and waits until segued stores a
+    command again by itself. Returns the probe's acknowledgement (checked like the clients')."""
+    pg_server("stop", PG_DIR, "immediate")
+    time.sleep(rng.uniform(0.3, 0.8))  # the outage: every command in it must get `unavailable`
+    pg_server("restart", PG_DIR)
+    came_back = time.time()
+    probe = {"cmd": "create", "id": f"probe{round_no}", "navigator": f"probe{round_no}", "root": "Home"}
+    while time.time() - came_back < 30:
+        reply = call(sock, probe, 2000)
+        if reply and reply.get("ok"):
+            totals["resume_seconds"] = max(totals["resume_seconds"], time.time() - came_back)
+            return {probe["id"]: ("create", reply)}
+        time.sleep(0.05)
+    violation(f"round {round_no}: segued did not store a command within 30 s of the server's restart")
+    return {}
+
+
+server_rounds = set(rng.sample(range(2, ROUNDS + 1), min(SERVER_KILLS, ROUNDS - 1))) if SERVER_KILLS else set()
+totals.update(server_rounds=len(server_rounds), outage_unavailable=0, resume_seconds=0.0)
 started = time.time()
 proc, sock = start_daemon()
-print(f"crash-daemon: {ROUNDS} rounds, {CLIENTS} clients, seed {SEED}, data {data_dir}", flush=True)
+print(f"crash-daemon: {ROUNDS} rounds, {CLIENTS} clients, seed {SEED}, data {data_dir}"
+      + (f", store {STORE_URL}, server killed in rounds {sorted(server_rounds)}" if STORE_URL else ""), flush=True)
 for round_no in range(1, ROUNDS + 1):
+    server_round = round_no in server_rounds
     stop = threading.Event()
     subscriber = Subscriber(stop)
     subscriber.start()
     subscriber.ready.wait(3)
-    clients = [Client(i, round_no, stop) for i in range(CLIENTS)]
+    clients = [Client(i, round_no, stop, outlive_timeouts=server_round) for i in range(CLIENTS)]
     for c in clients:
         c.start()
     time.sleep(rng.uniform(0.15, 0.9))
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    time.sleep(0.05)
+    acked = {}
+    if server_round:
+        acked.update(server_outage(sock, round_no))
+        time.sleep(0.2)  # load on the resumed store
+    else:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        time.sleep(0.05)
     stop.set()
     for c in clients:
         c.join()
     subscriber.join()
-    sock.close()
-    proc, sock = start_daemon()
-    acked = {}
+    if server_round:
+        unavailable = sum(c.errors.get("unavailable", 0) for c in clients)
+        totals["outage_unavailable"] += unavailable
+        if unavailable == 0:
+            violation(f"round {round_no}: no command got `unavailable` while the server was down")
+    else:
+        sock.close()
+        proc, sock = start_daemon()
     for c in clients:
         acked.update(c.acked)
         totals["sent"] += c.sent
         for code, n in c.errors.items():
             errors[code] = errors.get(code, 0) + n
-    lost = verify(sock, acked, subscriber.events, round_no)
-    print(f"round {round_no}: {len(acked)} acked of {sum(c.sent for c in clients)} sent, "
+    lost = verify(sock, acked, subscriber.events, round_no, restarted=not server_round)
+    print(f"round {round_no}{' (server killed)' if server_round else ''}: {len(acked)} acked of {sum(c.sent for c in clients)} sent, "
           f"{len(subscriber.events)} published events checked, log at seq {verified_seq}, losses {lost}", flush=True)
 
 proc.send_signal(signal.SIGTERM)
@@ -365,7 +421,9 @@ elapsed = time.time() - started
 print(f"SUMMARY rounds={ROUNDS} durability={DURABILITY} acked={totals['acked']} sent={totals['sent']} "
       f"subscriber_events={totals['subscriber_events']} events={totals['events']} "
       f"states_compared={totals['states_compared']} recovery_cancels={totals['recovery_cancels']} "
-      f"losses={totals['losses']} violations={totals['violations']} final_exit={status} seconds={elapsed:.1f}",
+      f"losses={totals['losses']} violations={totals['violations']} final_exit={status} seconds={elapsed:.1f}"
+      + (f" server_rounds={totals['server_rounds']} outage_unavailable={totals['outage_unavailable']} "
+         f"resume_seconds={totals['resume_seconds']:.2f}" if STORE_URL else ""),
       flush=True)
 print(f"refused commands by error code: {dict(sorted(errors.items()))}", flush=True)
 ok = totals["losses"] == 0 and totals["violations"] == 0 and status == 0

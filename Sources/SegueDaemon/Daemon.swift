@@ -33,6 +33,15 @@ public enum Daemon {
                 FileHandle.standardError.write(Data("segued: \(error)\n".utf8))
                 return 78
             }
+            do {
+                if let store = try StoreOpening.check(config.store) {
+                    FileHandle.standardError.write(Data("segued: store: \(store)\n".utf8))
+                }
+            } catch {
+                let reason = (error as? StoreError).map(\.message) ?? "\(error)"
+                FileHandle.standardError.write(Data("segued: store error at $.store: \(reason)\n".utf8))
+                return 78
+            }
             print(config.json.prettyPrinted())
             for warning in config.warnings {
                 FileHandle.standardError.write(Data("segued: warning: \(warning)\n".utf8))
@@ -108,27 +117,19 @@ public enum Daemon {
         for warning in config.warnings { logger.warning(warning) }
         let notifier = SystemdNotifier()
         let cleanup = FailedStartCleanup(dataDirectory: config.dataDir)
-        let engine: Engine
-        do {
-            engine = try Engine(options: options, logger: logger)
-        } catch {
-            // A StoreError's own text leads with its wire code (`bad_request: …`), which means
-            // nothing to an operator reading why the daemon did not start: the message says it all.
-            let reason = (error as? StoreError).map(\.message) ?? "\(error)"
-            logger.critical("Could not open the log in \(config.dataDir): \(reason)")
-            cleanup.removeWhatThisStartCreated(store: nil)
-            return 1
-        }
+        let starting = StartingEngine()
         let watcher = SignalWatcher()
-        let reloader = Reloader(config: config, engine: engine, logger: logger, notifier: notifier)
         do {
             try watcher.start { signal in
                 switch signal {
                 case .terminate, .interrupt:
                     logger.notice("Received \(signal); finishing the group commit and stopping.")
                     _ = notifier.stopping(status: "Stopping")
-                    engine.stop()
+                    starting.stop()
                 case .hangup:
+                    guard let reloader = starting.runningReloader else {
+                        return logger.notice("SIGHUP during start-up: nothing to reload yet.")
+                    }
                     reloader.reload()
                 }
             }
@@ -137,12 +138,32 @@ public enum Daemon {
             return 1
         }
         defer { watcher.stop() }
+        let engine: Engine
+        do {
+            let store = try StoreOpening.open(
+                config.store, options: options, logger: logger, status: { _ = notifier.status($0) },
+                keepWaiting: { !starting.stopRequested })
+            engine = try Engine(options: options, store: store, logger: logger)
+        } catch {
+            if starting.stopRequested {
+                logger.notice("Stopped before the log was open.")
+                return 0
+            }
+            // A StoreError's own text leads with its wire code (`bad_request: …`), which means
+            // nothing to an operator reading why the daemon did not start: the message says it all.
+            let reason = (error as? StoreError).map(\.message) ?? "\(error)"
+            let location = StoreOpening.location(config.store, dataDirectory: config.dataDir)
+            logger.critical("Could not open the log in \(location): \(reason)")
+            if config.store == .sqlite { cleanup.removeWhatThisStartCreated(store: nil) }
+            return 1
+        }
+        starting.started(engine, reloader: Reloader(config: config, engine: engine, logger: logger, notifier: notifier))
         installSupervision(engine, notifier: notifier)
         do {
             try engine.run {
                 let endpoints = (engine.boundCommandEndpoints + engine.boundPublishEndpoints).joined(separator: " ")
                 logger.notice(
-                    "Ready: commands on \(engine.boundCommandEndpoints.joined(separator: ", ")), publishing on \(engine.boundPublishEndpoints.joined(separator: ", ")), \(options.frameRate) Hz, durability \(options.durability.rawValue)."
+                    "Ready: commands on \(engine.boundCommandEndpoints.joined(separator: ", ")), publishing on \(engine.boundPublishEndpoints.joined(separator: ", ")), \(options.frameRate) Hz, durability \(options.durability.rawValue), log in \(StoreOpening.location(config.store, dataDirectory: config.dataDir))."
                 )
                 _ = notifier.ready(status: "Serving on \(endpoints)")
             }

@@ -24,10 +24,11 @@ struct FailedStartCleanup {
 
     /// Closes `store` and removes the log this start created, if it holds no event; then the data
     /// dir, if this start created it and nothing else is in it.
-    func removeWhatThisStartCreated(store: EventStore?) {
+    func removeWhatThisStartCreated(store: (any EventStoring)?) {
         let empty = store.map { $0.lastSeq == 0 } ?? true
         store?.close()
-        guard !logExisted, empty else { return }
+        // A PostgreSQL log is the database's: nothing of it is in the data dir.
+        guard !logExisted, empty, (store?.kind ?? .sqlite) == .sqlite else { return }
         for file in Self.logFiles { try? FileManager.default.removeItem(atPath: Self.path(dataDirectory, file)) }
         guard !directoryExisted, (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory))?.isEmpty == true
         else { return }

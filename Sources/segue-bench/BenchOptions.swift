@@ -9,6 +9,10 @@ struct BenchOptions {
     var directory: String?
     /// Sections to run; all when empty.
     var only: Set<String> = []
+    /// `--store postgres`: also segued on PostgreSQL (the `postgres` section), at `storeURL` or on a
+    /// server of its own (scripts/pg-test-server.sh).
+    var store = "sqlite"
+    var storeURL: String?
 
     static let sections = ["raw", "latency", "throughput", "gesture", "fanout", "scale", "store"]
 
@@ -24,8 +28,17 @@ struct BenchOptions {
             OptionSpec(
                 "only", value: "section[,section...]", completion: .list(sections),
                 help: "Run only these sections: \(sections.joined(separator: ", "))."),
+            OptionSpec(
+                "store", value: "sqlite|postgres", completion: .list(["sqlite", "postgres"]),
+                help: "postgres: also run segued on PostgreSQL against the raw INSERT;COMMIT round trip."),
+            OptionSpec(
+                "store-url", value: "url",
+                help: "The PostgreSQL server for --store postgres (default: a throwaway one, postgresql-15)."),
         ],
-        examples: ["segue-bench --quick", "segue-bench --only fanout,store --json > bench.json"])
+        examples: [
+            "segue-bench --quick", "segue-bench --only fanout,store --json > bench.json",
+            "segue-bench --store postgres --only latency,throughput",
+        ])
 
     /// What the command line asks for: the options, or help.
     enum Parsed {
@@ -50,6 +63,11 @@ struct BenchOptions {
         options.quick = parsed.flag("quick")
         options.json = parsed.flag("json")
         options.directory = parsed.value("dir")
+        options.store = parsed.value("store") ?? "sqlite"
+        guard ["sqlite", "postgres"].contains(options.store) else {
+            throw .invalidValue(options.store, for: "--store", "expected sqlite or postgres")
+        }
+        options.storeURL = parsed.value("store-url")
         if let list = parsed.value("only") {
             options.only = Set(list.split(separator: ",").map(String.init))
             if let bad = options.only.sorted().first(where: { !sections.contains($0) }) {

@@ -16,7 +16,8 @@ enum CommandBench {
         var push = Samples()
         var pop = Samples()
         /// Raw limits sampled in the same loop, between the commands (a shared disk drifts by 30× within
-        /// minutes, so limits measured earlier in the run would not describe the same disk).
+        /// minutes, so limits measured earlier in the run would not describe the same disk): the echo
+        /// round trip, and the storage's own (`fdatasync`, or PostgreSQL's `INSERT; COMMIT`).
         var rtt = Samples()
         var fsync = Samples()
         var errors = 0
@@ -27,9 +28,12 @@ enum CommandBench {
 
     /// Alternating non-animated push and pop on one navigator from one DEALER, `pairs` of each; every
     /// command is preceded by a raw echo round trip of the same bytes over the same transport and a
-    /// raw `write` + `fdatasync` in the data dir's file system.
-    static func latency(daemon: DaemonProcess, context: ZMQContext, pairs: Int, echoEndpoint: String) throws -> Latency
-    {
+    /// raw `write` + `fdatasync` in the data dir's file system, or `storage` when given (its round
+    /// number in, nanoseconds out).
+    static func latency(
+        daemon: DaemonProcess, context: ZMQContext, pairs: Int, echoEndpoint: String,
+        storage: ((Int) throws -> Int64)? = nil
+    ) throws -> Latency {
         let client = try BenchClient(context: context, endpoint: daemon.commandEndpoint)
         try client.call(["cmd": "create", "navigator": "lat", "root": "Home"])
         let server = try RawBaselines.EchoServer(endpoint: echoEndpoint)
@@ -45,7 +49,7 @@ enum CommandBench {
                 var start = Bench.monotonic()
                 guard try echo.request(push, timeout: .seconds(5)) != nil else { throw BenchError("Echo timed out.") }
                 let rtt = Bench.monotonic() - start
-                let fsync = disk.sync(index: round * 2 + index)
+                let fsync = try storage?(round * 2 + index) ?? disk.sync(index: round * 2 + index)
                 start = Bench.monotonic()
                 guard let reply = try client.request(body, timeout: .seconds(30)) else {
                     throw BenchError("No reply to a push/pop within 30 s.")

@@ -47,7 +47,8 @@ final class DaemonProcess {
 
     /// Spawns the daemon; `transport` is `tcp` or `ipc`. Does not wait: see ``waitReady``.
     init(
-        dataDirectory: String, transport: String = "tcp", frameRate: Int = 60, durability: String = "full"
+        dataDirectory: String, transport: String = "tcp", frameRate: Int = 60, durability: String = "full",
+        arguments: [String] = []
     ) throws {
         self.dataDirectory = dataDirectory
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
@@ -61,10 +62,11 @@ final class DaemonProcess {
         logPath = dataDirectory + ".log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: try Self.binary())
-        process.arguments = [
-            "--data-dir", dataDirectory, "--command", commandEndpoint, "--publish", publishEndpoint,
-            "--frame-rate", String(frameRate), "--durability", durability,
-        ]
+        process.arguments =
+            [
+                "--data-dir", dataDirectory, "--command", commandEndpoint, "--publish", publishEndpoint,
+                "--frame-rate", String(frameRate), "--durability", durability,
+            ] + arguments
         process.standardError = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = FileHandle.nullDevice
         spawnedAt = Bench.monotonic()

@@ -70,7 +70,7 @@ enum PostgresStoreBench {
     static let rawInsert = PreparedStatement(
         "bench_raw_insert", "INSERT INTO raw_insert (seq, data) VALUES ($1, $2)", [.int8, .json])
 
-    private static func timeRawInsert(_ connection: PostgresConnection, seq: Int64) throws -> Int64 {
+    static func timeRawInsert(_ connection: PostgresConnection, seq: Int64) throws -> Int64 {
         var parameters = PostgresParameters()
         parameters.append(seq)
         parameters.append(#"{"transition":1,"from":"a","to":"b"}"#, as: .json)

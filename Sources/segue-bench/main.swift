@@ -248,6 +248,18 @@ do {
             report.add(figure)
         }
     }
+    if options.store == "postgres" {
+        Report.progress("== segued on PostgreSQL")
+        let server = try PostgresDaemonBench.Server(url: options.storeURL, scratch: base)
+        defer { server.remove() }
+        for figure in try PostgresDaemonBench.figures(
+            server: server, base: base, context: context, options: options, echoThroughput: raw.echoThroughput)
+        {
+            report.add(figure)
+        }
+        let store = try PostgresStoreBench.run(conninfo: server.conninfo, rounds: options.quick ? 200 : 2000)
+        for line in store.lines { report.note("PostgreSQL store alone: \(line)") }
+    }
 } catch {
     stopAll()
     FileHandle.standardError.write(Data("segue-bench: \(error)\n".utf8))

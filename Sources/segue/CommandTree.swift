@@ -263,12 +263,12 @@ enum CommandTree {
                     "segue log --type transition. --utc",
                 ]),
             CommandConfiguration(
-                name: "export", abstract: "Write a data dir's log as JSON Lines.",
+                name: "export", abstract: "Write a data dir's (or PostgreSQL database's) log as JSON Lines.",
                 discussion:
                     "Reads the store directly and only reads it (no schema migration), so it is safe on a running "
                     + "daemon's data dir; it sees the events committed when it starts.",
                 options: [
-                    OptionSpec("data-dir", value: "dir", completion: .directory, help: "The daemon's data directory."),
+                    OptionSpec("data-dir", value: "dir|url", completion: .directory, help: Self.storeHelp),
                     OptionSpec(
                         "output", short: "o", value: "file", completion: .file, help: "Write here instead of stdout."),
                 ],
@@ -281,7 +281,7 @@ enum CommandTree {
                     + "is written: a file that fails leaves the data dir as it was (status 1).",
                 arguments: [ArgumentSpec("file", completion: .file, help: "The JSON Lines file.")],
                 options: [
-                    OptionSpec("data-dir", value: "dir", completion: .directory, help: "The daemon's data directory.")
+                    OptionSpec("data-dir", value: "dir|url", completion: .directory, help: Self.storeHelp)
                 ],
                 examples: ["segue import --data-dir ./restored log.jsonl"]),
             CommandConfiguration(
@@ -291,7 +291,7 @@ enum CommandTree {
                     + "core can read, frames never going back. Status 1 for any problem found (a line that is not "
                     + "an event included), 74 when the file or data dir cannot be read.",
                 arguments: [ArgumentSpec("file", optional: true, completion: .file, help: "A JSON Lines export.")],
-                options: [OptionSpec("data-dir", value: "dir", completion: .directory, help: "A data directory.")],
+                options: [OptionSpec("data-dir", value: "dir|url", completion: .directory, help: Self.storeHelp)],
                 examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"]),
             CommandConfiguration(
                 name: "ping", abstract: "Ask the daemon for its version, frame rate and position.",
@@ -382,7 +382,9 @@ enum CommandTree {
                 name: "replay", abstract: "Regenerate the ticks a log produced, bit for bit.",
                 discussion: "LOG is a data dir or a JSON Lines export. --json prints each tick body exactly as segued "
                     + "published it; --publish re-publishes ticks and events on a PUB socket in real time (or --speed).",
-                arguments: [ArgumentSpec("log", completion: .file, help: "A data dir or an export file.")],
+                arguments: [
+                    ArgumentSpec("log", completion: .file, help: "A data dir, a postgresql:// URL or an export file.")
+                ],
                 options: [
                     OptionSpec("navigator", value: "name", help: "Only this navigator's ticks."),
                     OptionSpec("from", value: "seq", help: "Start at the frame of this seq."),
@@ -407,7 +409,7 @@ enum CommandTree {
                     "segue replay log.jsonl --publish tcp://127.0.0.1:7501",
                     "segue replay log.jsonl --publish tcp://127.0.0.1:7501 --speed 0.25 --wait-subscriber",
                 ]),
-        ] + pictures))
+        ] + pictures + [MigrateCommand.configuration]))
 
     /// The man page's sections after the commands.
     static let manSections: [(title: String, body: String)] = [
@@ -426,10 +428,13 @@ enum CommandTree {
         ("See also", "segued(8); docs/cli.md, docs/protocol.md and docs/operations.md in the documentation."),
     ]
 
+    /// `--data-dir` of the store commands, which take a PostgreSQL log too.
+    static let storeHelp = "The daemon's data directory, or its PostgreSQL database as a postgresql:// URL."
+
     /// The commands that read or write files and never talk to a daemon: they take `--json` only
     /// of the shared options, so their help does not offer endpoints, keys or a timeout.
     static let offline: Set<String> = [
-        "export", "import", "verify", "keygen", "replay", "help", "completion", "timeline",
+        "export", "import", "verify", "keygen", "replay", "help", "completion", "timeline", "migrate",
     ]
 
     /// Adds the shared options to every leaf command.

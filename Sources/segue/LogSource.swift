@@ -1,19 +1,39 @@
 import Foundation
 import SegueCommandLine
 import SegueCore
+import SeguePostgres
 import SegueStore
 
-/// Where `replay`, `verify`, `timeline` and `view` read a log: a data dir (its `segue.db`) or a JSON
-/// Lines export.
+/// A stored log opened for reading: a data dir's `EventLog` or a PostgreSQL database's.
+protocol ReadableLog: EventSequence {
+    func integrityCheck() throws(StoreError) -> [String]
+}
+
+extension EventLog: ReadableLog {}
+extension PostgresEventLog: ReadableLog {}
+
+/// Where `replay`, `verify`, `timeline` and `view` read a log: a data dir (its `segue.db`), a
+/// PostgreSQL database (a `postgresql://` URL) or a JSON Lines export.
 enum LogSource {
     static func isDataDir(_ path: String) -> Bool {
         var isDir: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
     }
 
-    /// The data dir's log, read-only: no write connection and no schema migration, so a segued of
-    /// another version running on it keeps working (`EventLog`).
-    static func openLog(_ dir: String) throws -> EventLog {
+    /// A PostgreSQL log's URL, where a data dir may be given.
+    static func isStoreURL(_ place: String) -> Bool {
+        place.hasPrefix("postgresql://") || place.hasPrefix("postgres://")
+    }
+
+    /// A stored log (a data dir or a `postgresql://` URL), read-only: no write connection, no schema
+    /// migration and no writer lock, so the segued writing it keeps working (`EventLog`,
+    /// `PostgresEventLog`).
+    static func openLog(_ place: String) throws -> any ReadableLog {
+        guard isStoreURL(place) else { return try openDataDir(place) }
+        do { return try PostgresEventLog(conninfo: place) } catch { throw IOFailure(error.message) }
+    }
+
+    private static func openDataDir(_ dir: String) throws -> EventLog {
         let path = (dir as NSString).appendingPathComponent("segue.db")
         guard FileManager.default.fileExists(atPath: path) else {
             throw IOFailure("\(dir) holds no segue.db; pass the daemon's data dir (--data-dir of segued).")
@@ -26,7 +46,7 @@ enum LogSource {
     /// Every event of the log, in seq order (`upTo` stops early).
     static func events(_ path: String, upTo last: Int64 = .max) throws -> [EventRecord] {
         var events: [EventRecord] = []
-        if isDataDir(path) {
+        if isDataDir(path) || isStoreURL(path) {
             let log = try openLog(path)
             do {
                 try log.forEachEvent(after: 0) { record in if record.seq <= last { events.append(record) } }

@@ -30,45 +30,42 @@ enum StoreCommands {
         }
     }
 
-    /// Reads the whole file first, then, holding the data dir's writer lock, checks the existing log
+    /// Reads the whole file first, then, holding the log's writer lock, checks the existing log
     /// followed by the file as `verify` would, and appends only if that comes out clean: nothing is
     /// written for a file that does not continue the log or that a daemon could not rebuild.
     static func importLog(_ inv: Invocation) throws {
-        let dir = try dataDir(inv)
+        let place = try dataDir(inv)
         let file = inv.argument("file")
         let incoming: [EventRecord]
         do { incoming = try LogSource.events(file) } catch let failure as IOFailure where failure.isContent {
             try report(file, problems: [failure.description], events: 0, navigators: 0, inv)
             return
         }
-        let path = (dir as NSString).appendingPathComponent("segue.db")
-        // A failed import leaves nothing it created: no data dir, no empty log with its WAL.
-        let createdDir = !FileManager.default.fileExists(atPath: dir)
-        let createdLog = !FileManager.default.fileExists(atPath: path)
+        let target = try WritableLog(place)
         var imported = false
-        defer {
-            if !imported, createdLog {
-                for suffix in ["", "-wal", "-shm", ".lock"] {
-                    try? FileManager.default.removeItem(atPath: path + suffix)
-                }
-                if createdDir { try? FileManager.default.removeItem(atPath: dir) }
-            }
-        }
-        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            throw IOFailure("Cannot create the data dir \(dir): \(error.localizedDescription)")
-        }
-        let store: EventStore
-        do { store = try EventStore(path: path) } catch { throw IOFailure("Cannot open \(path): \(error.message)") }
-        defer { store.close() }
+        defer { target.close(keep: imported) }
+        guard let outcome = try append(incoming, from: file, to: target, inv) else { return }
+        imported = outcome.count > 0 || !target.created
+        inv.print(
+            ["imported": .int(outcome.count), "seq": .int(target.store.lastSeq), "before": .int(outcome.before)],
+            "Imported \(outcome.count) events; the log ends at seq \(target.store.lastSeq).")
+    }
+
+    /// Checks the log followed by `incoming` (read from `file`) as `verify` would, then appends the
+    /// file in one transaction. Reports the problems and returns nil when there are any.
+    static func append(_ incoming: [EventRecord], from file: String, to target: WritableLog, _ inv: Invocation)
+        throws -> (count: Int, before: Int64)?
+    {
+        let store = target.store
         var checker = LogChecker()
-        var progress = Progress("import: checking the data dir's event", total: Int(store.lastSeq))
+        var progress = Progress("import: checking the \(target.noun)'s event", total: Int(store.lastSeq))
         do {
             try store.forEachEvent(after: 0) {
                 checker.add($0)
                 progress.update(checker.count)
             }
         } catch {
-            throw IOFailure("Reading \(path) failed: \(error.message)")
+            throw IOFailure("Reading \(target.place) failed: \(error.message)")
         }
         progress.finish()
         let existing = checker.count
@@ -79,11 +76,11 @@ enum StoreCommands {
             try report(
                 file,
                 problems: [
-                    "The data dir already holds seqs 1–\(store.lastSeq); \(file) holds seqs \(first.seq)–\(last), so "
+                    "The \(target.noun) already holds seqs 1–\(store.lastSeq); \(file) holds seqs \(first.seq)–\(last), so "
                         + "importing it would repeat them. Import only a file that continues the log (from seq "
                         + "\(store.lastSeq + 1)). Nothing was imported."
                 ], events: incoming.count, navigators: checker.navigators, inv)
-            return
+            return nil
         }
         progress = Progress("import: checking \(file)'s event", total: incoming.count)
         for (index, event) in incoming.enumerated() {
@@ -95,17 +92,12 @@ enum StoreCommands {
         guard checker.problems.isEmpty else {
             let problems = checker.problems.map { "\($0) Nothing was imported." }
             try report(file, problems: problems, events: incoming.count, navigators: checker.navigators, inv)
-            return
+            return nil
         }
-        let count: Int
-        do { count = try store.importJSONLines(from: file) } catch {
+        do { return (try store.importJSONLines(from: file), Int64(existing)) } catch {
             Output.error("error: \(error.message)")
             throw Exit(.rejected)
         }
-        imported = count > 0 || !createdLog
-        inv.print(
-            ["imported": .int(count), "seq": .int(store.lastSeq), "before": .int(Int64(existing))],
-            "Imported \(count) events; the log ends at seq \(store.lastSeq).")
     }
 
     /// SQLite's integrity check (for a data dir), then every event folded through the navigation core

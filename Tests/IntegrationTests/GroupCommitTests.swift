@@ -53,8 +53,9 @@ import Testing
 
     /// Eight closed-loop clients on one thread, each on its own navigator: their commands share
     /// commits, and every command is in the log exactly once (gapless revisions per navigator).
-    @Test func concurrentClientsShareCommits() throws {
-        let daemon = try DaemonProcess()
+    @Test(arguments: StoreBackend.allCases)
+    func concurrentClientsShareCommits(store: StoreBackend) throws {
+        let daemon = try DaemonProcess(store: store)
         let setup = try TestClient(endpoint: daemon.commandEndpoint)
         let clients = 8
         let rounds = 60

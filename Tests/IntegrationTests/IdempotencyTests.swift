@@ -68,8 +68,9 @@ import Testing
 
     /// After a restart the check comes from the store (the fingerprint kept with the reply), not from
     /// memory: the same outcomes.
-    @Test func afterARestartTheStoreTellsRetriesFromOtherRequests() throws {
-        let daemon = try DaemonProcess()
+    @Test(arguments: StoreBackend.allCases)
+    func afterARestartTheStoreTellsRetriesFromOtherRequests(store: StoreBackend) throws {
+        let daemon = try DaemonProcess(store: store)
         let c = try TestClient(endpoint: daemon.commandEndpoint)
         try c.ok(["cmd": "create", "navigator": "r", "root": "Home"])
         try c.send(raw: Array(Self.first.utf8))

@@ -22,8 +22,9 @@ import Testing
         #expect(abs(frame - now) < 120, "frame \(frame) should be the wall clock's frame \(now)")
     }
 
-    @Test func stackCommandsChangeTheStackAsDocumented() throws {
-        let daemon = try DaemonProcess()
+    @Test(arguments: StoreBackend.allCases)
+    func stackCommandsChangeTheStackAsDocumented(store: StoreBackend) throws {
+        let daemon = try DaemonProcess(store: store)
         defer { daemon.stop() }
         let c = try TestClient(endpoint: daemon.commandEndpoint)
         let created = try c.ok(["cmd": "create", "id": "c1", "navigator": "main", "root": "Home"])
@@ -142,8 +143,9 @@ import Testing
         #expect(events == ["navigator.created", "transition.started", "transition.completed"])
     }
 
-    @Test func stateAtSeqTravelsBackInTime() throws {
-        let daemon = try DaemonProcess()
+    @Test(arguments: StoreBackend.allCases)
+    func stateAtSeqTravelsBackInTime(store: StoreBackend) throws {
+        let daemon = try DaemonProcess(store: store)
         defer { daemon.stop() }
         let c = try TestClient(endpoint: daemon.commandEndpoint)
         try c.ok(["cmd": "create", "navigator": "t", "root": "Home"])
@@ -162,8 +164,9 @@ import Testing
         #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "t"])) == ["Home"])
     }
 
-    @Test func historyPagesThroughTheWholeLog() throws {
-        let daemon = try DaemonProcess()
+    @Test(arguments: StoreBackend.allCases)
+    func historyPagesThroughTheWholeLog(store: StoreBackend) throws {
+        let daemon = try DaemonProcess(store: store)
         defer { daemon.stop() }
         let c = try TestClient(endpoint: daemon.commandEndpoint)
         try c.ok(["cmd": "create", "navigator": "h1", "root": "Home"])

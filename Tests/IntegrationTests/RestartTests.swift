@@ -8,8 +8,9 @@ import Testing
 /// completes at the frame it was scheduled for, and an interactive one, whose gesture is gone, is
 /// cancelled with reason `recovery`.
 @Suite struct RestartTests {
-    @Test func anAnimatedTransitionCompletesOnScheduleAfterACrash() throws {
-        let daemon = try DaemonProcess()
+    @Test(arguments: StoreBackend.allCases)
+    func anAnimatedTransitionCompletesOnScheduleAfterACrash(store: StoreBackend) throws {
+        let daemon = try DaemonProcess(store: store)
         let c = try TestClient(endpoint: daemon.commandEndpoint)
         try c.ok(["cmd": "create", "navigator": "r", "root": "Home"])
         let duration = 1.5
@@ -32,8 +33,9 @@ import Testing
         #expect(events[2].command == nil, "decided by the clock")
     }
 
-    @Test func anInteractiveTransitionIsCancelledForRecovery() throws {
-        let daemon = try DaemonProcess()
+    @Test(arguments: StoreBackend.allCases)
+    func anInteractiveTransitionIsCancelledForRecovery(store: StoreBackend) throws {
+        let daemon = try DaemonProcess(store: store)
         // Connected before the crash, it reconnects by itself to the restarted daemon. It reads all the
         // time, as a frontend's event loop does: libzmq attaches the new connection (and sends the
         // subscription again) only while the application calls into the socket.
@@ -68,8 +70,9 @@ import Testing
         try after.ok(["cmd": "pop", "navigator": "r", "animated": false])
     }
 
-    @Test func aRetryAfterARestartGetsTheOriginalReply() throws {
-        let daemon = try DaemonProcess()
+    @Test(arguments: StoreBackend.allCases)
+    func aRetryAfterARestartGetsTheOriginalReply(store: StoreBackend) throws {
+        let daemon = try DaemonProcess(store: store)
         let c = try TestClient(endpoint: daemon.commandEndpoint)
         try c.ok(["cmd": "create", "id": "make", "navigator": "r", "root": "Home"])
         let push: JSON = ["cmd": "push", "id": "tap", "navigator": "r", "screen": "A", "animator": ["duration": 0.05]]

@@ -54,6 +54,21 @@ import Testing
         }
     }
 
+    /// `store` in the file, `--store-url` over it; the printed config reads back the same.
+    @Test func theStoreComesFromTheFileOrTheStoreURL() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "segued.json", #"{"store": {"kind": "postgres", "conninfo": "host=/run/postgresql dbname=segue"}}"#)
+        let fromFile = try runConfig(["--config", file])
+        #expect(fromFile.store == .postgres(conninfo: "host=/run/postgresql dbname=segue"))
+        #expect(try DaemonConfig(json: fromFile.json).store == fromFile.store)
+        let url = "postgresql://segue@db.example/segue?sslmode=require"
+        let overridden = try runConfig(["--config", file, "--store-url", url])
+        #expect(overridden.store == .postgres(conninfo: url))
+        #expect(overridden.store.redactedConninfo == "user=segue dbname=segue host=db.example sslmode=require")
+        #expect(try runConfig([]).store == .sqlite)
+    }
+
     @Test func checkConfigHelpAndVersion() throws {
         #expect(try parse(["--check-config"]) == .checkConfig(DaemonConfig()))
         #expect(try parse(["--help"]) == .help(DaemonConfig.usage))
@@ -87,6 +102,17 @@ import Testing
         ),
         (["--data-dir="], "invalid value '' for '--data-dir': must be a non-empty path"),
         (["--config="], "invalid value '' for '--config': must be a non-empty path"),
+        (
+            ["--store-url", "/var/lib/segue"],
+            "invalid value for '--store-url': must be a postgresql:// URL (an SQLite log is chosen with --data-dir)"
+        ),
+        (
+            ["--store-url", "postgresql://segue:hunter2@db/segue"],
+            "invalid value for '--store-url': The PostgreSQL connection string user=segue password=<redacted> "
+                + "dbname=segue host=db sets a password: Segue takes passwords only from a password file. Remove it "
+                + "and put it in a file named by passfile= (or PGPASSFILE), mode 0600, one line "
+                + "host:port:dbname:user:password."
+        ),
         (
             ["--command", "tcp://127.0.0.1"],
             "invalid value 'tcp://127.0.0.1' for '--command': 'tcp://127.0.0.1' needs a port: tcp://host:port"

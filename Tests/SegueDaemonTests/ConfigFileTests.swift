@@ -65,7 +65,7 @@ import Testing
         ("[]", "config error at $: must be an object"),
         (
             #"{"frameRte": 60}"#,
-            "config error at $.frameRte: unknown key; expected one of dataDir, command, publish, frameRate, durability, "
+            "config error at $.frameRte: unknown key; expected one of dataDir, store, command, publish, frameRate, durability, "
                 + "logLevel, heartbeatSeconds, snapshotEvery, limits, security, animators"
         ),
         (
@@ -106,6 +106,31 @@ import Testing
         (#"{"heartbeatSeconds": 61}"#, "config error at $.heartbeatSeconds: must be a number from 0.05 to 60"),
         (#"{"snapshotEvery": 0}"#, "config error at $.snapshotEvery: must be an integer from 1 to 1000000"),
         (#"{"dataDir": ""}"#, "config error at $.dataDir: must be a non-empty string"),
+        (#"{"store": "postgres"}"#, "config error at $.store: must be an object"),
+        (#"{"store": {}}"#, #"config error at $.store.kind: is required: "sqlite" or "postgres""#),
+        (#"{"store": {"kind": "mysql"}}"#, #"config error at $.store.kind: must be "sqlite" or "postgres""#),
+        (
+            #"{"store": {"kind": "sqlite", "host": "db"}}"#,
+            "config error at $.store.host: unknown key; expected one of kind, conninfo"
+        ),
+        (
+            #"{"store": {"kind": "sqlite", "conninfo": "dbname=segue"}}"#,
+            #"config error at $.store.conninfo: is only for kind "postgres"; an SQLite log lives in dataDir"#
+        ),
+        (
+            #"{"store": {"kind": "postgres"}}"#,
+            #"config error at $.store.conninfo: is required for kind "postgres": a libpq connection string such as "host=/run/postgresql dbname=segue""#
+        ),
+        (
+            #"{"store": {"kind": "postgres", "conninfo": ""}}"#,
+            "config error at $.store.conninfo: must be a non-empty string"
+        ),
+        (
+            #"{"store": {"kind": "postgres", "conninfo": "dbname=segue password=hunter2"}}"#,
+            "config error at $.store.conninfo: The PostgreSQL connection string password=<redacted> dbname=segue sets a "
+                + "password: Segue takes passwords only from a password file. Remove it and put it in a file named by "
+                + "passfile= (or PGPASSFILE), mode 0600, one line host:port:dbname:user:password."
+        ),
         (#"{"dataDir": 7}"#, "config error at $.dataDir: must be a non-empty string"),
         (#"{"command": "tcp://127.0.0.1:7400"}"#, "config error at $.command: must be an array"),
         (#"{"command": []}"#, "config error at $.command: must list at least one endpoint"),

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PostgresTestSupport
 import Testing
 
 /// The real `segued` under a stand-in systemd: the whole notify sequence over a datagram socket.
@@ -68,5 +69,46 @@ import Testing
         let output = String(decoding: log.fileHandleForReading.availableData, as: UTF8.self)
         #expect(output.contains("<5>segued: Ready"))
         #expect(output.contains("Stopped cleanly"))
+    }
+
+    /// On PostgreSQL with the server down: STATUS= says segued waits for it (and why), READY=1 comes
+    /// only once the server is up and the log open.
+    @Test func readyOnlyOnceThePostgreSQLStoreIsOpen() throws {
+        guard PostgresTestServer.shared != nil else {
+            print("⚠︎ SKIPPED: no PostgreSQL server: \(PostgresTestServer.unavailableReason ?? "")")
+            return
+        }
+        let server = try PostgresTestServer.start()
+        defer { server.remove() }
+        try server.stop()
+        let listener = try NotifySocketListener()
+        let dir = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.segued)
+        process.arguments = [
+            "--data-dir", dir.path + "/data", "--command", "ipc://\(dir.path)/cmd.sock", "--publish",
+            "ipc://\(dir.path)/pub.sock",
+            "--store-url", "postgresql:///postgres?host=\(server.directory)&port=\(server.port)&user=segue",
+        ]
+        var env = ProcessInfo.processInfo.environment
+        env["NOTIFY_SOCKET"] = listener.path
+        process.environment = env
+        process.standardError = Pipe()
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        var waiting: [String] = []
+        let until = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < until, let message = try listener.receive(timeout: .milliseconds(500)) {
+            #expect(!message.contains("READY=1"), "ready before the store is open: \(message)")
+            waiting.append(message)
+        }
+        #expect(waiting.contains { $0.hasPrefix("STATUS=Waiting for PostgreSQL at user=segue dbname=postgres") })
+        try server.restart()
+        let ready = try listener.receive(until: "READY=1")
+        #expect(ready.last?.contains("READY=1") == true)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 }

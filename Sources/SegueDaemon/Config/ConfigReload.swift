@@ -52,6 +52,7 @@ extension DaemonConfig {
             if !commandLineKeys.contains(key) && value(fresh) != value(self) { needsRestart.append("$.\(key)") }
         }
         compare("dataDir", \.dataDir)
+        compare("store", \.store)
         compare("command", \.command)
         compare("publish", \.publish)
         compare("frameRate", \.frameRate)

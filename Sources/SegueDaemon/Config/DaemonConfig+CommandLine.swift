@@ -8,7 +8,8 @@ extension DaemonConfig {
     public static let configEnvironmentVariable = "SEGUED_CONFIG"
 
     public static let usage = """
-        USAGE: segued [--config FILE] [--data-dir DIR] [--command ENDPOINT]... [--publish ENDPOINT]...
+        USAGE: segued [--config FILE] [--data-dir DIR] [--store-url URL]
+                      [--command ENDPOINT]... [--publish ENDPOINT]...
                       [--frame-rate HZ] [--durability full|relaxed] [--log-level LEVEL]
                       [--check-config] [--help] [--version]
 
@@ -17,12 +18,15 @@ extension DaemonConfig {
         OPTIONS:
           --config FILE          JSON config file (default: $SEGUED_CONFIG, else built-in defaults)
           --data-dir DIR         where the event store lives (default: ./.segue)
+          --store-url URL        keep the log in PostgreSQL at this postgresql:// URL instead (no password:
+                                 libpq reads it from PGPASSFILE or ~/.pgpass)
           --command ENDPOINT     bind the command socket here; repeat for several (default: tcp://127.0.0.1:7400)
           --publish ENDPOINT     bind the publish socket here; repeat for several (default: tcp://127.0.0.1:7401)
           --frame-rate HZ        frames per second, 1 to 1000 (default: 60)
           --durability MODE      full (fsync per group commit) or relaxed (default: full)
           --log-level LEVEL      trace, debug, info, notice, warning, error or critical (default: info)
-          --check-config         validate the config, print the effective config as JSON and exit
+          --check-config         validate the config (connecting to PostgreSQL and checking its schema
+                                 version), print the effective config as JSON and exit
           -h, --help             show this help and exit
           --version              show the version and exit
 
@@ -90,6 +94,7 @@ extension DaemonConfig {
     enum Option: String {
         case config
         case dataDir = "data-dir"
+        case storeURL = "store-url"
         case command, publish
         case frameRate = "frame-rate"
         case durability
@@ -109,6 +114,7 @@ extension DaemonConfig {
     private struct Flags {
         var configFile: String?
         var dataDir: String?
+        var store: StoreConfig?
         var command: [Endpoint] = []
         var publish: [Endpoint] = []
         var frameRate: Int?
@@ -131,6 +137,8 @@ extension DaemonConfig {
             case .config, .dataDir:
                 guard !value.isEmpty else { throw invalid("must be a non-empty path") }
                 if option == .config { configFile = value } else { dataDir = value }
+            case .storeURL:
+                store = try StoreConfig.read(url: value)
             case .command, .publish:
                 let endpoint: Endpoint
                 do throws(EndpointError) { endpoint = try Endpoint(parsing: value) } catch {
@@ -162,6 +170,10 @@ extension DaemonConfig {
             if let dataDir {
                 config.dataDir = dataDir
                 config.commandLineKeys.insert("dataDir")
+            }
+            if let store {
+                config.store = store
+                config.commandLineKeys.insert("store")
             }
             if !command.isEmpty {
                 config.command = command

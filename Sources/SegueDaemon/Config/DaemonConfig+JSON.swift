@@ -5,7 +5,7 @@ import SegueCore
 /// be saved as a config file.
 extension DaemonConfig {
     static let topLevelKeys = [
-        "dataDir", "command", "publish", "frameRate", "durability", "logLevel", "heartbeatSeconds",
+        "dataDir", "store", "command", "publish", "frameRate", "durability", "logLevel", "heartbeatSeconds",
         "snapshotEvery", "limits", "security", "animators",
     ]
     static let limitKeys = [
@@ -33,6 +33,7 @@ extension DaemonConfig {
         let root = ConfigPath.root
         var reader = try ConfigReader(json, at: root, known: Self.topLevelKeys)
         if let dataDir = try reader.string("dataDir") { self.dataDir = dataDir }
+        if let value = reader.value("store") { store = try StoreConfig.read(value, at: root.key("store")) }
         if let list = try reader.array("command") { command = try Self.endpoints(list, at: root.key("command")) }
         if let list = try reader.array("publish") { publish = try Self.endpoints(list, at: root.key("publish")) }
         if let rate = try reader.int("frameRate", in: Self.frameRateRange) { frameRate = rate }
@@ -54,6 +55,7 @@ extension DaemonConfig {
     public var json: JSON {
         var object: JSONObject = [
             "dataDir": .string(dataDir),
+            "store": store.json,
             "command": .array(command.map { .string($0.description) }),
             "publish": .array(publish.map { .string($0.description) }),
             "frameRate": .int(frameRate),

@@ -11,6 +11,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var configFile: String?
     /// Where the event store lives. Relative paths are relative to the working directory.
     public var dataDir: String = "./.segue"
+    /// Which database keeps the log: SQLite in `dataDir` (the default) or PostgreSQL.
+    public var store: StoreConfig = .sqlite
     /// Endpoints the command (ROUTER) socket binds.
     public var command: [Endpoint] = [try! Endpoint(parsing: "tcp://127.0.0.1:7400")]
     /// Endpoints the publish (PUB) socket binds.

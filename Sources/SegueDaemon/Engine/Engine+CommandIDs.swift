@@ -43,12 +43,12 @@ extension Engine {
     /// sized for exactly that many: counting first (`SELECT COUNT(*)`) would read every leaf page of
     /// the `commands` table, replies included, a second time, in one long read transaction.
     static func readCommandIDs(
-        _ store: EventStore, maxIDs: Int, logger: Logger, stopping: () -> Bool
+        _ store: any EventStoring, maxIDs: Int, logger: Logger, stopping: () -> Bool
     ) -> CommandIDFilter? {
         do {
             var hashes: [UInt64] = []
             var tooMany = false
-            let finished = try store.commandIDs().walk { bytes in
+            let finished = try store.commandIDs().walk(pageSize: 4096) { bytes in
                 guard hashes.count < maxIDs else {
                     tooMany = true
                     return false

@@ -50,7 +50,7 @@ public final class Engine: @unchecked Sendable {
 
     let options: EngineOptions
     let logger: Logger
-    let store: EventStore
+    let store: any EventStoring
     let core: EngineCore
     let systemClock = SystemClock()
     let wakeup = Wakeup()
@@ -81,26 +81,12 @@ public final class Engine: @unchecked Sendable {
     public private(set) var boundCommandEndpoints: [String] = []
     public private(set) var boundPublishEndpoints: [String] = []
 
-    /// Opens the store and rebuilds every navigator (snapshots, then the tail of the log).
-    public init(options: EngineOptions, logger: Logger = .discarding) throws {
+    /// Rebuilds every navigator from `store`, already opened (`StoreOpening`): snapshots, then the
+    /// tail of the log.
+    public init(options: EngineOptions, store: any EventStoring, logger: Logger = .discarding) throws {
         self.options = options
         self.logger = logger
-        do {
-            try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw DataDirectoryError(path: options.dataDirectory, underlying: error)
-        }
-        let path = (options.dataDirectory as NSString).appendingPathComponent("segue.db")
-        // The quick check reads every page, which alone takes seconds on a 10-million-event log; it
-        // runs beside start-up instead, and a damaged file is reported the moment it is found.
-        store = try EventStore(
-            path: path, durability: options.durability,
-            check: .deferred(report: { error in
-                if let error {
-                    logger.critical(
-                        "The log failed its integrity check: \(error). Stop the daemon and restore a backup.")
-                }
-            }))
+        self.store = store
         let started = WallClock.monotonic()
         core = try EngineCore(options: options, store: StoreLogReader(store), timer: systemClock)
         let ms = Double(WallClock.monotonic() - started) / 1e6

@@ -13,6 +13,8 @@ final class DaemonProcess: @unchecked Sendable {
     let publishEndpoint: String
     let process = Process()
     let logPath: String
+    /// The store arguments (`--store-url …`), kept by a restart; empty for SQLite in the data dir.
+    let storeArguments: [String]
     private(set) var exitStatus: Int32?
 
     /// The directory holding the built products (`segued`, `segue`, ...).
@@ -34,10 +36,11 @@ final class DaemonProcess: @unchecked Sendable {
     /// Starts a daemon and waits until it answers `ping`. Its output goes to `logPath`, by default
     /// `segued.log` in the data dir (a test that fills the data dir's disk puts it elsewhere).
     init(
-        dataDir: String? = nil, transport: Transport = .tcp, frameRate: Int = 60, arguments: [String] = [],
-        environment: [String: String] = [:], waitReady: Bool = true, logPath: String? = nil
+        dataDir: String? = nil, store: StoreBackend = .sqlite, transport: Transport = .tcp, frameRate: Int = 60,
+        arguments: [String] = [], environment: [String: String] = [:], waitReady: Bool = true, logPath: String? = nil
     ) throws {
         self.dataDir = dataDir ?? Self.temporaryDirectory()
+        storeArguments = try store.newLog()
         switch transport {
         case .tcp:
             commandEndpoint = "tcp://127.0.0.1:\(Self.freePort())"
@@ -61,7 +64,7 @@ final class DaemonProcess: @unchecked Sendable {
             [
                 "--data-dir", dataDir, "--command", commandEndpoint, "--publish", publishEndpoint,
                 "--frame-rate", String(frameRate),
-            ] + arguments
+            ] + storeArguments + arguments
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = nil
         env["WATCHDOG_USEC"] = nil
@@ -148,6 +151,7 @@ final class DaemonProcess: @unchecked Sendable {
         commandEndpoint = other.commandEndpoint
         publishEndpoint = other.publishEndpoint
         logPath = other.logPath
+        storeArguments = other.storeArguments
         try start(frameRate: 60, arguments: arguments, environment: [:], waitReady: true)
     }
 

@@ -124,6 +124,7 @@ extension EngineCore {
         let voided = outbox.voidUndurable()
         if !voided.isEmpty { actions.append(.send(voided)) }
         fleet.rollback(to: durable)
+        if durable > fleet.lastSeq { takeCommittedFromStore(through: durable) }
         // Their ids stay in the filter of stored ids (`knownCommandIDs`): a retry of one is looked
         // up, found new and applied, as a false positive is.
         recentCommands.forget(after: durable)

@@ -1,0 +1,35 @@
+import SegueCore
+import SegueStore
+
+extension EngineCore {
+    /// A batch whose commit outcome was lost (PostgreSQL's connection dropped before COMMIT's
+    /// result) fails, and its clients get `unavailable`; when the store later reads it back and
+    /// finds it committed, the log holds events the fleet rolled back. The fleet folds them in from
+    /// the store before it numbers anything else, so it never numbers a seq the log already holds
+    /// nor acknowledges on the strength of events it does not have.
+    ///
+    /// When the store cannot be read now, the durable seq stays at the fleet's: nothing is released
+    /// past what the fleet holds, the next commit fails on the numbering, and this runs again.
+    func takeCommittedFromStore(through durable: Int64) {
+        var fleet = self.fleet
+        let from = fleet.lastSeq + 1
+        do {
+            try store.forEachEvent(after: fleet.lastSeq) { record throws(StoreError) in
+                guard record.seq <= durable else { return }
+                do throws(CoreError) { try fleet.apply(record) } catch {
+                    throw StoreError(kind: .invalidData, message: "The log cannot be folded: \(error.message)")
+                }
+                dirty.insert(record.navigator)
+            }
+            fleet.markDurable(through: durable)
+            self.fleet = fleet
+            log(
+                .notice,
+                "A batch whose commit outcome was lost was found committed after all: seq \(from) to \(durable) "
+                    + "taken from the log (their commands were answered unavailable; a retry gets the stored reply).")
+        } catch {
+            log(.warning, "Cannot read the events a lost commit stored (\(error)); commands wait for the next try.")
+        }
+        durableSeq = min(durable, self.fleet.lastSeq)
+    }
+}

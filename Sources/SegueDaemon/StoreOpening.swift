@@ -1,0 +1,111 @@
+import Foundation
+import SeguePostgres
+import SegueStore
+
+/// Opening the log the config names, before the engine rebuilds its navigators from it: SQLite in
+/// the data dir, or a PostgreSQL database, waited for while its server is down.
+enum StoreOpening {
+    /// Where the log is, for messages: the data dir, or the PostgreSQL conninfo without secrets.
+    static func location(_ store: StoreConfig, dataDirectory: String) -> String {
+        switch store {
+        case .sqlite: dataDirectory
+        case .postgres: "PostgreSQL at \(store.redactedConninfo ?? "")"
+        }
+    }
+
+    /// Opens `store`. A PostgreSQL server that cannot be reached (down, starting, out of connections)
+    /// is tried again with backoff (`PostgresOpenRetry.untilStopped`); each failed attempt goes to the
+    /// log and to `status` (systemd's STATUS=), until `keepWaiting` returns false (SIGTERM).
+    static func open(
+        _ store: StoreConfig, options: EngineOptions, logger: Logger, status: (String) -> Void,
+        keepWaiting: () -> Bool
+    ) throws -> any EventStoring {
+        switch store {
+        case .sqlite:
+            return try sqlite(options: options, logger: logger)
+        case .postgres(let conninfo):
+            let settings = try ConnectionSettings(conninfo: conninfo)
+            let where_ = "PostgreSQL at \(settings.redacted)"
+            let opened = try PostgresEventStore(
+                settings: settings, durability: options.durability, retry: .untilStopped,
+                progress: { attempt in
+                    guard keepWaiting() else { return false }
+                    let line = "Waiting for \(where_): \(attempt)."
+                    logger.log(level: attempt.attempt == 1 ? .warning : .notice, line)
+                    status(line)
+                    return true
+                })
+            logger.notice(
+                "Opened the log in \(where_): seq \(opened.lastSeq), durability \(options.durability.rawValue).")
+            return opened
+        }
+    }
+
+    /// The SQLite log, `segue.db` in the data dir (created with the directory if missing).
+    static func sqlite(options: EngineOptions, logger: Logger) throws -> EventStore {
+        do {
+            try FileManager.default.createDirectory(atPath: options.dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw DataDirectoryError(path: options.dataDirectory, underlying: error)
+        }
+        let path = (options.dataDirectory as NSString).appendingPathComponent("segue.db")
+        // The quick check reads every page, which alone takes seconds on a 10-million-event log; it
+        // runs beside start-up instead, and a damaged file is reported the moment it is found.
+        return try EventStore(
+            path: path, durability: options.durability,
+            check: .deferred(report: { error in
+                if let error {
+                    logger.critical(
+                        "The log failed its integrity check: \(error). Stop the daemon and restore a backup.")
+                }
+            }))
+    }
+
+    /// `--check-config` for a PostgreSQL store: connects as the daemon would and reads the schema
+    /// version. Returns the sentence to print; throws what a start would fail on (never waits).
+    static func check(_ store: StoreConfig) throws -> String? {
+        guard case .postgres(let conninfo) = store else { return nil }
+        let settings = try ConnectionSettings(conninfo: conninfo)
+        let check = try PostgresStoreCheck(settings: settings)
+        return "PostgreSQL at \(settings.redacted): \(check.summary)"
+    }
+}
+
+extension Engine {
+    /// An engine on the SQLite log in `options.dataDirectory` (tests and tools that need no other store).
+    public convenience init(options: EngineOptions, logger: Logger = .discarding) throws {
+        try self.init(options: options, store: StoreOpening.sqlite(options: options, logger: logger), logger: logger)
+    }
+}
+
+/// The engine once the store is open, for the signal handler that runs from before: SIGTERM while
+/// segued still waits for its database ends the wait instead of being lost.
+final class StartingEngine: @unchecked Sendable {
+    private let lock = NSLock()
+    private var engine: Engine?
+    private var reloader: Reloader?
+    private var stopped = false
+
+    /// Whether a stop was asked for (so the store wait gives up).
+    var stopRequested: Bool { lock.withLock { stopped } }
+
+    func started(_ engine: Engine, reloader: Reloader) {
+        let stopNow = lock.withLock {
+            self.engine = engine
+            self.reloader = reloader
+            return stopped
+        }
+        if stopNow { engine.stop() }
+    }
+
+    func stop() {
+        let engine = lock.withLock {
+            stopped = true
+            return self.engine
+        }
+        engine?.stop()
+    }
+
+    /// The reloader, once the engine runs; nil during start-up.
+    var runningReloader: Reloader? { lock.withLock { reloader } }
+}

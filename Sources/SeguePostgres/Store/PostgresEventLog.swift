@@ -1,0 +1,48 @@
+import SegueCore
+import SegueStore
+
+/// A PostgreSQL log opened for reading only, as `segue export`, `verify` and `replay` read it: a
+/// read-only session, no schema created or migrated and no writer lock, so it is safe beside the
+/// segued that writes the log (SQLite's `EventLog`).
+public final class PostgresEventLog: EventSequence {
+    public let settings: ConnectionSettings
+    private let reader: PostgresLogReader
+
+    /// Connects and checks that the database holds a Segue log of a version this build reads.
+    public init(conninfo: String) throws(StoreError) {
+        settings = try mapped("Cannot use the PostgreSQL connection string") { () throws(PostgresError) in
+            try ConnectionSettings(conninfo: conninfo, applicationName: "segue")
+        }
+        reader = PostgresLogReader(settings: settings)
+        let exists = try reader.withConnection { connection throws(PostgresError) in
+            try connection.query("SELECT to_regclass('schema_version') IS NOT NULL").bool(0, 0) == true
+        }
+        let version = exists ? try reader.schemaVersion() : 0
+        guard version > 0 else {
+            throw StoreError(
+                kind: .io,
+                message: "The database at \(settings.redacted) holds no Segue log (no schema_version table); "
+                    + "give the database segued writes to.")
+        }
+        guard version <= PostgresSchema.currentVersion else {
+            throw StoreError(
+                kind: .invalidData,
+                message: "The log at \(settings.redacted) has schema version \(version), newer than this build's "
+                    + "\(PostgresSchema.currentVersion). Use a segue of the daemon's version.")
+        }
+    }
+
+    deinit { reader.close() }
+
+    /// Where the log is, without secrets.
+    public var location: String { settings.redacted }
+
+    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void)
+        throws(StoreError)
+    {
+        try reader.forEachEvent(after: seq, body)
+    }
+
+    /// The server's check of the log's invariants, findings as sentences; empty when sound.
+    public func integrityCheck() throws(StoreError) -> [String] { try reader.integrityCheck() }
+}

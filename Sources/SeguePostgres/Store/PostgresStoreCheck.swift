@@ -1,0 +1,41 @@
+import SegueStore
+
+/// What `segued --check-config` learns about a PostgreSQL store without opening it for writing (a
+/// running daemon holds the log's writer lock): that the server is reachable with these settings,
+/// takes writes (not a standby, not read-only), and holds a schema this build can use.
+public struct PostgresStoreCheck: Sendable {
+    /// The database's schema version: 0 when segued has not created the schema yet.
+    public var schemaVersion: Int64
+    /// This build's schema version; an older database is migrated at the next start.
+    public var currentVersion: Int64
+
+    /// Connects as the writer would and reads `schema_version`; throws what a start would fail on.
+    public init(settings: ConnectionSettings) throws(StoreError) {
+        let session = try PostgresSession(settings, role: .writer(.full, lockTimeoutMilliseconds: 2000))
+        schemaVersion = try mapped("Cannot read the schema version at \(session.location)") {
+            () throws(PostgresError) in
+            // Two statements: a query naming a missing table fails when it is planned, whatever a
+            // CASE around it says.
+            let exists = try session.connection.query("SELECT to_regclass('schema_version') IS NOT NULL")
+            guard try exists.bool(0, 0) == true else { return 0 }
+            return try session.connection.query("SELECT COALESCE(MAX(version), 0)::bigint FROM schema_version")
+                .int64(0, 0) ?? 0
+        }
+        currentVersion = PostgresSchema.currentVersion
+        guard schemaVersion <= currentVersion else {
+            throw StoreError(
+                kind: .invalidData,
+                message: "The event store at \(session.location) has schema version \(schemaVersion), newer than "
+                    + "this build's \(currentVersion). Upgrade segued or point it at a different database.")
+        }
+    }
+
+    /// One sentence for `--check-config`.
+    public var summary: String {
+        switch schemaVersion {
+        case 0: "no Segue schema yet; segued creates version \(currentVersion) at its first start"
+        case currentVersion: "schema version \(schemaVersion), current"
+        default: "schema version \(schemaVersion); segued migrates it to \(currentVersion) at its next start"
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import SegueCommandLine
+import SegueCore
+import SegueStore
+
+/// `segue migrate --from <data-dir|url> --to <url|data-dir>`: copies a log exactly into an empty one
+/// on the other backend (docs/operations.md, "Moving a log between backends").
+///
+/// Export, then import with the continuity checks `import` makes, then the target's export compared
+/// with the source's byte for byte: a copy that differs in anything is reported, never kept silently.
+/// Snapshots are not copied: the daemon folds the log at its first start on the target and writes
+/// its checkpoints from there.
+enum MigrateCommand {
+    static let configuration = CommandConfiguration(
+        name: "migrate", abstract: "Copy a log exactly into an empty log on the other backend.",
+        discussion:
+            "FROM and TO are data dirs or postgresql:// URLs (no password in them: libpq reads it from "
+            + "PGPASSFILE or ~/.pgpass). The source is only read, so a daemon may still run on it, but stop it "
+            + "first to copy everything. The target must hold no events and no segued may run on it. Events "
+            + "are exported, checked as import checks them, appended in one transaction, and the target's "
+            + "export compared with the source's byte for byte (status 1 if they differ).",
+        options: [
+            OptionSpec("from", value: "dir|url", completion: .directory, help: "The log to copy."),
+            OptionSpec("to", value: "dir|url", completion: .directory, help: "An empty log to copy it into."),
+        ],
+        examples: [
+            "segue migrate --from /var/lib/segue --to 'postgresql:///segue?host=/run/postgresql'",
+            "segue migrate --from 'postgresql://segue@db.example/segue' --to ./restored",
+        ])
+
+    static func run(_ inv: Invocation) throws {
+        guard let from = inv.parsed.value("from") else { throw UsageError("Missing value for '--from <dir|url>'.") }
+        guard let to = inv.parsed.value("to") else { throw UsageError("Missing value for '--to <dir|url>'.") }
+        guard from != to else { throw UsageError("--from and --to are the same log (\(from)).") }
+        let source = try LogSource.openLog(from)
+        let exported = temporaryFile("export")
+        let readBack = temporaryFile("check")
+        defer {
+            try? FileManager.default.removeItem(atPath: exported)
+            try? FileManager.default.removeItem(atPath: readBack)
+        }
+        var progress = Progress("migrate: exporting \(from)")
+        progress.update(0)
+        let count: Int
+        do { count = try source.exportJSONLines(to: exported) } catch { throw IOFailure(error.message) }
+        progress.finish()
+
+        let target = try WritableLog(to)
+        var copied = false
+        defer { target.close(keep: copied) }
+        let held = target.store.lastSeq
+        guard held == 0 else {
+            Output.error(
+                "\(to) already holds \(held) events (seqs 1–\(held)): migrate copies a log into an empty one only. "
+                    + "Nothing was copied. Give a new database or data dir.")
+            throw Exit(.rejected)
+        }
+        let incoming = try LogSource.events(exported)
+        guard let outcome = try StoreCommands.append(incoming, from: exported, to: target, inv) else { return }
+        copied = true
+
+        progress = Progress("migrate: comparing \(to)'s export with \(from)'s")
+        progress.update(0)
+        do { try target.store.exportJSONLines(to: readBack) } catch { throw IOFailure(error.message) }
+        progress.finish()
+        guard FileManager.default.contentsEqual(atPath: exported, andPath: readBack) else {
+            Output.error(
+                "The copy in \(to) does not export byte for byte as \(from) does; check it with segue verify and "
+                    + "do not use it.")
+            throw Exit(.rejected)
+        }
+        inv.print(
+            [
+                "copied": .int(outcome.count), "seq": .int(target.store.lastSeq), "from": .string(from),
+                "to": .string(to),
+            ],
+            "Copied \(count) events from \(from) to \(to); its export is byte-identical.")
+    }
+
+    static func temporaryFile(_ name: String) -> String {
+        NSTemporaryDirectory() + "segue-migrate-\(getpid())-\(name).jsonl"
+    }
+}

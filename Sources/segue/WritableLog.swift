@@ -1,0 +1,55 @@
+import Foundation
+import SeguePostgres
+import SegueStore
+
+/// A log opened for writing by `import` and `migrate`, holding its writer lock (so both are refused
+/// while a segued runs on it): a data dir's `segue.db`, created with the directory if missing, or a
+/// PostgreSQL database (a `postgresql://` URL), whose schema is created if missing.
+final class WritableLog {
+    let place: String
+    let store: any EventStoring
+    /// Whether this opening created the data dir's log, which `close(keep: false)` then removes:
+    /// a failed import leaves no data dir, no empty log and no WAL behind.
+    let created: Bool
+    private let createdDirectory: Bool
+
+    init(_ place: String) throws {
+        self.place = place
+        if LogSource.isStoreURL(place) {
+            do { store = try PostgresEventStore(conninfo: place) } catch { throw IOFailure(error.message) }
+            created = false
+            createdDirectory = false
+            return
+        }
+        let path = Self.databasePath(place)
+        createdDirectory = !FileManager.default.fileExists(atPath: place)
+        created = !FileManager.default.fileExists(atPath: path)
+        do { try FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true) } catch {
+            throw IOFailure("Cannot create the data dir \(place): \(error.localizedDescription)")
+        }
+        do { store = try EventStore(path: path) } catch {
+            Self.remove(place, directory: createdDirectory, log: created)
+            throw IOFailure("Cannot open \(path): \(error.message)")
+        }
+    }
+
+    /// What the log is called in messages: "data dir" or "database".
+    var noun: String { LogSource.isStoreURL(place) ? "database" : "data dir" }
+
+    static func databasePath(_ directory: String) -> String {
+        (directory as NSString).appendingPathComponent("segue.db")
+    }
+
+    /// Closes the store; with `keep` false removes what this opening created.
+    func close(keep: Bool) {
+        store.close()
+        if !keep { Self.remove(place, directory: createdDirectory, log: created) }
+    }
+
+    private static func remove(_ directory: String, directory created: Bool, log: Bool) {
+        guard log else { return }
+        let path = databasePath(directory)
+        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        if created { try? FileManager.default.removeItem(atPath: directory) }
+    }
+}

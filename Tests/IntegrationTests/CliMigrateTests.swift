@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// `segue migrate` and the store commands on a PostgreSQL URL (docs/cli.md, `segue migrate`): a log
+/// copied SQLite → PostgreSQL → SQLite exports byte for byte as the original, and replays to the same
+/// ticks from any of the three.
+@Suite struct CliMigrateTests {
+    /// A stopped daemon's data dir with a log of animated and interactive transitions.
+    static func recordedDataDir() throws -> String {
+        let daemon = try DaemonProcess()
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "id": "c1", "navigator": "m", "root": "Home"])
+        try c.ok(["cmd": "push", "id": "c2", "navigator": "m", "screen": "A", "animator": ["duration": 0.1]])
+        try c.waitIdle("m")
+        try c.ok(["cmd": "begin", "navigator": "m", "operation": "pop", "owner": "f"])
+        try c.ok(["cmd": "update", "navigator": "m", "percent": 0.5, "owner": "f"])
+        try c.ok(["cmd": "end", "navigator": "m", "percent": 0.9, "owner": "f"])
+        try c.waitIdle("m")
+        try c.ok(["cmd": "present", "id": "c3", "navigator": "m", "screen": "Sheet", "animated": false])
+        #expect(daemon.stop() == 0)
+        return daemon.dataDir
+    }
+
+    @Test func sqliteToPostgresToSqliteIsExact() throws {
+        let url = try StoreBackend.newDatabase()
+        let original = try Self.recordedDataDir()
+        let back = DaemonProcess.temporaryDirectory() + "/back"
+
+        let there = try Cli.run(["migrate", "--from", original, "--to", url])
+        #expect(there.status == 0, "\(there.stderr)")
+        #expect(there.stdout.contains("its export is byte-identical"), "\(there.stdout)")
+        let again = try Cli.run(["migrate", "--from", original, "--to", url])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("migrate copies a log into an empty one only"), "\(again.stderr)")
+        let home = try Cli.run(["migrate", "--from", url, "--to", back, "--json"])
+        #expect(home.status == 0, "\(home.stderr)")
+
+        var exports: [String] = []
+        for place in [original, url, back] {
+            let export = try Cli.run(["export", "--data-dir", place])
+            #expect(export.status == 0, "\(place): \(export.stderr)")
+            exports.append(export.stdout)
+        }
+        #expect(!exports[0].isEmpty)
+        #expect(exports[1] == exports[0], "PostgreSQL's export differs from the original's")
+        #expect(exports[2] == exports[0], "the copy back differs from the original")
+
+        var ticks: [String] = []
+        for place in [original, url, back] {
+            let replay = try Cli.run(["replay", place, "--json"])
+            #expect(replay.status == 0, "\(place): \(replay.stderr)")
+            ticks.append(replay.stdout)
+        }
+        #expect(ticks[0].split(separator: "\n").count > 10, "the log's transitions make ticks")
+        #expect(ticks[1] == ticks[0] && ticks[2] == ticks[0], "the same ticks from every copy")
+
+        let verify = try Cli.run(["verify", "--data-dir", url])
+        #expect(verify.status == 0 && verify.stdout.contains(": ok, "), "\(verify.stdout)\(verify.stderr)")
+    }
+
+    /// import onto a PostgreSQL log checks continuity as on a data dir: the same export twice is refused.
+    @Test func importOnPostgresRefusesAnExportThatDoesNotContinueTheLog() throws {
+        let url = try StoreBackend.newDatabase()
+        let original = try Self.recordedDataDir()
+        let file = DaemonProcess.temporaryDirectory() + "/log.jsonl"
+        #expect(try Cli.run(["export", "--data-dir", original, "-o", file]).status == 0)
+        let first = try Cli.run(["import", "--data-dir", url, file])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try Cli.run(["import", "--data-dir", url, file])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("importing it would repeat them"), "\(second.stderr)")
+    }
+}
