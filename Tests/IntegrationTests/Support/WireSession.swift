@@ -169,8 +169,11 @@ final class WireSession {
         }
     }
 
+    /// Waits for a heartbeat that covers the whole log: every event before it is then recorded (one
+    /// already queued from earlier in the session would leave the last events out).
     private func awaitHeartbeat() throws {
-        try pump { topic, _ in topic == "hb/" }
+        let last = try client.lastSeq()
+        try pump { topic, body in topic == "hb/" && (body["seq"]?.int64Value ?? 0) >= last }
     }
 
     /// Records published messages until `done` holds for one of them.
