@@ -131,13 +131,14 @@ enum GestureCommands {
             // it sat idle past its timeout. Say how it ended, as --wait would, rather than what the
             // next step was told.
             guard (error as? SegueClientError)?.code == .noTransition, let id = begun.transition,
-                let ended = try endOfTransition(id, of: navigator, after: begun.seq, client)
+                let ended = try endOfTransition(id, of: navigator, after: begun.seq, client),
+                let type = ended.eventType
             else { throw error }
             Output.error(
                 "segue swipe: transition \(id) was \(ended.type.dropFirst("transition.".count))"
                     + (ended.data["reason"]?.stringValue.map { " (\($0))" } ?? "") + " before the gesture ended.")
             try TransitionWaiter.report(
-                .init(transition: id, type: ended.type, event: ended), navigator: navigator, inv)
+                .init(transition: id, type: type, event: ended), navigator: navigator, inv)
             return
         }
         let decision = reply.decision ?? (then == "cancel" ? "cancel" : "finish")
@@ -156,7 +157,7 @@ enum GestureCommands {
         while true {
             let page = try client.history(navigator: navigator, after: after, limit: 1000)
             let end = page.events.first {
-                ($0.type == "transition.completed" || $0.type == "transition.cancelled")
+                $0.eventType?.endsTransition == true
                     && $0.data["transition"]?.int64Value == Int64(id)
             }
             if let end { return end }

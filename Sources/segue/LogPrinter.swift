@@ -49,7 +49,7 @@ struct LogPrinter {
     mutating func print(_ e: EventRecord) {
         guard !json else { return Output.line(e.json.serialized()) }
         guard compact else { return Output.line(describe(e)) }
-        if e.type == "interaction.updated" {
+        if e.eventType == .interactionUpdated {
             if let current = run, current.first.navigator == e.navigator {
                 run = (current.first, e, current.count + 1)
                 return

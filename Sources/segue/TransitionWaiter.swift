@@ -32,7 +32,7 @@ struct TransitionWaiter {
 
     struct Outcome {
         var transition: Int
-        var type: String
+        var type: EventType
         var event: EventRecord
     }
 
@@ -43,12 +43,14 @@ struct TransitionWaiter {
             guard event.navigator == navigator else { return nil }
             let id = event.data["transition"]?.int64Value.map { Int($0) }
             if transition == nil, event.command == requestID {
-                if event.type == "transition.dropped" { return Outcome(transition: 0, type: event.type, event: event) }
+                if event.eventType == .transitionDropped {
+                    return Outcome(transition: 0, type: .transitionDropped, event: event)
+                }
                 transition = id
             }
             guard let transition, id == transition else { return nil }
-            if event.type == "transition.completed" || event.type == "transition.cancelled" {
-                return Outcome(transition: transition, type: event.type, event: event)
+            if let type = event.eventType, type.endsTransition {
+                return Outcome(transition: transition, type: type, event: event)
             }
             return nil
         }
@@ -87,11 +89,13 @@ struct TransitionWaiter {
 
     static func report(_ outcome: Outcome, navigator: String, _ inv: Invocation) throws {
         if !inv.json {
-            Output.line("\(navigator): transition \(outcome.transition) \(outcome.type.dropFirst("transition.".count))")
+            Output.line(
+                "\(navigator): transition \(outcome.transition) \(outcome.type.rawValue.dropFirst("transition.".count))"
+            )
         } else {
             Output.line(outcome.event.json.serialized())
         }
-        if outcome.type == "transition.completed" { return }
-        throw Exit(outcome.type == "transition.cancelled" ? .cancelled : .rejected)
+        if outcome.type == .transitionCompleted { return }
+        throw Exit(outcome.type == .transitionCancelled ? .cancelled : .rejected)
     }
 }

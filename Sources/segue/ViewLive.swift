@@ -1,8 +1,8 @@
 import Foundation
 import SegueClient
 import SegueCore
-import SegueProtocol
 import SegueHTTP
+import SegueProtocol
 import SegueView
 
 /// `segue view` live: the client library's late-joiner subscription (snapshots, then every event once,
@@ -41,9 +41,9 @@ enum ViewLive {
             switch try subscription.next(timeout: .seconds(1)) {
             case .snapshot(let s)?: publish(s)
             case .event(let e)?:
-                if e.type == "navigator.created" { containers[e.navigator] = .some(createdContainer(e)) }
+                if e.eventType == .navigatorCreated { containers[e.navigator] = .some(createdContainer(e)) }
                 hub.event(e)
-                if e.type != "interaction.updated", let s = try? client.state(e.navigator) { publish(s) }
+                if e.eventType != .interactionUpdated, let s = try? client.state(e.navigator) { publish(s) }
             case .tick(let t)?: hub.tick(t.bytes, navigator: t.navigator, final: t.final)
             case .rewound(let seq)?:
                 containers = [:]

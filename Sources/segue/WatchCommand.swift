@@ -168,21 +168,21 @@ struct PipedPrinter {
         if json { Output.line(e.json.serialized()) }
         let transition = e.data["transition"]?.int64Value ?? 0
         var after: String?
-        switch e.type {
-        case "transition.started":
+        switch e.eventType {
+        case .transitionStarted?:
             promisedStack[e.navigator, default: [:]][transition] = WatchModel.stack(from: e)
-        case "transition.completed":
+        case .transitionCompleted?:
             after = promisedStack[e.navigator]?.removeValue(forKey: transition)
-        case "transition.cancelled":
+        case .transitionCancelled?:
             promisedStack[e.navigator]?[transition] = nil
-        case "navigator.created":
+        case .navigatorCreated?:
             after = WatchModel.stack(from: e)
         default:
             break
         }
         guard plain, WatchModel.needsState(e) else { return }
         Output.line("\(e.navigator): \(e.type)")
-        if e.type == "transition.completed", after == nil, let s = state() { after = WatchModel.stack(s) }
+        if e.eventType == .transitionCompleted, after == nil, let s = state() { after = WatchModel.stack(s) }
         if let after, after != printedStack[e.navigator] {
             printedStack[e.navigator] = after
             Output.line("\(e.navigator): stack \(after)")

@@ -114,18 +114,18 @@ struct WatchModel {
         var row = rows[e.navigator] ?? Row()
         row.revision = max(row.revision, e.revision)
         let id = e.data["transition"]?.int64Value ?? 0
-        switch e.type {
-        case "navigator.created":
+        switch e.eventType {
+        case .navigatorCreated?:
             row.stack = Self.screens(e.data["root"].map { JSON.array([$0]) }) ?? []
-        case "navigator.closed":
+        case .navigatorClosed?:
             row.status = "closed"
-        case "transition.started":
+        case .transitionStarted?:
             promised[e.navigator, default: [:]][id] = Self.screens(e.data["stack"])
             row.upcoming = (Self.screens(e.data["stack"]) ?? []) + (Self.screens(e.data["modals"]) ?? [])
-        case "transition.completed":
+        case .transitionCompleted?:
             if let stack = promised[e.navigator]?.removeValue(forKey: id) { row.stack = stack }
             row.tick = nil
-        case "transition.cancelled":
+        case .transitionCancelled?:
             promised[e.navigator]?[id] = nil
             row.tick = nil
         default:
@@ -188,7 +188,7 @@ struct WatchModel {
 
     /// Whether the event changes the stack or the transition (so the state should be fetched again).
     static func needsState(_ event: EventRecord) -> Bool {
-        event.type != "interaction.updated"
+        event.eventType != .interactionUpdated
     }
 
     static func stack(_ s: NavigatorSnapshot) -> String {
@@ -208,10 +208,10 @@ struct WatchModel {
     /// Piped output takes stacks from events, not from `state`, which a reader that fell behind
     /// would only get as of now: intermediate stacks would be missing from its lines.
     static func stack(from event: EventRecord) -> String? {
-        switch event.type {
-        case "navigator.created":
+        switch event.eventType {
+        case .navigatorCreated?:
             return screens(event.data["root"].map { JSON.array([$0]) }).map { stack($0, modals: []) }
-        case "transition.started":
+        case .transitionStarted?:
             guard let stack = screens(event.data["stack"]) else { return nil }
             return Self.stack(stack, modals: screens(event.data["modals"]) ?? [])
         default:

@@ -85,42 +85,42 @@ private struct EventDataReader {
     var d: Arguments
 
     mutating func kind() throws(CoreError) -> NavigationEvent.Kind {
-        switch type {
-        case "navigator.created":
+        switch EventType(rawValue: type) {
+        case .navigatorCreated?:
             let root = try screen("root")
             guard let config = d.raw("config") else { throw missing("config") }
             return .created(root: root, config: try NavigatorConfig(json: config), frameRate: try int("frameRate"))
-        case "navigator.closed":
+        case .navigatorClosed?:
             return .closed
-        case "transition.started":
+        case .transitionStarted?:
             return .started(try started())
-        case "interaction.updated":
+        case .interactionUpdated?:
             return .updated(
                 transition: try int("transition"), percent: try double("percent"), velocity: try double("velocity"))
-        case "transition.interrupted":
+        case .transitionInterrupted?:
             return .interrupted(
                 transition: try int("transition"), fraction: try double("fraction"), owner: try d.string("owner"))
-        case "transition.finishing":
+        case .transitionFinishing?:
             return .finishing(
                 transition: try int("transition"), fraction: try double("fraction"), velocity: try d.double("velocity"),
                 completionSpeed: try double("completionSpeed"), completionCurve: try curve())
-        case "transition.cancelling":
+        case .transitionCancelling?:
             return .cancelling(
                 transition: try int("transition"), fraction: try double("fraction"),
                 completionSpeed: try double("completionSpeed"), completionCurve: try curve(), reason: try reason())
-        case "transition.completed":
+        case .transitionCompleted?:
             return .completed(transition: try int("transition"))
-        case "transition.cancelled":
+        case .transitionCancelled?:
             return .cancelled(transition: try int("transition"), reason: try reason())
-        case "transition.queued":
+        case .transitionQueued?:
             return .queued(request: try request(), position: try int("position"))
-        case "transition.dropped":
+        case .transitionDropped?:
             let req = try request()
             guard let e = try d.object("error"), let c = e["code"]?.stringValue, let code = ErrorCode(rawValue: c),
                 let message = e["message"]?.stringValue
             else { throw CoreError(.badRequest, "\(type).data.error must be {code, message}.") }
             return .dropped(request: req, code: code, message: message)
-        default:
+        case nil:
             throw CoreError(.badRequest, "Unknown event type \"\(type.prefix(64))\".")
         }
     }

@@ -48,28 +48,26 @@ public struct NavigationEvent: Equatable, Sendable {
         case dropped(request: NavigationCommand, code: ErrorCode, message: String)
     }
 
-    /// The wire type name.
-    public var type: String {
+    public var eventType: EventType {
         switch kind {
-        case .created: "navigator.created"
-        case .closed: "navigator.closed"
-        case .started: "transition.started"
-        case .updated: "interaction.updated"
-        case .interrupted: "transition.interrupted"
-        case .finishing: "transition.finishing"
-        case .cancelling: "transition.cancelling"
-        case .completed: "transition.completed"
-        case .cancelled: "transition.cancelled"
-        case .queued: "transition.queued"
-        case .dropped: "transition.dropped"
+        case .created: .navigatorCreated
+        case .closed: .navigatorClosed
+        case .started: .transitionStarted
+        case .updated: .interactionUpdated
+        case .interrupted: .transitionInterrupted
+        case .finishing: .transitionFinishing
+        case .cancelling: .transitionCancelling
+        case .completed: .transitionCompleted
+        case .cancelled: .transitionCancelled
+        case .queued: .transitionQueued
+        case .dropped: .transitionDropped
         }
     }
 
-    public static let types: [String] = [
-        "navigator.created", "navigator.closed", "transition.started", "interaction.updated",
-        "transition.interrupted", "transition.finishing", "transition.cancelling", "transition.completed",
-        "transition.cancelled", "transition.queued", "transition.dropped",
-    ]
+    /// The wire type name.
+    public var type: String { eventType.rawValue }
+
+    public static let types: [String] = EventType.allCases.map(\.rawValue)
 
     /// The schema version of `data` written today; decoding accepts exactly the versions it knows.
     public static let currentVersion = 1
