@@ -85,6 +85,11 @@ enum WatchReplay {
             Output.error("Replayed \(events.count) events at \(rate) Hz.")
             return
         }
+        holdTheLastFrame(&s, &model)
+    }
+
+    /// After the last frame the view stays, as it ended, until q.
+    static func holdTheLastFrame(_ s: inout WatchScreen, _ model: inout WatchModel) {
         model.notice = "the replay is over: q quits"
         s.changed()
         while s.handleKeys(model) != .quit {
