@@ -7,9 +7,9 @@ import Synchronization
 /// `segued` as a library: parses the command line and config, runs the engine under systemd's
 /// notify protocol, and turns signals into a graceful stop or a reload. The executable only calls
 /// `Daemon.main`.
-public enum Daemon {
+package enum Daemon {
     /// Runs the daemon and returns the process exit code (0, 64 usage, 78 config, 1 failure).
-    public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+    package static func main(arguments: [String], environment: [String: String]) -> Int32 {
         // Before any thread exists, so every thread inherits the mask and only the watcher reads them.
         SignalWatcher.blockInProcess()
         let invocation: DaemonInvocation

@@ -73,7 +73,7 @@ enum StoreOpening {
 
 extension Engine {
     /// An engine on the SQLite log in `options.dataDirectory` (tests and tools that need no other store).
-    public convenience init(options: EngineOptions, logger: Logger = .discarding) throws {
+    package convenience init(options: EngineOptions, logger: Logger = .discarding) throws {
         try self.init(options: options, store: StoreOpening.sqlite(options: options, logger: logger), logger: logger)
     }
 }

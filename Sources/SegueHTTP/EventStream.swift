@@ -8,7 +8,7 @@ import Synchronization
 /// the next `send` resumes it. Both happen under the stream's lock, so a `send` can never resume a
 /// connection before it is suspended, nor miss one that is; a suspended connection cannot finish, so
 /// the pointer a `send` resumes is alive.
-public final class EventStream: Sendable {
+package final class EventStream: Sendable {
     private struct State: ~Copyable {
         /// Queued bytes, in chunks: a message shared by many streams is queued without a copy.
         var chunks: [[UInt8]] = []
@@ -27,10 +27,10 @@ public final class EventStream: Sendable {
     private let state = Mutex(State())
     /// Past this many queued bytes the client is too slow: the stream is ended, and a browser's
     /// `EventSource` reconnects by itself (a viewer then starts over from a snapshot).
-    public let limit: Int
+    package let limit: Int
     private let onFinish: @Sendable () -> Void
 
-    public init(limit: Int = .max, onFinish: @escaping @Sendable () -> Void = {}) {
+    package init(limit: Int = .max, onFinish: @escaping @Sendable () -> Void = {}) {
         self.limit = limit
         self.onFinish = onFinish
     }
@@ -38,13 +38,13 @@ public final class EventStream: Sendable {
     /// Queues one event (`message(event:data:)`). Returns false when the stream is over (finished,
     /// closing, or just ended for being too slow).
     @discardableResult
-    public func send(event: String? = nil, data: [UInt8]) -> Bool {
+    package func send(event: String? = nil, data: [UInt8]) -> Bool {
         send(raw: Self.message(event: event, data: data))
     }
 
     /// One event in event-stream form: `event: NAME` (when given) and `data: TEXT`, which must be one
     /// line; made once, it can be queued on many streams.
-    public static func message(event: String?, data: [UInt8]) -> [UInt8] {
+    package static func message(event: String?, data: [UInt8]) -> [UInt8] {
         var message: [UInt8] = []
         message.reserveCapacity(data.count + 24)
         if let event { message += Array("event: \(event)\n".utf8) }
@@ -57,11 +57,11 @@ public final class EventStream: Sendable {
     /// Queues a comment line, which browsers ignore: it keeps proxies from timing the stream out and
     /// shows a client that went away (its connection fails on the write).
     @discardableResult
-    public func comment(_ text: String) -> Bool { send(raw: Array(": \(text)\n\n".utf8)) }
+    package func comment(_ text: String) -> Bool { send(raw: Array(": \(text)\n\n".utf8)) }
 
     /// Queues bytes already in event-stream form (one or more whole messages).
     @discardableResult
-    public func send(raw message: [UInt8]) -> Bool {
+    package func send(raw message: [UInt8]) -> Bool {
         let (accepted, resume) = state.withLock { s -> (Bool, MHDConnection?) in
             guard !s.finished, !s.closing else { return (false, nil) }
             s.chunks.append(message)
@@ -80,7 +80,7 @@ public final class EventStream: Sendable {
     }
 
     /// Ends the response once what is queued has been read.
-    public func close() {
+    package func close() {
         let resume = state.withLock { s -> MHDConnection? in
             s.closing = true
             return takeSuspended(&s)
@@ -88,10 +88,10 @@ public final class EventStream: Sendable {
         if let resume { MHD_resume_connection(resume.pointer) }
     }
 
-    public var isFinished: Bool { state.withLock { $0.finished } }
+    package var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Bytes queued and not yet taken by libmicrohttpd.
-    public var queuedBytes: Int { state.withLock { $0.queued } }
+    package var queuedBytes: Int { state.withLock { $0.queued } }
 
     /// The suspended connection to resume, marked resumed: only the caller that takes it resumes it.
     private func takeSuspended(_ s: inout State) -> MHDConnection? {

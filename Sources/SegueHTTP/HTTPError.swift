@@ -1,7 +1,7 @@
 /// What can go wrong starting an HTTP server: the module's one error type. `code` is stable (callers
 /// branch on it); `message` is a sentence for a person, naming the address.
-public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable {
+package struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Code: String, Sendable {
         /// The text is not `HOST:PORT` with a numeric address (or `localhost`) and a port 0...65535.
         case invalidAddress = "invalid_address"
         /// Another socket listens on that address and port.
@@ -14,13 +14,13 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case startFailed = "start_failed"
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
 
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

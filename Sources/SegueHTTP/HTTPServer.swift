@@ -8,17 +8,17 @@ import Synchronization
 /// libmicrohttpd calls back on its own thread. The callbacks reach a `Context` retained for the
 /// daemon's whole life (released only after `MHD_stop_daemon` returned), never the server itself, so
 /// a server going away cannot leave a callback holding a dangling pointer.
-public final class HTTPServer: Sendable {
-    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+package final class HTTPServer: Sendable {
+    package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
     /// The address listened on, with the port actually bound (when 0 was asked for).
-    public let address: ListenAddress
+    package let address: ListenAddress
     private let daemon: Mutex<OpaquePointer?>
     private let context: Unmanaged<Context>
 
     /// Binds `listen` and starts serving `handler`'s answers. `log` receives libmicrohttpd's own
     /// messages (a client that went away mid-response, ...), on its thread.
-    public init(
+    package init(
         listen: ListenAddress, log: @escaping @Sendable (String) -> Void = { _ in },
         handler: @escaping Handler
     ) throws(HTTPError) {
@@ -46,12 +46,12 @@ public final class HTTPServer: Sendable {
     static let idleTimeoutSeconds: UInt32 = 120
 
     /// Event streams still open.
-    public var openStreams: Int { context.takeUnretainedValue().streamCount }
+    package var openStreams: Int { context.takeUnretainedValue().streamCount }
 
     /// Stops accepting, ends every event stream, waits (at most `grace`) for libmicrohttpd to let go of
     /// them, then stops. libmicrohttpd must not be stopped with a connection suspended, so streams
     /// are ended (which resumes them) first. Safe to call twice.
-    public func stop(grace: Duration = .seconds(2)) {
+    package func stop(grace: Duration = .seconds(2)) {
         guard
             let daemon = daemon.withLock({ d -> OpaquePointer? in
                 defer { d = nil }

@@ -4,18 +4,18 @@ import Glibc
 ///
 /// Written `127.0.0.1:7480`, `[::1]:7480` or `localhost:7480`; host names are not resolved, so what
 /// is bound is exactly what was asked for.
-public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: UInt16
+package struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
+    package var host: String
+    package var port: UInt16
 
-    public init(host: String, port: UInt16) {
+    package init(host: String, port: UInt16) {
         self.host = host
         self.port = port
     }
 
-    public static let viewerDefault = ListenAddress(host: "127.0.0.1", port: 7480)
+    package static let viewerDefault = ListenAddress(host: "127.0.0.1", port: 7480)
 
-    public init(parsing text: String) throws(HTTPError) {
+    package init(parsing text: String) throws(HTTPError) {
         func invalid(_ why: String) -> HTTPError {
             HTTPError(
                 .invalidAddress, "'\(text)' is not a listen address (\(why)); expected HOST:PORT, e.g. 127.0.0.1:7480.")
@@ -36,22 +36,22 @@ public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
         self.init(host: host, port: port)
     }
 
-    public var isIPv6: Bool { Self.family(host) == AF_INET6 }
+    package var isIPv6: Bool { Self.family(host) == AF_INET6 }
 
     /// Whether only this machine can connect: 127.0.0.0/8 or ::1.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         if isIPv6 { return host == "::1" || Self.parse6(host) == Self.parse6("::1") }
         return host.split(separator: ".").first == "127"
     }
 
-    public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// The page's address in a browser.
-    public var url: String { "http://\(description)/" }
+    package var url: String { "http://\(description)/" }
 
     /// The `Host` header values a browser sends for this address: the address itself, and for loopback
     /// also `localhost` and the other loopback spellings.
-    public var hostHeaders: Set<String> {
+    package var hostHeaders: Set<String> {
         var names: Set<String> = [description]
         if isLoopback { names.formUnion(["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"]) }
         return names

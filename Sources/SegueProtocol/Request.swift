@@ -1,18 +1,18 @@
 import SegueCore
 
 /// A decoded command request (docs/protocol.md, "Requests and replies").
-public struct Request: Equatable, Sendable {
+package struct Request: Equatable, Sendable {
     /// The client's `id`, echoed in the reply; also the idempotency key of mutating commands.
-    public var id: String?
-    public var navigator: String?
-    public var envelope: CommandEnvelope
-    public var body: Body
+    package var id: String?
+    package var navigator: String?
+    package var envelope: CommandEnvelope
+    package var body: Body
     /// For a navigation command with an `id`: the fingerprint of everything else it says
     /// (`JSON.fingerprint`), so that a different request reusing the id is refused, not answered
     /// with the first one's reply.
-    public var fingerprint: UInt64?
+    package var fingerprint: UInt64?
 
-    public enum Body: Equatable, Sendable {
+    package enum Body: Equatable, Sendable {
         case ping
         case navigation(NavigationCommand)
         /// `at`: a seq, for time travel.
@@ -22,7 +22,7 @@ public struct Request: Equatable, Sendable {
         case stats
     }
 
-    public init(id: String?, navigator: String?, envelope: CommandEnvelope, body: Body, fingerprint: UInt64? = nil) {
+    package init(id: String?, navigator: String?, envelope: CommandEnvelope, body: Body, fingerprint: UInt64? = nil) {
         self.id = id
         self.navigator = navigator
         self.envelope = envelope
@@ -31,13 +31,13 @@ public struct Request: Equatable, Sendable {
     }
 
     /// Whether the command appends to the log (and so needs a controller and durability).
-    public var isMutating: Bool {
+    package var isMutating: Bool {
         if case .navigation = body { return true }
         return false
     }
 
     /// The command name as the client sent it.
-    public var command: String {
+    package var command: String {
         switch body {
         case .ping: "ping"
         case .navigation(let c): c.name
@@ -48,6 +48,6 @@ public struct Request: Equatable, Sendable {
         }
     }
 
-    public static let readCommands = ["ping", "state", "list", "history", "stats"]
-    public static let allCommands = readCommands + NavigationCommand.names
+    package static let readCommands = ["ping", "state", "list", "history", "stats"]
+    package static let allCommands = readCommands + NavigationCommand.names
 }

@@ -4,23 +4,23 @@ import SegueCore
 ///
 /// Pure, so every malformed input can be tested without a socket. The id is recovered whenever the
 /// bytes are a JSON object with a usable `id`, so even a rejected request's reply can be matched.
-public struct RequestDecoder: Sendable {
-    public var limits: Limits
+package struct RequestDecoder: Sendable {
+    package var limits: Limits
 
-    public struct Limits: Equatable, Sendable {
+    package struct Limits: Equatable, Sendable {
         /// The largest serialized `params` of one screen.
-        public var maxParamsBytes: Int = 16 * 1024
-        public var maxIDBytes: Int = 128
-        public var maxDepth: Int = 32
-        public var maxStringBytes: Int = 256 * 1024
-        public var maxHistoryLimit: Int = 10_000
-        public init() {}
+        package var maxParamsBytes: Int = 16 * 1024
+        package var maxIDBytes: Int = 128
+        package var maxDepth: Int = 32
+        package var maxStringBytes: Int = 256 * 1024
+        package var maxHistoryLimit: Int = 10_000
+        package init() {}
     }
 
-    public init(limits: Limits = Limits()) { self.limits = limits }
+    package init(limits: Limits = Limits()) { self.limits = limits }
 
     /// The request, or the error with whatever id could be read.
-    public func decode(_ bytes: [UInt8]) -> Result<Request, Failure> {
+    package func decode(_ bytes: [UInt8]) -> Result<Request, Failure> {
         let json: JSON
         do {
             json = try JSON.parse(
@@ -72,9 +72,9 @@ public struct RequestDecoder: Sendable {
     }
 
     /// A decoding failure: the error and the request id, if one was readable.
-    public struct Failure: Error, Equatable, Sendable {
-        public var id: String?
-        public var error: WireError
+    package struct Failure: Error, Equatable, Sendable {
+        package var id: String?
+        package var error: WireError
     }
 
     /// The envelope and the body. The envelope's values are read like every command argument, so they

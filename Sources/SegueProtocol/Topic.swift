@@ -1,6 +1,6 @@
 /// The topics of the publish socket (docs/protocol.md, "Sockets"): every message is a topic frame,
 /// then a JSON body. A subscriber subscribes by prefix: `tick/main/` gets main's ticks, `tick/` all.
-public enum Topic: Equatable, Hashable, Sendable {
+package enum Topic: Equatable, Hashable, Sendable {
     /// `event/<navigator>/`: the navigator's events, in seq order.
     case event(navigator: String)
     /// `tick/<navigator>/`: one tick per frame while a transition is in flight.
@@ -8,18 +8,18 @@ public enum Topic: Equatable, Hashable, Sendable {
     /// `hb/`: the daemon's heartbeat.
     case heartbeat
 
-    public static let eventPrefix = "event/"
-    public static let tickPrefix = "tick/"
-    public static let heartbeatTopic = "hb/"
+    package static let eventPrefix = "event/"
+    package static let tickPrefix = "tick/"
+    package static let heartbeatTopic = "hb/"
 
     /// The subscription prefix for the events of `navigator`, or of every navigator.
-    public static func events(of navigator: String? = nil) -> String { eventPrefix + scope(navigator) }
+    package static func events(of navigator: String? = nil) -> String { eventPrefix + scope(navigator) }
     /// The subscription prefix for the ticks of `navigator`, or of every navigator.
-    public static func ticks(of navigator: String? = nil) -> String { tickPrefix + scope(navigator) }
+    package static func ticks(of navigator: String? = nil) -> String { tickPrefix + scope(navigator) }
 
     private static func scope(_ navigator: String?) -> String { navigator.map { $0 + "/" } ?? "" }
 
-    public var string: String {
+    package var string: String {
         switch self {
         case .event(let navigator): Self.events(of: navigator)
         case .tick(let navigator): Self.ticks(of: navigator)
@@ -27,10 +27,10 @@ public enum Topic: Equatable, Hashable, Sendable {
         }
     }
 
-    public var bytes: [UInt8] { Array(string.utf8) }
+    package var bytes: [UInt8] { Array(string.utf8) }
 
     /// Writes the topic into `buffer` (emptied first): the tick path reuses one buffer per frame.
-    public func write(into buffer: inout [UInt8]) {
+    package func write(into buffer: inout [UInt8]) {
         buffer.removeAll(keepingCapacity: true)
         switch self {
         case .event(let navigator): Self.append(Self.eventPrefix, navigator, to: &buffer)
@@ -46,7 +46,7 @@ public enum Topic: Equatable, Hashable, Sendable {
     }
 
     /// Reads a topic frame; nil for one this protocol does not publish.
-    public init?(_ topic: some StringProtocol) {
+    package init?(_ topic: some StringProtocol) {
         if topic == Self.heartbeatTopic {
             self = .heartbeat
         } else if let navigator = Self.navigator(in: topic, after: Self.eventPrefix) {
@@ -58,7 +58,7 @@ public enum Topic: Equatable, Hashable, Sendable {
         }
     }
 
-    public init?(bytes: [UInt8]) { self.init(String(decoding: bytes, as: UTF8.self)) }
+    package init?(bytes: [UInt8]) { self.init(String(decoding: bytes, as: UTF8.self)) }
 
     private static func navigator(in topic: some StringProtocol, after prefix: String) -> String? {
         guard topic.hasPrefix(prefix), topic.hasSuffix("/"), topic.count > prefix.count + 1 else { return nil }

@@ -5,21 +5,21 @@ import SegueCore
 /// The caller (the daemon) has already numbered the events (`seq` right after the log, `revision`
 /// right after each navigator's) because it publishes them; the store checks the numbering and
 /// rejects a unit that does not continue the log, writing nothing of it.
-public struct AppendUnit: Sendable, Equatable {
-    public var events: [EventRecord]
+package struct AppendUnit: Sendable, Equatable {
+    package var events: [EventRecord]
     /// The client's idempotency key; with it, `reply` is stored in the same transaction as the events.
-    public var commandID: String?
-    public var navigator: String?
-    public var reply: JSON?
+    package var commandID: String?
+    package var navigator: String?
+    package var reply: JSON?
     /// The fingerprint of the request behind `commandID` (`JSON.fingerprint`), stored with the reply so
     /// that a different request reusing the id is refused even after a restart.
-    public var fingerprint: UInt64?
+    package var fingerprint: UInt64?
     /// The events' wire bodies (`EventRecord.encodedWithData()`, one per event), when the caller
     /// already wrote them to publish: each row's `data` column is copied from them instead of being
     /// encoded again. The same bytes either way (a test holds the two encodings together).
-    public var encoded: [EncodedEvent]?
+    package var encoded: [EncodedEvent]?
 
-    public init(
+    package init(
         events: [EventRecord], commandID: String? = nil, navigator: String? = nil, reply: JSON? = nil,
         fingerprint: UInt64? = nil, encoded: [EncodedEvent]? = nil
     ) {
@@ -35,11 +35,11 @@ public struct AppendUnit: Sendable, Equatable {
 
 /// A command applied under an id: its reply and the fingerprint of its request (nil for commands
 /// stored before schema version 2, which kept no fingerprint).
-public struct StoredCommand: Sendable, Equatable {
-    public var reply: JSON?
-    public var fingerprint: UInt64?
+package struct StoredCommand: Sendable, Equatable {
+    package var reply: JSON?
+    package var fingerprint: UInt64?
 
-    public init(reply: JSON?, fingerprint: UInt64?) {
+    package init(reply: JSON?, fingerprint: UInt64?) {
         self.reply = reply
         self.fingerprint = fingerprint
     }
@@ -48,14 +48,14 @@ public struct StoredCommand: Sendable, Equatable {
 /// A navigator's folded state as of `seq`, saved so that open does not refold the whole log.
 ///
 /// The store does not know what `state` means: the caller folds events into it and hands it back.
-public struct Snapshot: Sendable, Equatable {
-    public var navigator: String
+package struct Snapshot: Sendable, Equatable {
+    package var navigator: String
     /// The last event folded into `state`.
-    public var seq: Int64
-    public var revision: Int64
-    public var state: JSON
+    package var seq: Int64
+    package var revision: Int64
+    package var state: JSON
 
-    public init(navigator: String, seq: Int64, revision: Int64, state: JSON) {
+    package init(navigator: String, seq: Int64, revision: Int64, state: JSON) {
         self.navigator = navigator
         self.seq = seq
         self.revision = revision
@@ -64,7 +64,7 @@ public struct Snapshot: Sendable, Equatable {
 }
 
 /// How much an acknowledged append survives (docs/design.md, "The store").
-public enum Durability: String, Sendable, CaseIterable {
+package enum Durability: String, Sendable, CaseIterable {
     /// `synchronous=FULL`: every commit is fsynced before it is acknowledged; survives power loss.
     case full
     /// `synchronous=NORMAL` in WAL mode: acknowledged once in the WAL; survives a process crash, and

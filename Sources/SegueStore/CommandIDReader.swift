@@ -9,7 +9,7 @@
 /// It offers no count: `SELECT COUNT(*)` on the WITHOUT ROWID `commands` table reads every leaf page
 /// (replies included) in one read transaction, as much I/O as the walk itself; a caller that needs
 /// the number counts during the walk.
-public final class CommandIDReader {
+package final class CommandIDReader {
     private let reader: LogReader
 
     /// A read connection of its own on the store at `path`, waiting up to `busyTimeoutMilliseconds`
@@ -21,7 +21,7 @@ public final class CommandIDReader {
     /// Calls `body` with the UTF-8 bytes of every stored id (valid during the call only), `pageSize`
     /// per read transaction, while `body` returns true. Returns false when `body` stopped the walk.
     @discardableResult
-    public func walk(pageSize: Int = 4096, _ body: (UnsafeRawBufferPointer) -> Bool) throws(StoreError) -> Bool {
+    package func walk(pageSize: Int = 4096, _ body: (UnsafeRawBufferPointer) -> Bool) throws(StoreError) -> Bool {
         precondition(pageSize > 0)
         var after: [UInt8]?
         var going = true

@@ -9,14 +9,14 @@ import SegueCore
 /// segued refuses the file; an upgrade's "take an export first" would then break the daemon it was
 /// meant to protect. This opens only a `query_only` read connection and reads any schema version up
 /// to this build's (the events table has not changed since version 1).
-public final class EventLog: EventSequence, @unchecked Sendable {
-    public let path: String
+package final class EventLog: EventSequence, @unchecked Sendable {
+    package let path: String
     /// The file's schema version (`PRAGMA user_version`), left as it was.
-    public let schemaVersion: Int64
+    package let schemaVersion: Int64
     private let lock = NSLock()
     private let reader: LogReader
 
-    public init(path: String, busyTimeout: Duration = .seconds(2)) throws(StoreError) {
+    package init(path: String, busyTimeout: Duration = .seconds(2)) throws(StoreError) {
         self.path = path
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
@@ -32,7 +32,7 @@ public final class EventLog: EventSequence, @unchecked Sendable {
         }
     }
 
-    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void)
+    package func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void)
         throws(StoreError)
     {
         lock.lock()
@@ -41,7 +41,7 @@ public final class EventLog: EventSequence, @unchecked Sendable {
     }
 
     /// SQLite's full `PRAGMA integrity_check`: the problems found, empty when the file is sound.
-    public func integrityCheck() throws(StoreError) -> [String] {
+    package func integrityCheck() throws(StoreError) -> [String] {
         lock.lock()
         defer { lock.unlock() }
         return try reader.integrityCheck()

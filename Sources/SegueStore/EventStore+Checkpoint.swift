@@ -3,7 +3,7 @@ import SegueCore
 extension EventStore {
     /// Saves several snapshots in one transaction: a checkpoint is all of them or none, so start-up
     /// never mixes snapshots of two checkpoints.
-    public func saveSnapshots(_ snapshots: [Snapshot]) throws(StoreError) {
+    package func saveSnapshots(_ snapshots: [Snapshot]) throws(StoreError) {
         let rows = snapshots.map { ($0.navigator, $0.seq, $0.revision, StoreJSON.encode($0.state)) }
         try committer.perform { writer throws(StoreError) in
             try writer.withDatabase { database throws(StoreError) in

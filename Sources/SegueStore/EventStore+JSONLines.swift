@@ -7,7 +7,7 @@ import SegueCore
 /// reads, export → import into a fresh store → export reproduces the file byte for byte. Only events
 /// travel: snapshots are derived data and command replies expire with their clients' retries.
 /// A log read in seq order: what an export needs, from a store or from a read-only `EventLog`.
-public protocol EventSequence {
+package protocol EventSequence {
     func forEachEvent(after seq: Int64, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
 }
 
@@ -16,7 +16,7 @@ extension EventStore: EventSequence {}
 extension EventSequence {
     /// Writes every event, in seq order, to a new file at `path` (replacing it); returns the count.
     @discardableResult
-    public func exportJSONLines(to path: String) throws(StoreError) -> Int {
+    package func exportJSONLines(to path: String) throws(StoreError) -> Int {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else {
@@ -60,7 +60,7 @@ extension EventStore {
     /// are gapless, and every navigator's revisions continue from its last stored one. The first
     /// line that breaks a rule (or is not an event) is reported with its 1-based line number.
     @discardableResult
-    public func importJSONLines(from path: String) throws(StoreError) -> Int {
+    package func importJSONLines(from path: String) throws(StoreError) -> Int {
         let events = try Self.readJSONLines(from: path)
         return try withWriter { writer throws(StoreError) in
             try Self.checkContinuity(events, after: writer.lastSeq) { navigator throws(StoreError) in

@@ -7,9 +7,9 @@ import SegueCore
 /// through a separate read connection, so history and state queries keep working while the writer
 /// is failing (disk full, I/O errors) or busy with a large batch. The store knows nothing about
 /// navigation: callers number events, fold them into state and hand snapshots in as JSON.
-public final class EventStore: @unchecked Sendable {
-    public let path: String
-    public let durability: Durability
+package final class EventStore: @unchecked Sendable {
+    package let path: String
+    package let durability: Durability
     let committer: GroupCommitter<LogWriter>
     /// Guards `reader`: one read connection shared by all reading threads.
     private let readLock = NSLock()
@@ -28,7 +28,7 @@ public final class EventStore: @unchecked Sendable {
     ///   example an operator's `sqlite3` shell in a write transaction) before failing `unavailable`.
     /// - Parameter checkpointThreshold: the WAL length (pages) at which a background checkpoint
     ///   starts (`WALCheckpointer`); tests lower it to see checkpoints without writing megabytes.
-    public init(
+    package init(
         path: String, durability: Durability = .full, check: OpenCheck = .quick, busyTimeout: Duration = .seconds(2),
         checkpointThreshold: Int32 = EventStore.defaultCheckpointThreshold
     ) throws(StoreError) {
@@ -48,10 +48,10 @@ public final class EventStore: @unchecked Sendable {
     }
 
     /// WAL pages at which a background checkpoint starts: SQLite's own `wal_autocheckpoint` default.
-    public static let defaultCheckpointThreshold: Int32 = 1000
+    package static let defaultCheckpointThreshold: Int32 = 1000
 
     /// Same as `init(path:durability:)`, under the name the daemon reads best.
-    public static func open(path: String, durability: Durability = .full, check: OpenCheck = .quick) throws(StoreError)
+    package static func open(path: String, durability: Durability = .full, check: OpenCheck = .quick) throws(StoreError)
         -> EventStore
     {
         try EventStore(path: path, durability: durability, check: check)
@@ -63,7 +63,7 @@ public final class EventStore: @unchecked Sendable {
 
     /// Queues `unit` for the next group commit; `completion` fires after COMMIT returned (or the batch
     /// failed), on the committer thread, and must not block.
-    public func submit(_ unit: AppendUnit, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+    package func submit(_ unit: AppendUnit, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         committer.submit(unit, completion: completion)
     }
 
@@ -71,7 +71,7 @@ public final class EventStore: @unchecked Sendable {
     /// returns one result per unit; nil when a group commit or other writer work is under way, in
     /// which case the caller `submit`s them. Saves the two thread hand-offs of `submit` for a caller
     /// that gathers its own batches.
-    public func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
+    package func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
         committer.commitIfIdle(units)
     }
 
@@ -80,10 +80,10 @@ public final class EventStore: @unchecked Sendable {
     /// restart (two syncs) or run the backstop past the WAL's limit; neither delays the caller nor
     /// the acknowledgement of what is already durable. Cheap; skipped while the writer is busy (then
     /// its thread decides). A caller that never calls it loses nothing: the next commit decides first.
-    public func checkpointIfDue() { committer.checkpointIfIdle() }
+    package func checkpointIfDue() { committer.checkpointIfIdle() }
 
     /// Returns once everything submitted before the call is stored or failed.
-    public func flush() { committer.flush() }
+    package func flush() { committer.flush() }
 
     /// Gives up the writer lock and nothing else, as a killed process would: tests open a second
     /// store on a log the first one still holds, to see what a successor finds.
@@ -91,7 +91,7 @@ public final class EventStore: @unchecked Sendable {
 
     /// Drains pending appends, then closes the write connection and gives up the writer lock; later
     /// appends fail with `.closed`. Reads keep working until the store is released.
-    public func close() {
+    package func close() {
         committer.close()
         writerLock = nil
     }
@@ -99,10 +99,10 @@ public final class EventStore: @unchecked Sendable {
     // MARK: Reading
 
     /// The last committed seq (0 for an empty log). Appends must number from `lastSeq + 1`.
-    public var lastSeq: Int64 { committer.committedSeq.load(ordering: .acquiring) }
+    package var lastSeq: Int64 { committer.committedSeq.load(ordering: .acquiring) }
 
     /// The navigator's last committed revision (0 if it has no events): the `expect` check.
-    public func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
+    package func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
         try read { reader throws(StoreError) in try reader.lastRevision(of: navigator) }
     }
 
@@ -111,7 +111,7 @@ public final class EventStore: @unchecked Sendable {
     /// Asked of the write connection while it is idle: its page cache is always current, whereas the
     /// read connection's is invalidated by every commit and re-reads the pages it needs. The daemon
     /// looks up every new command id here: 16 µs against 24 µs per command on the development machine.
-    public func command(_ id: String) throws(StoreError) -> StoredCommand? {
+    package func command(_ id: String) throws(StoreError) -> StoredCommand? {
         if let result = committer.withWriterIfIdle({ writer in writer.command(id) }) ?? nil {
             return try result.get()
         }
@@ -119,25 +119,25 @@ public final class EventStore: @unchecked Sendable {
     }
 
     /// Up to `limit` events with seq above `seq`, in seq order, optionally of one navigator.
-    public func events(after seq: Int64, navigator: String? = nil, limit: Int = .max) throws(StoreError)
+    package func events(after seq: Int64, navigator: String? = nil, limit: Int = .max) throws(StoreError)
         -> [EventRecord]
     {
         try read { reader throws(StoreError) in try reader.events(after: seq, navigator: navigator, limit: limit) }
     }
 
     /// The navigator's events with seq in `(after, upTo]`: the tail to fold onto a snapshot.
-    public func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
+    package func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
         try read { reader throws(StoreError) in try reader.events(of: navigator, after: seq, upTo: last) }
     }
 
     /// Every navigator that has at least one event, in name order.
-    public func navigators() throws(StoreError) -> [String] {
+    package func navigators() throws(StoreError) -> [String] {
         try read { reader throws(StoreError) in try reader.navigators() }
     }
 
     /// Calls `body` with every event after `seq` in seq order without building an array: how the
     /// daemon rebuilds state and how export streams the log.
-    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
+    package func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
     {
         try read { reader throws(StoreError) in try reader.forEachEvent(after: seq, body) }
     }
@@ -145,12 +145,12 @@ public final class EventStore: @unchecked Sendable {
     // MARK: Snapshots
 
     /// The newest snapshot of every navigator that has one.
-    public func latestSnapshots() throws(StoreError) -> [Snapshot] {
+    package func latestSnapshots() throws(StoreError) -> [Snapshot] {
         try read { reader throws(StoreError) in try reader.latestSnapshots() }
     }
 
     /// The newest snapshot of `navigator` taken at or before `seq`: the start of a time-travel fold.
-    public func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
+    package func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
         try read { reader throws(StoreError) in try reader.snapshot(of: navigator, atOrBefore: seq) }
     }
 
@@ -158,7 +158,7 @@ public final class EventStore: @unchecked Sendable {
 
     /// Runs SQLite's full `PRAGMA integrity_check` (slow on a big log; open runs the quick check) and
     /// returns its findings, empty when the file is sound.
-    public func integrityCheck() throws(StoreError) -> [String] {
+    package func integrityCheck() throws(StoreError) -> [String] {
         try read { reader throws(StoreError) in try reader.integrityCheck() }
     }
 
@@ -176,7 +176,7 @@ public final class EventStore: @unchecked Sendable {
     }
 
     /// How the WAL has been checkpointed since open (`stats.store.walCheckpoints`).
-    public var walCheckpoints: WALCheckpointCounts {
+    package var walCheckpoints: WALCheckpointCounts {
         let checkpointer = committer.checkpointer
         return WALCheckpointCounts(
             background: checkpointer.background.load(ordering: .relaxed),

@@ -2,7 +2,7 @@ import Dispatch
 import SegueCore
 
 /// Which kind of database keeps a log: the `kind` of the daemon's `store` setting.
-public enum StoreKind: String, Sendable, CaseIterable {
+package enum StoreKind: String, Sendable, CaseIterable {
     /// One file in the data directory (`EventStore`): the embedded default.
     case sqlite
     /// A PostgreSQL database (`PostgresEventStore` in SeguePostgres).
@@ -23,7 +23,7 @@ public enum StoreKind: String, Sendable, CaseIterable {
 /// backend does in-process (SQLite's WAL checkpoints, which PostgreSQL's server runs itself) keeps its
 /// place with a default that does nothing and counts nothing, rather than a refinement callers would
 /// have to cast to: a daemon calls `checkpointIfDue()` after every inline commit, whichever the backend.
-public protocol EventStoring: AnyObject, Sendable, EventSequence {
+package protocol EventStoring: AnyObject, Sendable, EventSequence {
     /// What `commandIDs()` returns: a walk over every stored command id on a connection of its own.
     associatedtype CommandIDs: CommandIDWalking
 
@@ -90,16 +90,16 @@ public protocol EventStoring: AnyObject, Sendable, EventSequence {
 }
 
 extension EventStoring {
-    public func checkpointIfDue() {}
+    package func checkpointIfDue() {}
 
-    public var walCheckpoints: WALCheckpointCounts {
+    package var walCheckpoints: WALCheckpointCounts {
         WALCheckpointCounts(background: 0, catchUps: 0, forced: 0, failures: 0, restarts: 0)
     }
 
-    public func reply(forCommand id: String) throws(StoreError) -> JSON? { try command(id)?.reply }
+    package func reply(forCommand id: String) throws(StoreError) -> JSON? { try command(id)?.reply }
 
     /// `submit` for callers that can block: waits until `unit` is stored (or failed).
-    public func append(_ unit: AppendUnit) throws(StoreError) {
+    package func append(_ unit: AppendUnit) throws(StoreError) {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<Void, StoreError> = .success(())
         submit(unit) { result in
@@ -111,14 +111,14 @@ extension EventStoring {
     }
 
     /// Saves `state`, the caller's fold of `navigator` up to `seq` (its `revision`).
-    public func saveSnapshot(navigator: String, seq: Int64, revision: Int64, state: JSON) throws(StoreError) {
+    package func saveSnapshot(navigator: String, seq: Int64, revision: Int64, state: JSON) throws(StoreError) {
         try saveSnapshots([Snapshot(navigator: navigator, seq: seq, revision: revision, state: state)])
     }
 }
 
 /// A walk over every stored command id, in bytewise order, a page per read transaction (see
 /// `CommandIDReader`): how the daemon builds its filter of known ids at start.
-public protocol CommandIDWalking {
+package protocol CommandIDWalking {
     /// Calls `body` with the UTF-8 bytes of every stored id (valid during the call only), `pageSize`
     /// per read, while `body` returns true. Returns false when `body` stopped the walk.
     @discardableResult
@@ -126,8 +126,8 @@ public protocol CommandIDWalking {
 }
 
 extension EventStore: EventStoring {
-    public var kind: StoreKind { .sqlite }
-    public var location: String { path }
+    package var kind: StoreKind { .sqlite }
+    package var location: String { path }
 }
 
 extension CommandIDReader: CommandIDWalking {}

@@ -6,7 +6,7 @@ import Foundation
 /// a 10-million-event log on the reference machine). `.quick` pays that before `init` returns;
 /// `.deferred` lets a daemon serve reads at once and runs the same check on its own read connection
 /// in the background, reporting the outcome, for logs too large to check inside a start-up budget.
-public enum OpenCheck: Sendable {
+package enum OpenCheck: Sendable {
     case quick
     /// `report` is called once from a background thread: nil when the file is sound, otherwise an
     /// error whose `code` is `.internal` (or `.unavailable` if the file could not be read).

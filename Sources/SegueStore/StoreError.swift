@@ -8,9 +8,9 @@ import SegueCore
 /// a client needs to react (`code`,
 /// a wire `ErrorCode` from a stable mapping: storage faults are `unavailable` because a retry later may
 /// succeed, corruption is `internal` because it will not).
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, independent of SQLite's numbering.
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         /// SQLite returned an error; `extendedCode` says which.
         case sqlite
         /// PostgreSQL (or libpq) returned an error; `sqlState` says which.
@@ -29,18 +29,18 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case inUse
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// SQLite's extended result code (e.g. `SQLITE_IOERR_FSYNC`), or 0 when SQLite was not involved.
-    public var extendedCode: Int32
+    package var extendedCode: Int32
     /// PostgreSQL's five-character SQLSTATE (e.g. `53100`, disk full), or nil when it was not involved.
-    public var sqlState: String?
-    public var message: String
+    package var sqlState: String?
+    package var message: String
     /// The statement that failed, when there was one.
-    public var sql: String?
+    package var sql: String?
     /// For imports: the 1-based line of the input at fault.
-    public var line: Int?
+    package var line: Int?
 
-    public init(
+    package init(
         kind: Kind, extendedCode: Int32 = 0, sqlState: String? = nil, message: String, sql: String? = nil,
         line: Int? = nil
     ) {
@@ -53,11 +53,11 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// SQLite's primary result code (`SQLITE_FULL`, `SQLITE_IOERR`, ...): the low byte of the extended one.
-    public var primaryCode: Int32 { extendedCode & 0xff }
+    package var primaryCode: Int32 { extendedCode & 0xff }
 
     /// The wire error code a command that hit this error replies with (docs/protocol.md, "Error codes"; docs/design.md,
     /// "Recovery").
-    public var code: ErrorCode {
+    package var code: ErrorCode {
         switch kind {
         case .sqlite: Self.wireCode(forPrimary: primaryCode)
         case .postgres: Self.wireCode(forSQLState: sqlState ?? "XX000")
@@ -116,9 +116,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         kind: .closed, message: "The event store is closed; the command was not stored. Retry once segued is back.")
 
     /// This error as the pure core's error, for replies.
-    public var coreError: CoreError { CoreError(code, message) }
+    package var coreError: CoreError { CoreError(code, message) }
 
-    public var description: String {
+    package var description: String {
         var text = "\(code.rawValue): \(message)"
         if kind == .sqlite { text += " (SQLite code \(primaryCode), extended \(extendedCode))" }
         if kind == .postgres, let sqlState { text += " (SQLSTATE \(sqlState))" }

@@ -1,17 +1,17 @@
 /// How an open store has checkpointed its WAL (see `WALCheckpointer`), for `stats` and tests.
-public struct WALCheckpointCounts: Sendable, Equatable {
+package struct WALCheckpointCounts: Sendable, Equatable {
     /// Passes run on the checkpoint thread while commits went on.
-    public var background: Int
+    package var background: Int
     /// Remainders copied by the writer after a background pass, so the WAL could restart.
-    public var catchUps: Int
+    package var catchUps: Int
     /// Inline checkpoints of a WAL past its limit (background passes failing or held back by a reader).
-    public var forced: Int
+    package var forced: Int
     /// Checkpoints that failed (the events stay in the WAL; a later checkpoint copies them).
-    public var failures: Int
+    package var failures: Int
     /// Times the writer found the WAL started over from its beginning (seen at the commit after).
-    public var restarts: Int
+    package var restarts: Int
 
-    public init(background: Int, catchUps: Int, forced: Int, failures: Int, restarts: Int) {
+    package init(background: Int, catchUps: Int, forced: Int, failures: Int, restarts: Int) {
         self.background = background
         self.catchUps = catchUps
         self.forced = forced

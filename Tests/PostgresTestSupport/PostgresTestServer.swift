@@ -8,16 +8,16 @@ import SeguePostgres
 /// `shared` is one server for the whole run, where each test gets a schema of its own
 /// (`makeSchema`); a test that stops or kills its server starts a private one (`start()`).
 /// Where postgresql-15 is not installed, `unavailableReason` says so and the tests skip.
-public final class PostgresTestServer: @unchecked Sendable {
-    public let directory: String
-    public let port: Int
+package final class PostgresTestServer: @unchecked Sendable {
+    package let directory: String
+    package let port: Int
     private let lock = NSLock()
     private var removed = false
 
     /// The shared server, started at first use; nil when it could not be (see `unavailableReason`).
-    public static var shared: PostgresTestServer? { sharedStart.server }
+    package static var shared: PostgresTestServer? { sharedStart.server }
     /// Why there is no server (postgresql-15 missing, or it failed to start); nil when there is one.
-    public static var unavailableReason: String? { sharedStart.reason }
+    package static var unavailableReason: String? { sharedStart.reason }
 
     private static let sharedStart: (server: PostgresTestServer?, reason: String?) = {
         do {
@@ -30,7 +30,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     }()
 
     /// Starts a server of its own in a new temporary directory.
-    public static func start() throws -> PostgresTestServer {
+    package static func start() throws -> PostgresTestServer {
         let directory = NSTemporaryDirectory() + "segue-pg-" + UUID().uuidString.prefix(8).lowercased()
         let output = try script(["start", directory, "--watch", "\(getpid())"])
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("PGPORT=") }),
@@ -47,30 +47,30 @@ public final class PostgresTestServer: @unchecked Sendable {
     deinit { remove() }
 
     /// The conninfo of `database` as the superuser `segue`, with extra `key=value` settings.
-    public func conninfo(database: String = "postgres", _ extra: String = "") -> String {
+    package func conninfo(database: String = "postgres", _ extra: String = "") -> String {
         "host=\(directory) port=\(port) user=segue dbname=\(database)" + (extra.isEmpty ? "" : " " + extra)
     }
 
     /// A new, empty schema, and the conninfo whose sessions use it (`search_path`): a log of its own.
-    public func makeSchema() throws -> (name: String, conninfo: String) {
+    package func makeSchema() throws -> (name: String, conninfo: String) {
         let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
         try admin().execute("CREATE SCHEMA \(name)")
         return (name, conninfo(database: "postgres", "options='-c search_path=\(name)'"))
     }
 
     /// A superuser connection to the `postgres` database, for set-up and fault injection.
-    public func admin(database: String = "postgres") throws -> PostgresConnection {
+    package func admin(database: String = "postgres") throws -> PostgresConnection {
         try PostgresConnection(ConnectionSettings(conninfo: conninfo(database: database)))
     }
 
     /// `pg_ctl stop` with `mode` (`immediate` is a crash: no shutdown checkpoint, recovery at start).
-    public func stop(mode: String = "fast") throws { _ = try Self.script(["stop", directory, mode]) }
+    package func stop(mode: String = "fast") throws { _ = try Self.script(["stop", directory, mode]) }
 
     /// Starts the stopped server again, on the same directory and socket.
-    public func restart() throws { _ = try Self.script(["restart", directory]) }
+    package func restart() throws { _ = try Self.script(["restart", directory]) }
 
     /// Stops the server and deletes its directory; idempotent.
-    public func remove() {
+    package func remove() {
         let first = lock.withLock {
             defer { removed = true }
             return !removed
@@ -117,8 +117,8 @@ public final class PostgresTestServer: @unchecked Sendable {
         return stdout
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    package struct Failure: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 }

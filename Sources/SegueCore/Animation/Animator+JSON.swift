@@ -8,13 +8,13 @@
 /// rule-selected animator, so a command can override just the duration). `keyframes` goes with style
 /// `keyframes` (which it implies when style is absent).
 extension Animator {
-    public static let jsonKeys = [
+    package static let jsonKeys = [
         "preset", "style", "edge", "duration", "curve", "parallax", "scale", "offset", "fade", "keyframes",
     ]
 
     /// Parses an animator at JSON path `path`. Throws naming the path of the first bad value or unknown key:
     /// `bad_request` for a wrong type, an unknown or missing key, `invalid_argument` for a value not allowed.
-    public init(json: JSON, base: Animator = .default, path: String = "animator") throws(CoreError) {
+    package init(json: JSON, base: Animator = .default, path: String = "animator") throws(CoreError) {
         let reader = try AnimationJSONReader(json, path: path)
         try reader.allowOnly(Self.jsonKeys)
         var animator = base
@@ -77,7 +77,7 @@ extension Animator {
     /// The complete wire form: every key is written (edge as null when it is the operation's default), so
     /// `Animator(json: a.json, base: anyBase) == a` whatever the base, and a recorded animator replays the
     /// same even if defaults change.
-    public var json: JSON {
+    package var json: JSON {
         var object: JSONObject = [
             "style": .string(style.name),
             "edge": edge.map { .string($0.rawValue) } ?? .null,

@@ -2,7 +2,7 @@
 /// (docs/design.md, "Concepts"). Names are stable; clients use them as `{"preset": "fade.push"}`. Durations and curves
 /// are ours where a sample's own are not recorded: 0.5 s ease in-out, the samples' common choice.
 extension Animator {
-    public static let presets: [(name: String, animator: Animator)] = [
+    package static let presets: [(name: String, animator: Animator)] = [
         // SimpleOver: the new view moves over the old one from one width right and 55 points down; pop
         // plays it backwards (the top view moves back right and down, the one beneath stays in place).
         ("simpleOver.push", simpleOver),
@@ -31,9 +31,9 @@ extension Animator {
         ("logoReveal.pop", Animator(style: .zoom, duration: 0.5, curve: .easeIn, options: StyleOptions(scale: 0))),
     ]
 
-    public static var presetNames: [String] { presets.map(\.name) }
+    package static var presetNames: [String] { presets.map(\.name) }
 
-    public static func preset(named name: String) -> Animator? {
+    package static func preset(named name: String) -> Animator? {
         presets.first { $0.name == name }?.animator
     }
 

@@ -4,7 +4,7 @@
 /// permissive as they always were.
 extension AnimatorRules {
     /// The first problem of the rules a request gave at `path` (its `animators`), or nil.
-    public func requestProblem(path: String = "animators") -> CoreError? {
+    package func requestProblem(path: String = "animators") -> CoreError? {
         for (index, rule) in rules.enumerated() {
             let rulePath = "\(path)[\(index)]"
             for (key, route) in [("from", rule.from), ("to", rule.to)] {
@@ -21,7 +21,7 @@ extension AnimatorRules {
 
 extension Animator {
     /// The first problem of an animator a request gave at `path`, or nil.
-    public func requestProblem(path: String = "animator") -> CoreError? {
+    package func requestProblem(path: String = "animator") -> CoreError? {
         guard case .keyframes(let keyframes) = style else { return nil }
         for (side, view) in [("from", keyframes.from), ("to", keyframes.to)] {
             let viewPath = "\(path).keyframes.\(side)"
@@ -44,7 +44,7 @@ extension AnimatableProperty {
     /// What a keyframe in a request may set: opacity and the mask's reveal are fractions; a scale is
     /// at most a thousandfold; positions (in container sizes) and turns are bounded only so that a
     /// typo such as 1e300 is refused rather than animated.
-    public var valueRange: ClosedRange<Double> {
+    package var valueRange: ClosedRange<Double> {
         switch self {
         case .alpha, .mask: 0...1
         case .scale: 0...1000
@@ -58,7 +58,7 @@ extension Animator {
     /// The checks an animator a request spells out must pass beyond parsing, on its JSON: the
     /// duration rule for settling springs (`settlingSpringProblem`), then the ranges of its keyframes
     /// (`requestProblem`). The daemon's decoder and `segue` both call it, so they refuse the same.
-    public static func requestProblem(json given: JSON, path: String = "animator") -> CoreError? {
+    package static func requestProblem(json given: JSON, path: String = "animator") -> CoreError? {
         if let problem = settlingSpringProblem(json: given, path: path) { return problem }
         // Only keyframes a request spells out can be out of range (presets' are not).
         guard given["keyframes"] != nil, let animator = try? Animator(json: given, path: path) else { return nil }
@@ -70,7 +70,7 @@ extension Animator {
     /// as UIKit's `UISpringTimingParameters(mass:stiffness:damping:initialVelocity:)` ignores a
     /// property animator's duration. Silently ignoring the number a user typed is worse than refusing
     /// it; the `dampingRatio` form is the spring that runs for a given duration.
-    public static func settlingSpringProblem(json given: JSON, path: String = "animator") -> CoreError? {
+    package static func settlingSpringProblem(json given: JSON, path: String = "animator") -> CoreError? {
         guard given["duration"] != nil, let curve = given["curve"],
             let parsed = try? TimingCurve(json: curve, path: "\(path).curve"), let settling = parsed.intrinsicDuration
         else { return nil }

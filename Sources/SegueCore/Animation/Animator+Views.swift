@@ -6,7 +6,7 @@ extension Animator {
     /// Invariants, for every built-in style and edge: at progress 0 the from view is exactly in place
     /// (x = y = 0, alpha = scale = mask = 1, no rotation) and at progress 1 the to view is. Alpha and mask
     /// are clamped to [0, 1] when a spring overshoots; offsets, scale and angles are not.
-    public func views(
+    package func views(
         for operation: TransitionOperation, progress: Double, fraction: Double,
         container: ContainerSize?
     ) -> ViewPair {

@@ -6,7 +6,7 @@
 /// A key is `{"time": 0...1, "value": number or {"points": n} (x and y only), "curve": curve}` with the
 /// curve (default `linear`, never a spring) shaping the segment that ends at that key.
 extension Keyframes {
-    public init(json: JSON, path: String = "keyframes") throws(CoreError) {
+    package init(json: JSON, path: String = "keyframes") throws(CoreError) {
         let reader = try AnimationJSONReader(json, path: path)
         try reader.allowOnly(["from", "to"])
         self.init(
@@ -14,7 +14,7 @@ extension Keyframes {
             to: try ViewKeyframes(json: reader.object["to"] ?? [:], path: "\(path).to", defaultZ: 1))
     }
 
-    public var json: JSON { ["from": from.json, "to": to.json] }
+    package var json: JSON { ["from": from.json, "to": to.json] }
 }
 
 extension ViewKeyframes {

@@ -7,7 +7,7 @@ extension TimingCurve {
     /// x(t) is not a function of time); damping ratios in [0.01, 10] (below 0.01 a spring rings for
     /// thousands of cycles); velocities within ±1000 distances per second; a physical spring must settle
     /// within 60 s, the longest duration an animator may have.
-    public init(json: JSON, path: String = "curve") throws(CoreError) {
+    package init(json: JSON, path: String = "curve") throws(CoreError) {
         let forms = "{\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}"
         switch json {
         case .string(let name):
@@ -93,7 +93,7 @@ extension TimingCurve {
     }
 
     /// The wire form; `TimingCurve(json: curve.json) == curve`.
-    public var json: JSON {
+    package var json: JSON {
         switch self {
         case .bezier(let x1, let y1, let x2, let y2):
             return ["bezier": [.double(x1), .double(y1), .double(x2), .double(y2)]]
@@ -107,7 +107,7 @@ extension TimingCurve {
 
 extension Spring {
     /// The spring's wire form, the value of `{"spring": ...}`.
-    public var json: JSON {
+    package var json: JSON {
         switch self {
         case .dampingRatio(let ratio, let initialVelocity):
             ["dampingRatio": .double(ratio), "initialVelocity": .double(initialVelocity)]

@@ -5,17 +5,17 @@
 /// A replay publishes a frame only when something happened or animated, so a long gap between two of
 /// them is a stretch where nothing moved: shortening it changes no frame's content, only how long a
 /// viewer waits for the next session in a log that spans hours.
-public struct ReplayPacing: Sendable {
-    public let clock: FrameClock
-    public let speed: Double
+package struct ReplayPacing: Sendable {
+    package let clock: FrameClock
+    package let speed: Double
     /// In wall nanoseconds; nil keeps every gap as it was.
-    public let maxGap: Double?
+    package let maxGap: Double?
     private var first: Int64?
     private var last: Int64?
     private var skipped: Double = 0
 
     /// `maxGap` in seconds of wall time (after `speed`); nil keeps every gap.
-    public init(clock: FrameClock, speed: Double, maxGap: Double?) {
+    package init(clock: FrameClock, speed: Double, maxGap: Double?) {
         precondition(speed > 0, "speed must be positive")
         self.clock = clock
         self.speed = speed
@@ -23,7 +23,7 @@ public struct ReplayPacing: Sendable {
     }
 
     /// Wall nanoseconds from the first published frame to `frame`'s send; frames come in order.
-    public mutating func offset(of frame: Int64) -> Int64 {
+    package mutating func offset(of frame: Int64) -> Int64 {
         guard let first else {
             self.first = frame
             last = frame

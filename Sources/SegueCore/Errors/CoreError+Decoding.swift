@@ -12,25 +12,25 @@
 /// because `segue` and other clients show it to the person who typed the value.
 extension CoreError {
     /// A value of the wrong JSON type at `path`: `animator.curve.bezier[0] must be a number; got "a".`
-    public static func wrongType(_ path: String, expected: String, got value: JSON) -> CoreError {
+    package static func wrongType(_ path: String, expected: String, got value: JSON) -> CoreError {
         CoreError(.badRequest, "\(path) must be \(expected); got \(value.messageText).")
     }
 
     /// A required member that is absent (or null): `percent is required: a number in [0, 1].`
-    public static func missing(_ path: String, _ what: String) -> CoreError {
+    package static func missing(_ path: String, _ what: String) -> CoreError {
         CoreError(.badRequest, "\(path) is required: \(what).")
     }
 
     /// Any other shape error (an unknown member, members that do not go together).
-    public static func malformed(_ message: String) -> CoreError { CoreError(.badRequest, message) }
+    package static func malformed(_ message: String) -> CoreError { CoreError(.badRequest, message) }
 
     /// A value of the right type that is not allowed: `animator.style must be one of slide, ...; got "spin".`
-    public static func notAllowed(_ path: String, expected: String, got value: JSON) -> CoreError {
+    package static func notAllowed(_ path: String, expected: String, got value: JSON) -> CoreError {
         CoreError(.invalidArgument, "\(path) must be \(expected); got \(value.messageText).")
     }
 
     /// A number of the right type outside its range: `animator.curve.bezier[0] must be in [0, 1]; got 1.5.`
-    public static func outOfRange(_ path: String, _ range: ClosedRange<Double>, openBelow: Bool = false, got: Double)
+    package static func outOfRange(_ path: String, _ range: ClosedRange<Double>, openBelow: Bool = false, got: Double)
         -> CoreError
     {
         let low = openBelow ? "(" : "["
@@ -41,5 +41,5 @@ extension CoreError {
     }
 
     /// Any other value that is not allowed, for messages that need their own words.
-    public static func invalid(_ message: String) -> CoreError { CoreError(.invalidArgument, message) }
+    package static func invalid(_ message: String) -> CoreError { CoreError(.invalidArgument, message) }
 }

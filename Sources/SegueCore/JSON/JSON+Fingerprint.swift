@@ -12,7 +12,7 @@
 ///   their keys, each key as a string then its value.
 /// Not a defence against someone forging collisions; a guard against a client's bug or a stale id.
 extension JSON {
-    public var fingerprint: UInt64 {
+    package var fingerprint: UInt64 {
         var hasher = FNV1a()
         hasher.add(self)
         return hasher.value

@@ -1,7 +1,7 @@
 /// How error messages show a value a client sent, after "got": short, and unambiguous about its JSON
 /// type, because the type is usually what is wrong (`got "0.5"` says the number was sent as a string).
 extension JSON {
-    public var messageText: String {
+    package var messageText: String {
         switch self {
         case .null: return "null"
         case .bool(let flag): return String(flag)
@@ -25,7 +25,7 @@ extension JSON {
     }
 
     /// A number as messages write it: integers without a trailing ".0", so ranges read `[0, 1]`.
-    public static func messageText(_ number: Double) -> String {
+    package static func messageText(_ number: Double) -> String {
         if let integer = Int64(exactly: number) { return String(integer) }
         return String(number)
     }

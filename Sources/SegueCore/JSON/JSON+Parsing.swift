@@ -8,13 +8,15 @@ extension JSON {
     /// their members in input order. Keys count as duplicates when Swift's `String ==` says they are
     /// equal (canonical equivalence), the comparison `JSONObject`'s subscript uses, so every member of
     /// a parsed object is reachable by key.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(JSONError) -> JSON {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(JSONError) -> JSON
+    {
         var parser = JSONParser(bytes.assumingMemoryBound(to: UInt8.self), limits: limits)
         return try parser.parseDocument()
     }
 
     /// Parses one JSON value from UTF-8 bytes held in any collection (`[UInt8]`, `ArraySlice`, ...).
-    public static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(JSONError) -> JSON {
+    package static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(JSONError) -> JSON
+    {
         let result = bytes.withContiguousStorageIfAvailable { buffer in
             Result { () throws(JSONError) -> JSON in
                 var parser = JSONParser(buffer, limits: limits)
@@ -27,7 +29,7 @@ extension JSON {
 
     /// Parses one JSON value from text. The text is already valid Unicode, but everything else is
     /// checked exactly as for bytes, and error offsets count UTF-8 bytes.
-    public static func parse(_ text: String, limits: JSONLimits = .default) throws(JSONError) -> JSON {
+    package static func parse(_ text: String, limits: JSONLimits = .default) throws(JSONError) -> JSON {
         var text = text
         return try text.withUTF8 { buffer in
             Result { () throws(JSONError) -> JSON in

@@ -4,29 +4,29 @@
 /// `invalid_argument` wherever it sits (see `CoreError+Decoding.swift` for the rule). The path is an
 /// autoclosure: built only for a message, so reading a good value allocates no path string.
 extension JSON {
-    public func string(at path: @autoclosure () -> String) throws(CoreError) -> String {
+    package func string(at path: @autoclosure () -> String) throws(CoreError) -> String {
         guard case .string(let string) = self else { throw .wrongType(path(), expected: "a string", got: self) }
         return string
     }
 
-    public func bool(at path: @autoclosure () -> String) throws(CoreError) -> Bool {
+    package func bool(at path: @autoclosure () -> String) throws(CoreError) -> Bool {
         guard case .bool(let flag) = self else { throw .wrongType(path(), expected: "true or false", got: self) }
         return flag
     }
 
-    public func object(at path: @autoclosure () -> String) throws(CoreError) -> JSONObject {
+    package func object(at path: @autoclosure () -> String) throws(CoreError) -> JSONObject {
         guard case .object(let object) = self else { throw .wrongType(path(), expected: "an object", got: self) }
         return object
     }
 
-    public func array(at path: @autoclosure () -> String) throws(CoreError) -> [JSON] {
+    package func array(at path: @autoclosure () -> String) throws(CoreError) -> [JSON] {
         guard case .array(let items) = self else { throw .wrongType(path(), expected: "an array", got: self) }
         return items
     }
 
     /// A finite number within `range` (open at its lower end with `openBelow`). The parser already
     /// refuses NaN and infinities (they are not JSON); the check here keeps values built in code honest.
-    public func number(
+    package func number(
         at path: @autoclosure () -> String, in range: ClosedRange<Double>? = nil, openBelow: Bool = false
     )
         throws(CoreError) -> Double
@@ -43,7 +43,7 @@ extension JSON {
 
     /// An integer within `range`. A number with a fraction is the wrong type (`bad_request`); a whole
     /// number too large for 64 bits has the right type and is out of range (`invalid_argument`).
-    public func integer(at path: @autoclosure () -> String, in range: ClosedRange<Int64>? = nil) throws(CoreError)
+    package func integer(at path: @autoclosure () -> String, in range: ClosedRange<Int64>? = nil) throws(CoreError)
         -> Int64
     {
         guard let integer = int64Value else {

@@ -3,9 +3,9 @@
 /// `kind` is the stable category callers and tests match on; `message` is the sentence for a human and
 /// may be reworded. `offset` is the zero-based byte offset into the input at which the problem was
 /// found (for a string that is too long, its opening quote; for a duplicate key, the key's quote).
-public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The category of a parse failure.
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
+    package enum Kind: String, Sendable, Equatable, CaseIterable {
         /// The input ended inside a value (including empty input).
         case unexpectedEnd
         /// A byte that the grammar does not allow here: a missing comma or colon, a trailing comma,
@@ -35,17 +35,17 @@ public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
         case stringTooLong
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Zero-based byte offset into the input.
-    public var offset: Int
+    package var offset: Int
     /// What went wrong, phrased as the rest of "invalid JSON at byte N: ...".
-    public var message: String
+    package var message: String
 
-    public init(_ kind: Kind, at offset: Int, _ message: String) {
+    package init(_ kind: Kind, at offset: Int, _ message: String) {
         self.kind = kind
         self.offset = offset
         self.message = message
     }
 
-    public var description: String { "invalid JSON at byte \(offset): \(message)" }
+    package var description: String { "invalid JSON at byte \(offset): \(message)" }
 }

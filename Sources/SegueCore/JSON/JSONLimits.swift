@@ -5,17 +5,17 @@
 /// recursively, so `maxDepth` is what keeps a `[[[[...` message from overflowing a thread's stack.
 /// Keep it in the hundreds at most. The total input size is bounded elsewhere (ZeroMQ's
 /// `ZMQ_MAXMSGSIZE`, the config file reader), so it is not repeated here.
-public struct JSONLimits: Sendable, Equatable {
+package struct JSONLimits: Sendable, Equatable {
     /// Deepest nesting of arrays and objects accepted; a top-level scalar has depth 0, `[]` depth 1.
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// Longest string or object key accepted, counted in UTF-8 bytes after unescaping.
-    public var maxStringBytes: Int
+    package var maxStringBytes: Int
 
-    public init(maxDepth: Int = 64, maxStringBytes: Int = 1_048_576) {
+    package init(maxDepth: Int = 64, maxStringBytes: Int = 1_048_576) {
         self.maxDepth = maxDepth
         self.maxStringBytes = maxStringBytes
     }
 
     /// 64 levels and 1 MiB strings: far beyond anything the protocol sends, small enough to be safe.
-    public static let `default` = JSONLimits()
+    package static let `default` = JSONLimits()
 }

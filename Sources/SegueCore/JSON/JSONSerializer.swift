@@ -143,24 +143,24 @@ struct JSONSerializer: JSONValueWriter {
 
 extension JSON {
     /// Compact UTF-8 text (no whitespace), deterministic: the same value always yields the same bytes.
-    public func serialized() -> String {
+    package func serialized() -> String {
         JSONSerializer.withSerializer({ $0.writeCompact(self) }, { String(decoding: $0, as: UTF8.self) })
     }
 
     /// Compact UTF-8 bytes; see `serialize(into:)`.
-    public func serializedBytes() -> [UInt8] {
+    package func serializedBytes() -> [UInt8] {
         JSONSerializer.withSerializer({ $0.writeCompact(self) }, { Array($0) })
     }
 
     /// Appends the compact encoding to `buffer`, for callers that frame several values in one buffer
     /// or reuse one across messages.
-    public func serialize(into buffer: inout [UInt8]) {
+    package func serialize(into buffer: inout [UInt8]) {
         JSONSerializer.withSerializer({ $0.writeCompact(self) }, { buffer.append(contentsOf: $0) })
     }
 
     /// Human-readable text with two-space indentation, for the CLI and docs; parses back to the same
     /// value as `serialized()`.
-    public func prettyPrinted() -> String {
+    package func prettyPrinted() -> String {
         JSONSerializer.withSerializer({ $0.writePretty(self, indent: 0) }, { String(decoding: $0, as: UTF8.self) })
     }
 }

@@ -1,27 +1,27 @@
 /// Reads the members of a request or config object, remembering which were read so that anything
 /// left over can be rejected by name ("unknown fields are rejected with a message that names them").
-public struct Arguments {
-    public let object: JSONObject
+package struct Arguments {
+    package let object: JSONObject
     /// How messages name this object, e.g. `request` or `create.endRule`.
-    public let path: String
+    package let path: String
     /// Keys read so far. A request has a handful of members, so a linear scan of a small array beats
     /// hashing every key into a set (this runs for every command the daemon decodes).
     private var used: [String] = []
 
-    public init(_ object: JSONObject, path: String, ignoring: [String] = []) {
+    package init(_ object: JSONObject, path: String, ignoring: [String] = []) {
         self.object = object
         self.path = path
         self.used = ignoring
     }
 
-    public init(_ json: JSON, path: String) throws(CoreError) {
+    package init(_ json: JSON, path: String) throws(CoreError) {
         self.init(try json.object(at: path), path: path)
     }
 
     /// The JSON path of member `key`, as messages name it (`percent`, `endRule.threshold`).
-    public func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    public mutating func raw(_ key: String) -> JSON? {
+    package mutating func raw(_ key: String) -> JSON? {
         if !used.contains(key) { used.append(key) }
         if case .null? = object[key] { return nil }
         return object[key]
@@ -30,32 +30,32 @@ public struct Arguments {
     // The typed readers leave the code of a bad value to `JSON`'s readers, the one place the rule lives:
     // wrong type `bad_request`, out of range `invalid_argument`.
 
-    public mutating func string(_ key: String) throws(CoreError) -> String? {
+    package mutating func string(_ key: String) throws(CoreError) -> String? {
         try raw(key)?.string(at: name(key))
     }
 
-    public mutating func bool(_ key: String) throws(CoreError) -> Bool? {
+    package mutating func bool(_ key: String) throws(CoreError) -> Bool? {
         try raw(key)?.bool(at: name(key))
     }
 
     /// A finite number, within `range` when one is given.
-    public mutating func double(_ key: String, in range: ClosedRange<Double>? = nil) throws(CoreError) -> Double? {
+    package mutating func double(_ key: String, in range: ClosedRange<Double>? = nil) throws(CoreError) -> Double? {
         try raw(key)?.number(at: name(key), in: range)
     }
 
-    public mutating func int(_ key: String, in range: ClosedRange<Int64>? = nil) throws(CoreError) -> Int64? {
+    package mutating func int(_ key: String, in range: ClosedRange<Int64>? = nil) throws(CoreError) -> Int64? {
         try raw(key)?.integer(at: name(key), in: range)
     }
 
-    public mutating func object(_ key: String) throws(CoreError) -> JSONObject? {
+    package mutating func object(_ key: String) throws(CoreError) -> JSONObject? {
         try raw(key)?.object(at: name(key))
     }
 
-    public mutating func array(_ key: String) throws(CoreError) -> [JSON]? {
+    package mutating func array(_ key: String) throws(CoreError) -> [JSON]? {
         try raw(key)?.array(at: name(key))
     }
 
-    public mutating func required<T>(_ key: String, _ read: (inout Arguments, String) throws(CoreError) -> T?)
+    package mutating func required<T>(_ key: String, _ read: (inout Arguments, String) throws(CoreError) -> T?)
         throws(CoreError) -> T
     {
         guard let value = try read(&self, key) else {
@@ -67,7 +67,7 @@ public struct Arguments {
     /// Fails with `bad_request` naming every member that was never read. Without `allowedHint`, the message lists the members that were
     /// read, which are all the ones this object takes: every reader asks for each member it knows,
     /// present or not, so a typo is answered with the right spelling.
-    public func rejectUnknown(allowedHint: String? = nil) throws(CoreError) {
+    package func rejectUnknown(allowedHint: String? = nil) throws(CoreError) {
         let unknown = object.keys.filter { !used.contains($0) }
         guard !unknown.isEmpty else { return }
         let list = unknown.map { "\"\($0.prefix(64))\"" }.joined(separator: ", ")

@@ -4,11 +4,11 @@ extension EventRecord {
     /// The daemon publishes every event it appends, so this skips the outer `JSON` object that
     /// `json` builds around `data`; replay and export compare bodies byte for byte, and a test holds
     /// the two encodings together.
-    public func encoded() -> [UInt8] { encodedWithData().bytes }
+    package func encoded() -> [UInt8] { encodedWithData().bytes }
 
     /// The wire body, and where `data`'s own encoding lies in it: the store keeps `data` in a
     /// column of its own, and takes those bytes instead of encoding the tree a second time.
-    public func encodedWithData() -> EncodedEvent {
+    package func encodedWithData() -> EncodedEvent {
         var data = 0..<0
         let bytes = JSONSerializer.withSerializer(
             { w in
@@ -42,11 +42,11 @@ extension EventRecord {
 }
 
 /// An event's wire body (`EventRecord.encoded()`) with the range of its `data` member's value.
-public struct EncodedEvent: Sendable, Equatable {
-    public var bytes: [UInt8]
-    public var data: Range<Int>
+package struct EncodedEvent: Sendable, Equatable {
+    package var bytes: [UInt8]
+    package var data: Range<Int>
 
-    public init(bytes: [UInt8], data: Range<Int>) {
+    package init(bytes: [UInt8], data: Range<Int>) {
         self.bytes = bytes
         self.data = data
     }

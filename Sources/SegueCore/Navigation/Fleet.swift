@@ -4,18 +4,18 @@
 /// It numbers and stamps what the decider returns (global `seq`, per-navigator `revision`, `time`),
 /// keeps frames and times from going backwards across the whole log, and tracks which navigators
 /// have something in flight so an idle fleet costs nothing per frame.
-public struct Fleet: Sendable {
-    public let clock: FrameClock
-    public private(set) var navigators: [String: NavigatorState] = [:]
+package struct Fleet: Sendable {
+    package let clock: FrameClock
+    package private(set) var navigators: [String: NavigatorState] = [:]
     /// The last seq appended (0 for an empty log).
-    public private(set) var lastSeq: Int64 = 0
-    public private(set) var lastFrame: Int64 = 0
-    public private(set) var lastTime: Int64 = 0
+    package private(set) var lastSeq: Int64 = 0
+    package private(set) var lastFrame: Int64 = 0
+    package private(set) var lastTime: Int64 = 0
     /// The last frame whose ticks were taken (`closeFrame`): later commands take effect after it.
-    public private(set) var closedFrame: Int64 = -1
+    package private(set) var closedFrame: Int64 = -1
     /// Navigators with a transition, a queue or a final tick still to come, in the order they became
     /// active (a deterministic order for ticks).
-    public private(set) var active: [String] = []
+    package private(set) var active: [String] = []
     private var isActive: Set<String> = []
     /// Active navigators that may have gone idle (a transition ended, a queued command was dropped,
     /// the navigator closed): what `prune` checks.
@@ -28,11 +28,11 @@ public struct Fleet: Sendable {
     private var journal: [(seq: Int64, name: String, previous: NavigatorState?)] = []
     /// When set, every appended event records the state it replaced, so a failed commit can be
     /// rolled back to the durable seq without refolding the log.
-    public var journaling = false
+    package var journaling = false
 
-    public init(clock: FrameClock) { self.clock = clock }
+    package init(clock: FrameClock) { self.clock = clock }
 
-    public func state(of name: String) -> NavigatorState {
+    package func state(of name: String) -> NavigatorState {
         navigators[name] ?? Navigator.initialState(name: name, clock: clock)
     }
 
@@ -40,7 +40,7 @@ public struct Fleet: Sendable {
 
     /// Applies an event read back from the log (rebuild, replay). Rejects a record that does not
     /// continue the log, so a damaged export fails loudly instead of folding into a wrong state.
-    public mutating func apply(_ record: EventRecord) throws(CoreError) {
+    package mutating func apply(_ record: EventRecord) throws(CoreError) {
         guard record.seq == lastSeq + 1 else {
             throw CoreError(.internal, "Event seq \(record.seq) does not follow \(lastSeq); the log has a gap.")
         }
@@ -56,7 +56,7 @@ public struct Fleet: Sendable {
     }
 
     /// Installs a navigator's snapshot (state as of `seq`), before applying the tail of the log.
-    public mutating func restore(_ state: NavigatorState, seq: Int64, frame: Int64, time: Int64) {
+    package mutating func restore(_ state: NavigatorState, seq: Int64, frame: Int64, time: Int64) {
         navigators[state.name] = state
         earliestDue = nil
         pruneCandidates.insert(state.name)
@@ -67,7 +67,7 @@ public struct Fleet: Sendable {
     }
 
     /// Drops a navigator entry used only to carry a position (a checkpoint marker) during a rebuild.
-    public mutating func forget(_ name: String) {
+    package mutating func forget(_ name: String) {
         navigators[name] = nil
         active.removeAll { $0 == name }
         isActive.remove(name)
@@ -78,7 +78,7 @@ public struct Fleet: Sendable {
 
     /// The frame and time a command accepted at wall-clock `time` takes effect: never before the
     /// log's last time, and after the last frame whose ticks were taken.
-    public func placement(forTime time: Int64) -> (frame: Int64, time: Int64) {
+    package func placement(forTime time: Int64) -> (frame: Int64, time: Int64) {
         var t = max(time, lastTime)
         if closedFrame >= 0 { t = max(t, clock.instant(ofFrame: closedFrame) + 1) }
         return (clock.frame(atOrAfter: t), t)
@@ -86,13 +86,13 @@ public struct Fleet: Sendable {
 
     /// What `execute` did: the clock's events that fell due first, then the command's events or its
     /// rejection. The clock's events stand even when the command is rejected.
-    public struct Execution: Sendable {
-        public var clockEvents: [EventRecord] = []
-        public var events: [EventRecord] = []
+    package struct Execution: Sendable {
+        package var clockEvents: [EventRecord] = []
+        package var events: [EventRecord] = []
         /// `events` as the decider returned them, so replies need not decode the records again.
-        public var decided: [NavigationEvent] = []
-        public var error: CoreError?
-        public var frame: Int64 = 0
+        package var decided: [NavigationEvent] = []
+        package var error: CoreError?
+        package var frame: Int64 = 0
     }
 
     /// Decides a command for `navigator` accepted at wall-clock `time`, appending its events to the
@@ -101,7 +101,7 @@ public struct Fleet: Sendable {
     /// Close every frame up to `clock.frame(atOrBefore: time)` first, with the same `time`: a frame's
     /// ticks are taken from the state when it is closed, so a frame left open behind the command
     /// would show the command's effect a frame before the frame it is logged at.
-    public mutating func execute(
+    package mutating func execute(
         _ command: NavigationCommand, _ envelope: CommandEnvelope, navigator: String, time: Int64
     ) -> Execution {
         let (frame, stamped) = placement(forTime: time)
@@ -128,7 +128,7 @@ public struct Fleet: Sendable {
     /// One pass: navigators are independent, so each is advanced on its own and the results are
     /// merged by frame (stable, so ties keep the active order). Frames are usually closed one at a
     /// time, when every due event is in the frame being closed.
-    public mutating func advance(toFrame frame: Int64) -> [EventRecord] {
+    package mutating func advance(toFrame frame: Int64) -> [EventRecord] {
         if let earliestDue, frame < earliestDue { return [] }
         var due: [(frame: Int64, order: Int, name: String, event: NavigationEvent)] = []
         var later = Int64.max
@@ -156,7 +156,7 @@ public struct Fleet: Sendable {
 
     /// Advances every navigator to `frame` and takes its ticks; later commands land after it.
     /// Frames must be closed in order; an idle fleet closes a frame in constant time.
-    public mutating func closeFrame(_ frame: Int64) -> (events: [EventRecord], ticks: [Tick]) {
+    package mutating func closeFrame(_ frame: Int64) -> (events: [EventRecord], ticks: [Tick]) {
         let events = advance(toFrame: frame)
         var ticks: [Tick] = []
         ticks.reserveCapacity(active.count)
@@ -168,7 +168,7 @@ public struct Fleet: Sendable {
     /// `advance(toFrame: frame)`, called first) before the ticks that show them: marks `frame`
     /// closed and hands its ticks to `body` one at a time, in the order `closeFrame` returns them,
     /// without gathering them into an array.
-    public mutating func takeTicks(closing frame: Int64, _ body: (Tick) -> Void) {
+    package mutating func takeTicks(closing frame: Int64, _ body: (Tick) -> Void) {
         closedFrame = max(closedFrame, frame)
         for name in active {
             inPlace(name) { Navigator.forEachTick($0, frame: frame, body) }
@@ -177,7 +177,7 @@ public struct Fleet: Sendable {
     }
 
     /// Events decided at restart (docs/design.md, "Recovery"): interactive transitions cancelled with `recovery`.
-    public mutating func recover(atFrame frame: Int64) -> [EventRecord] {
+    package mutating func recover(atFrame frame: Int64) -> [EventRecord] {
         var records: [EventRecord] = []
         for name in active {
             let state = navigators[name]!
@@ -189,7 +189,7 @@ public struct Fleet: Sendable {
     }
 
     /// The ticks of every active navigator for `frame` (the fleet must hold the events up to it).
-    public mutating func ticks(frame: Int64, prune: Bool = false) -> [Tick] {
+    package mutating func ticks(frame: Int64, prune: Bool = false) -> [Tick] {
         var out: [Tick] = []
         out.reserveCapacity(active.count)
         for name in active {
@@ -206,7 +206,7 @@ public struct Fleet: Sendable {
     /// Only navigators whose transition ended (or that were closed) since they last became idle can
     /// go idle, so only those are looked at: a frame with thousands of transitions in flight and
     /// none ending costs nothing here.
-    public mutating func prune(after frame: Int64) {
+    package mutating func prune(after frame: Int64) {
         guard !pruneCandidates.isEmpty else { return }
         var idle: Set<String> = []
         for name in pruneCandidates {
@@ -226,7 +226,7 @@ public struct Fleet: Sendable {
     // MARK: Durability
 
     /// Forgets the undo entries of events up to `seq`, now durable.
-    public mutating func markDurable(through seq: Int64) {
+    package mutating func markDurable(through seq: Int64) {
         var drop = 0
         while drop < journal.count, journal[drop].seq <= seq { drop += 1 }
         if drop > 0 { journal.removeFirst(drop) }
@@ -235,7 +235,7 @@ public struct Fleet: Sendable {
     /// Undoes every event after `seq` (a failed commit): navigators return to their durable states
     /// and the next event is numbered `seq + 1` again. Frames and times keep their high-water marks,
     /// so the log never goes backwards.
-    public mutating func rollback(to seq: Int64) {
+    package mutating func rollback(to seq: Int64) {
         while let last = journal.last, last.seq > seq {
             journal.removeLast()
             navigators[last.name] = last.previous
@@ -248,7 +248,7 @@ public struct Fleet: Sendable {
 
     /// Marks frames up to `frame` as closed without taking ticks (start-up, or a fleet rebuilt after
     /// its frames were already published).
-    public mutating func skipFrames(through frame: Int64) {
+    package mutating func skipFrames(through frame: Int64) {
         closedFrame = max(closedFrame, frame)
     }
 

@@ -1,9 +1,9 @@
 extension NavigationCommand {
     /// Request members that belong to the envelope rather than to any command.
-    public static let envelopeKeys: [String] = ["cmd", "id", "navigator", "expect", "owner"]
+    package static let envelopeKeys: [String] = ["cmd", "id", "navigator", "expect", "owner"]
 
     /// Parses a command's arguments (`request` minus the envelope), rejecting unknown members by name.
-    public init(name: String, arguments: JSONObject) throws(CoreError) {
+    package init(name: String, arguments: JSONObject) throws(CoreError) {
         var args = Arguments(arguments, path: "", ignoring: Self.envelopeKeys)
         func options(_ args: inout Arguments) throws(CoreError) -> TransitionOptions {
             let animated = try args.bool("animated") ?? true
@@ -101,7 +101,7 @@ extension NavigationCommand {
 
     /// The command's arguments as a request would carry them (without the envelope); parsing this
     /// back with `init(name:arguments:)` yields the same command. Queued commands are logged this way.
-    public var arguments: JSONObject {
+    package var arguments: JSONObject {
         func opts(_ o: TransitionOptions, _ base: JSONObject = [:]) -> JSONObject {
             var r = base
             if !o.animated { r["animated"] = false }

@@ -1,6 +1,6 @@
 extension NavigationEvent {
     /// The `data` member of the wire event.
-    public var data: JSONObject {
+    package var data: JSONObject {
         switch kind {
         case .created(let root, let config, let rate):
             return ["root": root.json, "config": config.json, "frameRate": .int(rate)]
@@ -55,7 +55,7 @@ extension NavigationEvent {
     }
 
     /// Decodes a stored event. An unknown type or version is an error, never a crash.
-    public init(type: String, version: Int, frame: Int64, command: String?, data: JSONObject) throws(CoreError) {
+    package init(type: String, version: Int, frame: Int64, command: String?, data: JSONObject) throws(CoreError) {
         guard version == Self.currentVersion else {
             throw CoreError(
                 .internal,
@@ -68,13 +68,13 @@ extension NavigationEvent {
     }
 
     /// Decodes the navigation event inside a stored record.
-    public init(record: EventRecord) throws(CoreError) {
+    package init(record: EventRecord) throws(CoreError) {
         try self.init(
             type: record.type, version: record.version, frame: record.frame, command: record.command, data: record.data)
     }
 
     /// Places the event in the log: the envelope the store and publisher carry.
-    public func record(seq: Int64, navigator: String, revision: Int64, time: Int64) -> EventRecord {
+    package func record(seq: Int64, navigator: String, revision: Int64, time: Int64) -> EventRecord {
         EventRecord(seq: seq, navigator: navigator, revision: revision, time: time, event: self)
     }
 }

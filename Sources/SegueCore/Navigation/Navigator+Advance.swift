@@ -4,7 +4,7 @@ extension Navigator {
     ///
     /// Events come back in frame order, each at the frame it falls due (not at `frame`), so a daemon
     /// that runs late and a replay both log the same frames.
-    public static func advance(_ state: NavigatorState, toFrame frame: Int64) -> [NavigationEvent] {
+    package static func advance(_ state: NavigatorState, toFrame frame: Int64) -> [NavigationEvent] {
         var s = state
         var events: [NavigationEvent] = []
         func apply(_ e: NavigationEvent) {
@@ -55,7 +55,7 @@ extension Navigator {
     /// What a restart decides (docs/design.md, "Recovery"): clock-driven transitions carry on and complete on
     /// schedule (through `advance`); an interactive one has lost its gesture and is cancelled at
     /// once with reason `recovery`.
-    public static func recover(_ state: NavigatorState, atFrame frame: Int64) -> [NavigationEvent] {
+    package static func recover(_ state: NavigatorState, atFrame frame: Int64) -> [NavigationEvent] {
         guard state.status == .open, let t = state.transition, t.phase == .interactive else { return [] }
         return [
             NavigationEvent(
@@ -65,7 +65,7 @@ extension Navigator {
 
     /// The first frame after `state.frame` at which `advance` has something to do, if any: lets a
     /// frame loop sleep instead of polling idle navigators.
-    public static func nextDueFrame(_ state: NavigatorState) -> Int64? {
+    package static func nextDueFrame(_ state: NavigatorState) -> Int64? {
         guard state.status == .open else { return nil }
         if let t = state.transition {
             if t.isClockDriven { return max(t.segment.endFrame, state.frame) }

@@ -9,7 +9,7 @@ extension Navigator {
     /// transition names the one in flight; a transition starts only when none is in flight, from a
     /// screen on the navigator, towards screens that are either already there (the same screen) or
     /// new ones numbered from the navigator's screen counter, which only grows.
-    public static func inconsistency(of event: NavigationEvent, after state: NavigatorState) -> String? {
+    package static func inconsistency(of event: NavigationEvent, after state: NavigatorState) -> String? {
         let name = state.name
         if case .created = event.kind {
             return state.status == .absent ? nil : "navigator.created for \(name), which already exists."

@@ -3,7 +3,7 @@ extension Navigator {
     ///
     /// Precondition: `state` has been advanced to `frame` (`advance`), so nothing the clock decides at
     /// or before `frame` is pending. All events returned take effect at `frame`.
-    public static func decide(
+    package static func decide(
         _ command: NavigationCommand, _ envelope: CommandEnvelope = CommandEnvelope(), state: NavigatorState,
         frame: Int64
     ) throws(CoreError) -> [NavigationEvent] {

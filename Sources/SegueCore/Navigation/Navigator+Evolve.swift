@@ -2,14 +2,14 @@
 ///
 /// Pure functions of state, command and frame; the daemon, the store and replay run them and know
 /// nothing of navigation. The state of a navigator is `events.reduce(initial, evolve)`.
-public enum Navigator {
-    public static func initialState(name: String, clock: FrameClock) -> NavigatorState {
+package enum Navigator {
+    package static func initialState(name: String, clock: FrameClock) -> NavigatorState {
         NavigatorState(name: name, clock: clock)
     }
 
     /// Applies one event. Total: an event that does not fit the state (which `decide` never produces)
     /// still yields a state, with the revision counted, so a fold never traps.
-    public static func evolve(_ state: NavigatorState, _ event: NavigationEvent) -> NavigatorState {
+    package static func evolve(_ state: NavigatorState, _ event: NavigationEvent) -> NavigatorState {
         var s = state
         s.revision += 1
         s.frame = max(s.frame, event.frame)
@@ -49,7 +49,8 @@ public enum Navigator {
     }
 
     /// Folds a log (in order) from the initial state.
-    public static func fold(name: String, clock: FrameClock, _ events: some Sequence<NavigationEvent>) -> NavigatorState
+    package static func fold(name: String, clock: FrameClock, _ events: some Sequence<NavigationEvent>)
+        -> NavigatorState
     {
         events.reduce(initialState(name: name, clock: clock), evolve)
     }
@@ -124,5 +125,5 @@ extension Transition {
     }
 
     /// The animator's duration as this transition runs it: 0 when not animated.
-    public var duration: Double { animated ? animator.effectiveDuration : 0 }
+    package var duration: Double { animated ? animator.effectiveDuration : 0 }
 }

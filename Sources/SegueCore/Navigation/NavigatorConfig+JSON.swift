@@ -1,11 +1,11 @@
 extension NavigatorConfig {
     /// The `create` arguments beyond `root`, and the `config` recorded in `navigator.created`.
-    public static let keys: [String] = [
+    package static let keys: [String] = [
         "animators", "busy", "queueLimit", "endRule", "container", "interactionTimeout", "maxDepth",
     ]
 
     /// Reads the config members of `args` (others are left for the caller to read or reject).
-    public init(reading args: inout Arguments) throws(CoreError) {
+    package init(reading args: inout Arguments) throws(CoreError) {
         self.init()
         if let rules = args.raw("animators") {
             animators = try AnimatorRules(json: rules, path: args.name("animators"))
@@ -46,13 +46,13 @@ extension NavigatorConfig {
         }
     }
 
-    public init(json: JSON) throws(CoreError) {
+    package init(json: JSON) throws(CoreError) {
         var args = try Arguments(json, path: "config")
         try self.init(reading: &args)
         try args.rejectUnknown()
     }
 
-    public var json: JSON {
+    package var json: JSON {
         var o: JSONObject = [
             "animators": animators.json,
             "busy": .string(busy.rawValue),

@@ -1,9 +1,9 @@
 /// The snapshot form of a navigator's state: everything `evolve` has folded, so that start-up reads
 /// the newest snapshot and only the tail of the log (docs/design.md, "The store").
 extension NavigatorState {
-    public static let snapshotVersion: Int64 = 1
+    package static let snapshotVersion: Int64 = 1
 
-    public var json: JSON {
+    package var json: JSON {
         var o: JSONObject = [
             "version": .int(Self.snapshotVersion), "name": .string(name), "status": .string(status.rawValue),
             "revision": .int(revision), "frame": .int(frame), "frameRate": .int(clock.rate), "config": config.json,
@@ -24,7 +24,7 @@ extension NavigatorState {
         return .object(o)
     }
 
-    public init(json: JSON) throws(CoreError) {
+    package init(json: JSON) throws(CoreError) {
         var a = try Arguments(json, path: "snapshot")
         guard try a.int("version") == Self.snapshotVersion else {
             throw CoreError(.internal, "Snapshot version is not \(Self.snapshotVersion); rebuild from the log.")

@@ -6,7 +6,7 @@ extension Tick {
     /// `TickEncoder` and allocates nothing per tick. It must produce exactly `json.serializedBytes()`,
     /// byte for byte, because replay compares bodies; a test holds the two together over randomized
     /// ticks.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         let encoder = TickEncoder()
         encoder.encode(self)
         return Array(encoder.body)

@@ -2,27 +2,27 @@
 ///
 /// A pure function of the navigator's state and the frame (`Navigator.ticks`), so the same log gives
 /// the same ticks live and in replay.
-public struct Tick: Equatable, Sendable {
-    public var navigator: String
-    public var transition: Int
-    public var operation: TransitionOperation
-    public var frame: Int64
+package struct Tick: Equatable, Sendable {
+    package var navigator: String
+    package var transition: Int
+    package var operation: TransitionOperation
+    package var frame: Int64
     /// The frame's instant, Unix ns.
-    public var time: Int64
-    public var phase: TransitionPhase
+    package var time: Int64
+    package var phase: TransitionPhase
     /// Elapsed share of the transition, always within [0, 1].
-    public var fraction: Double
+    package var fraction: Double
     /// The animator's curve at `fraction`; springs may leave [0, 1].
-    public var progress: Double
+    package var progress: Double
     /// The navigator's revision as of this frame.
-    public var revision: Int64
+    package var revision: Int64
     /// The last tick of the transition: fraction exactly 1 (completed) or 0 (cancelled).
-    public var final: Bool
-    public var fromScreen: String
-    public var toScreen: String
-    public var views: ViewPair
+    package var final: Bool
+    package var fromScreen: String
+    package var toScreen: String
+    package var views: ViewPair
 
-    public var json: JSON {
+    package var json: JSON {
         .object([
             "navigator": .string(navigator),
             "transition": .int(transition),
@@ -57,7 +57,7 @@ extension Navigator {
     /// Usually one; more when transitions ended in this frame and another started in it (each keeps
     /// its whole tick sequence: final ticks come first, in the order the transitions ended); none when nothing is in
     /// flight.
-    public static func ticks(_ state: NavigatorState, frame: Int64) -> [Tick] {
+    package static func ticks(_ state: NavigatorState, frame: Int64) -> [Tick] {
         var out: [Tick] = []
         appendTicks(state, frame: frame, to: &out)
         return out
@@ -65,14 +65,14 @@ extension Navigator {
 
     /// `ticks(_:frame:)` appended to `out`: the frame loop gathers every navigator's ticks into one
     /// array instead of allocating one per navigator per frame.
-    public static func appendTicks(_ state: NavigatorState, frame: Int64, to out: inout [Tick]) {
+    package static func appendTicks(_ state: NavigatorState, frame: Int64, to out: inout [Tick]) {
         forEachTick(state, frame: frame) { out.append($0) }
     }
 
     /// `ticks(_:frame:)` handed to `body` one at a time, in order: the frame loop encodes each as it
     /// comes instead of storing it.
     @inline(__always)
-    public static func forEachTick(_ state: NavigatorState, frame: Int64, _ body: (Tick) -> Void) {
+    package static func forEachTick(_ state: NavigatorState, frame: Int64, _ body: (Tick) -> Void) {
         for ended in state.ended where ended.endFrame == frame {
             let fraction: Double = ended.phase == .completed ? 1 : 0
             body(tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true))
@@ -83,7 +83,7 @@ extension Navigator {
     }
 
     /// The single tick for `frame`: the transition in flight, else the one that ended in this frame.
-    public static func tick(_ state: NavigatorState, frame: Int64) -> Tick? { ticks(state, frame: frame).last }
+    package static func tick(_ state: NavigatorState, frame: Int64) -> Tick? { ticks(state, frame: frame).last }
 
     private static func tick(
         _ state: NavigatorState, _ t: Transition, frame: Int64, phase: TransitionPhase, fraction: Double, final: Bool

@@ -7,12 +7,12 @@
 ///
 /// The bytes are exactly `tick.json.serializedBytes()`: `encoded()` goes through this writer too, and
 /// a test holds the two together over randomized ticks and over one encoder reused across them.
-public final class TickEncoder {
+package final class TickEncoder {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
 
-    public init() {
+    package init() {
         capacity = 2048
         base = .allocate(capacity: capacity)
     }
@@ -20,10 +20,10 @@ public final class TickEncoder {
     deinit { base.deallocate() }
 
     /// The body written by the last `encode`; valid until the next `encode` or the encoder's end.
-    public var body: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    package var body: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Writes `tick`'s wire body over the previous one.
-    public func encode(_ tick: Tick) {
+    package func encode(_ tick: Tick) {
         // The longest body a tick can have: its fixed text and numbers (under 1,000 bytes: 24 at most
         // per double, 20 per integer), plus its strings escaped at worst (`\u00xx`, six bytes per
         // byte). Reserving it once lets every write below skip its own capacity check.

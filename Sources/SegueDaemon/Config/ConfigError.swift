@@ -5,21 +5,21 @@
 /// is also what `--check-config` exits with when the file is invalid. `where` names the culprit: a
 /// JSON path such as `$.limits.maxMessageBytes` for the file, an option such as `--frame-rate` for the
 /// command line.
-public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: Equatable, Sendable {
+package struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Kind: Equatable, Sendable {
         /// The command line is wrong: unknown option, missing value, bad flag value.
         case usage
         /// The config file is missing, unreadable, not JSON, or has an unknown key or a bad value.
         case config
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The JSON path (`$.command[1]`) or the option (`--frame-rate`) at fault, if any.
-    public var location: String?
+    package var location: String?
     /// What is wrong, phrased to follow "at <location>: ".
-    public var message: String
+    package var message: String
 
-    public init(_ kind: Kind, at location: String? = nil, _ message: String) {
+    package init(_ kind: Kind, at location: String? = nil, _ message: String) {
         self.kind = kind
         self.location = location
         self.message = message
@@ -32,7 +32,7 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     static func usage(_ message: String) -> ConfigError { ConfigError(.usage, message) }
 
     /// 64 (EX_USAGE) for command-line errors, 78 (EX_CONFIG) for config file errors.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch kind {
         case .usage: 64
         case .config: 78
@@ -41,7 +41,7 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// `config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864`, or for the
     /// command line `unknown option '--frobnicate'`.
-    public var description: String {
+    package var description: String {
         switch (kind, location) {
         case (.usage, _): message
         case (.config, let location?): "config error at \(location): \(message)"
@@ -51,7 +51,7 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// What `segued` writes to stderr before exiting with `exitCode`: the description after the
     /// program name and, for usage errors, a pointer to `--help`.
-    public var diagnostic: String {
+    package var diagnostic: String {
         switch kind {
         case .usage: "segued: \(description)\nRun 'segued --help' for usage.\n"
         case .config: "segued: \(description)\n"

@@ -4,20 +4,20 @@
 /// list (`security.curve.clients`). Others (endpoints, data dir, frame rate, limits, the server key)
 /// need a restart; a reload reports them in `needsRestart` so the daemon can log that, and keeps their
 /// running values. A value given on the command line keeps winning over the file, as at start-up.
-public struct ConfigReload: Sendable, Equatable {
+package struct ConfigReload: Sendable, Equatable {
     /// The config to run with from now on.
-    public var config: DaemonConfig
+    package var config: DaemonConfig
     /// Reloadable keys whose value changed: `logLevel`, `animators`, `security.curve.clients`.
-    public var applied: [String]
+    package var applied: [String]
     /// Keys that changed in the file but take effect only after a restart, as JSON paths.
-    public var needsRestart: [String]
+    package var needsRestart: [String]
 }
 
 extension DaemonConfig {
     /// Rereads `file` (normally `configFile`) and returns this config with the reloadable settings
     /// replaced. The whole file must be valid: a reload with an error changes nothing, and the daemon
     /// keeps running with its current config and logs the error.
-    public func reloadable(from file: String) throws(ConfigError) -> ConfigReload {
+    package func reloadable(from file: String) throws(ConfigError) -> ConfigReload {
         let fresh = try DaemonConfig(file: file)
         var next = self
         next.configFile = file

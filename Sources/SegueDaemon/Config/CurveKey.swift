@@ -4,11 +4,11 @@
 /// Decoding checks what a bare length check would miss: every character is in the Z85 alphabet and
 /// every 5-character group fits 32 bits (rfc.zeromq.org/spec/32), so a key with a typo is rejected by
 /// the config reader rather than by the ZAP handler at the first connection.
-public struct CurveKey: Sendable, Hashable, CustomStringConvertible {
+package struct CurveKey: Sendable, Hashable, CustomStringConvertible {
     /// The 40-character Z85 text.
-    public let z85: String
+    package let z85: String
     /// The 32 key bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     static let alphabet = Array(
         "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#".utf8)
@@ -20,7 +20,7 @@ public struct CurveKey: Sendable, Hashable, CustomStringConvertible {
     }()
 
     /// Parses Z85 text; the error is a reason that follows "must be ...".
-    public init(z85 text: String) throws(CurveKeyError) {
+    package init(z85 text: String) throws(CurveKeyError) {
         let characters = Array(text.utf8)
         guard characters.count == 40 else {
             throw CurveKeyError("a CURVE key of 40 Z85 characters, not \(characters.count)")
@@ -49,12 +49,12 @@ public struct CurveKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Only the first characters, so a secret key can never end up whole in a log line.
-    public var description: String { "CurveKey(\(z85.prefix(8))...)" }
+    package var description: String { "CurveKey(\(z85.prefix(8))...)" }
 }
 
 /// Why text is not a Z85 CURVE key; `reason` follows "must be ".
-public struct CurveKeyError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var reason: String
+package struct CurveKeyError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var reason: String
     init(_ reason: String) { self.reason = reason }
-    public var description: String { reason }
+    package var description: String { reason }
 }

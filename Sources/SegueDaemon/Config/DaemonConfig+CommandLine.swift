@@ -5,9 +5,9 @@ import SegueCore
 /// `DaemonInvocation`.
 extension DaemonConfig {
     /// The environment variable naming the config file when `--config` is not given.
-    public static let configEnvironmentVariable = "SEGUED_CONFIG"
+    package static let configEnvironmentVariable = "SEGUED_CONFIG"
 
-    public static let usage = """
+    package static let usage = """
         USAGE: segued [--config FILE] [--data-dir DIR] [--store-url URL]
                       [--command ENDPOINT]... [--publish ENDPOINT]...
                       [--frame-rate HZ] [--durability full|relaxed] [--log-level LEVEL]
@@ -44,7 +44,8 @@ extension DaemonConfig {
     ///
     /// - Throws: `ConfigError` of kind `usage` (exit 64) for the command line, `config` (exit 78) for
     ///   the file.
-    public static func parse(arguments: [String], environment: [String: String]) throws(ConfigError) -> DaemonInvocation
+    package static func parse(arguments: [String], environment: [String: String]) throws(ConfigError)
+        -> DaemonInvocation
     {
         var flags = Flags()
         // The package's one tokenizer (`SegueCommandLine`); the messages are segued's own, lower case

@@ -14,7 +14,7 @@ extension DaemonConfig {
     ]
 
     /// Reads and checks a config file; keys it leaves out keep their defaults.
-    public init(file: String) throws(ConfigError) {
+    package init(file: String) throws(ConfigError) {
         let bytes = try ConfigFile.contents(file)
         let json: JSON
         do {
@@ -28,7 +28,7 @@ extension DaemonConfig {
 
     /// Checks a parsed config document. Key files named under `security` are read now, so a missing
     /// or malformed key fails start-up (and `--check-config`) rather than the first connection.
-    public init(json: JSON) throws(ConfigError) {
+    package init(json: JSON) throws(ConfigError) {
         self.init()
         let root = ConfigPath.root
         var reader = try ConfigReader(json, at: root, known: Self.topLevelKeys)
@@ -52,7 +52,7 @@ extension DaemonConfig {
 
     /// The effective config as a config document, keys in documentation order. Secret keys appear as
     /// the path they were read from, never as key material.
-    public var json: JSON {
+    package var json: JSON {
         var object: JSONObject = [
             "dataDir": .string(dataDir),
             "store": store.json,

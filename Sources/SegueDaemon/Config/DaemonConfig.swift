@@ -6,44 +6,44 @@ import SegueCore
 /// Precedence: command-line flags, then the config file (`--config FILE`, else `$SEGUED_CONFIG`), then
 /// the embedded defaults below, which are enough to run on a developer's machine with no file at all
 /// (docs/operations.md, "Configuration", documents every key; keep the two in step).
-public struct DaemonConfig: Sendable, Equatable {
+package struct DaemonConfig: Sendable, Equatable {
     /// The config file this was read from, if any; SIGHUP rereads it.
-    public var configFile: String?
+    package var configFile: String?
     /// Where the event store lives. Relative paths are relative to the working directory.
-    public var dataDir: String = "./.segue"
+    package var dataDir: String = "./.segue"
     /// Which database keeps the log: SQLite in `dataDir` (the default) or PostgreSQL.
-    public var store: StoreConfig = .sqlite
+    package var store: StoreConfig = .sqlite
     /// Endpoints the command (ROUTER) socket binds.
-    public var command: [Endpoint] = [try! Endpoint(parsing: "tcp://127.0.0.1:7400")]
+    package var command: [Endpoint] = [try! Endpoint(parsing: "tcp://127.0.0.1:7400")]
     /// Endpoints the publish (PUB) socket binds.
-    public var publish: [Endpoint] = [try! Endpoint(parsing: "tcp://127.0.0.1:7401")]
+    package var publish: [Endpoint] = [try! Endpoint(parsing: "tcp://127.0.0.1:7401")]
     /// Frames per second of the frame clock (docs/design.md, "The frame clock"). Changing it on an existing data dir
     /// changes the frame numbers of new events only; recorded ones keep theirs.
-    public var frameRate: Int = 60
-    public var durability: Durability = .full
-    public var logLevel: LogLevel = .info
+    package var frameRate: Int = 60
+    package var durability: Durability = .full
+    package var logLevel: LogLevel = .info
     /// Seconds between `hb/` heartbeats.
-    public var heartbeatSeconds: Double = 1
+    package var heartbeatSeconds: Double = 1
     /// Events per navigator between state snapshots: lower restarts faster, higher writes less.
-    public var snapshotEvery: Int = 1000
-    public var limits = Limits()
+    package var snapshotEvery: Int = 1000
+    package var limits = Limits()
     /// CURVE security; `nil` means plaintext, acceptable on loopback and ipc only.
-    public var security: SecurityConfig?
+    package var security: SecurityConfig?
     /// Default animator rules, passed through for the engine to validate.
-    public var animators: JSON?
+    package var animators: JSON?
     /// Keys set on the command line, which a SIGHUP reload must not override (only `logLevel` of
     /// the reloadable keys has a flag).
     var commandLineKeys: Set<String> = []
 
     /// The embedded defaults.
-    public init() {}
+    package init() {}
 
-    public static let frameRateRange = 1...1000
-    public static let heartbeatRange = 0.05...60.0
-    public static let snapshotEveryRange = 1...1_000_000
+    package static let frameRateRange = 1...1000
+    package static let heartbeatRange = 0.05...60.0
+    package static let snapshotEveryRange = 1...1_000_000
 
     /// `durability`: what an `ok: true` reply promises about the events it reports (docs/reliability.md, "Durability").
-    public enum Durability: String, Sendable, Equatable, CaseIterable {
+    package enum Durability: String, Sendable, Equatable, CaseIterable {
         /// fsync once per group commit: acknowledged events survive power loss.
         case full
         /// Written to the WAL without waiting for fsync: survives a crash of segued, not of the machine.
@@ -51,41 +51,41 @@ public struct DaemonConfig: Sendable, Equatable {
     }
 
     /// `limits`: bounds that keep one client or one navigator from exhausting the daemon.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// Largest message accepted on the command socket (`ZMQ_MAXMSGSIZE`); larger ones drop the peer.
-        public var maxMessageBytes: Int = 1_048_576
+        package var maxMessageBytes: Int = 1_048_576
         /// Largest `params` object of one screen, serialized; must not exceed `maxMessageBytes`.
-        public var maxParamsBytes: Int = 16_384
+        package var maxParamsBytes: Int = 16_384
         /// Navigators that may be open at once; `create` beyond it fails with `unavailable`.
-        public var maxNavigators: Int = 100_000
+        package var maxNavigators: Int = 100_000
         /// Commands one navigator may queue behind a transition with busy policy `queue`.
-        public var maxQueue: Int = 64
+        package var maxQueue: Int = 64
         /// Screens on one navigator's stack plus modals.
-        public var maxStackDepth: Int = 512
+        package var maxStackDepth: Int = 512
         /// Messages queued per subscriber before ZeroMQ drops its messages (`ZMQ_SNDHWM`), so a
         /// subscriber that never reads costs bounded memory and never blocks the daemon.
-        public var publishHighWaterMark: Int = 100_000
+        package var publishHighWaterMark: Int = 100_000
         /// Seconds without an `update` after which an interactive transition is cancelled (`timeout`).
-        public var interactionTimeoutSeconds: Double = 10
+        package var interactionTimeoutSeconds: Double = 10
 
-        public init() {}
+        package init() {}
 
-        public static let maxMessageBytesRange = 1024...67_108_864
-        public static let maxParamsBytesRange = 64...16_777_216
-        public static let maxNavigatorsRange = 1...10_000_000
-        public static let maxQueueRange = 1...10_000
-        public static let maxStackDepthRange = 2...65_536
-        public static let publishHighWaterMarkRange = 1...100_000_000
-        public static let interactionTimeoutRange = 0.05...86_400.0
+        package static let maxMessageBytesRange = 1024...67_108_864
+        package static let maxParamsBytesRange = 64...16_777_216
+        package static let maxNavigatorsRange = 1...10_000_000
+        package static let maxQueueRange = 1...10_000
+        package static let maxStackDepthRange = 2...65_536
+        package static let publishHighWaterMarkRange = 1...100_000_000
+        package static let interactionTimeoutRange = 0.05...86_400.0
 
-        public var interactionTimeout: Duration { .nanoseconds(Int64((interactionTimeoutSeconds * 1e9).rounded())) }
+        package var interactionTimeout: Duration { .nanoseconds(Int64((interactionTimeoutSeconds * 1e9).rounded())) }
     }
 
-    public var heartbeatInterval: Duration { .nanoseconds(Int64((heartbeatSeconds * 1e9).rounded())) }
+    package var heartbeatInterval: Duration { .nanoseconds(Int64((heartbeatSeconds * 1e9).rounded())) }
 
     /// Things that are allowed but probably a mistake, one sentence each, for the daemon to log as
     /// warnings at start-up (and `--check-config` to print).
-    public var warnings: [String] {
+    package var warnings: [String] {
         var warnings: [String] = []
         if security == nil {
             for (socket, endpoints) in [("command", command), ("publish", publish)] {

@@ -1,5 +1,5 @@
 /// What the command line asks `segued` to do.
-public enum DaemonInvocation: Sendable, Equatable {
+package enum DaemonInvocation: Sendable, Equatable {
     /// Run the daemon with this config.
     case run(DaemonConfig)
     /// `--check-config`: print `config.json` (and its warnings) and exit 0 without binding anything.

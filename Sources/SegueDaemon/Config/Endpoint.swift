@@ -6,23 +6,23 @@
 /// IPv4 address, a bracketed IPv6 address, a host name, an interface name or `*` (all interfaces); the
 /// port is 1 to 65535 or `*` (an ephemeral port, which the daemon logs). An ipc path is a file path or,
 /// Linux only, `@name` in the abstract namespace; it must fit `sun_path` (107 bytes).
-public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
-    public enum Transport: String, Sendable {
+package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
+    package enum Transport: String, Sendable {
         case tcp, ipc, inproc
     }
 
-    public let transport: Transport
+    package let transport: Transport
     /// Everything after `://`.
-    public let address: String
+    package let address: String
 
     /// The endpoint as ZeroMQ takes it.
-    public var description: String { "\(transport.rawValue)://\(address)" }
+    package var description: String { "\(transport.rawValue)://\(address)" }
 
     /// The longest ipc path: `sizeof(sun_path)` is 108 on Linux, one byte of which is the terminator.
     static let maxIPCPathBytes = 107
 
     /// Parses and checks an endpoint; the error is a reason that follows "must be ...".
-    public init(parsing text: String) throws(EndpointError) {
+    package init(parsing text: String) throws(EndpointError) {
         guard let separator = text.firstRange(of: "://") else {
             throw EndpointError("'\(text)' is not an endpoint; write tcp://host:port, ipc://path or inproc://name")
         }
@@ -45,7 +45,7 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The host part of a tcp endpoint, brackets removed; `nil` for other transports.
-    public var tcpHost: String? {
+    package var tcpHost: String? {
         guard transport == .tcp, let colon = address.lastIndex(of: ":") else { return nil }
         var host = address[..<colon]
         if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
@@ -55,7 +55,7 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// Whether other hosts can connect: tcp bound to anything but a loopback address (`127.0.0.0/8`,
     /// `::1`, `localhost`, the `lo` interface). Without CURVE such an endpoint lets anyone on the
     /// network send commands or read every event, which is worth a warning at start-up.
-    public var isNonLoopbackTCP: Bool {
+    package var isNonLoopbackTCP: Bool {
         guard let host = tcpHost?.lowercased() else { return false }
         if host == "localhost" || host == "lo" || host == "::1" { return false }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
@@ -64,7 +64,7 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `isNonLoopbackTCP` for endpoint text; false for text that is not a valid endpoint.
-    public static func isNonLoopbackTCP(_ endpoint: String) -> Bool {
+    package static func isNonLoopbackTCP(_ endpoint: String) -> Bool {
         (try? Endpoint(parsing: endpoint))?.isNonLoopbackTCP ?? false
     }
 
@@ -95,8 +95,8 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why endpoint text is not an endpoint segued can bind.
-public struct EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var reason: String
+package struct EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var reason: String
     init(_ reason: String) { self.reason = reason }
-    public var description: String { reason }
+    package var description: String { reason }
 }

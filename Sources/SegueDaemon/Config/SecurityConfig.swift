@@ -3,20 +3,20 @@
 /// With `curve` set, the daemon is a CURVE server with the secret key from `serverSecretKeyFile`, and
 /// its ZAP handler admits only the listed client public keys, each with a role: a `controller` may send
 /// any command; an `observer` may read state and history and subscribe (docs/reliability.md, "Security model").
-public struct SecurityConfig: Sendable, Equatable {
-    public var curve: Curve
+package struct SecurityConfig: Sendable, Equatable {
+    package var curve: Curve
 
-    public init(curve: Curve) { self.curve = curve }
+    package init(curve: Curve) { self.curve = curve }
 
-    public struct Curve: Sendable, Equatable {
+    package struct Curve: Sendable, Equatable {
         /// The file the server's secret key was read from: 40 Z85 characters, optionally followed by a
         /// newline. Kept so `--check-config` can print the path instead of the secret.
-        public var serverSecretKeyFile: String
+        package var serverSecretKeyFile: String
         /// The server's secret key; the engine derives the public key with `zmq_curve_public`.
-        public var serverSecretKey: CurveKey
-        public var clients: [Client]
+        package var serverSecretKey: CurveKey
+        package var clients: [Client]
 
-        public init(serverSecretKeyFile: String, serverSecretKey: CurveKey, clients: [Client]) {
+        package init(serverSecretKeyFile: String, serverSecretKey: CurveKey, clients: [Client]) {
             self.serverSecretKeyFile = serverSecretKeyFile
             self.serverSecretKey = serverSecretKey
             self.clients = clients
@@ -24,25 +24,25 @@ public struct SecurityConfig: Sendable, Equatable {
     }
 
     /// A client the ZAP handler admits.
-    public struct Client: Sendable, Equatable {
+    package struct Client: Sendable, Equatable {
         /// Where the key came from, so the effective config prints what the operator wrote.
-        public enum Source: Sendable, Equatable {
+        package enum Source: Sendable, Equatable {
             case inline
             case file(String)
         }
 
-        public var publicKey: CurveKey
-        public var source: Source
-        public var role: Role
+        package var publicKey: CurveKey
+        package var source: Source
+        package var role: Role
 
-        public init(publicKey: CurveKey, source: Source, role: Role) {
+        package init(publicKey: CurveKey, source: Source, role: Role) {
             self.publicKey = publicKey
             self.source = source
             self.role = role
         }
     }
 
-    public enum Role: String, Sendable, Equatable, CaseIterable {
+    package enum Role: String, Sendable, Equatable, CaseIterable {
         /// May send every command.
         case controller
         /// May read state, list, history, stats and ping, and subscribe; mutating commands get `forbidden`.
@@ -50,7 +50,7 @@ public struct SecurityConfig: Sendable, Equatable {
     }
 
     /// The role of a client by public key, as the ZAP handler asks it; `nil` means deny.
-    public func role(of publicKey: [UInt8]) -> Role? {
+    package func role(of publicKey: [UInt8]) -> Role? {
         curve.clients.first { $0.publicKey.bytes == publicKey }?.role
     }
 }

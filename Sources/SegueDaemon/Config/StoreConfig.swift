@@ -8,13 +8,13 @@ import SegueStore
 /// "host=/run/postgresql dbname=segue"}` is a PostgreSQL database, the conninfo in libpq's key=value
 /// or `postgresql://` syntax. `--store-url postgresql://…` on the command line replaces it. A password
 /// is refused in the conninfo: libpq reads it from `passfile=` or `PGPASSFILE` (`~/.pgpass` by default).
-public enum StoreConfig: Sendable, Equatable {
+package enum StoreConfig: Sendable, Equatable {
     case sqlite
     case postgres(conninfo: String)
 
-    public static let keys = ["kind", "conninfo"]
+    package static let keys = ["kind", "conninfo"]
 
-    public var kind: StoreKind {
+    package var kind: StoreKind {
         switch self {
         case .sqlite: .sqlite
         case .postgres: .postgres
@@ -71,7 +71,7 @@ public enum StoreConfig: Sendable, Equatable {
     }
 
     /// The conninfo without secrets, for logs and messages; nil for SQLite.
-    public var redactedConninfo: String? {
+    package var redactedConninfo: String? {
         guard case .postgres(let conninfo) = self else { return nil }
         return (try? ConnectionSettings(conninfo: conninfo))?.redacted ?? "(invalid conninfo)"
     }

@@ -45,8 +45,8 @@ final class CompletionQueue: Sendable {
 /// Single-threaded by design (like a NIO event loop): every decision is made in one order, the same
 /// order the log records, so there are no races between gestures, the clock and other clients.
 /// Only the store's group committer runs beside it; its completions come back through `wakeup`.
-public final class Engine: @unchecked Sendable {
-    public static let version = SegueVersion.current
+package final class Engine: @unchecked Sendable {
+    package static let version = SegueVersion.current
 
     let options: EngineOptions
     let logger: Logger
@@ -62,10 +62,10 @@ public final class Engine: @unchecked Sendable {
     /// Called on the engine thread once per loop turn (at least every frame while anything is in
     /// flight, and every second otherwise) with the monotonic time: where the daemon pings the
     /// systemd watchdog, so a wedged loop stops the pings and gets restarted.
-    public var onLoop: ((Engine, Int64) -> Void)?
+    package var onLoop: ((Engine, Int64) -> Void)?
     /// The longest the loop sleeps when idle (nanoseconds); set to the watchdog period so `onLoop`
     /// runs often enough. `nil`: until the next heartbeat or housekeeping pass (a second at most).
-    public var wakeInterval: Int64?
+    package var wakeInterval: Int64?
     /// Client keys and roles the ZAP handler admits; replaced on reload.
     let admitted = AdmittedClients()
 
@@ -78,12 +78,12 @@ public final class Engine: @unchecked Sendable {
     /// Scratch for ticks published at once: no allocation per tick.
     var tickWriter = TickWriter()
     /// The endpoints actually bound (port 0 / `*` resolved), command then publish.
-    public private(set) var boundCommandEndpoints: [String] = []
-    public private(set) var boundPublishEndpoints: [String] = []
+    package private(set) var boundCommandEndpoints: [String] = []
+    package private(set) var boundPublishEndpoints: [String] = []
 
     /// Rebuilds every navigator from `store`, already opened (`StoreOpening`): snapshots, then the
     /// tail of the log.
-    public init(options: EngineOptions, store: any EventStoring, logger: Logger = .discarding) throws {
+    package init(options: EngineOptions, store: any EventStoring, logger: Logger = .discarding) throws {
         self.options = options
         self.logger = logger
         self.store = store
@@ -96,28 +96,28 @@ public final class Engine: @unchecked Sendable {
     }
 
     /// Runs `task` on the engine thread at the next loop turn (from any thread).
-    public func perform(_ task: @escaping @Sendable (Engine) -> Void) {
+    package func perform(_ task: @escaping @Sendable (Engine) -> Void) {
         tasks.append(task)
         wakeup.signal()
     }
 
     /// Replaces the defaults for navigators created from now on (SIGHUP reload; engine thread).
-    public func setDefaultAnimators(_ rules: AnimatorRules?) { feed(.reload(defaultAnimators: rules)) }
+    package func setDefaultAnimators(_ rules: AnimatorRules?) { feed(.reload(defaultAnimators: rules)) }
 
     /// Replaces the admitted CURVE client keys (SIGHUP reload; any thread).
-    public func setAdmittedClients(_ clients: [String: ClientRole]) { admitted.replace(clients) }
+    package func setAdmittedClients(_ clients: [String: ClientRole]) { admitted.replace(clients) }
 
     /// A one-line summary for systemd's STATUS= (engine thread).
-    public var statusLine: String { core.statusLine }
+    package var statusLine: String { core.statusLine }
 
     /// Stops the loop from any thread; `run` returns after the graceful shutdown.
-    public func stop() {
+    package func stop() {
         stopRequested.store(true, ordering: .releasing)
         wakeup.signal()
     }
 
     /// Binds the sockets, resolves restart recovery, calls `ready`, then serves until `stop()`.
-    public func run(ready: () -> Void = {}) throws {
+    package func run(ready: () -> Void = {}) throws {
         try bind()
         let confinement = RealtimeConfinement.confineToCurrentThread()
         if confinement.realtime {

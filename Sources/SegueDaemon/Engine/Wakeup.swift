@@ -3,12 +3,12 @@ import Glibc
 /// A self-pipe that other threads write to wake the engine's poll (ZeroMQ sockets cannot be woken any
 /// other way). Writes coalesce: one drain empties every signal since the last. (A pipe rather than an
 /// eventfd only because Glibc's Swift module does not export `sys/eventfd.h`.)
-public final class Wakeup: @unchecked Sendable {
+package final class Wakeup: @unchecked Sendable {
     /// The read end, to poll.
-    public let fd: Int32
+    package let fd: Int32
     private let writeFD: Int32
 
-    public init() {
+    package init() {
         var fds: [Int32] = [0, 0]
         precondition(pipe(&fds) == 0, "pipe failed: errno \(errno)")
         for f in fds {
@@ -24,12 +24,12 @@ public final class Wakeup: @unchecked Sendable {
         close(writeFD)
     }
 
-    public func signal() {
+    package func signal() {
         var one: UInt8 = 1
         _ = write(writeFD, &one, 1)  // a full pipe already guarantees a wake-up
     }
 
-    public func drain() {
+    package func drain() {
         var buffer = [UInt8](repeating: 0, count: 256)
         while read(fd, &buffer, buffer.count) > 0 {}
     }

@@ -4,15 +4,15 @@ import Glibc
 ///
 /// Frames are instants of the Unix epoch (docs/design.md, "The frame clock"), so this is `CLOCK_REALTIME`; a wall-clock
 /// step backwards only pauses frames, since the fleet never lets times or frames go backwards.
-public enum WallClock {
-    public static func now() -> Int64 {
+package enum WallClock {
+    package static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
     /// Monotonic nanoseconds, for measuring intervals.
-    public static func monotonic() -> Int64 {
+    package static func monotonic() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
@@ -20,14 +20,14 @@ public enum WallClock {
 
     /// The calling thread's CPU time in nanoseconds: with `monotonic`, tells a thread that worked
     /// from one that waited or got no CPU.
-    public static func threadCPU() -> Int64 {
+    package static func threadCPU() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
     /// Sleeps until the real-time instant `deadline` (absolute, so sleeps do not accumulate drift).
-    public static func sleep(until deadline: Int64) {
+    package static func sleep(until deadline: Int64) {
         var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }

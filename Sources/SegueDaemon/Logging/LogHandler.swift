@@ -9,18 +9,18 @@ import Synchronization
 /// are sorted so lines are reproducible; values are quoted logfmt-style when they contain a space,
 /// a quote, `=` or a control character, and control characters in messages are escaped, so a record
 /// is always exactly one line and a multi-line message cannot forge a second record.
-public struct LogHandler: Sendable {
+package struct LogHandler: Sendable {
     private let sink: @Sendable (String) -> Void
 
     /// A handler that passes each complete line, newline included, to `sink`. The sink is called from
     /// whichever thread logs, so it must be thread-safe.
-    public init(writingLinesTo sink: @escaping @Sendable (String) -> Void) {
+    package init(writingLinesTo sink: @escaping @Sendable (String) -> Void) {
         self.sink = sink
     }
 
     /// Writes each line to file descriptor 2 with one `write(2)` under a process-wide lock, so lines
     /// from different threads never interleave, whatever stderr is connected to.
-    public static let standardError = LogHandler { line in
+    package static let standardError = LogHandler { line in
         stderrLock.withLock { _ in
             var bytes = Array(line.utf8)
             var offset = 0
@@ -45,7 +45,7 @@ public struct LogHandler: Sendable {
     }
 
     /// The exact line, newline included, written for one record.
-    public static func format(level: LogLevel, label: String, message: String, metadata: [String: String]) -> String {
+    package static func format(level: LogLevel, label: String, message: String, metadata: [String: String]) -> String {
         var line = "<\(level.syslogPriority)>\(label): "
         line += escapingControlCharacters(message)
         for key in metadata.keys.sorted() {

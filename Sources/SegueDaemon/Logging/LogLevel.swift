@@ -1,11 +1,11 @@
 /// How serious a log message is, from `trace` (most verbose) to `critical`: swift-log's seven levels,
 /// each mapped to the syslog priority journald reads from a line's `<N>` prefix.
-public enum LogLevel: String, Sendable, CaseIterable, Comparable, CustomStringConvertible {
+package enum LogLevel: String, Sendable, CaseIterable, Comparable, CustomStringConvertible {
     case trace, debug, info, notice, warning, error, critical
 
     /// The syslog priority (RFC 5424 severity) journald stores for the line: `trace` shares `debug`'s 7
     /// because syslog has nothing below debug.
-    public var syslogPriority: Int {
+    package var syslogPriority: Int {
         switch self {
         case .trace, .debug: 7
         case .info: 6
@@ -16,12 +16,12 @@ public enum LogLevel: String, Sendable, CaseIterable, Comparable, CustomStringCo
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The names as the config file and `--log-level` spell them, in order, for error messages.
-    public static let names: [String] = allCases.map(\.rawValue)
+    package static let names: [String] = allCases.map(\.rawValue)
 
     private var rank: Int { Self.allCases.firstIndex(of: self)! }
 
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
 }

@@ -5,18 +5,18 @@ import Synchronization
 ///
 /// An `Atomic<Int>` rather than a lock: it is read on every log call, including from the frame loop,
 /// and written only on reload.
-public final class LogThreshold: Sendable {
+package final class LogThreshold: Sendable {
     private let storage: Atomic<Int>
 
-    public init(_ level: LogLevel) {
+    package init(_ level: LogLevel) {
         storage = Atomic(LogLevel.allCases.firstIndex(of: level)!)
     }
 
-    public var level: LogLevel {
+    package var level: LogLevel {
         get { LogLevel.allCases[storage.load(ordering: .relaxed)] }
         set { storage.store(LogLevel.allCases.firstIndex(of: newValue)!, ordering: .relaxed) }
     }
 
     /// Whether a message at `level` would be written now.
-    public func admits(_ level: LogLevel) -> Bool { level >= self.level }
+    package func admits(_ level: LogLevel) -> Bool { level >= self.level }
 }

@@ -4,18 +4,18 @@
 /// Why not swift-log itself: the build cannot fetch packages. The API follows swift-log's so that
 /// switching later is a rename. Copies share their `LogThreshold`, so `logLevel` set on any copy (as a
 /// SIGHUP reload does) applies to all of them; `metadata` is per copy, for request-scoped fields.
-public struct Logger: Sendable {
-    public typealias Metadata = [String: String]
-    public typealias Level = LogLevel
+package struct Logger: Sendable {
+    package typealias Metadata = [String: String]
+    package typealias Level = LogLevel
 
     /// Names the component, e.g. `segued` or `store`; it follows the priority prefix on every line.
-    public let label: String
+    package let label: String
     /// Fields added to every line this copy writes; per-call metadata wins on a clash.
-    public var metadata: Metadata
-    public let threshold: LogThreshold
+    package var metadata: Metadata
+    package let threshold: LogThreshold
     private let handler: LogHandler
 
-    public init(
+    package init(
         label: String, threshold: LogThreshold = LogThreshold(.info), handler: LogHandler = .standardError,
         metadata: Metadata = [:]
     ) {
@@ -26,21 +26,21 @@ public struct Logger: Sendable {
     }
 
     /// A logger that writes nothing (an engine run by a test that does not read its log).
-    public static let discarding = Logger(label: "segued", handler: LogHandler(writingLinesTo: { _ in }))
+    package static let discarding = Logger(label: "segued", handler: LogHandler(writingLinesTo: { _ in }))
 
     /// A logger for another component that shares this one's threshold and handler.
-    public func child(label: String, metadata: Metadata = [:]) -> Logger {
+    package func child(label: String, metadata: Metadata = [:]) -> Logger {
         Logger(label: label, threshold: threshold, handler: handler, metadata: self.metadata.merging(metadata) { $1 })
     }
 
     /// The level below which messages are dropped, for this logger and every logger sharing its threshold.
-    public var logLevel: LogLevel {
+    package var logLevel: LogLevel {
         get { threshold.level }
         nonmutating set { threshold.level = newValue }
     }
 
     /// Writes `message` at `level` if the threshold admits it; neither autoclosure runs otherwise.
-    public func log(level: LogLevel, _ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:])
+    package func log(level: LogLevel, _ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:])
     {
         guard threshold.admits(level) else { return }
         let extra = metadata()
@@ -48,31 +48,31 @@ public struct Logger: Sendable {
         handler.handle(level: level, label: label, message: message(), metadata: merged)
     }
 
-    public func trace(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
+    package func trace(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
         log(level: .trace, message(), metadata: metadata())
     }
 
-    public func debug(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
+    package func debug(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
         log(level: .debug, message(), metadata: metadata())
     }
 
-    public func info(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
+    package func info(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
         log(level: .info, message(), metadata: metadata())
     }
 
-    public func notice(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
+    package func notice(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
         log(level: .notice, message(), metadata: metadata())
     }
 
-    public func warning(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
+    package func warning(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
         log(level: .warning, message(), metadata: metadata())
     }
 
-    public func error(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
+    package func error(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
         log(level: .error, message(), metadata: metadata())
     }
 
-    public func critical(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
+    package func critical(_ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
         log(level: .critical, message(), metadata: metadata())
     }
 }

@@ -16,7 +16,7 @@ import Synchronization
 /// SIGTERM to it and the process dies of the default action; that is why the call belongs at the very
 /// top of `main`. Tests run inside a runner that already has threads, so they signal the watcher
 /// thread directly (`pthread_kill`); the daemon's end-to-end tests send real process signals.
-public final class SignalWatcher: Sendable {
+package final class SignalWatcher: Sendable {
     private struct Running: @unchecked Sendable {
         let thread: pthread_t
         let wakeFD: Int32
@@ -24,15 +24,15 @@ public final class SignalWatcher: Sendable {
 
     private let state = Mutex<Running?>(nil)
 
-    public init() {}
+    package init() {}
 
     /// The signals `blockInProcess()` blocks and the watcher reads.
-    public static var watchedSignals: [Signal] { Signal.allCases }
+    package static var watchedSignals: [Signal] { Signal.allCases }
 
     /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread (and so in every thread it starts later)
     /// and ignores SIGPIPE, so a client that hangs up mid-write yields EPIPE instead of killing the
     /// daemon. Call first thing in `main`.
-    public static func blockInProcess() {
+    package static func blockInProcess() {
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
         signal(SIGPIPE, SIG_IGN)
@@ -42,7 +42,7 @@ public final class SignalWatcher: Sendable {
     /// thread. The handler should only record the request and wake whoever acts on it.
     ///
     /// - Throws: `SignalWatcherError` if the watcher is already running or a system call fails.
-    public func start(handler: @escaping @Sendable (Signal) -> Void) throws(SignalWatcherError) {
+    package func start(handler: @escaping @Sendable (Signal) -> Void) throws(SignalWatcherError) {
         try state.withLock { running throws(SignalWatcherError) in
             guard running == nil else { throw SignalWatcherError(operation: "start", errno: EBUSY) }
             var set = Self.signalSet()
@@ -82,11 +82,11 @@ public final class SignalWatcher: Sendable {
     }
 
     /// The watcher thread, while it runs; tests direct signals at it with `pthread_kill`.
-    public var thread: pthread_t? { state.withLock { $0?.thread } }
+    package var thread: pthread_t? { state.withLock { $0?.thread } }
 
     /// Wakes the watcher thread and waits for it to exit (from the handler itself: lets it exit after
     /// the handler returns). Signals that arrive afterwards stay blocked and pending.
-    public func stop() {
+    package func stop() {
         guard
             let running = state.withLock({ current -> Running? in
                 defer { current = nil }
@@ -156,11 +156,11 @@ private final class WatchContext {
 }
 
 /// A system call the signal watcher needed failed.
-public struct SignalWatcherError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var operation: String
-    public var errno: Int32
+package struct SignalWatcherError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var operation: String
+    package var errno: Int32
 
-    public var description: String {
+    package var description: String {
         "cannot watch signals: \(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }

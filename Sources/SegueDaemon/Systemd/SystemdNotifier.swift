@@ -8,9 +8,9 @@ import Glibc
 ///
 /// Every call is a no-op when `NOTIFY_SOCKET` is unset (the daemon was started by hand or by a test),
 /// which is what libsystemd's `sd_notify` does itself; the result says which happened.
-public struct SystemdNotifier: Sendable {
+package struct SystemdNotifier: Sendable {
     /// What became of one notification.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// The datagram was sent to `NOTIFY_SOCKET`.
         case sent
         /// `NOTIFY_SOCKET` is not set: not running under systemd with `Type=notify`.
@@ -20,31 +20,31 @@ public struct SystemdNotifier: Sendable {
         case failed(errno: Int32)
     }
 
-    public init() {}
+    package init() {}
 
     /// Whether systemd is listening for notifications.
-    public var isSupervised: Bool { getenv("NOTIFY_SOCKET") != nil }
+    package var isSupervised: Bool { getenv("NOTIFY_SOCKET") != nil }
 
     /// Start-up is complete: systemd marks the unit active and starts units ordered after it. `status`
     /// goes in the same datagram, so `systemctl status` never shows a stale start-up message.
     @discardableResult
-    public func ready(status: String? = nil) -> Outcome {
+    package func ready(status: String? = nil) -> Outcome {
         send(["READY=1"] + (status.map { ["STATUS=\(Self.singleLine($0))"] } ?? []))
     }
 
     /// A one-line human status, shown by `systemctl status`.
     @discardableResult
-    public func status(_ text: String) -> Outcome { send(["STATUS=\(Self.singleLine(text))"]) }
+    package func status(_ text: String) -> Outcome { send(["STATUS=\(Self.singleLine(text))"]) }
 
     /// A watchdog keep-alive: must arrive at least every `WatchdogSec=`; ping every `watchdogInterval`.
     @discardableResult
-    public func watchdog() -> Outcome { send(["WATCHDOG=1"]) }
+    package func watchdog() -> Outcome { send(["WATCHDOG=1"]) }
 
     /// A SIGHUP reload has started. systemd 253 and later require `MONOTONIC_USEC=` (CLOCK_MONOTONIC
     /// now, in microseconds) with `RELOADING=1` for `Type=notify-reload`; systemd 252 (Debian 12)
     /// ignores it, so it is always sent. Send `ready()` when the reload is done.
     @discardableResult
-    public func reloading(status: String? = nil) -> Outcome {
+    package func reloading(status: String? = nil) -> Outcome {
         var assignments = ["RELOADING=1", "MONOTONIC_USEC=\(Self.monotonicMicroseconds())"]
         if let status { assignments.append("STATUS=\(Self.singleLine(status))") }
         return send(assignments)
@@ -52,13 +52,13 @@ public struct SystemdNotifier: Sendable {
 
     /// Shutdown has begun; systemd stops waiting for watchdog pings and waits for the exit.
     @discardableResult
-    public func stopping(status: String? = nil) -> Outcome {
+    package func stopping(status: String? = nil) -> Outcome {
         send(["STOPPING=1"] + (status.map { ["STATUS=\(Self.singleLine($0))"] } ?? []))
     }
 
     /// How often to call `watchdog()`: half of `WATCHDOG_USEC`, as sd_watchdog_enabled(3) recommends,
     /// or `nil` when the unit has no `WatchdogSec=` (or `WATCHDOG_PID` names another process).
-    public var watchdogInterval: Duration? {
+    package var watchdogInterval: Duration? {
         var usec: UInt64 = 0
         guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else { return nil }
         return .microseconds(Int64(clamping: usec / 2))
@@ -66,7 +66,7 @@ public struct SystemdNotifier: Sendable {
 
     /// Sends newline-separated assignments in one datagram.
     @discardableResult
-    public func send(_ assignments: [String]) -> Outcome {
+    package func send(_ assignments: [String]) -> Outcome {
         let result = sd_notify(0, assignments.joined(separator: "\n"))
         if result > 0 { return .sent }
         if result == 0 { return .notSupervised }

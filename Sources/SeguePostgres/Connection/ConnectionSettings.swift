@@ -6,22 +6,22 @@ import CPostgres
 /// A password is refused in the conninfo itself: it would end up in config files, process lists
 /// and logs. libpq reads it from a password file instead (`passfile=` or `PGPASSFILE`, by default
 /// `~/.pgpass`). `redacted` is the only form of the settings that goes into a message.
-public struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible {
+package struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible {
     /// The parsed conninfo, keyword and value, in libpq's order (empty values dropped).
-    public let parameters: [(keyword: String, value: String)]
+    package let parameters: [(keyword: String, value: String)]
     /// How long an idle connection may stay silent before the kernel probes it, and how long
     /// unacknowledged data may stay unacknowledged before the kernel drops the connection
     /// (`keepalives_idle`, `tcp_user_timeout`): a server that vanished is noticed within these, not
     /// after the kernel's two-hour default. Unix sockets ignore both.
-    public var keepaliveIdle: Duration
-    public var tcpUserTimeout: Duration
+    package var keepaliveIdle: Duration
+    package var tcpUserTimeout: Duration
     /// How long to wait for the server to accept a connection (`connect_timeout`, whole seconds, at
     /// least 2 as libpq rounds).
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// `application_name` when the conninfo sets none: what `pg_stat_activity` shows.
-    public var applicationName: String
+    package var applicationName: String
 
-    public init(
+    package init(
         conninfo: String, keepaliveIdle: Duration = .seconds(5), tcpUserTimeout: Duration = .seconds(10),
         connectTimeout: Duration = .seconds(5), applicationName: String = "segued"
     ) throws(PostgresError) {
@@ -39,21 +39,21 @@ public struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible {
         self.applicationName = applicationName
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.parameters.elementsEqual(rhs.parameters) { $0 == $1 } && lhs.keepaliveIdle == rhs.keepaliveIdle
             && lhs.tcpUserTimeout == rhs.tcpUserTimeout && lhs.connectTimeout == rhs.connectTimeout
             && lhs.applicationName == rhs.applicationName
     }
 
     /// The value the conninfo gives `keyword`, if any.
-    public func value(_ keyword: String) -> String? {
+    package func value(_ keyword: String) -> String? {
         parameters.last { $0.keyword == keyword }?.value
     }
 
     /// The conninfo as `key=value` pairs without anything secret: safe for logs and errors.
-    public var redacted: String { Self.redact(parameters) }
+    package var redacted: String { Self.redact(parameters) }
 
-    public var description: String { redacted }
+    package var description: String { redacted }
 
     /// What libpq gets: the failure-detection defaults first, so that the conninfo's own values
     /// (later in the list) win, as libpq keeps the last value of a repeated keyword.

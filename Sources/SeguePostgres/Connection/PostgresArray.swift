@@ -3,14 +3,14 @@
 /// a 4-byte length (-1 for NULL) and its binary value.
 ///
 /// With `unnest($1::bigint[], $2::text[], ...)` one statement inserts any number of rows, bound once.
-public struct PostgresArray: Sendable {
-    public let elementType: PostgresType
+package struct PostgresArray: Sendable {
+    package let elementType: PostgresType
     private var elements: [UInt8] = []
-    public private(set) var count: Int32 = 0
+    package private(set) var count: Int32 = 0
     private var hasNulls = false
 
     /// - Precondition: `elementType` is one this package sends arrays of (int8, text, bytea, json).
-    public init(of elementType: PostgresType, reservingBytes: Int = 0) {
+    package init(of elementType: PostgresType, reservingBytes: Int = 0) {
         precondition(elementType.arrayType != nil, "no array type for OID \(elementType.rawValue)")
         self.elementType = elementType
         elements.reserveCapacity(reservingBytes)
@@ -18,7 +18,7 @@ public struct PostgresArray: Sendable {
 
     var arrayType: PostgresType { elementType.arrayType! }
 
-    public mutating func append(_ value: Int64) {
+    package mutating func append(_ value: Int64) {
         precondition(elementType == .int8)
         appendLength(8)
         withUnsafeBytes(of: value.bigEndian) { elements.append(contentsOf: $0) }
@@ -26,16 +26,16 @@ public struct PostgresArray: Sendable {
     }
 
     /// Text, json or bytea elements: their bytes.
-    public mutating func append(bytes value: some Collection<UInt8>) {
+    package mutating func append(bytes value: some Collection<UInt8>) {
         precondition(elementType != .int8)
         appendLength(Int32(value.count))
         elements.append(contentsOf: value)
         count += 1
     }
 
-    public mutating func append(_ value: String) { append(bytes: value.utf8) }
+    package mutating func append(_ value: String) { append(bytes: value.utf8) }
 
-    public mutating func appendNull() {
+    package mutating func appendNull() {
         appendLength(-1)
         hasNulls = true
         count += 1

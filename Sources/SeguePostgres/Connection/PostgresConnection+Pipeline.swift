@@ -1,12 +1,12 @@
 import CPostgres
 
 /// One statement of a pipeline.
-public enum PipelineStep {
+package enum PipelineStep {
     case prepared(PreparedStatement, PostgresParameters)
     case query(String, PostgresParameters)
 
     /// A statement without parameters (`BEGIN`, `COMMIT`).
-    public static func query(_ sql: String) -> PipelineStep { .query(sql, PostgresParameters()) }
+    package static func query(_ sql: String) -> PipelineStep { .query(sql, PostgresParameters()) }
 
     var sql: String {
         switch self {
@@ -26,7 +26,7 @@ extension PostgresConnection {
     /// (`connectionLost`): whether the server ran it is unknown. The connection is blocking; that
     /// is safe because the statements sent here answer with a few bytes each, so the server never
     /// waits for the client to read while the client waits to write.
-    public func pipeline(_ steps: [PipelineStep]) -> [Result<PostgresResult, PostgresError>] {
+    package func pipeline(_ steps: [PipelineStep]) -> [Result<PostgresResult, PostgresError>] {
         pipeline(steps, afterSending: nil)
     }
 

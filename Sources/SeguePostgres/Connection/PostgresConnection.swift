@@ -7,16 +7,16 @@ import Foundation
 /// used after close. libpq connections are not thread-safe ("a PGconn must not be used from two
 /// threads at once"), hence not `Sendable`. A connection that lost its server stays lost: the owner
 /// replaces it (`isBroken`), as libpq's own `PQreset` would, but with the owner's set-up run again.
-public final class PostgresConnection {
+package final class PostgresConnection {
     let handle: OpaquePointer
-    public let settings: ConnectionSettings
+    package let settings: ConnectionSettings
     /// Names of the statements prepared on this connection (server-side, per session).
     private var prepared: Set<String> = []
     /// Set when libpq failed without the server's word (a read or write on the socket failed) or
     /// a pipeline could not be finished: the session's state is unknown, so it is not used again.
     private(set) var poisoned = false
 
-    public init(_ settings: ConnectionSettings) throws(PostgresError) {
+    package init(_ settings: ConnectionSettings) throws(PostgresError) {
         var pairs = settings.keywordsAndValues()
         // Last, so they win: the store reads and writes UTF-8, and the conninfo is already expanded.
         pairs.append(("client_encoding", "UTF8"))
@@ -68,21 +68,21 @@ public final class PostgresConnection {
     }
 
     /// The server process serving this connection (`pg_backend_pid()`).
-    public var backendPID: Int32 { PQbackendPID(handle) }
+    package var backendPID: Int32 { PQbackendPID(handle) }
 
     /// True once the connection is lost; every later statement fails, so replace the connection.
-    public var isBroken: Bool { poisoned || PQstatus(handle) != CONNECTION_OK }
+    package var isBroken: Bool { poisoned || PQstatus(handle) != CONNECTION_OK }
 
     func poison() { poisoned = true }
 
     /// True while a transaction is open (or failed and not yet rolled back) on this connection.
-    public var inTransaction: Bool {
+    package var inTransaction: Bool {
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
     }
 
     /// A setting the server reports to every client (`server_version`, `in_hot_standby`, ...).
-    public func parameterStatus(_ name: String) -> String? {
+    package func parameterStatus(_ name: String) -> String? {
         PQparameterStatus(handle, name).map { String(cString: $0) }
     }
 
@@ -91,13 +91,13 @@ public final class PostgresConnection {
     /// Runs one or more statements without parameters (the simple query protocol), for set-up and
     /// DDL; returns the last statement's rows.
     @discardableResult
-    public func execute(_ sql: String) throws(PostgresError) -> PostgresResult {
+    package func execute(_ sql: String) throws(PostgresError) -> PostgresResult {
         try checked(PQexec(handle, sql), statement: sql)
     }
 
     /// Runs one statement with parameters, unprepared; rows come back in binary format.
     @discardableResult
-    public func query(_ sql: String, _ parameters: PostgresParameters = PostgresParameters()) throws(PostgresError)
+    package func query(_ sql: String, _ parameters: PostgresParameters = PostgresParameters()) throws(PostgresError)
         -> PostgresResult
     {
         let result = parameters.withLibpqArrays { values, lengths, formats, types in
@@ -108,7 +108,7 @@ public final class PostgresConnection {
 
     /// Runs a prepared statement (preparing it on this connection the first time); binary rows.
     @discardableResult
-    public func execute(_ statement: PreparedStatement, _ parameters: PostgresParameters = PostgresParameters())
+    package func execute(_ statement: PreparedStatement, _ parameters: PostgresParameters = PostgresParameters())
         throws(PostgresError) -> PostgresResult
     {
         try prepareIfNeeded(statement)
@@ -170,12 +170,12 @@ extension PostgresConnection: Sendable {}
 
 /// A statement prepared once per connection and run by name; `parameterTypes` fixes each
 /// parameter's type (so a binary `int8` is never read as another type).
-public struct PreparedStatement: Sendable, Hashable {
-    public let name: String
-    public let sql: String
-    public let parameterTypes: [PostgresType]
+package struct PreparedStatement: Sendable, Hashable {
+    package let name: String
+    package let sql: String
+    package let parameterTypes: [PostgresType]
 
-    public init(_ name: String, _ sql: String, _ parameterTypes: [PostgresType] = []) {
+    package init(_ name: String, _ sql: String, _ parameterTypes: [PostgresType] = []) {
         self.name = name
         self.sql = sql
         self.parameterTypes = parameterTypes

@@ -7,22 +7,22 @@ import CPostgres
 /// class (`08006` for a connection lost, `08001` for a server that cannot be reached), so callers
 /// classify every error by one field. The message never holds a conninfo: libpq's messages name
 /// the host and port, never the password, and this wrapper adds only `ConnectionSettings.redacted`.
-public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The five-character SQLSTATE (postgresql.org/docs/15/errcodes-appendix.html).
-    public var sqlState: String
-    public var message: String
+    package var sqlState: String
+    package var message: String
     /// The server's DETAIL and HINT fields, when it sent them.
-    public var detail: String?
-    public var hint: String?
+    package var detail: String?
+    package var hint: String?
     /// The statement that failed, when there was one.
-    public var statement: String?
+    package var statement: String?
     /// The constraint a violation names (`commands_pkey`), when the server sent one.
-    public var constraint: String?
+    package var constraint: String?
     /// True when the connection is gone (the socket closed, the server stopped or terminated the
     /// backend): the connection must be replaced, and an outcome the server did not report is unknown.
-    public var connectionLost: Bool
+    package var connectionLost: Bool
 
-    public init(
+    package init(
         sqlState: String, message: String, detail: String? = nil, hint: String? = nil, statement: String? = nil,
         connectionLost: Bool = false
     ) {
@@ -35,9 +35,9 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The first two characters: the error's class (`08` connection, `23` integrity, `53` resources...).
-    public var sqlStateClass: Substring { sqlState.prefix(2) }
+    package var sqlStateClass: Substring { sqlState.prefix(2) }
 
-    public var description: String {
+    package var description: String {
         var text = "\(message) (SQLSTATE \(sqlState))"
         if let detail { text += " \(detail)" }
         if let hint { text += " Hint: \(hint)" }
@@ -47,25 +47,25 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// The SQLSTATEs this package acts on, by their names in the PostgreSQL manual.
-public enum SQLState {
-    public static let connectionFailure = "08006"
-    public static let unableToConnect = "08001"
-    public static let uniqueViolation = "23505"
-    public static let restrictViolation = "23001"
-    public static let readOnlyTransaction = "25006"
-    public static let inFailedTransaction = "25P02"
-    public static let invalidPassword = "28P01"
-    public static let invalidAuthorization = "28000"
-    public static let invalidCatalogName = "3D000"
-    public static let undefinedTable = "42P01"
-    public static let insufficientPrivilege = "42501"
-    public static let diskFull = "53100"
-    public static let lockNotAvailable = "55P03"
-    public static let queryCanceled = "57014"
-    public static let adminShutdown = "57P01"
-    public static let cannotConnectNow = "57P03"
-    public static let invalidBinaryRepresentation = "22P03"
-    public static let internalError = "XX000"
+package enum SQLState {
+    package static let connectionFailure = "08006"
+    package static let unableToConnect = "08001"
+    package static let uniqueViolation = "23505"
+    package static let restrictViolation = "23001"
+    package static let readOnlyTransaction = "25006"
+    package static let inFailedTransaction = "25P02"
+    package static let invalidPassword = "28P01"
+    package static let invalidAuthorization = "28000"
+    package static let invalidCatalogName = "3D000"
+    package static let undefinedTable = "42P01"
+    package static let insufficientPrivilege = "42501"
+    package static let diskFull = "53100"
+    package static let lockNotAvailable = "55P03"
+    package static let queryCanceled = "57014"
+    package static let adminShutdown = "57P01"
+    package static let cannotConnectNow = "57P03"
+    package static let invalidBinaryRepresentation = "22P03"
+    package static let internalError = "XX000"
 }
 
 extension PostgresError {

@@ -5,7 +5,7 @@ import CPostgres
 /// Values go in PostgreSQL's binary format where this package knows it (integers big-endian, text
 /// and json as their UTF-8 bytes, bytea raw, one-dimensional arrays), which the server reads without
 /// parsing; `appendText` sends any other type in its text format for the server to parse.
-public struct PostgresParameters: Sendable {
+package struct PostgresParameters: Sendable {
     private(set) var bytes: [UInt8] = []
     /// Each value's bytes in `bytes`, nil for NULL.
     private(set) var ranges: [Range<Int>?] = []
@@ -13,29 +13,29 @@ public struct PostgresParameters: Sendable {
     private(set) var formats: [Int32] = []
     private(set) var types: [PostgresType] = []
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { ranges.count }
+    package var count: Int { ranges.count }
 
-    public mutating func append(_ value: Int64) {
+    package mutating func append(_ value: Int64) {
         let start = bytes.count
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
         add(start..<bytes.count, .int8, binary: true)
     }
 
-    public mutating func append(_ value: Int64?) {
+    package mutating func append(_ value: Int64?) {
         guard let value else { return appendNull(.int8) }
         append(value)
     }
 
-    public mutating func append(_ value: Int32) {
+    package mutating func append(_ value: Int32) {
         let start = bytes.count
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
         add(start..<bytes.count, .int4, binary: true)
     }
 
     /// Text (or `json`, whose binary format is its text): the string's UTF-8 bytes.
-    public mutating func append(_ value: String?, as type: PostgresType = .text) {
+    package mutating func append(_ value: String?, as type: PostgresType = .text) {
         guard let value else { return appendNull(type) }
         let start = bytes.count
         bytes.append(contentsOf: value.utf8)
@@ -43,25 +43,25 @@ public struct PostgresParameters: Sendable {
     }
 
     /// Raw bytes, as `bytea` (or as any type whose binary format the caller has written).
-    public mutating func append(bytes value: some Sequence<UInt8>, as type: PostgresType = .bytea) {
+    package mutating func append(bytes value: some Sequence<UInt8>, as type: PostgresType = .bytea) {
         let start = bytes.count
         bytes.append(contentsOf: value)
         add(start..<bytes.count, type, binary: true)
     }
 
     /// A one-dimensional array, built with `PostgresArray`.
-    public mutating func append(_ array: PostgresArray) {
+    package mutating func append(_ array: PostgresArray) {
         append(bytes: array.encoded(), as: array.arrayType)
     }
 
     /// A value in the type's text format, parsed by the server (`'2024-01-01'`, `'1.5'`).
-    public mutating func appendText(_ value: String, as type: PostgresType = .unspecified) {
+    package mutating func appendText(_ value: String, as type: PostgresType = .unspecified) {
         let start = bytes.count
         bytes.append(contentsOf: value.utf8)
         add(start..<bytes.count, type, binary: false)
     }
 
-    public mutating func appendNull(_ type: PostgresType) {
+    package mutating func appendNull(_ type: PostgresType) {
         ranges.append(nil)
         formats.append(1)
         types.append(type)

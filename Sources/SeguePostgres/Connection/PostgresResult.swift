@@ -4,7 +4,7 @@ import CPostgres
 ///
 /// Results come in binary format, so integers are read without parsing text; every accessor checks
 /// the column's type and nullness first, and a mismatch is an error rather than a misread value.
-public final class PostgresResult {
+package final class PostgresResult {
     let handle: OpaquePointer
     /// The statement, for errors.
     let statement: String?
@@ -16,18 +16,18 @@ public final class PostgresResult {
 
     deinit { PQclear(handle) }
 
-    public var rowCount: Int { Int(PQntuples(handle)) }
-    public var columnCount: Int { Int(PQnfields(handle)) }
+    package var rowCount: Int { Int(PQntuples(handle)) }
+    package var columnCount: Int { Int(PQnfields(handle)) }
 
     /// Rows an INSERT, UPDATE or DELETE touched (`PQcmdTuples`), 0 when the command reports none.
-    public var affectedRows: Int64 { PQcmdTuples(handle).flatMap { Int64(String(cString: $0)) } ?? 0 }
+    package var affectedRows: Int64 { PQcmdTuples(handle).flatMap { Int64(String(cString: $0)) } ?? 0 }
 
-    public func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(handle, Int32(row), Int32(column)) == 1 }
+    package func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(handle, Int32(row), Int32(column)) == 1 }
 
-    public func type(of column: Int) -> PostgresType { PostgresType(rawValue: PQftype(handle, Int32(column))) }
+    package func type(of column: Int) -> PostgresType { PostgresType(rawValue: PQftype(handle, Int32(column))) }
 
     /// An integer column (`bigint`, `integer`, `smallint`, `oid`); nil for NULL.
-    public func int64(_ row: Int, _ column: Int) throws(PostgresError) -> Int64? {
+    package func int64(_ row: Int, _ column: Int) throws(PostgresError) -> Int64? {
         try check(row, column)
         guard !isNull(row, column) else { return nil }
         return try withBytes(row, column) { bytes throws(PostgresError) in
@@ -42,7 +42,7 @@ public final class PostgresResult {
     }
 
     /// A `boolean` column; nil for NULL.
-    public func bool(_ row: Int, _ column: Int) throws(PostgresError) -> Bool? {
+    package func bool(_ row: Int, _ column: Int) throws(PostgresError) -> Bool? {
         try check(row, column)
         guard !isNull(row, column) else { return nil }
         guard type(of: column) == .bool else { throw mismatch(column, "a boolean") }
@@ -50,7 +50,7 @@ public final class PostgresResult {
     }
 
     /// A `text`, `varchar`, `name` or `json` column as a string; nil for NULL.
-    public func string(_ row: Int, _ column: Int) throws(PostgresError) -> String? {
+    package func string(_ row: Int, _ column: Int) throws(PostgresError) -> String? {
         try check(row, column)
         guard !isNull(row, column) else { return nil }
         guard [.text, .varchar, .name, .json].contains(type(of: column)) else { throw mismatch(column, "text") }
@@ -59,7 +59,7 @@ public final class PostgresResult {
 
     /// The column's binary value (a `bytea`'s bytes, a text's UTF-8), valid only during `body`;
     /// empty for NULL. For parsing in place, without a copy.
-    public func withBytes<T>(_ row: Int, _ column: Int, _ body: (UnsafeRawBufferPointer) throws(PostgresError) -> T)
+    package func withBytes<T>(_ row: Int, _ column: Int, _ body: (UnsafeRawBufferPointer) throws(PostgresError) -> T)
         throws(PostgresError) -> T
     {
         try check(row, column)

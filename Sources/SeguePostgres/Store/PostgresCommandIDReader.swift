@@ -3,7 +3,7 @@ import SegueStore
 /// Walks the `commands` table's ids in key order (bytewise, as `bytea` compares), a page per
 /// statement on a connection of its own, resuming after the last id of the page before: the same
 /// promises as SQLite's `CommandIDReader` (every id stored when the walk began is passed once).
-public final class PostgresCommandIDReader: CommandIDWalking {
+package final class PostgresCommandIDReader: CommandIDWalking {
     private let reader: PostgresLogReader
 
     init(settings: ConnectionSettings) {
@@ -18,7 +18,7 @@ public final class PostgresCommandIDReader: CommandIDWalking {
         "segue_command_ids_next", "SELECT id FROM commands WHERE id > $1 ORDER BY id LIMIT $2", [.bytea, .int8])
 
     @discardableResult
-    public func walk(pageSize: Int = 4096, _ body: (UnsafeRawBufferPointer) -> Bool) throws(StoreError) -> Bool {
+    package func walk(pageSize: Int = 4096, _ body: (UnsafeRawBufferPointer) -> Bool) throws(StoreError) -> Bool {
         precondition(pageSize > 0)
         var after: [UInt8]?
         while true {

@@ -4,12 +4,12 @@ import SegueStore
 /// A PostgreSQL log opened for reading only, as `segue export`, `verify` and `replay` read it: a
 /// read-only session, no schema created or migrated and no writer lock, so it is safe beside the
 /// segued that writes the log (SQLite's `EventLog`).
-public final class PostgresEventLog: EventSequence {
-    public let settings: ConnectionSettings
+package final class PostgresEventLog: EventSequence {
+    package let settings: ConnectionSettings
     private let reader: PostgresLogReader
 
     /// Connects and checks that the database holds a Segue log of a version this build reads.
-    public init(conninfo: String) throws(StoreError) {
+    package init(conninfo: String) throws(StoreError) {
         settings = try mapped("Cannot use the PostgreSQL connection string") { () throws(PostgresError) in
             try ConnectionSettings(conninfo: conninfo, applicationName: "segue")
         }
@@ -35,14 +35,14 @@ public final class PostgresEventLog: EventSequence {
     deinit { reader.close() }
 
     /// Where the log is, without secrets.
-    public var location: String { settings.redacted }
+    package var location: String { settings.redacted }
 
-    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void)
+    package func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void)
         throws(StoreError)
     {
         try reader.forEachEvent(after: seq, body)
     }
 
     /// The server's check of the log's invariants, findings as sentences; empty when sound.
-    public func integrityCheck() throws(StoreError) -> [String] { try reader.integrityCheck() }
+    package func integrityCheck() throws(StoreError) -> [String] { try reader.integrityCheck() }
 }

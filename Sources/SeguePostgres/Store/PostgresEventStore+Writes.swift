@@ -12,7 +12,7 @@ extension PostgresEventStore {
 
     /// Saves several snapshots in one statement (so one transaction): a checkpoint is all of them or
     /// none, and start-up never mixes snapshots of two checkpoints.
-    public func saveSnapshots(_ snapshots: [Snapshot]) throws(StoreError) {
+    package func saveSnapshots(_ snapshots: [Snapshot]) throws(StoreError) {
         var navigators = PostgresArray(of: .text)
         var seqs = PostgresArray(of: .int8)
         var revisions = PostgresArray(of: .int8)
@@ -37,7 +37,7 @@ extension PostgresEventStore {
     /// Appends the events of the JSON Lines file at `path`, all or none, in one transaction; returns
     /// the count. The same rules as `EventStore.importJSONLines`: the file continues this log.
     @discardableResult
-    public func importJSONLines(from path: String) throws(StoreError) -> Int {
+    package func importJSONLines(from path: String) throws(StoreError) -> Int {
         let events = try EventStore.readJSONLines(from: path)
         return try withWriter { writer throws(StoreError) in
             try writer.withSession { session throws(StoreError) in

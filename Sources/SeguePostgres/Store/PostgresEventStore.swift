@@ -12,9 +12,9 @@ import SegueStore
 /// waits for a commit. `durability: .full` commits with `synchronous_commit = on` (acknowledged
 /// once the server flushed its WAL), `.relaxed` with `off` (acknowledged before the flush: a crash
 /// of the server may lose the last fraction of a second of commits, never corrupts).
-public final class PostgresEventStore: EventStoring, @unchecked Sendable {
-    public let settings: ConnectionSettings
-    public let durability: Durability
+package final class PostgresEventStore: EventStoring, @unchecked Sendable {
+    package let settings: ConnectionSettings
+    package let durability: Durability
     let committer: GroupCommitter<PostgresLogWriter>
     /// Guards `reader`: one read session shared by all reading threads.
     private let readLock = NSLock()
@@ -25,7 +25,7 @@ public final class PostgresEventStore: EventStoring, @unchecked Sendable {
     ///
     /// - Parameter lockTimeout: how long an append waits for a lock held by another session (an
     ///   operator's `LOCK TABLE`) before failing `unavailable`: SQLite's busy timeout.
-    public init(
+    package init(
         settings: ConnectionSettings, durability: Durability = .full, lockTimeout: Duration = .seconds(2),
         retry: PostgresOpenRetry = .never, progress: (PostgresOpenAttempt) -> Bool = { _ in true }
     ) throws(StoreError) {
@@ -38,7 +38,7 @@ public final class PostgresEventStore: EventStoring, @unchecked Sendable {
     }
 
     /// Same as `init(settings:…)` for a conninfo string or `postgresql://` URL.
-    public convenience init(
+    package convenience init(
         conninfo: String, durability: Durability = .full, retry: PostgresOpenRetry = .never,
         progress: (PostgresOpenAttempt) -> Bool = { _ in true }
     ) throws(StoreError) {
@@ -53,81 +53,81 @@ public final class PostgresEventStore: EventStoring, @unchecked Sendable {
         reader.close()
     }
 
-    public var kind: StoreKind { .postgres }
-    public var location: String { settings.redacted }
+    package var kind: StoreKind { .postgres }
+    package var location: String { settings.redacted }
 
     // MARK: Appending
 
-    public func submit(_ unit: AppendUnit, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+    package func submit(_ unit: AppendUnit, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         committer.submit(unit, completion: completion)
     }
 
-    public func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
+    package func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
         committer.commitIfIdle(units)
     }
 
-    public func flush() { committer.flush() }
+    package func flush() { committer.flush() }
 
     /// Drains pending appends, then closes the writer's session (which gives up the writer lock);
     /// later appends fail with `.closed`. Reads keep working until the store is released.
-    public func close() { committer.close() }
+    package func close() { committer.close() }
 
     // MARK: Reading
 
-    public var lastSeq: Int64 { committer.committedSeq.load(ordering: .acquiring) }
+    package var lastSeq: Int64 { committer.committedSeq.load(ordering: .acquiring) }
 
-    public func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
+    package func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
         try read { reader throws(StoreError) in try reader.lastRevision(of: navigator) }
     }
 
-    public func command(_ id: String) throws(StoreError) -> StoredCommand? {
+    package func command(_ id: String) throws(StoreError) -> StoredCommand? {
         try read { reader throws(StoreError) in try reader.command(id) }
     }
 
-    public func events(after seq: Int64, navigator: String? = nil, limit: Int = .max) throws(StoreError)
+    package func events(after seq: Int64, navigator: String? = nil, limit: Int = .max) throws(StoreError)
         -> [EventRecord]
     {
         try read { reader throws(StoreError) in try reader.events(after: seq, navigator: navigator, limit: limit) }
     }
 
-    public func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
+    package func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
         try read { reader throws(StoreError) in try reader.events(of: navigator, after: seq, upTo: last) }
     }
 
-    public func navigators() throws(StoreError) -> [String] {
+    package func navigators() throws(StoreError) -> [String] {
         try read { reader throws(StoreError) in try reader.navigators() }
     }
 
-    public func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
+    package func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
     {
         try read { reader throws(StoreError) in try reader.forEachEvent(after: seq, body) }
     }
 
-    public func latestSnapshots() throws(StoreError) -> [Snapshot] {
+    package func latestSnapshots() throws(StoreError) -> [Snapshot] {
         try read { reader throws(StoreError) in try reader.latestSnapshots() }
     }
 
-    public func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
+    package func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
         try read { reader throws(StoreError) in try reader.snapshot(of: navigator, atOrBefore: seq) }
     }
 
     /// The log's invariants, checked by the server (`PostgresLogReader.integrityCheck`).
-    public func integrityCheck() throws(StoreError) -> [String] {
+    package func integrityCheck() throws(StoreError) -> [String] {
         try read { reader throws(StoreError) in try reader.integrityCheck() }
     }
 
     /// The database's schema version (`schema_version`).
-    public func schemaVersion() throws(StoreError) -> Int64 {
+    package func schemaVersion() throws(StoreError) -> Int64 {
         try read { reader throws(StoreError) in try reader.schemaVersion() }
     }
 
     /// A walk over the stored command ids on a session of its own.
-    public func commandIDs() throws(StoreError) -> PostgresCommandIDReader {
+    package func commandIDs() throws(StoreError) -> PostgresCommandIDReader {
         PostgresCommandIDReader(settings: settings)
     }
 
     /// Append transactions run so far: units per commit is the batch size (for `segue-bench`).
-    public var commitCount: Int { committer.commits.load(ordering: .relaxed) }
+    package var commitCount: Int { committer.commits.load(ordering: .relaxed) }
 
     // MARK: Internals
 

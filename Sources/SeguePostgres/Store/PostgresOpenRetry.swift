@@ -7,23 +7,23 @@ import SegueStore
 /// Only faults that may clear are retried: the server unreachable, starting up or shutting down, out
 /// of connections. A wrong password, a missing database, a read-only server, a schema newer than
 /// this build or another writer holding the log fail at once: waiting would not fix them.
-public struct PostgresOpenRetry: Sendable {
-    public var firstDelay: Duration
-    public var longestDelay: Duration
+package struct PostgresOpenRetry: Sendable {
+    package var firstDelay: Duration
+    package var longestDelay: Duration
     /// Gives up once this much time has passed; nil keeps trying for as long as the progress
     /// callback returns true.
-    public var giveUpAfter: Duration?
+    package var giveUpAfter: Duration?
 
-    public init(firstDelay: Duration, longestDelay: Duration, giveUpAfter: Duration?) {
+    package init(firstDelay: Duration, longestDelay: Duration, giveUpAfter: Duration?) {
         self.firstDelay = firstDelay
         self.longestDelay = longestDelay
         self.giveUpAfter = giveUpAfter
     }
 
     /// One attempt: the first error is thrown.
-    public static let never = PostgresOpenRetry(firstDelay: .zero, longestDelay: .zero, giveUpAfter: .zero)
+    package static let never = PostgresOpenRetry(firstDelay: .zero, longestDelay: .zero, giveUpAfter: .zero)
     /// 250 ms doubling to 5 s, for as long as the caller wants (a daemon: until it is told to stop).
-    public static let untilStopped = PostgresOpenRetry(
+    package static let untilStopped = PostgresOpenRetry(
         firstDelay: .milliseconds(250), longestDelay: .seconds(5), giveUpAfter: nil)
 
     /// Whether an open that failed with `error` may succeed later.
@@ -60,14 +60,14 @@ public struct PostgresOpenRetry: Sendable {
 
 /// A failed attempt to open the store, reported before the next: for the daemon's log line and its
 /// `STATUS=` to systemd ("Waiting for PostgreSQL at …: attempt 3 failed (…), next in 1 s").
-public struct PostgresOpenAttempt: Sendable, CustomStringConvertible {
-    public var attempt: Int
-    public var error: StoreError
-    public var retryIn: Duration
+package struct PostgresOpenAttempt: Sendable, CustomStringConvertible {
+    package var attempt: Int
+    package var error: StoreError
+    package var retryIn: Duration
     /// Time since the first attempt began.
-    public var waited: Duration
+    package var waited: Duration
 
-    public var description: String {
+    package var description: String {
         "attempt \(attempt) failed (\(error.message)); trying again in \(retryIn)"
     }
 }

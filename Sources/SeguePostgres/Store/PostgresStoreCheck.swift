@@ -3,14 +3,14 @@ import SegueStore
 /// What `segued --check-config` learns about a PostgreSQL store without opening it for writing (a
 /// running daemon holds the log's writer lock): that the server is reachable with these settings,
 /// takes writes (not a standby, not read-only), and holds a schema this build can use.
-public struct PostgresStoreCheck: Sendable {
+package struct PostgresStoreCheck: Sendable {
     /// The database's schema version: 0 when segued has not created the schema yet.
-    public var schemaVersion: Int64
+    package var schemaVersion: Int64
     /// This build's schema version; an older database is migrated at the next start.
-    public var currentVersion: Int64
+    package var currentVersion: Int64
 
     /// Connects as the writer would and reads `schema_version`; throws what a start would fail on.
-    public init(settings: ConnectionSettings) throws(StoreError) {
+    package init(settings: ConnectionSettings) throws(StoreError) {
         let session = try PostgresSession(settings, role: .writer(.full, lockTimeoutMilliseconds: 2000))
         schemaVersion = try mapped("Cannot read the schema version at \(session.location)") {
             () throws(PostgresError) in
@@ -31,7 +31,7 @@ public struct PostgresStoreCheck: Sendable {
     }
 
     /// One sentence for `--check-config`.
-    public var summary: String {
+    package var summary: String {
         switch schemaVersion {
         case 0: "no Segue schema yet; segued creates version \(currentVersion) at its first start"
         case currentVersion: "schema version \(schemaVersion), current"

@@ -1,13 +1,13 @@
 /// SVG (and any XML) written as text: elements with attributes in the order given, text and
 /// attribute values escaped, numbers in one fixed short form.
-public struct SVGWriter {
-    public private(set) var text = ""
+package struct SVGWriter {
+    package private(set) var text = ""
     private var open: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// A number as coordinates are written: at most two decimals, no trailing zeros, no "-0".
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         let hundredths = (value * 100).rounded()
         if hundredths == 0 { return "0" }
@@ -23,7 +23,7 @@ public struct SVGWriter {
     }
 
     /// `&`, `<`, `>`, `"` and `'` as entities; control characters XML cannot hold as spaces.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -45,7 +45,7 @@ public struct SVGWriter {
         return out
     }
 
-    public enum Value {
+    package enum Value {
         case text(String)
         case number(Double)
     }
@@ -62,30 +62,30 @@ public struct SVGWriter {
     }
 
     /// `<name attributes/>`, or with `text` inside.
-    public mutating func element(_ name: String, _ attributes: [(String, Value)] = [], text content: String? = nil) {
+    package mutating func element(_ name: String, _ attributes: [(String, Value)] = [], text content: String? = nil) {
         text += "<\(name)\(Self.attributes(attributes))"
         if let content { text += ">\(Self.escape(content))</\(name)>\n" } else { text += "/>\n" }
     }
 
     /// Opens `<name attributes>`; `close` ends the innermost open element.
-    public mutating func begin(_ name: String, _ attributes: [(String, Value)] = []) {
+    package mutating func begin(_ name: String, _ attributes: [(String, Value)] = []) {
         text += "<\(name)\(Self.attributes(attributes))>\n"
         open.append(name)
     }
 
-    public mutating func end() {
+    package mutating func end() {
         guard let name = open.popLast() else { return }
         text += "</\(name)>\n"
     }
 
     /// A `<title>`: browsers show it as the tooltip of its parent.
-    public mutating func title(_ content: String) { element("title", text: content) }
+    package mutating func title(_ content: String) { element("title", text: content) }
 
     /// Raw markup (a stylesheet) inside the current element, not escaped: only for trusted text.
-    public mutating func raw(_ markup: String) { text += markup }
+    package mutating func raw(_ markup: String) { text += markup }
 
     /// The points of a polyline: `x,y x,y ...`.
-    public static func points(_ points: [(x: Double, y: Double)]) -> String {
+    package static func points(_ points: [(x: Double, y: Double)]) -> String {
         points.map { number($0.x) + "," + number($0.y) }.joined(separator: " ")
     }
 }

@@ -3,8 +3,8 @@ import SegueCore
 /// Builds a `Timeline` from the frames a log replays into, as `segue replay` visits them: each
 /// frame's events (applied before its ticks) and its ticks. Events are also folded through the
 /// core's `Fleet`, so each marker knows the stack its event left.
-public struct TimelineBuilder {
-    public private(set) var timeline: Timeline
+package struct TimelineBuilder {
+    package private(set) var timeline: Timeline
     private var fleet: Fleet
     /// Only this navigator's lane, when set.
     private let navigator: String?
@@ -13,14 +13,14 @@ public struct TimelineBuilder {
     /// `transition.queued` seqs by the request id that its later `transition.started` carries.
     private var queued: [String: [String: Int64]] = [:]
 
-    public init(source: String, clock: FrameClock, navigator: String? = nil, startFrame: Int64 = .min) {
+    package init(source: String, clock: FrameClock, navigator: String? = nil, startFrame: Int64 = .min) {
         timeline = Timeline(source: source, clock: clock)
         fleet = Fleet(clock: clock)
         self.navigator = navigator
         self.startFrame = startFrame
     }
 
-    public mutating func add(frame: Int64, events: [EventRecord], ticks: [Tick]) throws(CoreError) {
+    package mutating func add(frame: Int64, events: [EventRecord], ticks: [Tick]) throws(CoreError) {
         let shown = frame >= startFrame
         for record in events {
             try fleet.apply(record)

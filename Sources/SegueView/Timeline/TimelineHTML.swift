@@ -2,8 +2,8 @@ import SegueCore
 
 /// A `Timeline` as one self-contained HTML file: the SVG inline, a small script for zoom, and a seq
 /// cursor that shows every navigator's stack as of the chosen event (time travel).
-public enum TimelineHTML {
-    public static func render(_ timeline: Timeline, options: TimelineLayout.Options = .init()) -> String {
+package enum TimelineHTML {
+    package static func render(_ timeline: Timeline, options: TimelineLayout.Options = .init()) -> String {
         let layout = TimelineLayout(timeline, options: options)
         var renderer = TimelineSVG(timeline: timeline, layout: layout)
         var svg = renderer.document()

@@ -1,54 +1,54 @@
 /// Where a timeline's parts go. Time runs across at a fixed scale (`pixelsPerSecond`) inside each
 /// stretch where something happens; a stretch where nothing moved for longer than `maxIdleSeconds`
 /// becomes a narrow break, so a log spanning hours still shows its transitions frame by frame.
-public struct TimelineLayout: Equatable, Sendable {
-    public struct Options: Equatable, Sendable {
-        public var pixelsPerSecond = 600.0
+package struct TimelineLayout: Equatable, Sendable {
+    package struct Options: Equatable, Sendable {
+        package var pixelsPerSecond = 600.0
         /// Kept on each side of a band or event.
-        public var paddingSeconds = 0.1
+        package var paddingSeconds = 0.1
         /// Idle stretches longer than this become breaks.
-        public var maxIdleSeconds = 0.5
-        public var breakWidth = 40.0
-        public var left = 160.0
-        public var right = 40.0
-        public var top = 56.0
-        public var laneHeader = 34.0
-        public var bandHeight = 96.0
-        public var marksHeight = 44.0
-        public var laneGap = 14.0
-        public var axisHeight = 34.0
-        public init() {}
+        package var maxIdleSeconds = 0.5
+        package var breakWidth = 40.0
+        package var left = 160.0
+        package var right = 40.0
+        package var top = 56.0
+        package var laneHeader = 34.0
+        package var bandHeight = 96.0
+        package var marksHeight = 44.0
+        package var laneGap = 14.0
+        package var axisHeight = 34.0
+        package init() {}
     }
 
     /// Frames `first...last`, drawn from `x` at `pixelsPerFrame`.
-    public struct Segment: Equatable, Sendable {
-        public var first: Int64
-        public var last: Int64
-        public var x: Double
+    package struct Segment: Equatable, Sendable {
+        package var first: Int64
+        package var last: Int64
+        package var x: Double
     }
 
-    public struct LaneBox: Equatable, Sendable {
-        public var top: Double
+    package struct LaneBox: Equatable, Sendable {
+        package var top: Double
         /// The band area: progress `range.upperBound` at `bandTop`, `range.lowerBound` at its bottom.
-        public var bandTop: Double
-        public var bandHeight: Double
-        public var marksTop: Double
-        public var range: ClosedRange<Double>
+        package var bandTop: Double
+        package var bandHeight: Double
+        package var marksTop: Double
+        package var range: ClosedRange<Double>
 
         /// Where `progress` (or a fraction) is drawn in this lane.
-        public func y(_ progress: Double) -> Double {
+        package func y(_ progress: Double) -> Double {
             bandTop + bandHeight * (range.upperBound - progress) / (range.upperBound - range.lowerBound)
         }
     }
 
-    public let options: Options
-    public let pixelsPerFrame: Double
-    public let segments: [Segment]
-    public let lanes: [LaneBox]
-    public let width: Double
-    public let height: Double
+    package let options: Options
+    package let pixelsPerFrame: Double
+    package let segments: [Segment]
+    package let lanes: [LaneBox]
+    package let width: Double
+    package let height: Double
 
-    public init(_ timeline: Timeline, options: Options = Options()) {
+    package init(_ timeline: Timeline, options: Options = Options()) {
         self.options = options
         let rate = Double(timeline.clock.rate)
         let perFrame = options.pixelsPerSecond / rate
@@ -74,7 +74,7 @@ public struct TimelineLayout: Equatable, Sendable {
     }
 
     /// The x of `frame`: inside a segment at the time scale; in a break, the break's middle.
-    public func x(_ frame: Int64) -> Double {
+    package func x(_ frame: Int64) -> Double {
         guard let firstSegment = segments.first else { return options.left }
         var low = 0
         var high = segments.count - 1
@@ -90,7 +90,7 @@ public struct TimelineLayout: Equatable, Sendable {
     }
 
     /// The breaks between segments: where each starts, and how many frames it leaves out.
-    public var breaks: [(x: Double, frames: Int64)] {
+    package var breaks: [(x: Double, frames: Int64)] {
         zip(segments, segments.dropFirst()).map { a, b in
             (a.x + Double(a.last - a.first) * pixelsPerFrame, b.first - a.last)
         }

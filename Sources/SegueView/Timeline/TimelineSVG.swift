@@ -7,12 +7,12 @@ import SegueCore
 /// Every band's `<g class="band">` carries where its curves sit (`data-x0`: x of its start frame,
 /// `data-px-per-frame`, `data-y0` and `data-y1`: y of progress 0 and 1), so a reader can turn the
 /// polylines' points back into frames and progress.
-public struct TimelineSVG {
-    public let timeline: Timeline
-    public let layout: TimelineLayout
+package struct TimelineSVG {
+    package let timeline: Timeline
+    package let layout: TimelineLayout
     var svg = SVGWriter()
 
-    public static func render(_ timeline: Timeline, options: TimelineLayout.Options = .init()) -> String {
+    package static func render(_ timeline: Timeline, options: TimelineLayout.Options = .init()) -> String {
         var renderer = TimelineSVG(timeline: timeline, layout: TimelineLayout(timeline, options: options))
         return renderer.document()
     }

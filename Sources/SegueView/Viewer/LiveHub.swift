@@ -6,7 +6,7 @@ import Synchronization
 /// subscription) goes to every connected page, and a page that connects first gets the current
 /// picture (every navigator's state and the tick of each transition in flight), under the same lock
 /// as the broadcasts, so it misses nothing and sees nothing twice. Every page gets the same ticks.
-public final class LiveHub: Sendable {
+package final class LiveHub: Sendable {
     private struct State: ~Copyable {
         var hello: [UInt8]
         var navigators: [String: [UInt8]] = [:]
@@ -16,15 +16,15 @@ public final class LiveHub: Sendable {
 
     private let state: Mutex<State>
     /// A page that falls this far behind is cut off; its browser reconnects and starts afresh.
-    public let streamLimit: Int
+    package let streamLimit: Int
 
-    public init(frameRate: Int, source: String, streamLimit: Int = 4 << 20) {
+    package init(frameRate: Int, source: String, streamLimit: Int = 4 << 20) {
         state = Mutex(State(hello: ViewerMessage.hello(mode: "live", frameRate: frameRate, source: source)))
         self.streamLimit = streamLimit
     }
 
     /// A new page's stream, already holding the current picture.
-    public func connect() -> EventStream {
+    package func connect() -> EventStream {
         let stream = EventStream(limit: streamLimit)
         state.withLock { s in
             stream.send(raw: s.hello)
@@ -35,27 +35,27 @@ public final class LiveHub: Sendable {
         return stream
     }
 
-    public var pages: Int { state.withLock { s in s.streams.filter { !$0.isFinished }.count } }
+    package var pages: Int { state.withLock { s in s.streams.filter { !$0.isFinished }.count } }
 
     /// A navigator's new state (a snapshot, or `state` after an event that changed it).
-    public func navigator(_ object: JSONObject) {
+    package func navigator(_ object: JSONObject) {
         guard let name = object["navigator"]?.stringValue else { return }
         let message = ViewerMessage.make("navigator", .object(object))
         broadcast(message) { $0.navigators[name] = message }
     }
 
-    public func event(_ record: EventRecord) {
+    package func event(_ record: EventRecord) {
         broadcast(ViewerMessage.make("event", record.json)) { _ in }
     }
 
     /// A tick's published bytes.
-    public func tick(_ bytes: [UInt8], navigator: String, final: Bool) {
+    package func tick(_ bytes: [UInt8], navigator: String, final: Bool) {
         let message = ViewerMessage.make("tick", bytes: bytes)
         broadcast(message) { s in s.inFlight[navigator] = final ? nil : message }
     }
 
     /// The daemon's log went back: pages drop what they show; new states follow.
-    public func reset(seq: Int64) {
+    package func reset(seq: Int64) {
         broadcast(ViewerMessage.make("reset", .object(["seq": .int(seq)]))) { s in
             s.navigators = [:]
             s.inFlight = [:]
@@ -63,12 +63,12 @@ public final class LiveHub: Sendable {
     }
 
     /// A comment to every page: keeps idle connections open and finds the ones whose page is gone.
-    public func keepAlive() {
+    package func keepAlive() {
         broadcast(Array(": keep-alive\n\n".utf8)) { _ in }
     }
 
     /// Ends every page's stream (the viewer is stopping).
-    public func closeAll() {
+    package func closeAll() {
         state.withLock { s in
             for stream in s.streams { stream.close() }
             s.streams = []

@@ -4,9 +4,9 @@ import SegueHTTP
 /// A log replayed for the viewer page: every frame `segue replay` visits, with its events, its ticks
 /// and the states of the navigators its events changed, made into messages once and sent whole to
 /// each page that connects (the page plays, pauses, steps and scrubs through them itself).
-public struct ReplayScript: Sendable {
-    public private(set) var messages: [[UInt8]] = []
-    public private(set) var frameCount = 0
+package struct ReplayScript: Sendable {
+    package private(set) var messages: [[UInt8]] = []
+    package private(set) var frameCount = 0
     private var fleet: Fleet
     private var pacing: ReplayPacing
     private let navigator: String?
@@ -14,7 +14,7 @@ public struct ReplayScript: Sendable {
     private var finished = false
 
     /// `maxGap`: idle stretches (nothing in flight) play back at most this many seconds long.
-    public init(
+    package init(
         source: String, clock: FrameClock, navigator: String? = nil, startFrame: Int64 = .min, maxGap: Double = 1
     ) {
         fleet = Fleet(clock: clock)
@@ -24,7 +24,7 @@ public struct ReplayScript: Sendable {
         messages.append(ViewerMessage.hello(mode: "replay", frameRate: clock.rate, source: source))
     }
 
-    public mutating func add(frame: Int64, events: [EventRecord], ticks: [Tick]) throws(CoreError) {
+    package mutating func add(frame: Int64, events: [EventRecord], ticks: [Tick]) throws(CoreError) {
         var touched: [String] = []
         for record in events {
             try fleet.apply(record)
@@ -55,14 +55,14 @@ public struct ReplayScript: Sendable {
     }
 
     /// Closes the script with `end`; later `add`s are ignored by pages.
-    public mutating func finish() {
+    package mutating func finish() {
         guard !finished else { return }
         finished = true
         messages.append(ViewerMessage.make("end", .object(["frames": .int(Int64(frameCount))])))
     }
 
     /// Queues the whole script on `stream` and ends it.
-    public func play(into stream: EventStream) {
+    package func play(into stream: EventStream) {
         for message in messages { stream.send(raw: message) }
         stream.close()
     }

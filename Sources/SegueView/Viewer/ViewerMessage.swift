@@ -12,16 +12,16 @@ import SegueHTTP
 /// | `reset` | `{"seq"}`: the daemon's log went back (a restore); states follow |
 /// | `frame` | replay: `{"index", "frame", "time", "at", "events", "ticks", "navigators"}` |
 /// | `end` | replay: `{"frames"}`, every frame sent |
-public enum ViewerMessage {
-    public static func make(_ event: String, _ data: JSON) -> [UInt8] {
+package enum ViewerMessage {
+    package static func make(_ event: String, _ data: JSON) -> [UInt8] {
         EventStream.message(event: event, data: data.serializedBytes())
     }
 
-    public static func make(_ event: String, bytes: [UInt8]) -> [UInt8] {
+    package static func make(_ event: String, bytes: [UInt8]) -> [UInt8] {
         EventStream.message(event: event, data: bytes)
     }
 
-    public static func hello(mode: String, frameRate: Int, source: String) -> [UInt8] {
+    package static func hello(mode: String, frameRate: Int, source: String) -> [UInt8] {
         make(
             "hello",
             .object([
@@ -33,9 +33,9 @@ public enum ViewerMessage {
 
 /// A navigator as the page draws it between ticks: the members of a `state` reply, plus its
 /// `container` (`null` for the default 390 × 844 points).
-public enum ViewerState {
+package enum ViewerState {
     /// From a folded state (replay): what `state` would have answered as of `seq`.
-    public static func object(_ state: NavigatorState, seq: Int64) -> JSONObject {
+    package static func object(_ state: NavigatorState, seq: Int64) -> JSONObject {
         var transition: JSON = .null
         if let t = state.transition {
             transition = .object([
@@ -53,7 +53,7 @@ public enum ViewerState {
     }
 
     /// A `state` reply (live) or a folded state, with the container the page sizes its cards by.
-    public static func withContainer(_ object: JSONObject, _ container: ContainerSize?) -> JSONObject {
+    package static func withContainer(_ object: JSONObject, _ container: ContainerSize?) -> JSONObject {
         var out = object
         out["container"] =
             container.map { .object(["width": .double($0.width), "height": .double($0.height)]) } ?? .null

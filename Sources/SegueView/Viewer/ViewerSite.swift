@@ -2,9 +2,9 @@ import SegueHTTP
 
 /// The viewer's routes: the page, its script and stylesheet, and `/events`, the stream of Server-Sent
 /// Events that drives it (`ViewerMessage`).
-public enum ViewerSite {
+package enum ViewerSite {
     /// `events` makes the stream for one page's `/events` request.
-    public static func respond(_ request: HTTPRequest, events: () -> EventStream) -> HTTPResponse {
+    package static func respond(_ request: HTTPRequest, events: () -> EventStream) -> HTTPResponse {
         switch request.path {
         case "/", "/index.html":
             return file("viewer.html", headers: [("Content-Security-Policy", contentSecurityPolicy)])

@@ -1,9 +1,9 @@
 import CZeroMQ
 
 /// Library-wide facts about libzmq and the two helpers every call in SegueWire goes through.
-public enum ZMQ {
+package enum ZMQ {
     /// The libzmq version linked at run time (not the header's), e.g. 4.3.4 on Debian 12.
-    public static var version: Version {
+    package static var version: Version {
         var major: Int32 = 0
         var minor: Int32 = 0
         var patch: Int32 = 0
@@ -12,27 +12,27 @@ public enum ZMQ {
     }
 
     /// Whether libzmq was built with a capability: `"curve"`, `"ipc"`, `"draft"`, ... (`zmq_has`).
-    public static func has(_ capability: String) -> Bool {
+    package static func has(_ capability: String) -> Bool {
         zmq_has(capability) == 1
     }
 
     /// A libzmq version triple, ordered so that `ZMQ.version >= Version(major: 4, minor: 3, patch: 0)` reads.
-    public struct Version: Comparable, Hashable, Sendable, CustomStringConvertible {
-        public let major: Int
-        public let minor: Int
-        public let patch: Int
+    package struct Version: Comparable, Hashable, Sendable, CustomStringConvertible {
+        package let major: Int
+        package let minor: Int
+        package let patch: Int
 
-        public init(major: Int, minor: Int, patch: Int) {
+        package init(major: Int, minor: Int, patch: Int) {
             self.major = major
             self.minor = minor
             self.patch = patch
         }
 
-        public static func < (lhs: Version, rhs: Version) -> Bool {
+        package static func < (lhs: Version, rhs: Version) -> Bool {
             (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
         }
 
-        public var description: String { "\(major).\(minor).\(patch)" }
+        package var description: String { "\(major).\(minor).\(patch)" }
     }
 
     /// Runs a libzmq call that reports failure as `-1` + `errno`: the one place that retries `EINTR`.

@@ -17,12 +17,12 @@ import Synchronization
 ///   makes every blocking call on the context's sockets fail with `ETERM`
 ///   (``ZMQError/isTerminated``). Each owner thread then closes its socket (or drops it), and the context
 ///   goes away with the last one.
-public final class ZMQContext: @unchecked Sendable {
+package final class ZMQContext: @unchecked Sendable {
     // @unchecked: the handle is only passed to libzmq functions that the manual declares thread safe
     // (zmq_socket, zmq_ctx_shutdown, zmq_ctx_term), and `terminated` is atomic.
     let handle: UnsafeMutableRawPointer
     /// The `ZMQ_LINGER` every new socket of this context starts with; `nil` is libzmq's "forever".
-    public let socketLinger: Duration?
+    package let socketLinger: Duration?
     private let terminated = Atomic<Bool>(false)
 
     /// Creates a context.
@@ -31,7 +31,7 @@ public final class ZMQContext: @unchecked Sendable {
     ///   - ioThreads: libzmq I/O threads (`ZMQ_IO_THREADS`); one is enough below a gigabit per second.
     ///   - socketLinger: how long a closed socket may keep trying to deliver unsent messages; `nil` waits
     ///     forever, which can make shutdown hang, so only choose it for a socket you close last on purpose.
-    public init(ioThreads: Int = 1, socketLinger: Duration? = .zero) throws(ZMQError) {
+    package init(ioThreads: Int = 1, socketLinger: Duration? = .zero) throws(ZMQError) {
         guard let handle = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
         self.handle = handle
         self.socketLinger = socketLinger
@@ -49,14 +49,14 @@ public final class ZMQContext: @unchecked Sendable {
     ///
     /// It never blocks: the context itself is released (`zmq_ctx_term`) when the last socket and the last
     /// reference are gone. Calling it twice is harmless.
-    public func terminate() {
+    package func terminate() {
         guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // zmq_ctx_shutdown fails only with EFAULT for an invalid context, which `handle` never is.
         _ = zmq_ctx_shutdown(handle)
     }
 
     /// Whether ``terminate()`` has been called.
-    public var isTerminated: Bool { terminated.load(ordering: .acquiring) }
+    package var isTerminated: Bool { terminated.load(ordering: .acquiring) }
 
     deinit {
         // No socket can be open: each one retains its context. With none open zmq_ctx_term returns at once;

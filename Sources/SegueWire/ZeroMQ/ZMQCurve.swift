@@ -1,14 +1,14 @@
 import CZeroMQ
 
 /// CURVE keys (CurveZMQ, libsodium's Curve25519) and the Z85 text encoding libzmq uses for them.
-public enum ZMQCurve {
+package enum ZMQCurve {
     /// A Curve25519 key: 32 bytes, usually written as 40 Z85 characters.
-    public struct Key: Hashable, Sendable, CustomStringConvertible {
+    package struct Key: Hashable, Sendable, CustomStringConvertible {
         /// The 32 raw bytes.
-        public let bytes: [UInt8]
+        package let bytes: [UInt8]
 
         /// A key from its 32 raw bytes; anything else is `EINVAL`.
-        public init(bytes: [UInt8]) throws(ZMQError) {
+        package init(bytes: [UInt8]) throws(ZMQError) {
             guard bytes.count == 32 else {
                 throw ZMQError(
                     code: .invalidArgument, call: "ZMQCurve.Key",
@@ -18,7 +18,7 @@ public enum ZMQCurve {
         }
 
         /// A key from its 40-character Z85 text, as printed by ``keyPair()`` or `curve_keygen`.
-        public init(z85: String) throws(ZMQError) {
+        package init(z85: String) throws(ZMQError) {
             guard z85.utf8.count == 40 else {
                 throw ZMQError(
                     code: .invalidArgument, call: "ZMQCurve.Key",
@@ -28,19 +28,19 @@ public enum ZMQCurve {
         }
 
         /// The 40-character Z85 text.
-        public var z85: String {
+        package var z85: String {
             // 32 bytes are a multiple of 4, the only thing z85Encode can reject.
             (try? ZMQCurve.z85Encode(bytes)) ?? ""
         }
 
         /// The Z85 text; public keys are meant to be shown, and a secret key is only ever printed on purpose.
-        public var description: String { z85 }
+        package var description: String { z85 }
     }
 
     /// A new key pair (`zmq_curve_keypair`), both halves in Z85.
     ///
     /// Throws `ENOTSUP` if libzmq was built without CURVE (Debian's is built with libsodium).
-    public static func keyPair() throws(ZMQError) -> (public: String, secret: String) {
+    package static func keyPair() throws(ZMQError) -> (public: String, secret: String) {
         var publicKey = [CChar](repeating: 0, count: 41)
         var secretKey = [CChar](repeating: 0, count: 41)
         try ZMQ.check("zmq_curve_keypair") { zmq_curve_keypair(&publicKey, &secretKey) }
@@ -49,7 +49,7 @@ public enum ZMQCurve {
 
     /// The public key that belongs to a Z85 secret key (`zmq_curve_public`), for a config that stores only
     /// the secret.
-    public static func publicKey(fromSecret secret: String) throws(ZMQError) -> String {
+    package static func publicKey(fromSecret secret: String) throws(ZMQError) -> String {
         let secret = try Key(z85: secret)
         var publicKey = [CChar](repeating: 0, count: 41)
         try ZMQ.check("zmq_curve_public") { zmq_curve_public(&publicKey, secret.z85) }
@@ -57,7 +57,7 @@ public enum ZMQCurve {
     }
 
     /// Z85-encodes bytes (`zmq_z85_encode`); the count must be a multiple of 4 (ZMQ RFC 32).
-    public static func z85Encode(_ bytes: [UInt8]) throws(ZMQError) -> String {
+    package static func z85Encode(_ bytes: [UInt8]) throws(ZMQError) -> String {
         guard bytes.count % 4 == 0 else {
             throw ZMQError(
                 code: .invalidArgument, call: "zmq_z85_encode",
@@ -72,7 +72,7 @@ public enum ZMQCurve {
 
     /// Decodes Z85 text (`zmq_z85_decode`); the length must be a multiple of 5 and every character from
     /// the Z85 alphabet.
-    public static func z85Decode(_ text: String) throws(ZMQError) -> [UInt8] {
+    package static func z85Decode(_ text: String) throws(ZMQError) -> [UInt8] {
         let length = text.utf8.count
         guard length % 5 == 0, text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw ZMQError(

@@ -1,16 +1,16 @@
 import CZeroMQ
 
 /// What a poll item waits for, or what it is ready for (`ZMQ_POLLIN`, `ZMQ_POLLOUT`, `ZMQ_POLLERR`).
-public struct ZMQEvents: OptionSet, Hashable, Sendable {
-    public let rawValue: Int16
-    public init(rawValue: Int16) { self.rawValue = rawValue }
+package struct ZMQEvents: OptionSet, Hashable, Sendable {
+    package let rawValue: Int16
+    package init(rawValue: Int16) { self.rawValue = rawValue }
 
     /// A message can be received (for an fd: it is readable).
-    public static let readable = ZMQEvents(rawValue: Int16(ZMQ_POLLIN))
+    package static let readable = ZMQEvents(rawValue: Int16(ZMQ_POLLIN))
     /// A message can be sent without blocking (for an fd: it is writable).
-    public static let writable = ZMQEvents(rawValue: Int16(ZMQ_POLLOUT))
+    package static let writable = ZMQEvents(rawValue: Int16(ZMQ_POLLOUT))
     /// An error condition on a plain fd; libzmq never reports it for its own sockets.
-    public static let error = ZMQEvents(rawValue: Int16(ZMQ_POLLERR))
+    package static let error = ZMQEvents(rawValue: Int16(ZMQ_POLLERR))
 }
 
 /// Waits on several sockets, and plain file descriptors, at once (`zmq_poll`).
@@ -26,7 +26,7 @@ public struct ZMQEvents: OptionSet, Hashable, Sendable {
 /// let ready = try poller.poll(timeout: .milliseconds(100))
 /// if ready[commands].contains(.readable) { ... }
 /// ```
-public struct ZMQPoller {
+package struct ZMQPoller {
     private enum Target {
         case socket(ZMQSocket)
         case fd(Int32)
@@ -34,21 +34,21 @@ public struct ZMQPoller {
 
     private var targets: [(target: Target, events: ZMQEvents)] = []
 
-    public init() {}
+    package init() {}
 
     /// The number of items, which is also the index the next ``add(_:events:)`` returns.
-    public var count: Int { targets.count }
+    package var count: Int { targets.count }
 
     /// Adds a socket and returns its index in the result of ``poll(timeout:)``.
     @discardableResult
-    public mutating func add(_ socket: ZMQSocket, events: ZMQEvents = .readable) -> Int {
+    package mutating func add(_ socket: ZMQSocket, events: ZMQEvents = .readable) -> Int {
         targets.append((.socket(socket), events))
         return targets.count - 1
     }
 
     /// Adds a plain file descriptor (an eventfd, a pipe's read end, a signalfd) and returns its index.
     @discardableResult
-    public mutating func add(fd: Int32, events: ZMQEvents = .readable) -> Int {
+    package mutating func add(fd: Int32, events: ZMQEvents = .readable) -> Int {
         targets.append((.fd(fd), events))
         return targets.count - 1
     }
@@ -58,7 +58,7 @@ public struct ZMQPoller {
     /// - Returns: the readiness of every item, in the order they were added; all empty after a timeout.
     ///   A signal does not end the wait early: ``ZMQ/call(_:_:)`` retries `EINTR` with the full timeout.
     /// - Throws: `ETERM` once the sockets' context is terminated, `ENOTSOCK` if a socket was closed.
-    public func poll(timeout: Duration?) throws(ZMQError) -> [ZMQEvents] {
+    package func poll(timeout: Duration?) throws(ZMQError) -> [ZMQEvents] {
         var items: [zmq_pollitem_t] = []
         items.reserveCapacity(targets.count)
         for (target, events) in targets {

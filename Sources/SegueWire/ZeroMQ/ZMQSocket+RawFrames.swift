@@ -11,7 +11,7 @@ extension ZMQSocket {
     /// is accepted the second always follows, so a half-sent message is impossible.
     /// - Returns: `false` if the first frame could not be queued without blocking; nothing was sent.
     @discardableResult
-    public func sendMultipart(
+    package func sendMultipart(
         _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, dontWait: Bool = false
     ) throws(ZMQError) -> Bool {
         let socket = try open("zmq_send")
@@ -31,7 +31,7 @@ extension ZMQSocket {
     /// follow (receive them with the same call; libzmq delivers messages whole, so they are already here).
     /// - Returns: what `body` returned, or `nil` if no frame arrived without blocking (`dontWait`, or
     ///   `ZMQ_RCVTIMEO`).
-    public func withReceivedFrame<Result>(
+    package func withReceivedFrame<Result>(
         dontWait: Bool = false, _ body: (_ bytes: UnsafeRawBufferPointer, _ more: Bool) -> Result
     ) throws(ZMQError) -> Result? {
         let socket = try open("zmq_msg_recv")

@@ -8,14 +8,14 @@ import Glibc
 /// not that a message is there), so the wait checks `ZMQ_EVENTS` before and after every wake-up.
 extension ZMQSocket {
     /// Whether a message can be received now (`ZMQ_EVENTS` has `ZMQ_POLLIN`).
-    public var hasPendingMessage: Bool {
+    package var hasPendingMessage: Bool {
         get throws(ZMQError) { try intOption(ZMQ_EVENTS, "ZMQ_EVENTS") & Int32(ZMQ_POLLIN) != 0 }
     }
 
     /// Waits until a message can be received or `nanoseconds` pass; true if one can.
     ///
     /// - Parameter timer: a ``ZMQWaitTimer`` owned by the calling thread.
-    public func waitReadable(nanoseconds: Int64, timer: ZMQWaitTimer) throws(ZMQError) -> Bool {
+    package func waitReadable(nanoseconds: Int64, timer: ZMQWaitTimer) throws(ZMQError) -> Bool {
         let descriptor = try intOption(ZMQ_FD, "ZMQ_FD")
         let clock = ContinuousClock()
         let deadline = clock.now + .nanoseconds(nanoseconds)
@@ -33,10 +33,10 @@ extension ZMQSocket {
 }
 
 /// The timerfd that gives ``ZMQSocket/waitReadable(nanoseconds:timer:)`` its precision; one per thread.
-public final class ZMQWaitTimer {
+package final class ZMQWaitTimer {
     let descriptor: Int32
 
-    public init() throws(ZMQError) {
+    package init() throws(ZMQError) {
         descriptor = segue_timerfd_create()
         guard descriptor >= 0 else { throw ZMQError(code: .init(rawValue: errno), call: "timerfd_create") }
     }

@@ -13,9 +13,9 @@ import CZeroMQ
 /// Receiving always goes through a `zmq_msg_t` sized by libzmq, so a frame of any length arrives whole.
 /// `EAGAIN` (nothing to receive without blocking, a receive timeout, a full queue on send) is a `nil` or
 /// `false` result; other failures throw ``ZMQError``.
-public final class ZMQSocket {
+package final class ZMQSocket {
     /// The libzmq socket types SegueWire uses (the stable, non-draft ones).
-    public enum Kind: Sendable, CaseIterable, Hashable {
+    package enum Kind: Sendable, CaseIterable, Hashable {
         case pair, pub, sub, req, rep, dealer, router, pull, push, xpub, xsub
 
         var rawValue: Int32 {
@@ -35,15 +35,15 @@ public final class ZMQSocket {
         }
     }
 
-    public let kind: Kind
-    public let context: ZMQContext
+    package let kind: Kind
+    package let context: ZMQContext
     private var handle: UnsafeMutableRawPointer?
     /// One `zmq_msg_t` reused by every receive: heap-allocated so its address (which libzmq may point into
     /// for small messages) never moves, and reused because one thread receives at a time.
     private let message: UnsafeMutablePointer<zmq_msg_t>
 
     /// Creates a socket of `kind` in `context` with the context's linger.
-    public init(_ context: ZMQContext, _ kind: Kind) throws(ZMQError) {
+    package init(_ context: ZMQContext, _ kind: Kind) throws(ZMQError) {
         guard let handle = zmq_socket(context.handle, kind.rawValue) else { throw ZMQError.last("zmq_socket") }
         self.kind = kind
         self.context = context
@@ -58,7 +58,7 @@ public final class ZMQSocket {
     }
 
     /// Closes the socket now; later calls throw `ENOTSOCK`. Unsent messages linger per `ZMQ_LINGER`.
-    public func close() {
+    package func close() {
         guard let handle else { return }
         self.handle = nil
         // zmq_close fails only with ENOTSOCK, which an open handle never is.
@@ -66,7 +66,7 @@ public final class ZMQSocket {
     }
 
     /// Whether ``close()`` has been called.
-    public var isClosed: Bool { handle == nil }
+    package var isClosed: Bool { handle == nil }
 
     /// The open handle, or `ENOTSOCK` named after `call` if the socket was closed.
     ///
@@ -83,25 +83,25 @@ public final class ZMQSocket {
 
     /// Binds to an endpoint such as `tcp://127.0.0.1:*` (a free port; read it back from ``lastEndpoint``),
     /// `ipc:///run/segue/cmd` or `inproc://name`.
-    public func bind(_ endpoint: String) throws(ZMQError) {
+    package func bind(_ endpoint: String) throws(ZMQError) {
         let socket = try open("zmq_bind")
         try ZMQ.check("zmq_bind(\(endpoint))") { zmq_bind(socket, endpoint) }
     }
 
     /// Connects to an endpoint; libzmq connects (and reconnects) in the background.
-    public func connect(_ endpoint: String) throws(ZMQError) {
+    package func connect(_ endpoint: String) throws(ZMQError) {
         let socket = try open("zmq_connect")
         try ZMQ.check("zmq_connect(\(endpoint))") { zmq_connect(socket, endpoint) }
     }
 
     /// Stops listening on an endpoint given to ``bind(_:)`` (for a wildcard, pass ``lastEndpoint``).
-    public func unbind(_ endpoint: String) throws(ZMQError) {
+    package func unbind(_ endpoint: String) throws(ZMQError) {
         let socket = try open("zmq_unbind")
         try ZMQ.check("zmq_unbind(\(endpoint))") { zmq_unbind(socket, endpoint) }
     }
 
     /// Drops a connection made by ``connect(_:)``.
-    public func disconnect(_ endpoint: String) throws(ZMQError) {
+    package func disconnect(_ endpoint: String) throws(ZMQError) {
         let socket = try open("zmq_disconnect")
         try ZMQ.check("zmq_disconnect(\(endpoint))") { zmq_disconnect(socket, endpoint) }
     }
@@ -114,7 +114,7 @@ public final class ZMQSocket {
     /// - Returns: `false` if the frame could not be queued without blocking (`EAGAIN`: `dontWait` with a
     ///   full queue or no peer, or `ZMQ_SNDTIMEO` elapsed); the frame was not sent.
     @discardableResult
-    public func send(_ bytes: some Collection<UInt8>, more: Bool = false, dontWait: Bool = false) throws(ZMQError)
+    package func send(_ bytes: some Collection<UInt8>, more: Bool = false, dontWait: Bool = false) throws(ZMQError)
         -> Bool
     {
         let socket = try open("zmq_send")
@@ -130,7 +130,7 @@ public final class ZMQSocket {
 
     /// Sends a UTF-8 string as one frame; see ``send(_:more:dontWait:)``.
     @discardableResult
-    public func send(_ text: String, more: Bool = false, dontWait: Bool = false) throws(ZMQError) -> Bool {
+    package func send(_ text: String, more: Bool = false, dontWait: Bool = false) throws(ZMQError) -> Bool {
         try send(Array(text.utf8), more: more, dontWait: dontWait)
     }
 
@@ -141,7 +141,7 @@ public final class ZMQSocket {
     /// - Precondition: `frames` is not empty.
     /// - Returns: `false` if the first frame could not be queued without blocking; nothing was sent.
     @discardableResult
-    public func sendMultipart(_ frames: [[UInt8]], dontWait: Bool = false) throws(ZMQError) -> Bool {
+    package func sendMultipart(_ frames: [[UInt8]], dontWait: Bool = false) throws(ZMQError) -> Bool {
         precondition(!frames.isEmpty, "A ZeroMQ message has at least one frame.")
         let last = frames.count - 1
         guard try send(frames[0], more: last > 0, dontWait: dontWait) else { return false }
@@ -160,14 +160,14 @@ public final class ZMQSocket {
     /// Use ``receiveMultipart(dontWait:)`` for whole messages; after this call ``hasMore`` says whether the
     /// frame was followed by more parts of the same message.
     /// - Returns: the frame, or `nil` if none arrived without blocking (`dontWait`, or `ZMQ_RCVTIMEO`).
-    public func receive(dontWait: Bool = false) throws(ZMQError) -> [UInt8]? {
+    package func receive(dontWait: Bool = false) throws(ZMQError) -> [UInt8]? {
         try receiveFrame(flags: dontWait ? ZMQ_DONTWAIT : 0, metadata: [])?.bytes
     }
 
     /// Receives every frame of the next message (libzmq delivers messages whole, so the later frames are
     /// already there once the first one is).
     /// - Returns: the non-empty frame list, or `nil` if no message arrived without blocking.
-    public func receiveMultipart(dontWait: Bool = false) throws(ZMQError) -> [[UInt8]]? {
+    package func receiveMultipart(dontWait: Bool = false) throws(ZMQError) -> [[UInt8]]? {
         try receiveMessage(dontWait: dontWait, metadata: [])?.frames
     }
 
@@ -176,7 +176,7 @@ public final class ZMQSocket {
     /// `"User-Id"` is what a ZAP handler assigned to the authenticated peer (how the daemon learns a client's
     /// role); `"Peer-Address"` is the peer's IP. Properties are read from the last frame, because a ROUTER's
     /// routing-id frame is made locally and carries none.
-    public func receiveMessage(dontWait: Bool = false, metadata: [String] = ["User-Id"]) throws(ZMQError)
+    package func receiveMessage(dontWait: Bool = false, metadata: [String] = ["User-Id"]) throws(ZMQError)
         -> ZMQMessage?
     {
         guard var frame = try receiveFrame(flags: dontWait ? ZMQ_DONTWAIT : 0, metadata: metadata) else {

@@ -15,18 +15,18 @@ import Synchronization
 ///     ...
 /// }
 /// ```
-public final class ZMQSocketTransfer: @unchecked Sendable {
+package final class ZMQSocketTransfer: @unchecked Sendable {
     // @unchecked: `socket` is written once in init and read once, by whichever thread wins `taken`.
     private var socket: ZMQSocket?
     private let taken = Atomic<Bool>(false)
 
-    public init(_ socket: ZMQSocket) {
+    package init(_ socket: ZMQSocket) {
         self.socket = socket
     }
 
     /// Hands the socket to the calling thread, which owns it from now on.
     /// - Precondition: called once.
-    public func take() -> ZMQSocket {
+    package func take() -> ZMQSocket {
         let alreadyTaken = taken.exchange(true, ordering: .acquiringAndReleasing)
         precondition(!alreadyTaken, "A ZMQSocketTransfer hands its socket over once.")
         defer { socket = nil }
