@@ -114,20 +114,22 @@ extension EngineCore {
                 "Commit failed after seq \(durableSeq): \(error)\(also). Commands get unavailable until storage recovers; nothing after seq \(durableSeq) was kept."
             )
         }
+        // Only what this engine's own commit results confirmed goes out, and only that stays in the
+        // fleet. The log may hold more: a batch whose outcome was lost and that committed after
+        // all. Events decided since then were numbered on the same seqs and can never be stored, so
+        // the fleet goes back to what it knows and folds the rest in from the log.
         let durable = store.lastSeq
-        durableSeq = durable
-        // What did commit (an earlier batch whose completion came in the same drain) goes out as it
-        // is, replies and publications: voiding it would tell its clients it failed and leave a
-        // heartbeat's seq covering events never published.
+        let confirmed = min(durableSeq, durable)
+        durableSeq = confirmed
         flushOutbox()
         uncommitted.removeAll()
         let voided = outbox.voidUndurable()
         if !voided.isEmpty { actions.append(.send(voided)) }
-        fleet.rollback(to: durable)
+        fleet.rollback(to: confirmed)
         if durable > fleet.lastSeq { takeCommittedFromStore(through: durable) }
         // Their ids stay in the filter of stored ids (`knownCommandIDs`): a retry of one is looked
-        // up, found new and applied, as a false positive is.
-        recentCommands.forget(after: durable)
+        // up, found new and applied, as a false positive is; one the log holds gets its stored reply.
+        recentCommands.forget(after: confirmed)
         pendingCheckpoint = nil
         dirty.formUnion(fleet.navigators.keys)
     }

@@ -1,0 +1,56 @@
+import SegueCore
+import SegueProtocol
+import SegueStore
+import Testing
+
+@testable import SegueDaemon
+
+/// A batch whose commit outcome was lost (PostgreSQL's connection dropped before COMMIT answered)
+/// fails, and the fleet rolls it back; when the store finds it committed after all, the commands
+/// decided meanwhile were numbered on the same seqs and can never be stored. Nothing of them may be
+/// acknowledged, remembered or kept in the fleet: the fleet becomes the fold of the log.
+@Suite struct EngineCoreLateCommitTests {
+    static let create = #"{"cmd":"create","navigator":"r","root":"Home"}"#
+    static func push(_ screen: String, id: String) -> String {
+        #"{"cmd":"push","navigator":"r","screen":"\#(screen)","animated":false,"id":"\#(id)"}"#
+    }
+    static let lost = StoreError(kind: .io, message: "Not stored: the connection was lost during the commit")
+
+    /// Hands out the turn's units and answers them all with `failure`; returns the actions and units.
+    static func commitFailing(_ h: EngineHarness, _ failure: StoreError) -> ([EngineAction], [AppendUnit]) {
+        var out = h.core.step(.commit)
+        let units = out.appended
+        for case .append(let batch, let epoch) in out {
+            out += h.core.step(
+                .committed(
+                    batch.map { EngineCompletion(epoch: epoch, seq: $0.events.last!.seq, result: .failure(failure)) }))
+        }
+        return (out, units)
+    }
+
+    @Test func commandsNumberedOnALateCommittedBatchAreNeverAcknowledged() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        // The first push's outcome is lost: refused with unavailable, rolled back, yet committed.
+        _ = h.send(Self.push("A", id: "a"))
+        let (first, firstUnits) = Self.commitFailing(h, Self.lost)
+        #expect(first.reply["error"]?["code"] == "unavailable")
+        for unit in firstUnits { h.log.store(unit) }
+        // The next push was numbered where the first one is: its commit cannot succeed.
+        _ = h.send(Self.push("B", id: "b"))
+        let (second, _) = Self.commitFailing(h, StoreError(kind: .outOfSequence, message: "does not continue the log"))
+        #expect(second.replies.allSatisfy { $0["ok"] != true }, "\(second.replies.map { $0.serialized() })")
+        #expect(second.events.isEmpty, "nothing of the second push is published")
+        // The fleet is the fold of the log: A is on the stack, B is not, and numbering goes on from it.
+        let state = h.call(#"{"cmd":"state","navigator":"r"}"#).reply
+        #expect(state["revision"]?.int64Value == h.log.events.filter { $0.navigator == "r" }.last?.revision)
+        #expect(state["stack"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Home", "A"])
+        let third = h.call(Self.push("C", id: "c")).reply
+        #expect(third["ok"] == true, "\(third.serialized())")
+        #expect(h.log.events.map(\.seq) == Array(1...Int64(h.log.events.count)), "the log stays gapless")
+        // A retry of the second push is a new command now, not the answer it never got.
+        #expect(h.call(Self.push("B", id: "b")).reply["ok"] == true)
+        let after = h.call(#"{"cmd":"state","navigator":"r"}"#).reply
+        #expect(after["stack"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Home", "A", "C", "B"])
+    }
+}
