@@ -43,8 +43,9 @@ final class DaemonProcess: @unchecked Sendable {
         storeArguments = try store.newLog()
         switch transport {
         case .tcp:
-            commandEndpoint = "tcp://127.0.0.1:\(Self.freePort())"
-            publishEndpoint = "tcp://127.0.0.1:\(Self.freePort())"
+            let ports = Self.freePorts(2)
+            commandEndpoint = "tcp://127.0.0.1:\(ports[0])"
+            publishEndpoint = "tcp://127.0.0.1:\(ports[1])"
         case .ipc:
             commandEndpoint = "ipc://\(self.dataDir)/run/command.sock"
             publishEndpoint = "ipc://\(self.dataDir)/run/publish.sock"
@@ -181,6 +182,16 @@ final class DaemonProcess: @unchecked Sendable {
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         TestDirectories.register(path)
         return path
+    }
+
+    /// `count` different free ports: the kernel may hand out a port it just released again.
+    static func freePorts(_ count: Int) -> [Int] {
+        var ports: [Int] = []
+        while ports.count < count {
+            let port = freePort()
+            if !ports.contains(port) { ports.append(port) }
+        }
+        return ports
     }
 
     /// A port the kernel just handed out and released: free for the daemon to bind right after.
