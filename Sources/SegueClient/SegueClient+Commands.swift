@@ -10,17 +10,12 @@ extension SegueClient {
         _ command: NavigationCommand, to navigator: String, envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
         let reply = try call(command.name, navigator: navigator, command.arguments, envelope: envelope)
-        return try decoded { () throws(WireError) in try CommandReply(reply) }
+        return try SegueClientError.decoding { () throws(WireError) in try CommandReply(reply) }
     }
 
     public func ping() throws(SegueClientError) -> Pong {
         let reply = try call("ping")
-        return try decoded { () throws(WireError) in try Pong(reply) }
-    }
-
-    /// A reply decoded by its `SegueProtocol` type; one that does not decode is `malformed`.
-    func decoded<Reply>(_ decode: () throws(WireError) -> Reply) throws(SegueClientError) -> Reply {
-        do { return try decode() } catch { throw .malformed(error.message) }
+        return try SegueClientError.decoding { () throws(WireError) in try Pong(reply) }
     }
 
     @discardableResult
@@ -139,7 +134,7 @@ extension SegueClient {
         var arguments: JSONObject = [:]
         if let seq { arguments["at"] = .int(seq) }
         let reply = try call("state", navigator: navigator, arguments)
-        return try decoded { () throws(WireError) in try NavigatorSnapshot(reply) }
+        return try SegueClientError.decoding { () throws(WireError) in try NavigatorSnapshot(reply) }
     }
 
     public func list() throws(SegueClientError) -> [NavigatorSummary] { try listing().navigators }
@@ -152,7 +147,7 @@ extension SegueClient {
         var out: [NavigatorSummary] = []
         for item in reply["navigators"]?.arrayValue ?? [] {
             guard let object = item.objectValue else { throw .malformed("a list item that is not an object") }
-            out.append(try decoded { () throws(WireError) in try NavigatorSummary(object) })
+            out.append(try SegueClientError.decoding { () throws(WireError) in try NavigatorSummary(object) })
         }
         return (out, seq)
     }
@@ -164,7 +159,7 @@ extension SegueClient {
         var arguments: JSONObject = ["after": .int(after)]
         if let limit { arguments["limit"] = .int(limit) }
         let reply = try call("history", navigator: navigator, arguments)
-        return try decoded { () throws(WireError) in try HistoryPage(reply) }
+        return try SegueClientError.decoding { () throws(WireError) in try HistoryPage(reply) }
     }
 
     /// The daemon's counters, as it reports them.

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueProtocol
 import SegueWire
 
 /// Everything a `SegueClient` call can fail with.
@@ -58,6 +59,12 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     /// `problem` completes the sentence that starts with the path.
     public static func keyFile(path: String, problem: String) -> Self {
         Self(storage: .keyFile(path: path, problem: problem))
+    }
+
+    /// What a `SegueProtocol` type decodes from a reply or publication; one that does not decode is
+    /// `malformed`.
+    package static func decoding<Value>(_ decode: () throws(WireError) -> Value) throws(SegueClientError) -> Value {
+        do { return try decode() } catch { throw .malformed(error.message) }
     }
 
     public var kind: Kind {

@@ -67,7 +67,9 @@ public final class SegueSubscriber {
     /// The next publication, or `nil` after `timeout` with nothing (`nil` timeout: wait forever).
     public func next(timeout: Duration?) throws(SegueClientError) -> Publication? {
         guard let frames = try nextFrames(timeout: timeout) else { return nil }
-        do { return try Publication(topic: frames.topic, body: frames.body) } catch { throw .malformed(error.message) }
+        return try SegueClientError.decoding { () throws(WireError) in
+            try Publication(topic: frames.topic, body: frames.body)
+        }
     }
 
     /// The next raw `(topic, body)` pair.

@@ -10,8 +10,7 @@ enum MonitorCommands {
         let client = try inv.client()
         guard let count = try inv.count("count") else {
             let reply = try client.call("ping")
-            let pong: Pong
-            do { pong = try Pong(reply) } catch { throw SegueClientError.malformed(error.message) }
+            let pong = try SegueClientError.decoding { () throws(WireError) in try Pong(reply) }
             inv.print(
                 reply,
                 "segued \(pong.version) at \(inv.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")
