@@ -38,9 +38,10 @@ import Testing
         // Without checkpoints the WAL would hold every commit: at least two frames each, 24 MB. With
         // them it restarts, and its file keeps its longest length: the threshold plus what was
         // committed while a pass ran, never more than the limit (where the writer waits for the pass)
-        // plus one commit's frames.
+        // plus one commit's frames: up to 16 when the commit splits B-tree pages (a run on a loaded
+        // machine ended 12 frames past the limit).
         let walBytes = try #require(FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
-        #expect(walBytes <= (Int(Self.threshold) * 8 + 8) * Self.frameBytes + 32)
+        #expect(walBytes <= (Int(Self.threshold) * 8 + 16) * Self.frameBytes + 32)
 
         let reopened = try EventStore(path: path, durability: durability)
         defer { reopened.close() }
