@@ -26,6 +26,20 @@ struct PostgresBatch {
         SELECT * FROM unnest($1::bytea[], $2::text[], $3::bigint[], $4::json[], $5::bigint[])
         """, [.byteaArray, .textArray, .int8Array, .jsonArray, .int8Array])
 
+    /// The commands rows and the first events chunk in one statement: a batch of commands (the
+    /// common one) then costs the server one statement between `BEGIN` and `COMMIT`, as a plain
+    /// one-row insert does. Both inserts see the same snapshot; no constraint links the tables.
+    static let insertCommandsAndEvents = PreparedStatement(
+        "segue_insert_commands_events",
+        """
+        WITH commands_rows AS (
+            INSERT INTO commands (id, navigator, seq, reply, fingerprint)
+            SELECT * FROM unnest($10::bytea[], $11::text[], $12::bigint[], $13::json[], $14::bigint[]))
+        INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data)
+        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[],
+            $7::bigint[], $8::bytea[], $9::json[])
+        """, insertEvents.parameterTypes + insertCommands.parameterTypes)
+
     /// Filled arrays, each at most `rowsPerStatement` rows.
     private(set) var eventChunks: [EventColumns] = []
     private var commands = CommandColumns()
@@ -55,8 +69,19 @@ struct PostgresBatch {
     /// `BEGIN`, the inserts, `COMMIT`: one pipeline, one round trip.
     func steps() -> [PipelineStep] {
         var steps: [PipelineStep] = [.query("BEGIN")]
-        if commands.count > 0 { steps.append(.prepared(Self.insertCommands, commands.parameters())) }
-        for chunk in eventChunks { steps.append(.prepared(Self.insertEvents, chunk.parameters())) }
+        var chunks = eventChunks[...]
+        if commands.count > 0 {
+            if let first = chunks.popFirst() {
+                var parameters = first.parameters()
+                commands.append(to: &parameters)
+                steps.append(.prepared(Self.insertCommandsAndEvents, parameters))
+            } else {
+                var parameters = PostgresParameters()
+                commands.append(to: &parameters)
+                steps.append(.prepared(Self.insertCommands, parameters))
+            }
+        }
+        for chunk in chunks { steps.append(.prepared(Self.insertEvents, chunk.parameters())) }
         steps.append(.query("COMMIT"))
         return steps
     }
@@ -126,9 +151,7 @@ struct CommandColumns {
         }
     }
 
-    func parameters() -> PostgresParameters {
-        var parameters = PostgresParameters()
+    func append(to parameters: inout PostgresParameters) {
         for column in [id, navigator, seq, reply, fingerprint] { parameters.append(column) }
-        return parameters
     }
 }
