@@ -21,7 +21,7 @@ enum PictureOptions {
         "listen", value: "host:port", help: "Where to serve the page (default 127.0.0.1:7480).")
     static let replay = Option<String>(
         "replay", value: "log", completion: .file,
-        help: "Replay this data dir or export instead of following a daemon.")
+        help: "Replay this data dir, postgresql:// URL or export instead of following a daemon.")
 
     /// The window of the log shown: `timeline`'s and `view --replay`'s.
     static let window = [navigator.spec, from.spec, to.spec, frameRate.spec]
@@ -36,7 +36,9 @@ extension CommandTree {
                 + "its fraction and its animator's progress frame by frame, a gesture's updates, release velocity, "
                 + "the end rule's verdict and threshold, and every event as a marker whose tooltip is its JSON. "
                 + "Computed by the same core as replay. Without -o the SVG goes to stdout.",
-            arguments: [ArgumentSpec("log", completion: .file, help: "A data dir or a JSON Lines export.")],
+            arguments: [
+                ArgumentSpec("log", completion: .file, help: "A data dir, a postgresql:// URL or a JSON Lines export.")
+            ],
             options: PictureOptions.window + [PictureOptions.output.spec, PictureOptions.scale.spec],
             examples: [
                 "segue timeline ./.segue -o session.svg",
