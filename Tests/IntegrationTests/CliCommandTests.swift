@@ -300,7 +300,7 @@ import Testing
     /// A daemon restarted on an older copy of its log ends before what was printed: `log --follow`
     /// stops with status 1 and says so, rather than print the new log's events under seqs it
     /// already printed for others (or skip them as duplicates).
-    @Test func logFollowStopsWhenTheLogWasRestoredToAnOlderCopy() throws {
+    @Test(.sqliteOnly) func logFollowStopsWhenTheLogWasRestoredToAnOlderCopy() throws {
         let (scenario, follower) = try followingAfterAPush()
         let third = try scenario.restore()
         defer { third.stop() }
@@ -317,7 +317,7 @@ import Testing
     /// A follower far behind (stopped here) while segued restarts on an older copy of its log that
     /// then grows past what was printed: seqs cannot tell, the events differ. The new daemon instance
     /// in the heartbeats makes it compare what it printed; it stops with status 1 and says so.
-    @Test(arguments: [[], ["--navigator", "main"]])
+    @Test(.sqliteOnly, arguments: [[], ["--navigator", "main"]])
     func logFollowStopsWhenARestoredLogGrewPastWhatWasPrinted(filter: [String]) throws {
         let (scenario, follower) = try followingAfterAPush(filter)
         kill(follower.process.processIdentifier, SIGSTOP)
@@ -425,11 +425,11 @@ import Testing
         try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
         #expect(d.stop() == 0)
         let export = d.dataDir + "/log.jsonl"
-        #expect(try Cli.run(["export", "--data-dir", d.dataDir, "-o", export]).status == 0)
-        let stdout = try Cli.run(["export", "--data-dir", d.dataDir]).stdout
+        #expect(try Cli.run(["export", "--data-dir", d.logLocation, "-o", export]).status == 0)
+        let stdout = try Cli.run(["export", "--data-dir", d.logLocation]).stdout
         #expect(stdout == (try String(contentsOfFile: export, encoding: .utf8)))
         #expect(stdout.split(separator: "\n").count == 3)
-        #expect(try Cli.run(["verify", "--data-dir", d.dataDir]).stdout.contains("ok, 3 events, 1 navigator."))
+        #expect(try Cli.run(["verify", "--data-dir", d.logLocation]).stdout.contains("ok, 3 events, 1 navigator."))
         #expect(try Cli.run(["verify", export]).status == 0)
 
         let fresh = DaemonProcess.temporaryDirectory()
@@ -491,7 +491,7 @@ import Testing
     /// export, verify and replay read a data dir without changing it: a store left at schema version 1
     /// by an older segued (still running, mid-upgrade) must still be version 1 afterwards, or that
     /// segued would refuse to start again. The older store is made with the sqlite3 shell.
-    @Test func readingToolsLeaveAnOlderSchemaAsItWas() throws {
+    @Test(.sqliteOnly) func readingToolsLeaveAnOlderSchemaAsItWas() throws {
         let d = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: d)
         try Cli.run(["push", "main", "Detail", "--no-animate", "--id", "tap"], daemon: d)
@@ -505,9 +505,9 @@ import Testing
             "ALTER TABLE commands DROP COLUMN fingerprint; "
                 + "CREATE INDEX events_command ON events (command) WHERE command IS NOT NULL; PRAGMA user_version = 1;")
         #expect(try sqlite("PRAGMA user_version;") == "1")
-        #expect(try Cli.run(["export", "--data-dir", d.dataDir]).stdout.split(separator: "\n").count == 3)
-        #expect(try Cli.run(["verify", "--data-dir", d.dataDir]).status == 0)
-        #expect(try Cli.run(["replay", d.dataDir, "--json"]).status == 0)
+        #expect(try Cli.run(["export", "--data-dir", d.logLocation]).stdout.split(separator: "\n").count == 3)
+        #expect(try Cli.run(["verify", "--data-dir", d.logLocation]).status == 0)
+        #expect(try Cli.run(["replay", d.logLocation, "--json"]).status == 0)
         #expect(try sqlite("PRAGMA user_version;") == "1", "no reading tool migrated the store")
         #expect(try sqlite("SELECT COUNT(*) FROM pragma_table_info('commands') WHERE name = 'fingerprint';") == "0")
         #expect(try sqlite("SELECT name FROM sqlite_master WHERE name = 'events_command';") == "events_command")
@@ -609,7 +609,7 @@ import Testing
         try Cli.run(["create", "main", "Home"], daemon: d)
         #expect(d.stop() == 0)
         let file = d.dataDir + "/out.jsonl"
-        let export = try Cli.run(["export", "--data-dir", d.dataDir, "-o", file, "--json"])
+        let export = try Cli.run(["export", "--data-dir", d.logLocation, "-o", file, "--json"])
         #expect(export.status == 0)
         #expect(export.stderr == "")
         #expect(try JSON.parse(export.stdout) == ["exported": 1, "file": .string(file)])

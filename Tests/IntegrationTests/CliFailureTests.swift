@@ -142,7 +142,7 @@ import Testing
         try Cli.run(["create", "main", "Home"], daemon: d)
         for index in 0..<20 { try Cli.run(["push", "main", "S\(index)", "--no-animate"], daemon: d) }
         let file = d.dataDir + "/log.jsonl"
-        let export = try Cli.run(["export", "--data-dir", d.dataDir, "-o", file])
+        let export = try Cli.run(["export", "--data-dir", d.logLocation, "-o", file])
         #expect(export.status == 0, "\(export.stderr)")
         return file
     }
@@ -162,11 +162,11 @@ import Testing
         #expect(cut.stderr.hasPrefix("Replayed 26 events at 60 Hz: "), "\(cut.stderr)")
     }
 
-    @Test func reimportingAnExportSaysTheDataDirHoldsItAlready() throws {
+    @Test(.sqliteOnly) func reimportingAnExportSaysTheDataDirHoldsItAlready() throws {
         let d = try DaemonProcess()
         let file = try Self.exportedLog(d)
         d.stop()
-        let again = try Cli.run(["import", "--data-dir", d.dataDir, file])
+        let again = try Cli.run(["import", "--data-dir", d.logLocation, file])
         #expect(again.status == 1)
         #expect(
             again.stderr

@@ -59,7 +59,7 @@ import Testing
         #expect(live.contains { $0.body["phase"] == "interactive" })
         #expect(live.contains { $0.body["phase"] == "cancelled" && $0.body["final"] == true })
 
-        let replay = try Cli.run(["replay", "--json", d.dataDir])
+        let replay = try Cli.run(["replay", "--json", d.logLocation])
         #expect(replay.status == 0, "\(replay.stderr)")
         let replayed = Set(replay.stdout.split(separator: "\n").map { Array($0.utf8) })
         var missing: [String] = []
@@ -73,7 +73,7 @@ import Testing
 
         // The same from an export, and for one navigator only.
         let export = d.dataDir + "/log.jsonl"
-        #expect(try Cli.run(["export", "--data-dir", d.dataDir, "-o", export]).status == 0)
+        #expect(try Cli.run(["export", "--data-dir", d.logLocation, "-o", export]).status == 0)
         let fromExport = try Cli.run(["replay", "--json", export])
         #expect(fromExport.stdout == replay.stdout)
         let onlyB = try Cli.run(["replay", "--json", "--navigator", "b", export]).stdout.split(separator: "\n")

@@ -48,7 +48,7 @@ import Testing
         #expect(try client.list().allSatisfy { $0.transition == nil })
         let live = try subscriber.collect(idle: .milliseconds(300)).filter { $0.topic != "hb/" }
         #expect(d.stop() == 0)
-        return (d.dataDir, try live.map { try message($0.topic, $0.raw) })
+        return (d.logLocation, try live.map { try message($0.topic, $0.raw) })
     }
 
     static func message(_ topic: String, _ raw: [UInt8]) throws -> Message {

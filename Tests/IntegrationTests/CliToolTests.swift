@@ -256,14 +256,14 @@ import Testing
         let session = "segue-progress-\(getpid())"
         _ = try CliWatchTests.tmux([
             "new-session", "-d", "-s", session, "-x", "100", "-y", "10",
-            "\(Cli.binary) replay \(d.dataDir) --publish \(endpoint) --speed 0.25; sleep 5",
+            "\(Cli.binary) replay '\(d.logLocation)' --publish \(endpoint) --speed 0.25; sleep 5",
         ])
         defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
         let pane = try CliWatchTests.capture(session, tries: 200) { $0.contains("replaying: seq ") }
         #expect(pane.contains("replaying: seq "), "\(pane)")
         let done = try CliWatchTests.capture(session, tries: 400) { $0.contains("Replayed ") }
         #expect(!done.contains("replaying: seq"), "erased when done: \(done)")
-        let piped = try Cli.run(["replay", d.dataDir, "--publish", endpoint, "--speed", "4"])
+        let piped = try Cli.run(["replay", d.logLocation, "--publish", endpoint, "--speed", "4"])
         #expect(piped.stderr.hasPrefix("Replayed "), "\(piped.stderr)")
     }
 
@@ -273,7 +273,7 @@ import Testing
         let d = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: d)
         d.stop()
-        let first = String(try Cli.run(["export", "--data-dir", d.dataDir]).stdout.split(separator: "\n").first ?? "")
+        let first = String(try Cli.run(["export", "--data-dir", d.logLocation]).stdout.split(separator: "\n").first ?? "")
         let command = try #require(try JSON.parse(first)["command"]?.stringValue)
         let file = d.dataDir + "/big.jsonl"
         let lines = (1...5_000).map { k in

@@ -179,7 +179,7 @@ import Testing
         try Cli.run(["create", "main", "Home"], daemon: d)
         try Cli.run(["push", "main", "Detail", "--duration", "0.5", "--wait"], daemon: d)
         let file = d.dataDir + "/session.jsonl"
-        try Cli.run(["export", "--data-dir", d.dataDir, "-o", file])
+        try Cli.run(["export", "--data-dir", d.logLocation, "-o", file])
         d.stop()
         let endpoint = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
         let replay = try CliBackground(["replay", file, "--publish", endpoint, "--speed", "0.5", "--wait-subscriber"])
@@ -201,12 +201,13 @@ import Testing
         try Cli.run(["create", "main", "Home"], daemon: d)
         try Cli.run(["push", "main", "Detail", "--duration", "1", "--wait"], daemon: d)
         d.stop()
-        let session = try Self.start("watch --replay \(d.dataDir) --speed 0.5", columns: 80, rows: 24)
+        // Wide enough for the status line with a PostgreSQL URL in it.
+        let session = try Self.start("watch --replay '\(d.logLocation)' --speed 0.5", columns: 200, rows: 24)
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
         _ = try CliWatchTests.capture(session, tries: 300) { $0.contains("animating [") }
         _ = try Self.tmux(["send-keys", "-t", session, " "])
         let paused = try CliWatchTests.capture(session) { $0.hasPrefix("[paused]") }
-        #expect(paused.hasPrefix("[paused]  replay \(d.dataDir)  0.5x  frame "), "\(paused)")
+        #expect(paused.hasPrefix("[paused]  replay \(d.logLocation)  0.5x  frame "), "\(paused)")
         let frame = try #require(Self.frame(in: paused), "\(paused)")
         let fraction = try #require(CliWatchTests.fraction(in: paused), "\(paused)")
         usleep(300_000)

@@ -8,7 +8,7 @@ import Testing
 /// starts. Runs segued as `nobody`, so it needs root (CI runs as root).
 @Suite(.enabled(if: getuid() == 0, Comment(rawValue: "needs root to run segued as another user")))
 struct DataDirPermissionTests {
-    @Test func aStoreTheUserCannotWriteIsRefusedAtStart() throws {
+    @Test(.sqliteOnly) func aStoreTheUserCannotWriteIsRefusedAtStart() throws {
         let first = try DaemonProcess()
         let client = try TestClient(endpoint: first.commandEndpoint)
         #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)

@@ -27,7 +27,7 @@ import Testing
 
     /// The WAL is copied back by the store's checkpoint thread while commands go on, and `stats`
     /// says so: 800 pushes and pops write well over the 1,000 WAL pages that start a pass.
-    @Test func walCheckpointsRunInTheBackgroundAndShowInStats() throws {
+    @Test(.sqliteOnly) func walCheckpointsRunInTheBackgroundAndShowInStats() throws {
         let daemon = try DaemonProcess(arguments: ["--durability", "relaxed"])
         let client = try TestClient(endpoint: daemon.commandEndpoint)
         #expect(try client.call(["cmd": "create", "navigator": "wal", "root": "Home"])["ok"] == true)
@@ -53,7 +53,7 @@ import Testing
 
     /// Eight closed-loop clients on one thread, each on its own navigator: their commands share
     /// commits, and every command is in the log exactly once (gapless revisions per navigator).
-    @Test(arguments: StoreBackend.allCases)
+    @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func concurrentClientsShareCommits(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)
         let setup = try TestClient(endpoint: daemon.commandEndpoint)

@@ -68,7 +68,7 @@ import Testing
 
     /// After a restart the check comes from the store (the fingerprint kept with the reply), not from
     /// memory: the same outcomes.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func afterARestartTheStoreTellsRetriesFromOtherRequests(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)
         let c = try TestClient(endpoint: daemon.commandEndpoint)

@@ -6,7 +6,7 @@ import Testing
 /// segued runs there, and the running one goes on unharmed. (Without the writer lock both would
 /// start; the second one's commits would fail on `seq` and its state would not match the log.)
 @Suite struct OneWriterTests {
-    @Test func aSecondDaemonAndAnImportAreRefusedWhileSeguedRuns() throws {
+    @Test(.sqliteOnly) func aSecondDaemonAndAnImportAreRefusedWhileSeguedRuns() throws {
         let first = try DaemonProcess()
         defer { first.stop() }
         let client = try TestClient(endpoint: first.commandEndpoint)

@@ -31,7 +31,7 @@ import Testing
         let session = try PictureSession.record()
         defer { session.daemon.stop() }
         let dir = DaemonProcess.temporaryDirectory()
-        let run = try Cli.run(["timeline", session.daemon.dataDir, "-o", dir + "/session.svg"])
+        let run = try Cli.run(["timeline", session.daemon.logLocation, "-o", dir + "/session.svg"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("Wrote \(dir)/session.svg: 1 navigator, 5 transitions, 11 events."))
         let svg = try Elements.parse(dir + "/session.svg")
@@ -79,7 +79,7 @@ import Testing
         let session = try PictureSession.record()
         defer { session.daemon.stop() }
         let dir = DaemonProcess.temporaryDirectory()
-        let export = try Cli.run(["export", "--data-dir", session.daemon.dataDir, "-o", dir + "/log.jsonl"])
+        let export = try Cli.run(["export", "--data-dir", session.daemon.logLocation, "-o", dir + "/log.jsonl"])
         try #require(export.status == 0)
         let run = try Cli.run([
             "timeline", dir + "/log.jsonl", "--navigator", "main", "--from", "4", "-o", dir + "/t.html",
@@ -151,11 +151,12 @@ import Testing
         #expect(run.stdout.isEmpty == !args.contains("--json"), "\(run.stdout)")
     }
 
-    /// One recorded data dir for the bad-input cases (read only; the daemon is stopped).
+    /// One recorded data dir for the bad-input cases (read only; the daemon is stopped). They are
+    /// about a data dir, so it is SQLite's whatever the run selects.
     static func sharedSession() throws -> String {
         try sessionLock.withLock {
             if let dir = sessionDir { return dir }
-            let session = try PictureSession.record()
+            let session = try PictureSession.record(store: .sqlite)
             session.daemon.stop()
             sessionDir = session.daemon.dataDir
             return session.daemon.dataDir

@@ -19,7 +19,7 @@ struct PicturesViewerTests {
                 chosen[tick["frame"]!.int64Value!] = tick
             }
         }
-        let viewer = try ViewerProcess(["--replay", session.daemon.dataDir])
+        let viewer = try ViewerProcess(["--replay", session.daemon.logLocation])
         defer { #expect(viewer.stop() == 0) }
         let result = try Browser.Probe.run(
             ["cards", viewer.url] + chosen.keys.sorted().flatMap { ["--frame", String($0)] })
@@ -51,7 +51,7 @@ struct PicturesViewerTests {
         let half = try #require(
             slide.first { $0["fraction"]?.doubleValue == 0.5 }, "a 0.5 s push at 60 Hz has frame 15 of 30")
         #expect(half["views"]?["to"]?["x"]?.doubleValue == 0.5)
-        let viewer = try ViewerProcess(["--replay", session.daemon.dataDir])
+        let viewer = try ViewerProcess(["--replay", session.daemon.logLocation])
         defer { #expect(viewer.stop() == 0) }
         let result = try Browser.Probe.run(["edge", viewer.url, "--frame", String(half["frame"]!.int64Value!)])
         let width = try #require(result["device"]?["width"]?.doubleValue)
@@ -91,7 +91,7 @@ struct PicturesViewerTests {
         let result = try probe.result()
         let tabs = (result["tabs"]?.arrayValue ?? []).map { $0.arrayValue?.compactMap(\.int64Value) ?? [] }
         #expect(tabs.count == 2)
-        let published = try Cli.run(["replay", daemon.dataDir, "--json"]).stdout.split(separator: "\n")
+        let published = try Cli.run(["replay", daemon.logLocation, "--json"]).stdout.split(separator: "\n")
             .compactMap { try? JSON.parse(String($0)) }.filter { $0["transition"] == 1 }.compactMap {
                 $0["frame"]?.int64Value
             }

@@ -22,7 +22,7 @@ import Testing
         #expect(abs(frame - now) < 120, "frame \(frame) should be the wall clock's frame \(now)")
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func stackCommandsChangeTheStackAsDocumented(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)
         defer { daemon.stop() }
@@ -143,7 +143,7 @@ import Testing
         #expect(events == ["navigator.created", "transition.started", "transition.completed"])
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func stateAtSeqTravelsBackInTime(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)
         defer { daemon.stop() }
@@ -164,7 +164,7 @@ import Testing
         #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "t"])) == ["Home"])
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func historyPagesThroughTheWholeLog(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)
         defer { daemon.stop() }

@@ -187,7 +187,8 @@ import Testing
     @Test func aQueuedCommandThatNoLongerFitsIsDropped() throws {
         defer { daemon.stop() }
         try create("d", ["busy": "queue"])
-        try c.ok(["cmd": "pop", "navigator": "d", "animator": ["duration": 0.1]])
+        // Long enough that the second pop arrives while the first animates, even on a loaded machine.
+        try c.ok(["cmd": "pop", "navigator": "d", "animator": ["duration": 1.0]])
         #expect(try c.ok(["cmd": "pop", "id": "second-pop", "navigator": "d"])["queued"] == 1)
         #expect(TestClient.routes(try c.waitIdle("d")) == ["Home"])
         let dropped = try #require(try c.events(of: "d").last)

@@ -46,7 +46,8 @@ import Testing
         return CliResult(status: (status >> 8) & 0xff, stdout: read(base + ".out"), stderr: read(base + ".err"))
     }
 
-    @Test func theTourRunsLineByLine() throws {
+    /// The tour is the README's, on the embedded default (SQLite in ./.segue).
+    @Test(.sqliteOnly) func theTourRunsLineByLine() throws {
         let lines = try Self.lines()
         #expect(lines.count > 10, "\(lines)")
         let directory = DaemonProcess.temporaryDirectory()

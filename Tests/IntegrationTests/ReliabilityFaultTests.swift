@@ -73,7 +73,7 @@ import Testing
         return (acked.count, refused)
     }
 
-    @Test func diskFullFailsCommandsAndResumes() throws {
+    @Test(.sqliteOnly) func diskFullFailsCommandsAndResumes() throws {
         let mount = try TmpfsMount(sizeKiB: 4096)
         let daemon = try DaemonProcess(dataDir: mount.path)
         try Self.survive(daemon, inject: { mount.fill() }, clear: { mount.clear() })
@@ -83,7 +83,7 @@ import Testing
     /// loop's housekeeping reports them a second later, and a stop reports them at once. Reported
     /// with the heartbeat instead, with `heartbeatSeconds` 30 the count would come up to half a
     /// minute late, or never if the daemon stopped first (this test fails either way).
-    @Test(arguments: [false, true])
+    @Test(.sqliteOnly, arguments: [false, true])
     func heldBackCommitFailuresAreReportedWithinSecondsWhateverTheHeartbeat(stoppingAtOnce: Bool) throws {
         let mount = try TmpfsMount(sizeKiB: 4096)
         // The log lives off the disk that is filled: lines written there would be dropped.
@@ -145,7 +145,7 @@ import Testing
         return count
     }
 
-    @Test func readOnlyDataFailsCommandsAndResumes() throws {
+    @Test(.sqliteOnly) func readOnlyDataFailsCommandsAndResumes() throws {
         let daemon = try DaemonProcess()
         var fault: ReadOnlyFault?
         try Self.survive(daemon, inject: { fault = try ReadOnlyFault(pid: daemon.pid) }, clear: { fault?.clear() })

@@ -178,7 +178,7 @@ final class RandomSession {
     }
 
     private func compare(missedFrames: Int64) throws {
-        let replay = try Cli.run(["replay", "--json", daemon.dataDir])
+        let replay = try Cli.run(["replay", "--json", daemon.logLocation])
         #expect(replay.status == 0, "\(replay.stderr)")
         let replayed = replay.stdout.split(separator: "\n").map { Array($0.utf8) }
         var counts: [[UInt8]: Int] = [:]

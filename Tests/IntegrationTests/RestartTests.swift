@@ -8,7 +8,7 @@ import Testing
 /// completes at the frame it was scheduled for, and an interactive one, whose gesture is gone, is
 /// cancelled with reason `recovery`.
 @Suite struct RestartTests {
-    @Test(arguments: StoreBackend.allCases)
+    @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func anAnimatedTransitionCompletesOnScheduleAfterACrash(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)
         let c = try TestClient(endpoint: daemon.commandEndpoint)
@@ -33,7 +33,7 @@ import Testing
         #expect(events[2].command == nil, "decided by the clock")
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func anInteractiveTransitionIsCancelledForRecovery(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)
         // Connected before the crash, it reconnects by itself to the restarted daemon. It reads all the
@@ -70,7 +70,7 @@ import Testing
         try after.ok(["cmd": "pop", "navigator": "r", "animated": false])
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func aRetryAfterARestartGetsTheOriginalReply(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)
         let c = try TestClient(endpoint: daemon.commandEndpoint)

@@ -17,6 +17,10 @@ final class DaemonProcess: @unchecked Sendable {
     let storeArguments: [String]
     private(set) var exitStatus: Int32?
 
+    /// The log as `segue` takes it (`--data-dir`, `replay`'s argument): the PostgreSQL URL of a
+    /// daemon on PostgreSQL, else the data dir.
+    var logLocation: String { storeArguments.last ?? dataDir }
+
     /// The directory holding the built products (`segued`, `segue`, ...).
     static var productsDirectory: URL {
         // Another build's binaries (an older commit's, to see a new test fail on it).
@@ -36,7 +40,7 @@ final class DaemonProcess: @unchecked Sendable {
     /// Starts a daemon and waits until it answers `ping`. Its output goes to `logPath`, by default
     /// `segued.log` in the data dir (a test that fills the data dir's disk puts it elsewhere).
     init(
-        dataDir: String? = nil, store: StoreBackend = .sqlite, transport: Transport = .tcp, frameRate: Int = 60,
+        dataDir: String? = nil, store: StoreBackend = .selected, transport: Transport = .tcp, frameRate: Int = 60,
         arguments: [String] = [], environment: [String: String] = [:], waitReady: Bool = true, logPath: String? = nil
     ) throws {
         self.dataDir = dataDir ?? Self.temporaryDirectory()

@@ -14,8 +14,9 @@ struct PictureSession {
         ("slide", "0.5"), ("fade", "0.35"), ("flip", "0.35"), ("zoom", "0.35"), ("iris", "0.35"),
     ]
 
-    static func record() throws -> PictureSession {
-        let daemon = try DaemonProcess()
+    /// Records on `store`, by default the backend the run selects.
+    static func record(store: StoreBackend = .selected) throws -> PictureSession {
+        let daemon = try DaemonProcess(store: store)
         var ok = try Cli.run(["create", "main", "Home"], daemon: daemon).status == 0
         for (index, push) in pushes.enumerated() {
             let run = try Cli.run(
@@ -26,7 +27,7 @@ struct PictureSession {
             ok = ok && run.status == 0
         }
         try #require(ok, "recording the session failed:\n\(daemon.log.suffix(2000))")
-        let replay = try Cli.run(["replay", daemon.dataDir, "--json"])
+        let replay = try Cli.run(["replay", daemon.logLocation, "--json"])
         try #require(replay.status == 0, "segue replay: \(replay.stderr)")
         var ticks: [Int: [JSON]] = [:]
         for line in replay.stdout.split(separator: "\n") {

@@ -13,6 +13,18 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// The backend of a daemon whose test does not choose one: `SEGUE_TEST_STORE` (`sqlite`, the
+    /// default, or `postgres`), so that `make test` can run the daemon tests a second time on
+    /// PostgreSQL. Tests of what only one backend has (the data dir's files) choose it explicitly.
+    static let selected: StoreBackend = {
+        let name = ProcessInfo.processInfo.environment["SEGUE_TEST_STORE"] ?? ""
+        guard !name.isEmpty else { return .sqlite }
+        guard let backend = StoreBackend(rawValue: name) else {
+            fatalError("SEGUE_TEST_STORE must be sqlite or postgres, not \(name)")
+        }
+        return backend
+    }()
+
     /// segued's arguments for a new, empty log on this backend (none for SQLite: the data dir's).
     func newLog() throws -> [String] {
         switch self {
@@ -46,4 +58,18 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     private static let skipNotice: Void = {
         print("⚠︎ SKIPPED: the PostgreSQL cases of the daemon tests: \(PostgresTestServer.unavailableReason ?? "")")
     }()
+}
+
+extension Trait where Self == ConditionTrait {
+    /// A test of what only SQLite has (the data dir's database file, its lock, its disk): it runs
+    /// in the SQLite pass and is skipped, saying so, when `SEGUE_TEST_STORE` selects PostgreSQL.
+    static var sqliteOnly: Self {
+        .enabled(if: StoreBackend.selected == .sqlite, "tests SQLite's own files; runs in the SQLite pass")
+    }
+
+    /// A test that picks its backends itself (`StoreBackend.allCases`, or a server of its own): it
+    /// runs once, in the SQLite pass.
+    static var choosesItsBackends: Self {
+        .enabled(if: StoreBackend.selected == .sqlite, "runs every backend itself, in the SQLite pass")
+    }
 }
