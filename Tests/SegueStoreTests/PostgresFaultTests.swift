@@ -102,4 +102,34 @@ import Testing
         try store.append(next.unit("main"))
         #expect(checkGapless(try store.allEvents()) == nil)
     }
+
+    /// A batch whose outcome was lost, on seqs that another batch holds by the time it is read
+    /// back: the read-back must not take those events for its own. (A daemon whose commit failed
+    /// rolls back and numbers new events on the same seqs; when the failed batch had committed
+    /// after all, and the new one has no command ids, a count of the seqs' rows would match.)
+    @Test func aLostCommitWhoseSeqsHoldAnotherBatchIsNotTakenForIt() throws {
+        let place = try LogPlace(.postgres)
+        let store = try PostgresEventStore(conninfo: place.conninfo!)
+        var numberer = Numberer()
+        try store.append(numberer.unit("main"))
+        let admin = try PostgresSchemaTests.admin(place)
+        // Behind the writer's back, as a batch whose outcome it lost would have: seqs 2 and 3.
+        try admin.execute(
+            "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) VALUES "
+                + "(2, 'other', 1, 'transition.started', 1, 1002, 2, 'tap'::bytea, '{}'), "
+                + "(3, 'other', 2, 'transition.completed', 1, 1002, 2, 'tap'::bytea, '{}')")
+        try store.withWriter { writer in
+            writer.afterSendingForTesting = { connection in
+                connection.simulateConnectionLoss()
+                writer.afterSendingForTesting = nil
+            }
+        }
+        // Two clock-decided events (no command id) numbered on the same seqs.
+        var renumbered = Numberer(seq: 1)
+        let units = [renumbered.unit("x"), renumbered.unit("y")]
+        let results = try store.withWriter { writer in writer.commit(units[...]) }
+        #expect(results.count == 2 && results.allSatisfy { $0.failure?.code == .unavailable }, "\(results)")
+        #expect(store.lastSeq == 3)
+        #expect(try store.allEvents().map(\.navigator) == ["main", "other", "other"])
+    }
 }

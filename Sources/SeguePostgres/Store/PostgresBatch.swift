@@ -47,6 +47,9 @@ struct PostgresBatch {
     private(set) var firstSeq: Int64?
     private(set) var lastSeq: Int64?
     private(set) var commandIDs: [[UInt8]] = []
+    /// Each event's identity, for the read-back: after a rollback the same seqs may hold another
+    /// batch's events, so that the range is full says nothing about whether this batch committed.
+    private(set) var eventKeys: [EventKey] = []
 
     var isEmpty: Bool { firstSeq == nil && commandIDs.isEmpty }
 
@@ -57,6 +60,7 @@ struct PostgresBatch {
                 eventChunks.append(EventColumns())
             }
             eventChunks[eventChunks.count - 1].add(event, encoded: unit.encoded?[index])
+            eventKeys.append(EventKey(event))
         }
         if let first = unit.events.first?.seq, firstSeq == nil { firstSeq = first }
         if let last = unit.events.last?.seq { lastSeq = last }
@@ -84,6 +88,32 @@ struct PostgresBatch {
         for chunk in chunks { steps.append(.prepared(Self.insertEvents, chunk.parameters())) }
         steps.append(.query("COMMIT"))
         return steps
+    }
+}
+
+/// What tells one stored event from another decided on the same seq: its navigator, revision, type,
+/// time and command (a rolled-back event and its successor differ at least in time).
+struct EventKey: Equatable {
+    var seq: Int64
+    var navigator: String
+    var revision: Int64
+    var type: String
+    var time: Int64
+    var command: String?
+
+    init(seq: Int64, navigator: String, revision: Int64, type: String, time: Int64, command: String?) {
+        self.seq = seq
+        self.navigator = navigator
+        self.revision = revision
+        self.type = type
+        self.time = time
+        self.command = command
+    }
+
+    init(_ event: EventRecord) {
+        self.init(
+            seq: event.seq, navigator: event.navigator, revision: event.revision, type: event.type, time: event.time,
+            command: event.command)
     }
 }
 

@@ -70,30 +70,48 @@ extension PostgresLogWriter {
         return fail(units, plan: plan, error, restoring: saved)
     }
 
-    /// True when the batch is in the log, false when none of it is; anything between means another
-    /// writer changed the log meanwhile, which is reported rather than guessed at.
+    /// True when the batch is in the log; false when none of it is, its seqs empty or holding
+    /// other events (a batch numbered on them after this one failed: seqs are unique, so this one
+    /// cannot be there too). Anything between means another writer changed the log meanwhile,
+    /// which is reported rather than guessed at.
     func resolve(_ batch: PostgresBatch, _ session: PostgresSession) throws(StoreError) -> Bool {
-        var ids = PostgresArray(of: .bytea)
-        for id in batch.commandIDs { ids.append(bytes: id) }
-        var parameters = PostgresParameters()
-        parameters.append(batch.firstSeq ?? 0)
-        parameters.append(batch.lastSeq ?? -1)
-        parameters.append(ids)
-        let found = try mapped("Cannot read back a batch whose commit outcome was lost") { () throws(PostgresError) in
-            let result = try session.connection.query(
-                "SELECT (SELECT count(*) FROM events WHERE seq BETWEEN $1 AND $2)::bigint, "
-                    + "(SELECT count(*) FROM commands WHERE id = ANY($3))::bigint", parameters)
-            return (events: try result.int64(0, 0) ?? 0, ids: try result.int64(0, 1) ?? 0)
+        let stored = try storedKeys(batch, session)
+        let ids = try mapped("Cannot read back a batch whose commit outcome was lost") { () throws(PostgresError) in
+            try storedIDs(batch.commandIDs, session)
         }
-        let expected = (
-            events: batch.firstSeq.map { (batch.lastSeq ?? $0) - $0 + 1 } ?? 0, ids: Int64(batch.commandIDs.count)
-        )
-        if found == expected { return true }
-        if found == (0, 0) { return false }
+        let expectedIDs = batch.commandIDs.count
+        if stored == batch.eventKeys && ids.count == expectedIDs { return true }
+        let foreign = stored.allSatisfy { !batch.eventKeys.contains($0) }
+        if foreign && ids.isEmpty { return false }
         throw StoreError(
             kind: .postgres, sqlState: SQLState.internalError,
-            message: "A batch whose commit outcome was lost is only partly in the log at \(location) (\(found.events) "
-                + "of \(expected.events) events from seq \(batch.firstSeq ?? 0), \(found.ids) of \(expected.ids) command "
-                + "ids): another writer changed the log. Stop every writer and check it with segue verify.")
+            message: "A batch whose commit outcome was lost is only partly in the log at \(location) (\(stored.count) "
+                + "events stored from seq \(batch.firstSeq ?? 0), \(batch.eventKeys.count) in the batch; \(ids.count) of "
+                + "\(expectedIDs) command ids): another writer changed the log. Stop every writer and check it with "
+                + "segue verify.")
+    }
+
+    /// The identities of the events stored on the batch's seqs, in seq order.
+    private func storedKeys(_ batch: PostgresBatch, _ session: PostgresSession) throws(StoreError) -> [EventKey] {
+        guard let first = batch.firstSeq, let last = batch.lastSeq else { return [] }
+        var parameters = PostgresParameters()
+        parameters.append(first)
+        parameters.append(last)
+        return try mapped("Cannot read back a batch whose commit outcome was lost") { () throws(PostgresError) in
+            let result = try session.connection.query(
+                "SELECT seq, navigator, revision, type, time, command FROM events "
+                    + "WHERE seq BETWEEN $1 AND $2 ORDER BY seq", parameters)
+            var keys: [EventKey] = []
+            for row in 0..<result.rowCount {
+                keys.append(
+                    EventKey(
+                        seq: try result.int64(row, 0) ?? 0, navigator: try result.string(row, 1) ?? "",
+                        revision: try result.int64(row, 2) ?? 0, type: try result.string(row, 3) ?? "",
+                        time: try result.int64(row, 4) ?? 0,
+                        command: result.isNull(row, 5)
+                            ? nil : try result.withBytes(row, 5) { String(decoding: $0, as: UTF8.self) }))
+            }
+            return keys
+        }
     }
 }
