@@ -14,15 +14,15 @@ import Testing
         #expect(summary.contains("rounds=10 durability=\(durability) "), "\(summary)")
     }
 
-    /// The same on PostgreSQL, on a server of its own: 10 rounds of SIGKILL of segued under load,
+    /// The same on PostgreSQL, on a server of its own: 20 rounds of SIGKILL of segued under load,
     /// nothing acknowledged lost.
-    @Test func tenKilledRoundsOnPostgreSQLLoseNothingAcknowledged() throws {
+    @Test func twentyKilledRoundsOnPostgreSQLLoseNothingAcknowledged() throws {
         _ = try StoreBackend.server()
         let server = try PostgresTestServer.start()
         defer { server.remove() }
         let summary = try Self.crashRounds(
-            10, environment: ["CRASH_STORE_URL": StoreBackend.url(server, database: "postgres")])
-        #expect(summary.contains("rounds=10 durability=full "), "\(summary)")
+            20, environment: ["CRASH_STORE_URL": StoreBackend.url(server, database: "postgres")])
+        #expect(summary.contains("rounds=20 durability=full "), "\(summary)")
     }
 
     /// Rounds that kill the PostgreSQL server (`pg_ctl stop -m immediate`) under load instead of
