@@ -92,7 +92,8 @@ struct PostgresBatch {
 }
 
 /// What tells one stored event from another decided on the same seq: its navigator, revision, type,
-/// time and command (a rolled-back event and its successor differ at least in time).
+/// time and command. Two events that agree in all of them are the same decision (a completion
+/// decided again at the same frame after a rollback), so taking one for the other loses nothing.
 struct EventKey: Equatable {
     var seq: Int64
     var navigator: String
@@ -100,16 +101,9 @@ struct EventKey: Equatable {
     var type: String
     var time: Int64
     var command: String?
+}
 
-    init(seq: Int64, navigator: String, revision: Int64, type: String, time: Int64, command: String?) {
-        self.seq = seq
-        self.navigator = navigator
-        self.revision = revision
-        self.type = type
-        self.time = time
-        self.command = command
-    }
-
+extension EventKey {
     init(_ event: EventRecord) {
         self.init(
             seq: event.seq, navigator: event.navigator, revision: event.revision, type: event.type, time: event.time,
