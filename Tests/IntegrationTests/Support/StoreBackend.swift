@@ -67,6 +67,13 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: StoreBackend.selected == .sqlite, "tests SQLite's own files; runs in the SQLite pass")
     }
 
+    /// A test of frame timing (which frames a tick lands in, how late a subscriber reads), which the
+    /// store does not change: run a second time on a machine busy with a PostgreSQL server, it
+    /// would test the machine's load. It runs once, in the SQLite pass.
+    static var frameTiming: Self {
+        .enabled(if: StoreBackend.selected == .sqlite, "tests frame timing, not the store; runs in the SQLite pass")
+    }
+
     /// A test that picks its backends itself (`StoreBackend.allCases`, or a server of its own): it
     /// runs once, in the SQLite pass.
     static var choosesItsBackends: Self {
