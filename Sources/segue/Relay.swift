@@ -56,11 +56,14 @@ final class Relay {
         (self.context, self.frontend, self.backend, self.steer) = (context, frontend, backend, steer)
         try Self.attempt("connect to", settings.upstream.joined(separator: ", ")) { () throws(ZMQError) in
             try frontend.setReceiveHighWaterMark(settings.highWaterMark)
+            // A peer that vanished without closing (a host cut off) is noticed in seconds, not hours.
+            try frontend.setTCPKeepalive(true, idle: .seconds(5), interval: .seconds(2), count: 3)
             try settings.upstreamCurve?.apply(to: frontend)
             for endpoint in settings.upstream { try frontend.connect(endpoint) }
         }
         try Self.attempt("publish on", settings.publish) { () throws(ZMQError) in
             try backend.setSendHighWaterMark(settings.highWaterMark)
+            try backend.setTCPKeepalive(true, idle: .seconds(5), interval: .seconds(2), count: 3)
             if let keys = settings.serverKeys {
                 try RelayGate.start(context: context, allowed: settings.allowed)
                 try backend.setCurveServer(true)
