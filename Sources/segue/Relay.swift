@@ -92,7 +92,8 @@ final class Relay {
                 + (settings.control.map { "; statistics on \($0)" } ?? "") + ".")
         do {
             try ZMQProxy.run(frontend: frontend, backend: backend, control: steer)
-        } catch  where error.isTerminated {
+        } catch where error.isTerminated {
+            // The control thread failed and ended the context; it logged why.
         } catch {
             throw RelayError("The relay stopped: \(error)")
         }
