@@ -92,7 +92,7 @@ final class Relay {
                 + (settings.control.map { "; statistics on \($0)" } ?? "") + ".")
         do {
             try ZMQProxy.run(frontend: frontend, backend: backend, control: steer)
-        } catch where error.isTerminated {
+        } catch  where error.isTerminated {
             // The control thread failed and ended the context; it logged why.
         } catch {
             throw RelayError("The relay stopped: \(error)")
@@ -130,10 +130,36 @@ struct RelayError: Error, CustomStringConvertible {
     }
 }
 
-/// Set once, by the signal thread; read by the control thread.
+/// Set once, by the signal thread; read by the control thread, which also polls ``fd`` so that it
+/// sleeps until there is something to do instead of waking to look.
 final class StopFlag: Sendable {
     private let raised = Atomic<Bool>(false)
-    func raise() { raised.store(true, ordering: .releasing) }
+    private let pipe: (read: Int32, write: Int32)
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        _ = Glibc.pipe(&ends)
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        pipe = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(pipe.read)
+        close(pipe.write)
+    }
+
+    /// Readable once the flag is raised.
+    var fd: Int32 { pipe.read }
+
+    func raise() {
+        raised.store(true, ordering: .releasing)
+        var byte: UInt8 = 1
+        _ = write(pipe.write, &byte, 1)
+    }
+
     var isRaised: Bool { raised.load(ordering: .acquiring) }
 }
 

@@ -7,7 +7,7 @@ import SegueWire
 /// It asks the proxy for `STATISTICS` to log them every `--stats-interval`, answers `segue relay
 /// --stats` on the `--control` endpoint (a REP that takes `STATISTICS` only: libzmq's proxy aborts
 /// the process on a command it does not know, so nothing from outside reaches it unchecked), and
-/// sends `TERMINATE` once a signal arrived, after logging the last counters.
+/// sends `TERMINATE` once a signal arrived, after logging the last counters. It sleeps in between.
 struct RelayControl {
     let proxy: ZMQSocket
     let external: ZMQSocket?
@@ -42,6 +42,7 @@ struct RelayControl {
 
     func run() {
         var poller = ZMQPoller()
+        poller.add(fd: stopping.fd)
         if let external { poller.add(external) }
         var last = (time: ContinuousClock.now, forwarded: UInt64(0))
         do {
@@ -51,8 +52,10 @@ struct RelayControl {
                     try proxy.send(Array("TERMINATE".utf8))
                     return
                 }
-                let ready = try poller.poll(timeout: .milliseconds(100))
-                if let external, ready.first?.contains(.readable) == true { try answer(external) }
+                // Asleep until a request, the stop, or the next report: no wake-up costs the relay CPU.
+                let untilReport = settings.statsInterval.map { max(.zero, $0 - (ContinuousClock.now - last.time)) }
+                let ready = try poller.poll(timeout: untilReport)
+                if let external, ready.last?.contains(.readable) == true { try answer(external) }
                 if let interval = settings.statsInterval, ContinuousClock.now - last.time >= interval {
                     let stats = try ask()
                     let now = ContinuousClock.now

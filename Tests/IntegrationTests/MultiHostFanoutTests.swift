@@ -74,18 +74,19 @@ import Testing
         for _ in collectors {
             #expect(ready.wait(timeout: .now() + 30) == .success, "every subscriber heard every daemon")
         }
-        let pushed = net["clients"].thread {
+        let pushed = net["clients"].thread { () throws -> [String] in
             let clients = try daemons.map { try TestClient(endpoint: "tcp://\(net[$0].address):7400") }
-            for (index, name) in names.enumerated() {
-                _ = try clients[index % 3].call(["cmd": "create", "navigator": .string(name), "root": "Home"])
+            var refused: [String] = []
+            for request: JSON in names.map({ ["cmd": "create", "navigator": .string($0), "root": "Home"] })
+                + names.map({ ["cmd": "push", "navigator": .string($0), "screen": "A", "animator": ["duration": 0.5]] })
+            {
+                let index = names.firstIndex(of: request["navigator"]?.stringValue ?? "") ?? 0
+                let reply = try clients[index % 3].call(request, timeout: .seconds(20))
+                if reply["ok"] != true { refused.append(reply.serialized()) }
             }
-            for (index, name) in names.enumerated() {
-                _ = try clients[index % 3].call([
-                    "cmd": "push", "navigator": .string(name), "screen": "A", "animator": ["duration": 0.5],
-                ])
-            }
+            return refused
         }
-        try pushed.value()
+        #expect(try pushed.value().isEmpty, "every create and push acknowledged")
 
         var reference: [String: StreamDigests.Digest] = [:]
         for collector in collectors.prefix(3) {
@@ -94,7 +95,8 @@ import Testing
             }
         }
         #expect(reference.count == 50)
-        #expect(reference.values.allSatisfy { $0.count >= 33 }, "31 ticks of a 0.5 s push and its events")
+        // Three events and ticks (a daemon starved of CPU may skip frames, and their ticks).
+        #expect(reference.values.allSatisfy { $0.count >= 4 }, "each create's and push's events and ticks")
         var subscribers = 0
         for collector in collectors.dropFirst(3) {
             for streams in try collector.thread.value() {
@@ -192,7 +194,8 @@ enum StreamDigests {
     }
 
     /// Signals `ready` once every subscriber heard heartbeats of `instances` daemons, then collects
-    /// until every subscriber had the final tick of each of `navigators` (and 300 ms more), or 60 s.
+    /// until every subscriber had the `transition.completed` of each of `navigators` (and 300 ms more),
+    /// or 60 s.
     static func collect(
         endpoint: String, subscribers: Int, instances: Int, navigators: Set<String>, ready: DispatchSemaphore
     ) throws -> [[String: Digest]] {
@@ -211,9 +214,11 @@ enum StreamDigests {
             context.terminate()
         }
         var heard = [Set<String>](repeating: [], count: subscribers)
-        var finals = [Set<String>](repeating: [], count: subscribers)
+        var ended = [Set<String>](repeating: [], count: subscribers)
         var hashers = [[String: (count: Int, hasher: Hasher)]](repeating: [:], count: subscribers)
-        let finalMark = Array(#""final":true"#.utf8)
+        // The end of each push: its event, which is never skipped (a starved daemon may skip the frame of
+        // the final tick).
+        let endMark = Array("transition.completed".utf8)
         var signalled = false
         var settledAt: ContinuousClock.Instant?
         let deadline = ContinuousClock.now + .seconds(60)
@@ -236,8 +241,8 @@ enum StreamDigests {
                     entry.count += 1
                     frames[1].withUnsafeBytes { entry.hasher.combine(bytes: $0) }
                     hashers[index][navigator] = entry
-                    if topic.first == UInt8(ascii: "t"), frames[1].firstRange(of: finalMark) != nil {
-                        finals[index].insert(navigator)
+                    if topic.first == UInt8(ascii: "e"), frames[1].firstRange(of: endMark) != nil {
+                        ended[index].insert(navigator)
                     }
                 }
             }
@@ -245,7 +250,7 @@ enum StreamDigests {
                 signalled = true
                 ready.signal()
             }
-            if settledAt == nil, finals.allSatisfy({ navigators.isSubset(of: $0) }) { settledAt = .now }
+            if settledAt == nil, ended.allSatisfy({ navigators.isSubset(of: $0) }) { settledAt = .now }
         }
         return hashers.map { streams in streams.mapValues { Digest(count: $0.count, hash: $0.hasher.finalize()) } }
     }
