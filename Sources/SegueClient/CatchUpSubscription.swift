@@ -269,6 +269,9 @@ public final class CatchUpSubscription {
         guard try followLineage(instance: instance, since: heartbeat.since, reported: seq) else {
             return
         }
+        // Retired by that check: a run that is not the one answering, such as another daemon whose
+        // publications a relay merges with this one's. Its seq is of its own log.
+        if lineage.isRetired(instance) { return }
         // The backlog is still being read: it reaches the heartbeat's seq by itself, page by page.
         if backlogOpen {
             backlogStalled = false

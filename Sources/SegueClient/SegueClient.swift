@@ -166,7 +166,7 @@ public struct CurveCredentials: Sendable, Equatable {
         self.secretKey = secretKey
     }
 
-    func apply(to socket: ZMQSocket) throws(ZMQError) {
+    package func apply(to socket: ZMQSocket) throws(ZMQError) {
         try socket.setCurveServerKey(serverPublicKey)
         try socket.setCurvePublicKey(publicKey)
         try socket.setCurveSecretKey(secretKey)

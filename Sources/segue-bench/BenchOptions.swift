@@ -14,7 +14,7 @@ struct BenchOptions {
     var store = "sqlite"
     var storeURL: String?
 
-    static let sections = ["raw", "latency", "throughput", "gesture", "fanout", "scale", "store"]
+    static let sections = ["raw", "latency", "throughput", "gesture", "fanout", "relay", "scale", "store"]
 
     static let command = CommandConfiguration(
         name: "segue-bench", abstract: "A real segued against the raw limits it is built on, measured in the same run.",
@@ -88,6 +88,8 @@ struct BenchOptions {
         quick ? [(60, 100), (120, 1000)] : [60, 120].flatMap { rate in [100, 1000, 5000].map { (rate, $0) } }
     }
     /// Seconds a batch of transitions outlasts its window (pushes take time to send).
+    /// `relay`: how long the navigators animate through the relay chains.
+    var relaySeconds: Double { quick ? 2 : 10 }
     var fanoutSlack: Double { quick ? 1 : 3.5 }
     var fanoutWindow: Double { quick ? 1 : 10 }
     /// The 1,000-navigator, 120 Hz, 8-subscriber window the target is stated over (60 s; transitions

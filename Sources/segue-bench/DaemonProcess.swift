@@ -125,7 +125,10 @@ final class DaemonProcess {
     }
 
     /// User + system CPU seconds the daemon has used (`/proc/PID/stat` fields 14 and 15).
-    func cpuSeconds() -> Double {
+    func cpuSeconds() -> Double { Self.cpuSeconds(pid: pid) }
+
+    /// User + system CPU seconds of any process.
+    static func cpuSeconds(pid: Int32) -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = text.lastIndex(of: ")")
         else { return 0 }

@@ -6,6 +6,11 @@ import SegueWire
 // segue-bench: a real segued against the raw limits it is built on, measured in the same run.
 // See docs/performance.md for what each figure means and the latest results.
 
+// The bare zmq_proxy the relay section compares `segue relay` with runs as a child of this program.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == RelayBench.rawChildFlag {
+    RelayBench.runRawChild(from: CommandLine.arguments[2], publish: CommandLine.arguments[3])
+}
+
 let options: BenchOptions
 do {
     switch try BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) {
@@ -214,6 +219,15 @@ do {
                 stopAll()
             }
         }
+    }
+
+    if options.runs("relay") {
+        Report.progress("== relay tiers")
+        let daemon = try startDaemon("relay")
+        let result = try RelayBench.measure(
+            daemon: daemon, context: context, navigators: 50, seconds: options.relaySeconds)
+        stopAll()
+        RelayBench.report(result, into: report)
     }
 
     if options.runs("scale") {

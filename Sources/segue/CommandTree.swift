@@ -409,7 +409,7 @@ enum CommandTree {
                     "segue replay log.jsonl --publish tcp://127.0.0.1:7501",
                     "segue replay log.jsonl --publish tcp://127.0.0.1:7501 --speed 0.25 --wait-subscriber",
                 ]),
-        ] + pictures + [MigrateCommand.configuration]))
+        ] + pictures + [MigrateCommand.configuration, RelayCommand.configuration]))
 
     /// The man page's sections after the commands.
     static let manSections: [(title: String, body: String)] = [
@@ -443,6 +443,7 @@ enum CommandTree {
             var c = command
             if c.subcommands.isEmpty {
                 var shared = offline.contains(c.name) ? global.filter { $0.name == "json" } : global
+                if c.name == "relay" { shared = global.filter { RelayCommand.sharedOptions.contains($0.name) } }
                 if withoutJSON.contains(c.name) { shared.removeAll { $0.name == "json" } }
                 c.options += shared.filter { g in !c.options.contains { $0.name == g.name } }
             } else {

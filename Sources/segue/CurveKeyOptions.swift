@@ -71,23 +71,23 @@ struct CurveKeyOptions: Equatable, Sendable {
                 throw UsageError.invalidValue(
                     "", for: client.source, "expected the base name of a key pair written by 'segue keygen --out NAME'")
             }
-            let serverKey = try Self.serverPublicKey(server)
+            let serverKey = try Self.publicKey(server, of: "the daemon's")
             let (credentials, secretFile) = try CurveCredentials.keyPair(
                 named: client.value, serverPublicKey: serverKey)
             return (credentials, secretFile)
         }
     }
 
-    /// The daemon's public key: the key in the file the text names, else the text itself when it is a
-    /// Z85 key.
+    /// A public key (the daemon's, or a subscriber's for `relay --allow`): the key in the file the
+    /// text names, else the text itself when it is a Z85 key.
     ///
     /// A file comes first, and so does a name ending in `.pub` (as `segue keygen` names public keys),
     /// because the Z85 alphabet holds `/`, `.` and `-`: a path of 40 such characters
     /// (`/tmp/segue-test-0123ABCD/keys/server.pub` is one) also reads as a key, and a missing file
     /// must be reported as missing, not sent as a key.
-    private static func serverPublicKey(_ given: Given) throws -> String {
+    static func publicKey(_ given: Given, of whose: String) throws -> String {
         let text = given.value
-        let expectation = "expected the daemon's public key: 40 Z85 characters, or a file holding them"
+        let expectation = "expected \(whose) public key: 40 Z85 characters, or a file holding them"
         if text.isEmpty { throw UsageError.invalidValue(text, for: given.source, expectation) }
         let exists = access(text, F_OK) == 0
         if !exists, !text.hasSuffix(".pub"), CurveKeyFile.keyProblem(text) == nil { return text }

@@ -110,6 +110,9 @@ enum Output {
             return (client.kind.name, status, text, [:])
         case let refusal as Refusal:
             return (refusal.code.rawValue, .rejected, "error: \(refusal)", [:])
+        case let relay as RelayError:
+            return relay.isTimeout
+                ? ("timeout", .timeout, "error: \(relay)", [:]) : ("transport", .unavailable, "error: \(relay)", [:])
         case let io as IOFailure:
             return ("io", .io, "error: \(io)", [:])
         default:

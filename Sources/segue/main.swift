@@ -16,7 +16,7 @@ let handlers: [String: (Invocation) throws -> Void] = [
     "stats": MonitorCommands.stats, "raw": ToolCommands.raw, "help": ToolCommands.help,
     "completion": ToolCommands.completion,
     "export": StoreCommands.export, "import": StoreCommands.importLog, "verify": StoreCommands.verify,
-    "keygen": StoreCommands.keygen, "migrate": MigrateCommand.run,
+    "keygen": StoreCommands.keygen, "migrate": MigrateCommand.run, "relay": RelayCommand.run,
     "watch": WatchCommand.run, "replay": ReplayCommand.run,
     "timeline": TimelineCommand.run, "view": ViewCommand.run,
 ]

@@ -56,9 +56,12 @@ final class CliBackground: @unchecked Sendable {
     private var collected: [String] = ["", ""]
     private var open = 2
 
-    init(_ arguments: [String], executable: String = Cli.binary) throws {
+    init(_ arguments: [String], executable: String = Cli.binary, environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let pipes = [Pipe(), Pipe()]
         process.standardOutput = pipes[0]
         process.standardError = pipes[1]

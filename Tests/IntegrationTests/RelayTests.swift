@@ -1,0 +1,166 @@
+import Foundation
+import SegueClient
+import SegueCore
+import SegueProtocol
+import Testing
+
+/// `segue relay` between real daemons and real subscribers: two tiers forward every message byte for
+/// byte, subscriptions flow upstream (the counters show it), heartbeats let a client below a relay
+/// that merges two daemons find gaps and restores of its own daemon, and CURVE holds at each hop.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct RelayTests {
+    typealias Message = (topic: String, body: JSON, raw: [UInt8])
+
+    /// Pushes every navigator (created first) with a 0.3 s animator.
+    static func animate(_ client: TestClient, _ names: [String]) throws {
+        for name in names { try client.ok(["cmd": "create", "navigator": .string(name), "root": "Home"]) }
+        for name in names {
+            try client.ok(["cmd": "push", "navigator": .string(name), "screen": "A", "animator": ["duration": 0.3]])
+        }
+    }
+
+    /// Receives until each of `names` has had its `transition.completed` (a starved daemon may skip the
+    /// frame of a final tick, never an event), then what follows within 300 ms.
+    static func untilCompleted(_ subscriber: TestSubscriber, _ names: [String]) throws -> [Message] {
+        var waiting = Set(names)
+        let messages = try subscriber.collect { topic, body in
+            if topic.hasPrefix("event/"), body["type"] == "transition.completed",
+                let name = body["navigator"]?.stringValue
+            {
+                waiting.remove(name)
+            }
+            return waiting.isEmpty
+        }
+        return messages + (try subscriber.collect(idle: .milliseconds(300)))
+    }
+
+    /// The raw bodies of the messages whose topic is one of `names`' event or tick topics, in order.
+    static func stream(_ messages: [Message], of names: [String]) -> [String: [[UInt8]]] {
+        var out: [String: [[UInt8]]] = [:]
+        for name in names {
+            out[name] = messages.filter { $0.topic == "tick/\(name)/" || $0.topic == "event/\(name)/" }.map(\.raw)
+        }
+        return out
+    }
+
+    @Test func twoTiersForwardEveryMessageByteIdentical() throws {
+        let a = try DaemonProcess()
+        let b = try DaemonProcess()
+        defer {
+            a.stop()
+            b.stop()
+        }
+        let ca = try TestClient(endpoint: a.commandEndpoint)
+        let cb = try TestClient(endpoint: b.commandEndpoint)
+        let top = try RelayProcess(from: [a.publishEndpoint, b.publishEndpoint])
+        let bottom = try RelayProcess(from: [top.publishEndpoint])
+        defer {
+            bottom.stop()
+            top.stop()
+        }
+        let topics = ["tick/", "event/", "hb/"]
+        let directA = try TestSubscriber(endpoint: a.publishEndpoint, topics: topics)
+        try directA.settle(ca)
+        let directB = try TestSubscriber(endpoint: b.publishEndpoint, topics: topics)
+        try directB.settle(cb)
+        let below = try TestSubscriber(endpoint: bottom.publishEndpoint, topics: topics)
+        try below.settle(ca)
+        try below.settle(cb)
+
+        let namesA = (0..<4).map { "a\($0)" }
+        let namesB = (0..<4).map { "b\($0)" }
+        try Self.animate(ca, namesA)
+        try Self.animate(cb, namesB)
+        let gotBelow = try Self.untilCompleted(below, namesA + namesB)
+        let gotA = try Self.untilCompleted(directA, namesA)
+        let gotB = try Self.untilCompleted(directB, namesB)
+        // Two heartbeats of each daemon, then everything still queued: below first, so that whatever
+        // reached it has reached the direct subscribers too.
+        usleep(2_200_000)
+        let restBelow = try below.collect(idle: .milliseconds(300))
+        let restA = try directA.collect(idle: .milliseconds(300))
+        let restB = try directB.collect(idle: .milliseconds(300))
+
+        let all = gotBelow + restBelow
+        for (names, direct) in [(namesA, gotA + restA), (namesB, gotB + restB)] {
+            let expected = Self.stream(direct, of: names)
+            let forwarded = Self.stream(all, of: names)
+            for name in names {
+                #expect((expected[name]?.count ?? 0) >= 4, "\(name): its events and ticks")
+                #expect(forwarded[name] == expected[name], "\(name)'s ticks and events through two relays")
+            }
+        }
+        let instanceA = try #require(try ca.call(["cmd": "ping"])["instance"]?.stringValue)
+        let instanceB = try #require(try cb.call(["cmd": "ping"])["instance"]?.stringValue)
+        let beats = all.filter { $0.topic == "hb/" }
+        let directBeats = Set((gotA + restA + gotB + restB).filter { $0.topic == "hb/" }.map(\.raw))
+        for instance in [instanceA, instanceB] {
+            #expect(beats.filter { $0.body["instance"] == .string(instance) }.count >= 2, "heartbeats of \(instance)")
+        }
+        #expect(beats.allSatisfy { directBeats.contains($0.raw) }, "every heartbeat byte-identical")
+    }
+
+    @Test func subscriptionsFlowUpstreamAndTheCountersShowIt() throws {
+        let a = try DaemonProcess()
+        defer { a.stop() }
+        let ca = try TestClient(endpoint: a.commandEndpoint)
+        let relay = try RelayProcess(from: [a.publishEndpoint], arguments: ["--stats-interval", "0.2"])
+        let below = try TestSubscriber(endpoint: relay.publishEndpoint, topics: ["tick/x/"])
+        try below.settle(ca)
+        try Self.animate(ca, ["x", "y"])
+        try ca.waitIdle("x")
+        try ca.waitIdle("y")
+        let received = try below.collect(idle: .milliseconds(500))
+        #expect(received.allSatisfy { $0.topic == "tick/x/" }, "only what was subscribed to")
+        #expect(received.last?.body["final"] == true, "x's ticks, up to its final one")
+        let count = received.count
+
+        let stats = try Cli.run(["relay", "--stats", "--control", relay.controlEndpoint, "--json"])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let counters = try JSON.parse(Array(stats.stdout.utf8))["statistics"]
+        // y's ticks never left the daemon: the relay received exactly what it forwarded below.
+        #expect(counters?["frontend"]?["messagesIn"] == .int(Int64(received.count)))
+        #expect(counters?["backend"]?["messagesOut"] == .int(Int64(received.count)))
+        #expect((counters?["backend"]?["messagesIn"]?.int64Value ?? 0) >= 2, "tick/x/ and the probe")
+        #expect((counters?["frontend"]?["messagesOut"]?.int64Value ?? 0) >= 2, "sent upstream")
+        let human = try Cli.run(["relay", "--stats", "--control", relay.controlEndpoint])
+        #expect(human.stdout.contains("\(count) publications received, \(count) forwarded"), "\(human.stdout)")
+
+        #expect(relay.stop() == 0)
+        #expect(relay.log.contains("segue relay: Statistics: "), "\(relay.log)")
+        #expect(
+            relay.log.contains("segue relay: Stopping: \(count) publications received, \(count) forwarded"),
+            "\(relay.log)")
+        let gone = try Cli.run(["relay", "--stats", "--control", relay.controlEndpoint, "--timeout", "0.5"])
+        #expect(gone.status == 3)
+        #expect(gone.stderr.contains("No relay answered at \(relay.controlEndpoint)"), "\(gone.stderr)")
+    }
+
+    @Test(arguments: [
+        (["relay", "--publish", "tcp://127.0.0.1:1"], "Missing value for '--from <endpoint>'."),
+        (["relay", "--from", "tcp://127.0.0.1:1"], "Missing value for '--publish <endpoint>'."),
+        (["relay", "--stats"], "--stats needs --control <endpoint>: the control endpoint of the relay to ask."),
+        (
+            ["relay", "--from", "tcp://127.0.0.1:1", "--publish", "tcp://127.0.0.1:2", "--allow", "x.pub"],
+            "--allow needs --publish-key <name>: without it --publish does not use CURVE."
+        ),
+        (
+            ["relay", "--from", "tcp://127.0.0.1:1", "--publish", "tcp://127.0.0.1:2", "--publish-key", "k"],
+            "--publish-key needs at least one --allow <key|file>: the public keys of the subscribers to admit."
+        ),
+        (["relay", "--from", "tcp://127.0.0.1:1", "--endpoint", "tcp://127.0.0.1:3"], "Unknown option '--endpoint'"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let result = try Cli.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func anEndpointThatCannotBeBoundIsStatus69() throws {
+        let a = try DaemonProcess()
+        defer { a.stop() }
+        // The daemon's own publish endpoint is taken.
+        let result = try Cli.run(["relay", "--from", a.publishEndpoint, "--publish", a.publishEndpoint])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("Cannot publish on \(a.publishEndpoint): Address already in use"))
+    }
+}
