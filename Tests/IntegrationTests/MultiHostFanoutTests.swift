@@ -7,7 +7,7 @@ import Testing
 /// Fan-out across hosts (network namespaces this test makes): three daemons on three hosts, a relay
 /// merging them on a fourth, a second tier on a fifth, and 200 subscribers on a sixth receive every
 /// tick and event of 50 navigators at 60 Hz byte for byte as a subscriber on each daemon's own host.
-@Suite(.serialized, .timeLimit(.minutes(4))) struct MultiHostFanoutTests {
+@Suite(.serialized, .timeLimit(.minutes(4)), .choosesItsBackends) struct MultiHostFanoutTests {
     static let enabled = NetworkHosts.unavailable == nil || NetworkHosts.isCI
 
     @Test(.enabled(if: enabled, "needs network namespaces: \(NetworkHosts.unavailable ?? "")"))

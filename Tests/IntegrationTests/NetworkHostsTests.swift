@@ -5,7 +5,7 @@ import Testing
 /// The multi-host harness itself: hosts reach each other on the private subnet, the machine's own
 /// namespace does not see it, and tear-down leaves no namespace and no process behind, also when
 /// the test fails midway.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct NetworkHostsTests {
+@Suite(.serialized, .timeLimit(.minutes(1)), .choosesItsBackends) struct NetworkHostsTests {
     @Test(.enabled(if: MultiHostFanoutTests.enabled, "needs network namespaces: \(NetworkHosts.unavailable ?? "")"))
     func hostsTalkOnlyAmongThemselvesAndLeaveNothingBehind() throws {
         try #require(NetworkHosts.unavailable == nil, "\(NetworkHosts.unavailable ?? "")")

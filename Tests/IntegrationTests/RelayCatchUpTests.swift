@@ -31,7 +31,8 @@ import Testing
         }
     }
 
-    @Test func aLateJoinerBelowARelayFindsGapsAndRestoresOfItsOwnDaemon() throws {
+    /// Its restore is a copy of SQLite's files (`copyOfLog`).
+    @Test(.sqliteOnly) func aLateJoinerBelowARelayFindsGapsAndRestoresOfItsOwnDaemon() throws {
         let a = try DaemonProcess.configured(#"{"heartbeatSeconds": 0.2}"#)
         let b = try DaemonProcess.configured(#"{"heartbeatSeconds": 0.2}"#)
         var current = a

@@ -74,9 +74,10 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: StoreBackend.selected == .sqlite, "tests frame timing, not the store; runs in the SQLite pass")
     }
 
-    /// A test that picks its backends itself (`StoreBackend.allCases`, or a server of its own): it
+    /// A test that picks its backends itself (`StoreBackend.allCases`, a server of its own, or daemons
+    /// it starts in network namespaces on SQLite): it
     /// runs once, in the SQLite pass.
     static var choosesItsBackends: Self {
-        .enabled(if: StoreBackend.selected == .sqlite, "runs every backend itself, in the SQLite pass")
+        .enabled(if: StoreBackend.selected == .sqlite, "chooses its backends itself; runs in the SQLite pass")
     }
 }
