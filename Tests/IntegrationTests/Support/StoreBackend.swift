@@ -75,8 +75,7 @@ extension Trait where Self == ConditionTrait {
     }
 
     /// A test that picks its backends itself (`StoreBackend.allCases`, a server of its own, or daemons
-    /// it starts in network namespaces on SQLite): it
-    /// runs once, in the SQLite pass.
+    /// it starts in network namespaces on SQLite): it runs once, in the SQLite pass.
     static var choosesItsBackends: Self {
         .enabled(if: StoreBackend.selected == .sqlite, "chooses its backends itself; runs in the SQLite pass")
     }
