@@ -113,12 +113,12 @@ extension SegueClient {
 
     @discardableResult
     public func cancel(
-        _ navigator: String, completionSpeed: Double = 1, completionCurve: TimingCurve = .easeInOut,
-        envelope: CommandEnvelope = .init()
+        _ navigator: String, velocity: Double? = nil, completionSpeed: Double = 1,
+        completionCurve: TimingCurve = .easeInOut, envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
         try send(
-            .cancel(completionSpeed: completionSpeed, completionCurve: completionCurve), to: navigator,
-            envelope: envelope)
+            .cancel(completionSpeed: completionSpeed, completionCurve: completionCurve, velocity: velocity),
+            to: navigator, envelope: envelope)
     }
 
     /// `end`: the daemon decides finish or cancel by the navigator's end rule (`decision`).

@@ -70,8 +70,9 @@ extension NavigationCommand {
             let (speed, curve) = try Self.completion(&args)
             self = .finish(velocity: velocity, completionSpeed: speed, completionCurve: curve)
         case "cancel":
+            let velocity = try Self.velocity(&args)
             let (speed, curve) = try Self.completion(&args)
-            self = .cancel(completionSpeed: speed, completionCurve: curve)
+            self = .cancel(completionSpeed: speed, completionCurve: curve, velocity: velocity)
         case "end":
             let percent = try args.double("percent").map { min(1, max(0, $0)) }
             self = .end(percent: percent, velocity: try Self.velocity(&args))
@@ -144,8 +145,10 @@ extension NavigationCommand {
             var r: JSONObject = ["completionSpeed": .double(speed), "completionCurve": curve.json]
             if let velocity { r["velocity"] = .double(velocity) }
             return r
-        case .cancel(let speed, let curve):
-            return ["completionSpeed": .double(speed), "completionCurve": curve.json]
+        case .cancel(let speed, let curve, let velocity):
+            var r: JSONObject = ["completionSpeed": .double(speed), "completionCurve": curve.json]
+            if let velocity { r["velocity"] = .double(velocity) }
+            return r
         case .end(let percent, let velocity):
             var r: JSONObject = [:]
             if let percent { r["percent"] = .double(percent) }

@@ -46,7 +46,8 @@ public enum NavigationCommand: Equatable, Sendable {
     case begin(InteractiveStart?, animator: JSON?)
     case update(percent: Double, velocity: Double?)
     case finish(velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)
-    case cancel(completionSpeed: Double, completionCurve: TimingCurve)
+    /// `velocity` is the release velocity as on `finish` and `end`, recorded in `transition.cancelling`.
+    case cancel(completionSpeed: Double, completionCurve: TimingCurve, velocity: Double? = nil)
     case end(percent: Double?, velocity: Double?)
 
     /// The wire name (`cmd`).

@@ -29,11 +29,13 @@ extension NavigationEvent {
             ]
             if let velocity { o["velocity"] = .double(velocity) }
             return o
-        case .cancelling(let t, let fraction, let speed, let curve, let reason):
-            return [
+        case .cancelling(let t, let fraction, let speed, let curve, let reason, let velocity):
+            var o: JSONObject = [
                 "transition": .int(t), "fraction": .double(fraction), "completionSpeed": .double(speed),
                 "completionCurve": curve.json, "reason": .string(reason.rawValue),
             ]
+            if let velocity { o["velocity"] = .double(velocity) }
+            return o
         case .completed(let t):
             return ["transition": .int(t)]
         case .cancelled(let t, let reason):
@@ -107,7 +109,8 @@ private struct EventDataReader {
         case .transitionCancelling?:
             return .cancelling(
                 transition: try int("transition"), fraction: try double("fraction"),
-                completionSpeed: try double("completionSpeed"), completionCurve: try curve(), reason: try reason())
+                completionSpeed: try double("completionSpeed"), completionCurve: try curve(), reason: try reason(),
+                velocity: try d.double("velocity"))
         case .transitionCompleted?:
             return .completed(transition: try int("transition"))
         case .transitionCancelled?:

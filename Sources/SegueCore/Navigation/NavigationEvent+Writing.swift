@@ -44,9 +44,10 @@ extension NavigationEvent {
             w.openCompletion(t, fraction, speed, curve)
             if let velocity { w.writeMember(",\"velocity\":", velocity) }
             w.append(UInt8(ascii: "}"))
-        case .cancelling(let t, let fraction, let speed, let curve, let reason):
+        case .cancelling(let t, let fraction, let speed, let curve, let reason, let velocity):
             w.openCompletion(t, fraction, speed, curve)
             w.writeMember(",\"reason\":", reason.rawValue)
+            if let velocity { w.writeMember(",\"velocity\":", velocity) }
             w.append(UInt8(ascii: "}"))
         case .completed(let t):
             w.openTransition(t)

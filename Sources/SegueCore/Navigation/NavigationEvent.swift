@@ -39,9 +39,10 @@ public struct NavigationEvent: Equatable, Sendable {
         case interrupted(transition: Int, fraction: Double, owner: String?)
         case finishing(
             transition: Int, fraction: Double, velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)
+        /// `velocity`: the release velocity, when the command gave one or the end rule decided with it.
         case cancelling(
             transition: Int, fraction: Double, completionSpeed: Double, completionCurve: TimingCurve,
-            reason: CancelReason)
+            reason: CancelReason, velocity: Double? = nil)
         case completed(transition: Int)
         case cancelled(transition: Int, reason: CancelReason)
         case queued(request: NavigationCommand, position: Int)

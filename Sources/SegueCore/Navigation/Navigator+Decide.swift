@@ -98,7 +98,8 @@ struct Decision {
                         transition: t.id, fraction: t.percent, velocity: velocity, completionSpeed: speed,
                         completionCurve: curve))
             ]
-        case .cancel(let speed, let curve): return try cancel(speed: speed, curve: curve)
+        case .cancel(let speed, let curve, let velocity):
+            return try cancel(speed: speed, curve: curve, velocity: velocity)
         case .end(let percent, let velocity): return try end(percent: percent, velocity: velocity)
         }
     }
@@ -164,7 +165,7 @@ struct Decision {
         }
     }
 
-    private func cancel(speed: Double, curve: TimingCurve) throws(CoreError) -> [NavigationEvent] {
+    private func cancel(speed: Double, curve: TimingCurve, velocity: Double?) throws(CoreError) -> [NavigationEvent] {
         guard let t = state.transition else { throw noTransition("cancel") }
         switch t.phase {
         case .interactive, .animating, .finishing:
@@ -178,7 +179,7 @@ struct Decision {
             event(
                 .cancelling(
                     transition: t.id, fraction: t.fraction(at: frame), completionSpeed: speed,
-                    completionCurve: curve, reason: .requested))
+                    completionCurve: curve, reason: .requested, velocity: velocity))
         ]
     }
 
@@ -204,7 +205,7 @@ struct Decision {
                 event(
                     .cancelling(
                         transition: t.id, fraction: p, completionSpeed: 1, completionCurve: .easeInOut,
-                        reason: .requested)))
+                        reason: .requested, velocity: v)))
         }
         return events
     }

@@ -112,7 +112,7 @@ extension Transition {
             t.segment = Segment(
                 startFrame: frame, startFraction: fraction, endFraction: 1,
                 frames: clock.frames(forSeconds: (1 - fraction) * duration / speed), curve: curve)
-        case .cancelling(_, let fraction, let speed, let curve, let reason):
+        case .cancelling(_, let fraction, let speed, let curve, let reason, _):
             t.phase = .cancelling
             t.cancelReason = reason
             t.segment = Segment(

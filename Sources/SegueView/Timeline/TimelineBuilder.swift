@@ -95,8 +95,8 @@ package struct TimelineBuilder {
             }
         case .finishing(let id, let fraction, let velocity, _, _):
             return onBand(id) { release(&$0, .finishing, fraction: fraction, velocity: velocity, reason: nil) }
-        case .cancelling(let id, let fraction, _, _, let reason):
-            return onBand(id) { release(&$0, .cancelling, fraction: fraction, velocity: nil, reason: reason) }
+        case .cancelling(let id, let fraction, _, _, let reason, let velocity):
+            return onBand(id) { release(&$0, .cancelling, fraction: fraction, velocity: velocity, reason: reason) }
         case .completed(let id), .cancelled(let id, _):
             return id
         default:

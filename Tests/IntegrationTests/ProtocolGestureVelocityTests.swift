@@ -1,0 +1,61 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// `velocity` on `finish`, `cancel` and `end` through the real daemon: accepted alike, refused alike,
+/// recorded alike.
+@Suite struct ProtocolGestureVelocityTests {
+    let daemon: DaemonProcess
+    let c: TestClient
+
+    init() throws {
+        daemon = try DaemonProcess()
+        c = try TestClient(endpoint: daemon.commandEndpoint)
+    }
+
+    /// A navigator two deep with an interactive pop at 0.4 owned by `pan`.
+    private func dragged(_ name: String) throws {
+        try c.ok(["cmd": "create", "navigator": .string(name), "root": "Home"])
+        try c.ok(["cmd": "push", "navigator": .string(name), "screen": "Detail", "animated": false])
+        try c.ok(["cmd": "begin", "navigator": .string(name), "operation": "pop", "owner": "pan"])
+        try c.ok(["cmd": "update", "navigator": .string(name), "owner": "pan", "percent": 0.4, "velocity": 0.1])
+    }
+
+    @Test func cancelTakesVelocityAndRecordsIt() throws {
+        defer { daemon.stop() }
+        try dragged("g")
+        let reply = try c.ok(["cmd": "cancel", "navigator": "g", "owner": "pan", "velocity": -0.8])
+        #expect(reply["decision"] == "cancel")
+        #expect(TestClient.routes(try c.waitIdle("g")) == ["Home", "Detail"])
+        let cancelling = try #require(try c.events(of: "g").first { $0.type == "transition.cancelling" })
+        #expect(cancelling.data["velocity"] == -0.8)
+        #expect(cancelling.data["fraction"] == 0.4)
+    }
+
+    @Test(arguments: ["finish", "cancel", "end"])
+    func everyReleaseRecordsTheVelocityItWasGiven(_ cmd: String) throws {
+        defer { daemon.stop() }
+        try dragged("g")
+        // 1.5 is a fling: `end` finishes with it, as `finish` does; `cancel` goes back all the same.
+        try c.ok(["cmd": .string(cmd), "navigator": "g", "owner": "pan", "velocity": 1.5])
+        try c.waitIdle("g")
+        let release = try #require(
+            try c.events(of: "g").first { $0.type == "transition.finishing" || $0.type == "transition.cancelling" })
+        #expect(release.type == (cmd == "cancel" ? "transition.cancelling" : "transition.finishing"))
+        #expect(release.data["velocity"] == 1.5)
+    }
+
+    @Test(arguments: ["finish", "cancel", "end"])
+    func everyReleaseRefusesTheSameBadVelocities(_ cmd: String) throws {
+        defer { daemon.stop() }
+        try dragged("g")
+        let wrongType = try c.fails(
+            ["cmd": .string(cmd), "navigator": "g", "owner": "pan", "velocity": "fast"], .badRequest)
+        #expect(wrongType["message"]?.stringValue?.contains("velocity") == true)
+        try c.fails(["cmd": .string(cmd), "navigator": "g", "owner": "pan", "velocity": 1e6], .invalidArgument)
+        // Nothing was applied: the gesture is still interactive at 0.4.
+        let state = try c.ok(["cmd": "state", "navigator": "g"])
+        #expect(state["transition"]?["phase"] == "interactive")
+        #expect(state["transition"]?["fraction"] == 0.4)
+    }
+}
