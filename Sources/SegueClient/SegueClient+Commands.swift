@@ -89,16 +89,18 @@ extension SegueClient {
     /// `begin`: an interactive transition, or (`start` nil) an interrupt of the one animating.
     @discardableResult
     public func begin(
-        _ navigator: String, _ start: InteractiveStart?, animator: JSON? = nil, envelope: CommandEnvelope = .init()
+        _ navigator: String, _ start: InteractiveStart?, animator: JSON? = nil, geometry: GestureGeometry = .none,
+        envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
-        try send(.begin(start, animator: animator), to: navigator, envelope: envelope)
+        try send(.begin(start, animator: animator, geometry: geometry), to: navigator, envelope: envelope)
     }
 
     @discardableResult
     public func update(
-        _ navigator: String, percent: Double, velocity: Double? = nil, envelope: CommandEnvelope = .init()
+        _ navigator: String, percent: Double, velocity: Double? = nil, geometry: GestureGeometry = .none,
+        envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
-        try send(.update(percent: percent, velocity: velocity), to: navigator, envelope: envelope)
+        try send(.update(percent: percent, velocity: velocity, geometry: geometry), to: navigator, envelope: envelope)
     }
 
     @discardableResult

@@ -58,13 +58,15 @@ extension NavigationCommand {
             }
             let animator = args.raw("animator")
             if let animator { _ = try Animator(json: animator, base: .default) }
-            self = .begin(start, animator: animator)
+            self = .begin(start, animator: animator, geometry: try GestureGeometry(reading: &args))
         case "update":
             // Any number is clamped to [0, 1], so percent has a type but no range to be out of.
             guard let percent = try args.double("percent") else {
                 throw .missing("percent", "update needs a number, clamped to [0, 1]")
             }
-            self = .update(percent: min(1, max(0, percent)), velocity: try Self.velocity(&args))
+            self = .update(
+                percent: min(1, max(0, percent)), velocity: try Self.velocity(&args),
+                geometry: try GestureGeometry(reading: &args))
         case "finish":
             let velocity = try Self.velocity(&args)
             let (speed, curve) = try Self.completion(&args)
@@ -122,7 +124,7 @@ extension NavigationCommand {
         case .setStack(let refs, let o): return opts(o, ["screens": .array(refs.map(\.json))])
         case .present(let s, let o): return opts(o, ["screen": s.json])
         case .dismiss(let o): return opts(o)
-        case .begin(let start, let animator):
+        case .begin(let start, let animator, let geometry):
             var r: JSONObject = [:]
             switch start {
             case nil: break
@@ -136,10 +138,12 @@ extension NavigationCommand {
                 r["screen"] = s.json
             }
             if let animator { r["animator"] = animator }
+            geometry.write(into: &r)
             return r
-        case .update(let percent, let velocity):
+        case .update(let percent, let velocity, let geometry):
             var r: JSONObject = ["percent": .double(percent)]
             if let velocity { r["velocity"] = .double(velocity) }
+            geometry.write(into: &r)
             return r
         case .finish(let velocity, let speed, let curve):
             var r: JSONObject = ["completionSpeed": .double(speed), "completionCurve": curve.json]

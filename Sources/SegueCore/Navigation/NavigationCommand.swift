@@ -43,8 +43,8 @@ public enum NavigationCommand: Equatable, Sendable {
     case present(ScreenSpec, TransitionOptions)
     case dismiss(TransitionOptions)
     /// `nil` start: interrupt the transition in flight, making it interactive at its fraction.
-    case begin(InteractiveStart?, animator: JSON?)
-    case update(percent: Double, velocity: Double?)
+    case begin(InteractiveStart?, animator: JSON?, geometry: GestureGeometry = .none)
+    case update(percent: Double, velocity: Double?, geometry: GestureGeometry = .none)
     case finish(velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)
     /// `velocity` is the release velocity as on `finish` and `end`, recorded in `transition.cancelling`.
     case cancel(completionSpeed: Double, completionCurve: TimingCurve, velocity: Double? = nil)

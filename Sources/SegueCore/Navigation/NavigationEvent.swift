@@ -29,14 +29,16 @@ public struct NavigationEvent: Equatable, Sendable {
         public var owner: String?
         /// The screen counter after this transition made its screens: ids are never reused.
         public var nextScreen: Int
+        /// Where the finger was when an interactive `begin` started it.
+        public var geometry: GestureGeometry = .none
     }
 
     public enum Kind: Equatable, Sendable {
         case created(root: Screen, config: NavigatorConfig, frameRate: Int)
         case closed
         case started(Started)
-        case updated(transition: Int, percent: Double, velocity: Double)
-        case interrupted(transition: Int, fraction: Double, owner: String?)
+        case updated(transition: Int, percent: Double, velocity: Double, geometry: GestureGeometry = .none)
+        case interrupted(transition: Int, fraction: Double, owner: String?, geometry: GestureGeometry = .none)
         case finishing(
             transition: Int, fraction: Double, velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)
         /// `velocity`: the release velocity, when the command gave one or the end rule decided with it.

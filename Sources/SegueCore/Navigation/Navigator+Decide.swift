@@ -85,11 +85,12 @@ struct Decision {
         case .create: preconditionFailure("create is decided before the navigator is open")
         case .close: return try close()
         case .push, .pop, .popTo, .popToRoot, .setStack, .present, .dismiss: return try navigate(command)
-        case .begin(let interactive, let animator): return try begin(interactive, animator: animator)
-        case .update(let percent, let velocity):
+        case .begin(let interactive, let animator, let geometry):
+            return try begin(interactive, animator: animator, geometry: geometry)
+        case .update(let percent, let velocity, let geometry):
             let t = try gestureTransition("update")
             let v = velocity ?? estimatedVelocity(t, percent: percent)
-            return [event(.updated(transition: t.id, percent: percent, velocity: v))]
+            return [event(.updated(transition: t.id, percent: percent, velocity: v, geometry: geometry))]
         case .finish(let velocity, let speed, let curve):
             let t = try gestureTransition("finish")
             return [
@@ -319,7 +320,9 @@ struct Decision {
         return rested <= state.clock.frames(forSeconds: Self.releaseVelocityWindow) ? t.velocity : 0
     }
 
-    private func begin(_ interactive: InteractiveStart?, animator: JSON?) throws(CoreError) -> [NavigationEvent] {
+    private func begin(_ interactive: InteractiveStart?, animator: JSON?, geometry: GestureGeometry) throws(CoreError)
+        -> [NavigationEvent]
+    {
         guard let interactive else {
             guard let t = state.transition else {
                 throw CoreError(
@@ -329,7 +332,11 @@ struct Decision {
                 throw CoreError(
                     .busy, "Transition \(t.id) on \(name) is already interactive; drive it with update/finish/cancel.")
             }
-            return [event(.interrupted(transition: t.id, fraction: t.fraction(at: frame), owner: envelope.owner))]
+            return [
+                event(
+                    .interrupted(
+                        transition: t.id, fraction: t.fraction(at: frame), owner: envelope.owner, geometry: geometry))
+            ]
         }
         if let t = state.transition {
             throw CoreError(
@@ -349,25 +356,27 @@ struct Decision {
             let stack = Array(state.stack.dropLast())
             return try start(
                 .pop, from: state.stack.last!, to: stack.last!, popped: [state.stack.last!], stack: stack,
-                modals: state.modals, options: options, nextScreen: counter, interactive: true)
+                modals: state.modals, options: options, nextScreen: counter, interactive: true, geometry: geometry)
         case .push(let spec):
             try checkDepth(state.stack.count + state.modals.count + 1)
             let screen = makeScreen(spec, &counter)
             return try start(
                 .push, from: state.stack.last!, to: screen, popped: [], stack: state.stack + [screen],
-                modals: state.modals, options: options, nextScreen: counter, interactive: true)
+                modals: state.modals, options: options, nextScreen: counter, interactive: true, geometry: geometry)
         case .present(let spec):
             try checkDepth(state.stack.count + state.modals.count + 1)
             let screen = makeScreen(spec, &counter)
             return try start(
                 .present, from: state.top!, to: screen, popped: [], stack: state.stack,
-                modals: state.modals + [screen], options: options, nextScreen: counter, interactive: true)
+                modals: state.modals + [screen], options: options, nextScreen: counter, interactive: true,
+                geometry: geometry)
         case .dismiss:
             guard let modal = state.modals.last else { throw noModal() }
             let modals = Array(state.modals.dropLast())
             return try start(
                 .dismiss, from: modal, to: modals.last ?? state.stack.last!, popped: [modal],
-                stack: state.stack, modals: modals, options: options, nextScreen: counter, interactive: true)
+                stack: state.stack, modals: modals, options: options, nextScreen: counter, interactive: true,
+                geometry: geometry)
         }
     }
 
@@ -425,15 +434,20 @@ struct Decision {
     /// The events that start a transition: `started`, and `completed` in the same frame when not animated.
     private func start(
         _ operation: TransitionOperation, from: Screen, to: Screen, popped: [Screen], stack: [Screen], modals: [Screen],
-        options: TransitionOptions, nextScreen: Int, interactive: Bool = false
+        options: TransitionOptions, nextScreen: Int, interactive: Bool = false, geometry: GestureGeometry = .none
     ) throws(CoreError) -> [NavigationEvent] {
         var animator = state.config.animators.animator(for: operation, from: from.name, to: to.name)
         if let override = options.animator { animator = try Animator(json: override, base: animator) }
+        // A swipe's edge says where the views go, over a rule's or a preset's edge; an `edge` the
+        // command's animator names outright still wins.
+        if let edge = geometry.edge?.animatorEdge(for: operation), options.animator?["edge"] == nil {
+            animator.edge = edge
+        }
         let id = state.nextTransitionID
         let started = NavigationEvent.Started(
             transition: id, operation: operation, from: from, to: to, popped: popped, stack: stack, modals: modals,
             animator: animator, animated: options.animated || interactive, interactive: interactive,
-            owner: interactive ? envelope.owner : nil, nextScreen: nextScreen)
+            owner: interactive ? envelope.owner : nil, nextScreen: nextScreen, geometry: geometry)
         var events = [event(.started(started))]
         if !interactive, !started.animated || animator.effectiveDuration <= 0 {
             events.append(event(.completed(transition: id)))

@@ -75,7 +75,8 @@ extension NavigatorState {
             segment: Segment(
                 startFrame: frame, startFraction: 0, endFraction: 1, frames: clock.frames(forSeconds: duration),
                 curve: .linear),
-            percent: 0, velocity: 0, lastInteractionFrame: frame, cancelReason: .requested)
+            percent: 0, velocity: 0, lastInteractionFrame: frame, cancelReason: .requested, touch: e.geometry.touch,
+            swipeEdge: e.geometry.edge)
         nextScreenNumber = max(nextScreenNumber, e.nextScreen)
         nextTransitionID = max(nextTransitionID, e.transition + 1)
     }
@@ -96,11 +97,13 @@ extension Transition {
     func evolved(by kind: NavigationEvent.Kind, frame: Int64, clock: FrameClock) -> Transition {
         var t = self
         switch kind {
-        case .updated(_, let percent, let velocity):
+        case .updated(_, let percent, let velocity, let geometry):
             t.percent = percent
             t.velocity = velocity
             t.lastInteractionFrame = frame
-        case .interrupted(_, let fraction, let owner):
+            t.follow(geometry)
+        case .interrupted(_, let fraction, let owner, let geometry):
+            t.follow(geometry)
             t.phase = .interactive
             t.interactive = true
             t.percent = fraction
@@ -122,6 +125,12 @@ extension Transition {
             break
         }
         return t
+    }
+
+    /// Keeps the last touch and edge a client reported: a step that leaves one out has not moved it.
+    mutating func follow(_ geometry: GestureGeometry) {
+        if let touch = geometry.touch { self.touch = touch }
+        if let edge = geometry.edge { swipeEdge = edge }
     }
 
     /// The animator's duration as this transition runs it: 0 when not animated.

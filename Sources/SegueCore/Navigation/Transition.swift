@@ -72,6 +72,9 @@ public struct Transition: Equatable, Sendable {
     public var lastInteractionFrame: Int64
     /// Why a `cancelling` segment was entered, for the `transition.cancelled` that ends it.
     public var cancelReason: CancelReason
+    /// The last touch point and swipe edge the gesture reported, if any.
+    public var touch: GestureGeometry.Touch? = nil
+    public var swipeEdge: GestureGeometry.SwipeEdge? = nil
 
     /// The fraction at `frame` (the frame must not precede the last event applied).
     public func fraction(at frame: Int64) -> Double {

@@ -83,12 +83,12 @@ package struct TimelineBuilder {
                     rule: wasInteractive ? endRule.decide(percent: fraction, velocity: v ?? 0) : nil))
         }
         switch kind {
-        case .updated(let id, let percent, let velocity):
+        case .updated(let id, let percent, let velocity, _):
             return onBand(id) {
                 $0.updates.append(
                     GestureUpdate(seq: record.seq, frame: record.frame, percent: percent, velocity: velocity))
             }
-        case .interrupted(let id, let fraction, _):
+        case .interrupted(let id, let fraction, _, _):
             return onBand(id) {
                 $0.isInteractive = true
                 $0.turns.append(Turn(kind: .interrupted, seq: record.seq, frame: record.frame, fraction: fraction))
