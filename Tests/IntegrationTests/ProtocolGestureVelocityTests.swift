@@ -59,3 +59,43 @@ import Testing
         #expect(state["transition"]?["fraction"] == 0.4)
     }
 }
+
+/// The release velocity the daemon measures, through the real daemon: updates carry the client's
+/// `time`, so the fit does not depend on when they arrive.
+@Suite struct ProtocolReleaseVelocityTests {
+    let daemon: DaemonProcess
+    let c: TestClient
+
+    init() throws {
+        daemon = try DaemonProcess()
+        c = try TestClient(endpoint: daemon.commandEndpoint)
+    }
+
+    @Test(arguments: [(1.5, "transition.finishing"), (-1.2, "transition.cancelling")])
+    func endWithoutVelocityMeasuresTheFinger(velocity: Double, type: String) throws {
+        defer { daemon.stop() }
+        // No fling: the decision is react-navigation's, percent + 0.3 × velocity > 0.5.
+        try c.ok([
+            "cmd": "create", "navigator": "g", "root": "Home",
+            "endRule": ["threshold": 0.5, "velocityImpact": 0.3, "flingVelocity": 1000],
+        ])
+        try c.ok(["cmd": "push", "navigator": "g", "screen": "Detail", "animated": false])
+        let t0: Int64 = 9_000_000_000
+        let start = velocity > 0 ? 0.1 : 0.9
+        try c.ok(["cmd": "begin", "navigator": "g", "operation": "pop", "time": .int(t0)])
+        // 0.25 s of a finger at constant speed, 60 touches a second, sent as fast as they go.
+        for i in 1...15 {
+            let t = Double(i) / 60
+            try c.ok([
+                "cmd": "update", "navigator": "g", "percent": .double(start + velocity * t),
+                "time": .int(t0 + Int64((t * 1e9).rounded())),
+            ])
+        }
+        let reply = try c.ok(["cmd": "end", "navigator": "g"])
+        #expect(reply["decision"] == (velocity > 0 ? "finish" : "cancel"))
+        try c.waitIdle("g")
+        let release = try #require(try c.events(of: "g").first { $0.type == type })
+        let measured = try #require(release.data["velocity"]?.doubleValue)
+        #expect(abs(measured - velocity) <= 0.05 * abs(velocity), "measured \(measured)")
+    }
+}

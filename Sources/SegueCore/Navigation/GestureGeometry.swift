@@ -33,6 +33,14 @@ public struct GestureGeometry: Equatable, Sendable {
         }
 
         var json: JSON { ["x": .double(x), "y": .double(y)] }
+
+        /// `{"x": …, "y": …}`, both required, nothing else.
+        init(json: JSON, path: String) throws(CoreError) {
+            var t = try Arguments(json, path: path)
+            x = try t.required("x") { (a: inout Arguments, k) throws(CoreError) in try a.double(k) }
+            y = try t.required("y") { (a: inout Arguments, k) throws(CoreError) in try a.double(k) }
+            try t.rejectUnknown()
+        }
     }
 
     /// Android's `BackEvent.swipeEdge` with the four edges of a container.
@@ -77,11 +85,8 @@ extension GestureGeometry {
     init(reading args: inout Arguments, timeKey: String = "time") throws(CoreError) {
         self.init()
         if let raw = args.raw("touch") {
-            var t = try Arguments(raw, path: args.name("touch"))
-            let x = try t.required("x") { (a: inout Arguments, k) throws(CoreError) in try a.double(k) }
-            let y = try t.required("y") { (a: inout Arguments, k) throws(CoreError) in try a.double(k) }
-            try t.rejectUnknown()
-            touch = Touch(x: min(1, max(0, x)), y: min(1, max(0, y)))
+            let t = try Touch(json: raw, path: args.name("touch"))
+            touch = Touch(x: min(1, max(0, t.x)), y: min(1, max(0, t.y)))
         }
         if let name = try args.string("edge") {
             guard let edge = SwipeEdge(rawValue: name) else {

@@ -17,8 +17,9 @@ extension NavigationEvent {
             if let owner = s.owner { o["owner"] = .string(owner) }
             s.geometry.write(into: &o, timeKey: GestureGeometry.eventTimeKey)
             return o
-        case .updated(let t, let percent, let velocity, let geometry):
+        case .updated(let t, let percent, let velocity, let geometry, let estimated):
             var o: JSONObject = ["transition": .int(t), "percent": .double(percent), "velocity": .double(velocity)]
+            if estimated { o["estimated"] = true }
             geometry.write(into: &o, timeKey: GestureGeometry.eventTimeKey)
             return o
         case .interrupted(let t, let fraction, let owner, let geometry):
@@ -103,7 +104,7 @@ private struct EventDataReader {
         case .interactionUpdated?:
             return .updated(
                 transition: try int("transition"), percent: try double("percent"), velocity: try double("velocity"),
-                geometry: try geometry())
+                geometry: try geometry(), estimated: try d.bool("estimated") ?? false)
         case .transitionInterrupted?:
             return .interrupted(
                 transition: try int("transition"), fraction: try double("fraction"), owner: try d.string("owner"),

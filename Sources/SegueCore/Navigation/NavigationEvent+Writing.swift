@@ -31,10 +31,11 @@ extension NavigationEvent {
             w.writeMember(",\"owner\":", s.owner)
             w.writeGeometry(s.geometry)
             w.append(UInt8(ascii: "}"))
-        case .updated(let t, let percent, let velocity, let geometry):
+        case .updated(let t, let percent, let velocity, let geometry, let estimated):
             w.openTransition(t)
             w.writeMember(",\"percent\":", percent)
             w.writeMember(",\"velocity\":", velocity)
+            if estimated { w.append(",\"estimated\":true") }
             w.writeGeometry(geometry)
             w.append(UInt8(ascii: "}"))
         case .interrupted(let t, let fraction, let owner, let geometry):

@@ -37,7 +37,10 @@ public struct NavigationEvent: Equatable, Sendable {
         case created(root: Screen, config: NavigatorConfig, frameRate: Int)
         case closed
         case started(Started)
-        case updated(transition: Int, percent: Double, velocity: Double, geometry: GestureGeometry = .none)
+        /// `estimated`: the daemon measured the velocity (the update gave none).
+        case updated(
+            transition: Int, percent: Double, velocity: Double, geometry: GestureGeometry = .none,
+            estimated: Bool = false)
         case interrupted(transition: Int, fraction: Double, owner: String?, geometry: GestureGeometry = .none)
         case finishing(
             transition: Int, fraction: Double, velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)

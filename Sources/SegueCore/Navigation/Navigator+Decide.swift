@@ -90,7 +90,12 @@ struct Decision {
         case .update(let percent, let velocity, let geometry):
             let t = try gestureTransition("update")
             let v = velocity ?? estimatedVelocity(t, percent: percent)
-            return [event(.updated(transition: t.id, percent: percent, velocity: v, geometry: geometry))]
+            return [
+                event(
+                    .updated(
+                        transition: t.id, percent: percent, velocity: v, geometry: geometry, estimated: velocity == nil)
+                )
+            ]
         case .finish(let velocity, let speed, let curve):
             let t = try gestureTransition("finish")
             return [
@@ -192,8 +197,12 @@ struct Decision {
         var v = velocity ?? releaseVelocity(t)
         if let percent {
             p = percent
-            v = velocity ?? estimatedVelocity(t, percent: percent)
-            events.append(event(.updated(transition: t.id, percent: p, velocity: v)))
+            let update = event(
+                .updated(
+                    transition: t.id, percent: p, velocity: velocity ?? estimatedVelocity(t, percent: percent),
+                    estimated: velocity == nil))
+            events.append(update)
+            v = velocity ?? releaseVelocity(t.evolved(by: update.kind, frame: frame, clock: state.clock))
         }
         switch state.config.endRule.decide(percent: p, velocity: v) {
         case .finish:
@@ -314,10 +323,13 @@ struct Decision {
     /// update is decided with velocity 0, not with a fling that stopped long before.
     static let releaseVelocityWindow = 0.1
 
-    /// The velocity `end` uses when it carries none.
+    /// The velocity `end` uses when it carries none: 0 after a rest; the last update's when the
+    /// client gave it; else the least-squares fit over the gesture's last 100 ms.
     private func releaseVelocity(_ t: Transition) -> Double {
         let rested = Double(frame - t.lastInteractionFrame)
-        return rested <= state.clock.frames(forSeconds: Self.releaseVelocityWindow) ? t.velocity : 0
+        guard rested <= state.clock.frames(forSeconds: Self.releaseVelocityWindow) else { return 0 }
+        if t.velocityGiven { return t.velocity }
+        return VelocityEstimator.estimate(t.samples, clock: state.clock) ?? t.velocity
     }
 
     private func begin(_ interactive: InteractiveStart?, animator: JSON?, geometry: GestureGeometry) throws(CoreError)

@@ -76,7 +76,8 @@ extension NavigatorState {
                 startFrame: frame, startFraction: 0, endFraction: 1, frames: clock.frames(forSeconds: duration),
                 curve: .linear),
             percent: 0, velocity: 0, lastInteractionFrame: frame, cancelReason: .requested, touch: e.geometry.touch,
-            swipeEdge: e.geometry.edge)
+            swipeEdge: e.geometry.edge,
+            samples: e.interactive ? [GestureSample(frame: frame, clientTime: e.geometry.time, percent: 0)] : [])
         nextScreenNumber = max(nextScreenNumber, e.nextScreen)
         nextTransitionID = max(nextTransitionID, e.transition + 1)
     }
@@ -97,13 +98,17 @@ extension Transition {
     func evolved(by kind: NavigationEvent.Kind, frame: Int64, clock: FrameClock) -> Transition {
         var t = self
         switch kind {
-        case .updated(_, let percent, let velocity, let geometry):
+        case .updated(_, let percent, let velocity, let geometry, let estimated):
             t.percent = percent
             t.velocity = velocity
+            t.velocityGiven = !estimated
             t.lastInteractionFrame = frame
             t.follow(geometry)
+            t.record(GestureSample(frame: frame, clientTime: geometry.time, percent: percent))
         case .interrupted(_, let fraction, let owner, let geometry):
             t.follow(geometry)
+            t.samples = [GestureSample(frame: frame, clientTime: geometry.time, percent: fraction)]
+            t.velocityGiven = false
             t.phase = .interactive
             t.interactive = true
             t.percent = fraction
@@ -131,6 +136,18 @@ extension Transition {
     mutating func follow(_ geometry: GestureGeometry) {
         if let touch = geometry.touch { self.touch = touch }
         if let edge = geometry.edge { swipeEdge = edge }
+    }
+
+    /// Adds a point to the gesture's path, keeping the last `VelocityEstimator.capacity`.
+    /// Two points of one frame without client times are one instant: the later position stands.
+    mutating func record(_ sample: GestureSample) {
+        if sample.clientTime == nil, let last = samples.last, last.clientTime == nil, last.frame == sample.frame {
+            samples.removeLast()
+        }
+        if samples.count >= VelocityEstimator.capacity {
+            samples.removeFirst(samples.count - VelocityEstimator.capacity + 1)
+        }
+        samples.append(sample)
     }
 
     /// The animator's duration as this transition runs it: 0 when not animated.

@@ -75,6 +75,10 @@ public struct Transition: Equatable, Sendable {
     /// The last touch point and swipe edge the gesture reported, if any.
     public var touch: GestureGeometry.Touch? = nil
     public var swipeEdge: GestureGeometry.SwipeEdge? = nil
+    /// The gesture's recent path (newest last), for the velocity of a release that names none.
+    public var samples: [GestureSample] = []
+    /// Whether `velocity` is the client's own (the last update gave one) rather than measured.
+    public var velocityGiven = false
 
     /// The fraction at `frame` (the frame must not precede the last event applied).
     public func fraction(at frame: Int64) -> Double {

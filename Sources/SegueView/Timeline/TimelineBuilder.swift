@@ -83,7 +83,7 @@ package struct TimelineBuilder {
                     rule: wasInteractive ? endRule.decide(percent: fraction, velocity: v ?? 0) : nil))
         }
         switch kind {
-        case .updated(let id, let percent, let velocity, _):
+        case .updated(let id, let percent, let velocity, _, _):
             return onBand(id) {
                 $0.updates.append(
                     GestureUpdate(seq: record.seq, frame: record.frame, percent: percent, velocity: velocity))
