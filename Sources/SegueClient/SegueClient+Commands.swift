@@ -106,21 +106,25 @@ extension SegueClient {
     @discardableResult
     public func finish(
         _ navigator: String, velocity: Double? = nil, completionSpeed: Double = 1,
-        completionCurve: TimingCurve = .easeInOut, envelope: CommandEnvelope = .init()
+        completionCurve: TimingCurve = .easeInOut, animator: CompletionAnimator? = nil,
+        envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
         try send(
-            .finish(velocity: velocity, completionSpeed: completionSpeed, completionCurve: completionCurve),
-            to: navigator, envelope: envelope)
+            .finish(
+                velocity: velocity, completionSpeed: completionSpeed, completionCurve: completionCurve,
+                animator: animator), to: navigator, envelope: envelope)
     }
 
     @discardableResult
     public func cancel(
         _ navigator: String, velocity: Double? = nil, completionSpeed: Double = 1,
-        completionCurve: TimingCurve = .easeInOut, envelope: CommandEnvelope = .init()
+        completionCurve: TimingCurve = .easeInOut, animator: CompletionAnimator? = nil,
+        envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
         try send(
-            .cancel(completionSpeed: completionSpeed, completionCurve: completionCurve, velocity: velocity),
-            to: navigator, envelope: envelope)
+            .cancel(
+                completionSpeed: completionSpeed, completionCurve: completionCurve, velocity: velocity,
+                animator: animator), to: navigator, envelope: envelope)
     }
 
     /// `end`: the daemon decides finish or cancel by the navigator's end rule (`decision`).

@@ -99,3 +99,43 @@ import Testing
         #expect(abs(measured - velocity) <= 0.05 * abs(velocity), "measured \(measured)")
     }
 }
+
+/// `animator` on `finish` and `cancel` through the real daemon: the spring recorded in the event
+/// starts with the finger's velocity over the distance left.
+@Suite struct ProtocolHandOffTests {
+    let daemon: DaemonProcess
+    let c: TestClient
+
+    init() throws {
+        daemon = try DaemonProcess()
+        c = try TestClient(endpoint: daemon.commandEndpoint)
+    }
+
+    @Test(arguments: ["finish", "cancel"])
+    func aSpringCompletionStartsWithTheFingersVelocity(_ cmd: String) throws {
+        defer { daemon.stop() }
+        try c.ok(["cmd": "create", "navigator": "g", "root": "Home"])
+        try c.ok(["cmd": "push", "navigator": "g", "screen": "Detail", "animated": false])
+        try c.ok(["cmd": "begin", "navigator": "g", "operation": "pop"])
+        try c.ok(["cmd": "update", "navigator": "g", "percent": 0.6, "velocity": 1.5])
+        let spring: JSON = ["spring": ["dampingRatio": 0.8, "initialVelocity": 0]]
+        try c.ok([
+            "cmd": .string(cmd), "navigator": "g", "velocity": 1.5,
+            "animator": ["curve": spring, "durationFactor": 2],
+        ])
+        let state = try c.waitIdle("g")
+        #expect(TestClient.routes(state) == (cmd == "finish" ? ["Home"] : ["Home", "Detail"]))
+        let release = try #require(
+            try c.events(of: "g").first { $0.type == "transition.finishing" || $0.type == "transition.cancelling" })
+        // 1.5 / (1 − 0.6) toward completion; cancelling, −1.5 / 0.6 toward 0.
+        let handed = cmd == "finish" ? 1.5 / 0.4 : -1.5 / 0.6
+        #expect(release.data["completionSpeed"] == 0.5)
+        let v = try #require(release.data["completionCurve"]?["spring"]?["initialVelocity"]?.doubleValue)
+        #expect(abs(v - handed) < 1e-12)
+        // The animator replaces completionSpeed and completionCurve: both at once is refused.
+        let both = try c.fails(
+            ["cmd": .string(cmd), "navigator": "g", "animator": ["curve": "easeOut"], "completionSpeed": 2], .badRequest
+        )
+        #expect(both["message"]?.stringValue?.contains("animator") == true)
+    }
+}

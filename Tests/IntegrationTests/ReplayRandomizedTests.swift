@@ -130,7 +130,13 @@ final class RandomSession {
             ]
         case 8:
             let ending = ["finish", "cancel", "end"].randomElement(using: &rng)!
-            request = ["cmd": .string(ending), "navigator": n]
+            var r: JSONObject = ["cmd": .string(ending), "navigator": n]
+            // Hand-offs into springs, with the client's velocity or the daemon's measure.
+            if ending != "end", Bool.random(using: &rng) {
+                r["animator"] = ["curve": randomAnimator()["curve"] ?? "easeOut", "durationFactor": 1.5]
+                if Bool.random(using: &rng) { r["velocity"] = .double(Double.random(in: -2...2, using: &rng)) }
+            }
+            request = .object(r)
         default: request = ["cmd": "setStack", "navigator": n, "screens": ["s1", .string("T\(step())")]]
         }
         _ = try client.call(request)

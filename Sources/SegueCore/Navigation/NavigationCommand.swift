@@ -45,9 +45,13 @@ public enum NavigationCommand: Equatable, Sendable {
     /// `nil` start: interrupt the transition in flight, making it interactive at its fraction.
     case begin(InteractiveStart?, animator: JSON?, geometry: GestureGeometry = .none)
     case update(percent: Double, velocity: Double?, geometry: GestureGeometry = .none)
-    case finish(velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)
+    /// `animator`, when given, times the completion instead of completionSpeed/completionCurve.
+    case finish(
+        velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve, animator: CompletionAnimator? = nil)
     /// `velocity` is the release velocity as on `finish` and `end`, recorded in `transition.cancelling`.
-    case cancel(completionSpeed: Double, completionCurve: TimingCurve, velocity: Double? = nil)
+    case cancel(
+        completionSpeed: Double, completionCurve: TimingCurve, velocity: Double? = nil,
+        animator: CompletionAnimator? = nil)
     case end(percent: Double?, velocity: Double?)
 
     /// The wire name (`cmd`).

@@ -73,7 +73,7 @@ struct Decision {
     var fromQueue = false
     var name: String { state.name }
 
-    private func event(_ kind: NavigationEvent.Kind) -> NavigationEvent {
+    func event(_ kind: NavigationEvent.Kind) -> NavigationEvent {
         NavigationEvent(frame: frame, command: envelope.requestID, kind: kind)
     }
 
@@ -96,16 +96,20 @@ struct Decision {
                         transition: t.id, percent: percent, velocity: v, geometry: geometry, estimated: velocity == nil)
                 )
             ]
-        case .finish(let velocity, let speed, let curve):
+        case .finish(let velocity, var speed, var curve, let animator):
             let t = try gestureTransition("finish")
+            if let animator {
+                (speed, curve) = animator.completion(
+                    from: t.percent, to: 1, velocity: velocity ?? releaseVelocity(t))
+            }
             return [
                 event(
                     .finishing(
                         transition: t.id, fraction: t.percent, velocity: velocity, completionSpeed: speed,
                         completionCurve: curve))
             ]
-        case .cancel(let speed, let curve, let velocity):
-            return try cancel(speed: speed, curve: curve, velocity: velocity)
+        case .cancel(let speed, let curve, let velocity, let animator):
+            return try cancel(speed: speed, curve: curve, velocity: velocity, animator: animator)
         case .end(let percent, let velocity): return try end(percent: percent, velocity: velocity)
         }
     }
@@ -171,7 +175,9 @@ struct Decision {
         }
     }
 
-    private func cancel(speed: Double, curve: TimingCurve, velocity: Double?) throws(CoreError) -> [NavigationEvent] {
+    private func cancel(speed: Double, curve: TimingCurve, velocity: Double?, animator: CompletionAnimator?)
+        throws(CoreError) -> [NavigationEvent]
+    {
         guard let t = state.transition else { throw noTransition("cancel") }
         switch t.phase {
         case .interactive, .animating, .finishing:
@@ -181,43 +187,19 @@ struct Decision {
             throw CoreError(
                 .notInteractive, "Transition \(t.id) on \(name) is already \(t.phase.rawValue); nothing to cancel.")
         }
+        let fraction = t.fraction(at: frame)
+        var (speed, curve) = (speed, curve)
+        if let animator {
+            // A clock-driven transition has no finger: it hands over the velocity the command names.
+            let handed = velocity ?? (t.phase == .interactive ? releaseVelocity(t) : 0)
+            (speed, curve) = animator.completion(from: fraction, to: 0, velocity: handed)
+        }
         return [
             event(
                 .cancelling(
-                    transition: t.id, fraction: t.fraction(at: frame), completionSpeed: speed,
-                    completionCurve: curve, reason: .requested, velocity: velocity))
+                    transition: t.id, fraction: fraction, completionSpeed: speed, completionCurve: curve,
+                    reason: .requested, velocity: velocity))
         ]
-    }
-
-    /// `end`: the navigator's end rule decides between finishing and cancelling.
-    private func end(percent: Double?, velocity: Double?) throws(CoreError) -> [NavigationEvent] {
-        let t = try gestureTransition("end")
-        var events: [NavigationEvent] = []
-        var p = t.percent
-        var v = velocity ?? releaseVelocity(t)
-        if let percent {
-            p = percent
-            let update = event(
-                .updated(
-                    transition: t.id, percent: p, velocity: velocity ?? estimatedVelocity(t, percent: percent),
-                    estimated: velocity == nil))
-            events.append(update)
-            v = velocity ?? releaseVelocity(t.evolved(by: update.kind, frame: frame, clock: state.clock))
-        }
-        switch state.config.endRule.decide(percent: p, velocity: v) {
-        case .finish:
-            events.append(
-                event(
-                    .finishing(
-                        transition: t.id, fraction: p, velocity: v, completionSpeed: 1, completionCurve: .easeInOut)))
-        case .cancel:
-            events.append(
-                event(
-                    .cancelling(
-                        transition: t.id, fraction: p, completionSpeed: 1, completionCurve: .easeInOut,
-                        reason: .requested, velocity: v)))
-        }
-        return events
     }
 
     // MARK: Rules shared by several commands
@@ -296,7 +278,7 @@ struct Decision {
     }
 
     /// The interactive transition a gesture command drives, after the owner check.
-    private func gestureTransition(_ cmd: String) throws(CoreError) -> Transition {
+    func gestureTransition(_ cmd: String) throws(CoreError) -> Transition {
         guard let t = state.transition else { throw noTransition(cmd) }
         guard t.phase == .interactive else {
             throw CoreError(
@@ -306,30 +288,6 @@ struct Decision {
         }
         try checkOwner(t, cmd)
         return t
-    }
-
-    /// Fraction per second since the last interaction, for clients that send no velocity. Updates that
-    /// land in one frame (touch input faster than the frame rate, or a batch of sends) count as one
-    /// frame apart: keeping the earlier velocity instead would let a finger dragged back within a
-    /// frame still fling the transition to completion.
-    private func estimatedVelocity(_ t: Transition, percent: Double) -> Double {
-        let frames = max(1, frame - t.lastInteractionFrame)
-        return (percent - t.percent) * Double(state.clock.rate) / Double(frames)
-    }
-
-    /// How long a finger may rest after its last update and still lift with that update's velocity.
-    /// A pan recognizer measures the velocity at `.ended` from the last moments of motion, so a
-    /// finger held still lifts at about zero: an `end` that comes later than this after the last
-    /// update is decided with velocity 0, not with a fling that stopped long before.
-    static let releaseVelocityWindow = 0.1
-
-    /// The velocity `end` uses when it carries none: 0 after a rest; the last update's when the
-    /// client gave it; else the least-squares fit over the gesture's last 100 ms.
-    private func releaseVelocity(_ t: Transition) -> Double {
-        let rested = Double(frame - t.lastInteractionFrame)
-        guard rested <= state.clock.frames(forSeconds: Self.releaseVelocityWindow) else { return 0 }
-        if t.velocityGiven { return t.velocity }
-        return VelocityEstimator.estimate(t.samples, clock: state.clock) ?? t.velocity
     }
 
     private func begin(_ interactive: InteractiveStart?, animator: JSON?, geometry: GestureGeometry) throws(CoreError)

@@ -117,15 +117,17 @@ extension Transition {
             if let owner { t.owner = owner }
         case .finishing(_, let fraction, _, let speed, let curve):
             t.phase = .finishing
+            let seconds = curve.intrinsicDuration ?? (1 - fraction) * duration / speed
             t.segment = Segment(
-                startFrame: frame, startFraction: fraction, endFraction: 1,
-                frames: clock.frames(forSeconds: (1 - fraction) * duration / speed), curve: curve)
+                startFrame: frame, startFraction: fraction, endFraction: 1, frames: clock.frames(forSeconds: seconds),
+                curve: curve, seconds: curve.isSpring ? seconds : nil)
         case .cancelling(_, let fraction, let speed, let curve, let reason, _):
             t.phase = .cancelling
             t.cancelReason = reason
+            let seconds = curve.intrinsicDuration ?? fraction * duration / speed
             t.segment = Segment(
-                startFrame: frame, startFraction: fraction, endFraction: 0,
-                frames: clock.frames(forSeconds: fraction * duration / speed), curve: curve)
+                startFrame: frame, startFraction: fraction, endFraction: 0, frames: clock.frames(forSeconds: seconds),
+                curve: curve, seconds: curve.isSpring ? seconds : nil)
         default:
             break
         }

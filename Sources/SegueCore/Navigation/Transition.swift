@@ -22,13 +22,20 @@ public struct Segment: Equatable, Sendable {
     /// Length in (fractional) frames; 0 for a change that lands in its first frame.
     public var frames: Double
     public var curve: TimingCurve
+    /// The segment's length in seconds, which a spring's motion runs in; `nil` where only its shape
+    /// matters (the linear clock of `animating`).
+    public var seconds: Double?
 
-    public init(startFrame: Int64, startFraction: Double, endFraction: Double, frames: Double, curve: TimingCurve) {
+    public init(
+        startFrame: Int64, startFraction: Double, endFraction: Double, frames: Double, curve: TimingCurve,
+        seconds: Double? = nil
+    ) {
         self.startFrame = startFrame
         self.startFraction = startFraction
         self.endFraction = endFraction
         self.frames = frames
         self.curve = curve
+        self.seconds = seconds
     }
 
     /// The first frame at which the segment is over and its fraction is exactly `endFraction`.
@@ -39,7 +46,7 @@ public struct Segment: Equatable, Sendable {
         if frame >= endFrame { return endFraction }
         if frame <= startFrame { return startFraction }
         let t = Double(frame - startFrame) / frames
-        let shaped = curve.progress(atFraction: t, duration: frames)
+        let shaped = curve.progress(atFraction: t, duration: seconds ?? frames)
         let value = startFraction + (endFraction - startFraction) * shaped
         return min(1, max(0, value))
     }
