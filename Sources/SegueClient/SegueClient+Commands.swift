@@ -89,36 +89,42 @@ extension SegueClient {
     /// `begin`: an interactive transition, or (`start` nil) an interrupt of the one animating.
     @discardableResult
     public func begin(
-        _ navigator: String, _ start: InteractiveStart?, animator: JSON? = nil, envelope: CommandEnvelope = .init()
+        _ navigator: String, _ start: InteractiveStart?, animator: JSON? = nil, geometry: GestureGeometry = .none,
+        envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
-        try send(.begin(start, animator: animator), to: navigator, envelope: envelope)
+        try send(.begin(start, animator: animator, geometry: geometry), to: navigator, envelope: envelope)
     }
 
     @discardableResult
     public func update(
-        _ navigator: String, percent: Double, velocity: Double? = nil, envelope: CommandEnvelope = .init()
+        _ navigator: String, percent: Double, velocity: Double? = nil, geometry: GestureGeometry = .none,
+        envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
-        try send(.update(percent: percent, velocity: velocity), to: navigator, envelope: envelope)
+        try send(.update(percent: percent, velocity: velocity, geometry: geometry), to: navigator, envelope: envelope)
     }
 
     @discardableResult
     public func finish(
         _ navigator: String, velocity: Double? = nil, completionSpeed: Double = 1,
-        completionCurve: TimingCurve = .easeInOut, envelope: CommandEnvelope = .init()
+        completionCurve: TimingCurve = .easeInOut, animator: CompletionAnimator? = nil,
+        envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
         try send(
-            .finish(velocity: velocity, completionSpeed: completionSpeed, completionCurve: completionCurve),
-            to: navigator, envelope: envelope)
+            .finish(
+                velocity: velocity, completionSpeed: completionSpeed, completionCurve: completionCurve,
+                animator: animator), to: navigator, envelope: envelope)
     }
 
     @discardableResult
     public func cancel(
-        _ navigator: String, completionSpeed: Double = 1, completionCurve: TimingCurve = .easeInOut,
+        _ navigator: String, velocity: Double? = nil, completionSpeed: Double = 1,
+        completionCurve: TimingCurve = .easeInOut, animator: CompletionAnimator? = nil,
         envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
         try send(
-            .cancel(completionSpeed: completionSpeed, completionCurve: completionCurve), to: navigator,
-            envelope: envelope)
+            .cancel(
+                completionSpeed: completionSpeed, completionCurve: completionCurve, velocity: velocity,
+                animator: animator), to: navigator, envelope: envelope)
     }
 
     /// `end`: the daemon decides finish or cancel by the navigator's end rule (`decision`).

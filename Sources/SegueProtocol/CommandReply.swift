@@ -41,10 +41,10 @@ public struct CommandReply: Equatable, Sendable {
                 fields["transition"] = .int(s.transition)
                 fields["screen"] = s.to.json
             case .queued(_, let position): fields["queued"] = .int(position)
-            case .updated(_, let percent, _): fields["percent"] = .double(percent)
+            case .updated(_, let percent, _, _, _): fields["percent"] = .double(percent)
             case .finishing: fields["decision"] = "finish"
             case .cancelling: fields["decision"] = "cancel"
-            case .interrupted(let t, let fraction, _):
+            case .interrupted(let t, let fraction, _, _):
                 fields["transition"] = .int(t)
                 fields["fraction"] = .double(fraction)
             default: break

@@ -167,7 +167,7 @@ package struct RequestDecoder: Sendable {
         case .push(_, let o), .pop(let o), .popTo(_, let o), .popToRoot(let o), .setStack(_, let o), .present(_, let o),
             .dismiss(let o):
             given = o.animator
-        case .begin(_, let animator):
+        case .begin(_, let animator, _):
             given = animator
         default:
             return
@@ -181,7 +181,8 @@ package struct RequestDecoder: Sendable {
         var specs: [ScreenSpec] = []
         switch command {
         case .create(let root, _): specs = [root]
-        case .push(let s, _), .present(let s, _), .begin(.push(let s)?, _), .begin(.present(let s)?, _): specs = [s]
+        case .push(let s, _), .present(let s, _), .begin(.push(let s)?, _, _), .begin(.present(let s)?, _, _):
+            specs = [s]
         case .setStack(let refs, _):
             for case .new(let s) in refs { specs.append(s) }
         default: break

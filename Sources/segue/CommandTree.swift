@@ -134,8 +134,9 @@ enum CommandTree {
             CommandConfiguration(
                 name: "cancel", abstract: "Animate the interactive transition back; the stack stays as it was.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
-                options: [gestureOwner] + completion + mutation + [gestureWait],
-                examples: ["segue gesture cancel main"]),
+                options: [OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner]
+                    + completion + mutation + [gestureWait],
+                examples: ["segue gesture cancel main", "segue gesture cancel main --velocity -0.8"]),
             CommandConfiguration(
                 name: "end", abstract: "Let the daemon decide finish or cancel by the end rule; prints the decision.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],

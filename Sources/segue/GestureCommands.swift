@@ -39,8 +39,10 @@ enum GestureCommands {
 
     static func cancel(_ inv: Invocation) throws {
         let (speed, curve) = try completion(inv)
+        let velocity = try inv.double("velocity")
         try ending(inv) { client, navigator, envelope in
-            let reply = try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+            let reply = try client.cancel(
+                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: envelope)
             inv.print(reply.json, "\(reply.navigator): cancelling (revision \(reply.revision))")
             return reply
         }

@@ -115,19 +115,35 @@ final class RandomSession {
         case 3:
             request = ["cmd": "present", "navigator": n, "screen": .string("M\(step())"), "animator": randomAnimator()]
         case 4: request = ["cmd": "dismiss", "navigator": n, "animated": .bool(Bool.random(using: &rng))]
-        case 5: request = ["cmd": "begin", "navigator": n, "operation": "pop", "animator": randomAnimator()]
+        case 5:
+            request = [
+                "cmd": "begin", "navigator": n, "operation": "pop", "animator": randomAnimator(),
+                "edge": .string(GestureGeometry.SwipeEdge.allCases.randomElement(using: &rng)!.rawValue),
+                "touch": randomTouch(),
+            ]
         case 6: request = ["cmd": "begin", "navigator": n]  // an interrupt when something animates
         case 7:
             request = [
                 "cmd": "update", "navigator": n, "percent": .double(Double.random(in: 0...1, using: &rng)),
-                "velocity": .double(Double.random(in: -2...2, using: &rng)),
+                "velocity": .double(Double.random(in: -2...2, using: &rng)), "touch": randomTouch(),
+                "time": .int(Int64(counter) * 16_000_000),
             ]
         case 8:
             let ending = ["finish", "cancel", "end"].randomElement(using: &rng)!
-            request = ["cmd": .string(ending), "navigator": n]
+            var r: JSONObject = ["cmd": .string(ending), "navigator": n]
+            // Hand-offs into springs, with the client's velocity or the daemon's measure.
+            if ending != "end", Bool.random(using: &rng) {
+                r["animator"] = ["curve": randomAnimator()["curve"] ?? "easeOut", "durationFactor": 1.5]
+                if Bool.random(using: &rng) { r["velocity"] = .double(Double.random(in: -2...2, using: &rng)) }
+            }
+            request = .object(r)
         default: request = ["cmd": "setStack", "navigator": n, "screens": ["s1", .string("T\(step())")]]
         }
         _ = try client.call(request)
+    }
+
+    private func randomTouch() -> JSON {
+        ["x": .double(Double.random(in: 0...1, using: &rng)), "y": .double(Double.random(in: 0...1, using: &rng))]
     }
 
     private var counter = 0

@@ -226,7 +226,7 @@ import Testing
         (#"{"cmd":"history","limt":3}"#, #"Unknown field "limt" in request. Known: cmd, id, navigator, after, limit."#),
         (
             #"{"cmd":"update","navigator":"m","percent":0.5,"velocty":1}"#,
-            #"Unknown field "velocty" in request. Known: cmd, id, navigator, expect, owner, percent, velocity."#
+            #"Unknown field "velocty" in request. Known: cmd, id, navigator, expect, owner, percent, velocity, touch, edge, time."#
         ),
     ])
     func theMessageListsTheKnownMembers(_ text: String, _ message: String) throws {

@@ -19,10 +19,28 @@ public enum Spring: Equatable, Sendable {
             return SpringMotion(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
         case .response(let response, let dampingFraction):
             guard response > 0, response.isFinite else { return nil }
-            let twoPi = 6.283185307179586
-            return SpringMotion(
-                mass: 1, stiffness: (twoPi / response) * (twoPi / response),
-                damping: 2 * twoPi * dampingFraction / response, initialVelocity: 0)
+            let (stiffness, damping) = Self.physical(response: response, dampingFraction: dampingFraction)
+            return SpringMotion(mass: 1, stiffness: stiffness, damping: damping, initialVelocity: 0)
+        }
+    }
+
+    /// SwiftUI's response/dampingFraction as the stiffness and damping of a spring of mass 1.
+    static func physical(response: Double, dampingFraction: Double) -> (stiffness: Double, damping: Double) {
+        let twoPi = 6.283185307179586
+        return ((twoPi / response) * (twoPi / response), 2 * twoPi * dampingFraction / response)
+    }
+
+    /// The same spring released at `velocity` (total distances per second). SwiftUI's form has no
+    /// velocity, so it becomes the physical spring it stands for.
+    func released(at velocity: Double) -> Spring {
+        switch self {
+        case .dampingRatio(let ratio, _):
+            return .dampingRatio(ratio: ratio, initialVelocity: velocity)
+        case .physical(let mass, let stiffness, let damping, _):
+            return .physical(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity)
+        case .response(let response, let dampingFraction):
+            let (stiffness, damping) = Self.physical(response: response, dampingFraction: dampingFraction)
+            return .physical(mass: 1, stiffness: stiffness, damping: damping, initialVelocity: velocity)
         }
     }
 

@@ -58,20 +58,23 @@ extension NavigationCommand {
             }
             let animator = args.raw("animator")
             if let animator { _ = try Animator(json: animator, base: .default) }
-            self = .begin(start, animator: animator)
+            self = .begin(start, animator: animator, geometry: try GestureGeometry(reading: &args))
         case "update":
             // Any number is clamped to [0, 1], so percent has a type but no range to be out of.
             guard let percent = try args.double("percent") else {
                 throw .missing("percent", "update needs a number, clamped to [0, 1]")
             }
-            self = .update(percent: min(1, max(0, percent)), velocity: try Self.velocity(&args))
+            self = .update(
+                percent: min(1, max(0, percent)), velocity: try Self.velocity(&args),
+                geometry: try GestureGeometry(reading: &args))
         case "finish":
             let velocity = try Self.velocity(&args)
-            let (speed, curve) = try Self.completion(&args)
-            self = .finish(velocity: velocity, completionSpeed: speed, completionCurve: curve)
+            let (speed, curve, animator) = try Self.completion(&args)
+            self = .finish(velocity: velocity, completionSpeed: speed, completionCurve: curve, animator: animator)
         case "cancel":
-            let (speed, curve) = try Self.completion(&args)
-            self = .cancel(completionSpeed: speed, completionCurve: curve)
+            let velocity = try Self.velocity(&args)
+            let (speed, curve, animator) = try Self.completion(&args)
+            self = .cancel(completionSpeed: speed, completionCurve: curve, velocity: velocity, animator: animator)
         case "end":
             let percent = try args.double("percent").map { min(1, max(0, $0)) }
             self = .end(percent: percent, velocity: try Self.velocity(&args))
@@ -85,7 +88,20 @@ extension NavigationCommand {
         try args.double("velocity", in: -1000...1000)
     }
 
-    private static func completion(_ args: inout Arguments) throws(CoreError) -> (Double, TimingCurve) {
+    private static func completion(_ args: inout Arguments) throws(CoreError) -> (
+        Double, TimingCurve, CompletionAnimator?
+    ) {
+        if let raw = args.raw("animator") {
+            guard args.object["completionSpeed"] == nil, args.object["completionCurve"] == nil else {
+                throw CoreError(
+                    .badRequest,
+                    "Give either animator or completionSpeed/completionCurve, not both: animator's durationFactor and curve replace them."
+                )
+            }
+            _ = args.raw("completionSpeed")
+            _ = args.raw("completionCurve")
+            return (1, .easeInOut, try CompletionAnimator(json: raw, path: args.name("animator")))
+        }
         let speed = try args.double("completionSpeed", in: 0.001...1000) ?? 1
         var curve = TimingCurve.easeInOut
         if let raw = args.raw("completionCurve") {
@@ -96,7 +112,7 @@ extension NavigationCommand {
                 throw .notAllowed("completionCurve", expected: "a curve name or a bezier, not a spring", got: raw)
             }
         }
-        return (speed, curve)
+        return (speed, curve, nil)
     }
 
     /// The command's arguments as a request would carry them (without the envelope); parsing this
@@ -121,7 +137,7 @@ extension NavigationCommand {
         case .setStack(let refs, let o): return opts(o, ["screens": .array(refs.map(\.json))])
         case .present(let s, let o): return opts(o, ["screen": s.json])
         case .dismiss(let o): return opts(o)
-        case .begin(let start, let animator):
+        case .begin(let start, let animator, let geometry):
             var r: JSONObject = [:]
             switch start {
             case nil: break
@@ -135,17 +151,24 @@ extension NavigationCommand {
                 r["screen"] = s.json
             }
             if let animator { r["animator"] = animator }
+            geometry.write(into: &r)
             return r
-        case .update(let percent, let velocity):
+        case .update(let percent, let velocity, let geometry):
             var r: JSONObject = ["percent": .double(percent)]
             if let velocity { r["velocity"] = .double(velocity) }
+            geometry.write(into: &r)
             return r
-        case .finish(let velocity, let speed, let curve):
-            var r: JSONObject = ["completionSpeed": .double(speed), "completionCurve": curve.json]
+        case .finish(let velocity, let speed, let curve, let animator),
+            .cancel(let speed, let curve, let velocity, let animator):
+            var r: JSONObject = [:]
+            if let animator {
+                r["animator"] = animator.json
+            } else {
+                r["completionSpeed"] = .double(speed)
+                r["completionCurve"] = curve.json
+            }
             if let velocity { r["velocity"] = .double(velocity) }
             return r
-        case .cancel(let speed, let curve):
-            return ["completionSpeed": .double(speed), "completionCurve": curve.json]
         case .end(let percent, let velocity):
             var r: JSONObject = [:]
             if let percent { r["percent"] = .double(percent) }

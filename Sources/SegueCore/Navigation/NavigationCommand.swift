@@ -43,10 +43,15 @@ public enum NavigationCommand: Equatable, Sendable {
     case present(ScreenSpec, TransitionOptions)
     case dismiss(TransitionOptions)
     /// `nil` start: interrupt the transition in flight, making it interactive at its fraction.
-    case begin(InteractiveStart?, animator: JSON?)
-    case update(percent: Double, velocity: Double?)
-    case finish(velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)
-    case cancel(completionSpeed: Double, completionCurve: TimingCurve)
+    case begin(InteractiveStart?, animator: JSON?, geometry: GestureGeometry = .none)
+    case update(percent: Double, velocity: Double?, geometry: GestureGeometry = .none)
+    /// `animator`, when given, times the completion instead of completionSpeed/completionCurve.
+    case finish(
+        velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve, animator: CompletionAnimator? = nil)
+    /// `velocity` is the release velocity as on `finish` and `end`, recorded in `transition.cancelling`.
+    case cancel(
+        completionSpeed: Double, completionCurve: TimingCurve, velocity: Double? = nil,
+        animator: CompletionAnimator? = nil)
     case end(percent: Double?, velocity: Double?)
 
     /// The wire name (`cmd`).

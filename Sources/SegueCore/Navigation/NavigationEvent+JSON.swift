@@ -15,12 +15,17 @@ extension NavigationEvent {
                 "nextScreen": .int(s.nextScreen),
             ]
             if let owner = s.owner { o["owner"] = .string(owner) }
+            s.geometry.write(into: &o, timeKey: GestureGeometry.eventTimeKey)
             return o
-        case .updated(let t, let percent, let velocity):
-            return ["transition": .int(t), "percent": .double(percent), "velocity": .double(velocity)]
-        case .interrupted(let t, let fraction, let owner):
+        case .updated(let t, let percent, let velocity, let geometry, let estimated):
+            var o: JSONObject = ["transition": .int(t), "percent": .double(percent), "velocity": .double(velocity)]
+            if estimated { o["estimated"] = true }
+            geometry.write(into: &o, timeKey: GestureGeometry.eventTimeKey)
+            return o
+        case .interrupted(let t, let fraction, let owner, let geometry):
             var o: JSONObject = ["transition": .int(t), "fraction": .double(fraction)]
             if let owner { o["owner"] = .string(owner) }
+            geometry.write(into: &o, timeKey: GestureGeometry.eventTimeKey)
             return o
         case .finishing(let t, let fraction, let velocity, let speed, let curve):
             var o: JSONObject = [
@@ -29,11 +34,13 @@ extension NavigationEvent {
             ]
             if let velocity { o["velocity"] = .double(velocity) }
             return o
-        case .cancelling(let t, let fraction, let speed, let curve, let reason):
-            return [
+        case .cancelling(let t, let fraction, let speed, let curve, let reason, let velocity):
+            var o: JSONObject = [
                 "transition": .int(t), "fraction": .double(fraction), "completionSpeed": .double(speed),
                 "completionCurve": curve.json, "reason": .string(reason.rawValue),
             ]
+            if let velocity { o["velocity"] = .double(velocity) }
+            return o
         case .completed(let t):
             return ["transition": .int(t)]
         case .cancelled(let t, let reason):
@@ -96,10 +103,12 @@ private struct EventDataReader {
             return .started(try started())
         case .interactionUpdated?:
             return .updated(
-                transition: try int("transition"), percent: try double("percent"), velocity: try double("velocity"))
+                transition: try int("transition"), percent: try double("percent"), velocity: try double("velocity"),
+                geometry: try geometry(), estimated: try d.bool("estimated") ?? false)
         case .transitionInterrupted?:
             return .interrupted(
-                transition: try int("transition"), fraction: try double("fraction"), owner: try d.string("owner"))
+                transition: try int("transition"), fraction: try double("fraction"), owner: try d.string("owner"),
+                geometry: try geometry())
         case .transitionFinishing?:
             return .finishing(
                 transition: try int("transition"), fraction: try double("fraction"), velocity: try d.double("velocity"),
@@ -107,7 +116,8 @@ private struct EventDataReader {
         case .transitionCancelling?:
             return .cancelling(
                 transition: try int("transition"), fraction: try double("fraction"),
-                completionSpeed: try double("completionSpeed"), completionCurve: try curve(), reason: try reason())
+                completionSpeed: try double("completionSpeed"), completionCurve: try curve(), reason: try reason(),
+                velocity: try d.double("velocity"))
         case .transitionCompleted?:
             return .completed(transition: try int("transition"))
         case .transitionCancelled?:
@@ -135,7 +145,11 @@ private struct EventDataReader {
             to: try screen("to"), popped: try screens("popped"), stack: try screens("stack"),
             modals: try screens("modals"), animator: try Animator(json: animator, base: .default),
             animated: try d.bool("animated") ?? true, interactive: try d.bool("interactive") ?? false,
-            owner: try d.string("owner"), nextScreen: try int("nextScreen"))
+            owner: try d.string("owner"), nextScreen: try int("nextScreen"), geometry: try geometry())
+    }
+
+    private mutating func geometry() throws(CoreError) -> GestureGeometry {
+        try GestureGeometry(reading: &d, timeKey: GestureGeometry.eventTimeKey)
     }
 
     private func missing(_ key: String) -> CoreError { CoreError(.badRequest, "\(type).data.\(key) is required.") }

@@ -29,24 +29,29 @@ extension NavigationEvent {
             w.append(",\"nextScreen\":")
             w.writeInt(Int64(s.nextScreen))
             w.writeMember(",\"owner\":", s.owner)
+            w.writeGeometry(s.geometry)
             w.append(UInt8(ascii: "}"))
-        case .updated(let t, let percent, let velocity):
+        case .updated(let t, let percent, let velocity, let geometry, let estimated):
             w.openTransition(t)
             w.writeMember(",\"percent\":", percent)
             w.writeMember(",\"velocity\":", velocity)
+            if estimated { w.append(",\"estimated\":true") }
+            w.writeGeometry(geometry)
             w.append(UInt8(ascii: "}"))
-        case .interrupted(let t, let fraction, let owner):
+        case .interrupted(let t, let fraction, let owner, let geometry):
             w.openTransition(t)
             w.writeMember(",\"fraction\":", fraction)
             w.writeMember(",\"owner\":", owner)
+            w.writeGeometry(geometry)
             w.append(UInt8(ascii: "}"))
         case .finishing(let t, let fraction, let velocity, let speed, let curve):
             w.openCompletion(t, fraction, speed, curve)
             if let velocity { w.writeMember(",\"velocity\":", velocity) }
             w.append(UInt8(ascii: "}"))
-        case .cancelling(let t, let fraction, let speed, let curve, let reason):
+        case .cancelling(let t, let fraction, let speed, let curve, let reason, let velocity):
             w.openCompletion(t, fraction, speed, curve)
             w.writeMember(",\"reason\":", reason.rawValue)
+            if let velocity { w.writeMember(",\"velocity\":", velocity) }
             w.append(UInt8(ascii: "}"))
         case .completed(let t):
             w.openTransition(t)
@@ -75,6 +80,19 @@ extension JSONSerializer {
         writeMember(",\"completionSpeed\":", speed)
         append(",\"completionCurve\":")
         writeCurve(curve)
+    }
+
+    /// The gesture's members, as `data` adds them: nothing for a gesture without geometry.
+    fileprivate mutating func writeGeometry(_ geometry: GestureGeometry) {
+        guard !geometry.isEmpty else { return }
+        var o = JSONObject()
+        geometry.write(into: &o, timeKey: GestureGeometry.eventTimeKey)
+        for (key, value) in o.members {
+            append(UInt8(ascii: ","))
+            writeString(key)
+            append(UInt8(ascii: ":"))
+            writeCompact(value)
+        }
     }
 
     /// `prefix` is the member's separator, key and colon, spelled out: `,"percent":`.

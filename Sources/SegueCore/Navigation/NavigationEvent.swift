@@ -29,19 +29,25 @@ public struct NavigationEvent: Equatable, Sendable {
         public var owner: String?
         /// The screen counter after this transition made its screens: ids are never reused.
         public var nextScreen: Int
+        /// Where the finger was when an interactive `begin` started it.
+        public var geometry: GestureGeometry = .none
     }
 
     public enum Kind: Equatable, Sendable {
         case created(root: Screen, config: NavigatorConfig, frameRate: Int)
         case closed
         case started(Started)
-        case updated(transition: Int, percent: Double, velocity: Double)
-        case interrupted(transition: Int, fraction: Double, owner: String?)
+        /// `estimated`: the daemon measured the velocity (the update gave none).
+        case updated(
+            transition: Int, percent: Double, velocity: Double, geometry: GestureGeometry = .none,
+            estimated: Bool = false)
+        case interrupted(transition: Int, fraction: Double, owner: String?, geometry: GestureGeometry = .none)
         case finishing(
             transition: Int, fraction: Double, velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve)
+        /// `velocity`: the release velocity, when the command gave one or the end rule decided with it.
         case cancelling(
             transition: Int, fraction: Double, completionSpeed: Double, completionCurve: TimingCurve,
-            reason: CancelReason)
+            reason: CancelReason, velocity: Double? = nil)
         case completed(transition: Int)
         case cancelled(transition: Int, reason: CancelReason)
         case queued(request: NavigationCommand, position: Int)

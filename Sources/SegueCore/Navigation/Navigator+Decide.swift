@@ -73,7 +73,7 @@ struct Decision {
     var fromQueue = false
     var name: String { state.name }
 
-    private func event(_ kind: NavigationEvent.Kind) -> NavigationEvent {
+    func event(_ kind: NavigationEvent.Kind) -> NavigationEvent {
         NavigationEvent(frame: frame, command: envelope.requestID, kind: kind)
     }
 
@@ -85,20 +85,31 @@ struct Decision {
         case .create: preconditionFailure("create is decided before the navigator is open")
         case .close: return try close()
         case .push, .pop, .popTo, .popToRoot, .setStack, .present, .dismiss: return try navigate(command)
-        case .begin(let interactive, let animator): return try begin(interactive, animator: animator)
-        case .update(let percent, let velocity):
+        case .begin(let interactive, let animator, let geometry):
+            return try begin(interactive, animator: animator, geometry: geometry)
+        case .update(let percent, let velocity, let geometry):
             let t = try gestureTransition("update")
             let v = velocity ?? estimatedVelocity(t, percent: percent)
-            return [event(.updated(transition: t.id, percent: percent, velocity: v))]
-        case .finish(let velocity, let speed, let curve):
+            return [
+                event(
+                    .updated(
+                        transition: t.id, percent: percent, velocity: v, geometry: geometry, estimated: velocity == nil)
+                )
+            ]
+        case .finish(let velocity, var speed, var curve, let animator):
             let t = try gestureTransition("finish")
+            if let animator {
+                (speed, curve) = animator.completion(
+                    from: t.percent, to: 1, velocity: velocity ?? releaseVelocity(t))
+            }
             return [
                 event(
                     .finishing(
                         transition: t.id, fraction: t.percent, velocity: velocity, completionSpeed: speed,
                         completionCurve: curve))
             ]
-        case .cancel(let speed, let curve): return try cancel(speed: speed, curve: curve)
+        case .cancel(let speed, let curve, let velocity, let animator):
+            return try cancel(speed: speed, curve: curve, velocity: velocity, animator: animator)
         case .end(let percent, let velocity): return try end(percent: percent, velocity: velocity)
         }
     }
@@ -164,7 +175,9 @@ struct Decision {
         }
     }
 
-    private func cancel(speed: Double, curve: TimingCurve) throws(CoreError) -> [NavigationEvent] {
+    private func cancel(speed: Double, curve: TimingCurve, velocity: Double?, animator: CompletionAnimator?)
+        throws(CoreError) -> [NavigationEvent]
+    {
         guard let t = state.transition else { throw noTransition("cancel") }
         switch t.phase {
         case .interactive, .animating, .finishing:
@@ -174,39 +187,19 @@ struct Decision {
             throw CoreError(
                 .notInteractive, "Transition \(t.id) on \(name) is already \(t.phase.rawValue); nothing to cancel.")
         }
+        let fraction = t.fraction(at: frame)
+        var (speed, curve) = (speed, curve)
+        if let animator {
+            // A clock-driven transition has no finger: it hands over the velocity the command names.
+            let handed = velocity ?? (t.phase == .interactive ? releaseVelocity(t) : 0)
+            (speed, curve) = animator.completion(from: fraction, to: 0, velocity: handed)
+        }
         return [
             event(
                 .cancelling(
-                    transition: t.id, fraction: t.fraction(at: frame), completionSpeed: speed,
-                    completionCurve: curve, reason: .requested))
+                    transition: t.id, fraction: fraction, completionSpeed: speed, completionCurve: curve,
+                    reason: .requested, velocity: velocity))
         ]
-    }
-
-    /// `end`: the navigator's end rule decides between finishing and cancelling.
-    private func end(percent: Double?, velocity: Double?) throws(CoreError) -> [NavigationEvent] {
-        let t = try gestureTransition("end")
-        var events: [NavigationEvent] = []
-        var p = t.percent
-        var v = velocity ?? releaseVelocity(t)
-        if let percent {
-            p = percent
-            v = velocity ?? estimatedVelocity(t, percent: percent)
-            events.append(event(.updated(transition: t.id, percent: p, velocity: v)))
-        }
-        switch state.config.endRule.decide(percent: p, velocity: v) {
-        case .finish:
-            events.append(
-                event(
-                    .finishing(
-                        transition: t.id, fraction: p, velocity: v, completionSpeed: 1, completionCurve: .easeInOut)))
-        case .cancel:
-            events.append(
-                event(
-                    .cancelling(
-                        transition: t.id, fraction: p, completionSpeed: 1, completionCurve: .easeInOut,
-                        reason: .requested)))
-        }
-        return events
     }
 
     // MARK: Rules shared by several commands
@@ -285,7 +278,7 @@ struct Decision {
     }
 
     /// The interactive transition a gesture command drives, after the owner check.
-    private func gestureTransition(_ cmd: String) throws(CoreError) -> Transition {
+    func gestureTransition(_ cmd: String) throws(CoreError) -> Transition {
         guard let t = state.transition else { throw noTransition(cmd) }
         guard t.phase == .interactive else {
             throw CoreError(
@@ -297,28 +290,9 @@ struct Decision {
         return t
     }
 
-    /// Fraction per second since the last interaction, for clients that send no velocity. Updates that
-    /// land in one frame (touch input faster than the frame rate, or a batch of sends) count as one
-    /// frame apart: keeping the earlier velocity instead would let a finger dragged back within a
-    /// frame still fling the transition to completion.
-    private func estimatedVelocity(_ t: Transition, percent: Double) -> Double {
-        let frames = max(1, frame - t.lastInteractionFrame)
-        return (percent - t.percent) * Double(state.clock.rate) / Double(frames)
-    }
-
-    /// How long a finger may rest after its last update and still lift with that update's velocity.
-    /// A pan recognizer measures the velocity at `.ended` from the last moments of motion, so a
-    /// finger held still lifts at about zero: an `end` that comes later than this after the last
-    /// update is decided with velocity 0, not with a fling that stopped long before.
-    static let releaseVelocityWindow = 0.1
-
-    /// The velocity `end` uses when it carries none.
-    private func releaseVelocity(_ t: Transition) -> Double {
-        let rested = Double(frame - t.lastInteractionFrame)
-        return rested <= state.clock.frames(forSeconds: Self.releaseVelocityWindow) ? t.velocity : 0
-    }
-
-    private func begin(_ interactive: InteractiveStart?, animator: JSON?) throws(CoreError) -> [NavigationEvent] {
+    private func begin(_ interactive: InteractiveStart?, animator: JSON?, geometry: GestureGeometry) throws(CoreError)
+        -> [NavigationEvent]
+    {
         guard let interactive else {
             guard let t = state.transition else {
                 throw CoreError(
@@ -328,7 +302,11 @@ struct Decision {
                 throw CoreError(
                     .busy, "Transition \(t.id) on \(name) is already interactive; drive it with update/finish/cancel.")
             }
-            return [event(.interrupted(transition: t.id, fraction: t.fraction(at: frame), owner: envelope.owner))]
+            return [
+                event(
+                    .interrupted(
+                        transition: t.id, fraction: t.fraction(at: frame), owner: envelope.owner, geometry: geometry))
+            ]
         }
         if let t = state.transition {
             throw CoreError(
@@ -348,25 +326,27 @@ struct Decision {
             let stack = Array(state.stack.dropLast())
             return try start(
                 .pop, from: state.stack.last!, to: stack.last!, popped: [state.stack.last!], stack: stack,
-                modals: state.modals, options: options, nextScreen: counter, interactive: true)
+                modals: state.modals, options: options, nextScreen: counter, interactive: true, geometry: geometry)
         case .push(let spec):
             try checkDepth(state.stack.count + state.modals.count + 1)
             let screen = makeScreen(spec, &counter)
             return try start(
                 .push, from: state.stack.last!, to: screen, popped: [], stack: state.stack + [screen],
-                modals: state.modals, options: options, nextScreen: counter, interactive: true)
+                modals: state.modals, options: options, nextScreen: counter, interactive: true, geometry: geometry)
         case .present(let spec):
             try checkDepth(state.stack.count + state.modals.count + 1)
             let screen = makeScreen(spec, &counter)
             return try start(
                 .present, from: state.top!, to: screen, popped: [], stack: state.stack,
-                modals: state.modals + [screen], options: options, nextScreen: counter, interactive: true)
+                modals: state.modals + [screen], options: options, nextScreen: counter, interactive: true,
+                geometry: geometry)
         case .dismiss:
             guard let modal = state.modals.last else { throw noModal() }
             let modals = Array(state.modals.dropLast())
             return try start(
                 .dismiss, from: modal, to: modals.last ?? state.stack.last!, popped: [modal],
-                stack: state.stack, modals: modals, options: options, nextScreen: counter, interactive: true)
+                stack: state.stack, modals: modals, options: options, nextScreen: counter, interactive: true,
+                geometry: geometry)
         }
     }
 
@@ -424,15 +404,20 @@ struct Decision {
     /// The events that start a transition: `started`, and `completed` in the same frame when not animated.
     private func start(
         _ operation: TransitionOperation, from: Screen, to: Screen, popped: [Screen], stack: [Screen], modals: [Screen],
-        options: TransitionOptions, nextScreen: Int, interactive: Bool = false
+        options: TransitionOptions, nextScreen: Int, interactive: Bool = false, geometry: GestureGeometry = .none
     ) throws(CoreError) -> [NavigationEvent] {
         var animator = state.config.animators.animator(for: operation, from: from.name, to: to.name)
         if let override = options.animator { animator = try Animator(json: override, base: animator) }
+        // A swipe's edge says where the views go, over a rule's or a preset's edge; an `edge` the
+        // command's animator names outright still wins.
+        if let edge = geometry.edge?.animatorEdge(for: operation), options.animator?["edge"] == nil {
+            animator.edge = edge
+        }
         let id = state.nextTransitionID
         let started = NavigationEvent.Started(
             transition: id, operation: operation, from: from, to: to, popped: popped, stack: stack, modals: modals,
             animator: animator, animated: options.animated || interactive, interactive: interactive,
-            owner: interactive ? envelope.owner : nil, nextScreen: nextScreen)
+            owner: interactive ? envelope.owner : nil, nextScreen: nextScreen, geometry: geometry)
         var events = [event(.started(started))]
         if !interactive, !started.animated || animator.effectiveDuration <= 0 {
             events.append(event(.completed(transition: id)))

@@ -75,7 +75,9 @@ extension NavigatorState {
             segment: Segment(
                 startFrame: frame, startFraction: 0, endFraction: 1, frames: clock.frames(forSeconds: duration),
                 curve: .linear),
-            percent: 0, velocity: 0, lastInteractionFrame: frame, cancelReason: .requested)
+            percent: 0, velocity: 0, lastInteractionFrame: frame, cancelReason: .requested, touch: e.geometry.touch,
+            swipeEdge: e.geometry.edge,
+            samples: e.interactive ? [GestureSample(frame: frame, clientTime: e.geometry.time, percent: 0)] : [])
         nextScreenNumber = max(nextScreenNumber, e.nextScreen)
         nextTransitionID = max(nextTransitionID, e.transition + 1)
     }
@@ -96,11 +98,17 @@ extension Transition {
     func evolved(by kind: NavigationEvent.Kind, frame: Int64, clock: FrameClock) -> Transition {
         var t = self
         switch kind {
-        case .updated(_, let percent, let velocity):
+        case .updated(_, let percent, let velocity, let geometry, let estimated):
             t.percent = percent
             t.velocity = velocity
+            t.velocityGiven = !estimated
             t.lastInteractionFrame = frame
-        case .interrupted(_, let fraction, let owner):
+            t.follow(geometry)
+            t.record(GestureSample(frame: frame, clientTime: geometry.time, percent: percent))
+        case .interrupted(_, let fraction, let owner, let geometry):
+            t.follow(geometry)
+            t.samples = [GestureSample(frame: frame, clientTime: geometry.time, percent: fraction)]
+            t.velocityGiven = false
             t.phase = .interactive
             t.interactive = true
             t.percent = fraction
@@ -109,19 +117,39 @@ extension Transition {
             if let owner { t.owner = owner }
         case .finishing(_, let fraction, _, let speed, let curve):
             t.phase = .finishing
+            let seconds = curve.intrinsicDuration ?? (1 - fraction) * duration / speed
             t.segment = Segment(
-                startFrame: frame, startFraction: fraction, endFraction: 1,
-                frames: clock.frames(forSeconds: (1 - fraction) * duration / speed), curve: curve)
-        case .cancelling(_, let fraction, let speed, let curve, let reason):
+                startFrame: frame, startFraction: fraction, endFraction: 1, frames: clock.frames(forSeconds: seconds),
+                curve: curve, seconds: curve.isSpring ? seconds : nil)
+        case .cancelling(_, let fraction, let speed, let curve, let reason, _):
             t.phase = .cancelling
             t.cancelReason = reason
+            let seconds = curve.intrinsicDuration ?? fraction * duration / speed
             t.segment = Segment(
-                startFrame: frame, startFraction: fraction, endFraction: 0,
-                frames: clock.frames(forSeconds: fraction * duration / speed), curve: curve)
+                startFrame: frame, startFraction: fraction, endFraction: 0, frames: clock.frames(forSeconds: seconds),
+                curve: curve, seconds: curve.isSpring ? seconds : nil)
         default:
             break
         }
         return t
+    }
+
+    /// Keeps the last touch and edge a client reported: a step that leaves one out has not moved it.
+    mutating func follow(_ geometry: GestureGeometry) {
+        if let touch = geometry.touch { self.touch = touch }
+        if let edge = geometry.edge { swipeEdge = edge }
+    }
+
+    /// Adds a point to the gesture's path, keeping the last `VelocityEstimator.capacity`.
+    /// Two points of one frame without client times are one instant: the later position stands.
+    mutating func record(_ sample: GestureSample) {
+        if sample.clientTime == nil, let last = samples.last, last.clientTime == nil, last.frame == sample.frame {
+            samples.removeLast()
+        }
+        if samples.count >= VelocityEstimator.capacity {
+            samples.removeFirst(samples.count - VelocityEstimator.capacity + 1)
+        }
+        samples.append(sample)
     }
 
     /// The animator's duration as this transition runs it: 0 when not animated.

@@ -85,6 +85,8 @@ extension Transition {
             "lastInteractionFrame": .int(lastInteractionFrame), "cancelReason": .string(cancelReason.rawValue),
         ]
         if let owner { o["owner"] = .string(owner) }
+        if let seconds = segment.seconds { o["segmentSeconds"] = .double(seconds) }
+        writeGesture(into: &o)
         return .object(o)
     }
 
@@ -121,6 +123,8 @@ extension Transition {
             percent: try req("percent", a.double("percent")), velocity: try req("velocity", a.double("velocity")),
             lastInteractionFrame: try req("lastInteractionFrame", a.int("lastInteractionFrame")),
             cancelReason: try req("cancelReason", CancelReason(rawValue: try a.string("cancelReason") ?? "")))
+        self.segment.seconds = try a.double("segmentSeconds")
+        try readGesture(&a)
         try a.rejectUnknown()
     }
 }

@@ -21,9 +21,11 @@ package struct Tick: Equatable, Sendable {
     package var fromScreen: String
     package var toScreen: String
     package var views: ViewPair
+    /// The finger, on ticks of the interactive phase; `nil` on every other tick.
+    package var gesture: TickGesture? = nil
 
     package var json: JSON {
-        .object([
+        var o: JSONObject = [
             "navigator": .string(navigator),
             "transition": .int(transition),
             "operation": .string(operation.rawValue),
@@ -38,7 +40,9 @@ package struct Tick: Equatable, Sendable {
                 "from": Self.json(views.from, screen: fromScreen),
                 "to": Self.json(views.to, screen: toScreen),
             ],
-        ])
+        ]
+        if let gesture { o["gesture"] = gesture.json }
+        return .object(o)
     }
 
     static func json(_ v: ViewProperties, screen: String) -> JSON {
@@ -94,6 +98,7 @@ extension Navigator {
         return Tick(
             navigator: state.name, transition: t.id, operation: t.operation, frame: frame,
             time: state.clock.instant(ofFrame: frame), phase: phase, fraction: fraction, progress: progress,
-            revision: state.revision, final: final, fromScreen: t.from.id, toScreen: t.to.id, views: views)
+            revision: state.revision, final: final, fromScreen: t.from.id, toScreen: t.to.id, views: views,
+            gesture: phase == .interactive ? TickGesture(touch: t.touch, edge: t.swipeEdge, velocity: t.velocity) : nil)
     }
 }

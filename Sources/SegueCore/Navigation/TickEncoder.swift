@@ -28,7 +28,7 @@ package final class TickEncoder {
         // per double, 20 per integer), plus its strings escaped at worst (`\u00xx`, six bytes per
         // byte). Reserving it once lets every write below skip its own capacity check.
         let bound =
-            1280 + 6 * (tick.navigator.utf8.count + tick.fromScreen.utf8.count + tick.toScreen.utf8.count)
+            1440 + 6 * (tick.navigator.utf8.count + tick.fromScreen.utf8.count + tick.toScreen.utf8.count)
             + 6 * tick.operation.rawValue.utf8.count + 6 * tick.phase.rawValue.utf8.count
         if capacity < bound {
             base.deallocate()
@@ -74,7 +74,9 @@ struct TickWriter: JSONValueWriter {
         write(tick.views.from, screen: tick.fromScreen)
         append(",\"to\":")
         write(tick.views.to, screen: tick.toScreen)
-        append("}}")
+        append("}")
+        if let gesture = tick.gesture { write(gesture) }
+        append("}")
     }
 
     private mutating func write(_ v: ViewProperties, screen: String) {

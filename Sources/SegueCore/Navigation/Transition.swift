@@ -22,13 +22,20 @@ public struct Segment: Equatable, Sendable {
     /// Length in (fractional) frames; 0 for a change that lands in its first frame.
     public var frames: Double
     public var curve: TimingCurve
+    /// The segment's length in seconds, which a spring's motion runs in; `nil` where only its shape
+    /// matters (the linear clock of `animating`).
+    public var seconds: Double?
 
-    public init(startFrame: Int64, startFraction: Double, endFraction: Double, frames: Double, curve: TimingCurve) {
+    public init(
+        startFrame: Int64, startFraction: Double, endFraction: Double, frames: Double, curve: TimingCurve,
+        seconds: Double? = nil
+    ) {
         self.startFrame = startFrame
         self.startFraction = startFraction
         self.endFraction = endFraction
         self.frames = frames
         self.curve = curve
+        self.seconds = seconds
     }
 
     /// The first frame at which the segment is over and its fraction is exactly `endFraction`.
@@ -39,7 +46,7 @@ public struct Segment: Equatable, Sendable {
         if frame >= endFrame { return endFraction }
         if frame <= startFrame { return startFraction }
         let t = Double(frame - startFrame) / frames
-        let shaped = curve.progress(atFraction: t, duration: frames)
+        let shaped = curve.progress(atFraction: t, duration: seconds ?? frames)
         let value = startFraction + (endFraction - startFraction) * shaped
         return min(1, max(0, value))
     }
@@ -72,6 +79,13 @@ public struct Transition: Equatable, Sendable {
     public var lastInteractionFrame: Int64
     /// Why a `cancelling` segment was entered, for the `transition.cancelled` that ends it.
     public var cancelReason: CancelReason
+    /// The last touch point and swipe edge the gesture reported, if any.
+    public var touch: GestureGeometry.Touch? = nil
+    public var swipeEdge: GestureGeometry.SwipeEdge? = nil
+    /// The gesture's recent path (newest last), for the velocity of a release that names none.
+    public var samples: [GestureSample] = []
+    /// Whether `velocity` is the client's own (the last update gave one) rather than measured.
+    public var velocityGiven = false
 
     /// The fraction at `frame` (the frame must not precede the last event applied).
     public func fraction(at frame: Int64) -> Double {

@@ -83,20 +83,20 @@ package struct TimelineBuilder {
                     rule: wasInteractive ? endRule.decide(percent: fraction, velocity: v ?? 0) : nil))
         }
         switch kind {
-        case .updated(let id, let percent, let velocity):
+        case .updated(let id, let percent, let velocity, _, _):
             return onBand(id) {
                 $0.updates.append(
                     GestureUpdate(seq: record.seq, frame: record.frame, percent: percent, velocity: velocity))
             }
-        case .interrupted(let id, let fraction, _):
+        case .interrupted(let id, let fraction, _, _):
             return onBand(id) {
                 $0.isInteractive = true
                 $0.turns.append(Turn(kind: .interrupted, seq: record.seq, frame: record.frame, fraction: fraction))
             }
         case .finishing(let id, let fraction, let velocity, _, _):
             return onBand(id) { release(&$0, .finishing, fraction: fraction, velocity: velocity, reason: nil) }
-        case .cancelling(let id, let fraction, _, _, let reason):
-            return onBand(id) { release(&$0, .cancelling, fraction: fraction, velocity: nil, reason: reason) }
+        case .cancelling(let id, let fraction, _, _, let reason, let velocity):
+            return onBand(id) { release(&$0, .cancelling, fraction: fraction, velocity: velocity, reason: reason) }
         case .completed(let id), .cancelled(let id, _):
             return id
         default:

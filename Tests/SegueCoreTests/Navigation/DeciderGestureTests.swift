@@ -38,7 +38,7 @@ import Testing
         #expect(r.state.transition?.fraction(at: 12) == 0.25)
         // No velocity given: estimated from the last interaction (0.25 over 6 frames at 60 Hz).
         let r2 = F.when(r.state, .update(percent: 0.5, velocity: nil), at: 18)
-        #expect(r2.events == [F.event(.updated(transition: 2, percent: 0.5, velocity: 2.5), at: 18)])
+        #expect(r2.events == [F.event(.updated(transition: 2, percent: 0.5, velocity: 2.5, estimated: true), at: 18)])
     }
 
     @Test func updateAfterFinishIsNotInteractive() {
@@ -145,7 +145,8 @@ import Testing
         s = F.when(s, .update(percent: 0.9, velocity: nil), at: 12).state
         #expect(s.transition?.velocity == 48)  // 0.8 in one frame at 60 Hz
         let back = F.when(s, .update(percent: 0.05, velocity: nil), at: 12)
-        #expect(back.events == [F.event(.updated(transition: 2, percent: 0.05, velocity: -51), at: 12)])
+        #expect(
+            back.events == [F.event(.updated(transition: 2, percent: 0.05, velocity: -51, estimated: true), at: 12)])
         let end = F.when(back.state, .end(percent: nil, velocity: nil), at: 12)
         #expect(end.events.map(\.type) == ["transition.cancelling"])
     }

@@ -26,13 +26,19 @@ import Testing
             }
             from.z = Int(g.next() % 5) - 2
             to.z = Int(g.next() % 5) - 2
-            let tick = Tick(
+            var tick = Tick(
                 navigator: names[Int(g.next() % 4)], transition: Int(g.next() % 100_000),
                 operation: TransitionOperation.allCases[Int(g.next() % 4)], frame: Int64(g.next() % (1 << 40)),
                 time: Int64(g.next() % (1 << 62)), phase: TransitionPhase.allCases[Int(g.next() % 6)],
                 fraction: double(), progress: double(), revision: Int64(g.next() % 1_000_000),
                 final: g.next() % 2 == 0, fromScreen: "s\(g.next() % 99)", toScreen: "s\(g.next() % 99)",
                 views: ViewPair(from: from, to: to))
+            // An interactive tick's gesture, with and without each optional member.
+            if g.next() % 2 == 0 {
+                let touch = g.next() % 2 == 0 ? GestureGeometry.Touch(x: double(), y: double()) : nil
+                let edge = g.next() % 3 == 0 ? nil : GestureGeometry.SwipeEdge.allCases[Int(g.next() % 5)]
+                tick.gesture = TickGesture(touch: touch, edge: edge, velocity: double())
+            }
             #expect(tick.encoded() == tick.json.serializedBytes())
         }
     }

@@ -1,0 +1,57 @@
+/// How a gesture is let go: `end`'s decision and the velocities it decides with.
+extension Decision {
+    /// `end`: the navigator's end rule decides between finishing and cancelling.
+    func end(percent: Double?, velocity: Double?) throws(CoreError) -> [NavigationEvent] {
+        let t = try gestureTransition("end")
+        var events: [NavigationEvent] = []
+        var p = t.percent
+        var v = velocity ?? releaseVelocity(t)
+        if let percent {
+            p = percent
+            let update = event(
+                .updated(
+                    transition: t.id, percent: p, velocity: velocity ?? estimatedVelocity(t, percent: percent),
+                    estimated: velocity == nil))
+            events.append(update)
+            v = velocity ?? releaseVelocity(t.evolved(by: update.kind, frame: frame, clock: state.clock))
+        }
+        switch state.config.endRule.decide(percent: p, velocity: v) {
+        case .finish:
+            events.append(
+                event(
+                    .finishing(
+                        transition: t.id, fraction: p, velocity: v, completionSpeed: 1, completionCurve: .easeInOut)))
+        case .cancel:
+            events.append(
+                event(
+                    .cancelling(
+                        transition: t.id, fraction: p, completionSpeed: 1, completionCurve: .easeInOut,
+                        reason: .requested, velocity: v)))
+        }
+        return events
+    }
+
+    /// Fraction per second since the last interaction, for clients that send no velocity. Updates that
+    /// land in one frame (touch input faster than the frame rate, or a batch of sends) count as one
+    /// frame apart: keeping the earlier velocity instead would let a finger dragged back within a
+    /// frame still fling the transition to completion.
+    func estimatedVelocity(_ t: Transition, percent: Double) -> Double {
+        let frames = max(1, frame - t.lastInteractionFrame)
+        return (percent - t.percent) * Double(state.clock.rate) / Double(frames)
+    }
+
+    /// How long a finger may rest after its last update and still lift with that update's velocity.
+    /// A pan recognizer measures the velocity at `.ended` from the last moments of motion, so a
+    /// finger held still lifts at about zero: an `end` that comes later than this after the last
+    /// update is decided with velocity 0, not with a fling that stopped long before.
+    static let releaseVelocityWindow = 0.1
+
+    /// The velocity `end` uses when it carries none: 0 after a rest; the last update's when the
+    /// client gave it; else the least-squares fit over the gesture's last 100 ms.
+    func releaseVelocity(_ t: Transition) -> Double {
+        let rested = Double(frame - t.lastInteractionFrame)
+        guard rested <= state.clock.frames(forSeconds: Self.releaseVelocityWindow) else { return 0 }
+        if t.velocityGiven { return t.velocity }
+        return VelocityEstimator.estimate(t.samples, clock: state.clock) ?? t.velocity
+    }
+}
