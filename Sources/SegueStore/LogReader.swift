@@ -128,11 +128,21 @@ package final class LogReader {
         return names
     }
 
+    /// The newest snapshot of each navigator by skip-scan: one key seek for the next name and one for
+    /// its newest seq, so start-up reads as many rows as there are navigators. The table keeps every
+    /// checkpoint's rows (a time-travel fold starts from them), and a scan of it grew with the log.
     func latestSnapshots() throws(StoreError) -> [Snapshot] {
         let statement = try statement(
             """
-            SELECT navigator, seq, revision, state FROM snapshots AS s
-            WHERE seq = (SELECT MAX(seq) FROM snapshots WHERE navigator = s.navigator) ORDER BY navigator
+            WITH RECURSIVE names(name) AS (
+                SELECT MIN(navigator) FROM snapshots
+                UNION ALL
+                SELECT (SELECT MIN(navigator) FROM snapshots WHERE navigator > names.name) FROM names
+                WHERE names.name IS NOT NULL
+            )
+            SELECT s.navigator, s.seq, s.revision, s.state FROM names JOIN snapshots AS s
+            ON s.navigator = names.name AND s.seq = (SELECT MAX(seq) FROM snapshots WHERE navigator = names.name)
+            ORDER BY s.navigator
             """)
         defer { statement.reset() }
         var snapshots: [Snapshot] = []

@@ -18,6 +18,13 @@ package enum OpenCheck: Sendable {
     func startDeferred(path: String) {
         guard case .deferred(let report) = self else { return }
         let thread = Thread {
+            // Background work: at the lowest priority (nice 19 for this thread alone), it takes no
+            // CPU from the start-up it runs beside, nor from the frame loop after.
+            if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"),
+                let tid = link.split(separator: "/").last.flatMap({ id_t($0) })
+            {
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, 19)
+            }
             report(Self.quickCheck(path: path))
         }
         thread.name = "segue-store-check"

@@ -87,6 +87,8 @@ struct BenchOptions {
     var fanoutCases: [(rate: Int, navigators: Int)] {
         quick ? [(60, 100), (120, 1000)] : [60, 120].flatMap { rate in [100, 1000, 5000].map { (rate, $0) } }
     }
+    /// The fan-out cases measured beside a raw PUB publishing as many messages (`RawPublisher`).
+    var rawPublishCases: [(rate: Int, navigators: Int)] { quick ? fanoutCases : [(60, 1000), (60, 5000)] }
     /// Seconds a batch of transitions outlasts its window (pushes take time to send).
     /// `relay`: how long the navigators animate through the relay chains.
     var relaySeconds: Double { quick ? 2 : 10 }

@@ -20,6 +20,10 @@ enum CommandBench {
         /// round trip, and the storage's own (`fdatasync`, or PostgreSQL's `INSERT; COMMIT`).
         var rtt = Samples()
         var fsync = Samples()
+        /// The same commands back to back with nothing between them, and the echo round trip the same
+        /// way right after: the tight-loop pair (caches and scheduler warm, as a client in a loop sees).
+        var tightPush = Samples()
+        var tightRTT = Samples()
         var errors = 0
         var firstError: String?
         /// What the daemon says it runs with (`stats.store.durability`).
@@ -29,7 +33,7 @@ enum CommandBench {
     /// Alternating non-animated push and pop on one navigator from one DEALER, `pairs` of each; every
     /// command is preceded by a raw echo round trip of the same bytes over the same transport and a
     /// raw `write` + `fdatasync` in the data dir's file system, or `storage` when given (its round
-    /// number in, nanoseconds out).
+    /// number in, nanoseconds out). Then `pairs` more back to back, and as many echoes back to back.
     static func latency(
         daemon: DaemonProcess, context: ZMQContext, pairs: Int, echoEndpoint: String,
         storage: ((Int) throws -> Int64)? = nil
@@ -64,6 +68,20 @@ enum CommandBench {
                 result.fsync.add(nanoseconds: fsync)
                 if index == 0 { result.push.add(nanoseconds: elapsed) } else { result.pop.add(nanoseconds: elapsed) }
             }
+        }
+        for round in 0..<pairs {
+            for (index, body) in [push, pop].enumerated() {
+                let start = Bench.monotonic()
+                guard try client.request(body, timeout: .seconds(30)) != nil else {
+                    throw BenchError("No reply to a push/pop within 30 s.")
+                }
+                if index == 0 && round >= pairs / 10 { result.tightPush.add(nanoseconds: Bench.monotonic() - start) }
+            }
+        }
+        for round in 0..<pairs {
+            let start = Bench.monotonic()
+            guard try echo.request(push, timeout: .seconds(5)) != nil else { throw BenchError("Echo timed out.") }
+            if round >= pairs / 10 { result.tightRTT.add(nanoseconds: Bench.monotonic() - start) }
         }
         result.durability = try client.stats()["store"]?["durability"]?.stringValue ?? "?"
         return result

@@ -124,19 +124,8 @@ final class DaemonProcess {
         process.waitUntilExit()
     }
 
-    /// User + system CPU seconds the daemon has used (`/proc/PID/stat` fields 14 and 15).
-    func cpuSeconds() -> Double { Self.cpuSeconds(pid: pid) }
-
-    /// User + system CPU seconds of any process.
-    static func cpuSeconds(pid: Int32) -> Double {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = text.lastIndex(of: ")")
-        else { return 0 }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        // fields[0] is field 3 (state); utime is field 14, stime field 15.
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    /// User + system CPU seconds the daemon has used.
+    func cpuSeconds() -> Double { ProcessCPU.seconds(pid: pid) }
 
     /// Resident set size in KiB (`VmRSS` in `/proc/PID/status`).
     func residentKiB() -> Double {

@@ -136,7 +136,7 @@ enum RelayBench {
             }
         }
 
-        func cpuSeconds() -> Double { DaemonProcess.cpuSeconds(pid: process.processIdentifier) }
+        func cpuSeconds() -> Double { ProcessCPU.seconds(pid: process.processIdentifier) }
 
         func stop() {
             guard process.isRunning else { return }

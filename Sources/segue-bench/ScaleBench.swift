@@ -29,19 +29,44 @@ enum ScaleBench {
 
     struct Startup {
         var generateSeconds: Double
+        /// Spawn to first `ping` reply, median of alternating starts, on the large and on the small log.
         var readySeconds: Double
+        var smallReadySeconds: Double
+        var smallEvents: Int
+        var starts: Int
         var daemonSays: String
     }
 
-    /// Generates a log of `events` events, then times `segued` from spawn to its first `ping` reply.
-    static func startup(directory: String, context: ZMQContext, events: Int) throws -> Startup {
+    /// Generates a log of `events` events and one of 1,000, then times `segued` from spawn to its first
+    /// `ping` reply on each, alternating, `starts` times each (medians), so both see the same machine.
+    static func startup(directory: String, context: ZMQContext, events: Int, starts: Int = 3) throws -> Startup {
         let generated = try LogGenerator.generate(directory: directory, events: events)
-        // Drop the page cache's advantage? No: a restarting daemon usually finds its log cached, and
-        // dropping caches needs root and disturbs other users of this shared machine.
-        let daemon = try DaemonProcess(dataDirectory: directory)
-        defer { daemon.stop() }
-        let ready = try daemon.waitReady(context: context)
-        let line = daemon.logText().split(separator: "\n").first { $0.contains("Opened the log") }
-        return Startup(generateSeconds: generated, readySeconds: ready, daemonSays: line.map(String.init) ?? "")
+        let smallEvents = 1_000
+        let small = directory + "-small"
+        _ = try LogGenerator.generate(directory: small, events: smallEvents)
+        // The page cache is kept: a restarting daemon usually finds its log cached, and dropping caches
+        // needs root and disturbs other users of this shared machine.
+        var large = Samples()
+        var smallTimes = Samples()
+        var line = ""
+        for _ in 0..<starts {
+            for (path, isLarge) in [(small, false), (directory, true)] {
+                let daemon = try DaemonProcess(dataDirectory: path)
+                defer { daemon.stop() }
+                let ready = try daemon.waitReady(context: context)
+                if isLarge {
+                    large.add(ready)
+                    line =
+                        daemon.logText().split(separator: "\n").last { $0.contains("Opened the log") }.map(String.init)
+                        ?? ""
+                } else {
+                    smallTimes.add(ready)
+                }
+            }
+        }
+        return Startup(
+            generateSeconds: generated, readySeconds: large.percentile(50),
+            smallReadySeconds: smallTimes.percentile(50),
+            smallEvents: smallEvents, starts: starts, daemonSays: line)
     }
 }

@@ -10,7 +10,10 @@ import SegueWire
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == RelayBench.rawChildFlag {
     RelayBench.runRawChild(from: CommandLine.arguments[2], publish: CommandLine.arguments[3])
 }
-
+// So does the raw publisher the fan-out figures compare the daemon's tick path with.
+if let publisher = ProcessInfo.processInfo.environment[RawPublisher.environmentKey] {
+    RawPublisher.runChild(arguments: publisher)
+}
 let options: BenchOptions
 do {
     switch try BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) {
@@ -143,6 +146,17 @@ do {
                                 unit: "µs", limit: rtt.percentile(p), limitName: "raw rtt, same percentile",
                                 target: factor > 0 ? .atMost(factor) : nil, detail: detail))
                     }
+                    var tight = result.tightRTT
+                    report.add(
+                        Figure(
+                            section: "latency", name: "\(label) p50, tight loop",
+                            value: result.tightPush.percentile(50),
+                            unit: "µs", limit: tight.percentile(50), limitName: "raw rtt, tight loop",
+                            detail: String(
+                                format:
+                                    "%d pushes back to back (pops between), then %d echoes back to back; p99 %.0f µs against %.0f µs",
+                                result.tightPush.count, tight.count, result.tightPush.percentile(99),
+                                tight.percentile(99))))
                     if result.durability != "relaxed" {
                         report.note(
                             "The relaxed runs' daemon reported durability \(result.durability): this segued "
@@ -209,7 +223,15 @@ do {
                             daemon: daemon, client: client, navigators: navigators, rate: rate,
                             subscribers: subscribers, window: long ? options.fanoutLongWindow : options.fanoutWindow,
                             slack: options.fanoutSlack)
-                        FanoutBench.report(result, into: report, longTarget: long)
+                        var rawPublish: RawPublisher.Result?
+                        if options.rawPublishCases.contains(where: { $0 == (rate, navigators) }) {
+                            Report.progress(
+                                "  raw PUB, \(navigators) messages a frame at \(rate) Hz, \(subscribers) subscribers")
+                            rawPublish = try RawPublisher.measure(
+                                navigators: navigators, rate: rate, subscribers: subscribers,
+                                window: options.fanoutWindow)
+                        }
+                        FanoutBench.report(result, raw: rawPublish, into: report, longTarget: long)
                     } catch {
                         report.note(
                             "\(navigators) navigators at \(rate) Hz, \(subscribers) subscribers: not measured: \(error)"
@@ -251,8 +273,14 @@ do {
                 value: startup.readySeconds * 1000,
                 unit: "ms", limit: 1000, limitName: "1 s", target: .atMost(1),
                 detail: String(
-                    format: "spawn to first ping reply; log generated in %.0f s; daemon: %@",
-                    startup.generateSeconds, startup.daemonSays)))
+                    format: "spawn to first ping reply, median of %d; log generated in %.0f s; daemon: %@",
+                    startup.starts, startup.generateSeconds, startup.daemonSays)))
+        report.add(
+            Figure(
+                section: "scale", name: "start-up with \(options.startupEvents) events against \(startup.smallEvents)",
+                value: startup.readySeconds * 1000, unit: "ms", limit: startup.smallReadySeconds * 1000,
+                limitName: "start-up with \(startup.smallEvents) events", target: .atMost(1.2),
+                detail: "spawn to first ping reply, medians of \(startup.starts) alternating starts of each"))
     }
     if options.runs("store") {
         Report.progress("== store")

@@ -128,11 +128,12 @@ extension EngineCore {
             reject(envelope, Reply.error(id: request.id, WireError(error)))
             return
         }
-        let body = JSON.object(okReply(id: request.id, navigator, execution))
+        // The store keeps the reply only for a command with an id; the wire gets it written directly.
+        let body = request.id.map { _ in JSON.object(okReply(id: request.id, navigator, execution)) }
         submit(
             execution.events, commandID: request.id, navigator: navigator, reply: body, fingerprint: request.fingerprint
         )
-        let bytes = body.serializedBytes()
+        let bytes = okReplyBytes(id: request.id, navigator, execution)
         let voided = VoidedReply(id: request.id, command: command.name, navigator: navigator)
         outbox.enqueue(.reply(envelope: envelope, body: bytes, ifVoided: voided), after: fleet.lastSeq)
         if let id = request.id {
@@ -148,6 +149,15 @@ extension EngineCore {
             id: id, navigator: navigator, revision: state?.revision ?? 0,
             seq: execution.events.last?.seq ?? fleet.lastSeq, frame: execution.frame, events: execution.decided,
             inFlight: state?.transition)
+    }
+
+    /// `okReply` serialized, written without the tree (`CommandReplyWriter`).
+    func okReplyBytes(id: String?, _ navigator: String, _ execution: Fleet.Execution) -> [UInt8] {
+        let state = fleet.navigators[navigator]
+        return CommandReplyWriter.encode(
+            id: id, navigator: navigator, revision: state?.revision ?? 0,
+            seq: execution.events.last?.seq ?? fleet.lastSeq, frame: execution.frame, events: execution.decided,
+            phase: state?.transition?.phase)
     }
 
     /// Fills what a `create` left out from the daemon's defaults, and enforces the daemon's caps.
