@@ -4,9 +4,9 @@ import SegueStore
 /// One batch's rows as the arrays its statements bind: every event of every accepted unit, and a
 /// commands row per accepted unit with an id.
 ///
-/// A statement binds one array per column and inserts with `unnest`, so a batch of one event and a
-/// batch of thousands cost the same number of statements; arrays are cut at `rowsPerStatement`
-/// to keep each bind well below PostgreSQL's 1 GB limit on a value.
+/// A statement binds one array per column and inserts with `unnest`, so a batch of thousands of
+/// events costs a few statements; arrays are cut at `rowsPerStatement` to keep each bind well below
+/// PostgreSQL's 1 GB limit on a value. A small batch binds its rows as scalars instead (`SmallRows`).
 struct PostgresBatch {
     static let rowsPerStatement = 4096
 
@@ -50,11 +50,14 @@ struct PostgresBatch {
     /// Each event's identity, for the read-back: after a rollback the same seqs may hold another
     /// batch's events, so that the range is full says nothing about whether this batch committed.
     private(set) var eventKeys: [EventKey] = []
+    /// The rows again as scalars while the batch is small (`SmallRows`); nil once it is not.
+    private var small: SmallRows? = SmallRows()
 
     var isEmpty: Bool { firstSeq == nil && commandIDs.isEmpty }
 
     /// Adds an accepted unit: its events, and its commands row when it has an id.
     mutating func add(_ unit: AppendUnit) {
+        if small?.add(unit) == false { small = nil }
         for (index, event) in unit.events.enumerated() {
             if eventChunks.last.map({ $0.count >= Self.rowsPerStatement }) ?? true {
                 eventChunks.append(EventColumns())
@@ -70,8 +73,10 @@ struct PostgresBatch {
         }
     }
 
-    /// `BEGIN`, the inserts, `COMMIT`: one pipeline, one round trip.
+    /// `BEGIN`, the inserts (`VALUES` while the batch is small, arrays beyond), `COMMIT`: one
+    /// pipeline, one round trip.
     func steps() -> [PipelineStep] {
+        if let values = small?.step() { return [.query("BEGIN"), values, .query("COMMIT")] }
         var steps: [PipelineStep] = [.query("BEGIN")]
         var chunks = eventChunks[...]
         if commands.count > 0 {
