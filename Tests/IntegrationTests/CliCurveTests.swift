@@ -14,28 +14,13 @@ import Testing
 
         init(curve: Bool = true) throws {
             let dir = DaemonProcess.temporaryDirectory()
-            keys = dir + "/keys"
-            for name in ["server", "ops", "dash", "stranger"] {
-                let made = try Cli.run(["keygen", "--out", keys + "/" + name])
-                try #require(made.status == 0, "\(made.stderr)")
-            }
+            keys = try CurveFixture.keys(["server", "ops", "dash", "stranger"], in: dir)
             guard curve else {
                 daemon = try DaemonProcess(dataDir: dir)
                 return
             }
-            let config = try Reliability.writeConfig(
-                [
-                    "security": [
-                        "curve": [
-                            "serverSecretKeyFile": .string(keys + "/server.key"),
-                            "clients": [
-                                ["publicKeyFile": .string(keys + "/ops.pub"), "role": "controller"],
-                                ["publicKeyFile": .string(keys + "/dash.pub"), "role": "observer"],
-                            ],
-                        ]
-                    ]
-                ], in: dir)
-            daemon = try DaemonProcess(dataDir: dir, arguments: ["--config", config], waitReady: false)
+            daemon = try CurveFixture.daemon(
+                in: dir, keys: keys, clients: [("ops", "controller"), ("dash", "observer")])
             // The harness's readiness probe speaks plaintext, so ask with the CLI itself.
             let deadline = ContinuousClock.now + .seconds(20)
             var last = ""

@@ -95,24 +95,9 @@ import Testing
 
     @Test func curveHoldsAtEachHop() throws {
         let dir = DaemonProcess.temporaryDirectory()
-        let keys = dir + "/keys"
-        for name in ["server", "ops", "relay1", "relay2", "viewer", "stranger"] {
-            let made = try Cli.run(["keygen", "--out", keys + "/" + name])
-            try #require(made.status == 0, "\(made.stderr)")
-        }
-        let config = try Reliability.writeConfig(
-            [
-                "security": [
-                    "curve": [
-                        "serverSecretKeyFile": .string(keys + "/server.key"),
-                        "clients": [
-                            ["publicKeyFile": .string(keys + "/ops.pub"), "role": "controller"],
-                            ["publicKeyFile": .string(keys + "/relay1.pub"), "role": "observer"],
-                        ],
-                    ]
-                ]
-            ], in: dir)
-        let daemon = try DaemonProcess(dataDir: dir, arguments: ["--config", config], waitReady: false)
+        let keys = try CurveFixture.keys(["server", "ops", "relay1", "relay2", "viewer", "stranger"], in: dir)
+        let daemon = try CurveFixture.daemon(
+            in: dir, keys: keys, clients: [("ops", "controller"), ("relay1", "observer")])
         defer { daemon.stop() }
         func credentials(server: String, client: String) throws -> CurveCredentials {
             let server = try String(contentsOfFile: "\(keys)/\(server).pub", encoding: .utf8)
