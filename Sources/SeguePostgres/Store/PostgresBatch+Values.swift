@@ -9,27 +9,37 @@ struct SmallRows {
     static let maxEvents = 4
     static let maxCommands = 4
 
-    private(set) var events: [(event: EventRecord, encoded: EncodedEvent?)] = []
-    private(set) var commands: [(id: String, unit: AppendUnit)] = []
+    /// The units held, in order, for the arrays should the batch outgrow `VALUES`.
+    private(set) var units: [AppendUnit] = []
+    private var events = 0
+    private var commands = 0
 
-    /// Adds a unit's rows; false once the batch is too big for `VALUES` (the arrays take over).
+    /// Holds a unit; false (holding nothing more) once the batch is too big for `VALUES`.
     mutating func add(_ unit: AppendUnit) -> Bool {
-        guard events.count + unit.events.count <= Self.maxEvents,
-            commands.count + (unit.commandID == nil ? 0 : 1) <= Self.maxCommands
-        else { return false }
-        for (index, event) in unit.events.enumerated() { events.append((event, unit.encoded?[index])) }
-        if let id = unit.commandID { commands.append((id, unit)) }
+        let withID = unit.commandID == nil ? 0 : 1
+        guard events + unit.events.count <= Self.maxEvents, commands + withID <= Self.maxCommands else {
+            return false
+        }
+        units.append(unit)
+        events += unit.events.count
+        commands += withID
         return true
     }
 
     /// The one statement that inserts every row, or nil without events (a commands row alone
     /// goes through the arrays' statement).
     func step() -> PipelineStep? {
-        guard !events.isEmpty else { return nil }
+        guard events > 0 else { return nil }
         var parameters = PostgresParameters()
-        for row in events { Self.append(row.event, encoded: row.encoded, to: &parameters) }
-        for row in commands { Self.append(id: row.id, unit: row.unit, to: &parameters) }
-        return .prepared(Self.statements[events.count - 1][commands.count], parameters)
+        for unit in units {
+            for (index, event) in unit.events.enumerated() {
+                Self.append(event, encoded: unit.encoded?[index], to: &parameters)
+            }
+        }
+        for unit in units {
+            if let id = unit.commandID { Self.append(id: id, unit: unit, to: &parameters) }
+        }
+        return .prepared(Self.statements[events - 1][commands], parameters)
     }
 
     private static func append(_ event: EventRecord, encoded: EncodedEvent?, to parameters: inout PostgresParameters) {

@@ -55,28 +55,47 @@ struct PostgresBatch {
 
     var isEmpty: Bool { firstSeq == nil && commandIDs.isEmpty }
 
-    /// Adds an accepted unit: its events, and its commands row when it has an id.
+    /// Adds an accepted unit: its events, and its commands row when it has an id. Its rows go to the
+    /// arrays only once the batch outgrows `SmallRows`, so a small batch builds no arrays.
     mutating func add(_ unit: AppendUnit) {
-        if small?.add(unit) == false { small = nil }
+        if small?.add(unit) == false {
+            let held = small!.units
+            small = nil
+            for earlier in held { addRows(earlier) }
+        }
+        if small == nil { addRows(unit) }
+        for event in unit.events { eventKeys.append(EventKey(event)) }
+        if let first = unit.events.first?.seq, firstSeq == nil { firstSeq = first }
+        if let last = unit.events.last?.seq { lastSeq = last }
+        if let id = unit.commandID { commandIDs.append(Array(id.utf8)) }
+    }
+
+    /// The unit's rows in the arrays.
+    private mutating func addRows(_ unit: AppendUnit) {
         for (index, event) in unit.events.enumerated() {
             if eventChunks.last.map({ $0.count >= Self.rowsPerStatement }) ?? true {
                 eventChunks.append(EventColumns())
             }
             eventChunks[eventChunks.count - 1].add(event, encoded: unit.encoded?[index])
-            eventKeys.append(EventKey(event))
         }
-        if let first = unit.events.first?.seq, firstSeq == nil { firstSeq = first }
-        if let last = unit.events.last?.seq { lastSeq = last }
-        if let id = unit.commandID {
-            commandIDs.append(Array(id.utf8))
-            commands.add(id: id, unit: unit)
-        }
+        if let id = unit.commandID { commands.add(id: id, unit: unit) }
     }
 
     /// `BEGIN`, the inserts (`VALUES` while the batch is small, arrays beyond), `COMMIT`: one
     /// pipeline, one round trip.
     func steps() -> [PipelineStep] {
-        if let values = small?.step() { return [.query("BEGIN"), values, .query("COMMIT")] }
+        if let small {
+            if let values = small.step() { return [.query("BEGIN"), values, .query("COMMIT")] }
+            // Commands rows without events: the arrays' statement, which `VALUES` has no shape for.
+            var arrays = self
+            arrays.small = nil
+            for unit in small.units { arrays.addRows(unit) }
+            return arrays.arraySteps()
+        }
+        return arraySteps()
+    }
+
+    private func arraySteps() -> [PipelineStep] {
         var steps: [PipelineStep] = [.query("BEGIN")]
         var chunks = eventChunks[...]
         if commands.count > 0 {
