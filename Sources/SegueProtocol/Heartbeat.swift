@@ -16,10 +16,13 @@ public struct Heartbeat: Equatable, Sendable {
     /// a daemon that does not say.
     public var instance: String?
     public var since: Int64?
+    /// The fleet digest as of `seq` (docs/protocol.md, "State digests"); nil from a daemon that does
+    /// not say, or when it could not tell it as of `seq`.
+    public var digest: String?
 
     public init(
         frame: Int64, time: Int64, seq: Int64, navigators: Int, version: String, heartbeatSeconds: Double,
-        instance: String?, since: Int64?
+        instance: String?, since: Int64?, digest: String? = nil
     ) {
         self.frame = frame
         self.time = time
@@ -29,6 +32,7 @@ public struct Heartbeat: Equatable, Sendable {
         self.heartbeatSeconds = heartbeatSeconds
         self.instance = instance
         self.since = since
+        self.digest = digest
     }
 
     /// The body, members in the protocol's order.
@@ -39,6 +43,7 @@ public struct Heartbeat: Equatable, Sendable {
         ]
         if let instance { body["instance"] = .string(instance) }
         if let since { body["since"] = .int(since) }
+        if let digest { body["digest"] = .string(digest) }
         return .object(body)
     }
 
@@ -50,6 +55,7 @@ public struct Heartbeat: Equatable, Sendable {
         self.init(
             frame: frame, time: time, seq: seq, navigators: Int(json["navigators"]?.int64Value ?? 0),
             version: json["version"]?.stringValue ?? "", heartbeatSeconds: json["heartbeatSeconds"]?.doubleValue ?? 1,
-            instance: json["instance"]?.stringValue, since: json["since"]?.int64Value)
+            instance: json["instance"]?.stringValue, since: json["since"]?.int64Value,
+            digest: json["digest"]?.stringValue)
     }
 }

@@ -62,6 +62,9 @@ public struct NavigatorSnapshot: Equatable, Sendable {
     public var modals: [Screen]
     public var transition: TransitionSnapshot?
     public var queued: Int
+    /// The digest of the state at `revision` (docs/protocol.md, "State digests"); nil from an older
+    /// daemon.
+    public var digest: String?
     public var json: JSONObject
 
     /// The members of the reply for `state` as of `seq`, its transition shown at `frame`.
@@ -72,6 +75,7 @@ public struct NavigatorSnapshot: Equatable, Sendable {
             "modals": .array(state.modals.map(\.json)),
             "transition": state.transition.map { TransitionSnapshot.encode($0, at: max(frame, state.frame)) } ?? .null,
             "queued": .int(Int64(state.queue.count)),
+            "digest": .string(StateDigest.digest(of: state).hex),
         ]
     }
 
@@ -88,6 +92,7 @@ public struct NavigatorSnapshot: Equatable, Sendable {
         self.stack = try Self.screens(stack)
         self.modals = try Self.screens(json["modals"]?.arrayValue ?? [])
         self.queued = Int(json["queued"]?.int64Value ?? 0)
+        self.digest = json["digest"]?.stringValue
         if let t = json["transition"]?.objectValue {
             transition = try TransitionSnapshot(t)
         }

@@ -35,6 +35,10 @@ extension EventRecord {
                 case .event(let event): event.writeData(&w)
                 }
                 data = start..<w.count
+                if let digest {
+                    w.append(",\"digest\":")
+                    w.writeString(digest)
+                }
                 w.append(UInt8(ascii: "}"))
             }, { Array($0) })
         return EncodedEvent(bytes: bytes, data: data)

@@ -19,6 +19,10 @@ public struct EventRecord: Equatable, Sendable {
     public var time: Int64
     /// The request id of the command that caused it; `nil` for clock-decided events.
     public var command: String?
+    /// The digest of the navigator's state after this event (`StateDigest`), lowercase hex; `nil`
+    /// until a fleet has folded the record. Derived from the log, never stored: published events
+    /// carry it, records read back from a store or an export do not. Not part of `==`.
+    public var digest: String?
     /// The event's `data` member.
     public var data: JSONObject {
         get {
@@ -82,7 +86,7 @@ public struct EventRecord: Equatable, Sendable {
 
     /// The wire body, members in the documented order.
     public var json: JSON {
-        .object([
+        var o: JSONObject = [
             "seq": .int(seq),
             "navigator": .string(navigator),
             "revision": .int(revision),
@@ -92,7 +96,9 @@ public struct EventRecord: Equatable, Sendable {
             "time": .int(time),
             "command": command.map(JSON.string) ?? .null,
             "data": .object(data),
-        ])
+        ]
+        if let digest { o["digest"] = .string(digest) }
+        return .object(o)
     }
 
     /// Reads a wire body back, rejecting missing or mistyped members with the JSON path at fault.
@@ -113,7 +119,7 @@ public struct EventRecord: Equatable, Sendable {
             return value
         }
         let known: Set<String> = [
-            "seq", "navigator", "revision", "type", "version", "frame", "time", "command", "data",
+            "seq", "navigator", "revision", "type", "version", "frame", "time", "command", "data", "digest",
         ]
         if let unknown = object.keys.first(where: { !known.contains($0) }) {
             throw CoreError(.badRequest, "Event member \"\(unknown)\" is not part of the event format.")
@@ -138,5 +144,10 @@ public struct EventRecord: Equatable, Sendable {
             throw CoreError(.badRequest, "Event member \"data\" must be an object.")
         }
         payload = .tree(data)
+        switch object["digest"] {
+        case nil: digest = nil
+        case .string(let s)?: digest = s
+        default: throw CoreError(.badRequest, "Event member \"digest\" must be a string.")
+        }
     }
 }

@@ -25,10 +25,14 @@ package struct Fleet: Sendable {
     /// so a fleet whose transitions all run long animations skips `advance`'s scan frame after frame.
     private var earliestDue: Int64?
     /// Undo entries for events not yet known durable (see `journaling`), oldest first.
-    private var journal: [(seq: Int64, name: String, previous: NavigatorState?)] = []
+    private(set) var journal: [(seq: Int64, name: String, previous: NavigatorState?)] = []
     /// When set, every appended event records the state it replaced, so a failed commit can be
     /// rolled back to the durable seq without refolding the log.
     package var journaling = false
+    /// Each navigator's `StateDigest` (its leading 64 bits) and their sum, the fleet digest, kept up
+    /// to date as navigators change (`Fleet+Digest.swift`).
+    var digestWords: [String: UInt64] = [:]
+    package internal(set) var digestSum: UInt64 = 0
 
     package init(clock: FrameClock) { self.clock = clock }
 
@@ -40,7 +44,9 @@ package struct Fleet: Sendable {
 
     /// Applies an event read back from the log (rebuild, replay). Rejects a record that does not
     /// continue the log, so a damaged export fails loudly instead of folding into a wrong state.
-    package mutating func apply(_ record: EventRecord) throws(CoreError) {
+    /// Returns the record with the digest of the state it leaves.
+    @discardableResult
+    package mutating func apply(_ record: EventRecord) throws(CoreError) -> EventRecord {
         guard record.seq == lastSeq + 1 else {
             throw CoreError(.internal, "Event seq \(record.seq) does not follow \(lastSeq); the log has a gap.")
         }
@@ -52,12 +58,13 @@ package struct Fleet: Sendable {
             )
         }
         let event = try NavigationEvent(record: record)
-        commit(event, to: state, record: record)
+        return commit(event, to: state, record: record)
     }
 
     /// Installs a navigator's snapshot (state as of `seq`), before applying the tail of the log.
     package mutating func restore(_ state: NavigatorState, seq: Int64, frame: Int64, time: Int64) {
         navigators[state.name] = state
+        noteDigest(of: state.name, StateDigest.digest(of: state))
         earliestDue = nil
         pruneCandidates.insert(state.name)
         lastSeq = max(lastSeq, seq)
@@ -69,6 +76,7 @@ package struct Fleet: Sendable {
     /// Drops a navigator entry used only to carry a position (a checkpoint marker) during a rebuild.
     package mutating func forget(_ name: String) {
         navigators[name] = nil
+        noteDigest(of: name, nil)
         active.removeAll { $0 == name }
         isActive.remove(name)
         pruneCandidates.remove(name)
@@ -239,6 +247,7 @@ package struct Fleet: Sendable {
         while let last = journal.last, last.seq > seq {
             journal.removeLast()
             navigators[last.name] = last.previous
+            noteDigest(of: last.name, last.previous.map(StateDigest.digest(of:)))
             earliestDue = nil
             pruneCandidates.insert(last.name)
             touch(last.name)
@@ -263,8 +272,7 @@ package struct Fleet: Sendable {
     private mutating func append(_ event: NavigationEvent, navigator: String, time: Int64) -> EventRecord {
         let state = self.state(of: navigator)
         let record = event.record(seq: lastSeq + 1, navigator: navigator, revision: state.revision + 1, time: time)
-        commit(event, to: state, record: record)
-        return record
+        return commit(event, to: state, record: record)
     }
 
     /// Appends a command's events, whose fold from `before` the decider already computed (`after`):
@@ -277,9 +285,16 @@ package struct Fleet: Sendable {
         var records: [EventRecord] = []
         records.reserveCapacity(events.count)
         let previous = navigators[navigator]
+        // Each event's digest is of the state it leaves: the states between the first and the last
+        // are folded again here, the last is `after`.
+        var state = before
+        var digest: SHA256.Digest?
         for (offset, event) in events.enumerated() {
-            let record = event.record(
+            var record = event.record(
                 seq: lastSeq + 1, navigator: navigator, revision: before.revision + 1 + Int64(offset), time: time)
+            state = offset == events.count - 1 ? after : Navigator.evolve(state, event)
+            digest = StateDigest.digest(of: state)
+            record.digest = digest?.hex
             // Rolling back to any seq inside the unit restores the state before it, as the one-by-one
             // journal would have (a unit is committed whole, so that is the only rollback target).
             if journaling { journal.append((record.seq, navigator, previous)) }
@@ -294,15 +309,23 @@ package struct Fleet: Sendable {
         }
         if !events.isEmpty {
             navigators[navigator] = after
+            noteDigest(of: navigator, digest)
             earliestDue = nil
             touch(navigator)
         }
         return records
     }
 
-    private mutating func commit(_ event: NavigationEvent, to state: NavigatorState, record: EventRecord) {
+    private mutating func commit(_ event: NavigationEvent, to state: NavigatorState, record: EventRecord)
+        -> EventRecord
+    {
         if journaling { journal.append((record.seq, record.navigator, navigators[record.navigator])) }
-        navigators[record.navigator] = Navigator.evolve(state, event)
+        let next = Navigator.evolve(state, event)
+        navigators[record.navigator] = next
+        let digest = StateDigest.digest(of: next)
+        noteDigest(of: record.navigator, digest)
+        var record = record
+        record.digest = digest.hex
         earliestDue = nil
         switch event.kind {
         case .completed, .cancelled, .dropped, .closed: pruneCandidates.insert(record.navigator)
@@ -312,6 +335,7 @@ package struct Fleet: Sendable {
         lastFrame = max(lastFrame, record.frame)
         lastTime = max(lastTime, record.time)
         touch(record.navigator)
+        return record
     }
 
     private mutating func touch(_ name: String) {

@@ -23,27 +23,27 @@ package struct LogReplay {
     }
 
     /// Calls `body` for every frame visited, in order, with the events that took effect in it (those
-    /// applied just before its ticks) and its ticks.
+    /// applied just before its ticks, each with the digest of the state it left) and its ticks.
     package mutating func run(_ body: (_ frame: Int64, _ events: [EventRecord], _ ticks: [Tick]) throws -> Void) throws {
         let events = self.events
         guard let first = events.first else { return }
         var frame = first.frame
         var next = 0
         while frame < stopBefore {
-            let from = next
+            var applied: [EventRecord] = []
             var ticks: [Tick] = []
             try fleet.closeFrame(
                 frame,
                 advance: { fleet throws(CoreError) in
                     while next < events.count, events[next].frame <= frame {
-                        try fleet.apply(events[next])
+                        applied.append(try fleet.apply(events[next]))
                         next += 1
                     }
                 },
                 tick: { ticks.append($0) })
             let logEnded = next == events.count
             if logEnded { ticks.removeAll { wouldHaveLogged($0.navigator, by: frame) } }
-            try body(frame, Array(events[from..<next]), ticks)
+            try body(frame, applied, ticks)
             if logEnded {
                 // Carry on only while some navigator still had frames the daemon closed.
                 guard fleet.active.contains(where: { stillTicks($0, after: frame) }) else { return }

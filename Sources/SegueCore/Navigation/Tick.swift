@@ -23,6 +23,8 @@ package struct Tick: Equatable, Sendable {
     package var views: ViewPair
     /// The finger, on ticks of the interactive phase; `nil` on every other tick.
     package var gesture: TickGesture? = nil
+    /// The navigator's `StateDigest` at `revision`, hex, on final ticks; `nil` on every other tick.
+    package var digest: String? = nil
 
     package var json: JSON {
         var o: JSONObject = [
@@ -42,6 +44,7 @@ package struct Tick: Equatable, Sendable {
             ],
         ]
         if let gesture { o["gesture"] = gesture.json }
+        if let digest { o["digest"] = .string(digest) }
         return .object(o)
     }
 
@@ -99,6 +102,7 @@ extension Navigator {
             navigator: state.name, transition: t.id, operation: t.operation, frame: frame,
             time: state.clock.instant(ofFrame: frame), phase: phase, fraction: fraction, progress: progress,
             revision: state.revision, final: final, fromScreen: t.from.id, toScreen: t.to.id, views: views,
-            gesture: phase == .interactive ? TickGesture(touch: t.touch, edge: t.swipeEdge, velocity: t.velocity) : nil)
+            gesture: phase == .interactive ? TickGesture(touch: t.touch, edge: t.swipeEdge, velocity: t.velocity) : nil,
+            digest: final ? StateDigest.digest(of: state).hex : nil)
     }
 }

@@ -25,11 +25,13 @@ package final class TickEncoder {
     /// Writes `tick`'s wire body over the previous one.
     package func encode(_ tick: Tick) {
         // The longest body a tick can have: its fixed text and numbers (under 1,000 bytes: 24 at most
-        // per double, 20 per integer), plus its strings escaped at worst (`\u00xx`, six bytes per
-        // byte). Reserving it once lets every write below skip its own capacity check.
+        // per double, 20 per integer; a digest's key adds 12), plus its strings escaped at worst
+        // (`\u00xx`, six bytes per byte). Reserving it once lets every write below skip its own
+        // capacity check.
         let bound =
-            1440 + 6 * (tick.navigator.utf8.count + tick.fromScreen.utf8.count + tick.toScreen.utf8.count)
+            1460 + 6 * (tick.navigator.utf8.count + tick.fromScreen.utf8.count + tick.toScreen.utf8.count)
             + 6 * tick.operation.rawValue.utf8.count + 6 * tick.phase.rawValue.utf8.count
+            + 6 * (tick.digest?.utf8.count ?? 0)
         if capacity < bound {
             base.deallocate()
             capacity = max(bound, capacity * 2)
@@ -76,6 +78,10 @@ struct TickWriter: JSONValueWriter {
         write(tick.views.to, screen: tick.toScreen)
         append("}")
         if let gesture = tick.gesture { write(gesture) }
+        if let digest = tick.digest {
+            append(",\"digest\":")
+            writeString(digest)
+        }
         append("}")
     }
 

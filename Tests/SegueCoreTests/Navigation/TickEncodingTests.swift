@@ -39,6 +39,8 @@ import Testing
                 let edge = g.next() % 3 == 0 ? nil : GestureGeometry.SwipeEdge.allCases[Int(g.next() % 5)]
                 tick.gesture = TickGesture(touch: touch, edge: edge, velocity: double())
             }
+            // A final tick's state digest.
+            if tick.final, g.next() % 2 == 0 { tick.digest = SHA256.hash([UInt8(g.next() % 256)]).hex }
             #expect(tick.encoded() == tick.json.serializedBytes())
         }
     }

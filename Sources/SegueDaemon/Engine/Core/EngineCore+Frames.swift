@@ -116,7 +116,8 @@ extension EngineCore {
             version: SegueVersion.current,
             // So that a subscriber judges silence by this daemon's interval, also after a restart
             // with another one (without asking `ping` again).
-            heartbeatSeconds: Double(interval) / 1e9, instance: instance, since: openedAt)
+            heartbeatSeconds: Double(interval) / 1e9, instance: instance, since: openedAt,
+            digest: fleet.digest(asOf: durableSeq))
         actions.append(.send([.publish(topic: Topic.heartbeat.bytes, body: heartbeat.json.serializedBytes())]))
         nextHeartbeat = now + max(interval, 1_000_000)
     }

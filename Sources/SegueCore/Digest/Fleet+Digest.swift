@@ -1,0 +1,28 @@
+extension Fleet {
+    /// Records `name`'s new digest (`nil`: the navigator is gone) in the fleet's sum.
+    mutating func noteDigest(of name: String, _ digest: SHA256.Digest?) {
+        digestSum &-= digestWords[name] ?? 0
+        if let word = digest?.leading64 {
+            digestWords[name] = word
+            digestSum &+= word
+        } else {
+            digestWords[name] = nil
+        }
+    }
+
+    /// The fleet digest (`StateDigest.fleetHex`) as of `seq`: what a subscriber that folded every
+    /// event up to `seq` computes. The daemon's fleet runs ahead of what is durable (and published),
+    /// so the navigators changed after `seq` count with the states the journal kept for them.
+    /// `nil` when the journal does not reach back to `seq`.
+    package func digest(asOf seq: Int64) -> String? {
+        guard seq < lastSeq else { return StateDigest.fleetHex(digestSum) }
+        guard journaling, let first = journal.first, first.seq <= seq + 1 else { return nil }
+        var sum = digestSum
+        var seen: Set<String> = []
+        for entry in journal where entry.seq > seq && seen.insert(entry.name).inserted {
+            sum &-= digestWords[entry.name] ?? 0
+            if let previous = entry.previous { sum &+= StateDigest.digest(of: previous).leading64 }
+        }
+        return StateDigest.fleetHex(sum)
+    }
+}

@@ -1,0 +1,125 @@
+/// SHA-256 (FIPS 180-4), written out because `SegueCore` imports nothing but Swift.
+///
+/// Chosen for the state digest because every client has it at hand (Python's `hashlib.sha256`, the
+/// browser's `crypto.subtle`, CryptoKit, OpenSSL): a frontend recomputes a digest with its
+/// standard library alone. FNV-1a would be shorter here, but is in no standard library.
+package struct SHA256: Sendable {
+    private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
+    /// The bytes not yet hashed: less than one 64-byte block.
+    private var pending: [UInt8] = []
+    private var length: UInt64 = 0
+
+    package init() { pending.reserveCapacity(64) }
+
+    /// The digest of `bytes` in one call.
+    package static func hash(_ bytes: some Sequence<UInt8>) -> Digest {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes {
+            pending.append(byte)
+            if pending.count == 64 {
+                compress(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// Pads (a 1 bit, zeros, the message length in bits as 64-bit big-endian) and returns the digest.
+    package mutating func finalize() -> Digest {
+        let bits = (length &+ UInt64(pending.count)) &* 8
+        pending.append(0x80)
+        if pending.count > 56 {
+            while pending.count < 64 { pending.append(0) }
+            compress(pending)
+            pending.removeAll(keepingCapacity: true)
+        }
+        while pending.count < 56 { pending.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        compress(pending)
+        pending.removeAll(keepingCapacity: true)
+        return Digest(words: [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7])
+    }
+
+    /// One 64-byte block into the chaining value.
+    private mutating func compress(_ block: [UInt8]) {
+        length &+= 64
+        // The message schedule on the stack: a block costs no allocation.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            schedule(block, into: w)
+            rounds(w)
+        }
+    }
+
+    private func schedule(_ block: [UInt8], into w: UnsafeMutableBufferPointer<UInt32>) {
+        for i in 0..<16 {
+            w[i] =
+                UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8
+                | UInt32(block[4 * i + 3])
+        }
+        for i in 16..<64 {
+            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+    }
+
+    private mutating func rounds(_ w: UnsafeMutableBufferPointer<UInt32>) {
+        var (a, b, c, d, e, f, g, hh) = h
+        for i in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let t1 = hh &+ s1 &+ choice &+ Self.k[i] &+ w[i]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ majority
+            hh = g
+            g = f
+            f = e
+            e = d &+ t1
+            d = c
+            c = b
+            b = a
+            a = t1 &+ t2
+        }
+        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+    }
+
+    @inline(__always)
+    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
+
+    private static let k: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    ]
+
+    /// A SHA-256 digest: 32 bytes, as eight big-endian words.
+    package struct Digest: Equatable, Hashable, Sendable {
+        package let words: [UInt32]
+
+        /// Lowercase hex, 64 characters: Python's `hashlib.sha256(...).hexdigest()`.
+        package var hex: String {
+            var out: [UInt8] = []
+            out.reserveCapacity(64)
+            let digits = Array("0123456789abcdef".utf8)
+            for word in words {
+                for shift in stride(from: 28, through: 0, by: -4) { out.append(digits[Int(word >> UInt32(shift) & 0xF)]) }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        /// The first 8 bytes as a big-endian integer (`int(hexdigest()[:16], 16)` in Python).
+        package var leading64: UInt64 { UInt64(words[0]) << 32 | UInt64(words[1]) }
+    }
+}
