@@ -58,6 +58,8 @@ import Testing
         #expect(navigators == ["a", "b", "c", "d", "q"])
         #expect(live.contains { $0.body["phase"] == "interactive" })
         #expect(live.contains { $0.body["phase"] == "cancelled" && $0.body["final"] == true })
+        // Final ticks carry the state digest, which the replay must fold again.
+        #expect(live.allSatisfy { ($0.body["final"] == true) == ($0.body["digest"]?.stringValue?.count == 64) })
 
         let replay = try Cli.run(["replay", "--json", d.logLocation])
         #expect(replay.status == 0, "\(replay.stderr)")

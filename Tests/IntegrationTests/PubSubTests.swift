@@ -126,13 +126,15 @@ import Testing
             let fraction = tick["fraction"]?.doubleValue ?? -1
             #expect((0...1).contains(fraction), sourceLocation: sourceLocation)
             #expect(tick["time"] == .int(clock!.instant(ofFrame: tick["frame"]?.int64Value ?? 0)))
-            // `gesture` follows on ticks of the interactive phase, and on no other.
+            // `gesture` follows on ticks of the interactive phase, and on no other; `digest` on the
+            // final tick only.
             let gesture: [String] = tick["phase"] == "interactive" ? ["gesture"] : []
+            let digest: [String] = tick["final"] == true ? ["digest"] : []
             #expect(
                 tick.objectValue?.keys == [
                     "navigator", "transition", "operation", "frame", "time", "phase", "fraction", "progress",
                     "revision", "final", "views",
-                ] + gesture, sourceLocation: sourceLocation)
+                ] + gesture + digest, sourceLocation: sourceLocation)
             for side in ["from", "to"] {
                 #expect(
                     tick["views"]?[side]?.objectValue?.keys == [

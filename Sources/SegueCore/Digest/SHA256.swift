@@ -40,7 +40,9 @@ package struct SHA256: Sendable {
             pending.removeAll(keepingCapacity: true)
         }
         while pending.count < 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
         compress(pending)
         pending.removeAll(keepingCapacity: true)
         return Digest(words: [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7])
@@ -114,7 +116,9 @@ package struct SHA256: Sendable {
             out.reserveCapacity(64)
             let digits = Array("0123456789abcdef".utf8)
             for word in words {
-                for shift in stride(from: 28, through: 0, by: -4) { out.append(digits[Int(word >> UInt32(shift) & 0xF)]) }
+                for shift in stride(from: 28, through: 0, by: -4) {
+                    out.append(digits[Int(word >> UInt32(shift) & 0xF)])
+                }
             }
             return String(decoding: out, as: UTF8.self)
         }

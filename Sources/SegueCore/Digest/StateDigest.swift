@@ -19,7 +19,11 @@ package enum StateDigest {
     /// SHA-256 of the canonical encoding of `state`.
     package static func digest(of state: NavigatorState) -> SHA256.Digest {
         JSONSerializer.withSerializer(
-            { write(navigator: state.name, revision: state.revision, stack: state.stack, modals: state.modals, into: &$0) },
+            {
+                write(
+                    navigator: state.name, revision: state.revision, stack: state.stack, modals: state.modals, into: &$0
+                )
+            },
             { SHA256.hash($0) })
     }
 

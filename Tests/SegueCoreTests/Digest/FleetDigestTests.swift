@@ -185,7 +185,9 @@ import Testing
         let atDurable = sum()
         #expect(fleet.digest(asOf: durable) == atDurable)
         // Undurable: a push on b and on c, not yet counted as of the durable seq.
-        let later = run(.push(ScreenSpec(name: "Detail"), Self.instant), "b") + run(.push(ScreenSpec(name: "Other"), Self.instant), "c")
+        let later =
+            run(.push(ScreenSpec(name: "Detail"), Self.instant), "b")
+            + run(.push(ScreenSpec(name: "Other"), Self.instant), "c")
         #expect(later.isEmpty == false)
         for r in later { digests[r.navigator] = r.digest }
         #expect(fleet.digest(asOf: fleet.lastSeq) == sum())
@@ -199,7 +201,9 @@ import Testing
         undo.journaling = true
         fleet = undo
         t = Self.t0
-        for name in ["a", "b", "c"] { _ = run(.create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), name) }
+        for name in ["a", "b", "c"] {
+            _ = run(.create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), name)
+        }
         fleet.markDurable(through: fleet.lastSeq)
         let before = fleet.digest(asOf: fleet.lastSeq)
         let durableSeq = fleet.lastSeq

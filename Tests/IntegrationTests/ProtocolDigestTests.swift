@@ -1,0 +1,61 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// State digests through the real daemon, checked by a client in another language:
+/// docs/examples/digest_follower.py folds the published events alone (Python's json and hashlib,
+/// nothing of Segue's) and recomputes the digest of every event, every final tick and every
+/// heartbeat it can compare. A second frontend in the same run has its fold damaged right after one
+/// event, and must see the mismatch at the very next one.
+@Suite struct ProtocolDigestTests {
+    static let follower = ProtocolExampleTests.root.appendingPathComponent("docs/examples/digest_follower.py")
+
+    struct Summary {
+        var checked: [String: Int]
+        var mismatches: [JSON]
+    }
+
+    static func summary(_ json: JSON?, _ key: String) throws -> Summary {
+        let side = try #require(json?[key]?.objectValue, "no \(key) in the follower's summary")
+        var checked: [String: Int] = [:]
+        for (name, count) in try #require(side["checked"]?.objectValue).members {
+            checked[name] = Int(count.int64Value ?? -1)
+        }
+        return Summary(checked: checked, mismatches: side["mismatches"]?.arrayValue ?? [])
+    }
+
+    @Test func aPythonFrontendRecomputesEveryDigestAndADamagedOneFailsAtTheNextEvent() throws {
+        let probe = try ProtocolExampleTests.python(["-c", "import zmq"])
+        try #require(
+            probe.status == 0, "python3 cannot import zmq; install it with `pip install pyzmq`.\n\(probe.output)")
+        let daemon = try DaemonProcess.configured(#"{"heartbeatSeconds": 0.1}"#)
+        defer { daemon.stop() }
+        // Seq 10 is the interactive pop's start; 11 its first update, which moves only the revision.
+        let corruptAfter: Int64 = 10
+        let run = try ProtocolExampleTests.python([
+            Self.follower.path, "--command", daemon.commandEndpoint, "--publish", daemon.publishEndpoint,
+            "--drive", "main", "--corrupt-after", String(corruptAfter), "--seconds", "1",
+        ])
+        let context = "follower output:\n\(run.output)\nsegued log:\n\(daemon.log.suffix(2000))"
+        #expect(run.status == 0, "\(context)")
+        let line = try #require(run.output.split(separator: "\n").last, "\(context)")
+        let summary = try JSON.parse(Array(line.utf8))
+
+        // Every event of the log was checked, and agreed.
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        let seq = try #require(try client.call(["cmd": "ping"])["seq"]?.int64Value)
+        let honest = try Self.summary(summary, "honest")
+        #expect(honest.mismatches.isEmpty, "\(context)")
+        #expect(honest.checked["events"] == Int(seq), "\(context)")
+        #expect(seq == 22, "the session's events")
+        #expect(honest.checked["finalTicks"] == 8, "one per transition: \(context)")
+        #expect((honest.checked["heartbeats"] ?? 0) >= 1, "a heartbeat at the last seq: \(context)")
+
+        // The damaged frontend agreed up to the damage and disagreed from the next event on.
+        let damaged = try Self.summary(summary, "damaged")
+        let first = try #require(damaged.mismatches.first, "\(context)")
+        #expect(first["what"] == "events")
+        #expect(first["seq"]?.int64Value == corruptAfter + 1, "\(context)")
+        #expect(first["type"] == "interaction.updated")
+    }
+}
