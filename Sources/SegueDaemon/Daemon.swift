@@ -75,6 +75,7 @@ package enum Daemon {
         o.frameRate = config.frameRate
         o.durability = config.durability == .full ? .full : .relaxed
         o.heartbeatInterval = config.heartbeatInterval
+        o.presentationDelay = config.presentationDelayDuration
         o.checkpointEvery = config.snapshotEvery
         o.maxMessageBytes = config.limits.maxMessageBytes
         o.publishHighWaterMark = config.limits.publishHighWaterMark

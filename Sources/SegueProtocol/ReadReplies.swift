@@ -12,12 +12,15 @@ public struct Pong: Equatable, Sendable {
     public var instance: String?
     /// The log's last seq when this run opened it; nil from an older daemon.
     public var since: Int64?
+    /// The daemon's wall clock when it handled the ping, Unix ns (the clock frames count on); nil from
+    /// an older daemon. With the round trip, it gives the offset of the client's clock (`ClockSample`).
+    public var clock: Int64?
 
     public var heartbeatInterval: Duration? { heartbeatSeconds.flatMap { $0 > 0 ? .seconds($0) : nil } }
 
     public init(
         version: String, frameRate: Int, frame: Int64, seq: Int64, heartbeatSeconds: Double?, instance: String?,
-        since: Int64?
+        since: Int64?, clock: Int64? = nil
     ) {
         self.version = version
         self.frameRate = frameRate
@@ -26,6 +29,7 @@ public struct Pong: Equatable, Sendable {
         self.heartbeatSeconds = heartbeatSeconds
         self.instance = instance
         self.since = since
+        self.clock = clock
     }
 
     public func json(id: String?) -> JSON {
@@ -35,6 +39,7 @@ public struct Pong: Equatable, Sendable {
         if let heartbeatSeconds { fields["heartbeatSeconds"] = .double(heartbeatSeconds) }
         if let instance { fields["instance"] = .string(instance) }
         if let since { fields["since"] = .int(since) }
+        if let clock { fields["clock"] = .int(clock) }
         return Reply.ok(id: id, fields)
     }
 
@@ -45,7 +50,7 @@ public struct Pong: Equatable, Sendable {
         self.init(
             version: version, frameRate: Int(rate), frame: frame, seq: seq,
             heartbeatSeconds: json["heartbeatSeconds"]?.doubleValue, instance: json["instance"]?.stringValue,
-            since: json["since"]?.int64Value)
+            since: json["since"]?.int64Value, clock: json["clock"]?.int64Value)
     }
 }
 

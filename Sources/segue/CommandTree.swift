@@ -296,10 +296,13 @@ enum CommandTree {
                 examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"]),
             CommandConfiguration(
                 name: "ping", abstract: "Ask the daemon for its version, frame rate and position.",
-                discussion: "With --count N, N pings --interval apart (default 1s), each reply's round-trip time, then "
-                    + "min/avg/max like ping(8); status 3 if any got no reply.",
+                discussion: "With --count N, N pings --interval apart (default 1s), each reply's round-trip time and "
+                    + "clock offset, then min/avg/max like ping(8) and the daemon's clock offset from this host's "
+                    + "(Cristian's method, from the ping with the shortest round trip, right within half of it); "
+                    + "status 3 if any got no reply.",
                 options: [
-                    OptionSpec("count", short: "c", value: "n", help: "Ping N times and print round-trip statistics."),
+                    OptionSpec(
+                        "count", short: "c", value: "n", help: "Ping N times; print round trips and the clock offset."),
                     OptionSpec(
                         "interval", short: "i", value: "seconds", help: "Between pings with --count (default 1s)."),
                 ],
@@ -394,6 +397,10 @@ enum CommandTree {
                         help: "Stop after this seq: its ticks run up to the frame of the next event in the log."),
                     OptionSpec(
                         "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."),
+                    OptionSpec(
+                        "presentation-delay", value: "duration",
+                        help: "The daemon's presentationDelay, which ticks' presentAt carry and the log does not "
+                            + "record (default 0)."),
                     OptionSpec("publish", value: "endpoint", help: "Re-publish on a PUB socket bound here."),
                     OptionSpec("speed", value: "x", help: "Playback speed for --publish (default 1)."),
                     OptionSpec(

@@ -4,11 +4,13 @@ import SegueCore
 /// `replay`, `watch --replay`, `timeline` and `view --replay` reach it.
 enum FrameSource {
     /// Calls `body` with every frame visited, its events (applied before its ticks) and its ticks.
+    /// `presentationDelay` (ns): the daemon's, for the ticks' `presentAt`.
     static func run(
-        _ events: [EventRecord], clock: FrameClock, stopBefore: Int64 = .max,
+        _ events: [EventRecord], clock: FrameClock, stopBefore: Int64 = .max, presentationDelay: Int64 = 0,
         _ body: (_ frame: Int64, _ events: [EventRecord], _ ticks: [Tick]) throws -> Void
     ) throws {
-        var replayer = LogReplay(events: events, clock: clock, stopBefore: stopBefore)
+        var replayer = LogReplay(
+            events: events, clock: clock, stopBefore: stopBefore, presentationDelay: presentationDelay)
         try replayer.run(body)
     }
 }

@@ -4,7 +4,8 @@ import SegueCommandLine
 import SegueCore
 import SegueProtocol
 
-/// ping (once, or `--count N` with round-trip times like ping(8)) and stats (once, or `--watch`).
+/// ping (once, or `--count N` with round-trip times like ping(8) and the clock offset by Cristian's
+/// method) and stats (once, or `--watch`).
 enum MonitorCommands {
     static func ping(_ inv: Invocation) throws {
         let client = try inv.client()
@@ -22,23 +23,35 @@ enum MonitorCommands {
                 try ArgumentValues.seconds(t, for: "--interval")
             } ?? 1
         var times: [Double] = []
+        var samples: [ClockSample] = []
         for sequence in 1...count {
             let start = ContinuousClock.now
+            let sent = ClockSample.readClocks().monotonic
             if let reply = try answer(client) {
-                let ms = milliseconds(ContinuousClock.now - start)
+                let (received, wall) = ClockSample.readClocks()
+                let ms = Double(received - sent) / 1e6
                 times.append(ms)
                 var line = reply
-                line["time"] = .double((ms * 1000).rounded() / 1000)
+                line["time"] = .double(rounded(ms))
                 line["sequence"] = .int(sequence)
+                var offset = ""
+                // The daemon's clock (an older daemon gives none): its offset from this host's.
+                if let clock = reply["clock"]?.int64Value {
+                    let sample = ClockSample(sent: sent, received: received, receivedWall: wall, daemonClock: clock)
+                    samples.append(sample)
+                    line["offset"] = .double(rounded(Double(sample.offset) / 1e6))
+                    offset = " offset=\(signed(Double(sample.offset) / 1e6)) ms"
+                }
                 inv.print(
                     line,
                     "reply from \(inv.endpoint): sequence=\(sequence) seq=\(reply["seq"]?.int64Value ?? 0) "
-                        + "time=\(fixed(ms)) ms")
+                        + "time=\(fixed(ms)) ms" + offset)
             } else if !inv.json {
                 Output.line("no reply from \(inv.endpoint): sequence=\(sequence)")
             }
             if sequence < count { GestureCommands.sleep(until: start + .nanoseconds(Int64(interval * 1e9))) }
         }
+        let clock = ClockEstimate(samples: samples)
         let lost = Int(count) - times.count
         let summary =
             "\(count) sent, \(times.count) received, \(Int((Double(lost) / Double(count) * 100).rounded()))% lost"
@@ -49,12 +62,24 @@ enum MonitorCommands {
                 object["avg"] = .double(times.reduce(0, +) / Double(times.count))
                 object["max"] = .double(max)
             }
+            if let clock {
+                object["offset"] = .double(rounded(Double(clock.offset) / 1e6))
+                object["offsetError"] = .double(rounded(Double(clock.uncertainty) / 1e6))
+                object["offsetRoundTrip"] = .double(rounded(Double(clock.roundTrip) / 1e6))
+            }
             Output.line(JSON.object(object).serialized())
         } else {
             Output.line("--- \(inv.endpoint) ping statistics ---\n" + summary)
             if let min = times.min(), let max = times.max() {
                 let avg = times.reduce(0, +) / Double(times.count)
                 Output.line("round-trip min/avg/max = \(fixed(min))/\(fixed(avg))/\(fixed(max)) ms")
+            }
+            if let clock {
+                let best = Double(clock.roundTrip) / 1e6
+                Output.line(
+                    "clock offset = \(signed(Double(clock.offset) / 1e6)) ms ± \(fixed(best / 2)) ms "
+                        + "(daemon minus this host, from the best of \(clock.roundTrips.count): round trip \(fixed(best)) ms)"
+                )
             }
         }
         if lost > 0 { throw Exit(.timeout) }
@@ -69,12 +94,14 @@ enum MonitorCommands {
         }
     }
 
-    static func milliseconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-    }
-
     /// Three decimals, as ping(8) prints times.
     static func fixed(_ ms: Double) -> String { String(format: "%.3f", ms) }
+
+    /// Three decimals with the sign always shown: an offset either way.
+    static func signed(_ ms: Double) -> String { String(format: "%+.3f", ms) }
+
+    /// To the microsecond, for JSON.
+    static func rounded(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }
 
     static func stats(_ inv: Invocation) throws {
         let client = try inv.client()

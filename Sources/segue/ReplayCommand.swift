@@ -16,6 +16,7 @@ enum ReplayCommand {
         }
         // Every option is checked before the log is read, so a typo fails at once even on a big log.
         let pacing = inv.parsed.value("publish") == nil ? nil : (speed: try speed(inv), maxGap: try maxGap(inv))
+        let delay = try presentationDelay(inv)
         let path = inv.argument("log")
         let to = try inv.count("to") ?? .max
         let from = try inv.count("from") ?? 0
@@ -51,7 +52,8 @@ enum ReplayCommand {
         var count = 0
         var progress = Progress("replaying: seq", total: Int(events.last?.seq ?? 0))
         var seq: Int64 = 0
-        try FrameSource.run(events, clock: clock, stopBefore: stopBefore) { frame, applied, ticks in
+        try FrameSource.run(events, clock: clock, stopBefore: stopBefore, presentationDelay: delay) {
+            frame, applied, ticks in
             seq = applied.last?.seq ?? seq
             guard frame >= startFrame else { return }
             if let publisher {
@@ -108,6 +110,14 @@ enum ReplayCommand {
             throw UsageError.invalidValue(
                 text, for: "--max-gap", "expected a positive duration like 2s or 500ms, or off")
         }
+    }
+
+    /// `--presentation-delay`: the daemon's `presentationDelay` (0 by default, as the daemon's), in ns.
+    static func presentationDelay(_ inv: Invocation) throws(UsageError) -> Int64 {
+        guard let text = inv.parsed.value("presentation-delay") else { return 0 }
+        if ["0", "0s", "0ms"].contains(text) { return 0 }
+        let seconds = try ArgumentValues.seconds(text, for: "--presentation-delay")
+        return Int64((seconds * 1e9).rounded())
     }
 
     static func speed(_ inv: Invocation) throws(UsageError) -> Double {

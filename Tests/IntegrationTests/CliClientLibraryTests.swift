@@ -25,6 +25,19 @@ import Testing
         #expect(try client.stats()["idempotentReplays"]?.int64Value ?? 0 >= 1)
     }
 
+    /// `estimateClock` against the daemon on this host: the same clock on both sides, so the true
+    /// offset is 0 and must lie within the estimate's own bound (half its best round trip).
+    @Test func theClockEstimateOfTheSameHostIsZeroWithinItsBound() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let client = try SegueClient(endpoint: d.commandEndpoint)
+        let estimate = try client.estimateClock(pings: 5, spacing: .milliseconds(2))
+        #expect(estimate.roundTrips.count == 5)
+        #expect(estimate.roundTrip == estimate.roundTrips.first)
+        // 2 µs of slack: the wall clock is read just after the monotonic one, and may be slewed.
+        #expect(abs(estimate.offset) <= estimate.uncertainty + 2_000, "\(estimate)")
+    }
+
     @Test func errorsAreTypedAndSilenceIsATimeout() throws {
         let d = try DaemonProcess()
         defer { d.stop() }

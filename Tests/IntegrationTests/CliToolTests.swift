@@ -212,11 +212,40 @@ import Testing
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("reply from \(d.commandEndpoint): sequence=") }.count == 3)
         #expect(result.stdout.contains("3 sent, 3 received, 0% lost\n"))
-        #expect(lines.last?.hasPrefix("round-trip min/avg/max = ") == true, "\(result.stdout)")
+        #expect(lines.dropLast().last?.hasPrefix("round-trip min/avg/max = ") == true, "\(result.stdout)")
+        #expect(lines.last?.hasPrefix("clock offset = ") == true, "\(result.stdout)")
+        #expect(lines.filter { $0.contains(" offset=") }.count == 3, "each reply's offset: \(result.stdout)")
         let json = try Cli.run(["ping", "-c", "2", "-i", "10ms", "--json"], daemon: d)
         let summary = try JSON.parse(String(json.stdout.split(separator: "\n").last ?? ""))
         #expect(summary["sent"] == 2 && summary["received"] == 2)
         #expect((summary["min"]?.doubleValue ?? -1) <= (summary["max"]?.doubleValue ?? -2))
+    }
+
+    /// `ping --count N` estimates the daemon's clock offset by Cristian's method. On one host both
+    /// clocks are the same clock, so the true offset is 0 and the estimate must be within its own
+    /// error bound (half the best round trip), however slow the machine; the bound is the best
+    /// of the N round trips.
+    @Test func pingCountEstimatesTheClockOffsetWithinHalfTheBestRoundTrip() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let result = try Cli.run(["ping", "--count", "5", "--interval", "10ms", "--json"], daemon: d)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try result.stdout.split(separator: "\n").map { try JSON.parse(String($0)) }
+        try #require(lines.count == 6, "\(result.stdout)")
+        let summary = lines[5]
+        let replies = lines.prefix(5)
+        #expect(replies.allSatisfy { $0["clock"]?.int64Value != nil && $0["offset"]?.doubleValue != nil })
+        let offset = try #require(summary["offset"]?.doubleValue, "\(result.stdout)")
+        let error = try #require(summary["offsetError"]?.doubleValue)
+        let best = try #require(summary["offsetRoundTrip"]?.doubleValue)
+        // Printed to the microsecond: a microsecond of slack for the rounding of each.
+        #expect(abs(offset) <= error + 0.002, "\(result.stdout)")
+        #expect(abs(best / 2 - error) <= 0.002)
+        #expect(best <= (summary["min"]?.doubleValue ?? 0) + 0.002, "the best sample's round trip is the least")
+        // The offset is the best sample's: its reply line says the same.
+        #expect(
+            replies.contains { $0["time"]?.doubleValue == best && $0["offset"]?.doubleValue == offset },
+            "\(result.stdout)")
     }
 
     @Test func statsWatchPrintsAgainEachInterval() throws {
@@ -273,7 +302,8 @@ import Testing
         let d = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: d)
         d.stop()
-        let first = String(try Cli.run(["export", "--data-dir", d.logLocation]).stdout.split(separator: "\n").first ?? "")
+        let first = String(
+            try Cli.run(["export", "--data-dir", d.logLocation]).stdout.split(separator: "\n").first ?? "")
         let command = try #require(try JSON.parse(first)["command"]?.stringValue)
         let file = d.dataDir + "/big.jsonl"
         let lines = (1...5_000).map { k in

@@ -132,7 +132,7 @@ import Testing
             let digest: [String] = tick["final"] == true ? ["digest"] : []
             #expect(
                 tick.objectValue?.keys == [
-                    "navigator", "transition", "operation", "frame", "time", "phase", "fraction", "progress",
+                    "navigator", "transition", "operation", "frame", "time", "presentAt", "phase", "fraction", "progress",
                     "revision", "final", "views",
                 ] + gesture + digest, sourceLocation: sourceLocation)
             for side in ["from", "to"] {

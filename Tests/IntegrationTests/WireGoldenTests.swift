@@ -7,7 +7,8 @@ import Testing
 /// build that fixed the wire format. A refactor of the engine or the codec that changes a single byte
 /// of any message (member order, number spelling, a renamed code) fails here.
 ///
-/// What depends on when the test runs is masked (`WireTranscript.mask`): times, frame numbers, the
+/// What depends on when the test runs is masked (`WireTranscript.mask`): times (`presentAt` and
+/// `ping`'s `clock` too), frame numbers, the
 /// run's instance, the version, and every counter of `stats`. Ticks that differ only in their frame
 /// (an interactive transition held still between updates) are folded into one, so the transcript
 /// does not depend on how many frames passed between two commands. Each step waits for what it
@@ -83,7 +84,7 @@ struct WireTranscript {
     }
 
     static let volatileMembers = try! NSRegularExpression(
-        pattern: #""(time|frame|instance)":("[^"]*"|-?[0-9][0-9.eE+-]*)"#)
+        pattern: #""(time|presentAt|clock|frame|instance)":("[^"]*"|-?[0-9][0-9.eE+-]*)"#)
     /// The daemon's version string (an event's numeric `version`, its format, stays as it is).
     static let daemonVersion = try! NSRegularExpression(pattern: #""version":"[^"]*""#)
     static let anyNumber = try! NSRegularExpression(pattern: #":-?[0-9][0-9.eE+-]*"#)

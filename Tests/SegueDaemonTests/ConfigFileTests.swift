@@ -14,6 +14,7 @@ import Testing
         #expect(defaults.durability == .full)
         #expect(defaults.logLevel == .info)
         #expect(defaults.heartbeatSeconds == 1)
+        #expect(defaults.presentationDelay == 0 && defaults.presentationDelayDuration == .zero)
         #expect(defaults.snapshotEvery == 1000)
         #expect(defaults.limits.maxMessageBytes == 1_048_576)
         #expect(defaults.limits.maxParamsBytes == 16_384)
@@ -34,7 +35,7 @@ import Testing
             """
             {"dataDir": "/var/lib/segue", "command": ["ipc:///run/segue/command.sock", "tcp://[::1]:7400"],
              "publish": ["ipc:///run/segue/publish.sock"], "frameRate": 120, "durability": "relaxed",
-             "logLevel": "debug", "heartbeatSeconds": 0.5, "snapshotEvery": 50,
+             "logLevel": "debug", "heartbeatSeconds": 0.5, "presentationDelay": 0.05, "snapshotEvery": 50,
              "limits": {"maxMessageBytes": 65536, "maxParamsBytes": 4096, "maxNavigators": 10, "maxQueue": 8,
                         "maxStackDepth": 32, "publishHighWaterMark": 1000, "interactionTimeoutSeconds": 2.5},
              "animators": [{"operation": "push", "animator": {"style": "fade"}}]}
@@ -46,6 +47,7 @@ import Testing
         #expect(parsed.durability == .relaxed)
         #expect(parsed.logLevel == .debug)
         #expect(parsed.heartbeatInterval == .milliseconds(500))
+        #expect(parsed.presentationDelayDuration == .milliseconds(50))
         #expect(parsed.snapshotEvery == 50)
         #expect(parsed.limits.maxMessageBytes == 65536)
         #expect(parsed.limits.maxParamsBytes == 4096)
@@ -66,7 +68,7 @@ import Testing
         (
             #"{"frameRte": 60}"#,
             "config error at $.frameRte: unknown key; expected one of dataDir, store, command, publish, frameRate, durability, "
-                + "logLevel, heartbeatSeconds, snapshotEvery, limits, security, animators"
+                + "logLevel, heartbeatSeconds, presentationDelay, snapshotEvery, limits, security, animators"
         ),
         (
             #"{"limits": {"maxMessageBytes": 100}}"#,
@@ -104,6 +106,9 @@ import Testing
             #"config error at $.logLevel: must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#
         ),
         (#"{"heartbeatSeconds": 61}"#, "config error at $.heartbeatSeconds: must be a number from 0.05 to 60"),
+        (#"{"presentationDelay": -0.01}"#, "config error at $.presentationDelay: must be a number from 0 to 10"),
+        (#"{"presentationDelay": 10.5}"#, "config error at $.presentationDelay: must be a number from 0 to 10"),
+        (#"{"presentationDelay": "50ms"}"#, "config error at $.presentationDelay: must be a number from 0 to 10"),
         (#"{"snapshotEvery": 0}"#, "config error at $.snapshotEvery: must be an integer from 1 to 1000000"),
         (#"{"dataDir": ""}"#, "config error at $.dataDir: must be a non-empty string"),
         (#"{"store": "postgres"}"#, "config error at $.store: must be an object"),

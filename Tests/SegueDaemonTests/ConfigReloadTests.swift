@@ -54,6 +54,22 @@ import Testing
         #expect(reload.needsRestart == ["$.dataDir"])
     }
 
+    /// A presentation delay changed under running frontends would move `presentAt` mid-transition:
+    /// it waits for a restart, and the reload says so.
+    @Test func presentationDelayNeedsARestart() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("segued.json", #"{"presentationDelay": 0.05}"#)
+        guard case .run(let running) = try DaemonConfig.parse(arguments: ["--config", file], environment: [:]) else {
+            Issue.record("expected .run")
+            return
+        }
+        #expect(running.presentationDelayDuration == .milliseconds(50))
+        try directory.write("segued.json", #"{"presentationDelay": 0.1}"#)
+        let reload = try running.reloadable(from: file)
+        #expect(reload.needsRestart == ["$.presentationDelay"])
+        #expect(reload.config.presentationDelay == 0.05)
+    }
+
     @Test func anInvalidFileFailsTheReloadWithItsPath() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("segued.json", #"{"logLevel": "verbose"}"#)

@@ -31,6 +31,20 @@ import Testing
         #expect(h.core.stats.ticks == Int64(ticks.count) && h.core.fleet.active.isEmpty)
     }
 
+    /// Every tick's `presentAt` is its frame's instant plus the configured presentation delay.
+    @Test(arguments: [Duration.zero, .milliseconds(40), .milliseconds(1500)])
+    func ticksArePresentedAfterTheDelay(delay: Duration) throws {
+        let h = try EngineHarness { $0.presentationDelay = delay }
+        _ = h.call(Self.create)
+        _ = h.call(Self.push("A"))
+        let ticks = (0..<30).flatMap { _ in h.advance(frames: 1).tickBodies }
+        #expect(ticks.count == 22)
+        for tick in ticks {
+            let time = try #require(tick["time"]?.int64Value)
+            #expect(tick["presentAt"] == .int(time + delay.inNanoseconds))
+        }
+    }
+
     /// A tick that shows an event not yet durable waits behind it, and goes out with it.
     @Test func ticksWaitBehindUndurableEvents() throws {
         let h = try EngineHarness()
@@ -104,6 +118,9 @@ import Testing
         }
         #expect(hb["seq"] == 1 && hb["instance"] == "test" && hb["heartbeatSeconds"] == 2 && hb["navigators"] == 1)
         #expect(hb["frame"] == .int(h.clock.frame(atOrBefore: h.now)) && hb["time"] == .int(h.now))
+        // The fleet digest as of the durable seq: `r` created (`["r",1,[["s1","Home"]],[]]`), not the
+        // push still being committed.
+        #expect(hb["digest"] == "3cd180529b013572", "\(hb)")
         h.now += 1_999_000_000
         #expect(h.core.step(.housekeeping(now: h.now)).published("hb/").isEmpty)
         h.now += 1_000_000

@@ -69,6 +69,8 @@ import Testing
         let ping = h.call(#"{"cmd":"ping"}"#).reply
         #expect(ping["instance"] == "test" && ping["since"] == 0 && ping["heartbeatSeconds"] == 1.5)
         #expect(ping["frameRate"] == 60 && ping["version"] == .string(SegueVersion.current))
+        // The daemon's clock, for a client's offset estimate: the instant the request was handled.
+        #expect(ping["clock"] == .int(h.now))
     }
 
     /// A DEALER's body is one frame; a REQ's comes after an empty delimiter, which the reply keeps.

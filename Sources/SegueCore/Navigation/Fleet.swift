@@ -29,6 +29,8 @@ package struct Fleet: Sendable {
     /// When set, every appended event records the state it replaced, so a failed commit can be
     /// rolled back to the durable seq without refolding the log.
     package var journaling = false
+    /// Added to each tick's frame instant for its `presentAt`, ns: the daemon's `presentationDelay`.
+    package var presentationDelay: Int64 = 0
     /// Each navigator's `StateDigest` (its leading 64 bits) and their sum, the fleet digest, kept up
     /// to date as navigators change (`Fleet+Digest.swift`).
     var digestWords: [String: UInt64] = [:]
@@ -178,8 +180,9 @@ package struct Fleet: Sendable {
     /// without gathering them into an array.
     package mutating func takeTicks(closing frame: Int64, _ body: (Tick) -> Void) {
         closedFrame = max(closedFrame, frame)
+        let delay = presentationDelay
         for name in active {
-            inPlace(name) { Navigator.forEachTick($0, frame: frame, body) }
+            inPlace(name) { Navigator.forEachTick($0, frame: frame, presentationDelay: delay, body) }
         }
         prune(after: frame)
     }
@@ -200,10 +203,11 @@ package struct Fleet: Sendable {
     package mutating func ticks(frame: Int64, prune: Bool = false) -> [Tick] {
         var out: [Tick] = []
         out.reserveCapacity(active.count)
+        let delay = presentationDelay
         for name in active {
             // Read in place through the dictionary's modify accessor: a plain lookup would copy the
             // whole state (retaining every member) for each navigator in every frame.
-            inPlace(name) { Navigator.appendTicks($0, frame: frame, to: &out) }
+            inPlace(name) { Navigator.appendTicks($0, frame: frame, presentationDelay: delay, to: &out) }
         }
         if prune { self.prune(after: frame) }
         return out

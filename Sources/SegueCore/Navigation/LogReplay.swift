@@ -16,10 +16,13 @@ package struct LogReplay {
     private let events: [EventRecord]
     private let stopBefore: Int64
 
-    package init(events: [EventRecord], clock: FrameClock, stopBefore: Int64 = .max) {
+    /// `presentationDelay` (ns): the daemon's, which its ticks' `presentAt` carried; the log does not
+    /// record it.
+    package init(events: [EventRecord], clock: FrameClock, stopBefore: Int64 = .max, presentationDelay: Int64 = 0) {
         self.events = events
         self.stopBefore = stopBefore
         fleet = Fleet(clock: clock)
+        fleet.presentationDelay = presentationDelay
     }
 
     /// Calls `body` for every frame visited, in order, with the events that took effect in it (those

@@ -25,6 +25,11 @@ package struct Tick: Equatable, Sendable {
     package var gesture: TickGesture? = nil
     /// The navigator's `StateDigest` at `revision`, hex, on final ticks; `nil` on every other tick.
     package var digest: String? = nil
+    /// The daemon's `presentationDelay`, ns: how long after `time` frontends show the frame.
+    package var presentationDelay: Int64 = 0
+
+    /// When every frontend shows this frame, Unix ns (docs/protocol.md, "Presenting in step").
+    package var presentAt: Int64 { time &+ presentationDelay }
 
     package var json: JSON {
         var o: JSONObject = [
@@ -33,6 +38,7 @@ package struct Tick: Equatable, Sendable {
             "operation": .string(operation.rawValue),
             "frame": .int(frame),
             "time": .int(time),
+            "presentAt": .int(presentAt),
             "phase": .string(phase.rawValue),
             "fraction": .double(fraction),
             "progress": .double(progress),
@@ -64,28 +70,37 @@ extension Navigator {
     /// Usually one; more when transitions ended in this frame and another started in it (each keeps
     /// its whole tick sequence: final ticks come first, in the order the transitions ended); none when nothing is in
     /// flight.
-    package static func ticks(_ state: NavigatorState, frame: Int64) -> [Tick] {
+    /// `presentationDelay` (ns) sets each tick's `presentAt`.
+    package static func ticks(_ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0) -> [Tick] {
         var out: [Tick] = []
-        appendTicks(state, frame: frame, to: &out)
+        appendTicks(state, frame: frame, presentationDelay: presentationDelay, to: &out)
         return out
     }
 
     /// `ticks(_:frame:)` appended to `out`: the frame loop gathers every navigator's ticks into one
     /// array instead of allocating one per navigator per frame.
-    package static func appendTicks(_ state: NavigatorState, frame: Int64, to out: inout [Tick]) {
-        forEachTick(state, frame: frame) { out.append($0) }
+    package static func appendTicks(
+        _ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0, to out: inout [Tick]
+    ) {
+        forEachTick(state, frame: frame, presentationDelay: presentationDelay) { out.append($0) }
     }
 
     /// `ticks(_:frame:)` handed to `body` one at a time, in order: the frame loop encodes each as it
     /// comes instead of storing it.
     @inline(__always)
-    package static func forEachTick(_ state: NavigatorState, frame: Int64, _ body: (Tick) -> Void) {
+    package static func forEachTick(
+        _ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0, _ body: (Tick) -> Void
+    ) {
         for ended in state.ended where ended.endFrame == frame {
             let fraction: Double = ended.phase == .completed ? 1 : 0
-            body(tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true))
+            var made = tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true)
+            made.presentationDelay = presentationDelay
+            body(made)
         }
         if let t = state.transition, t.startFrame <= frame {
-            body(tick(state, t, frame: frame, phase: t.phase, fraction: t.fraction(at: frame), final: false))
+            var made = tick(state, t, frame: frame, phase: t.phase, fraction: t.fraction(at: frame), final: false)
+            made.presentationDelay = presentationDelay
+            body(made)
         }
     }
 

@@ -29,7 +29,7 @@ package final class TickEncoder {
         // (`\u00xx`, six bytes per byte). Reserving it once lets every write below skip its own
         // capacity check.
         let bound =
-            1460 + 6 * (tick.navigator.utf8.count + tick.fromScreen.utf8.count + tick.toScreen.utf8.count)
+            1500 + 6 * (tick.navigator.utf8.count + tick.fromScreen.utf8.count + tick.toScreen.utf8.count)
             + 6 * tick.operation.rawValue.utf8.count + 6 * tick.phase.rawValue.utf8.count
             + 6 * (tick.digest?.utf8.count ?? 0)
         if capacity < bound {
@@ -64,6 +64,8 @@ struct TickWriter: JSONValueWriter {
         writeInt(tick.frame)
         append(",\"time\":")
         writeInt(tick.time)
+        append(",\"presentAt\":")
+        writeInt(tick.presentAt)
         append(",\"phase\":")
         writeString(tick.phase.rawValue)
         append(",\"fraction\":")

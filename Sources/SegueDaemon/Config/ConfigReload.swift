@@ -58,6 +58,7 @@ extension DaemonConfig {
         compare("frameRate", \.frameRate)
         compare("durability", \.durability)
         compare("heartbeatSeconds", \.heartbeatSeconds)
+        compare("presentationDelay", \.presentationDelay)
         compare("snapshotEvery", \.snapshotEvery)
         compare("limits", \.limits)
         return ConfigReload(config: next, applied: applied, needsRestart: needsRestart)

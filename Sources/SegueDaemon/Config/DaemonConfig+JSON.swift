@@ -6,7 +6,7 @@ import SegueCore
 extension DaemonConfig {
     static let topLevelKeys = [
         "dataDir", "store", "command", "publish", "frameRate", "durability", "logLevel", "heartbeatSeconds",
-        "snapshotEvery", "limits", "security", "animators",
+        "presentationDelay", "snapshotEvery", "limits", "security", "animators",
     ]
     static let limitKeys = [
         "maxMessageBytes", "maxParamsBytes", "maxNavigators", "maxQueue", "maxStackDepth",
@@ -42,6 +42,9 @@ extension DaemonConfig {
         }
         if let word = try reader.choice("logLevel", from: LogLevel.names) { logLevel = LogLevel(rawValue: word)! }
         if let seconds = try reader.number("heartbeatSeconds", in: Self.heartbeatRange) { heartbeatSeconds = seconds }
+        if let seconds = try reader.number("presentationDelay", in: Self.presentationDelayRange) {
+            presentationDelay = seconds
+        }
         if let every = try reader.int("snapshotEvery", in: Self.snapshotEveryRange) { snapshotEvery = every }
         if let value = reader.value("limits") { limits = try Self.limits(value, at: root.key("limits")) }
         if let value = reader.value("security") { security = try Self.security(value, at: root.key("security")) }
@@ -62,6 +65,7 @@ extension DaemonConfig {
             "durability": .string(durability.rawValue),
             "logLevel": .string(logLevel.rawValue),
             "heartbeatSeconds": Self.number(heartbeatSeconds),
+            "presentationDelay": Self.number(presentationDelay),
             "snapshotEvery": .int(snapshotEvery),
             "limits": [
                 "maxMessageBytes": .int(limits.maxMessageBytes),

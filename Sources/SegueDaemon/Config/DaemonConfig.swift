@@ -24,6 +24,9 @@ package struct DaemonConfig: Sendable, Equatable {
     package var logLevel: LogLevel = .info
     /// Seconds between `hb/` heartbeats.
     package var heartbeatSeconds: Double = 1
+    /// Seconds from a frame's instant to its `presentAt`: frontends on slower links than this one
+    /// still get each tick before they are to show it, so all show it at once.
+    package var presentationDelay: Double = 0
     /// Events per navigator between state snapshots: lower restarts faster, higher writes less.
     package var snapshotEvery: Int = 1000
     package var limits = Limits()
@@ -40,6 +43,7 @@ package struct DaemonConfig: Sendable, Equatable {
 
     package static let frameRateRange = 1...1000
     package static let heartbeatRange = 0.05...60.0
+    package static let presentationDelayRange = 0.0...10.0
     package static let snapshotEveryRange = 1...1_000_000
 
     /// `durability`: what an `ok: true` reply promises about the events it reports (docs/reliability.md, "Durability").
@@ -82,6 +86,7 @@ package struct DaemonConfig: Sendable, Equatable {
     }
 
     package var heartbeatInterval: Duration { .nanoseconds(Int64((heartbeatSeconds * 1e9).rounded())) }
+    package var presentationDelayDuration: Duration { .nanoseconds(Int64((presentationDelay * 1e9).rounded())) }
 
     /// Things that are allowed but probably a mistake, one sentence each, for the daemon to log as
     /// warnings at start-up (and `--check-config` to print).

@@ -11,6 +11,8 @@ package struct EngineOptions: Sendable {
     package var frameRate: Int = 60
     package var durability: Durability = .full
     package var heartbeatInterval: Duration = .seconds(1)
+    /// Added to each tick's frame instant for its `presentAt` (docs/operations.md, `presentationDelay`).
+    package var presentationDelay: Duration = .zero
     /// Events between checkpoints (snapshots of every navigator changed since the last one).
     package var checkpointEvery: Int = 10_000
     /// `ZMQ_MAXMSGSIZE` on the command socket: a larger request disconnects its sender.

@@ -63,7 +63,7 @@ extension EngineCore {
             let pong = Pong(
                 version: SegueVersion.current, frameRate: clock.rate, frame: fleet.closedFrame, seq: fleet.lastSeq,
                 heartbeatSeconds: Double(options.heartbeatInterval.inNanoseconds) / 1e9, instance: instance,
-                since: openedAt)
+                since: openedAt, clock: now)
             reply(envelope, pong.json(id: request.id))
         case .navigation(let command):
             execute(command, request, envelope, now: now)

@@ -79,6 +79,7 @@ final class EngineCore {
         limits.maxStringBytes = min(limits.maxStringBytes, options.maxMessageBytes)
         decoder = RequestDecoder(limits: limits)
         fleet = Fleet(clock: clock)
+        fleet.presentationDelay = options.presentationDelay.inNanoseconds
         fold = try rebuild()
         fleet.journaling = true
     }
