@@ -7,50 +7,41 @@ package struct SHA256: Sendable {
     private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
-    /// The bytes not yet hashed: less than one 64-byte block.
-    private var pending: [UInt8] = []
-    private var length: UInt64 = 0
 
-    package init() { pending.reserveCapacity(64) }
+    private init() {}
 
-    /// The digest of `bytes` in one call.
-    package static func hash(_ bytes: some Sequence<UInt8>) -> Digest {
+    package static func hash(_ bytes: [UInt8]) -> Digest { bytes.withUnsafeBufferPointer { hash($0) } }
+
+    /// The digest of `bytes`, in one pass and without allocating: the daemon hashes a state for
+    /// every event it appends.
+    package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Digest {
         var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalize()
-    }
-
-    package mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            pending.append(byte)
-            if pending.count == 64 {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
+        let whole = bytes.count / 64 * 64
+        for start in stride(from: 0, to: whole, by: 64) {
+            hasher.compress(UnsafeBufferPointer(rebasing: bytes[start..<start + 64]))
+        }
+        // The padding: a 1 bit, zeros, then the message length in bits as a 64-bit big-endian
+        // integer, in one block or, when fewer than 9 bytes are left after the tail, two.
+        let tail = bytes.count - whole
+        let blocks = tail + 9 <= 64 ? 1 : 2
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { last in
+            last.initialize(repeating: 0)
+            for index in 0..<tail { last[index] = bytes[whole + index] }
+            last[tail] = 0x80
+            let bits = UInt64(bytes.count) &* 8
+            for index in 0..<8 { last[blocks * 64 - 1 - index] = UInt8(truncatingIfNeeded: bits >> UInt64(8 * index)) }
+            for block in 0..<blocks {
+                hasher.compress(UnsafeBufferPointer(rebasing: last[block * 64..<block * 64 + 64]))
             }
         }
-    }
-
-    /// Pads (a 1 bit, zeros, the message length in bits as 64-bit big-endian) and returns the digest.
-    package mutating func finalize() -> Digest {
-        let bits = (length &+ UInt64(pending.count)) &* 8
-        pending.append(0x80)
-        if pending.count > 56 {
-            while pending.count < 64 { pending.append(0) }
-            compress(pending)
-            pending.removeAll(keepingCapacity: true)
-        }
-        while pending.count < 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            pending.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-        }
-        compress(pending)
-        pending.removeAll(keepingCapacity: true)
-        return Digest(words: [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7])
+        let h = hasher.h
+        return Digest(
+            UInt64(h.0) << 32 | UInt64(h.1), UInt64(h.2) << 32 | UInt64(h.3), UInt64(h.4) << 32 | UInt64(h.5),
+            UInt64(h.6) << 32 | UInt64(h.7))
     }
 
     /// One 64-byte block into the chaining value.
-    private mutating func compress(_ block: [UInt8]) {
-        length &+= 64
+    private mutating func compress(_ block: UnsafeBufferPointer<UInt8>) {
         // The message schedule on the stack: a block costs no allocation.
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             schedule(block, into: w)
@@ -58,25 +49,29 @@ package struct SHA256: Sendable {
         }
     }
 
-    private func schedule(_ block: [UInt8], into w: UnsafeMutableBufferPointer<UInt32>) {
+    private func schedule(_ block: UnsafeBufferPointer<UInt8>, into w: UnsafeMutableBufferPointer<UInt32>) {
         for i in 0..<16 {
             w[i] =
                 UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8
                 | UInt32(block[4 * i + 3])
         }
         for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] &>> 3)
+            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] &>> 10)
             w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
         }
     }
 
     private mutating func rounds(_ w: UnsafeMutableBufferPointer<UInt32>) {
+        Self.k.withUnsafeBufferPointer { rounds(w, k: $0) }
+    }
+
+    private mutating func rounds(_ w: UnsafeMutableBufferPointer<UInt32>, k: UnsafeBufferPointer<UInt32>) {
         var (a, b, c, d, e, f, g, hh) = h
         for i in 0..<64 {
             let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
             let choice = (e & f) ^ (~e & g)
-            let t1 = hh &+ s1 &+ choice &+ Self.k[i] &+ w[i]
+            let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
             let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
             let majority = (a & b) ^ (a & c) ^ (b & c)
             let t2 = s0 &+ majority
@@ -93,7 +88,7 @@ package struct SHA256: Sendable {
     }
 
     @inline(__always)
-    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
+    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x &>> n | x &<< (32 &- n) }
 
     private static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
@@ -106,24 +101,36 @@ package struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    /// A SHA-256 digest: 32 bytes, as eight big-endian words.
+    /// A SHA-256 digest: 32 bytes, as four big-endian 64-bit words.
     package struct Digest: Equatable, Hashable, Sendable {
-        package let words: [UInt32]
+        private let words: (UInt64, UInt64, UInt64, UInt64)
+
+        init(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) { words = (a, b, c, d) }
+
+        package static func == (lhs: Digest, rhs: Digest) -> Bool { lhs.words == rhs.words }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+            hasher.combine(words.2)
+            hasher.combine(words.3)
+        }
 
         /// Lowercase hex, 64 characters: Python's `hashlib.sha256(...).hexdigest()`.
         package var hex: String {
-            var out: [UInt8] = []
-            out.reserveCapacity(64)
-            let digits = Array("0123456789abcdef".utf8)
-            for word in words {
-                for shift in stride(from: 28, through: 0, by: -4) {
-                    out.append(digits[Int(word >> UInt32(shift) & 0xF)])
+            String(unsafeUninitializedCapacity: 64) { out in
+                for index in 0..<4 {
+                    let word = index == 0 ? words.0 : index == 1 ? words.1 : index == 2 ? words.2 : words.3
+                    for nibble in 0..<16 {
+                        let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * nibble)) & 0xF
+                        out[16 * index + nibble] = value < 10 ? 0x30 + value : 0x57 + value
+                    }
                 }
+                return 64
             }
-            return String(decoding: out, as: UTF8.self)
         }
 
         /// The first 8 bytes as a big-endian integer (`int(hexdigest()[:16], 16)` in Python).
-        package var leading64: UInt64 { UInt64(words[0]) << 32 | UInt64(words[1]) }
+        package var leading64: UInt64 { words.0 }
     }
 }
