@@ -220,8 +220,7 @@ enum CommandTree {
             navigation(
                 "present", "Present a screen modally.", screen: "screen", examples: ["segue present main Compose"]),
             navigation("dismiss", "Dismiss the top modal.", examples: ["segue dismiss main"]),
-            gesture,
-        ] + scrubbing + [
+            gesture, pause, seek, resume,
             CommandConfiguration(
                 name: "swipe", abstract: "Play a whole interactive gesture from a script.",
                 discussion:

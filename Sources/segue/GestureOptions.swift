@@ -28,7 +28,8 @@ enum GestureOptions {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             let numbers = parts.compactMap { Double($0.trimmingSpaces) }.filter(\.isFinite)
             guard parts.count == 2, numbers.count == 2 else {
-                throw UsageError.invalidValue(text, for: "--touch", "expected x,y in fractions of the container, like 0.02,0.4")
+                throw UsageError.invalidValue(
+                    text, for: "--touch", "expected x,y in fractions of the container, like 0.02,0.4")
             }
             geometry.touch = GestureGeometry.Touch(x: numbers[0], y: numbers[1])
         }
@@ -49,7 +50,8 @@ enum GestureOptions {
         guard curve != nil || factor != nil else { return nil }
         for other in ["completion-speed", "completion-curve"] where inv.parsed.value(other) != nil {
             throw UsageError(
-                "--\(other) does not go with --animator-curve or --duration-factor: the animator's curve and factor replace it.")
+                "--\(other) does not go with --animator-curve or --duration-factor: the animator's curve and factor replace it."
+            )
         }
         var json = JSONObject()
         if let curve { json["curve"] = try ArgumentValues.curve(curve, for: "--animator-curve") }

@@ -143,6 +143,7 @@ import Testing
         let missing = live.filter { !replayed.contains($0.raw) }
         #expect(
             missing.isEmpty,
-            "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first.map { String(decoding: $0.raw, as: UTF8.self) } ?? "")")
+            "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first.map { String(decoding: $0.raw, as: UTF8.self) } ?? "")"
+        )
     }
 }

@@ -56,7 +56,9 @@ import Testing
         return kinds.map { $0.map { NavigationEvent(frame: 9, command: nil, kind: $0) } }
     }
 
-    @Test(arguments: [nil, "r-1", "q\"\\\u{1}"] as [String?], [nil, .animating, .interactive, .paused] as [TransitionPhase?])
+    @Test(
+        arguments: [nil, "r-1", "q\"\\\u{1}"] as [String?],
+        [nil, .animating, .interactive, .paused] as [TransitionPhase?])
     func theWriterMatchesTheTree(id: String?, phase: TransitionPhase?) throws {
         let lists = try Self.decided() + Self.handMade()
         #expect(lists.contains { $0.contains { if case .queued = $0.kind { true } else { false } } })

@@ -22,7 +22,9 @@ extension Decision {
         case .finish:
             let (speed, curve) = animator?.completion(from: p, to: 1, velocity: v) ?? (1, .easeInOut)
             events.append(
-                event(.finishing(transition: t.id, fraction: p, velocity: v, completionSpeed: speed, completionCurve: curve)))
+                event(
+                    .finishing(
+                        transition: t.id, fraction: p, velocity: v, completionSpeed: speed, completionCurve: curve)))
         case .cancel:
             let (speed, curve) = animator?.completion(from: p, to: 0, velocity: v) ?? (1, .easeInOut)
             events.append(

@@ -9,7 +9,8 @@ extension Transition {
             let run = clock.frames(forSeconds: duration / speed)
             let turn = Retarget(
                 start: fraction, target: 0, velocity: velocity / Double(clock.rate), cruise: run > 0 ? 1 / run : 1)
-            segment = Segment(startFrame: frame, startFraction: fraction, endFraction: 0, frames: turn.frames, curve: .linear)
+            segment = Segment(
+                startFrame: frame, startFraction: fraction, endFraction: 0, frames: turn.frames, curve: .linear)
             segment.retarget = turn
         case .paused(_, let fraction):
             pausedFrom = phase

@@ -45,7 +45,9 @@ import Testing
         let r = F.when(pushing(), command, at: 17, .init(requestID: "r"))
         #expect(
             r.events == [
-                F.event(.reversed(transition: 1, fraction: 7 / run, velocity: 1 / run * 60, completionSpeed: 1), at: 17, command: "r")
+                F.event(
+                    .reversed(transition: 1, fraction: 7 / run, velocity: 1 / run * 60, completionSpeed: 1), at: 17,
+                    command: "r")
             ])
         #expect(r.state.transition?.phase == .cancelling)
         #expect(r.state.transition?.fraction(at: 17) == 7 / run)
@@ -117,7 +119,9 @@ import Testing
 
     static let seeks: [Seek] = [JSON.string("linear"), "easeInOut", "default", ["bezier": [0.3, -0.4, 0.7, 1.4]]]
         .flatMap { curve in
-            [0, 0.2, 0.5, 0.93, 1].flatMap { value in [true, false].map { Seek(curve: curve, value: value, linearly: $0) } }
+            [0, 0.2, 0.5, 0.93, 1].flatMap { value in
+                [true, false].map { Seek(curve: curve, value: value, linearly: $0) }
+            }
         }
 
     /// Scrubbing linearly, the views stand at the value (`progress` is the value); along the curve,
@@ -134,7 +138,10 @@ import Testing
         } else {
             #expect(tick.fraction == seek.value)
         }
-        #expect(r.events == [F.event(.seeked(transition: 1, fraction: tick.fraction, scrubsLinearly: seek.linearly), at: 20)])
+        #expect(
+            r.events == [
+                F.event(.seeked(transition: 1, fraction: tick.fraction, scrubsLinearly: seek.linearly), at: 20)
+            ])
     }
 
     @Test func aLinearScrubOfAnOvershootingCurveStandsWhereItFirstGetsThere() throws {
@@ -188,23 +195,37 @@ import Testing
 
     static let rejections: [Rejection] = [
         Rejection(name: "pause of nothing", given: { F.given([F.created()]) }, command: .pause, code: .noTransition),
-        Rejection(name: "seek of nothing", given: { F.given([F.created()]) }, command: .seek(fraction: 0.5, scrubsLinearly: true), code: .noTransition),
+        Rejection(
+            name: "seek of nothing", given: { F.given([F.created()]) },
+            command: .seek(fraction: 0.5, scrubsLinearly: true), code: .noTransition),
         Rejection(name: "resume of nothing", given: { F.given([F.created()]) }, command: .resume, code: .noTransition),
         Rejection(name: "resume when running", given: { pushing() }, command: .resume, code: .notInteractive),
-        Rejection(name: "seek when running", given: { pushing() }, command: .seek(fraction: 0.5, scrubsLinearly: false), code: .notInteractive),
-        Rejection(name: "pause when paused", given: { decided(pushing(), .pause, at: 12) }, command: .pause, code: .notInteractive),
+        Rejection(
+            name: "seek when running", given: { pushing() }, command: .seek(fraction: 0.5, scrubsLinearly: false),
+            code: .notInteractive),
+        Rejection(
+            name: "pause when paused", given: { decided(pushing(), .pause, at: 12) }, command: .pause,
+            code: .notInteractive),
         Rejection(
             name: "pause of a gesture",
-            given: { F.when(F.given([F.created()]), .begin(.push(ScreenSpec(name: "D")), animator: nil), at: 12).state },
+            given: {
+                F.when(F.given([F.created()]), .begin(.push(ScreenSpec(name: "D")), animator: nil), at: 12).state
+            },
             command: .pause, code: .notInteractive),
         Rejection(
             name: "pause by another owner",
             given: {
-                var t = F.when(F.given([F.created()]), .begin(.push(ScreenSpec(name: "D")), animator: nil), at: 11, .init(owner: "pan")).state
-                t = decided(t, .finish(velocity: nil, completionSpeed: 1, completionCurve: .linear), at: 12, owner: "pan")
+                var t = F.when(
+                    F.given([F.created()]), .begin(.push(ScreenSpec(name: "D")), animator: nil), at: 11,
+                    .init(owner: "pan")
+                ).state
+                t = decided(
+                    t, .finish(velocity: nil, completionSpeed: 1, completionCurve: .linear), at: 12, owner: "pan")
                 return t
             }, command: .pause, code: .notOwner),
-        Rejection(name: "finish when paused", given: { decided(pushing(), .pause, at: 12) }, command: .finish(velocity: nil, completionSpeed: 1, completionCurve: .easeInOut), code: .notInteractive),
+        Rejection(
+            name: "finish when paused", given: { decided(pushing(), .pause, at: 12) },
+            command: .finish(velocity: nil, completionSpeed: 1, completionCurve: .easeInOut), code: .notInteractive),
     ]
 
     @Test(arguments: rejections)
@@ -228,7 +249,8 @@ import Testing
         Parse(name: "resume", args: [:], command: .resume, code: nil),
         Parse(name: "seek", args: ["fraction": 0.25], command: .seek(fraction: 0.25, scrubsLinearly: true), code: nil),
         Parse(
-            name: "seek", args: ["fraction": 1, "scrubsLinearly": false], command: .seek(fraction: 1, scrubsLinearly: false),
+            name: "seek", args: ["fraction": 1, "scrubsLinearly": false],
+            command: .seek(fraction: 1, scrubsLinearly: false),
             code: nil),
         Parse(name: "seek", args: [:], command: nil, code: .badRequest),
         Parse(name: "seek", args: ["fraction": 1.5], command: nil, code: .invalidArgument),
@@ -238,7 +260,8 @@ import Testing
         Parse(name: "pause", args: ["fraction": 0.5], command: nil, code: .badRequest),
         Parse(name: "cancel", args: [:], command: .cancel(completionSpeed: 1, completionCurve: nil), code: nil),
         Parse(
-            name: "cancel", args: ["completionCurve": "linear"], command: .cancel(completionSpeed: 1, completionCurve: .linear),
+            name: "cancel", args: ["completionCurve": "linear"],
+            command: .cancel(completionSpeed: 1, completionCurve: .linear),
             code: nil),
         Parse(
             name: "end", args: ["animator": ["curve": "easeOut"]],

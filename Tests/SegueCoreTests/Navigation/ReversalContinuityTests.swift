@@ -73,7 +73,9 @@ import Testing
 
     /// Every view value a tick carries, in one order.
     static func values(_ tick: Tick) -> [Double] {
-        [tick.views.from, tick.views.to].flatMap { [$0.x, $0.y, $0.alpha, $0.scale, $0.rotation, $0.rotationY, $0.mask] }
+        [tick.views.from, tick.views.to].flatMap {
+            [$0.x, $0.y, $0.alpha, $0.scale, $0.rotation, $0.rotationY, $0.mask]
+        }
     }
 
     /// The largest step of each value between consecutive ticks.
@@ -145,9 +147,12 @@ import Testing
     @Test(arguments: [0.05, 0.2, 0.5])
     func aHandOffReversedWhileFinishingKeepsItsRate(_ share: Double) throws {
         var s = F.when(F.given(F.log([])), .begin(.push(ScreenSpec(name: "Detail")), animator: nil), at: 10).state
-        for frame in Int64(11)...20 { s = F.when(s, .update(percent: Double(frame - 10) * 0.03, velocity: 1.8), at: frame).state }
+        for frame in Int64(11)...20 {
+            s = F.when(s, .update(percent: Double(frame - 10) * 0.03, velocity: 1.8), at: frame).state
+        }
         let spring = CompletionAnimator(curve: .spring(.response(response: 0.45, dampingFraction: 0.9)))
-        s = F.when(s, .finish(velocity: 1.8, completionSpeed: 1, completionCurve: .easeInOut, animator: spring), at: 21)
+        s =
+            F.when(s, .finish(velocity: 1.8, completionSpeed: 1, completionCurve: .easeInOut, animator: spring), at: 21)
             .state
         let finishing = Self.run(s, from: 21)
         let at = 21 + Int64((Double(finishing.count) * share).rounded())
