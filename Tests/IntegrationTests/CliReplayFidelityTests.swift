@@ -140,10 +140,9 @@ import Testing
         let replay = try Cli.run(["replay", "--json", d.logLocation])
         #expect(replay.status == 0, "\(replay.stderr)")
         let replayed = Set(replay.stdout.split(separator: "\n").map { Array($0.utf8) })
-        let missing = live.filter { !replayed.contains($0.raw) }
+        let missing = live.filter { !replayed.contains($0.raw) }.map { String(decoding: $0.raw, as: UTF8.self) }
         #expect(
             missing.isEmpty,
-            "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first.map { String(decoding: $0.raw, as: UTF8.self) } ?? "")"
-        )
+            "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first ?? "")")
     }
 }
