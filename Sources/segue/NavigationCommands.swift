@@ -150,6 +150,8 @@ enum NavigationCommands {
         let reply = try client.send(command, to: navigator, envelope: envelope)
         var human = "\(navigator): revision \(reply.revision) (seq \(reply.seq))"
         if let t = reply.transition { human += ", transition \(t)" }
+        // A pop or dismiss of the screen a push or present brings in turns that transition back.
+        if reply.decision == "cancel" { human += " reversed" }
         if let q = reply.queued { human += ", queued at \(q)" }
         inv.print(reply.json, human)
         guard let waiter else { return }

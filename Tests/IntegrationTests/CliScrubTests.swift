@@ -54,6 +54,10 @@ import Testing
         #expect(log.stdout.split(separator: "\n").count == 2)
         let state = try json(try Cli.run(["state", "main", "--json"], daemon: d).stdout)
         #expect(state["stack"]?.arrayValue?.count == 1)
+
+        try Cli.run(["push", "main", "Detail", "--duration", "2"], daemon: d)
+        let human = try Cli.run(["pop", "main"], daemon: d)
+        #expect(human.stdout.hasSuffix(", transition 3 reversed\n"), "\(human.stdout)\(human.stderr)")
     }
 
     @Test func gestureStepsCarryGeometryAndACompletionAnimator() throws {
