@@ -197,8 +197,14 @@ enum CommandTree {
                     OptionSpec(
                         "interaction-timeout", value: "seconds", help: "Cancel a gesture idle this long (default 10)."),
                     OptionSpec("animators", value: "json", help: "Animator rules as JSON."),
+                    .flag(
+                        "retarget",
+                        help: "Reversals keep the motion: cancel, and pop during a push, turn it back where it is."),
                 ] + mutation,
-                examples: ["segue create main Home", "segue create inbox List --busy queue --container 390x844"]),
+                examples: [
+                    "segue create main Home", "segue create inbox List --busy queue --container 390x844",
+                    "segue create main Home --retarget",
+                ]),
             CommandConfiguration(
                 name: "close", abstract: "Close a navigator for good (its name is never reused).",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")], options: mutation,

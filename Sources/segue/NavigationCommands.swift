@@ -33,6 +33,7 @@ enum NavigationCommands {
             }
             args["animators"] = json
         }
+        if inv.parsed.flag("retarget") { args["retarget"] = true }
         do { config = try NavigatorConfig(json: .object(args)) } catch {
             throw SegueClientError.rejected(code: error.code, message: error.message, details: [:])
         }

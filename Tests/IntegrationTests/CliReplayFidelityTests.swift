@@ -102,7 +102,11 @@ import Testing
         let subscriber = try TestSubscriber(endpoint: d.publishEndpoint, topics: ["tick/"])
         let client = try SegueClient(endpoint: d.commandEndpoint)
         usleep(200_000)  // the SUB joins before the first tick
-        for name in ["r", "m", "h", "s"] { try client.create(name, root: ScreenSpec(name: "Home")) }
+        var retargeting = NavigatorConfig()
+        retargeting.retarget = true
+        for name in ["r", "m", "h", "s"] {
+            try client.create(name, root: ScreenSpec(name: "Home"), config: retargeting)
+        }
         let slow = TransitionOptions(animator: ["duration": 0.5, "curve": "easeInOut"])
 
         try client.push("r", ScreenSpec(name: "Detail"), options: slow)

@@ -38,7 +38,7 @@ import Testing
     @Test func aPopOrAGestureCancelReversesTheRunningPush() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
-        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["create", "main", "Home", "--retarget"], daemon: d)
         try Cli.run(["push", "main", "Detail", "--duration", "2"], daemon: d)
         let pop = try Cli.run(["pop", "main", "--wait", "--json"], daemon: d)
         #expect(pop.status == 2, "the push it reversed was cancelled: \(pop.stderr)")

@@ -14,7 +14,7 @@ import Testing
 
     /// Pushes Detail on `navigator` with a 1 s linear slide and waits for a tick past `fraction`.
     func pushing(_ navigator: String, _ ticks: TestSubscriber, past fraction: Double) throws -> [JSON] {
-        try c.ok(["cmd": "create", "navigator": .string(navigator), "root": "Home"])
+        try c.ok(["cmd": "create", "navigator": .string(navigator), "root": "Home", "retarget": true])
         try c.ok([
             "cmd": "push", "navigator": .string(navigator), "screen": "Detail",
             "animator": ["duration": 1, "curve": "linear"],

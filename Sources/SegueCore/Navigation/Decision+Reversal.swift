@@ -16,12 +16,12 @@ extension Decision {
         return t.segment.rate(at: frame) * Double(state.clock.rate)
     }
 
-    /// The reversal a plain `pop` or `dismiss` means while the push or present of the top screen runs
-    /// toward completion under the `reject` policy (which would refuse it as `busy`); `nil` for any
-    /// other command, or when the transition belongs to a gesture's owner. Under `queue` the command
-    /// waits its turn, as it always has.
+    /// The reversal a plain `pop` or `dismiss` means, on a navigator created with `retarget`, while the
+    /// push or present of the top screen runs toward completion under the `reject` policy (which
+    /// would refuse it as `busy`); `nil` for any other command, without `retarget`, or when the
+    /// transition belongs to a gesture's owner. Under `queue` the command waits its turn.
     func reversal(by command: NavigationCommand) -> NavigationEvent? {
-        guard state.config.busy == .reject, state.queue.isEmpty, let t = state.transition,
+        guard state.config.retarget, state.config.busy == .reject, state.queue.isEmpty, let t = state.transition,
             t.owner == nil || t.owner == envelope.owner
         else { return nil }
         let heading = t.phase == .paused ? t.pausedFrom : t.phase

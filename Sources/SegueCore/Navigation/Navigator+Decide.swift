@@ -193,7 +193,7 @@ struct Decision {
                 .notInteractive, "Transition \(t.id) on \(name) is already \(t.phase.rawValue); nothing to cancel.")
         }
         let fraction = t.fraction(at: frame)
-        if t.phase != .interactive, curve == nil, animator == nil {
+        if state.config.retarget, t.phase != .interactive, curve == nil, animator == nil {
             return [reverse(t, completionSpeed: speed)]
         }
         var (speed, curve) = (speed, curve ?? .easeInOut)

@@ -11,8 +11,11 @@ import Testing
     /// Frames of the default 0.35 s animator at 60 Hz, as the clock computes them.
     let run = 0.35 * 60
 
+    /// A navigator created with `retarget`: reversals keep the motion.
+    static let retargeting = F.config { $0.retarget = true }
+
     /// Home, then an animated push of Detail at frame 10 (linear, so the fraction is the progress).
-    static func pushing(_ config: NavigatorConfig = NavigatorConfig(), animator: JSON = ["curve": "linear"])
+    static func pushing(_ config: NavigatorConfig = retargeting, animator: JSON = ["curve": "linear"])
         -> NavigatorState
     {
         F.given(
@@ -28,7 +31,7 @@ import Testing
         return r.state
     }
 
-    func pushing(_ config: NavigatorConfig = NavigatorConfig(), animator: JSON = ["curve": "linear"])
+    func pushing(_ config: NavigatorConfig = retargeting, animator: JSON = ["curve": "linear"])
         -> NavigatorState
     { Self.pushing(config, animator: animator) }
 
@@ -61,7 +64,7 @@ import Testing
     }
 
     @Test func aPopUnderTheQueuePolicyStillWaitsItsTurn() {
-        let r = F.when(pushing(F.config { $0.busy = .queue }), .pop(.standard), at: 17)
+        let r = F.when(pushing(F.config { $0.busy = .queue; $0.retarget = true }), .pop(.standard), at: 17)
         #expect(r.events.map(\.type) == ["transition.queued"])
     }
 
@@ -71,6 +74,25 @@ import Testing
     ])
     func anythingButAPlainPopOfThePushedScreenIsBusy(_ command: NavigationCommand) {
         #expect(F.when(pushing(), command, at: 17).error?.code == .busy)
+    }
+
+    /// Without `retarget` the protocol's defaults hold: a `pop` during the push is `busy`, and a
+    /// `cancel` with nothing more runs back from rest with `easeInOut` over `p × D / completionSpeed`.
+    @Test func withoutRetargetAPopIsBusyAndACancelRunsBackFromRest() {
+        let plain = pushing(NavigatorConfig())
+        #expect(F.when(plain, .pop(.standard), at: 17).error?.code == .busy)
+        #expect(F.when(plain, .dismiss(.standard), at: 17).error?.code == .busy)
+        let r = F.when(plain, .cancel(completionSpeed: 1, completionCurve: nil), at: 17, .init(requestID: "c"))
+        #expect(
+            r.events == [
+                F.event(
+                    .cancelling(
+                        transition: 1, fraction: 7 / run, completionSpeed: 1, completionCurve: .easeInOut,
+                        reason: .requested, velocity: nil), at: 17, command: "c")
+            ])
+        let paused = decided(plain, .pause, at: 17)
+        let fromPause = F.when(paused, .cancel(completionSpeed: 1, completionCurve: nil), at: 20)
+        #expect(fromPause.events.map(\.type) == ["transition.cancelling"])
     }
 
     @Test func aCurveOrAnAnimatorOnCancelCompletesAsUIKitWould() {

@@ -46,8 +46,14 @@ import Testing
     }
 
     /// Home, then a push of Detail at frame 10 with `animator`.
+    /// Reversals keep the motion only on a navigator created with `retarget`.
+    static let retargeting = F.config { $0.retarget = true }
+
     static func pushing(_ animator: JSON) -> NavigatorState {
-        F.given(F.log([(.push(ScreenSpec(name: "Detail"), TransitionOptions(animator: animator)), 10)]))
+        F.given(
+            F.log(
+                [(.push(ScreenSpec(name: "Detail"), TransitionOptions(animator: animator)), 10)],
+                config: retargeting))
     }
 
     /// The ticks from `first` until the transition's final one, `commands` decided at their frames.
@@ -146,7 +152,7 @@ import Testing
     /// spring's, as the release left it.
     @Test(arguments: [0.05, 0.2, 0.5])
     func aHandOffReversedWhileFinishingKeepsItsRate(_ share: Double) throws {
-        var s = F.when(F.given(F.log([])), .begin(.push(ScreenSpec(name: "Detail")), animator: nil), at: 10).state
+        var s = F.when(F.given(F.log([], config: Self.retargeting)), .begin(.push(ScreenSpec(name: "Detail")), animator: nil), at: 10).state
         for frame in Int64(11)...20 {
             s = F.when(s, .update(percent: Double(frame - 10) * 0.03, velocity: 1.8), at: frame).state
         }
