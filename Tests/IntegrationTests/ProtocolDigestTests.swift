@@ -47,8 +47,8 @@ import Testing
         let honest = try Self.summary(summary, "honest")
         #expect(honest.mismatches.isEmpty, "\(context)")
         #expect(honest.checked["events"] == Int(seq), "\(context)")
-        #expect(seq == 22, "the session's events")
-        #expect(honest.checked["finalTicks"] == 8, "one per transition: \(context)")
+        #expect(seq == 27, "the session's events")
+        #expect(honest.checked["finalTicks"] == 9, "one per transition: \(context)")
         #expect((honest.checked["heartbeats"] ?? 0) >= 1, "a heartbeat at the last seq: \(context)")
 
         // The damaged frontend agreed up to the damage and disagreed from the next event on.

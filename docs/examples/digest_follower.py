@@ -131,6 +131,10 @@ def session(navigator):
         ({"cmd": "finish"}, "final"),
         ({"cmd": "setStack", "screens": ["s1", "A", "B"], "animated": False}, "final"),
         ({"cmd": "popToRoot", "animator": quick}, "final"),
+        ({"cmd": "push", "screen": "Slow", "animator": {"duration": 0.5}}, None),
+        ({"cmd": "pause"}, None),
+        ({"cmd": "seek", "fraction": 0.5}, None),
+        ({"cmd": "resume"}, "final"),
         ({"cmd": "close"}, None),
     ]
 

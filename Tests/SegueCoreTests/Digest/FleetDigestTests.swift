@@ -45,7 +45,17 @@ import Testing
             "setStack with new and kept screens, then close",
             [(.setStack([.idOrName("s1"), .idOrName("A"), .idOrName("B")], animated), 1), (.close, 20)]
         ),
+        (
+            "pause, seek and resume a push",
+            [
+                (.push(ScreenSpec(name: "Detail"), slow), 1), (.pause, 3),
+                (.seek(fraction: 0.6, scrubsLinearly: false), 2), (.resume, 2),
+            ]
+        ),
+        ("a pop reverses the running push", [(.push(ScreenSpec(name: "Detail"), slow), 1), (.pop(.standard), 5)]),
     ]
+
+    static let slow = TransitionOptions(animator: ["duration": .double(0.5)])
 
     /// What a frontend keeps of a navigator when it folds events alone (docs/protocol.md, "State
     /// digests"), with the canonical encoding written out as the document spells it.
@@ -93,7 +103,10 @@ import Testing
         var records: [EventRecord] = []
         var ticks: [Tick] = []
         var frame = clock.frame(atOrAfter: t0)
-        let all: [Step] = [(.create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), 0)] + steps
+        // With reversal on: a pop during a push turns it back instead of being refused.
+        var config = NavigatorConfig()
+        config.retarget = true
+        let all: [Step] = [(.create(root: ScreenSpec(name: "Home"), config: config), 0)] + steps
         for step in all {
             for _ in 0..<step.after {
                 let closed = fleet.closeFrame(frame)
@@ -128,6 +141,11 @@ import Testing
         }
         let finals = ticks.filter(\.final)
         #expect(!finals.isEmpty)
+        let types = Set(records.map(\.type))
+        if name.hasPrefix("pause") {
+            #expect(types.isSuperset(of: ["transition.paused", "transition.seeked", "transition.resumed"]))
+        }
+        if name.hasPrefix("a pop") { #expect(types.isSuperset(of: ["transition.reversed", "transition.cancelled"])) }
         for tick in ticks {
             if tick.final {
                 #expect(tick.digest != nil && tick.digest == byRevision[tick.revision], "\(name): frame \(tick.frame)")
