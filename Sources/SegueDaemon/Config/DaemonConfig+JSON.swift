@@ -6,7 +6,7 @@ import SegueCore
 extension DaemonConfig {
     static let topLevelKeys = [
         "dataDir", "store", "command", "publish", "frameRate", "durability", "logLevel", "heartbeatSeconds",
-        "snapshotEvery", "limits", "security", "animators",
+        "snapshotEvery", "limits", "security", "animators", "cluster",
     ]
     static let limitKeys = [
         "maxMessageBytes", "maxParamsBytes", "maxNavigators", "maxQueue", "maxStackDepth",
@@ -46,6 +46,7 @@ extension DaemonConfig {
         if let value = reader.value("limits") { limits = try Self.limits(value, at: root.key("limits")) }
         if let value = reader.value("security") { security = try Self.security(value, at: root.key("security")) }
         animators = reader.value("animators")
+        if let value = reader.value("cluster") { cluster = try ClusterConfig.read(value, at: root.key("cluster")) }
         try reader.finish()
         try checkEndpointsAreDistinct()
     }
@@ -85,6 +86,7 @@ extension DaemonConfig {
             ]
         }
         if let animators { object["animators"] = animators }
+        if let cluster { object["cluster"] = cluster.json }
         return .object(object)
     }
 

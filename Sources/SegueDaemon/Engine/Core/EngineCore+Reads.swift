@@ -27,6 +27,18 @@ extension EngineCore {
             } catch {
                 return Reply.error(id: request.id, WireError(error))
             }
+        } else if !leads(name) {
+            // Led by another daemon on the log: its state as of the log's end, folded from the log.
+            do {
+                if isQuiescent { try catchUp() }
+                seq = fleet.lastSeq
+                state = try stateFromLog(name, at: seq)
+                frame = max(frame, state.frame)
+            } catch let error as CoreError {
+                return Reply.error(id: request.id, WireError(error))
+            } catch {
+                return Reply.error(id: request.id, .unavailable, "The log could not be read: \(error).")
+            }
         } else {
             state = fleet.state(of: name)
         }
@@ -66,8 +78,28 @@ extension EngineCore {
     }
 
     func listReply(_ request: Request) -> JSON {
-        NavigatorSummary.encodeList(
-            id: request.id, fleet.navigators.keys.sorted().map { fleet.navigators[$0]! }, seq: fleet.lastSeq)
+        guard isSharded else {
+            return NavigatorSummary.encodeList(
+                id: request.id, fleet.navigators.keys.sorted().map { fleet.navigators[$0]! }, seq: fleet.lastSeq)
+        }
+        // The navigators of every shard: this daemon's from the fleet, the others' folded from the log.
+        do {
+            if isQuiescent { try catchUp() }
+            var states: [NavigatorState] = []
+            for name in Set(try store.navigators()).union(fleet.navigators.keys).sorted() {
+                if let state = fleet.navigators[name] {
+                    states.append(state)
+                } else {
+                    let state = try stateFromLog(name, at: fleet.lastSeq)
+                    if state.status != .absent { states.append(state) }
+                }
+            }
+            return NavigatorSummary.encodeList(id: request.id, states, seq: fleet.lastSeq)
+        } catch let error as CoreError {
+            return Reply.error(id: request.id, WireError(error))
+        } catch {
+            return Reply.error(id: request.id, .unavailable, "The log could not be read: \(error).")
+        }
     }
 
     /// `history`: durable events after a seq, from the store (so a gap-filling client never sees an

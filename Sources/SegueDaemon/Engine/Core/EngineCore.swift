@@ -1,4 +1,5 @@
 import SegueCore
+import SeguePostgres
 import SegueProtocol
 import SegueStore
 import SegueWire
@@ -63,6 +64,11 @@ final class EngineCore {
     var dirty: Set<String> = []
     var lastCheckpointSeq: Int64 = 0
     var pendingCheckpoint: (seq: Int64, snapshots: [Snapshot])?
+    /// Several daemons on one log: the shards this daemon leads, changes not applied yet, and where
+    /// the leaders of the others are (`EngineCore+Shards.swift`).
+    var led: Set<Int> = []
+    var pendingLeadership: [LeadershipChange] = []
+    var leaderOf: (Int) -> String? = { _ in nil }
 
     /// Rebuilds every navigator from the log (the newest checkpoint, then the tail): `fold` says
     /// what it did, for the loop's log line.
@@ -79,7 +85,7 @@ final class EngineCore {
         limits.maxStringBytes = min(limits.maxStringBytes, options.maxMessageBytes)
         decoder = RequestDecoder(limits: limits)
         fleet = Fleet(clock: clock)
-        fold = try rebuild()
+        fold = options.shards == nil ? try rebuild() : try rebuildPosition()
         fleet.journaling = true
     }
 
@@ -103,6 +109,9 @@ final class EngineCore {
         case .turnEnded: checkpointIfDue()
         case .subscriptions(let delta): stats.subscriptions += Int64(delta)
         case .reload(let rules): options.defaultAnimators = rules
+        case .leadership(let changes, let now):
+            pendingLeadership += changes
+            applyLeadership(now: now)
         case .shutdown(let now):
             housekeeping(logNow: .max)
             heartbeat(now: now)

@@ -1,0 +1,154 @@
+import SegueCore
+import SeguePostgres
+import SegueProtocol
+import SegueStore
+
+/// Several daemons on one PostgreSQL log (docs/operations.md, "Several daemons on one log"): the
+/// fleet holds only the navigators of the shards this daemon leads, and only the log's position for
+/// the rest; a command for a navigator led elsewhere is answered `moved`.
+extension EngineCore {
+    var isSharded: Bool { options.shards != nil }
+
+    /// Whether this daemon decides for `navigator` (always, with one daemon on the log).
+    func leads(_ navigator: String) -> Bool {
+        guard let shards = options.shards else { return true }
+        return led.contains(shards.shard(of: navigator))
+    }
+
+    /// Nothing of this daemon's own waits to commit: the fleet may take events from the log.
+    var isQuiescent: Bool { uncommitted.isEmpty && durableSeq >= fleet.lastSeq }
+
+    /// A leadership change waits for the commits in flight: the loop stops reading commands meanwhile.
+    var holdsRequests: Bool { !pendingLeadership.isEmpty && !isQuiescent }
+
+    /// Applies the changes that arrived, once nothing of this daemon's own is uncommitted (what the
+    /// fleet takes from the log is numbered after what it committed).
+    func applyLeadership(now: Int64) {
+        guard !pendingLeadership.isEmpty, isQuiescent else { return }
+        let changes = pendingLeadership
+        pendingLeadership.removeAll()
+        for change in changes {
+            switch change {
+            case .acquired(let shard, let epoch): takeOver(shard, epoch: epoch, now: now)
+            case .lost(let shards, let reason): stepDown(shards, reason: reason)
+            }
+        }
+    }
+
+    /// The reply for a command on a navigator another daemon leads, or nil when this one leads it.
+    func movedReply(_ request: Request) -> JSON? {
+        guard let shards = options.shards, let name = request.navigator, !leads(name) else { return nil }
+        let shard = shards.shard(of: name)
+        guard let leader = leaderOf(shard) else {
+            return Reply.error(
+                id: request.id, .unavailable,
+                "No daemon leads shard \(shard) (navigator \(name)) at the moment: a takeover is under way. "
+                    + "Retry in a moment, with the same id.")
+        }
+        return .object([
+            "ok": false, "id": request.id.map(JSON.string) ?? .null,
+            "error": [
+                "code": .string(ErrorCode.moved.rawValue),
+                "message": .string(
+                    "Navigator \(name) is in shard \(shard), led by the daemon at \(leader): send the command there."),
+                "leader": .string(leader), "shard": .int(Int64(shard)),
+            ],
+        ])
+    }
+
+    // MARK: Following the log
+
+    /// Reads what other daemons appended since the fleet's position: their navigators' events only
+    /// move the position. Call only when quiescent.
+    func catchUp() throws(StoreError) {
+        var fleet = self.fleet
+        try store.forEachEvent(after: fleet.lastSeq) { record throws(StoreError) in
+            // A navigator this daemon leads has no events but its own (the fence sees to it).
+            try Self.take(record, into: &fleet, applying: leads(record.navigator))
+        }
+        fleet.markDurable(through: fleet.lastSeq)
+        self.fleet = fleet
+        durableSeq = max(durableSeq, fleet.lastSeq)
+    }
+
+    /// Applies `record` to the fleet, or only moves past it.
+    static func take(_ record: EventRecord, into fleet: inout Fleet, applying: Bool) throws(StoreError) {
+        guard applying else { return fleet.skip(record) }
+        do throws(CoreError) { try fleet.apply(record) } catch {
+            throw StoreError(kind: .invalidData, message: "The log cannot be folded: \(error.message)")
+        }
+    }
+
+    /// The position at start: the log's last event, with none of its navigators (each is folded
+    /// when its shard is taken).
+    func rebuildPosition() throws -> Fold {
+        let end = store.lastSeq
+        if end > 0, let last = try store.events(after: end - 1, navigator: nil, limit: 1).first {
+            fleet.skip(last)
+        }
+        durableSeq = fleet.lastSeq
+        return Fold(checkpoint: 0, events: 0)
+    }
+
+    // MARK: Taking and giving up shards
+
+    /// Folds the shard's navigators from the log and resolves their in-flight transitions as
+    /// recovery does at start: animating ones complete at their scheduled frame (the next frame
+    /// close finds them due), interactive ones lost their gesture and are cancelled with reason
+    /// `recovery` at the first frame not ticked yet.
+    func takeOver(_ shard: Int, epoch: Int64, now: Int64) {
+        guard let shards = options.shards else { return }
+        let started = timer.monotonic()
+        var names: [String] = []
+        do {
+            try catchUp()
+            for name in try store.navigators() where shards.shard(of: name) == shard && fleet.navigators[name] == nil {
+                let state = try stateFromLog(name, at: .max)
+                guard state.status != .absent else { continue }
+                fleet.restore(state, seq: fleet.lastSeq, frame: state.frame, time: 0)
+                names.append(name)
+            }
+        } catch {
+            for name in names { fleet.forget(name) }
+            log(.error, "Could not fold shard \(shard) from the log (\(error)); giving it up for another daemon.")
+            actions.append(.giveUp([shard]))
+            return
+        }
+        led.insert(shard)
+        let frame = max(fleet.closedFrame, clock.frame(atOrBefore: now)) + 1
+        let events = fleet.recover(atFrame: frame, only: Set(names))
+        for name in names { dirty.insert(name) }
+        submitClockEvents(events)
+        let ms = (timer.monotonic() - started) / 1_000_000
+        log(
+            .notice,
+            "Took shard \(shard) (epoch \(epoch)): \(names.count) navigators folded from the log at seq "
+                + "\(fleet.lastSeq) in \(ms) ms, \(events.count) interactive transitions cancelled for recovery.")
+    }
+
+    /// Forgets the shards' navigators: their commands get `moved` from now on.
+    func stepDown(_ shards: [Int], reason: String) {
+        guard let map = options.shards else { return }
+        let lost = Set(shards).intersection(led)
+        guard !lost.isEmpty else { return }
+        led.subtract(lost)
+        let names = fleet.navigators.keys.filter { lost.contains(map.shard(of: $0)) }
+        for name in names {
+            fleet.forget(name)
+            dirty.remove(name)
+        }
+        log(
+            .warning,
+            "Stepped down for shard(s) \(lost.sorted().map(String.init).joined(separator: ", ")): \(reason); "
+                + "\(names.count) navigators left to their new leader.")
+    }
+
+    /// Whether a failed append was refused because this daemon no longer leads a shard of it.
+    static func isFenced(_ error: StoreError) -> Bool { error.sqlState == SQLState.fenced }
+
+    /// Whether a failed append lost the race for the next seqs to another daemon.
+    static func isLogMoved(_ error: StoreError) -> Bool {
+        error.sqlState == SQLState.logMoved
+            || (error.sqlState == SQLState.uniqueViolation && error.message.contains("events_pkey"))
+    }
+}
