@@ -1,3 +1,4 @@
+import SegueCore
 import SegueStore
 import Synchronization
 
