@@ -251,9 +251,13 @@ package struct Fleet: Sendable {
     /// daemon's shard, on a log several daemons share): later events are numbered after it, and
     /// frames and times keep their high-water marks.
     package mutating func skip(_ record: EventRecord) {
-        lastSeq = max(lastSeq, record.seq)
-        lastFrame = max(lastFrame, record.frame)
-        lastTime = max(lastTime, record.time)
+        skip(toSeq: record.seq, frame: record.frame, time: record.time)
+    }
+
+    package mutating func skip(toSeq seq: Int64, frame: Int64, time: Int64) {
+        lastSeq = max(lastSeq, seq)
+        lastFrame = max(lastFrame, frame)
+        lastTime = max(lastTime, time)
     }
 
     /// Marks frames up to `frame` as closed without taking ticks (start-up, or a fleet rebuilt after

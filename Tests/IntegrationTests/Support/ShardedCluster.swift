@@ -27,9 +27,10 @@ final class ShardedCluster: @unchecked Sendable {
 
     var endpoints: [String] { daemons.map(\.commandEndpoint) }
 
-    /// The daemon leading the shard of `navigator`: the one that does not answer a command for it
-    /// with `moved` (a pop of a navigator nobody created: the leader says `unknown_navigator`).
-    func leader(of navigator: String) throws -> Int? {
+    /// The daemon leading `shard`: the one that does not answer a command there with `moved` (a pop
+    /// of a navigator nobody creates: the leader says `unknown_navigator`).
+    func leader(ofShard shard: Int) throws -> Int? {
+        let navigator = Self.names(inShard: shard, of: shards, count: 1, prefix: "probe")[0]
         for (index, daemon) in daemons.enumerated() where daemon.process.isRunning {
             let client = try TestClient(endpoint: daemon.commandEndpoint)
             let reply = try client.call(["cmd": "pop", "navigator": .string(navigator), "animated": false])
@@ -41,10 +42,9 @@ final class ShardedCluster: @unchecked Sendable {
     /// Waits until some daemon leads `shard`'s probe navigator.
     @discardableResult
     func waitForLeader(of shard: Int, timeout: Duration = .seconds(10)) throws -> Int {
-        let probe = Self.names(inShard: shard, of: shards, count: 1, prefix: "probe")[0]
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let index = try leader(of: probe) { return index }
+            if let index = try leader(ofShard: shard) { return index }
             usleep(20_000)
         }
         throw WaitTimeout(what: "a leader of shard \(shard)")
@@ -132,10 +132,11 @@ final class BusyClients: Sendable {
                     depth += push ? 1 : -1
                 } catch {
                     // Not acknowledged: it may or may not be in the log, and the stack is read again.
-                    failures.withLock { $0.append("\(navigator): \(error)") }
-                    if let state = try? client.call(["cmd": "state", "navigator": .string(navigator)]) {
-                        depth = state["stack"]?.arrayValue?.count ?? depth
+                    let state = Result { () throws(SegueClientError) in
+                        try client.call(["cmd": "state", "navigator": .string(navigator)])
                     }
+                    failures.withLock { $0.append("\(navigator): \(error)") }
+                    if case .success(let state) = state { depth = state["stack"]?.arrayValue?.count ?? depth }
                 }
             }
         } catch {

@@ -108,7 +108,7 @@ extension EngineCore {
         if timer.monotonic() >= nextHousekeeping {
             // Another daemon's appends, read once a second: this daemon's next batch then numbers
             // after them instead of losing the race for their seqs.
-            if isSharded, isQuiescent { try? catchUp() }
+            if isSharded { try? isQuiescent ? catchUp() : followLog() }
             housekeeping()
         }
     }

@@ -30,14 +30,12 @@ extension EngineCore {
         } else if !leads(name) {
             // Led by another daemon on the log: its state as of the log's end, folded from the log.
             do {
-                if isQuiescent { try catchUp() }
-                seq = fleet.lastSeq
-                state = try stateFromLog(name, at: seq)
+                if isQuiescent { try catchUp() } else { try followLog() }
+                seq = logFold?.lastSeq ?? fleet.lastSeq
+                state = logFold?.state(of: name) ?? fleet.state(of: name)
                 frame = max(frame, state.frame)
-            } catch let error as CoreError {
-                return Reply.error(id: request.id, WireError(error))
             } catch {
-                return Reply.error(id: request.id, .unavailable, "The log could not be read: \(error).")
+                return Reply.error(id: request.id, WireError(error.coreError))
             }
         } else {
             state = fleet.state(of: name)
@@ -82,24 +80,16 @@ extension EngineCore {
             return NavigatorSummary.encodeList(
                 id: request.id, fleet.navigators.keys.sorted().map { fleet.navigators[$0]! }, seq: fleet.lastSeq)
         }
-        // The navigators of every shard: this daemon's from the fleet, the others' folded from the log.
-        do {
-            if isQuiescent { try catchUp() }
-            var states: [NavigatorState] = []
-            for name in Set(try store.navigators()).union(fleet.navigators.keys).sorted() {
-                if let state = fleet.navigators[name] {
-                    states.append(state)
-                } else {
-                    let state = try stateFromLog(name, at: fleet.lastSeq)
-                    if state.status != .absent { states.append(state) }
-                }
-            }
-            return NavigatorSummary.encodeList(id: request.id, states, seq: fleet.lastSeq)
-        } catch let error as CoreError {
-            return Reply.error(id: request.id, WireError(error))
+        // The navigators of every shard: this daemon's from the fleet, the others' from the log's fold.
+        do throws(StoreError) {
+            if isQuiescent { try catchUp() } else { try followLog() }
         } catch {
-            return Reply.error(id: request.id, .unavailable, "The log could not be read: \(error).")
+            return Reply.error(id: request.id, WireError(error.coreError))
         }
+        let others = logFold?.navigators ?? [:]
+        let names = Set(others.keys).union(fleet.navigators.keys).sorted()
+        let states = names.map { fleet.navigators[$0] ?? others[$0]! }
+        return NavigatorSummary.encodeList(id: request.id, states, seq: max(fleet.lastSeq, logFold?.lastSeq ?? 0))
     }
 
     /// `history`: durable events after a seq, from the store (so a gap-filling client never sees an

@@ -58,14 +58,38 @@ extension EngineCore {
 
     // MARK: Following the log
 
-    /// Reads what other daemons appended since the fleet's position: their navigators' events only
-    /// move the position. Call only when quiescent.
-    func catchUp() throws(StoreError) {
+    /// At start, with shards: the fold of the whole log becomes `logFold`, and the fleet keeps only
+    /// its position (each shard's navigators join it when the shard is taken).
+    func followFromPosition() {
+        logFold = fleet
+        var position = Fleet(clock: clock)
+        position.skip(toSeq: fleet.lastSeq, frame: fleet.lastFrame, time: fleet.lastTime)
+        fleet = position
+        dirty.removeAll()
+        durableSeq = fleet.lastSeq
+    }
+
+    /// Folds what was appended since into `logFold` (always safe: it holds only durable events).
+    func followLog() throws(StoreError) { try follow(movingFleet: false) }
+
+    /// `followLog`, and moves the fleet's position past what other daemons appended. Call only when
+    /// quiescent: the fleet's next events are numbered after them.
+    func catchUp() throws(StoreError) { try follow(movingFleet: true) }
+
+    private func follow(movingFleet: Bool) throws(StoreError) {
+        guard var follower = logFold else { return }
         var fleet = self.fleet
-        try store.forEachEvent(after: fleet.lastSeq) { record throws(StoreError) in
-            // A navigator this daemon leads has no events but its own (the fence sees to it).
-            try Self.take(record, into: &fleet, applying: leads(record.navigator))
+        let from = movingFleet ? min(follower.lastSeq, fleet.lastSeq) : follower.lastSeq
+        try store.forEachEvent(after: from) { record throws(StoreError) in
+            if record.seq > follower.lastSeq { try Self.take(record, into: &follower, applying: true) }
+            // After the fleet's position, events are other daemons' (its own are in the fleet); a
+            // navigator this daemon leads has no events but its own (the fence sees to it).
+            if movingFleet, record.seq > fleet.lastSeq {
+                try Self.take(record, into: &fleet, applying: leads(record.navigator))
+            }
         }
+        logFold = follower
+        guard movingFleet else { return }
         fleet.markDurable(through: fleet.lastSeq)
         self.fleet = fleet
         durableSeq = max(durableSeq, fleet.lastSeq)
@@ -77,17 +101,6 @@ extension EngineCore {
         do throws(CoreError) { try fleet.apply(record) } catch {
             throw StoreError(kind: .invalidData, message: "The log cannot be folded: \(error.message)")
         }
-    }
-
-    /// The position at start: the log's last event, with none of its navigators (each is folded
-    /// when its shard is taken).
-    func rebuildPosition() throws -> Fold {
-        let end = store.lastSeq
-        if end > 0, let last = try store.events(after: end - 1, navigator: nil, limit: 1).first {
-            fleet.skip(last)
-        }
-        durableSeq = fleet.lastSeq
-        return Fold(checkpoint: 0, events: 0)
     }
 
     // MARK: Taking and giving up shards
@@ -102,9 +115,8 @@ extension EngineCore {
         var names: [String] = []
         do {
             try catchUp()
-            for name in try store.navigators() where shards.shard(of: name) == shard && fleet.navigators[name] == nil {
-                let state = try stateFromLog(name, at: .max)
-                guard state.status != .absent else { continue }
+            for (name, state) in logFold?.navigators ?? [:]
+            where shards.shard(of: name) == shard && fleet.navigators[name] == nil {
                 fleet.restore(state, seq: fleet.lastSeq, frame: state.frame, time: 0)
                 names.append(name)
             }

@@ -69,6 +69,10 @@ final class EngineCore {
     var led: Set<Int> = []
     var pendingLeadership: [LeadershipChange] = []
     var leaderOf: (Int) -> String? = { _ in nil }
+    /// With shards: every navigator of the log, folded from its durable events in seq order (this
+    /// daemon's and the others'), so a shard is taken without reading its history again, and reads
+    /// of navigators led elsewhere are answered from it.
+    var logFold: Fleet?
 
     /// Rebuilds every navigator from the log (the newest checkpoint, then the tail): `fold` says
     /// what it did, for the loop's log line.
@@ -85,7 +89,8 @@ final class EngineCore {
         limits.maxStringBytes = min(limits.maxStringBytes, options.maxMessageBytes)
         decoder = RequestDecoder(limits: limits)
         fleet = Fleet(clock: clock)
-        fold = options.shards == nil ? try rebuild() : try rebuildPosition()
+        fold = try rebuild()
+        if options.shards != nil { followFromPosition() }
         fleet.journaling = true
     }
 
