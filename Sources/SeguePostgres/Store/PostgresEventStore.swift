@@ -33,6 +33,12 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         retry: PostgresOpenRetry = .never, leases: ShardLeases? = nil,
         progress: (PostgresOpenAttempt) -> Bool = { _ in true }
     ) throws(StoreError) {
+        var settings = settings
+        if leases != nil {
+            // A leader cut off by the network gives up its commits within 2 s, as standbys take over.
+            settings.keepaliveIdle = .seconds(1)
+            settings.tcpUserTimeout = .seconds(2)
+        }
         self.settings = settings
         self.durability = durability
         self.leases = leases
