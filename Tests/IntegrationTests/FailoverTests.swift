@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SeguePostgres
 import Testing
 
 /// Several daemons on one PostgreSQL log (docs/operations.md, "Several daemons on one log"): the
@@ -47,5 +48,41 @@ import Testing
         #expect(takeovers.allSatisfy { $0 < 3000 }, "takeovers (ms): \(takeovers)")
         let problems = try LogCheck.problems(endpoint: cluster.endpoints[0], acks: acks)
         #expect(problems.isEmpty, "\(problems.prefix(10))\n\(cluster.logs.suffix(20_000))")
+    }
+}
+
+extension FailoverTests {
+    /// A leader whose shard's epoch moved on without its knowing (what a standby's takeover does to
+    /// a leader that lost its lock unnoticed) appends nothing more: the command is refused
+    /// `unavailable` by the fence, the daemon steps down for the shard, and takes it afresh since
+    /// nobody else holds its lock; the log holds every acknowledged event once.
+    @Test func anAppendWithAStaleEpochIsRefusedAndTheDaemonStepsDown() throws {
+        let cluster = try ShardedCluster(daemons: 1, shards: 4)
+        defer { cluster.stopAll() }
+        let navigator = ShardedCluster.names(inShard: 0, of: 4, count: 1, prefix: "fenced")[0]
+        let client = try TestClient(endpoint: cluster.endpoints[0])
+        try client.ok(["cmd": "create", "navigator": .string(navigator), "root": "Home"])
+        try client.ok(["cmd": "push", "navigator": .string(navigator), "screen": "A", "animated": false])
+        // The bump is held open while the push arrives: its append's fence waits on the shard's row
+        // (FOR SHARE), then sees the new epoch; the daemon's leadership thread cannot see it sooner.
+        let admin = try PostgresConnection(ConnectionSettings(conninfo: cluster.url))
+        try admin.execute("BEGIN")
+        try admin.execute("UPDATE shards SET epoch = epoch + 1 WHERE shard = 0")
+        let push: JSON = ["cmd": "push", "navigator": .string(navigator), "screen": "B", "animated": false]
+        try client.send(raw: push.serializedBytes())
+        usleep(300_000)
+        try admin.execute("COMMIT")
+        let refused = try client.receive()
+        #expect(refused["error"]?["code"] == "unavailable", "\(refused)")
+        #expect(refused["error"]?["message"]?.stringValue?.contains("was not applied") == true, "\(refused)")
+        let log = { cluster.daemons[0].log }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !log().contains("Took shard 0 (epoch 3)"), ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(log().contains("An append was refused by a shard's fence"), "\(log())")
+        #expect(log().contains("Stepped down for shard(s) 0: the shard's epoch moved past this daemon's"), "\(log())")
+        #expect(log().contains("Took shard 0 (epoch 3)"), "\(log())")
+        try client.ok(["cmd": "push", "navigator": .string(navigator), "screen": "C", "animated": false])
+        #expect(TestClient.routes(try client.ok(["cmd": "state", "navigator": .string(navigator)])) == ["Home", "A", "C"])
+        #expect(try LogCheck.problems(endpoint: cluster.endpoints[0], acks: []).isEmpty)
     }
 }

@@ -164,16 +164,20 @@ package final class PostgresLeadership: @unchecked Sendable {
         let held = leases.epochs
         var released: [Int] = []
         for shard in requested where held[shard] != nil {
-            var parameters = PostgresParameters()
-            parameters.append(lockClass)
-            parameters.append(Int32(shard))
-            try connection.query("SELECT pg_advisory_unlock($1, $2)", parameters)
-            leases.set(shard, epoch: nil)
+            try unlock(shard, connection)
             released.append(shard)
         }
         if !released.isEmpty {
             changes.append(.lost(shards: released, reason: "an append was refused: another daemon took over"))
         }
+    }
+
+    private func unlock(_ shard: Int, _ connection: PostgresConnection) throws(PostgresError) {
+        var parameters = PostgresParameters()
+        parameters.append(lockClass)
+        parameters.append(Int32(shard))
+        try connection.query("SELECT pg_advisory_unlock($1, $2)", parameters)
+        leases.set(shard, epoch: nil)
     }
 
     /// Tries the lock of every shard not held, and takes each it gets: epoch bumped, endpoint recorded.
@@ -234,8 +238,10 @@ package final class PostgresLeadership: @unchecked Sendable {
         }
         leaders.withLock { $0 = live }
         if !moved.isEmpty {
-            for shard in moved { leases.set(shard, epoch: nil) }
-            changes.append(.lost(shards: moved, reason: "another daemon bumped the shard's epoch"))
+            // The lock is given back too: the next round takes the shard afresh (a new epoch), unless
+            // another daemon gets it first.
+            for shard in moved { try unlock(shard, connection) }
+            changes.append(.lost(shards: moved, reason: "the shard's epoch moved past this daemon's"))
         }
     }
 }
