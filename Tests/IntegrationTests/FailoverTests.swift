@@ -6,7 +6,7 @@ import Testing
 /// Several daemons on one PostgreSQL log (docs/operations.md, "Several daemons on one log"): the
 /// leader of a busy shard killed under 16 clients that follow `moved`, round after round.
 /// `scripts/failover.sh` runs the same with more rounds and prints the figures.
-@Suite(.serialized, .timeLimit(.minutes(5)), .choosesItsBackends) struct FailoverTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .choosesItsBackends) struct FailoverTests {
     /// Rounds of `SIGKILL` of the busy shard's leader: a standby serves the shard again, every
     /// acknowledged command is in the log once, the log is gapless and folds to what `state` says.
     @Test func killingTheLeaderOfABusyShardLosesNothingAcknowledged() throws {

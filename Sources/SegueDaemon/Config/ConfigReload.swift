@@ -60,6 +60,7 @@ extension DaemonConfig {
         compare("heartbeatSeconds", \.heartbeatSeconds)
         compare("snapshotEvery", \.snapshotEvery)
         compare("limits", \.limits)
+        compare("cluster", \.cluster)
         return ConfigReload(config: next, applied: applied, needsRestart: needsRestart)
     }
 }

@@ -220,7 +220,7 @@ extension EngineCore {
     /// written once the log is durable up to it (a snapshot must never show an undurable effect).
     func checkpointIfDue() {
         // A checkpoint covers every navigator of the log, which a daemon leading some shards lacks.
-        guard !isSharded else { return }
+        guard !isSharded else { return checkpointLogFold() }
         if pendingCheckpoint == nil, fleet.lastSeq - lastCheckpointSeq >= Int64(options.checkpointEvery) {
             let seq = fleet.lastSeq
             var snapshots = dirty.compactMap { name -> Snapshot? in

@@ -65,6 +65,7 @@ extension EngineCore {
         var position = Fleet(clock: clock)
         position.skip(toSeq: fleet.lastSeq, frame: fleet.lastFrame, time: fleet.lastTime)
         fleet = position
+        logFoldDirty = dirty
         dirty.removeAll()
         durableSeq = fleet.lastSeq
     }
@@ -81,7 +82,10 @@ extension EngineCore {
         var fleet = self.fleet
         let from = movingFleet ? min(follower.lastSeq, fleet.lastSeq) : follower.lastSeq
         try store.forEachEvent(after: from) { record throws(StoreError) in
-            if record.seq > follower.lastSeq { try Self.take(record, into: &follower, applying: true) }
+            if record.seq > follower.lastSeq {
+                try Self.take(record, into: &follower, applying: true)
+                logFoldDirty.insert(record.navigator)
+            }
             // After the fleet's position, events are other daemons' (its own are in the fleet); a
             // navigator this daemon leads has no events but its own (the fence sees to it).
             if movingFleet, record.seq > fleet.lastSeq {
@@ -93,6 +97,27 @@ extension EngineCore {
         fleet.markDurable(through: fleet.lastSeq)
         self.fleet = fleet
         durableSeq = max(durableSeq, fleet.lastSeq)
+    }
+
+    /// Checkpoints of a log several daemons share are written by the leader of shard 0, from
+    /// `logFold`, which holds every navigator (a daemon's fleet holds only its shards'): every
+    /// `checkpointEvery` events of the log, the navigators changed since the last one. They are
+    /// durable already, so they are saved at once; a restart of any daemon folds from them.
+    func checkpointLogFold() {
+        guard led.contains(0), let fold = logFold, fold.lastSeq - lastCheckpointSeq >= Int64(options.checkpointEvery)
+        else { return }
+        var snapshots = logFoldDirty.compactMap { name -> Snapshot? in
+            guard let s = fold.navigators[name] else { return nil }
+            return Snapshot(navigator: name, seq: fold.lastSeq, revision: s.revision, state: s.json)
+        }
+        snapshots.append(
+            Snapshot(
+                navigator: Self.checkpointMarker, seq: fold.lastSeq, revision: 0,
+                state: ["frame": .int(fold.lastFrame), "time": .int(fold.lastTime)]))
+        logFoldDirty.removeAll(keepingCapacity: true)
+        lastCheckpointSeq = fold.lastSeq
+        stats.checkpoints += 1
+        actions.append(.saveSnapshots(seq: fold.lastSeq, snapshots))
     }
 
     /// Applies `record` to the fleet, or only moves past it.

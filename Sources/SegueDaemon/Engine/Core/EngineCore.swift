@@ -73,6 +73,8 @@ final class EngineCore {
     /// daemon's and the others'), so a shard is taken without reading its history again, and reads
     /// of navigators led elsewhere are answered from it.
     var logFold: Fleet?
+    /// Navigators `logFold` changed since its last checkpoint.
+    var logFoldDirty: Set<String> = []
 
     /// Rebuilds every navigator from the log (the newest checkpoint, then the tail): `fold` says
     /// what it did, for the loop's log line.
