@@ -86,3 +86,25 @@ extension FailoverTests {
         #expect(try LogCheck.problems(endpoint: cluster.endpoints[0], acks: []).isEmpty)
     }
 }
+
+extension FailoverTests {
+    /// `segue` with several endpoints: one with nothing listening is left for the next, a standby's
+    /// `moved` is followed to the leader, and `state` is answered by the standby from the log.
+    @Test func theCommandLineFollowsMovedAcrossAnEndpointList() throws {
+        let cluster = try ShardedCluster(daemons: 2, shards: 4)
+        defer { cluster.stopAll() }
+        let leader = try #require(try cluster.leader(ofShard: ShardMap(count: 4).shard(of: "cli")))
+        let standby = cluster.endpoints[1 - leader]
+        let nothing = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let list = [nothing, standby, cluster.endpoints[leader]].joined(separator: ",")
+        let created = try Cli.run(["create", "cli", "Home"], environment: ["SEGUE_ENDPOINT": list])
+        #expect(created.status == 0, "\(created.stderr)")
+        let pushed = try Cli.run(
+            ["push", "cli", "Detail", "--no-animate", "--endpoint", "\(standby),\(nothing)"], environment: [:])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let state = try Cli.run(["state", "cli", "--json"], environment: ["SEGUE_ENDPOINT": standby])
+        #expect(state.stdout.contains("\"Detail\""), "\(state.stdout)\(state.stderr)")
+        let bad = try Cli.run(["ping"], environment: ["SEGUE_ENDPOINT": "\(standby),tcp://nowhere"])
+        #expect(bad.status == 64, "a malformed endpoint in the list is a usage error: \(bad.stderr)")
+    }
+}
