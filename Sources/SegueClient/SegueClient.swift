@@ -190,7 +190,7 @@ public final class SegueClient {
             var reply: JSONObject?
             do throws(SegueClientError) {
                 reply = try sendAndAwait(bytes, id: id, within: wait)
-            } catch where error.kind == .unreachable || error.kind == .transport {
+            } catch  where error.kind == .unreachable || error.kind == .transport {
                 reply = nil
             }
             guard let reply else {

@@ -82,7 +82,8 @@ extension FailoverTests {
         #expect(log().contains("Stepped down for shard(s) 0: the shard's epoch moved past this daemon's"), "\(log())")
         #expect(log().contains("Took shard 0 (epoch 3)"), "\(log())")
         try client.ok(["cmd": "push", "navigator": .string(navigator), "screen": "C", "animated": false])
-        #expect(TestClient.routes(try client.ok(["cmd": "state", "navigator": .string(navigator)])) == ["Home", "A", "C"])
+        #expect(
+            TestClient.routes(try client.ok(["cmd": "state", "navigator": .string(navigator)])) == ["Home", "A", "C"])
         #expect(try LogCheck.problems(endpoint: cluster.endpoints[0], acks: []).isEmpty)
     }
 }

@@ -67,11 +67,13 @@ import Testing
         #expect(problems.isEmpty, "\(problems.prefix(10))\n--- d1:\n\(d1)\n--- d2:\n\(d2)")
         #expect(clients.errors.isEmpty, "\(clients.errors.prefix(5))")
         let admin = try server.admin(database: "partition")
-        let leaders = try admin.query("SELECT count(*)::bigint FROM shards WHERE epoch >= 2 AND leader = $1", {
-            var parameters = PostgresParameters()
-            parameters.append(endpoints[1])
-            return parameters
-        }())
+        let leaders = try admin.query(
+            "SELECT count(*)::bigint FROM shards WHERE epoch >= 2 AND leader = $1",
+            {
+                var parameters = PostgresParameters()
+                parameters.append(endpoints[1])
+                return parameters
+            }())
         #expect(try leaders.int64(0, 0) == 4, "every shard's epoch bumped by the standby, which leads it")
     }
 

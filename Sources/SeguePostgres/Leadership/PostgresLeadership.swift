@@ -46,7 +46,8 @@ package final class PostgresLeadership: @unchecked Sendable {
     ///   - endpoint: the command endpoint clients are sent to for the shards this daemon leads.
     ///   - onChange: called on the leadership thread with each round's changes.
     package init(
-        settings: ConnectionSettings, leases: ShardLeases, endpoint: String, pollInterval: Duration = .milliseconds(100),
+        settings: ConnectionSettings, leases: ShardLeases, endpoint: String,
+        pollInterval: Duration = .milliseconds(100),
         onChange: @escaping @Sendable ([LeadershipChange]) -> Void, log: @escaping @Sendable (String) -> Void
     ) {
         var settings = settings
@@ -142,7 +143,8 @@ package final class PostgresLeadership: @unchecked Sendable {
             parameters.append(previous)
             _ = try? connection.query("SELECT pg_terminate_backend($1, 1000)", parameters)
         }
-        lockClass = Int32(truncatingIfNeeded: try connection.query("SELECT 'shards'::regclass::oid::bigint").int64(0, 0) ?? 0)
+        lockClass = Int32(
+            truncatingIfNeeded: try connection.query("SELECT 'shards'::regclass::oid::bigint").int64(0, 0) ?? 0)
         previousBackend = connection.backendPID
         self.connection = connection
         return connection
@@ -199,11 +201,12 @@ package final class PostgresLeadership: @unchecked Sendable {
             var bump = PostgresParameters()
             bump.append(Int32(shard))
             bump.append(endpoint)
-            let epoch = try connection.query(
-                "INSERT INTO shards (shard, epoch, leader) VALUES ($1, 1, $2) ON CONFLICT (shard) DO UPDATE "
-                    + "SET epoch = shards.epoch + 1, leader = EXCLUDED.leader, since = now() RETURNING epoch::bigint",
-                bump
-            ).int64(0, 0) ?? 0
+            let epoch =
+                try connection.query(
+                    "INSERT INTO shards (shard, epoch, leader) VALUES ($1, 1, $2) ON CONFLICT (shard) DO UPDATE "
+                        + "SET epoch = shards.epoch + 1, leader = EXCLUDED.leader, since = now() RETURNING epoch::bigint",
+                    bump
+                ).int64(0, 0) ?? 0
             leases.set(shard, epoch: epoch)
             changes.append(.acquired(shard: shard, epoch: epoch))
         }

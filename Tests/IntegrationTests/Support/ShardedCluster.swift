@@ -113,19 +113,23 @@ final class BusyClients: Sendable {
 
     /// The first acknowledgement after `instant` from another daemon than `endpoint`.
     func firstAck(after instant: ContinuousClock.Instant, notFrom endpoint: String) -> ContinuousClock.Instant? {
-        acknowledged.withLock { acks in acks.lazy.filter { $0.at > instant && $0.endpoint != endpoint }.map(\.at).min() }
+        acknowledged.withLock { acks in acks.lazy.filter { $0.at > instant && $0.endpoint != endpoint }.map(\.at).min()
+        }
     }
 
     private func run(_ navigator: String, _ endpoints: [String]) {
         do {
             let client = try SegueClient(endpoint: endpoints.joined(separator: ","), timeout: .seconds(15))
-            try record(client.call(["cmd": "create", "navigator": .string(navigator), "root": "Home"]), navigator, client)
+            try record(
+                client.call(["cmd": "create", "navigator": .string(navigator), "root": "Home"]), navigator, client)
             var depth = 1
             var step = 0
             while !stopping.load(ordering: .acquiring) {
                 step += 1
                 let push = depth < 4 && (depth == 1 || step % 3 != 0)
-                var request: JSONObject = ["cmd": push ? "push" : "pop", "navigator": .string(navigator), "animated": false]
+                var request: JSONObject = [
+                    "cmd": push ? "push" : "pop", "navigator": .string(navigator), "animated": false,
+                ]
                 if push { request["screen"] = .string("S\(step)") }
                 do {
                     try record(client.call(request), navigator, client)
@@ -184,7 +188,9 @@ enum LogCheck {
         let bySeq = Dictionary(events.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
         for ack in acks {
             guard let event = bySeq[ack.seq], event.navigator == ack.navigator, event.revision == ack.revision else {
-                problems.append("acknowledged \(ack.id) (\(ack.navigator) revision \(ack.revision), seq \(ack.seq)) is not in the log")
+                problems.append(
+                    "acknowledged \(ack.id) (\(ack.navigator) revision \(ack.revision), seq \(ack.seq)) is not in the log"
+                )
                 continue
             }
         }
@@ -196,7 +202,8 @@ enum LogCheck {
         for (name, state) in fleet.navigators {
             let reply = try client.call(["cmd": "state", "navigator": .string(name)])
             if reply["revision"]?.int64Value != state.revision || TestClient.routes(reply) != state.stack.map(\.name) {
-                problems.append("state of \(name) is \(reply.serialized()); the log folds to revision \(state.revision)")
+                problems.append(
+                    "state of \(name) is \(reply.serialized()); the log folds to revision \(state.revision)")
             }
         }
         return problems
