@@ -115,10 +115,12 @@ extension SegueClient {
                 animator: animator), to: navigator, envelope: envelope)
     }
 
+    /// `cancel`: with no `completionCurve` and no `animator`, a clock-driven transition reverses keeping
+    /// its velocity.
     @discardableResult
     public func cancel(
         _ navigator: String, velocity: Double? = nil, completionSpeed: Double = 1,
-        completionCurve: TimingCurve = .easeInOut, animator: CompletionAnimator? = nil,
+        completionCurve: TimingCurve? = nil, animator: CompletionAnimator? = nil,
         envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
         try send(
@@ -130,9 +132,34 @@ extension SegueClient {
     /// `end`: the daemon decides finish or cancel by the navigator's end rule (`decision`).
     @discardableResult
     public func end(
-        _ navigator: String, percent: Double? = nil, velocity: Double? = nil, envelope: CommandEnvelope = .init()
+        _ navigator: String, percent: Double? = nil, velocity: Double? = nil, animator: CompletionAnimator? = nil,
+        envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
-        try send(.end(percent: percent, velocity: velocity), to: navigator, envelope: envelope)
+        try send(.end(percent: percent, velocity: velocity, animator: animator), to: navigator, envelope: envelope)
+    }
+
+    /// `pause`: holds an animating, finishing or cancelling transition where it is.
+    @discardableResult
+    public func pause(_ navigator: String, envelope: CommandEnvelope = .init()) throws(SegueClientError)
+        -> CommandReply
+    {
+        try send(.pause, to: navigator, envelope: envelope)
+    }
+
+    /// `seek`: moves a paused transition to `fraction` (its progress, with `scrubsLinearly`).
+    @discardableResult
+    public func seek(
+        _ navigator: String, fraction: Double, scrubsLinearly: Bool = true, envelope: CommandEnvelope = .init()
+    ) throws(SegueClientError) -> CommandReply {
+        try send(.seek(fraction: fraction, scrubsLinearly: scrubsLinearly), to: navigator, envelope: envelope)
+    }
+
+    /// `resume`: runs a paused transition on toward the end it was heading for.
+    @discardableResult
+    public func resume(_ navigator: String, envelope: CommandEnvelope = .init()) throws(SegueClientError)
+        -> CommandReply
+    {
+        try send(.resume, to: navigator, envelope: envelope)
     }
 
     /// `state`, now or (`at`) as of a seq.

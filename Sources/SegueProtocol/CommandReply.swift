@@ -19,7 +19,8 @@ public struct CommandReply: Equatable, Sendable {
     public var phase: String?
     /// Position in the queue when the command was queued (busy policy `queue`).
     public var queued: Int?
-    /// The whole reply, for members not modelled here (`root`, `screen`, `fraction`).
+    /// The whole reply, for members not modelled here (`root`, `screen`, `fraction`: where `begin`
+    /// interrupted, a reversal turned, or `pause`, `seek`, `resume` left the transition).
     public var json: JSONObject
 
     /// The reply the daemon sends for a command whose `events` (decided, in order) left the navigator
@@ -46,6 +47,12 @@ public struct CommandReply: Equatable, Sendable {
             case .cancelling: fields["decision"] = "cancel"
             case .interrupted(let t, let fraction, _, _):
                 fields["transition"] = .int(t)
+                fields["fraction"] = .double(fraction)
+            case .reversed(let t, let fraction, _, _):
+                fields["transition"] = .int(t)
+                fields["decision"] = "cancel"
+                fields["fraction"] = .double(fraction)
+            case .paused(_, let fraction), .seeked(_, let fraction, _), .resumed(_, let fraction):
                 fields["fraction"] = .double(fraction)
             default: break
             }

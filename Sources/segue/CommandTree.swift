@@ -112,9 +112,10 @@ enum CommandTree {
                     OptionSpec(
                         "operation", value: "operation", completion: .list(["pop", "push", "dismiss", "present"]),
                         help: "pop, push, dismiss or present."), gestureOwner,
-                ] + animator.dropFirst() + mutation,
+                ] + GestureOptions.geometry + animator.dropFirst() + mutation,
                 examples: [
                     "segue gesture begin main --operation pop --owner pan-1", "segue gesture begin main   # interrupt",
+                    "segue gesture begin main --operation pop --touch 0.02,0.4 --swipe-edge left --time 81234000000",
                 ]),
             CommandConfiguration(
                 name: "update", abstract: "Move the interactive transition to a percent.",
@@ -123,28 +124,42 @@ enum CommandTree {
                     OptionSpec("percent", value: "fraction", help: "0...1 (clamped)."),
                     OptionSpec("velocity", value: "per-second", help: "Fraction per second, + toward completion."),
                     gestureOwner,
-                ] + mutation,
-                examples: ["segue gesture update main --percent 0.4 --velocity 0.8 --owner pan-1"]),
+                ] + GestureOptions.geometry + mutation,
+                examples: [
+                    "segue gesture update main --percent 0.4 --velocity 0.8 --owner pan-1",
+                    "segue gesture update main --percent 0.3 --touch 0.31,0.42 --time 81250000000",
+                ]),
             CommandConfiguration(
                 name: "finish", abstract: "Animate the interactive transition to completion.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
                 options: [OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner]
-                    + completion + mutation + [gestureWait],
-                examples: ["segue gesture finish main --completion-speed 2", "segue gesture finish main --wait"]),
+                    + completion + GestureOptions.animator + mutation + [gestureWait],
+                examples: [
+                    "segue gesture finish main --completion-speed 2", "segue gesture finish main --wait",
+                    "segue gesture finish main --velocity 1.4 --animator-curve spring-response:0.4,0.85",
+                ]),
             CommandConfiguration(
                 name: "cancel", abstract: "Animate the interactive transition back; the stack stays as it was.",
+                discussion: "On an animating, finishing or paused transition, with neither --completion-curve nor "
+                    + "--animator-curve, it reverses: it turns back from where it is, keeping its velocity.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
                 options: [OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner]
-                    + completion + mutation + [gestureWait],
-                examples: ["segue gesture cancel main", "segue gesture cancel main --velocity -0.8"]),
+                    + completion + GestureOptions.animator + mutation + [gestureWait],
+                examples: [
+                    "segue gesture cancel main", "segue gesture cancel main --velocity -0.8",
+                    "segue gesture cancel main --animator-curve spring:0.9,0 --duration-factor 2",
+                ]),
             CommandConfiguration(
                 name: "end", abstract: "Let the daemon decide finish or cancel by the end rule; prints the decision.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
                 options: [
                     OptionSpec("percent", value: "fraction", help: "A last percent."),
                     OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner,
-                ] + mutation + [gestureWait],
-                examples: ["segue gesture end main --velocity 1.2", "segue gesture end main --wait && echo completed"]),
+                ] + GestureOptions.animator + mutation + [gestureWait],
+                examples: [
+                    "segue gesture end main --velocity 1.2", "segue gesture end main --wait && echo completed",
+                    "segue gesture end main --animator-curve spring-response:0.4,0.85",
+                ]),
         ])
 
     static let root = CommandConfiguration(
@@ -182,8 +197,14 @@ enum CommandTree {
                     OptionSpec(
                         "interaction-timeout", value: "seconds", help: "Cancel a gesture idle this long (default 10)."),
                     OptionSpec("animators", value: "json", help: "Animator rules as JSON."),
+                    .flag(
+                        "retarget",
+                        help: "Reversals keep the motion: cancel, and pop during a push, turn it back where it is."),
                 ] + mutation,
-                examples: ["segue create main Home", "segue create inbox List --busy queue --container 390x844"]),
+                examples: [
+                    "segue create main Home", "segue create inbox List --busy queue --container 390x844",
+                    "segue create main Home --retarget",
+                ]),
             CommandConfiguration(
                 name: "close", abstract: "Close a navigator for good (its name is never reused).",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")], options: mutation,
@@ -205,7 +226,7 @@ enum CommandTree {
             navigation(
                 "present", "Present a screen modally.", screen: "screen", examples: ["segue present main Compose"]),
             navigation("dismiss", "Dismiss the top modal.", examples: ["segue dismiss main"]),
-            gesture,
+            gesture, pause, seek, resume,
             CommandConfiguration(
                 name: "swipe", abstract: "Play a whole interactive gesture from a script.",
                 discussion:

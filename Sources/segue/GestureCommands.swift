@@ -9,7 +9,8 @@ enum GestureCommands {
     static func begin(_ inv: Invocation) throws {
         let start = try interactiveStart(inv, inv.parsed.value("operation"), screen: inv.parsed.argument("screen"))
         let reply = try inv.client().begin(
-            inv.argument("navigator"), start, animator: try NavigationCommands.animator(inv), envelope: envelope(inv))
+            inv.argument("navigator"), start, animator: try NavigationCommands.animator(inv),
+            geometry: try GestureOptions.geometry(inv), envelope: envelope(inv))
         let what = start == nil ? "interrupted" : "began"
         inv.print(
             reply.json,
@@ -22,16 +23,19 @@ enum GestureCommands {
             throw UsageError("Missing value for '--percent <fraction>'.")
         }
         let reply = try inv.client().update(
-            inv.argument("navigator"), percent: percent, velocity: try inv.double("velocity"), envelope: envelope(inv))
+            inv.argument("navigator"), percent: percent, velocity: try inv.double("velocity"),
+            geometry: try GestureOptions.geometry(inv), envelope: envelope(inv))
         inv.print(reply.json, "\(reply.navigator): percent \(reply.percent ?? percent) (revision \(reply.revision))")
     }
 
     static func finish(_ inv: Invocation) throws {
         let (speed, curve) = try completion(inv)
+        let animator = try GestureOptions.animator(inv)
         let velocity = try inv.double("velocity")
         try ending(inv) { client, navigator, envelope in
             let reply = try client.finish(
-                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve ?? .easeInOut,
+                animator: animator, envelope: envelope)
             inv.print(reply.json, "\(reply.navigator): finishing (revision \(reply.revision))")
             return reply
         }
@@ -39,10 +43,12 @@ enum GestureCommands {
 
     static func cancel(_ inv: Invocation) throws {
         let (speed, curve) = try completion(inv)
+        let animator = try GestureOptions.animator(inv)
         let velocity = try inv.double("velocity")
         try ending(inv) { client, navigator, envelope in
             let reply = try client.cancel(
-                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, animator: animator,
+                envelope: envelope)
             inv.print(reply.json, "\(reply.navigator): cancelling (revision \(reply.revision))")
             return reply
         }
@@ -51,8 +57,10 @@ enum GestureCommands {
     static func end(_ inv: Invocation) throws {
         let percent = try inv.double("percent")
         let velocity = try inv.double("velocity")
+        let animator = try GestureOptions.animator(inv)
         try ending(inv) { client, navigator, envelope in
-            let reply = try client.end(navigator, percent: percent, velocity: velocity, envelope: envelope)
+            let reply = try client.end(
+                navigator, percent: percent, velocity: velocity, animator: animator, envelope: envelope)
             inv.print(reply.json, reply.decision ?? "?")
             return reply
         }
@@ -122,7 +130,8 @@ enum GestureCommands {
             switch then {
             case "finish":
                 reply = try client.finish(
-                    navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, envelope: last)
+                    navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve ?? .easeInOut,
+                    envelope: last)
             case "cancel":
                 reply = try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: last)
             default:
@@ -198,9 +207,11 @@ enum GestureCommands {
         }
     }
 
-    static func completion(_ inv: Invocation) throws(UsageError) -> (Double, TimingCurve) {
+    /// `--completion-speed` (default 1) and `--completion-curve` (nil when not given: `cancel` of a
+    /// clock-driven transition then reverses it, keeping its velocity).
+    static func completion(_ inv: Invocation) throws(UsageError) -> (Double, TimingCurve?) {
         let speed = try inv.double("completion-speed") ?? 1
-        var curve = TimingCurve.easeInOut
+        var curve: TimingCurve?
         if let c = inv.parsed.value("completion-curve") {
             do { curve = try TimingCurve(json: try ArgumentValues.curve(c, for: "--completion-curve")) } catch let error
                 as CoreError

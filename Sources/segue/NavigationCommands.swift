@@ -33,6 +33,7 @@ enum NavigationCommands {
             }
             args["animators"] = json
         }
+        if inv.parsed.flag("retarget") { args["retarget"] = true }
         do { config = try NavigatorConfig(json: .object(args)) } catch {
             throw SegueClientError.rejected(code: error.code, message: error.message, details: [:])
         }
@@ -150,6 +151,8 @@ enum NavigationCommands {
         let reply = try client.send(command, to: navigator, envelope: envelope)
         var human = "\(navigator): revision \(reply.revision) (seq \(reply.seq))"
         if let t = reply.transition { human += ", transition \(t)" }
+        // A pop or dismiss of the screen a push or present brings in turns that transition back.
+        if reply.decision == "cancel" { human += " reversed" }
         if let q = reply.queued { human += ", queued at \(q)" }
         inv.print(reply.json, human)
         guard let waiter else { return }

@@ -12,6 +12,7 @@ let handlers: [String: (Invocation) throws -> Void] = [
     "gesture begin": GestureCommands.begin, "gesture update": GestureCommands.update,
     "gesture finish": GestureCommands.finish, "gesture cancel": GestureCommands.cancel,
     "gesture end": GestureCommands.end, "swipe": GestureCommands.swipe,
+    "pause": ScrubCommands.pause, "seek": ScrubCommands.seek, "resume": ScrubCommands.resume,
     "state": ReadCommands.state, "ls": ReadCommands.list, "log": ReadCommands.log, "ping": MonitorCommands.ping,
     "stats": MonitorCommands.stats, "raw": ToolCommands.raw, "help": ToolCommands.help,
     "completion": ToolCommands.completion,

@@ -94,4 +94,59 @@ import Testing
             partialTicks.allSatisfy { liveRaw.contains($0) },
             "\(partialTicks.filter { !liveRaw.contains($0) }.count) of \(partialTicks.count) ticks never published")
     }
+
+    /// Reversals (a pop mid-push, a cancel mid-present, a cancel while a spring hand-off finishes),
+    /// pauses, seeks both ways and resumes: the replay still reproduces every live tick.
+    @Test func replayReproducesReversalsPausesAndSeeks() throws {
+        let d = try DaemonProcess()
+        let subscriber = try TestSubscriber(endpoint: d.publishEndpoint, topics: ["tick/"])
+        let client = try SegueClient(endpoint: d.commandEndpoint)
+        usleep(200_000)  // the SUB joins before the first tick
+        var retargeting = NavigatorConfig()
+        retargeting.retarget = true
+        for name in ["r", "m", "h", "s"] {
+            try client.create(name, root: ScreenSpec(name: "Home"), config: retargeting)
+        }
+        let slow = TransitionOptions(animator: ["duration": 0.5, "curve": "easeInOut"])
+
+        try client.push("r", ScreenSpec(name: "Detail"), options: slow)
+        try client.present("m", ScreenSpec(name: "Sheet"), options: slow)
+        try client.push("s", ScreenSpec(name: "Detail"), options: TransitionOptions(animator: ["duration": 0.6]))
+        try client.begin("h", .push(ScreenSpec(name: "Detail")))
+        for i in 1...4 {
+            try client.update("h", percent: Double(i) * 0.1, velocity: 1.5)
+            usleep(16_000)
+        }
+        try client.finish(
+            "h", velocity: 1.5,
+            animator: CompletionAnimator(curve: .spring(.response(response: 0.5, dampingFraction: 0.9))))
+        usleep(120_000)
+        try client.pop("r")  // reverses the push
+        try client.cancel("m")  // reverses the present
+        try client.cancel("h")  // reverses the finishing spring
+        try client.pause("s")
+        usleep(50_000)
+        try client.seek("s", fraction: 0.3)
+        usleep(30_000)
+        try client.seek("s", fraction: 0.8, scrubsLinearly: false)
+        usleep(30_000)
+        try client.resume("s")
+        usleep(900_000)  // everything settles
+        #expect(try client.list().allSatisfy { $0.transition == nil })
+        let types = try client.history(limit: 1000).events.map(\.type)
+        #expect(types.filter { $0 == "transition.reversed" }.count == 3)
+        #expect(types.filter { $0 == "transition.seeked" }.count == 2)
+        #expect(types.contains("transition.paused") && types.contains("transition.resumed"))
+
+        let live = try subscriber.collect(idle: .milliseconds(300))
+        #expect(d.stop() == 0)
+        #expect(live.contains { $0.body["phase"] == "paused" })
+        let replay = try Cli.run(["replay", "--json", d.logLocation])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let replayed = Set(replay.stdout.split(separator: "\n").map { Array($0.utf8) })
+        let missing = live.filter { !replayed.contains($0.raw) }.map { String(decoding: $0.raw, as: UTF8.self) }
+        #expect(
+            missing.isEmpty,
+            "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first ?? "")")
+    }
 }

@@ -32,6 +32,8 @@ enum DeciderFuzzCheck {
         config.queueLimit = header >> 1 & 3 + 1
         config.interactionTimeout = Double(header >> 3 & 3 + 1) / 8
         config.maxDepth = header >> 5 & 7 + 2
+        // Shares a bit with the queue limit: both values of each meet in the corpus.
+        config.retarget = header >> 1 & 1 == 1
         var state = Navigator.initialState(name: "main", clock: clock)
         var log: [NavigationEvent] = []
         var problem: String?
@@ -151,10 +153,18 @@ enum DeciderFuzzCheck {
         case 11:
             command = .finish(
                 velocity: nil, completionSpeed: Double(input.pick(4) + 1) / 2, completionCurve: .easeInOut)
-        case 12: command = .cancel(completionSpeed: Double(input.pick(4) + 1) / 2, completionCurve: .linear)
+        case 12:
+            // Without a curve, a clock-driven transition reverses (with `retarget`).
+            command = .cancel(
+                completionSpeed: Double(input.pick(4) + 1) / 2, completionCurve: input.pick(2) == 0 ? .linear : nil)
         case 13: command = .end(percent: input.pick(2) == 0 ? nil : min(1, max(0, percent())), velocity: nil)
         case 14: command = input.pick(16) == 0 ? .close : .push(route(), options())
         case 15: command = nil
+        case 16: command = .pause
+        case 17:
+            command =
+                input.pick(2) == 0
+                ? .resume : .seek(fraction: Double(input.pick(11)) / 10, scrubsLinearly: input.pick(2) == 0)
         default: command = .push(route(), options())
         }
         return (command, envelope)

@@ -24,6 +24,7 @@ extension BadValueCase {
             "unknown member", nav("create", #""root":{"name":"A","colour":1}"#), .badRequest,
             #"root has unknown member "colour"; a screen has "name" and "params"."#),
         .init("busy", create(#""busy":1"#), .badRequest, "busy must be a string; got 1."),
+        .init("retarget", create(#""retarget":"yes""#), .badRequest, #"retarget must be true or false; got "yes"."#),
         .init(
             "busy", create(#""busy":"maybe""#), .invalidArgument, #"busy must be "reject" or "queue"; got "maybe"."#),
         .init("queueLimit", create(#""queueLimit":"16""#), .badRequest, #"queueLimit must be an integer; got "16"."#),

@@ -186,7 +186,7 @@ import Testing
             #expect(!r.isMutating)
             #expect(r.command == cmd)
         }
-        #expect(Set(Request.allCommands).count == 19)
+        #expect(Set(Request.allCommands).count == 22)
     }
 
     @Test func okRepliesPutOkAndIDFirst() {

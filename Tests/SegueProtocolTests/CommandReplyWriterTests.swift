@@ -46,12 +46,19 @@ import Testing
                 .interrupted(transition: 3, fraction: 0.25, owner: nil),
                 .updated(transition: 3, percent: 1e-7, velocity: 0),
             ],
+            [.reversed(transition: 2, fraction: 0.4, velocity: 2.5, completionSpeed: 1)],
+            [
+                .paused(transition: 2, fraction: 0.5), .seeked(transition: 2, fraction: 0.25, scrubsLinearly: true),
+                .resumed(transition: 2, fraction: 0.25),
+            ],
             [],
         ]
         return kinds.map { $0.map { NavigationEvent(frame: 9, command: nil, kind: $0) } }
     }
 
-    @Test(arguments: [nil, "r-1", "q\"\\\u{1}"] as [String?], [nil, .animating, .interactive] as [TransitionPhase?])
+    @Test(
+        arguments: [nil, "r-1", "q\"\\\u{1}"] as [String?],
+        [nil, .animating, .interactive, .paused] as [TransitionPhase?])
     func theWriterMatchesTheTree(id: String?, phase: TransitionPhase?) throws {
         let lists = try Self.decided() + Self.handMade()
         #expect(lists.contains { $0.contains { if case .queued = $0.kind { true } else { false } } })

@@ -56,6 +56,12 @@ package enum CommandReplyWriter {
             case .interrupted(let t, let fraction, _, _):
                 set(.transition(t))
                 set(.fraction(fraction))
+            case .reversed(let t, let fraction, _, _):
+                set(.transition(t))
+                set(.decision("cancel"))
+                set(.fraction(fraction))
+            case .paused(_, let fraction), .seeked(_, let fraction, _), .resumed(_, let fraction):
+                set(.fraction(fraction))
             default: break
             }
         }

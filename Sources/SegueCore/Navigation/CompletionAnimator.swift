@@ -21,7 +21,7 @@ public struct CompletionAnimator: Equatable, Sendable {
     var json: JSON { ["curve": curve.json, "durationFactor": .double(durationFactor)] }
 
     /// `{"curve": …, "durationFactor": …}`, both optional, nothing else.
-    init(json: JSON, path: String) throws(CoreError) {
+    package init(json: JSON, path: String) throws(CoreError) {
         var a = try Arguments(json, path: path)
         self.init()
         if let raw = a.raw("curve") { curve = try TimingCurve(json: raw, path: a.name("curve")) }

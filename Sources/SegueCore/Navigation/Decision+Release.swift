@@ -1,7 +1,10 @@
 /// How a gesture is let go: `end`'s decision and the velocities it decides with.
 extension Decision {
-    /// `end`: the navigator's end rule decides between finishing and cancelling.
-    func end(percent: Double?, velocity: Double?) throws(CoreError) -> [NavigationEvent] {
+    /// `end`: the navigator's end rule decides between finishing and cancelling; `animator` times the
+    /// completion either way, as on `finish` and `cancel`.
+    func end(percent: Double?, velocity: Double?, animator: CompletionAnimator?) throws(CoreError)
+        -> [NavigationEvent]
+    {
         let t = try gestureTransition("end")
         var events: [NavigationEvent] = []
         var p = t.percent
@@ -17,15 +20,17 @@ extension Decision {
         }
         switch state.config.endRule.decide(percent: p, velocity: v) {
         case .finish:
+            let (speed, curve) = animator?.completion(from: p, to: 1, velocity: v) ?? (1, .easeInOut)
             events.append(
                 event(
                     .finishing(
-                        transition: t.id, fraction: p, velocity: v, completionSpeed: 1, completionCurve: .easeInOut)))
+                        transition: t.id, fraction: p, velocity: v, completionSpeed: speed, completionCurve: curve)))
         case .cancel:
+            let (speed, curve) = animator?.completion(from: p, to: 0, velocity: v) ?? (1, .easeInOut)
             events.append(
                 event(
                     .cancelling(
-                        transition: t.id, fraction: p, completionSpeed: 1, completionCurve: .easeInOut,
+                        transition: t.id, fraction: p, completionSpeed: speed, completionCurve: curve,
                         reason: .requested, velocity: v)))
         }
         return events

@@ -12,6 +12,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case transitionCancelled = "transition.cancelled"
     case transitionQueued = "transition.queued"
     case transitionDropped = "transition.dropped"
+    case transitionReversed = "transition.reversed"
+    case transitionPaused = "transition.paused"
+    case transitionSeeked = "transition.seeked"
+    case transitionResumed = "transition.resumed"
 
     /// Whether the event ends a transition: its last tick is published with it.
     public var endsTransition: Bool { self == .transitionCompleted || self == .transitionCancelled }

@@ -70,14 +70,26 @@ extension NavigationCommand {
         case "finish":
             let velocity = try Self.velocity(&args)
             let (speed, curve, animator) = try Self.completion(&args)
-            self = .finish(velocity: velocity, completionSpeed: speed, completionCurve: curve, animator: animator)
+            self = .finish(
+                velocity: velocity, completionSpeed: speed, completionCurve: curve ?? .easeInOut, animator: animator)
         case "cancel":
             let velocity = try Self.velocity(&args)
             let (speed, curve, animator) = try Self.completion(&args)
             self = .cancel(completionSpeed: speed, completionCurve: curve, velocity: velocity, animator: animator)
         case "end":
             let percent = try args.double("percent").map { min(1, max(0, $0)) }
-            self = .end(percent: percent, velocity: try Self.velocity(&args))
+            let velocity = try Self.velocity(&args)
+            let animator = try args.raw("animator").map { raw throws(CoreError) in
+                try CompletionAnimator(json: raw, path: args.name("animator"))
+            }
+            self = .end(percent: percent, velocity: velocity, animator: animator)
+        case "pause": self = .pause
+        case "seek":
+            guard let fraction = try args.double("fraction", in: 0...1) else {
+                throw .missing("fraction", "seek needs a number in [0, 1]")
+            }
+            self = .seek(fraction: fraction, scrubsLinearly: try args.bool("scrubsLinearly") ?? true)
+        case "resume": self = .resume
         default:
             throw CoreError(.unknownCommand, "Unknown command \"\(name.prefix(40))\".")
         }
@@ -89,7 +101,7 @@ extension NavigationCommand {
     }
 
     private static func completion(_ args: inout Arguments) throws(CoreError) -> (
-        Double, TimingCurve, CompletionAnimator?
+        Double, TimingCurve?, CompletionAnimator?
     ) {
         if let raw = args.raw("animator") {
             guard args.object["completionSpeed"] == nil, args.object["completionCurve"] == nil else {
@@ -100,15 +112,15 @@ extension NavigationCommand {
             }
             _ = args.raw("completionSpeed")
             _ = args.raw("completionCurve")
-            return (1, .easeInOut, try CompletionAnimator(json: raw, path: args.name("animator")))
+            return (1, nil, try CompletionAnimator(json: raw, path: args.name("animator")))
         }
         let speed = try args.double("completionSpeed", in: 0.001...1000) ?? 1
-        var curve = TimingCurve.easeInOut
+        var curve: TimingCurve?
         if let raw = args.raw("completionCurve") {
             curve = try TimingCurve(json: raw, path: "completionCurve")
             // UIKit's completionCurve is a UIView.AnimationCurve: a timing shape, never a spring
             // (a spring has its own duration, which a completion segment does not have).
-            if case .spring = curve {
+            if case .spring? = curve {
                 throw .notAllowed("completionCurve", expected: "a curve name or a bezier, not a spring", got: raw)
             }
         }
@@ -158,22 +170,33 @@ extension NavigationCommand {
             if let velocity { r["velocity"] = .double(velocity) }
             geometry.write(into: &r)
             return r
-        case .finish(let velocity, let speed, let curve, let animator),
-            .cancel(let speed, let curve, let velocity, let animator):
-            var r: JSONObject = [:]
-            if let animator {
-                r["animator"] = animator.json
-            } else {
-                r["completionSpeed"] = .double(speed)
-                r["completionCurve"] = curve.json
-            }
-            if let velocity { r["velocity"] = .double(velocity) }
-            return r
-        case .end(let percent, let velocity):
+        case .finish(let velocity, let speed, let curve, let animator):
+            return Self.completionArguments(speed, curve, velocity, animator)
+        case .cancel(let speed, let curve, let velocity, let animator):
+            return Self.completionArguments(speed, curve, velocity, animator)
+        case .end(let percent, let velocity, let animator):
             var r: JSONObject = [:]
             if let percent { r["percent"] = .double(percent) }
             if let velocity { r["velocity"] = .double(velocity) }
+            if let animator { r["animator"] = animator.json }
             return r
+        case .pause, .resume: return [:]
+        case .seek(let fraction, let scrubsLinearly):
+            return ["fraction": .double(fraction), "scrubsLinearly": .bool(scrubsLinearly)]
         }
+    }
+
+    private static func completionArguments(
+        _ speed: Double, _ curve: TimingCurve?, _ velocity: Double?, _ animator: CompletionAnimator?
+    ) -> JSONObject {
+        var r: JSONObject = [:]
+        if let animator {
+            r["animator"] = animator.json
+        } else {
+            r["completionSpeed"] = .double(speed)
+            if let curve { r["completionCurve"] = curve.json }
+        }
+        if let velocity { r["velocity"] = .double(velocity) }
+        return r
     }
 }

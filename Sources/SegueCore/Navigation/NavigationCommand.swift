@@ -49,10 +49,18 @@ public enum NavigationCommand: Equatable, Sendable {
     case finish(
         velocity: Double?, completionSpeed: Double, completionCurve: TimingCurve, animator: CompletionAnimator? = nil)
     /// `velocity` is the release velocity as on `finish` and `end`, recorded in `transition.cancelling`.
+    /// No `completionCurve` and no `animator`: a clock-driven transition reverses, keeping its velocity
+    /// (an interactive one completes with `easeInOut`).
     case cancel(
-        completionSpeed: Double, completionCurve: TimingCurve, velocity: Double? = nil,
+        completionSpeed: Double, completionCurve: TimingCurve?, velocity: Double? = nil,
         animator: CompletionAnimator? = nil)
-    case end(percent: Double?, velocity: Double?)
+    case end(percent: Double?, velocity: Double?, animator: CompletionAnimator? = nil)
+    /// Holds a clock-driven transition at its fraction.
+    case pause
+    /// Moves a paused transition: `fraction` is its time, or with `scrubsLinearly` its progress.
+    case seek(fraction: Double, scrubsLinearly: Bool)
+    /// Runs a paused transition on from where it stands, toward the end it was heading for.
+    case resume
 
     /// The wire name (`cmd`).
     public var name: String {
@@ -71,6 +79,9 @@ public enum NavigationCommand: Equatable, Sendable {
         case .finish: "finish"
         case .cancel: "cancel"
         case .end: "end"
+        case .pause: "pause"
+        case .seek: "seek"
+        case .resume: "resume"
         }
     }
 
@@ -85,14 +96,14 @@ public enum NavigationCommand: Equatable, Sendable {
     /// Commands that drive an interactive transition and so are subject to `owner`.
     public var isGesture: Bool {
         switch self {
-        case .update, .finish, .cancel, .end: true
+        case .update, .finish, .cancel, .end, .pause, .seek, .resume: true
         default: false
         }
     }
 
     public static let names: [String] = [
         "create", "close", "push", "pop", "popTo", "popToRoot", "setStack", "present", "dismiss", "begin", "update",
-        "finish", "cancel", "end",
+        "finish", "cancel", "end", "pause", "seek", "resume",
     ]
 }
 

@@ -41,6 +41,15 @@ extension NavigationEvent {
             ]
             if let velocity { o["velocity"] = .double(velocity) }
             return o
+        case .reversed(let t, let fraction, let velocity, let speed):
+            return [
+                "transition": .int(t), "fraction": .double(fraction), "velocity": .double(velocity),
+                "completionSpeed": .double(speed),
+            ]
+        case .paused(let t, let fraction), .resumed(let t, let fraction):
+            return ["transition": .int(t), "fraction": .double(fraction)]
+        case .seeked(let t, let fraction, let scrubsLinearly):
+            return ["transition": .int(t), "fraction": .double(fraction), "scrubsLinearly": .bool(scrubsLinearly)]
         case .completed(let t):
             return ["transition": .int(t)]
         case .cancelled(let t, let reason):
@@ -118,6 +127,20 @@ private struct EventDataReader {
                 transition: try int("transition"), fraction: try double("fraction"),
                 completionSpeed: try double("completionSpeed"), completionCurve: try curve(), reason: try reason(),
                 velocity: try d.double("velocity"))
+        case .transitionReversed?:
+            return .reversed(
+                transition: try int("transition"), fraction: try double("fraction"), velocity: try double("velocity"),
+                completionSpeed: try double("completionSpeed"))
+        case .transitionPaused?:
+            return .paused(transition: try int("transition"), fraction: try double("fraction"))
+        case .transitionSeeked?:
+            return .seeked(
+                transition: try int("transition"), fraction: try double("fraction"),
+                scrubsLinearly: try d.required("scrubsLinearly") { (a: inout Arguments, key) throws(CoreError) in
+                    try a.bool(key)
+                })
+        case .transitionResumed?:
+            return .resumed(transition: try int("transition"), fraction: try double("fraction"))
         case .transitionCompleted?:
             return .completed(transition: try int("transition"))
         case .transitionCancelled?:

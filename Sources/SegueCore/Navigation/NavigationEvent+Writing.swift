@@ -10,7 +10,7 @@ extension NavigationEvent {
     /// their trees: only the per-command events are worth a second spelling.
     func writeData(_ w: inout JSONSerializer) {
         switch kind {
-        case .created, .queued, .dropped:
+        case .created, .queued, .dropped, .reversed, .paused, .seeked, .resumed:
             w.writeCompact(.object(data))
         case .closed:
             w.append("{}")

@@ -50,6 +50,14 @@ public struct NavigationEvent: Equatable, Sendable {
             reason: CancelReason, velocity: Double? = nil)
         case completed(transition: Int)
         case cancelled(transition: Int, reason: CancelReason)
+        /// A clock-driven transition turned back toward 0 (a `cancel`, or a `pop` of the screen its push
+        /// brings): `fraction` and `velocity` (fraction/s, + toward completion) where it turned.
+        case reversed(transition: Int, fraction: Double, velocity: Double, completionSpeed: Double)
+        case paused(transition: Int, fraction: Double)
+        /// `fraction`: where the transition now stands, in time; `scrubsLinearly`: whether the seek
+        /// named a position along the views' path (then `fraction` is where the curve reaches it).
+        case seeked(transition: Int, fraction: Double, scrubsLinearly: Bool)
+        case resumed(transition: Int, fraction: Double)
         case queued(request: NavigationCommand, position: Int)
         case dropped(request: NavigationCommand, code: ErrorCode, message: String)
     }
@@ -65,6 +73,10 @@ public struct NavigationEvent: Equatable, Sendable {
         case .cancelling: .transitionCancelling
         case .completed: .transitionCompleted
         case .cancelled: .transitionCancelled
+        case .reversed: .transitionReversed
+        case .paused: .transitionPaused
+        case .seeked: .transitionSeeked
+        case .resumed: .transitionResumed
         case .queued: .transitionQueued
         case .dropped: .transitionDropped
         }

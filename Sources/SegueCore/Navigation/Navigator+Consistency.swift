@@ -25,7 +25,8 @@ extension Navigator {
         case .started(let started):
             return startInconsistency(started, after: state)
         case .updated(let id, _, _, _, _), .interrupted(let id, _, _, _), .finishing(let id, _, _, _, _),
-            .cancelling(let id, _, _, _, _, _), .completed(let id), .cancelled(let id, _):
+            .cancelling(let id, _, _, _, _, _), .completed(let id), .cancelled(let id, _),
+            .reversed(let id, _, _, _), .paused(let id, _), .seeked(let id, _, _), .resumed(let id, _):
             guard let t = state.transition else {
                 return "\(event.type) of transition \(id) on \(name), which has no transition in flight."
             }

@@ -79,6 +79,7 @@ struct Decision {
 
     mutating func decide(_ command: NavigationCommand) throws(CoreError) -> [NavigationEvent] {
         if command.isQueueable, !fromQueue, state.transition != nil || !state.queue.isEmpty {
+            if let reversal = reversal(by: command) { return [reversal] }
             return try queueOrReject(command)
         }
         switch command {
@@ -110,7 +111,11 @@ struct Decision {
             ]
         case .cancel(let speed, let curve, let velocity, let animator):
             return try cancel(speed: speed, curve: curve, velocity: velocity, animator: animator)
-        case .end(let percent, let velocity): return try end(percent: percent, velocity: velocity)
+        case .end(let percent, let velocity, let animator):
+            return try end(percent: percent, velocity: velocity, animator: animator)
+        case .pause: return try pause()
+        case .seek(let fraction, let scrubsLinearly): return try seek(fraction, scrubsLinearly: scrubsLinearly)
+        case .resume: return try resume()
         }
     }
 
@@ -175,12 +180,12 @@ struct Decision {
         }
     }
 
-    private func cancel(speed: Double, curve: TimingCurve, velocity: Double?, animator: CompletionAnimator?)
+    private func cancel(speed: Double, curve: TimingCurve?, velocity: Double?, animator: CompletionAnimator?)
         throws(CoreError) -> [NavigationEvent]
     {
         guard let t = state.transition else { throw noTransition("cancel") }
         switch t.phase {
-        case .interactive, .animating, .finishing:
+        case .interactive, .animating, .finishing, .paused:
             // A gesture keeps its owner after `finish`: only the owner may still cancel it.
             try checkOwner(t, "cancel")
         default:
@@ -188,10 +193,14 @@ struct Decision {
                 .notInteractive, "Transition \(t.id) on \(name) is already \(t.phase.rawValue); nothing to cancel.")
         }
         let fraction = t.fraction(at: frame)
-        var (speed, curve) = (speed, curve)
+        if state.config.retarget, t.phase != .interactive, curve == nil, animator == nil {
+            return [reverse(t, completionSpeed: speed)]
+        }
+        var (speed, curve) = (speed, curve ?? .easeInOut)
         if let animator {
-            // A clock-driven transition has no finger: it hands over the velocity the command names.
-            let handed = velocity ?? (t.phase == .interactive ? releaseVelocity(t) : 0)
+            // A clock-driven transition has no finger: it hands over the velocity the command names,
+            // else the one it moves at.
+            let handed = velocity ?? (t.phase == .interactive ? releaseVelocity(t) : motionVelocity(t))
             (speed, curve) = animator.completion(from: fraction, to: 0, velocity: handed)
         }
         return [
@@ -270,7 +279,7 @@ struct Decision {
         )
     }
 
-    private func checkOwner(_ t: Transition, _ cmd: String) throws(CoreError) {
+    func checkOwner(_ t: Transition, _ cmd: String) throws(CoreError) {
         if let owner = t.owner, envelope.owner != owner {
             throw CoreError(
                 .notOwner, "Transition \(t.id) on \(name) is owned by \"\(owner)\"; \(cmd) must carry that owner.")
@@ -298,7 +307,7 @@ struct Decision {
                 throw CoreError(
                     .noTransition, "Navigator \(name) has nothing in flight to interrupt; give begin an operation.")
             }
-            guard t.isClockDriven else {
+            guard t.isClockDriven || t.phase == .paused else {
                 throw CoreError(
                     .busy, "Transition \(t.id) on \(name) is already interactive; drive it with update/finish/cancel.")
             }

@@ -28,7 +28,7 @@ package enum Navigator {
             s.queue = []
         case .started(let e):
             s.start(e, frame: frame)
-        case .updated, .interrupted, .finishing, .cancelling:
+        case .updated, .interrupted, .finishing, .cancelling, .reversed, .paused, .seeked, .resumed:
             s.transition = s.transition.map { $0.evolved(by: event.kind, frame: frame, clock: s.clock) }
         case .completed:
             if let t = s.transition {
@@ -110,6 +110,7 @@ extension Transition {
             t.samples = [GestureSample(frame: frame, clientTime: geometry.time, percent: fraction)]
             t.velocityGiven = false
             t.phase = .interactive
+            t.pausedFrom = nil
             t.interactive = true
             t.percent = fraction
             t.velocity = 0
@@ -117,17 +118,21 @@ extension Transition {
             if let owner { t.owner = owner }
         case .finishing(_, let fraction, _, let speed, let curve):
             t.phase = .finishing
+            t.pausedFrom = nil
             let seconds = curve.intrinsicDuration ?? (1 - fraction) * duration / speed
             t.segment = Segment(
                 startFrame: frame, startFraction: fraction, endFraction: 1, frames: clock.frames(forSeconds: seconds),
                 curve: curve, seconds: curve.isSpring ? seconds : nil)
         case .cancelling(_, let fraction, let speed, let curve, let reason, _):
             t.phase = .cancelling
+            t.pausedFrom = nil
             t.cancelReason = reason
             let seconds = curve.intrinsicDuration ?? fraction * duration / speed
             t.segment = Segment(
                 startFrame: frame, startFraction: fraction, endFraction: 0, frames: clock.frames(forSeconds: seconds),
                 curve: curve, seconds: curve.isSpring ? seconds : nil)
+        case .reversed, .paused, .seeked, .resumed:
+            t.scrub(by: kind, frame: frame, clock: clock)
         default:
             break
         }

@@ -1,7 +1,7 @@
 extension NavigatorConfig {
     /// The `create` arguments beyond `root`, and the `config` recorded in `navigator.created`.
     package static let keys: [String] = [
-        "animators", "busy", "queueLimit", "endRule", "container", "interactionTimeout", "maxDepth",
+        "animators", "busy", "queueLimit", "endRule", "container", "interactionTimeout", "maxDepth", "retarget",
     ]
 
     /// Reads the config members of `args` (others are left for the caller to read or reject).
@@ -44,6 +44,7 @@ extension NavigatorConfig {
         {
             maxDepth = Int(depth)
         }
+        retarget = try args.bool("retarget") ?? retarget
     }
 
     package init(json: JSON) throws(CoreError) {
@@ -65,6 +66,8 @@ extension NavigatorConfig {
             "maxDepth": .int(maxDepth),
         ]
         if let container { o["container"] = ["width": .double(container.width), "height": .double(container.height)] }
+        // Only when on: the config of every navigator created before it existed reads the same.
+        if retarget { o["retarget"] = .bool(true) }
         return .object(o)
     }
 }

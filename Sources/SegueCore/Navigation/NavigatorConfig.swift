@@ -46,6 +46,12 @@ public struct NavigatorConfig: Equatable, Sendable {
     public var interactionTimeout: Double = 10
     /// The deepest stack a navigator accepts; past it, pushes fail with `too_large`.
     public var maxDepth: Int = 512
+    /// Whether reversals keep the motion (docs/design.md, "Reversal and scrubbing"): a `cancel` of a
+    /// clock-driven transition with no curve or animator, and under `reject` a plain `pop` or
+    /// `dismiss` of the screen a push or present is bringing in, turn the transition back from
+    /// where it is at the speed it moves. Off by default: then `cancel` runs UIKit's easeInOut from
+    /// rest and that `pop` gets `busy`, as the protocol has always said.
+    public var retarget: Bool = false
 
     public init() {}
 

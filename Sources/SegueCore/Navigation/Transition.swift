@@ -2,6 +2,8 @@
 /// clock-driven ways out of an interaction.
 public enum TransitionPhase: String, Sendable, Equatable, CaseIterable {
     case animating, interactive, finishing, cancelling, completed, cancelled
+    /// Held by `pause` at a fraction, scrubbed by `seek`, until `resume`.
+    case paused
 }
 
 /// Why a transition was cancelled; carried by `transition.cancelled`.
@@ -25,6 +27,8 @@ public struct Segment: Equatable, Sendable {
     /// The segment's length in seconds, which a spring's motion runs in; `nil` where only its shape
     /// matters (the linear clock of `animating`).
     public var seconds: Double?
+    /// The turn of a reversal, which moves the fraction instead of `curve`.
+    var retarget: Retarget? = nil
 
     public init(
         startFrame: Int64, startFraction: Double, endFraction: Double, frames: Double, curve: TimingCurve,
@@ -45,10 +49,28 @@ public struct Segment: Equatable, Sendable {
     public func fraction(at frame: Int64) -> Double {
         if frame >= endFrame { return endFraction }
         if frame <= startFrame { return startFraction }
-        let t = Double(frame - startFrame) / frames
+        return fraction(atElapsed: Double(frame - startFrame))
+    }
+
+    /// The fraction `elapsed` frames (whole or not) after the start, before the end.
+    func fraction(atElapsed elapsed: Double) -> Double {
+        if let retarget { return retarget.fraction(atElapsed: elapsed) }
+        let t = elapsed / frames
         let shaped = curve.progress(atFraction: t, duration: seconds ?? frames)
         let value = startFraction + (endFraction - startFraction) * shaped
         return min(1, max(0, value))
+    }
+
+    /// The fraction's rate at `frame`, per frame, + toward 1: 0 before anything moved and once over.
+    /// A reversal starts with it; curves other than `linear` have no derivative of their own, so
+    /// theirs is measured over a thousandth of a frame either side.
+    func rate(at frame: Int64) -> Double {
+        guard frame > startFrame, frame < endFrame else { return 0 }
+        let elapsed = Double(frame - startFrame)
+        if let retarget { return retarget.rate(atElapsed: elapsed) }
+        if case .linear = curve { return (endFraction - startFraction) / frames }
+        let h = 1e-3
+        return (fraction(atElapsed: elapsed + h) - fraction(atElapsed: elapsed - h)) / (2 * h)
     }
 }
 
@@ -72,7 +94,7 @@ public struct Transition: Equatable, Sendable {
     public var startFrame: Int64
     /// The clock-driven segment for `animating`, `finishing` and `cancelling`.
     public var segment: Segment
-    /// The last client-given percent and velocity, while `interactive`.
+    /// The last client-given percent and velocity, while `interactive`; the held fraction, while `paused`.
     public var percent: Double
     public var velocity: Double
     /// The frame of the last begin, interrupt or update: the interaction timeout counts from here.
@@ -86,11 +108,13 @@ public struct Transition: Equatable, Sendable {
     public var samples: [GestureSample] = []
     /// Whether `velocity` is the client's own (the last update gave one) rather than measured.
     public var velocityGiven = false
+    /// The clock-driven phase a `paused` transition resumes into.
+    public var pausedFrom: TransitionPhase? = nil
 
     /// The fraction at `frame` (the frame must not precede the last event applied).
     public func fraction(at frame: Int64) -> Double {
         switch phase {
-        case .interactive: percent
+        case .interactive, .paused: percent
         case .animating, .finishing, .cancelling: segment.fraction(at: frame)
         case .completed: 1
         case .cancelled: 0

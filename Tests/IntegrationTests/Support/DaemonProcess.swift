@@ -198,29 +198,86 @@ final class DaemonProcess: @unchecked Sendable {
         return ports
     }
 
-    /// A port the kernel just handed out and released: free for the daemon to bind right after.
+    /// A tcp port on 127.0.0.1 that nothing holds, for a daemon (or a test) to bind right after.
+    ///
+    /// Drawn below the kernel's ephemeral range (`ip_local_port_range`), not from it: a port the
+    /// kernel hands out for `bind(0)` is the kind it also hands to the outgoing connections of the
+    /// tests' many clients, so one could take it before the daemon binds it. Each port is handed out
+    /// once per test process, from a random start (other test runs on the machine), and only if a
+    /// bind to it succeeds now.
     static func freePort() -> Int {
+        PortPool.shared.next() ?? kernelPort()
+    }
+
+    /// A port from `bind(0)`: the fallback when the range below the ephemeral one is used up.
+    static func kernelPort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = 0
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        var addr = loopback(port: 0)
+        _ = bind(fd, &addr)
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
         }
         return Int(UInt16(bigEndian: addr.sin_port))
     }
+
+    /// Whether a tcp socket can bind 127.0.0.1:`port` now.
+    static func isBindable(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = loopback(port: port)
+        return bind(fd, &addr) == 0
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = UInt16(port).bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return addr
+    }
+
+    private static func bind(_ fd: Int32, _ addr: inout sockaddr_in) -> Int32 {
+        withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+    }
 }
 
-/// The temp dirs the tests made, removed at exit: not when their test ends, since a test may still
-/// hold a path into one after its last use of the `DaemonProcess`.
+/// The ports `DaemonProcess.freePort` hands out: 10000 up to the kernel's ephemeral range, each once.
+final class PortPool: Sendable {
+    static let shared = PortPool(ephemeralStart: PortPool.ephemeralStart())
+
+    private let range: Range<Int>
+    private let cursor = Mutex<Int>(0)
+
+    init(ephemeralStart: Int) {
+        range = 10_000..<max(10_000, ephemeralStart)
+        cursor.withLock { $0 = range.isEmpty ? 0 : Int.random(in: range) }
+    }
+
+    /// The next bindable port, wrapping around once; nil when none is left.
+    func next() -> Int? {
+        cursor.withLock { cursor in
+            for _ in 0..<range.count {
+                let port = cursor
+                cursor = cursor + 1 == range.upperBound ? range.lowerBound : cursor + 1
+                if DaemonProcess.isBindable(port) { return port }
+            }
+            return nil
+        }
+    }
+
+    /// The first port of `ip_local_port_range` (32768 on Linux by default).
+    static func ephemeralStart() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+    }
+}
+
 enum TestDirectories {
     private static let paths = Mutex<[String]>([])
     private static let removeAtExit: Void = {

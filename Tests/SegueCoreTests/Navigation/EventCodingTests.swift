@@ -75,6 +75,11 @@ import Testing
                     request: .setStack([.id("s1"), .idOrName("X"), .new(ScreenSpec(name: "Y"))], .standard), position: 1
                 ), at: 12),
             F.event(.dropped(request: .pop(.standard), code: .cannotPopRoot, message: "at root"), at: 13),
+            F.event(.reversed(transition: 3, fraction: 0.4, velocity: 2.857142857142857, completionSpeed: 1), at: 14),
+            F.event(.paused(transition: 3, fraction: 0.25), at: 15, command: "p"),
+            F.event(.seeked(transition: 3, fraction: 0.6123, scrubsLinearly: true), at: 16),
+            F.event(.seeked(transition: 3, fraction: 0.5, scrubsLinearly: false), at: 16),
+            F.event(.resumed(transition: 3, fraction: 0.5), at: 17),
         ]
     }()
 
