@@ -45,15 +45,7 @@ extension EngineCore {
                 "No daemon leads shard \(shard) (navigator \(name)) at the moment: a takeover is under way. "
                     + "Retry in a moment, with the same id.")
         }
-        return .object([
-            "ok": false, "id": request.id.map(JSON.string) ?? .null,
-            "error": [
-                "code": .string(ErrorCode.moved.rawValue),
-                "message": .string(
-                    "Navigator \(name) is in shard \(shard), led by the daemon at \(leader): send the command there."),
-                "leader": .string(leader), "shard": .int(Int64(shard)),
-            ],
-        ])
+        return MovedReply(navigator: name, shard: shard, leader: leader).json(id: request.id)
     }
 
     // MARK: Following the log
