@@ -11,19 +11,31 @@ import SegueWire
 /// reply without appending again, so retrying a `push` after a lost reply pushes once (the ZeroMQ
 /// guide's Lazy Pirate, made safe by idempotency keys). Replies whose id is not the one awaited
 /// (late answers to an earlier, abandoned call) are dropped.
+///
+/// Several daemons on one log (docs/operations.md, "Several daemons on one log"): `endpoint` may list
+/// several endpoints, comma-separated. A `moved` reply names the daemon that leads the navigator, and
+/// the request goes there with the same id; with several endpoints, a daemon that stays silent or
+/// refuses the connection is left for the next one, and `unavailable` (a takeover under way, or
+/// another daemon that appended first) is retried after a pause, all within `timeout`.
 public final class SegueClient {
     public static let defaultEndpoint = "tcp://127.0.0.1:7400"
     public static let defaultPublishEndpoint = "tcp://127.0.0.1:7401"
 
-    public let endpoint: String
+    /// Where requests go now: the first endpoint given, then the daemon a `moved` named or the next
+    /// one when a daemon is unreachable.
+    public private(set) var endpoint: String
+    /// Every endpoint given.
+    public let endpoints: [String]
     /// The whole time a call may take, retries included.
     public var timeout: Duration
     /// Resends after silence: the deadline is split evenly over `retries + 1` attempts.
     public var retries: Int
     let context: ZMQContext
-    let socket: ZMQSocket
+    private(set) var socket: ZMQSocket
     /// Turns a refused or mismatched handshake into `.handshake` at once instead of a silent timeout.
-    private let handshakes: HandshakeMonitor
+    private var handshakes: HandshakeMonitor
+    private let curve: CurveCredentials?
+    private var connections = 0
     private let idPrefix: String
     private var counter = 0
 
@@ -37,20 +49,60 @@ public final class SegueClient {
         endpoint: String = SegueClient.defaultEndpoint, timeout: Duration = .seconds(5), retries: Int = 2,
         curve: CurveCredentials? = nil
     ) throws(SegueClientError) {
-        self.endpoint = endpoint
+        endpoints = Self.split(endpoint)
+        self.endpoint = endpoints[0]
         self.timeout = timeout
         self.retries = max(0, retries)
+        self.curve = curve
         idPrefix = Self.randomPrefix()
         do {
             context = try ZMQContext()
-            socket = try ZMQSocket(context, .dealer)
-            try socket.setLinger(.zero)
-            if let curve { try curve.apply(to: socket) }
-            handshakes = try HandshakeMonitor(socket, name: "inproc://segue-client-monitor", curve: curve != nil)
-            try socket.connect(endpoint)
+            (socket, handshakes) = try Self.connect(context, endpoints[0], curve: curve, number: 0)
         } catch {
             throw .transport(error)
         }
+    }
+
+    /// The endpoints of a comma-separated list, blanks around them dropped.
+    public static func split(_ list: String) -> [String] {
+        let parts = list.split(separator: ",").map { part in
+            String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        }.filter { !$0.isEmpty }
+        return parts.isEmpty ? [list] : parts
+    }
+
+    private static func connect(_ context: ZMQContext, _ endpoint: String, curve: CurveCredentials?, number: Int)
+        throws(ZMQError) -> (ZMQSocket, HandshakeMonitor)
+    {
+        let socket = try ZMQSocket(context, .dealer)
+        try socket.setLinger(.zero)
+        if let curve { try curve.apply(to: socket) }
+        let monitor = try HandshakeMonitor(
+            socket, name: "inproc://segue-client-monitor-\(number)", curve: curve != nil)
+        try socket.connect(endpoint)
+        return (socket, monitor)
+    }
+
+    /// Sends later requests to `endpoint`, on a new socket (what the old one had queued is dropped:
+    /// every retry repeats its id, so nothing is applied twice).
+    private func move(to endpoint: String) throws(SegueClientError) {
+        connections += 1
+        do {
+            let (socket, monitor) = try Self.connect(context, endpoint, curve: curve, number: connections)
+            handshakes.close()
+            self.socket.close()
+            self.socket = socket
+            handshakes = monitor
+            self.endpoint = endpoint
+        } catch {
+            throw .transport(error)
+        }
+    }
+
+    /// The endpoint after the current one in `endpoints`.
+    private var nextEndpoint: String {
+        guard let index = endpoints.firstIndex(of: endpoint) else { return endpoints[0] }
+        return endpoints[(index + 1) % endpoints.count]
     }
 
     deinit {
@@ -82,7 +134,11 @@ public final class SegueClient {
         let attempts = retries + 1
         let perAttempt = timeout / attempts
         let command = request["cmd"]?.stringValue ?? "request"
-        for _ in 0..<attempts {
+        if endpoints.count > 1 { return try callAny(bytes, id: id, command: command) }
+        var hops = 0
+        var attempt = 0
+        while attempt < attempts {
+            attempt += 1
             do {
                 // A full pipe blocks for at most one attempt's share, then counts as a silent attempt.
                 try socket.setSendTimeout(perAttempt)
@@ -91,6 +147,12 @@ public final class SegueClient {
                 throw .transport(error)
             }
             if let reply = try awaitReply(id: id, within: perAttempt) {
+                if let leader = Self.movedLeader(reply), hops < Self.maxHops {
+                    hops += 1
+                    attempt -= 1
+                    try move(to: leader)
+                    continue
+                }
                 guard reply["ok"] == .bool(true) else { throw SegueClientError.rejection(reply) }
                 return reply
             }
@@ -99,6 +161,75 @@ public final class SegueClient {
         _ = try? handshakes.drain()
         if let failure = handshakes.blame { throw .handshake(failure, endpoint: endpoint) }
         throw .timeout(command: command, waited: timeout)
+    }
+
+    /// Most `moved` replies followed for one call: leadership settles within a poll, so more means
+    /// daemons that disagree about who leads.
+    static let maxHops = 8
+
+    /// The leader a `moved` reply names.
+    static func movedLeader(_ reply: JSONObject) -> String? {
+        guard reply["ok"] != .bool(true), let error = reply["error"]?.objectValue,
+            error["code"]?.stringValue == ErrorCode.moved.rawValue
+        else { return nil }
+        return error["leader"]?.stringValue
+    }
+
+    /// How long one daemon of several gets to answer before the request goes to the next; a slow
+    /// daemon's reply still counts if it comes first, since a retry carries the same id.
+    static let failoverWait = Duration.milliseconds(300)
+
+    /// `call` with several endpoints: until `timeout`, follows `moved`, leaves a daemon that is
+    /// silent or refuses the connection for the next, and retries `unavailable` after a pause.
+    private func callAny(_ bytes: [UInt8], id: String, command: String) throws(SegueClientError) -> JSONObject {
+        let deadline = ContinuousClock.now + timeout
+        var lastRefusal: JSONObject?
+        var hops = 0
+        while ContinuousClock.now < deadline {
+            let wait = min(Self.failoverWait, deadline - ContinuousClock.now)
+            var reply: JSONObject?
+            do throws(SegueClientError) {
+                reply = try sendAndAwait(bytes, id: id, within: wait)
+            } catch  where error.kind == .unreachable || error.kind == .transport {
+                reply = nil
+            }
+            guard let reply else {
+                try move(to: nextEndpoint)
+                Self.pause(.milliseconds(10), before: deadline)
+                continue
+            }
+            if reply["ok"] == .bool(true) { return reply }
+            if let leader = Self.movedLeader(reply), hops < Self.maxHops {
+                hops += 1
+                if leader != endpoint { try move(to: leader) }
+                continue
+            }
+            guard reply["error"]?["code"]?.stringValue == ErrorCode.unavailable.rawValue else {
+                throw SegueClientError.rejection(reply)
+            }
+            lastRefusal = reply
+            hops = 0
+            Self.pause(.milliseconds(50), before: deadline)
+        }
+        if let lastRefusal { throw SegueClientError.rejection(lastRefusal) }
+        throw .timeout(command: command, waited: timeout)
+    }
+
+    private func sendAndAwait(_ bytes: [UInt8], id: String, within wait: Duration) throws(SegueClientError)
+        -> JSONObject?
+    {
+        do {
+            try socket.setSendTimeout(wait)
+            guard try socket.send(bytes) else { return nil }
+        } catch {
+            throw .transport(error)
+        }
+        return try awaitReply(id: id, within: wait)
+    }
+
+    private static func pause(_ duration: Duration, before deadline: ContinuousClock.Instant) {
+        let left = min(duration, deadline - ContinuousClock.now)
+        if left > .zero { usleep(UInt32(left / .microseconds(1))) }
     }
 
     /// Builds and sends one request: `cmd`, `navigator`, the envelope and the arguments.

@@ -56,6 +56,8 @@ package enum Daemon {
     struct LateConfigError: Error, CustomStringConvertible {
         var description: String
 
+        init(description: String) { self.description = description }
+
         /// The core's "PATH says what" as the config parser words it: "config error at PATH: what".
         init(animators error: CoreError) {
             let message = error.message
@@ -84,6 +86,15 @@ package enum Daemon {
         o.maxQueue = config.limits.maxQueue
         o.maxStackDepth = config.limits.maxStackDepth
         o.defaultInteractionTimeout = config.limits.interactionTimeoutSeconds
+        if let cluster = config.cluster {
+            guard config.store != .sqlite else {
+                throw LateConfigError(
+                    description: "config error at $.cluster: several daemons share a PostgreSQL log only; set store "
+                        + "kind \"postgres\" (or --store-url), or remove cluster")
+            }
+            o.shards = ShardMap(count: cluster.shards)
+            o.advertise = cluster.advertise
+        }
         if let rules = config.animators {
             // Held to what a request's animators must pass (rule routes are route names, keyframes in
             // range): the config is new input, not a stored event an earlier build accepted.

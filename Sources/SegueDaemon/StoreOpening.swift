@@ -28,6 +28,7 @@ enum StoreOpening {
             let where_ = "PostgreSQL at \(settings.redacted)"
             let opened = try PostgresEventStore(
                 settings: settings, durability: options.durability, retry: .untilStopped,
+                leases: options.shards.map(ShardLeases.init(map:)),
                 progress: { attempt in
                     guard keepWaiting() else { return false }
                     let line = "Waiting for \(where_): \(attempt)."

@@ -92,7 +92,8 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         default: break
         }
         switch sqlState.prefix(2) {
-        case "08", "53", "57", "58", "40", "28", "55": return .unavailable
+        // SG: Segue's own, raised by segue_fence: another daemon leads the shard, or appended first.
+        case "08", "53", "57", "58", "40", "28", "55", "SG": return .unavailable
         case "23": return .conflict
         case "54": return .tooLarge
         default: return .internal

@@ -31,7 +31,9 @@ struct Invocation {
         // Checked here, reported by the commands that connect, so a bad publish endpoint is a usage
         // error naming it rather than a transport error, and a port past 65535 is not a timeout.
         func problem(_ value: String, _ option: String, _ variable: String) -> UsageError? {
-            guard let problem = Self.endpointProblem(value) else { return nil }
+            // SEGUE_ENDPOINT may list several daemons on one log, comma-separated: each must be good.
+            let parts = option == "--endpoint" ? SegueClient.split(value) : [value]
+            guard let problem = parts.lazy.compactMap(Self.endpointProblem).first else { return nil }
             let source = parsed.value(String(option.dropFirst(2))) == nil ? variable : option
             return UsageError.invalidValue(
                 value, for: source, "expected a ZeroMQ endpoint like tcp://127.0.0.1:7400 (\(problem))")

@@ -68,7 +68,7 @@ import Testing
         (
             #"{"frameRte": 60}"#,
             "config error at $.frameRte: unknown key; expected one of dataDir, store, command, publish, frameRate, durability, "
-                + "logLevel, heartbeatSeconds, presentationDelay, snapshotEvery, limits, security, animators"
+                + "logLevel, heartbeatSeconds, presentationDelay, snapshotEvery, limits, security, animators, cluster"
         ),
         (
             #"{"limits": {"maxMessageBytes": 100}}"#,

@@ -57,6 +57,7 @@ final class FakeLog: EngineLogReading {
         return events.filter { $0.navigator == navigator && $0.seq > seq && $0.seq <= last }
     }
 
+    func navigators() throws(StoreError) -> [String] { Array(Set(events.map(\.navigator))).sorted() }
     func latestSnapshots() throws(StoreError) -> [Snapshot] {
         Dictionary(grouping: snapshots, by: \.navigator).values.compactMap { $0.max { $0.seq < $1.seq } }
             .sorted { $0.navigator < $1.navigator }

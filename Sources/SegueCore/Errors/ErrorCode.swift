@@ -21,5 +21,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case unauthorized
     case forbidden
     case unavailable
+    /// The navigator is in a shard another daemon on the same log leads; the error names its
+    /// command endpoint (`leader`), where the client sends the command again.
+    case moved
     case `internal`
 }

@@ -188,9 +188,10 @@ package struct Fleet: Sendable {
     }
 
     /// Events decided at restart (docs/design.md, "Recovery"): interactive transitions cancelled with `recovery`.
-    package mutating func recover(atFrame frame: Int64) -> [EventRecord] {
+    /// `only`: just these navigators (a shard taken over from another daemon).
+    package mutating func recover(atFrame frame: Int64, only: Set<String>? = nil) -> [EventRecord] {
         var records: [EventRecord] = []
-        for name in active {
+        for name in active where only?.contains(name) ?? true {
             let state = navigators[name]!
             for e in Navigator.recover(state, atFrame: max(frame, lastFrame)) {
                 records.append(append(e, navigator: name, time: max(clock.instant(ofFrame: e.frame), lastTime)))
@@ -257,6 +258,19 @@ package struct Fleet: Sendable {
             touch(last.name)
         }
         lastSeq = min(lastSeq, seq)
+    }
+
+    /// Moves the log's position past an event of a navigator this fleet does not hold (another
+    /// daemon's shard, on a log several daemons share): later events are numbered after it, and
+    /// frames and times keep their high-water marks.
+    package mutating func skip(_ record: EventRecord) {
+        skip(toSeq: record.seq, frame: record.frame, time: record.time)
+    }
+
+    package mutating func skip(toSeq seq: Int64, frame: Int64, time: Int64) {
+        lastSeq = max(lastSeq, seq)
+        lastFrame = max(lastFrame, frame)
+        lastTime = max(lastTime, time)
     }
 
     /// Marks frames up to `frame` as closed without taking ticks (start-up, or a fleet rebuilt after

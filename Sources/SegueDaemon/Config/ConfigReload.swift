@@ -61,6 +61,7 @@ extension DaemonConfig {
         compare("presentationDelay", \.presentationDelay)
         compare("snapshotEvery", \.snapshotEvery)
         compare("limits", \.limits)
+        compare("cluster", \.cluster)
         return ConfigReload(config: next, applied: applied, needsRestart: needsRestart)
     }
 }

@@ -6,7 +6,7 @@ import SegueCore
 extension DaemonConfig {
     static let topLevelKeys = [
         "dataDir", "store", "command", "publish", "frameRate", "durability", "logLevel", "heartbeatSeconds",
-        "presentationDelay", "snapshotEvery", "limits", "security", "animators",
+        "presentationDelay", "snapshotEvery", "limits", "security", "animators", "cluster",
     ]
     static let limitKeys = [
         "maxMessageBytes", "maxParamsBytes", "maxNavigators", "maxQueue", "maxStackDepth",
@@ -49,6 +49,7 @@ extension DaemonConfig {
         if let value = reader.value("limits") { limits = try Self.limits(value, at: root.key("limits")) }
         if let value = reader.value("security") { security = try Self.security(value, at: root.key("security")) }
         animators = reader.value("animators")
+        if let value = reader.value("cluster") { cluster = try ClusterConfig.read(value, at: root.key("cluster")) }
         try reader.finish()
         try checkEndpointsAreDistinct()
     }
@@ -89,6 +90,7 @@ extension DaemonConfig {
             ]
         }
         if let animators { object["animators"] = animators }
+        if let cluster { object["cluster"] = cluster.json }
         return .object(object)
     }
 

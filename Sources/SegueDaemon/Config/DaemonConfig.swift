@@ -34,6 +34,8 @@ package struct DaemonConfig: Sendable, Equatable {
     package var security: SecurityConfig?
     /// Default animator rules, passed through for the engine to validate.
     package var animators: JSON?
+    /// Several daemons on one PostgreSQL log, each leading some shards; nil: one daemon, all navigators.
+    package var cluster: ClusterConfig?
     /// Keys set on the command line, which a SIGHUP reload must not override (only `logLevel` of
     /// the reloadable keys has a flag).
     var commandLineKeys: Set<String> = []

@@ -66,6 +66,10 @@ extension Engine {
             }
         case .confineHelperThreads:
             RealtimeConfinement.confineToCurrentThread()
+        case .checkLeadership:
+            leadership?.stepDown([])
+        case .giveUp(let shards):
+            leadership?.stepDown(shards)
         case .log(let level, let message):
             logger.log(level: level, message)
         }

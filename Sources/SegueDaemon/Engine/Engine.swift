@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SeguePostgres
 import SegueProtocol
 import SegueStore
 import SegueWire
@@ -68,6 +69,9 @@ package final class Engine: @unchecked Sendable {
     package var wakeInterval: Int64?
     /// Client keys and roles the ZAP handler admits; replaced on reload.
     let admitted = AdmittedClients()
+    /// Shard leadership, with several daemons on one log (`Engine+Leadership.swift`).
+    var leadership: PostgresLeadership?
+    let leadershipChanges = LeadershipQueue()
 
     var context: ZMQContext?
     var router: ZMQSocket?
@@ -129,6 +133,7 @@ package final class Engine: @unchecked Sendable {
         core.profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
         try recoverAtStart()
         loadCommandIDs()
+        startLeadership()
         ready()
         mark(.recovery)
         defer { shutdown() }
@@ -159,13 +164,14 @@ package final class Engine: @unchecked Sendable {
                 busy = true
             }
             feed(.committed(completions.drain()))
+            if leadership != nil { feed(.leadership(leadershipChanges.drain(), now: WallClock.now())) }
             mark(.completions)
             if ready[publishIndex].contains(.readable) {
                 readSubscriptions()
                 busy = true
             }
             mark(.subscriptions)
-            if ready[commandIndex].contains(.readable) {
+            if ready[commandIndex].contains(.readable), !core.holdsRequests {
                 serveRequests()
                 busy = true
             }
@@ -254,6 +260,8 @@ package final class Engine: @unchecked Sendable {
         feed(.committed(completions.drain()))
         // Every line the rate limits still hold back goes out now (the last commit's failure too).
         feed(.shutdown(now: WallClock.now()))
+        // After the last commit: the standbys take the shards with everything acknowledged in the log.
+        leadership?.stop()
         checkpointQueue.sync {}
         publisher?.close()
         publisher = nil

@@ -39,6 +39,12 @@ package struct EngineOptions: Sendable {
     package var writerWindow: Duration = .milliseconds(5)
     /// CURVE and ZAP; `nil` runs without encryption or authentication.
     package var security: SecurityOptions? = nil
+    /// Several daemons on one log: navigators in these shards, this daemon leading the shards it holds
+    /// (`PostgresLeadership`); nil, the default: this daemon leads every navigator.
+    package var shards: ShardMap? = nil
+    /// The command endpoint other daemons send clients to for the shards this one leads; nil: the
+    /// first command endpoint as bound.
+    package var advertise: String? = nil
 
     package init(dataDirectory: String, commandEndpoints: [String], publishEndpoints: [String]) {
         self.dataDirectory = dataDirectory

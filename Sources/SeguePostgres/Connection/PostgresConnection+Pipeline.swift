@@ -51,7 +51,11 @@ extension PostgresConnection {
         for entry in expected {
             let outcome = nextResult(statement: steps[entry.step].sql)
             if entry.isPrepare {
-                if case .failure = outcome { results[entry.step] = outcome }
+                if case .failure = outcome {
+                    results[entry.step] = outcome
+                    // Not prepared after all (a step before it failed, and the server skipped it).
+                    if case .prepared(let statement, _) = steps[entry.step] { forgetPrepared(statement) }
+                }
                 continue
             }
             if results[entry.step] == nil { results[entry.step] = outcome }

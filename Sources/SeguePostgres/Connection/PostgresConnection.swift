@@ -129,6 +129,7 @@ package final class PostgresConnection {
     /// Whether `statement` is prepared on this connection already; the pipeline prepares it inline.
     func isPrepared(_ statement: PreparedStatement) -> Bool { prepared.contains(statement.name) }
     func notePrepared(_ statement: PreparedStatement) { prepared.insert(statement.name) }
+    func forgetPrepared(_ statement: PreparedStatement) { prepared.remove(statement.name) }
 
     /// Takes a result: a success becomes a `PostgresResult`, anything else the error it carries.
     @discardableResult

@@ -66,6 +66,11 @@ package enum SQLState {
     package static let cannotConnectNow = "57P03"
     package static let invalidBinaryRepresentation = "22P03"
     package static let internalError = "XX000"
+    /// Raised by `segue_fence`: the append's shard epoch is not the stored one (another daemon took
+    /// the shard), so nothing of the batch is stored and this daemon no longer leads it.
+    package static let fenced = "SG001"
+    /// Raised by `segue_fence`: another daemon appended since this one last read the log's end.
+    package static let logMoved = "SG002"
 }
 
 extension PostgresError {

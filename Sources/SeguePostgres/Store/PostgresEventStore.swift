@@ -15,23 +15,35 @@ import SegueStore
 package final class PostgresEventStore: EventStoring, @unchecked Sendable {
     package let settings: ConnectionSettings
     package let durability: Durability
+    /// The shards this daemon leads, when several daemons share the log (nil: one writer, locked).
+    package let leases: ShardLeases?
     let committer: GroupCommitter<PostgresLogWriter>
     /// Guards `reader`: one read session shared by all reading threads.
     private let readLock = NSLock()
     private let reader: PostgresLogReader
 
     /// Connects (retrying as `retry` says, reporting each failed attempt to `progress`, which stops
-    /// the waiting by returning false), creates or migrates the schema and takes the log's writer lock.
+    /// the waiting by returning false), creates or migrates the schema and takes the log's writer lock
+    /// (with `leases`, when several daemons share the log: no writer lock; every append is fenced).
     ///
     /// - Parameter lockTimeout: how long an append waits for a lock held by another session (an
     ///   operator's `LOCK TABLE`) before failing `unavailable`: SQLite's busy timeout.
     package init(
         settings: ConnectionSettings, durability: Durability = .full, lockTimeout: Duration = .seconds(2),
-        retry: PostgresOpenRetry = .never, progress: (PostgresOpenAttempt) -> Bool = { _ in true }
+        retry: PostgresOpenRetry = .never, leases: ShardLeases? = nil,
+        progress: (PostgresOpenAttempt) -> Bool = { _ in true }
     ) throws(StoreError) {
+        var settings = settings
+        if leases != nil {
+            // A leader cut off by the network gives up its commits within 2 s, as standbys take over.
+            settings.keepaliveIdle = .seconds(1)
+            settings.tcpUserTimeout = .seconds(2)
+        }
         self.settings = settings
         self.durability = durability
-        let writer = PostgresLogWriter(settings: settings, durability: durability, lockTimeout: lockTimeout)
+        self.leases = leases
+        let writer = PostgresLogWriter(
+            settings: settings, durability: durability, lockTimeout: lockTimeout, leases: leases)
         try retry.run({ () throws(StoreError) in try writer.open() }, progress: progress)
         reader = PostgresLogReader(settings: settings)
         committer = GroupCommitter(writer: writer)

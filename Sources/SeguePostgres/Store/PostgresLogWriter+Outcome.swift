@@ -15,7 +15,11 @@ extension PostgresLogWriter {
     func run(_ batch: PostgresBatch, _ session: PostgresSession) -> Outcome {
         let connection = session.connection
         let hook = afterSendingForTesting.map { hook in { hook(connection) } }
-        let results = connection.pipeline(batch.steps(), afterSending: hook)
+        var steps = batch.steps()
+        if let leases, let base = batch.firstSeq.map({ $0 - 1 }) {
+            steps.insert(Self.fence(leases, batch, base: base), at: 1)
+        }
+        let results = connection.pipeline(steps, afterSending: hook)
         guard case .failure = results[results.count - 1] else { return .committed }
         let error = results.lazy.compactMap { result -> PostgresError? in
             if case .failure(let error) = result { return error }
@@ -32,6 +36,26 @@ extension PostgresLogWriter {
         }
         return .failed(StoreError(error, doing: "Not stored"))
     }
+
+    /// `segue_fence` for the batch's shards, right after `BEGIN`: refuses the whole batch unless this
+    /// daemon still holds each shard's epoch and the log still ends at `base`.
+    static func fence(_ leases: ShardLeases, _ batch: PostgresBatch, base: Int64) -> PipelineStep {
+        let fence = leases.fence(for: batch.eventKeys.map(\.navigator))
+        var shards = PostgresArray(of: .int8)
+        var epochs = PostgresArray(of: .int8)
+        for (shard, epoch) in zip(fence.shards, fence.epochs) {
+            shards.append(shard)
+            epochs.append(epoch)
+        }
+        var parameters = PostgresParameters()
+        parameters.append(shards)
+        parameters.append(epochs)
+        parameters.append(base)
+        return .prepared(fenceStatement, parameters)
+    }
+
+    static let fenceStatement = PreparedStatement(
+        "segue_fence", "SELECT segue_fence($1::bigint[], $2::bigint[], $3::bigint)", [.int8Array, .int8Array, .int8])
 
     /// Which of `ids` the commands table holds.
     private func storedIDs(_ ids: [[UInt8]], _ session: PostgresSession) throws(PostgresError) -> Set<String> {

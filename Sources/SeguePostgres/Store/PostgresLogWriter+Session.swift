@@ -39,7 +39,17 @@ extension PostgresLogWriter {
             _ = try PostgresSchema.currentVersion(of: session.connection, location: location)
         }
         if let previous = previousBackend { try end(previous, session) }
-        try takeWriterLock(session)
+        if leases == nil {
+            try takeWriterLock(session)
+        } else {
+            // A leader cut off by the network must not keep a transaction (and its FOR SHARE on the
+            // shards it fenced) open on the server: a takeover's epoch bump waits for it.
+            try mapped("Cannot set up the session at \(location)") { () throws(PostgresError) in
+                try session.connection.execute(
+                    "SET tcp_keepalives_idle = 1; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 2; "
+                        + "SET tcp_user_timeout = 1000")
+            }
+        }
         if let batch = unresolved {
             lastResolution = try resolve(batch, session)
             unresolved = nil

@@ -37,12 +37,18 @@ final class PostgresLogWriter: BatchWriter {
     /// Called with the connection after a batch's pipeline is sent, before its results are read:
     /// tests break the connection there to make a commit's outcome unknown.
     var afterSendingForTesting: ((PostgresConnection) -> Void)?
+    /// Set when several daemons share the log: the shards this one leads. Then there is no writer
+    /// lock; every batch is fenced instead (`segue_fence`: the shards' epochs and the log's end).
+    let leases: ShardLeases?
+    /// The leases' generation the cached revisions were read under.
+    private var leasesGeneration = -1
 
     var location: String { settings.redacted }
 
-    init(settings: ConnectionSettings, durability: Durability, lockTimeout: Duration) {
+    init(settings: ConnectionSettings, durability: Durability, lockTimeout: Duration, leases: ShardLeases? = nil) {
         self.settings = settings
         self.durability = durability
+        self.leases = leases
         lockTimeoutMilliseconds = ConnectionSettings.milliseconds(lockTimeout)
     }
 
@@ -72,6 +78,7 @@ final class PostgresLogWriter: BatchWriter {
         } catch {
             return units.map { _ in .failure(error) }
         }
+        if let leases { follow(leases, units) }
         let saved = numbering
         var duplicates = Set<String>()
         while true {
@@ -95,6 +102,20 @@ final class PostgresLogWriter: BatchWriter {
             case .unknown(let error):
                 return settle(units, plan: plan, error, restoring: saved)
             }
+        }
+    }
+
+    /// With several daemons on the log, other daemons' events sit between this one's batches: the
+    /// batch starts where the engine numbered it (the fence checks that the log ends there), and
+    /// revisions cached before a change of leadership are read again.
+    private func follow(_ leases: ShardLeases, _ units: ArraySlice<AppendUnit>) {
+        let generation = leases.generation
+        if generation != leasesGeneration {
+            numbering.forgetRevisions()
+            leasesGeneration = generation
+        }
+        if let first = units.lazy.compactMap({ $0.events.first?.seq }).first, first > lastSeq + 1 {
+            lastSeq = first - 1
         }
     }
 

@@ -49,7 +49,40 @@ enum PostgresSchema {
             reply json,
             fingerprint bigint
         );
+        """,
+        // 2: shard leadership for several daemons on one log (PostgresLeadership). The epoch is bumped
+        // by each new leader after it took the shard's advisory lock; every append of a daemon that
+        // leads shards calls segue_fence first, in its transaction, so a leader that lost its lock
+        // (killed session, partition) cannot append once another has taken over.
         """
+        CREATE TABLE shards (
+            shard integer PRIMARY KEY CHECK (shard >= 0),
+            epoch bigint NOT NULL CHECK (epoch > 0),
+            leader text NOT NULL,
+            since timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE FUNCTION segue_fence(held bigint[], epochs bigint[], base bigint) RETURNS void
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            stale bigint;
+        BEGIN
+            -- FOR SHARE waits for a takeover in progress (its UPDATE holds the row), and holds off
+            -- a takeover until this transaction ends: an append is either before the new epoch,
+            -- and then in the log the new leader folds, or refused.
+            PERFORM 1 FROM shards WHERE shard = ANY(held) ORDER BY shard FOR SHARE;
+            SELECT h.shard INTO stale FROM unnest(held, epochs) AS h(shard, epoch)
+                WHERE NOT EXISTS (SELECT 1 FROM shards s WHERE s.shard = h.shard AND s.epoch = h.epoch)
+                LIMIT 1;
+            IF stale IS NOT NULL THEN
+                RAISE EXCEPTION 'shard % has a newer leader: this daemon no longer leads it', stale
+                    USING ERRCODE = 'SG001', HINT = 'The append is refused; the daemon steps down for the shard.';
+            END IF;
+            IF (SELECT COALESCE(MAX(seq), 0) FROM events) <> base THEN
+                RAISE EXCEPTION 'the log no longer ends at seq %: another daemon appended', base
+                    USING ERRCODE = 'SG002', HINT = 'The daemon reads the new events and the command is retried.';
+            END IF;
+        END $$;
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

@@ -22,6 +22,10 @@ enum EngineAction {
     case saveSnapshots(seq: Int64, [Snapshot])
     /// Hands the loop's realtime policy back to helper threads started since (housekeeping).
     case confineHelperThreads
+    /// An append was refused by a shard's fence: the leadership thread checks its shards now.
+    case checkLeadership
+    /// Gives these shards up (their fold failed): the leadership thread releases their locks.
+    case giveUp([Int])
     /// A log line at a level.
     case log(LogLevel, String)
 }

@@ -105,7 +105,12 @@ extension EngineCore {
     /// how a subscriber tells that it missed the last ones (protocol.md, "Heartbeats").
     func housekeepingIfDue(now: Int64) {
         if now >= nextHeartbeat { heartbeat(now: now) }
-        if timer.monotonic() >= nextHousekeeping { housekeeping() }
+        if timer.monotonic() >= nextHousekeeping {
+            // Another daemon's appends, read once a second: this daemon's next batch then numbers
+            // after them instead of losing the race for their seqs.
+            if isSharded { try? isQuiescent ? catchUp() : followLog() }
+            housekeeping()
+        }
     }
 
     /// `hb/` once per interval, from the durable position, never gated (it shows nothing undurable).

@@ -107,7 +107,12 @@ extension EngineCore {
     private func commitFailed(_ error: StoreError) {
         stats.commitFailures += 1
         epoch += 1
-        if let earlier = commitFailureLog.failed("\(error)", now: timer.monotonic()) {
+        if isSharded, Self.isFenced(error) {
+            log(.warning, "An append was refused by a shard's fence (\(error.message)): another daemon took over.")
+            actions.append(.checkLeadership)
+        } else if isSharded, Self.isLogMoved(error) {
+            log(.info, "Another daemon appended first; the batch after seq \(durableSeq) is answered unavailable.")
+        } else if let earlier = commitFailureLog.failed("\(error)", now: timer.monotonic()) {
             let also = earlier > 0 ? " (\(earlier) more failed since the last report)" : ""
             log(
                 .error,
@@ -214,6 +219,8 @@ extension EngineCore {
     /// Every `checkpointEvery` events, snapshots every navigator changed since the last checkpoint,
     /// written once the log is durable up to it (a snapshot must never show an undurable effect).
     func checkpointIfDue() {
+        // A checkpoint covers every navigator of the log, which a daemon leading some shards lacks.
+        guard !isSharded else { return checkpointLogFold() }
         if pendingCheckpoint == nil, fleet.lastSeq - lastCheckpointSeq >= Int64(options.checkpointEvery) {
             let seq = fleet.lastSeq
             var snapshots = dirty.compactMap { name -> Snapshot? in

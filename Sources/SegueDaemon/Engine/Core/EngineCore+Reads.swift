@@ -27,6 +27,16 @@ extension EngineCore {
             } catch {
                 return Reply.error(id: request.id, WireError(error))
             }
+        } else if !leads(name) {
+            // Led by another daemon on the log: its state as of the log's end, folded from the log.
+            do {
+                if isQuiescent { try catchUp() } else { try followLog() }
+                seq = logFold?.lastSeq ?? fleet.lastSeq
+                state = logFold?.state(of: name) ?? fleet.state(of: name)
+                frame = max(frame, state.frame)
+            } catch {
+                return Reply.error(id: request.id, WireError(error.coreError))
+            }
         } else {
             state = fleet.state(of: name)
         }
@@ -66,8 +76,20 @@ extension EngineCore {
     }
 
     func listReply(_ request: Request) -> JSON {
-        NavigatorSummary.encodeList(
-            id: request.id, fleet.navigators.keys.sorted().map { fleet.navigators[$0]! }, seq: fleet.lastSeq)
+        guard isSharded else {
+            return NavigatorSummary.encodeList(
+                id: request.id, fleet.navigators.keys.sorted().map { fleet.navigators[$0]! }, seq: fleet.lastSeq)
+        }
+        // The navigators of every shard: this daemon's from the fleet, the others' from the log's fold.
+        do throws(StoreError) {
+            if isQuiescent { try catchUp() } else { try followLog() }
+        } catch {
+            return Reply.error(id: request.id, WireError(error.coreError))
+        }
+        let others = logFold?.navigators ?? [:]
+        let names = Set(others.keys).union(fleet.navigators.keys).sorted()
+        let states = names.map { fleet.navigators[$0] ?? others[$0]! }
+        return NavigatorSummary.encodeList(id: request.id, states, seq: max(fleet.lastSeq, logFold?.lastSeq ?? 0))
     }
 
     /// `history`: durable events after a seq, from the store (so a gap-filling client never sees an

@@ -66,6 +66,7 @@ extension EngineCore {
                 since: openedAt, clock: now)
             reply(envelope, pong.json(id: request.id))
         case .navigation(let command):
+            if let moved = movedReply(request) { return reject(envelope, moved) }
             execute(command, request, envelope, now: now)
         case .state(let at):
             reply(envelope, stateReply(request, at: at))
@@ -195,7 +196,8 @@ extension EngineCore {
     /// every reply after the durable seq, other clients' included.
     func previousCommand(_ id: String, _ request: Request, _ envelope: [[UInt8]]) -> Previous? {
         if let recent = recentCommands[id] { return .applied(recent) }
-        guard knownCommandIDs.needsLookup(id) else { return nil }
+        // Another daemon on the log may have stored the id: with shards, every id is looked up.
+        guard isSharded || knownCommandIDs.needsLookup(id) else { return nil }
         let stored: StoredCommand?
         do throws(StoreError) {
             stored = try store.command(id)

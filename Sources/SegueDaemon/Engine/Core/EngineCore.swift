@@ -1,4 +1,5 @@
 import SegueCore
+import SeguePostgres
 import SegueProtocol
 import SegueStore
 import SegueWire
@@ -63,6 +64,17 @@ final class EngineCore {
     var dirty: Set<String> = []
     var lastCheckpointSeq: Int64 = 0
     var pendingCheckpoint: (seq: Int64, snapshots: [Snapshot])?
+    /// Several daemons on one log: the shards this daemon leads, changes not applied yet, and where
+    /// the leaders of the others are (`EngineCore+Shards.swift`).
+    var led: Set<Int> = []
+    var pendingLeadership: [LeadershipChange] = []
+    var leaderOf: (Int) -> String? = { _ in nil }
+    /// With shards: every navigator of the log, folded from its durable events in seq order (this
+    /// daemon's and the others'), so a shard is taken without reading its history again, and reads
+    /// of navigators led elsewhere are answered from it.
+    var logFold: Fleet?
+    /// Navigators `logFold` changed since its last checkpoint.
+    var logFoldDirty: Set<String> = []
 
     /// Rebuilds every navigator from the log (the newest checkpoint, then the tail): `fold` says
     /// what it did, for the loop's log line.
@@ -81,6 +93,7 @@ final class EngineCore {
         fleet = Fleet(clock: clock)
         fleet.presentationDelay = options.presentationDelay.inNanoseconds
         fold = try rebuild()
+        if options.shards != nil { followFromPosition() }
         fleet.journaling = true
     }
 
@@ -104,6 +117,9 @@ final class EngineCore {
         case .turnEnded: checkpointIfDue()
         case .subscriptions(let delta): stats.subscriptions += Int64(delta)
         case .reload(let rules): options.defaultAnimators = rules
+        case .leadership(let changes, let now):
+            pendingLeadership += changes
+            applyLeadership(now: now)
         case .shutdown(let now):
             housekeeping(logNow: .max)
             heartbeat(now: now)

@@ -23,6 +23,7 @@ protocol EngineLogReading: AnyObject {
     func latestSnapshots() throws(StoreError) -> [Snapshot]
     func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot?
     func forEachEvent(after seq: Int64, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
+    func navigators() throws(StoreError) -> [String]
 }
 
 /// Any store, read by the core.
@@ -41,6 +42,7 @@ final class StoreLogReader: EngineLogReading {
         try store.events(of: navigator, after: seq, upTo: last)
     }
     func latestSnapshots() throws(StoreError) -> [Snapshot] { try store.latestSnapshots() }
+    func navigators() throws(StoreError) -> [String] { try store.navigators() }
     func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
         try store.snapshot(of: navigator, atOrBefore: seq)
     }

@@ -1,4 +1,5 @@
 import SegueCore
+import SeguePostgres
 import SegueStore
 
 /// One thing that happened to the engine, with the wall-clock instant (Unix ns) it happened at where
@@ -22,6 +23,9 @@ enum EngineInput {
     case subscriptions(Int)
     /// A SIGHUP reload: the defaults for navigators created from now on.
     case reload(defaultAnimators: AnimatorRules?)
+    /// Shards this daemon took or lost (several daemons on one log), applied once nothing of its
+    /// own is waiting to commit (`EngineCore.applyLeadership`).
+    case leadership([LeadershipChange], now: Int64)
     /// The loop is stopping: every line the rate limits hold back goes out, and a last heartbeat.
     case shutdown(now: Int64)
 }

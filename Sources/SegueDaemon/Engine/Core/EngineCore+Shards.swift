@@ -1,0 +1,183 @@
+import SegueCore
+import SeguePostgres
+import SegueProtocol
+import SegueStore
+
+/// Several daemons on one PostgreSQL log (docs/operations.md, "Several daemons on one log"): the
+/// fleet holds only the navigators of the shards this daemon leads, and only the log's position for
+/// the rest; a command for a navigator led elsewhere is answered `moved`.
+extension EngineCore {
+    var isSharded: Bool { options.shards != nil }
+
+    /// Whether this daemon decides for `navigator` (always, with one daemon on the log).
+    func leads(_ navigator: String) -> Bool {
+        guard let shards = options.shards else { return true }
+        return led.contains(shards.shard(of: navigator))
+    }
+
+    /// Nothing of this daemon's own waits to commit: the fleet may take events from the log.
+    var isQuiescent: Bool { uncommitted.isEmpty && durableSeq >= fleet.lastSeq }
+
+    /// A leadership change waits for the commits in flight: the loop stops reading commands meanwhile.
+    var holdsRequests: Bool { !pendingLeadership.isEmpty && !isQuiescent }
+
+    /// Applies the changes that arrived, once nothing of this daemon's own is uncommitted (what the
+    /// fleet takes from the log is numbered after what it committed).
+    func applyLeadership(now: Int64) {
+        guard !pendingLeadership.isEmpty, isQuiescent else { return }
+        let changes = pendingLeadership
+        pendingLeadership.removeAll()
+        for change in changes {
+            switch change {
+            case .acquired(let shard, let epoch): takeOver(shard, epoch: epoch, now: now)
+            case .lost(let shards, let reason): stepDown(shards, reason: reason)
+            }
+        }
+    }
+
+    /// The reply for a command on a navigator another daemon leads, or nil when this one leads it.
+    func movedReply(_ request: Request) -> JSON? {
+        guard let shards = options.shards, let name = request.navigator, !leads(name) else { return nil }
+        let shard = shards.shard(of: name)
+        guard let leader = leaderOf(shard) else {
+            return Reply.error(
+                id: request.id, .unavailable,
+                "No daemon leads shard \(shard) (navigator \(name)) at the moment: a takeover is under way. "
+                    + "Retry in a moment, with the same id.")
+        }
+        return MovedReply(navigator: name, shard: shard, leader: leader).json(id: request.id)
+    }
+
+    // MARK: Following the log
+
+    /// At start, with shards: the fold of the whole log becomes `logFold`, and the fleet keeps only
+    /// its position (each shard's navigators join it when the shard is taken).
+    func followFromPosition() {
+        logFold = fleet
+        var position = Fleet(clock: clock)
+        position.skip(toSeq: fleet.lastSeq, frame: fleet.lastFrame, time: fleet.lastTime)
+        fleet = position
+        logFoldDirty = dirty
+        dirty.removeAll()
+        durableSeq = fleet.lastSeq
+    }
+
+    /// Folds what was appended since into `logFold` (always safe: it holds only durable events).
+    func followLog() throws(StoreError) { try follow(movingFleet: false) }
+
+    /// `followLog`, and moves the fleet's position past what other daemons appended. Call only when
+    /// quiescent: the fleet's next events are numbered after them.
+    func catchUp() throws(StoreError) { try follow(movingFleet: true) }
+
+    private func follow(movingFleet: Bool) throws(StoreError) {
+        guard var follower = logFold else { return }
+        var fleet = self.fleet
+        let from = movingFleet ? min(follower.lastSeq, fleet.lastSeq) : follower.lastSeq
+        try store.forEachEvent(after: from) { record throws(StoreError) in
+            if record.seq > follower.lastSeq {
+                try Self.take(record, into: &follower, applying: true)
+                logFoldDirty.insert(record.navigator)
+            }
+            // After the fleet's position, events are other daemons' (its own are in the fleet); a
+            // navigator this daemon leads has no events but its own (the fence sees to it).
+            if movingFleet, record.seq > fleet.lastSeq {
+                try Self.take(record, into: &fleet, applying: leads(record.navigator))
+            }
+        }
+        logFold = follower
+        guard movingFleet else { return }
+        fleet.markDurable(through: fleet.lastSeq)
+        self.fleet = fleet
+        durableSeq = max(durableSeq, fleet.lastSeq)
+    }
+
+    /// Checkpoints of a log several daemons share are written by the leader of shard 0, from
+    /// `logFold`, which holds every navigator (a daemon's fleet holds only its shards'): every
+    /// `checkpointEvery` events of the log, the navigators changed since the last one. They are
+    /// durable already, so they are saved at once; a restart of any daemon folds from them.
+    func checkpointLogFold() {
+        guard led.contains(0), let fold = logFold, fold.lastSeq - lastCheckpointSeq >= Int64(options.checkpointEvery)
+        else { return }
+        var snapshots = logFoldDirty.compactMap { name -> Snapshot? in
+            guard let s = fold.navigators[name] else { return nil }
+            return Snapshot(navigator: name, seq: fold.lastSeq, revision: s.revision, state: s.json)
+        }
+        snapshots.append(
+            Snapshot(
+                navigator: Self.checkpointMarker, seq: fold.lastSeq, revision: 0,
+                state: ["frame": .int(fold.lastFrame), "time": .int(fold.lastTime)]))
+        logFoldDirty.removeAll(keepingCapacity: true)
+        lastCheckpointSeq = fold.lastSeq
+        stats.checkpoints += 1
+        actions.append(.saveSnapshots(seq: fold.lastSeq, snapshots))
+    }
+
+    /// Applies `record` to the fleet, or only moves past it.
+    static func take(_ record: EventRecord, into fleet: inout Fleet, applying: Bool) throws(StoreError) {
+        guard applying else { return fleet.skip(record) }
+        do throws(CoreError) { try fleet.apply(record) } catch {
+            throw StoreError(kind: .invalidData, message: "The log cannot be folded: \(error.message)")
+        }
+    }
+
+    // MARK: Taking and giving up shards
+
+    /// Folds the shard's navigators from the log and resolves their in-flight transitions as
+    /// recovery does at start: animating ones complete at their scheduled frame (the next frame
+    /// close finds them due), interactive ones lost their gesture and are cancelled with reason
+    /// `recovery` at the first frame not ticked yet.
+    func takeOver(_ shard: Int, epoch: Int64, now: Int64) {
+        guard let shards = options.shards else { return }
+        let started = timer.monotonic()
+        var names: [String] = []
+        do {
+            try catchUp()
+            for (name, state) in logFold?.navigators ?? [:]
+            where shards.shard(of: name) == shard && fleet.navigators[name] == nil {
+                fleet.restore(state, seq: fleet.lastSeq, frame: state.frame, time: 0)
+                names.append(name)
+            }
+        } catch {
+            for name in names { fleet.forget(name) }
+            log(.error, "Could not fold shard \(shard) from the log (\(error)); giving it up for another daemon.")
+            actions.append(.giveUp([shard]))
+            return
+        }
+        led.insert(shard)
+        let frame = max(fleet.closedFrame, clock.frame(atOrBefore: now)) + 1
+        let events = fleet.recover(atFrame: frame, only: Set(names))
+        for name in names { dirty.insert(name) }
+        submitClockEvents(events)
+        let ms = (timer.monotonic() - started) / 1_000_000
+        log(
+            .notice,
+            "Took shard \(shard) (epoch \(epoch)): \(names.count) navigators folded from the log at seq "
+                + "\(fleet.lastSeq) in \(ms) ms, \(events.count) interactive transitions cancelled for recovery.")
+    }
+
+    /// Forgets the shards' navigators: their commands get `moved` from now on.
+    func stepDown(_ shards: [Int], reason: String) {
+        guard let map = options.shards else { return }
+        let lost = Set(shards).intersection(led)
+        guard !lost.isEmpty else { return }
+        led.subtract(lost)
+        let names = fleet.navigators.keys.filter { lost.contains(map.shard(of: $0)) }
+        for name in names {
+            fleet.forget(name)
+            dirty.remove(name)
+        }
+        log(
+            .warning,
+            "Stepped down for shard(s) \(lost.sorted().map(String.init).joined(separator: ", ")): \(reason); "
+                + "\(names.count) navigators left to their new leader.")
+    }
+
+    /// Whether a failed append was refused because this daemon no longer leads a shard of it.
+    static func isFenced(_ error: StoreError) -> Bool { error.sqlState == SQLState.fenced }
+
+    /// Whether a failed append lost the race for the next seqs to another daemon.
+    static func isLogMoved(_ error: StoreError) -> Bool {
+        error.sqlState == SQLState.logMoved
+            || (error.sqlState == SQLState.uniqueViolation && error.message.contains("events_pkey"))
+    }
+}

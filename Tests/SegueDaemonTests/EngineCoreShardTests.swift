@@ -1,0 +1,68 @@
+import SegueCore
+import SegueProtocol
+import SegueStore
+import Testing
+
+@testable import SegueDaemon
+
+/// Several daemons on one log, as the engine's rules see it: leadership changes in, `moved` for the
+/// shards led elsewhere, and a shard taken from the log with its transitions resolved.
+@Suite struct EngineCoreShardTests {
+    static let shards = ShardMap(count: 2)
+
+    /// A navigator name in `shard`.
+    static func name(in shard: Int, _ prefix: String = "n") -> String {
+        (0...).lazy.map { "\(prefix)\($0)" }.first { shards.shard(of: $0) == shard }!
+    }
+
+    static func sharded(_ log: FakeLog = FakeLog(), leading: [Int]) throws -> EngineHarness {
+        let h = try EngineHarness(log: log) { $0.shards = Self.shards }
+        h.core.leaderOf = { shard in "tcp://leader-of-\(shard):7400" }
+        _ = h.core.step(.leadership(leading.map { .acquired(shard: $0, epoch: 1) }, now: h.now))
+        return h
+    }
+
+    @Test func aCommandForAShardLedElsewhereIsAnsweredMoved() throws {
+        let h = try Self.sharded(leading: [0])
+        let mine = Self.name(in: 0)
+        let theirs = Self.name(in: 1)
+        #expect(h.call(#"{"cmd":"create","navigator":"\#(mine)","root":"Home"}"#).reply["ok"] == true)
+        let moved = h.call(#"{"cmd":"create","navigator":"\#(theirs)","root":"Home","id":"c1"}"#)
+        #expect(moved.appended.isEmpty)
+        #expect(
+            moved.reply
+                == MovedReply(navigator: theirs, shard: 1, leader: "tcp://leader-of-1:7400").json(id: "c1"))
+        h.core.leaderOf = { _ in nil }
+        let leaderless = h.call(#"{"cmd":"create","navigator":"\#(theirs)","root":"Home"}"#).reply
+        #expect(leaderless["error"]?["code"] == "unavailable", "no leader known: retry")
+    }
+
+    /// A standby on the same log takes the shard: the navigator joins its fleet as the log left it, the
+    /// interactive transition the old leader had in flight is cancelled for recovery, and the
+    /// standby answers for it from then on; the old leader, stepped down, answers `moved`.
+    @Test func aTakenShardIsFoldedFromTheLogAndItsGestureCancelled() throws {
+        let log = FakeLog()
+        let old = try Self.sharded(log, leading: [0, 1])
+        let standby = try Self.sharded(log, leading: [])
+        let name = Self.name(in: 0)
+        _ = old.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#)
+        _ = old.call(#"{"cmd":"push","navigator":"\#(name)","screen":"B","animated":false}"#)
+        _ = old.call(#"{"cmd":"begin","navigator":"\#(name)","operation":"pop"}"#)
+        _ = old.call(#"{"cmd":"update","navigator":"\#(name)","percent":0.4}"#)
+        let before = log.events.count
+
+        _ = old.core.step(.leadership([.lost(shards: [0], reason: "test")], now: old.now))
+        standby.move(frames: 3)
+        _ = standby.core.step(.leadership([.acquired(shard: 0, epoch: 2)], now: standby.now))
+        _ = standby.commit()
+        let resolved = log.events.dropFirst(before)
+        #expect(resolved.map(\.type) == ["transition.cancelled"])
+        #expect(resolved.first?.data["reason"] == "recovery")
+        #expect(resolved.first?.seq == Int64(before + 1), "numbered after the old leader's events")
+        let state = standby.call(#"{"cmd":"state","navigator":"\#(name)"}"#).reply
+        #expect(state["transition"] == .null && state["revision"]?.int64Value == resolved.first?.revision)
+        #expect(
+            old.call(#"{"cmd":"pop","navigator":"\#(name)"}"#).reply["error"]?["code"] == "moved",
+            "the old leader forgot the shard")
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import PostgresTestSupport
+import SegueCore
+import Testing
+
+@testable import SeguePostgres
+@testable import SegueStore
+
+/// Several daemons on one log: every append of a daemon that leads shards is fenced in its
+/// transaction (`segue_fence`) by the shards' epochs and by the log's end.
+@Suite struct PostgresFenceTests {
+    /// A store that leads shards as a daemon does (`ShardLeases`), without a leadership thread: the
+    /// test sets the epochs it holds and those in `shards`.
+    static func store(_ place: LogPlace, holding epochs: [Int: Int64]) throws -> PostgresEventStore {
+        let leases = ShardLeases(map: ShardMap(count: 2))
+        for (shard, epoch) in epochs { leases.set(shard, epoch: epoch) }
+        return try PostgresEventStore(
+            settings: ConnectionSettings(conninfo: place.conninfo!), leases: leases)
+    }
+
+    static func setShards(_ place: LogPlace, _ epochs: [Int: Int64]) throws {
+        let admin = try PostgresSchemaTests.admin(place)
+        for (shard, epoch) in epochs {
+            try admin.execute(
+                "INSERT INTO shards (shard, epoch, leader) VALUES (\(shard), \(epoch), 'tcp://test:1') "
+                    + "ON CONFLICT (shard) DO UPDATE SET epoch = \(epoch)")
+        }
+    }
+
+    /// A navigator name in `shard` of two.
+    static func navigator(in shard: Int) -> String {
+        (0...).lazy.map { "n\($0)" }.first { ShardMap(count: 2).shard(of: $0) == shard }!
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var held: Int64?
+        var stored: Int64
+        var appends: Bool
+        var testDescription: String { "held \(held.map(String.init) ?? "none"), stored \(stored)" }
+    }
+
+    /// Only the epoch in `shards` lets an append through: a leader whose shard was taken (a newer
+    /// epoch) or that never took it appends nothing, and the batch fails `unavailable` as fenced.
+    @Test(arguments: [
+        Case(held: 1, stored: 1, appends: true),
+        Case(held: 1, stored: 2, appends: false),
+        Case(held: nil, stored: 1, appends: false),
+    ])
+    func anAppendNeedsTheShardsCurrentEpoch(_ c: Case) throws {
+        let place = try LogPlace(.postgres)
+        let store = try Self.store(place, holding: c.held.map { [0: $0] } ?? [:])
+        try Self.setShards(place, [0: c.stored])
+        var numberer = Numberer()
+        do {
+            try store.append(numberer.unit(Self.navigator(in: 0), count: 2))
+            #expect(c.appends, "appended with epoch \(c.held ?? 0) while shards says \(c.stored)")
+        } catch {
+            #expect(!c.appends, "\(error)")
+            #expect(error.sqlState == SQLState.fenced)
+            #expect(error.code == .unavailable)
+        }
+        #expect(try store.allEvents().count == (c.appends ? 2 : 0))
+    }
+
+    /// Two leaders of different shards: an append numbered on an end another daemon has moved is
+    /// refused whole (`SG002` by the fence, or the seq's primary key when both commit at once), and
+    /// numbered again after the other's events it goes through.
+    @Test func anAppendNumberedBehindAnotherDaemonsIsRefusedWhole() throws {
+        let place = try LogPlace(.postgres)
+        let first = try Self.store(place, holding: [0: 1])
+        let second = try Self.store(place, holding: [1: 1])
+        try Self.setShards(place, [0: 1, 1: 1])
+        var numbering = Numberer()
+        try first.append(numbering.unit(Self.navigator(in: 0), count: 2))
+        var stale = Numberer()
+        do {
+            try second.append(stale.unit(Self.navigator(in: 1), count: 3))
+            Issue.record("an append numbered from seq 1 went into a log ending at seq 2")
+        } catch {
+            #expect(error.sqlState == SQLState.logMoved, "\(error)")
+        }
+        var fresh = Numberer(seq: 2)
+        try second.append(fresh.unit(Self.navigator(in: 1), count: 3))
+        let events = try first.allEvents()
+        #expect(events.map(\.seq) == [1, 2, 3, 4, 5])
+        #expect(checkGapless(events) == nil)
+    }
+
+    /// A takeover's epoch bump waits for an append holding the shard (`FOR SHARE`) and an append
+    /// after it is refused: an append is either in the log the new leader folds, or not at all.
+    @Test func theEpochBumpOrdersAgainstAnAppendInFlight() throws {
+        let place = try LogPlace(.postgres)
+        _ = try Self.store(place, holding: [:])
+        try Self.setShards(place, [0: 1])
+        let admin = try PostgresSchemaTests.admin(place)
+        try admin.execute("BEGIN")
+        try admin.execute("SELECT segue_fence(ARRAY[0]::bigint[], ARRAY[1]::bigint[], 0)")
+        let bumper = try PostgresSchemaTests.admin(place)
+        try bumper.execute("SET lock_timeout = 200")
+        #expect(throws: PostgresError.self, "the bump waits for the append's transaction") {
+            try bumper.execute("UPDATE shards SET epoch = epoch + 1 WHERE shard = 0")
+        }
+        try admin.execute("COMMIT")
+        try bumper.execute("UPDATE shards SET epoch = epoch + 1 WHERE shard = 0")
+        #expect(throws: PostgresError.self, "the old epoch is refused after the bump") {
+            try admin.execute("SELECT segue_fence(ARRAY[0]::bigint[], ARRAY[1]::bigint[], 0)")
+        }
+    }
+}
