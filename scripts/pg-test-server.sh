@@ -15,6 +15,17 @@
 # run that crashes leaves nothing behind. Exit status 3 (and a message) when postgresql-15 is
 # not installed.
 set -euo pipefail
+# The server and the watchdog outlive this script: they must not keep what the caller left open (a
+# test process's other pipes, whose readers would then never see their end). Start again without
+# any descriptor past stderr; the whole `if` is read before it runs, so closing the script's own
+# descriptor is safe.
+if [ -z "${PG_TEST_SERVER_FDS_CLOSED:-}" ]; then
+  for fd in /proc/$$/fd/*; do
+    fd=${fd##*/}
+    [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+  done 2>/dev/null || true
+  PG_TEST_SERVER_FDS_CLOSED=1 exec bash "$0" "$@"
+fi
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 PG_TEST_USER=${PG_TEST_USER:-segue-pgtest}
 command=${1:-}
