@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// `segue watch` in a real terminal (a detached tmux session of fixed size), and through a pipe.
@@ -14,7 +15,11 @@ import Testing
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(script), nil]
         defer { for p in argv { free(p) } }
-        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return "" }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        SpawnActions.closeInherited(&actions)
+        guard posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0 else { return "" }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""

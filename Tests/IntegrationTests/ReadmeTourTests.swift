@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// The README's five-minute tour, pasted line by line: every line of its `sh` blocks runs against a
@@ -37,7 +38,11 @@ import Testing
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(script), nil]
         defer { for p in argv { free(p) } }
-        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        SpawnActions.closeInherited(&actions)
+        guard posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0 else {
             return CliResult(status: -1, stdout: "", stderr: "posix_spawn failed")
         }
         var status: Int32 = 0

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Glibc
 
 /// A real systemd booted as PID 1 in fresh namespaces by scripts/systemd-boot.sh, on an overlay of `/`
@@ -143,6 +144,7 @@ enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        SpawnActions.closeInherited(&actions)
         let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
