@@ -13,11 +13,10 @@ import Synchronization
 /// the epochs in its transaction (`ShardLeases`, `segue_fence`), so a leader whose session was
 /// dropped without its knowing cannot append after the takeover.
 ///
-/// Failure detection: a killed process closes its socket, which the server sees at once. A leader
-/// cut off by the network stops polling: standbys end its session once it has been idle for
-/// `staleAfterMilliseconds` (`endStaleHolders`), which frees its locks; the server's own TCP
-/// keepalives and `tcp_user_timeout` (about a second each) are the backstop. The connection's
-/// libpq keepalives and `tcp_user_timeout` make the cut-off leader notice the loss and step down.
+/// Failure detection: the session sets the server's TCP keepalives and `tcp_user_timeout` to about
+/// a second, so the server ends the session of a leader cut off by the network within a couple of
+/// seconds (a killed process closes its socket, which the server sees at once); the connection's
+/// own libpq keepalives make this side notice the same loss.
 package final class PostgresLeadership: @unchecked Sendable {
 
     package let leases: ShardLeases
@@ -116,7 +115,6 @@ package final class PostgresLeadership: @unchecked Sendable {
         do throws(PostgresError) {
             let connection = try live(&changes)
             try releaseRequested(connection, &changes)
-            try endStaleHolders(connection)
             try takeFree(connection, &changes)
             try readLeaders(connection, &changes)
         } catch {
@@ -182,38 +180,6 @@ package final class PostgresLeadership: @unchecked Sendable {
         parameters.append(Int32(shard))
         try connection.query("SELECT pg_advisory_unlock($1, $2)", parameters)
         leases.set(shard, epoch: nil)
-    }
-
-    /// How long a leadership session may sit idle before standbys take it for cut off: several polls
-    /// (a live one queries every `pollInterval`), well under the second a takeover must fit in.
-    static let staleAfterMilliseconds = 600
-
-    /// Ends the server sessions of leaders cut off by the network. The server alone would keep their
-    /// locks until its keepalives give up on the peer, about two seconds at TCP's one-second
-    /// granularity; but a live leader's session runs a query every poll, so one idle for
-    /// `staleAfterMilliseconds` holding a shard's lock is gone, and ending its backend frees the lock
-    /// at once. A live leader stalled that long only loses its shards: its next append is fenced by
-    /// the epoch the taker bumps, and nothing acknowledged is lost.
-    private func endStaleHolders(_ connection: PostgresConnection) throws(PostgresError) {
-        guard leases.epochs.count < leases.map.count else { return }
-        var parameters = PostgresParameters()
-        parameters.append(Int64(lockClass))
-        parameters.append(Int64(Self.staleAfterMilliseconds))
-        let ended = try connection.query(
-            """
-            SELECT a.pid::bigint, pg_terminate_backend(a.pid) FROM pg_stat_activity a
-            WHERE a.application_name = 'segued leadership' AND a.pid <> pg_backend_pid()
-                AND a.datname = current_database() AND a.state = 'idle'
-                AND a.state_change < clock_timestamp() - $2::bigint * interval '1 millisecond'
-                AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory'
-                    AND l.granted AND l.classid = $1::oid)
-            """, parameters)
-        for row in 0..<ended.rowCount {
-            let pid = (try? ended.int64(row, 0)).flatMap { $0 } ?? 0
-            log(
-                "Shard leadership: ended the PostgreSQL session of a leader silent for over "
-                    + "\(Self.staleAfterMilliseconds) ms (backend \(pid)); its shards are free to take.")
-        }
     }
 
     /// Tries the lock of every shard not held, and takes each it gets: epoch bumped, endpoint recorded.
