@@ -1,12 +1,12 @@
 extension Fleet {
     /// Records `name`'s new digest (`nil`: the navigator is gone) in the fleet's sum.
     mutating func noteDigest(of name: String, _ digest: SHA256.Digest?) {
-        digestSum &-= digestWords[name] ?? 0
-        if let word = digest?.leading64 {
-            digestWords[name] = word
-            digestSum &+= word
+        digestSum &-= digests[name]?.digest.leading64 ?? 0
+        if let digest, let revision = navigators[name]?.revision {
+            digests[name] = (revision, digest)
+            digestSum &+= digest.leading64
         } else {
-            digestWords[name] = nil
+            digests[name] = nil
         }
     }
 
@@ -20,7 +20,7 @@ extension Fleet {
         var sum = digestSum
         var seen: Set<String> = []
         for entry in journal where entry.seq > seq && seen.insert(entry.name).inserted {
-            sum &-= digestWords[entry.name] ?? 0
+            sum &-= digests[entry.name]?.digest.leading64 ?? 0
             if let previous = entry.previous { sum &+= StateDigest.digest(of: previous).leading64 }
         }
         return StateDigest.fleetHex(sum)

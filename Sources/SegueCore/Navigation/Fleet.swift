@@ -31,9 +31,10 @@ package struct Fleet: Sendable {
     package var journaling = false
     /// Added to each tick's frame instant for its `presentAt`, ns: the daemon's `presentationDelay`.
     package var presentationDelay: Int64 = 0
-    /// Each navigator's `StateDigest` (its leading 64 bits) and their sum, the fleet digest, kept up
+    /// Each navigator's `StateDigest` at its current revision (final ticks reuse it) and the sum of
+    /// their leading 64 bits, the fleet digest, kept up
     /// to date as navigators change (`Fleet+Digest.swift`).
-    var digestWords: [String: UInt64] = [:]
+    var digests: [String: (revision: Int64, digest: SHA256.Digest)] = [:]
     package internal(set) var digestSum: UInt64 = 0
 
     package init(clock: FrameClock) { self.clock = clock }
@@ -182,7 +183,8 @@ package struct Fleet: Sendable {
         closedFrame = max(closedFrame, frame)
         let delay = presentationDelay
         for name in active {
-            inPlace(name) { Navigator.forEachTick($0, frame: frame, presentationDelay: delay, body) }
+            let known = digests[name]
+            inPlace(name) { Navigator.forEachTick($0, frame: frame, presentationDelay: delay, digest: known, body) }
         }
         prune(after: frame)
     }
@@ -208,7 +210,10 @@ package struct Fleet: Sendable {
         for name in active {
             // Read in place through the dictionary's modify accessor: a plain lookup would copy the
             // whole state (retaining every member) for each navigator in every frame.
-            inPlace(name) { Navigator.appendTicks($0, frame: frame, presentationDelay: delay, to: &out) }
+            let known = digests[name]
+            inPlace(name) {
+                Navigator.appendTicks($0, frame: frame, presentationDelay: delay, digest: known, to: &out)
+            }
         }
         if prune { self.prune(after: frame) }
         return out

@@ -80,20 +80,25 @@ extension Navigator {
     /// `ticks(_:frame:)` appended to `out`: the frame loop gathers every navigator's ticks into one
     /// array instead of allocating one per navigator per frame.
     package static func appendTicks(
-        _ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0, to out: inout [Tick]
+        _ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0,
+        digest known: (revision: Int64, digest: SHA256.Digest)? = nil, to out: inout [Tick]
     ) {
-        forEachTick(state, frame: frame, presentationDelay: presentationDelay) { out.append($0) }
+        forEachTick(state, frame: frame, presentationDelay: presentationDelay, digest: known) { out.append($0) }
     }
 
     /// `ticks(_:frame:)` handed to `body` one at a time, in order: the frame loop encodes each as it
-    /// comes instead of storing it.
+    /// comes instead of storing it. `known`: the state's digest if the caller holds it (a final tick
+    /// carries it), so that it is not hashed again; used only when its revision is the state's.
     @inline(__always)
     package static func forEachTick(
-        _ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0, _ body: (Tick) -> Void
+        _ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0,
+        digest known: (revision: Int64, digest: SHA256.Digest)? = nil, _ body: (Tick) -> Void
     ) {
         for ended in state.ended where ended.endFrame == frame {
             let fraction: Double = ended.phase == .completed ? 1 : 0
             var made = tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true)
+            let digest = known.flatMap { $0.revision == state.revision ? $0.digest : nil }
+            made.digest = (digest ?? StateDigest.digest(of: state)).hex
             made.presentationDelay = presentationDelay
             body(made)
         }
@@ -118,6 +123,6 @@ extension Navigator {
             time: state.clock.instant(ofFrame: frame), phase: phase, fraction: fraction, progress: progress,
             revision: state.revision, final: final, fromScreen: t.from.id, toScreen: t.to.id, views: views,
             gesture: phase == .interactive ? TickGesture(touch: t.touch, edge: t.swipeEdge, velocity: t.velocity) : nil,
-            digest: final ? StateDigest.digest(of: state).hex : nil)
+            digest: nil)
     }
 }
