@@ -63,11 +63,7 @@ import Testing
 
         let replay = try Cli.run(["replay", "--json", d.logLocation])
         #expect(replay.status == 0, "\(replay.stderr)")
-        let replayed = Set(replay.stdout.split(separator: "\n").map { Array($0.utf8) })
-        var missing: [String] = []
-        for tick in live where !replayed.contains(tick.raw) {
-            missing.append(String(decoding: tick.raw, as: UTF8.self))
-        }
+        let missing = TestSubscriber.missing(live, from: replay.stdout)
         #expect(
             missing.isEmpty,
             "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first ?? "")")
@@ -145,8 +141,7 @@ import Testing
         #expect(live.contains { $0.body["phase"] == "paused" })
         let replay = try Cli.run(["replay", "--json", d.logLocation])
         #expect(replay.status == 0, "\(replay.stderr)")
-        let replayed = Set(replay.stdout.split(separator: "\n").map { Array($0.utf8) })
-        let missing = live.filter { !replayed.contains($0.raw) }.map { String(decoding: $0.raw, as: UTF8.self) }
+        let missing = TestSubscriber.missing(live, from: replay.stdout)
         #expect(
             missing.isEmpty,
             "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first ?? "")")

@@ -55,16 +55,10 @@ import Testing
         #expect(live.contains { $0.body["gesture"]?["edge"] == "left" })
         let replay = try Cli.run(["replay", "--json", d.logLocation])
         #expect(replay.status == 0, "\(replay.stderr)")
-        let missing = Self.missing(live, from: replay.stdout)
+        let missing = TestSubscriber.missing(live, from: replay.stdout)
         #expect(
             missing.isEmpty,
             "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first ?? "")")
         #expect(live.count > 40)
-    }
-
-    /// The live ticks (raw bodies) that `replayed` (one tick per line) does not hold byte for byte.
-    static func missing(_ live: [(topic: String, body: JSON, raw: [UInt8])], from replayed: String) -> [String] {
-        let lines = Set(replayed.split(separator: "\n").map { Array($0.utf8) })
-        return live.filter { !lines.contains($0.raw) }.map { String(decoding: $0.raw, as: UTF8.self) }
     }
 }

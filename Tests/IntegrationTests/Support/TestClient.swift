@@ -68,6 +68,13 @@ final class TestSubscriber {
         context.terminate()
     }
 
+    /// The live messages (raw bodies) that `replayed` (one body per line, as `segue replay --json`
+    /// prints them) does not hold byte for byte.
+    static func missing(_ live: [(topic: String, body: JSON, raw: [UInt8])], from replayed: String) -> [String] {
+        let lines = Set(replayed.split(separator: "\n").map { Array($0.utf8) })
+        return live.filter { !lines.contains($0.raw) }.map { String(decoding: $0.raw, as: UTF8.self) }
+    }
+
     /// Receives until `timeout` passes with nothing new, or `until` says stop.
     func collect(
         idle: Duration = .milliseconds(300), max: Duration = .seconds(10), until: ((String, JSON) -> Bool)? = nil
