@@ -140,8 +140,9 @@ enum CommandTree {
                 ]),
             CommandConfiguration(
                 name: "cancel", abstract: "Animate the interactive transition back; the stack stays as it was.",
-                discussion: "On an animating, finishing or paused transition, with neither --completion-curve nor "
-                    + "--animator-curve, it reverses: it turns back from where it is, keeping its velocity.",
+                discussion: "On a navigator that create made with retarget, an animating, finishing or paused "
+                    + "transition given neither --completion-curve nor --animator-curve reverses: it turns back "
+                    + "from where it is, keeping its velocity.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
                 options: [OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner]
                     + completion + GestureOptions.animator + mutation + [gestureWait],

@@ -207,8 +207,8 @@ enum GestureCommands {
         }
     }
 
-    /// `--completion-speed` (default 1) and `--completion-curve` (nil when not given: `cancel` of a
-    /// clock-driven transition then reverses it, keeping its velocity).
+    /// `--completion-speed` (default 1) and `--completion-curve` (nil when not given: on a navigator
+    /// created with `retarget`, `cancel` of a clock-driven transition then reverses it).
     static func completion(_ inv: Invocation) throws(UsageError) -> (Double, TimingCurve?) {
         let speed = try inv.double("completion-speed") ?? 1
         var curve: TimingCurve?
