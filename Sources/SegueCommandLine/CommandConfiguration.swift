@@ -12,10 +12,16 @@ package struct CommandConfiguration: Sendable {
     /// Shell lines shown under EXAMPLES.
     package var examples: [String]
     package var subcommands: [CommandConfiguration]
+    /// Options the commands below this one share, which may also come before a subcommand's name
+    /// (`segue --endpoint X push main Detail`, `segue gesture --json end main`). They are handed to
+    /// the command the words name, which parses them as if they came after it, so they mean the same
+    /// wherever they stand; it must list them among its own `options` to take them.
+    package var globalOptions: [OptionSpec]
 
     package init(
         name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
-        options: [OptionSpec] = [], examples: [String] = [], subcommands: [CommandConfiguration] = []
+        options: [OptionSpec] = [], examples: [String] = [], subcommands: [CommandConfiguration] = [],
+        globalOptions: [OptionSpec] = []
     ) {
         self.name = name
         self.abstract = abstract
@@ -24,6 +30,7 @@ package struct CommandConfiguration: Sendable {
         self.options = options
         self.examples = examples
         self.subcommands = subcommands
+        self.globalOptions = globalOptions
     }
 
     package func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }

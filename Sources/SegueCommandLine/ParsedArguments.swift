@@ -18,22 +18,63 @@ package struct ParsedArguments: Equatable, Sendable {
 
 extension CommandConfiguration {
     /// Finds the subcommand a command line names: returns the chain from the root and the words
-    /// left for the last command. `--help` before a subcommand name stays with the current command.
+    /// left for the last command. Global options (`globalOptions` of the commands on the way) may
+    /// stand before or between the command's words: they are handed to the last command ahead of
+    /// the words after its name. `--help` or any other option before a subcommand name stays with
+    /// the current command, which reports it. After `--` no word is an option, but the first words
+    /// still name the command.
     package func resolve(_ argv: [String]) throws(UsageError) -> (path: [CommandConfiguration], rest: [String]) {
         var path = [self]
+        var handed: [String] = []
+        var terminated = false
         var rest = argv[...]
-        while let current = path.last, !current.subcommands.isEmpty {
-            guard let word = rest.first else {
-                return (path, [])
+        while let current = path.last, !current.subcommands.isEmpty, let word = rest.first {
+            if !terminated, word == "--" {
+                terminated = true
+                rest = rest.dropFirst()
+                continue
             }
-            if word.hasPrefix("-") { break }
+            if !terminated, word.hasPrefix("-") {
+                guard let count = Self.globalOptionLength(rest, path.flatMap(\.globalOptions)) else { break }
+                handed += rest.prefix(count)
+                rest = rest.dropFirst(count)
+                continue
+            }
             guard let sub = current.subcommand(named: word) else {
                 throw .unknownCommand(word, in: path.map(\.name).joined(separator: " "))
             }
             path.append(sub)
             rest = rest.dropFirst()
         }
+        if path.last!.subcommands.isEmpty { return (path, handed + (terminated ? ["--"] : []) + rest) }
+        // Options but no command: a missing command, not a bare `segue` (which prints help).
+        if rest.isEmpty, !handed.isEmpty || terminated {
+            throw .missingCommand(path.map(\.name).joined(separator: " "))
+        }
         return (path, Array(rest))
+    }
+
+    /// How many of `words` the global option at their start takes: 1, or 2 with its separate value;
+    /// nil when the first word is not made of global options. The value is the next word unless that
+    /// is `--` or a long option (`--timeout --json` is a missing value, as `parse` reads it); a dashed
+    /// word goes along with its option, and the command decides, as a CURVE key may start with a dash.
+    private static func globalOptionLength(_ words: ArraySlice<String>, _ globals: [OptionSpec]) -> Int? {
+        guard let first = words.first else { return nil }
+        var needsValue = false
+        for token in ArgumentTokenizer.tokenize([first]) {
+            switch token {
+            case .long(let name, let attached):
+                guard let option = globals.first(where: { $0.name == name }) else { return nil }
+                needsValue = !option.isFlag && attached == nil
+            case .short(let letter):
+                guard let option = globals.first(where: { $0.short == letter }) else { return nil }
+                needsValue = !option.isFlag
+            case .value, .terminator:
+                return nil
+            }
+        }
+        guard needsValue, let next = words.dropFirst().first, next != "--", !next.hasPrefix("--") else { return 1 }
+        return 2
     }
 
     /// Parses the words of this command: options anywhere, positionals in order.

@@ -166,6 +166,8 @@ enum CommandTree {
     static let root = CommandConfiguration(
         name: "segue", abstract: "Drive and observe segued, the navigation coordinator daemon.",
         discussion: "segue --version prints the version.\n\n"
+            + "The options commands share (\(global.map { "--\($0.name)" }.joined(separator: ", "))) may also come "
+            + "before or between the command's words: segue --endpoint tcp://10.0.0.5:7400 push main Detail.\n\n"
             + "Exit status: 0 ok, 1 the daemon said no (code and message on stderr), 2 --wait saw a cancel, "
             + "3 no answer in time (or nothing listens at the endpoint), 64 usage, 69 endpoint unusable or handshake refused (CURVE keys), 74 file, key "
             + "file or data dir error.\n\nA daemon with CURVE needs --server-key (its public key) and --client-key "
@@ -439,7 +441,8 @@ enum CommandTree {
                     "segue replay log.jsonl --publish tcp://127.0.0.1:7501",
                     "segue replay log.jsonl --publish tcp://127.0.0.1:7501 --speed 0.25 --wait-subscriber",
                 ]),
-        ] + pictures + [MigrateCommand.configuration, RelayCommand.configuration]))
+        ] + pictures + [MigrateCommand.configuration, RelayCommand.configuration]),
+        globalOptions: global)
 
     /// The man page's sections after the commands.
     static let manSections: [(title: String, body: String)] = [
