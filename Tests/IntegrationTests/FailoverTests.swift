@@ -109,3 +109,40 @@ extension FailoverTests {
         #expect(bad.status == 64, "a malformed endpoint in the list is a usage error: \(bad.stderr)")
     }
 }
+
+extension FailoverTests {
+    /// Every daemon leads shards and appends at once: their appends race for the log's next seqs
+    /// (the loser's batch is refused, its clients get `unavailable` or a retry, and it numbers after
+    /// the winner's events), while daemons stall now and then (`SIGSTOP` for up to 0.7 s, so clients
+    /// leave them for the next endpoint and come back on `moved`). Nothing acknowledged is lost,
+    /// nothing is applied twice, and the log folds to what `state` says.
+    @Test func leadersAppendingAtOnceLoseNothingAcknowledged() throws {
+        let seconds = Int(ProcessInfo.processInfo.environment["SEGUE_CONCURRENT_SECONDS"] ?? "") ?? 12
+        let cluster = try ShardedCluster(daemons: 3, shards: 6, spread: true)
+        defer { cluster.stopAll() }
+        let navigators = (0..<6).flatMap { ShardedCluster.names(inShard: $0, of: 6, count: 3, prefix: "all") }
+        let clients = BusyClients(navigators: Array(navigators.prefix(16)), endpoints: cluster.endpoints)
+        let end = ContinuousClock.now + .seconds(seconds)
+        var stalls = 0
+        while ContinuousClock.now < end {
+            usleep(UInt32.random(in: 300_000...900_000))
+            let daemon = cluster.daemons[Int.random(in: 0..<3)]
+            kill(daemon.pid, SIGSTOP)
+            usleep(UInt32.random(in: 50_000...700_000))
+            kill(daemon.pid, SIGCONT)
+            stalls += 1
+        }
+        usleep(500_000)
+        clients.stop()
+        let acks = clients.acks
+        let ledBy = Set(acks.map(\.endpoint))
+        let races = cluster.logs.components(separatedBy: "Another daemon appended first").count - 1
+        print(
+            "concurrent leaders: \(seconds) s, \(stalls) stalls, \(acks.count) acknowledged from \(ledBy.count) "
+                + "daemons, \(races) appends that lost the race, \(clients.errors.count) unacknowledged")
+        #expect(ledBy.count == 3, "every daemon acknowledged commands: \(ledBy)")
+        #expect(acks.count > 16 * seconds, "the clients kept working: \(clients.errors.prefix(5))")
+        let problems = try LogCheck.problems(endpoint: cluster.endpoints[0], acks: acks)
+        #expect(problems.isEmpty, "\(problems.prefix(10))\n\(cluster.logs.suffix(30_000))")
+    }
+}

@@ -4,33 +4,55 @@ import SegueCore
 import SegueWire
 import Testing
 
-/// Fan-out across hosts (network namespaces this test makes): three daemons on three hosts, a relay
-/// merging them on a fourth, a second tier on a fifth, and 200 subscribers on a sixth receive every
-/// tick and event of 50 navigators at 60 Hz byte for byte as a subscriber on each daemon's own host.
+/// Several hosts (network namespaces this test makes): PostgreSQL on one, three daemons leading two
+/// shards each of the one log on three others, a relay merging them on a fifth, a second tier on a
+/// sixth, and on a seventh 200 subscribers and 16 busy clients. The subscribers below the relays get
+/// every tick and event of 50 navigators at 60 Hz byte for byte as a subscriber on each leader's own
+/// host; the clients, following `moved` across the daemons, lose nothing they were acknowledged.
 @Suite(.serialized, .timeLimit(.minutes(4)), .choosesItsBackends) struct MultiHostFanoutTests {
     static let enabled = NetworkHosts.unavailable == nil || NetworkHosts.isCI
 
     @Test(.enabled(if: enabled, "needs network namespaces: \(NetworkHosts.unavailable ?? "")"))
     func twoRelayTiersAcrossHostsDeliverEveryMessageByteIdentical() throws {
         try #require(NetworkHosts.unavailable == nil, "\(NetworkHosts.unavailable ?? "")")
-        let net = try NetworkHosts(hosts: ["d1", "d2", "d3", "relay1", "relay2", "clients"])
+        _ = try StoreBackend.server()
+        let net = try NetworkHosts(hosts: ["pg", "d1", "d2", "d3", "relay1", "relay2", "clients"])
         defer {
             net.tearDown()
             #expect(net.remainingNamespaces.isEmpty, "every namespace removed")
         }
         let daemons = ["d1", "d2", "d3"]
         let logs = DaemonProcess.temporaryDirectory()
-        let config = try DaemonProcess.configFile(#"{"heartbeatSeconds": 0.2}"#)
+        let (server, url) = try PartitionTests.serverOnItsOwnHost(net, logs: logs, database: "fanout")
+        defer { server.remove() }
+        let placement = try ShardPlacement(
+            url: StoreBackend.url(server, database: "fanout"), admin: try server.admin(database: "fanout"), shards: 6)
+        let config = try DaemonProcess.configFile(#"{"heartbeatSeconds": 0.2, "cluster": {"shards": 6}}"#)
+        var pids: [String: pid_t] = [:]
         for name in daemons {
             let address = net[name].address
-            _ = try net.start(
-                DaemonProcess.binary("segued"),
-                [
-                    "--data-dir", logs + "/" + name, "--command", "tcp://\(address):7400", "--publish",
-                    "tcp://\(address):7401",
-                ] + config, on: name, log: "\(logs)/\(name).log")
+            pids[name] =
+                try net.start(
+                    DaemonProcess.binary("segued"),
+                    [
+                        "--data-dir", logs + "/" + name, "--store-url", url, "--command", "tcp://\(address):7400",
+                        "--publish", "tcp://\(address):7401",
+                    ] + config, on: name, log: "\(logs)/\(name).log"
+                ).processIdentifier
         }
         for name in daemons { try Self.await("Ready:", in: "\(logs)/\(name).log") }
+        let daemonLogs = { daemons.map { "--- \($0):\n" + Self.read("\(logs)/\($0).log") }.joined() }
+        // Shards 0 and 3 to d1, 1 and 4 to d2, 2 and 5 to d3.
+        for (index, name) in daemons.enumerated() {
+            try placement.hand(
+                [index, index + 3], pausing: daemons.filter { $0 != name }.compactMap { pids[$0] },
+                log: { Self.read("\(logs)/\(name).log") })
+        }
+        let leaders = try placement.leaders()
+        let endpoints = daemons.map { "tcp://\(net[$0].address):7400" }
+        for (index, endpoint) in endpoints.enumerated() {
+            #expect(leaders[index] == endpoint && leaders[index + 3] == endpoint, "placement: \(leaders)")
+        }
         _ = try net.start(
             Cli.binary,
             ["relay", "--publish", "tcp://\(net["relay1"].address):7501", "--stats-interval", "0"]
@@ -45,11 +67,11 @@ import Testing
         for relay in ["relay1", "relay2"] { try Self.await("segue relay: Forwarding", in: "\(logs)/\(relay).log") }
 
         let names = (0..<50).map { "n\($0)" }
-        let owner = { (index: Int) in daemons[index % daemons.count] }
+        let shards = ShardMap(count: 6)
         let ready = DispatchSemaphore(value: 0)
         var collectors: [(scope: [String], thread: HostThread<[[String: StreamDigests.Digest]]>)] = []
-        for daemon in daemons {
-            let own = names.indices.filter { owner($0) == daemon }.map { names[$0] }
+        for (index, daemon) in daemons.enumerated() {
+            let own = names.filter { shards.shard(of: $0) % 3 == index }
             let endpoint = "tcp://\(net[daemon].address):7401"
             collectors.append(
                 (
@@ -74,19 +96,31 @@ import Testing
         for _ in collectors {
             #expect(ready.wait(timeout: .now() + 30) == .success, "every subscriber heard every daemon")
         }
-        let pushed = net["clients"].thread { () throws -> [String] in
-            let clients = try daemons.map { try TestClient(endpoint: "tcp://\(net[$0].address):7400") }
-            var refused: [String] = []
-            for request: JSON in names.map({ ["cmd": "create", "navigator": .string($0), "root": "Home"] })
-                + names.map({ ["cmd": "push", "navigator": .string($0), "screen": "A", "animator": ["duration": 0.5]] })
-            {
-                let index = names.firstIndex(of: request["navigator"]?.stringValue ?? "") ?? 0
-                let reply = try clients[index % 3].call(request, timeout: .seconds(20))
-                if reply["ok"] != true { refused.append(reply.serialized()) }
+        // 16 clients push and pop on navigators of every shard the whole time, through the list of
+        // every daemon's endpoint; five more create and push the 50 animated navigators the same way.
+        let busyNames = (0..<6).flatMap { ShardedCluster.names(inShard: $0, of: 6, count: 3, prefix: "busy") }
+        let busy = try net["clients"].thread {
+            BusyClients(navigators: Array(busyNames.prefix(16)), endpoints: endpoints)
+        }.value()
+        let animated = (0..<5).map { part in
+            net["clients"].thread { () throws -> [String] in
+                let client = try SegueClient(endpoint: endpoints.joined(separator: ","), timeout: .seconds(20))
+                let mine = names.enumerated().filter { $0.offset % 5 == part }.map(\.element)
+                var refused: [String] = []
+                for name in mine {
+                    for request: JSONObject in [
+                        ["cmd": "create", "navigator": .string(name), "root": "Home"],
+                        ["cmd": "push", "navigator": .string(name), "screen": "A", "animator": ["duration": 0.5]],
+                    ] {
+                        do { try client.call(request) } catch { refused.append("\(name): \(error)") }
+                    }
+                }
+                return refused
             }
-            return refused
         }
-        #expect(try pushed.value().isEmpty, "every create and push acknowledged")
+        for part in animated {
+            #expect(try part.value(timeout: .seconds(120)).isEmpty, "every create and push acknowledged")
+        }
 
         var reference: [String: StreamDigests.Digest] = [:]
         for collector in collectors.prefix(3) {
@@ -106,7 +140,19 @@ import Testing
             }
         }
         #expect(subscribers == 200)
+
+        busy.stop()
+        let acks = busy.acks
+        let problems = try net["clients"].thread { try LogCheck.problems(endpoint: endpoints[0], acks: acks) }.value()
+        print(
+            "multi-host: \(acks.count) busy commands acknowledged by \(Set(acks.map(\.endpoint)).count) daemons, "
+                + "\(busy.errors.count) unacknowledged; \(subscribers) subscribers below two relay tiers")
+        #expect(Set(acks.map(\.endpoint)).count == 3, "every daemon acknowledged busy commands")
+        #expect(busy.errors.isEmpty, "\(busy.errors.prefix(5))\n\(daemonLogs().suffix(30_000))")
+        #expect(problems.isEmpty, "\(problems.prefix(10))\n\(daemonLogs().suffix(30_000))")
     }
+
+    static func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
     /// A daemon's host cut off (`ip link set … down`) while it appends, then back: a client below a
     /// relay on another host gets every event once, in order, by TCP's retransmission or, failing
@@ -185,8 +231,9 @@ import Testing
     }
 }
 
-/// Subscribers to `tick/`, `event/` and `hb/` of one endpoint, read by one thread: per subscriber
-/// and navigator, how many messages arrived and a hash of their bytes in arrival order.
+/// Subscribers to `topics` of one endpoint (by default heartbeats, and the ticks and events of the
+/// navigators named `n…`), read by one thread: per subscriber and navigator, how many messages
+/// arrived and a hash of their bytes in arrival order.
 enum StreamDigests {
     struct Digest: Equatable, Sendable {
         var count: Int
@@ -197,14 +244,15 @@ enum StreamDigests {
     /// until every subscriber had the `transition.completed` of each of `navigators` (and 300 ms more),
     /// or 60 s.
     static func collect(
-        endpoint: String, subscribers: Int, instances: Int, navigators: Set<String>, ready: DispatchSemaphore
+        endpoint: String, subscribers: Int, instances: Int, navigators: Set<String>, ready: DispatchSemaphore,
+        topics: [String] = ["tick/n", "event/n", "hb/"]
     ) throws -> [[String: Digest]] {
         let context = try ZMQContext()
         var poller = ZMQPoller()
         let sockets = try (0..<subscribers).map { _ in
             let socket = try ZMQSocket(context, .sub)
             try socket.setReceiveHighWaterMark(0)
-            for topic in ["tick/", "event/", "hb/"] { try socket.subscribe(topic) }
+            for topic in topics { try socket.subscribe(topic) }
             try socket.connect(endpoint)
             poller.add(socket)
             return socket

@@ -79,8 +79,10 @@ import Testing
 
     /// A private PostgreSQL server, started again on the `pg` host, listening on its address (and
     /// on its socket in the test's directory, for the test's own queries); returns it and the
-    /// daemons' URL of a new database on it.
-    static func serverOnItsOwnHost(_ net: NetworkHosts, logs: String) throws -> (PostgresTestServer, String) {
+    /// daemons' URL of a new database `database` on it.
+    static func serverOnItsOwnHost(_ net: NetworkHosts, logs: String, database: String = "partition") throws -> (
+        PostgresTestServer, String
+    ) {
         let server = try PostgresTestServer.start()
         try server.stop()
         let data = server.directory + "/data"
@@ -97,8 +99,8 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(20)
         while true {
             if let admin = try? server.admin() {
-                try admin.execute("CREATE DATABASE partition")
-                return (server, "postgresql://segue@\(address):\(server.port)/partition")
+                try admin.execute("CREATE DATABASE \(database)")
+                return (server, "postgresql://segue@\(address):\(server.port)/\(database)")
             }
             guard ContinuousClock.now < deadline else { throw WaitTimeout(what: "PostgreSQL on the pg host") }
             usleep(50_000)

@@ -14,14 +14,28 @@ final class ShardedCluster: @unchecked Sendable {
     let arguments: [String]
 
     /// `count` daemons on a new database, started one after the other (the first takes every shard).
-    init(daemons count: Int, shards: Int) throws {
+    /// `spread`: the shards dealt out round-robin instead (shard s to daemon s mod count), so that
+    /// every daemon leads some and they append to the log at the same time.
+    init(daemons count: Int, shards: Int, spread: Bool = false) throws {
         url = try StoreBackend.newDatabase()
         self.shards = shards
         arguments = ["--store-url", url] + (try DaemonProcess.configFile(#"{"cluster": {"shards": \#(shards)}}"#))
         daemons = []
-        for _ in 0..<count {
-            daemons.append(try DaemonProcess(store: .sqlite, arguments: arguments))
-            try waitForLeader(of: 0)
+        guard spread else {
+            for _ in 0..<count {
+                daemons.append(try DaemonProcess(store: .sqlite, arguments: arguments))
+                try waitForLeader(of: 0)
+            }
+            return
+        }
+        let database = String(url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+        let placement = try ShardPlacement(
+            url: url, admin: try StoreBackend.server().admin(database: database), shards: shards)
+        for _ in 0..<count { daemons.append(try DaemonProcess(store: .sqlite, arguments: arguments)) }
+        for (index, daemon) in daemons.enumerated() {
+            try placement.hand(
+                Array(stride(from: index, to: shards, by: count)),
+                pausing: daemons.filter { $0 !== daemon }.map(\.pid), log: { daemon.log })
         }
     }
 
