@@ -141,7 +141,10 @@ package final class PostgresLeadership: @unchecked Sendable {
             // The old session may still hold locks the server has not noticed are orphaned.
             var parameters = PostgresParameters()
             parameters.append(previous)
-            _ = try? connection.query("SELECT pg_terminate_backend($1, 1000)", parameters)
+            // Through pg_stat_activity: ending a pid that is gone already makes the server send a
+            // WARNING, which libpq prints on stderr, outside the daemon's log.
+            _ = try? connection.query(
+                "SELECT pg_terminate_backend(pid, 1000) FROM pg_stat_activity WHERE pid = $1", parameters)
         }
         lockClass = Int32(
             truncatingIfNeeded: try connection.query("SELECT 'shards'::regclass::oid::bigint").int64(0, 0) ?? 0)
