@@ -146,3 +146,70 @@ extension FailoverTests {
         #expect(problems.isEmpty, "\(problems.prefix(10))\n\(cluster.logs.suffix(30_000))")
     }
 }
+
+extension FailoverTests {
+    /// A leader stalled (`SIGSTOP`) while the server ends its leadership session, as a cut-off
+    /// leader's is ended: a standby takes its shards and serves its clients; the old leader, let go
+    /// again, still holds commands it read and commits it started, and must neither acknowledge
+    /// what the log does not keep nor append past the new epoch. Rounds of it under 16 clients.
+    @Test func aStalledLeaderReplacedBehindItsBackLosesNothingAcknowledged() throws {
+        let rounds = Int(ProcessInfo.processInfo.environment["SEGUE_STALL_ROUNDS"] ?? "") ?? 6
+        let cluster = try ShardedCluster(daemons: 3, shards: 6, spread: true)
+        defer { cluster.stopAll() }
+        let database = String(cluster.url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+        let admin = try StoreBackend.server().admin(database: database)
+        let navigators = (0..<6).flatMap { ShardedCluster.names(inShard: $0, of: 6, count: 3, prefix: "stalled") }
+        let clients = BusyClients(navigators: Array(navigators.prefix(16)), endpoints: cluster.endpoints)
+        for round in 1...rounds {
+            usleep(500_000)
+            // A daemon that leads some shard, and the server process of its leadership session.
+            let led = try admin.query(
+                """
+                SELECT s.leader, l.pid::bigint FROM shards s JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted
+                    AND l.classid = 'shards'::regclass::oid AND l.objid = s.shard AND l.objsubid = 2
+                ORDER BY random() LIMIT 1
+                """)
+            let endpoint = try #require(try led.string(0, 0), "round \(round): no leader\n\(cluster.logs)")
+            let backend = try led.int64(0, 1) ?? 0
+            let pid = try #require(cluster.daemons.first { $0.commandEndpoint == endpoint }).pid
+            // Every third round the leader runs on (only its leadership thread starved, say); otherwise
+            // it is stalled too.
+            let stalled = round % 3 != 0
+            if stalled { kill(pid, SIGSTOP) }
+            if round % 2 == 1 {
+                var parameters = PostgresParameters()
+                parameters.append(Int32(backend))
+                _ = try admin.query("SELECT pg_terminate_backend($1)", parameters)
+            } else {
+                // Every session of every daemon, the writers' with commits in flight among them, as a
+                // restart of the server ends them.
+                _ = try admin.query(
+                    """
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid()
+                    """)
+            }
+            // Shorter than the clients' 300 ms patience, the commands they sent wait in its socket;
+            // longer, they went to the next daemon too.
+            usleep(UInt32.random(in: 150_000...900_000))
+            if stalled { kill(pid, SIGCONT) }
+        }
+        usleep(1_000_000)
+        clients.stop()
+        let acks = clients.acks
+        let logs = cluster.logs
+        if let path = ProcessInfo.processInfo.environment["SEGUE_DEBUG_LOGS"] {
+            try? logs.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let count = { (text: String) in logs.components(separatedBy: text).count - 1 }
+        print(
+            "stalled leaders: \(rounds) rounds, \(count("Took shard")) shards taken, "
+                + "\(count("Stepped down for shard(s)")) step-downs, \(count("refused by a shard's fence")) fenced "
+                + "appends; \(acks.count) acknowledged, \(clients.errors.count) unacknowledged "
+                + "\(clients.errors.prefix(3))")
+        #expect(count("Took shard") > 6 + rounds, "a standby took shards every round")
+        #expect(acks.count > rounds * 16, "the clients kept working: \(clients.errors.prefix(5))")
+        let problems = try LogCheck.problems(endpoint: cluster.endpoints[0], acks: acks)
+        #expect(problems.isEmpty, "\(problems.prefix(10))\n\(cluster.logs.suffix(40_000))")
+    }
+}
