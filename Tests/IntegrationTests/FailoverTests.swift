@@ -213,3 +213,20 @@ extension FailoverTests {
         #expect(problems.isEmpty, "\(problems.prefix(10))\n\(cluster.logs.suffix(40_000))")
     }
 }
+
+extension FailoverTests {
+    /// A leader that only stalls keeps its shards: its host still acknowledges what the server sends
+    /// (the standbys' notifications), so nothing ends its session, however long the stall.
+    @Test func aStalledLeaderKeepsItsShards() throws {
+        let cluster = try ShardedCluster(daemons: 2, shards: 4)
+        defer { cluster.stopAll() }
+        let leader = try #require(try cluster.leader(ofShard: 0))
+        let standby = cluster.daemons[1 - leader]
+        kill(cluster.daemons[leader].pid, SIGSTOP)
+        usleep(2_500_000)
+        kill(cluster.daemons[leader].pid, SIGCONT)
+        usleep(300_000)
+        #expect(!standby.log.contains("Took shard"), "\(standby.log)")
+        #expect(try cluster.leader(ofShard: 0) == leader, "\(cluster.logs)")
+    }
+}

@@ -86,6 +86,18 @@ package final class PostgresConnection {
         PQparameterStatus(handle, name).map { String(cString: $0) }
     }
 
+    /// Frees the `LISTEN` notifications libpq has read so far and returns how many there were
+    /// (libpq keeps each until it is taken, so a listening connection must take them).
+    @discardableResult
+    package func discardNotifications() -> Int {
+        var count = 0
+        while let notification = PQnotifies(handle) {
+            PQfreemem(notification)
+            count += 1
+        }
+        return count
+    }
+
     // MARK: Running statements
 
     /// Runs one or more statements without parameters (the simple query protocol), for set-up and

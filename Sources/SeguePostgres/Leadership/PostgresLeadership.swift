@@ -13,10 +13,13 @@ import Synchronization
 /// the epochs in its transaction (`ShardLeases`, `segue_fence`), so a leader whose session was
 /// dropped without its knowing cannot append after the takeover.
 ///
-/// Failure detection: the session sets the server's TCP keepalives and `tcp_user_timeout` to about
-/// a second, so the server ends the session of a leader cut off by the network within a couple of
-/// seconds (a killed process closes its socket, which the server sees at once); the connection's
-/// own libpq keepalives make this side notice the same loss.
+/// Failure detection: a killed process closes its socket, which the server sees at once. For a
+/// leader cut off by the network, every leadership session listens on one channel and notifies it
+/// at each poll, so the server always has something to send to each of them: a host that stops
+/// acknowledging it is dropped after the session's `tcp_user_timeout` (half a second), which frees
+/// its locks. A leader that is only stalled keeps them (its kernel still acknowledges), and keeps
+/// its shards. Keepalives back this up, and the connection's own libpq keepalives and
+/// `tcp_user_timeout` make the cut-off side notice the same loss.
 package final class PostgresLeadership: @unchecked Sendable {
 
     package let leases: ShardLeases
@@ -61,6 +64,14 @@ package final class PostgresLeadership: @unchecked Sendable {
         self.onChange = onChange
         self.log = log
     }
+
+    /// The channel every leadership session listens on and notifies at each poll.
+    static let channel = "segue_leadership"
+
+    /// How long the server waits for a leadership session's host to acknowledge what it sent
+    /// before it drops the session (`tcp_user_timeout`): a cut-off leader's shards are free after
+    /// this plus a poll, within the second a takeover must fit in.
+    static let unacknowledgedMilliseconds = 500
 
     package func start() {
         started = true
@@ -114,6 +125,8 @@ package final class PostgresLeadership: @unchecked Sendable {
         var changes: [LeadershipChange] = []
         do throws(PostgresError) {
             let connection = try live(&changes)
+            try connection.execute("NOTIFY \(Self.channel)")
+            connection.discardNotifications()
             try releaseRequested(connection, &changes)
             try takeFree(connection, &changes)
             try readLeaders(connection, &changes)
@@ -132,11 +145,13 @@ package final class PostgresLeadership: @unchecked Sendable {
         if let connection, !connection.isBroken { return connection }
         if connection != nil { drop(&changes, reason: "its PostgreSQL session was lost") }
         let connection = try PostgresConnection(settings)
-        // The server's side of failure detection: its keepalives probe an idle session after 1 s,
-        // every second, and tcp_user_timeout drops it when data stays unacknowledged for 1 s.
+        // The server's side of failure detection: the other daemons' notifications (and its
+        // keepalives, after 1 s idle, every second) give it data to send, and tcp_user_timeout
+        // drops the session when that stays unacknowledged for 0.5 s.
         try connection.execute(
             "SET tcp_keepalives_idle = 1; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 2; "
-                + "SET tcp_user_timeout = 1000; SET lock_timeout = 1000; SET application_name = 'segued leadership'")
+                + "SET tcp_user_timeout = \(Self.unacknowledgedMilliseconds); SET lock_timeout = 1000; "
+                + "SET application_name = 'segued leadership'; LISTEN \(Self.channel)")
         if let previous = previousBackend {
             // The old session may still hold locks the server has not noticed are orphaned.
             var parameters = PostgresParameters()
