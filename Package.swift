@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueProtocol", "SegueCore"]),
         .testTarget(
             name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueProtocol", "SegueCore", "PostgresTestSupport"]),
-        .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueProtocol", "SegueCore"]),
+        .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueProtocol", "SegueCore", "SegueWire"]),
         .testTarget(name: "SegueHTTPTests", dependencies: ["SegueHTTP"]),
         .testTarget(name: "SegueViewTests", dependencies: ["SegueView", "SegueHTTP", "SegueCore"]),
         .testTarget(name: "SegueCommandLineTests", dependencies: ["SegueCommandLine"]),

@@ -163,8 +163,9 @@ public final class SegueClient {
         throw .timeout(command: command, waited: timeout)
     }
 
-    /// Most `moved` replies followed for one call: leadership settles within a poll, so more means
-    /// daemons that disagree about who leads.
+    /// Most `moved` replies followed in a row: leadership settles within a poll or two, so more
+    /// means daemons that disagree about who leads for now (with one endpoint, the call fails; with
+    /// several, it pauses and asks again until its timeout).
     static let maxHops = 8
 
     /// The leader a `moved` reply names.
@@ -179,8 +180,9 @@ public final class SegueClient {
     /// daemon's reply still counts if it comes first, since a retry carries the same id.
     static let failoverWait = Duration.milliseconds(300)
 
-    /// `call` with several endpoints: until `timeout`, follows `moved`, leaves a daemon that is
-    /// silent or refuses the connection for the next, and retries `unavailable` after a pause.
+    /// `call` with several endpoints: until `timeout`, follows `moved` (pausing after `maxHops` in a
+    /// row), leaves a daemon that is silent or refuses the connection for the next, and retries
+    /// `unavailable` after a pause.
     private func callAny(_ bytes: [UInt8], id: String, command: String) throws(SegueClientError) -> JSONObject {
         let deadline = ContinuousClock.now + timeout
         var lastRefusal: JSONObject?
@@ -199,12 +201,13 @@ public final class SegueClient {
                 continue
             }
             if reply["ok"] == .bool(true) { return reply }
-            if let leader = Self.movedLeader(reply), hops < Self.maxHops {
+            if let leader = Self.movedLeader(reply) {
                 hops += 1
                 if leader != endpoint { try move(to: leader) }
-                continue
-            }
-            guard reply["error"]?["code"]?.stringValue == ErrorCode.unavailable.rawValue else {
+                if hops < Self.maxHops { continue }
+                // Daemons that send each other the command disagree about who leads, as they do
+                // for the poll or two a change of leadership takes: ask again after a pause.
+            } else if reply["error"]?["code"]?.stringValue != ErrorCode.unavailable.rawValue {
                 throw SegueClientError.rejection(reply)
             }
             lastRefusal = reply

@@ -1,4 +1,7 @@
+import Foundation
 import SegueCore
+import SegueWire
+import Synchronization
 import Testing
 
 @testable import SegueClient
@@ -28,5 +31,59 @@ import Testing
     func onlyAMovedReplyNamesALeader(reply: String, leader: String?) throws {
         let object = try #require(try JSON.parse(Array(reply.utf8)).objectValue)
         #expect(SegueClient.movedLeader(object) == leader)
+    }
+}
+
+extension EndpointListTests {
+    /// Two daemons that send a command to each other for a while (a change of leadership that has
+    /// not reached both yet) make the client pause and ask again until one of them takes it, within
+    /// its timeout, rather than give up after `maxHops` replies a few milliseconds apart.
+    @Test func movedBackAndForthIsAskedAgainUntilOneDaemonTakesIt() throws {
+        let context = try ZMQContext()
+        let daemons = try (0..<2).map { _ in
+            let socket = try ZMQSocket(context, .router)
+            try socket.bind("tcp://127.0.0.1:*")
+            return socket
+        }
+        let endpoints = try daemons.map { try $0.lastEndpoint }
+        let settled = ContinuousClock.now + .milliseconds(400)
+        let stopping = Atomic<Bool>(false)
+        let stopped = DispatchSemaphore(value: 0)
+        // The sockets are the server thread's until it stopped.
+        nonisolated(unsafe) let sockets = daemons
+        let served = Thread {
+            defer { stopped.signal() }
+            var poller = ZMQPoller()
+            for daemon in sockets { poller.add(daemon) }
+            while !stopping.load(ordering: .acquiring) {
+                guard let ready = try? poller.poll(timeout: .milliseconds(20)) else { return }
+                for index in sockets.indices where ready[index].contains(.readable) {
+                    guard let frames = try? sockets[index].receiveMultipart(dontWait: true),
+                        let id = (try? JSON.parse(frames[frames.count - 1]))?["id"]?.stringValue
+                    else { continue }
+                    let reply: JSON =
+                        ContinuousClock.now < settled
+                        ? [
+                            "id": .string(id), "ok": false,
+                            "error": [
+                                "code": "moved", "message": "…", "leader": .string(endpoints[1 - index]), "shard": 1,
+                            ],
+                        ]
+                        : ["id": .string(id), "ok": true, "revision": 1]
+                    _ = try? sockets[index].sendMultipart(frames.dropLast() + [reply.serializedBytes()])
+                }
+            }
+        }
+        served.start()
+        defer {
+            stopping.store(true, ordering: .releasing)
+            stopped.wait()
+            for daemon in daemons { daemon.close() }
+            context.terminate()
+        }
+        let client = try SegueClient(endpoint: endpoints.joined(separator: ","), timeout: .seconds(5))
+        let reply = try client.call(["cmd": "push", "navigator": "main", "screen": "A"])
+        #expect(reply["revision"] == 1)
+        #expect(ContinuousClock.now >= settled)
     }
 }
