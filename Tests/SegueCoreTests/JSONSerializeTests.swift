@@ -89,6 +89,17 @@ import Testing
         return out
     }
 
+    /// Bodies start in a stack buffer and move to the heap past 512 bytes: lengths on both sides of
+    /// the move, and several moves, keep every byte.
+    @Test(arguments: [0, 1, 500, 509, 510, 511, 512, 513, 1023, 1024, 1025, 5000])
+    func writesBodiesOfEveryLength(_ length: Int) {
+        let text = String((0..<length).map { Character(Unicode.Scalar(UInt8(0x61 + $0 % 26))) })
+        #expect(JSON.string(text).serializedBytes() == [0x22] + Array(text.utf8) + [0x22])
+        let numbers = JSON.array((0..<length).map { JSON.int($0) })
+        let expected = "[" + (0..<length).map(String.init).joined(separator: ",") + "]"
+        #expect(numbers.serialized() == expected)
+    }
+
     @Test func appendsToAnExistingBuffer() {
         var buffer = Array("prefix:".utf8)
         JSON.object(["a": 1]).serialize(into: &buffer)
