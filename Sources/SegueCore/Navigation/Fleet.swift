@@ -254,9 +254,15 @@ package struct Fleet: Sendable {
 
     /// Forgets the undo entries of events up to `seq`, now durable.
     package mutating func markDurable(through seq: Int64) {
-        var drop = 0
-        while drop < journal.count, journal[drop].seq <= seq { drop += 1 }
-        if drop > 0 { journal.removeFirst(drop) }
+        // Seqs read in place: `journal[i].seq` copied the whole entry, state and all, per step.
+        let drop = journal.withUnsafeBufferPointer { entries in
+            entries.firstIndex { $0.seq > seq } ?? entries.count
+        }
+        if drop == journal.count {
+            journal.removeAll(keepingCapacity: true)
+        } else if drop > 0 {
+            journal.removeFirst(drop)
+        }
     }
 
     /// Undoes every event after `seq` (a failed commit): navigators return to their durable states
@@ -317,14 +323,16 @@ package struct Fleet: Sendable {
     ) -> [EventRecord] {
         var records: [EventRecord] = []
         records.reserveCapacity(events.count)
-        for (offset, event) in events.enumerated() {
-            var record = event.record(
+        for offset in events.indices {
+            // Through the index, not a bound copy of the event (a started one holds five screen lists
+            // and an animator): the record's box is its one copy.
+            var record = events[offset].record(
                 seq: lastSeq + 1, navigator: navigator, revision: revision + 1 + Int64(offset), time: time)
             record.digest = digests[offset].hex
             // Rolling back to any seq inside the unit restores the state before it, as the one-by-one
             // journal would have (a unit is committed whole, so that is the only rollback target).
             if journaling { journal.append((record.seq, navigator, previous)) }
-            switch event.kind {
+            switch events[offset].kind {
             case .completed, .cancelled, .dropped, .closed: pruneCandidates.insert(navigator)
             default: break
             }
