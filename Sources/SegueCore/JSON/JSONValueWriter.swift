@@ -47,7 +47,40 @@ extension JSONValueWriter {
             return
         }
         if value == 0.5 { return append("0.5") }
+        if writeThousandths(value) { return }
         value.write(to: &self)
+    }
+
+    /// A double that is the nearest to some n / 1000 (an animator's 0.35 s, a curve's 0.42), with
+    /// 0.001 ≤ |value| < 10¹²: Swift's shortest round-trip digits are exactly those three decimals
+    /// less trailing zeros, in plain notation. Any other decimal of at most three places is at least
+    /// 0.001 away, far more than the spacing of doubles below 10¹², so none shorter round-trips.
+    /// Returns false, writing nothing, for every other value.
+    @inline(__always)
+    private mutating func writeThousandths(_ value: Double) -> Bool {
+        guard value.magnitude >= 0.001, value.magnitude < 1e12 else { return false }
+        let scaled = (value * 1000).rounded()
+        guard scaled / 1000 == value else { return false }
+        let thousandths = Int64(scaled).magnitude
+        var fraction = thousandths % 1000
+        // Whole numbers take the path above; this keeps the loop below finite whatever the caller.
+        guard fraction != 0 else { return false }
+        if value < 0 { append(UInt8(ascii: "-")) }
+        writeInt(Int64(thousandths / 1000))
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        var text: (UInt8, UInt8, UInt8, UInt8) = (UInt8(ascii: "."), 0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { raw in
+            for index in stride(from: digits, to: 0, by: -1) {
+                raw[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+                fraction /= 10
+            }
+            append(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: digits + 1))
+        }
+        return true
     }
 
     /// A string literal with the minimal escapes: `\"`, `\\`, and control characters as
