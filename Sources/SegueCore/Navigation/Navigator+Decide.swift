@@ -62,8 +62,9 @@ extension Navigator {
         var events = try decision.decide(command)
         // One copy of the state, folded in place through every event.
         var after = state
-        for event in events {
-            apply(event, to: &after)
+        // Through the index: a bound `event` would be a copy of each (a started one is large).
+        for index in events.indices {
+            apply(events[index], to: &after)
             each(after)
         }
         // A segment of zero length (finish from 1, cancel from 0) ends in the frame it starts, so the
@@ -433,14 +434,14 @@ struct Decision {
             animator.edge = edge
         }
         let id = state.nextTransitionID
+        let animated = options.animated || interactive
+        let endsAtOnce = !interactive && (!animated || animator.effectiveDuration <= 0)
+        // `started` is moved into its event, and the list made at its final size.
         let started = NavigationEvent.Started(
             transition: id, operation: operation, from: from, to: to, popped: popped, stack: stack, modals: modals,
-            animator: animator, animated: options.animated || interactive, interactive: interactive,
+            animator: animator, animated: animated, interactive: interactive,
             owner: interactive ? envelope.owner : nil, nextScreen: nextScreen, geometry: geometry)
-        var events = [event(.started(started))]
-        if !interactive, !started.animated || animator.effectiveDuration <= 0 {
-            events.append(event(.completed(transition: id)))
-        }
-        return events
+        guard endsAtOnce else { return [event(.started(started))] }
+        return [event(.started(started)), event(.completed(transition: id))]
     }
 }
