@@ -6,6 +6,8 @@
 # Runs segued under valgrind twice, with 500 and 2,500 commands from one pyzmq DEALER (pushes and
 # pops, not animated, no id), and prints the difference per command, so start-up and shutdown cancel.
 #   scripts/callgrind-commands.sh [path/to/segued] [full|relaxed]      (default: .build/release, relaxed)
+# With CALLGRIND_KEEP=dir, both callgrind outputs are kept there (small.out, large.out), for
+# scripts/callgrind-functions.py to give each function's instructions per command.
 # Needs valgrind and python3 with pyzmq. Takes about a minute and a half.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +51,10 @@ PY
     kill -TERM "$pid"
     wait "$pid" || true
     awk '/^(summary|totals):/ {print $2; exit}' "$dir/out"
+    if [[ -n "${CALLGRIND_KEEP:-}" ]]; then
+        mkdir -p "$CALLGRIND_KEEP"
+        cp "$dir/out" "$CALLGRIND_KEEP/$([[ $commands -eq 500 ]] && echo small || echo large).out"
+    fi
     rm -rf "$dir"
 }
 

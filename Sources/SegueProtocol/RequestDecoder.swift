@@ -21,6 +21,12 @@ package struct RequestDecoder: Sendable {
 
     /// The request, or the error with whatever id could be read.
     package func decode(_ bytes: [UInt8]) -> Result<Request, Failure> {
+        if let request = flatRequest(bytes) { return .success(request) }
+        return decodeThroughTree(bytes)
+    }
+
+    /// `decode` for every request: parsed into a `JSON` tree, then read member by member.
+    func decodeThroughTree(_ bytes: [UInt8]) -> Result<Request, Failure> {
         let json: JSON
         do {
             json = try JSON.parse(

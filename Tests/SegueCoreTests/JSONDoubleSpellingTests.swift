@@ -16,6 +16,25 @@ import Testing
         #expect(JSON.double(value).serialized() == value.description)
     }
 
+    /// Values of at most three decimals take their own path: every n / 1000 up to ±200, a sweep of
+    /// larger ones up to the path's bound of 10¹², and their neighbours one ulp away (which do not).
+    @Test func thousandthsMatchDescription() {
+        var values: [Double] = []
+        for n in -200_000...200_000 { values.append(Double(n) / 1000) }
+        var g = SplitMix64(seed: 0x7E0_0A5E)
+        for _ in 0..<50_000 {
+            let n = Int64(g.next() % 1_000_000_000_000_000) - 500_000_000_000_000
+            values.append(Double(n) / 1000)
+            values.append(Double(n % 100_000_000) / 1000)
+        }
+        values += [0.001, 0.0015, 0.0009, 0.01, 0.005, 999_999_999_999.999, 1e12 - 0.5, 1e12 + 0.5, 0.35, 0.42, 0.58]
+        for v in values {
+            for u in [v, v.nextUp, v.nextDown] where u.isFinite {
+                #expect(JSON.double(u).serialized() == u.description, "\(u)")
+            }
+        }
+    }
+
     @Test func randomWholeAndFractionalValuesMatchDescription() {
         var g = SplitMix64(seed: 0xD0_0B1E)
         for _ in 0..<50_000 {

@@ -16,20 +16,27 @@ struct JSONSerializer: JSONValueWriter {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
+    /// Whether `base` was allocated here (after growing): the first buffer is the caller's stack.
+    private var ownsBase = false
 
-    private init(capacity: Int) {
-        self.capacity = capacity
-        base = .allocate(capacity: capacity)
+    private init(stack: UnsafeMutableBufferPointer<UInt8>) {
+        capacity = stack.count
+        base = stack.baseAddress!
     }
 
     /// Runs `body` on a fresh serializer and returns what it wrote, releasing the buffer afterwards.
+    ///
+    /// It writes into 512 bytes on the stack first (an event, a reply or a digest's input fits), and
+    /// moves to the heap only past that: the daemon writes several bodies per command.
     static func withSerializer<Result>(
         _ body: (inout JSONSerializer) -> Void, _ result: (UnsafeBufferPointer<UInt8>) -> Result
     ) -> Result {
-        var serializer = JSONSerializer(capacity: 512)
-        defer { serializer.base.deallocate() }
-        body(&serializer)
-        return result(UnsafeBufferPointer(start: serializer.base, count: serializer.count))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { stack in
+            var serializer = JSONSerializer(stack: stack)
+            defer { if serializer.ownsBase { serializer.base.deallocate() } }
+            body(&serializer)
+            return result(UnsafeBufferPointer(start: serializer.base, count: serializer.count))
+        }
     }
 
     /// `string` as a JSON string literal, for error messages.
@@ -111,8 +118,9 @@ struct JSONSerializer: JSONValueWriter {
         let newCapacity = max(minimum, capacity * 2)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.initialize(from: base, count: count)
-        base.deallocate()
+        if ownsBase { base.deallocate() }
         base = newBase
+        ownsBase = true
         capacity = newCapacity
     }
 

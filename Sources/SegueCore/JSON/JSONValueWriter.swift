@@ -47,7 +47,40 @@ extension JSONValueWriter {
             return
         }
         if value == 0.5 { return append("0.5") }
+        if writeThousandths(value) { return }
         value.write(to: &self)
+    }
+
+    /// A double that is the nearest to some n / 1000 (an animator's 0.35 s, a curve's 0.42), with
+    /// 0.001 ≤ |value| < 10¹²: Swift's shortest round-trip digits are exactly those three decimals
+    /// less trailing zeros, in plain notation. Any other decimal of at most three places is at least
+    /// 0.001 away, far more than the spacing of doubles below 10¹², so none shorter round-trips.
+    /// Returns false, writing nothing, for every other value.
+    @inline(__always)
+    private mutating func writeThousandths(_ value: Double) -> Bool {
+        guard value.magnitude >= 0.001, value.magnitude < 1e12 else { return false }
+        let scaled = (value * 1000).rounded()
+        guard scaled / 1000 == value else { return false }
+        let thousandths = Int64(scaled).magnitude
+        var fraction = thousandths % 1000
+        // Whole numbers take the path above; this keeps the loop below finite whatever the caller.
+        guard fraction != 0 else { return false }
+        if value < 0 { append(UInt8(ascii: "-")) }
+        writeInt(Int64(thousandths / 1000))
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        var text: (UInt8, UInt8, UInt8, UInt8) = (UInt8(ascii: "."), 0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { raw in
+            for index in stride(from: digits, to: 0, by: -1) {
+                raw[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+                fraction /= 10
+            }
+            append(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: digits + 1))
+        }
+        return true
     }
 
     /// A string literal with the minimal escapes: `\"`, `\\`, and control characters as
@@ -58,16 +91,60 @@ extension JSONValueWriter {
             reserve(utf8.count + 2)
             append(UInt8(ascii: "\""))
             var runStart = 0
-            for index in utf8.indices {
+            var index = 0
+            // Eight bytes at a time while none of them needs an escape (most strings: ids, names,
+            // digests), then byte by byte through a word that has one.
+            if let base = utf8.baseAddress {
+                while utf8.count - index >= 8 {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if !Self.hasByteToEscape(word) {
+                        index += 8
+                        continue
+                    }
+                    for _ in 0..<8 {
+                        let byte = utf8[index]
+                        if Self.needsEscape(byte) {
+                            append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                            appendEscape(byte)
+                            runStart = index + 1
+                        }
+                        index += 1
+                    }
+                }
+            }
+            while index < utf8.count {
                 let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscape(byte)
-                runStart = index + 1
+                if Self.needsEscape(byte) {
+                    append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    appendEscape(byte)
+                    runStart = index + 1
+                }
+                index += 1
             }
             append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
             append(UInt8(ascii: "\""))
         }
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Whether any of the eight bytes of `word` is below 0x20, `"` or `\\`, with "determine if a word
+    /// has a byte less than n" and "has a zero byte" from Sean Anderson's Bit Twiddling Hacks. A
+    /// borrow can only flag a byte above one that really matches, so the answer for the whole word
+    /// is exact (bytes of 0x80 and above, UTF-8's multi-byte sequences, are never flagged).
+    @inline(__always)
+    private static func hasByteToEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let quoteZero = (quote &- ones) & ~quote
+        let backslashZero = (backslash &- ones) & ~backslash
+        return (control | quoteZero | backslashZero) & highs != 0
     }
 
     private mutating func appendEscape(_ byte: UInt8) {

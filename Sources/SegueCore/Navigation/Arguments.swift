@@ -11,7 +11,9 @@ package struct Arguments {
     package init(_ object: JSONObject, path: String, ignoring: [String] = []) {
         self.object = object
         self.path = path
-        self.used = ignoring
+        // Room for what a command reads, so the reads append without growing the array.
+        used.reserveCapacity(ignoring.count + 12)
+        used.append(contentsOf: ignoring)
     }
 
     package init(_ json: JSON, path: String) throws(CoreError) {
@@ -23,8 +25,9 @@ package struct Arguments {
 
     package mutating func raw(_ key: String) -> JSON? {
         if !used.contains(key) { used.append(key) }
-        if case .null? = object[key] { return nil }
-        return object[key]
+        let value = object[key]
+        if case .null? = value { return nil }
+        return value
     }
 
     // The typed readers leave the code of a bad value to `JSON`'s readers, the one place the rule lives:
@@ -68,8 +71,8 @@ package struct Arguments {
     /// read, which are all the ones this object takes: every reader asks for each member it knows,
     /// present or not, so a typo is answered with the right spelling.
     package func rejectUnknown(allowedHint: String? = nil) throws(CoreError) {
+        guard object.members.contains(where: { !used.contains($0.key) }) else { return }
         let unknown = object.keys.filter { !used.contains($0) }
-        guard !unknown.isEmpty else { return }
         let list = unknown.map { "\"\($0.prefix(64))\"" }.joined(separator: ", ")
         let noun = unknown.count == 1 ? "field" : "fields"
         let hint = allowedHint.map { " \($0)" } ?? " Known: \(used.joined(separator: ", "))."

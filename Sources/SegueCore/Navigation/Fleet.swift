@@ -119,15 +119,24 @@ package struct Fleet: Sendable {
         var result = Execution(frame: frame)
         // This navigator's clock events up to the command's frame come first (a completion due in
         // this very frame lets the command through instead of answering busy).
-        for e in Navigator.advance(state(of: navigator), toFrame: frame) {
+        var due: [NavigationEvent] = []
+        inPlace(navigator) { due = Navigator.advance($0, toFrame: frame) }
+        for e in due {
             result.clockEvents.append(
                 append(e, navigator: navigator, time: max(clock.instant(ofFrame: e.frame), lastTime)))
         }
         do {
-            let before = state(of: navigator)
-            let (decided, after) = try Navigator.decideFolding(command, envelope, state: before, frame: frame)
+            let previous = navigators[navigator]
+            let before = previous ?? Navigator.initialState(name: navigator, clock: clock)
+            // Each event's digest is of the state it leaves, taken as the decider folds it.
+            var digests: [SHA256.Digest] = []
+            let (decided, after) = try Navigator.decideFolding(command, envelope, state: before, frame: frame) {
+                digests.append(StateDigest.digest(of: $0))
+            }
             result.decided = decided
-            result.events = append(decided, navigator: navigator, from: before, to: after, time: max(stamped, lastTime))
+            result.events = append(
+                decided, navigator: navigator, previous: previous, revision: before.revision, after: after,
+                digests: digests, time: max(stamped, lastTime))
         } catch {
             result.error = error
         }
@@ -231,7 +240,7 @@ package struct Fleet: Sendable {
             var state: (busy: Bool, endsLater: Bool) = (false, false)
             inPlace(name) { s in
                 let endsLater = (s.ended.last?.endFrame ?? .min) > frame
-                state = (s.transition != nil || !s.queue.isEmpty || endsLater, endsLater)
+                state = (s.hasTransition || !s.queue.isEmpty || endsLater, endsLater)
             }
             if !state.busy { idle.insert(name) }
             if !state.endsLater { pruneCandidates.remove(name) }
@@ -245,9 +254,15 @@ package struct Fleet: Sendable {
 
     /// Forgets the undo entries of events up to `seq`, now durable.
     package mutating func markDurable(through seq: Int64) {
-        var drop = 0
-        while drop < journal.count, journal[drop].seq <= seq { drop += 1 }
-        if drop > 0 { journal.removeFirst(drop) }
+        // Seqs read in place: `journal[i].seq` copied the whole entry, state and all, per step.
+        let drop = journal.withUnsafeBufferPointer { entries in
+            entries.firstIndex { $0.seq > seq } ?? entries.count
+        }
+        if drop == journal.count {
+            journal.removeAll(keepingCapacity: true)
+        } else if drop > 0 {
+            journal.removeFirst(drop)
+        }
     }
 
     /// Undoes every event after `seq` (a failed commit): navigators return to their durable states
@@ -298,30 +313,26 @@ package struct Fleet: Sendable {
         return commit(event, to: state, record: record)
     }
 
-    /// Appends a command's events, whose fold from `before` the decider already computed (`after`):
-    /// the same numbering, journal and bookkeeping as appending them one by one, with one evolve each
-    /// instead of two.
+    /// Appends a command's events, whose fold the decider already computed (`after`, and `digests`,
+    /// one per event, of the state each leaves): the same numbering, journal and bookkeeping as
+    /// appending them one by one, with no second fold. `previous` is the navigator's entry before
+    /// them (nil: not created yet), `revision` its revision.
     private mutating func append(
-        _ events: [NavigationEvent], navigator: String, from before: NavigatorState, to after: NavigatorState,
-        time: Int64
+        _ events: [NavigationEvent], navigator: String, previous: NavigatorState?, revision: Int64,
+        after: consuming NavigatorState, digests: [SHA256.Digest], time: Int64
     ) -> [EventRecord] {
         var records: [EventRecord] = []
         records.reserveCapacity(events.count)
-        let previous = navigators[navigator]
-        // Each event's digest is of the state it leaves: the states between the first and the last
-        // are folded again here, the last is `after`.
-        var state = before
-        var digest: SHA256.Digest?
-        for (offset, event) in events.enumerated() {
-            var record = event.record(
-                seq: lastSeq + 1, navigator: navigator, revision: before.revision + 1 + Int64(offset), time: time)
-            state = offset == events.count - 1 ? after : Navigator.evolve(state, event)
-            digest = StateDigest.digest(of: state)
-            record.digest = digest?.hex
+        for offset in events.indices {
+            // Through the index, not a bound copy of the event (a started one holds five screen lists
+            // and an animator): the record's box is its one copy.
+            var record = events[offset].record(
+                seq: lastSeq + 1, navigator: navigator, revision: revision + 1 + Int64(offset), time: time)
+            record.digest = digests[offset].hex
             // Rolling back to any seq inside the unit restores the state before it, as the one-by-one
             // journal would have (a unit is committed whole, so that is the only rollback target).
             if journaling { journal.append((record.seq, navigator, previous)) }
-            switch event.kind {
+            switch events[offset].kind {
             case .completed, .cancelled, .dropped, .closed: pruneCandidates.insert(navigator)
             default: break
             }
@@ -330,7 +341,7 @@ package struct Fleet: Sendable {
             lastTime = max(lastTime, record.time)
             records.append(record)
         }
-        if !events.isEmpty {
+        if let digest = digests.last {
             navigators[navigator] = after
             noteDigest(of: navigator, digest)
             earliestDue = nil
@@ -362,8 +373,10 @@ package struct Fleet: Sendable {
     }
 
     private mutating func touch(_ name: String) {
-        guard !isActive.contains(name), let s = navigators[name] else { return }
-        if s.transition != nil || !s.queue.isEmpty || !s.ended.isEmpty {
+        guard !isActive.contains(name) else { return }
+        var busy = false
+        inPlace(name) { s in busy = s.hasTransition || !s.queue.isEmpty || !s.ended.isEmpty }
+        if busy {
             isActive.insert(name)
             active.append(name)
         }

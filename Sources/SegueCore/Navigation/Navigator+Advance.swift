@@ -6,10 +6,19 @@ extension Navigator {
     /// that runs late and a replay both log the same frames.
     package static func advance(_ state: NavigatorState, toFrame frame: Int64) -> [NavigationEvent] {
         var s = state
+        return advance(&s, toFrame: frame)
+    }
+
+    /// `advance`, leaving `s` folded through what it decided and handing `each` the state after
+    /// every event (`decideFolding`).
+    static func advance(
+        _ s: inout NavigatorState, toFrame frame: Int64, each: (NavigatorState) -> Void = { _ in }
+    ) -> [NavigationEvent] {
         var events: [NavigationEvent] = []
         func apply(_ e: NavigationEvent) {
             events.append(e)
-            s = evolve(s, e)
+            Navigator.apply(e, to: &s)
+            each(s)
         }
         while s.status == .open {
             if let t = s.transition {

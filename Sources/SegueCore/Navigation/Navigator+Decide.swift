@@ -11,9 +11,11 @@ extension Navigator {
     }
 
     /// `decide`, plus the state its events fold to: the decider folds them anyway (to advance a
-    /// zero-length segment), so a caller that applies them need not evolve each one again.
+    /// zero-length segment), so a caller that applies them need not evolve each one again. `each`
+    /// sees the state after every event, in order (the fleet digests each one).
     static func decideFolding(
-        _ command: NavigationCommand, _ envelope: CommandEnvelope, state: NavigatorState, frame: Int64
+        _ command: NavigationCommand, _ envelope: CommandEnvelope, state: NavigatorState, frame: Int64,
+        each: (NavigatorState) -> Void = { _ in }
     ) throws(CoreError) -> (events: [NavigationEvent], state: NavigatorState) {
         let name = state.name
         switch state.status {
@@ -33,7 +35,10 @@ extension Navigator {
             let created = NavigationEvent(
                 frame: frame, command: envelope.requestID,
                 kind: .created(root: screen, config: config, frameRate: state.clock.rate))
-            return ([created], evolve(state, created))
+            var after = state
+            apply(created, to: &after)
+            each(after)
+            return ([created], after)
         case .closed:
             if case .create = command {
                 throw CoreError(
@@ -54,13 +59,19 @@ extension Navigator {
                 details: ["revision": state.revision])
         }
         var decision = Decision(state: state, frame: frame, envelope: envelope)
-        let events = try decision.decide(command)
+        var events = try decision.decide(command)
+        // One copy of the state, folded in place through every event.
+        var after = state
+        // Through the index: a bound `event` would be a copy of each (a started one is large).
+        for index in events.indices {
+            apply(events[index], to: &after)
+            each(after)
+        }
         // A segment of zero length (finish from 1, cancel from 0) ends in the frame it starts, so the
         // clock's events for this frame follow at once: the state a command leaves is always
         // advanced to its frame, and the tick for this frame sees the end.
-        let after = events.reduce(state, evolve)
-        let due = advance(after, toFrame: frame)
-        return (events + due, due.reduce(after, evolve))
+        events += advance(&after, toFrame: frame, each: each)
+        return (events, after)
     }
 }
 
@@ -78,7 +89,7 @@ struct Decision {
     }
 
     mutating func decide(_ command: NavigationCommand) throws(CoreError) -> [NavigationEvent] {
-        if command.isQueueable, !fromQueue, state.transition != nil || !state.queue.isEmpty {
+        if command.isQueueable, !fromQueue, state.hasTransition || !state.queue.isEmpty {
             if let reversal = reversal(by: command) { return [reversal] }
             return try queueOrReject(command)
         }
@@ -423,14 +434,14 @@ struct Decision {
             animator.edge = edge
         }
         let id = state.nextTransitionID
+        let animated = options.animated || interactive
+        let endsAtOnce = !interactive && (!animated || animator.effectiveDuration <= 0)
+        // `started` is moved into its event, and the list made at its final size.
         let started = NavigationEvent.Started(
             transition: id, operation: operation, from: from, to: to, popped: popped, stack: stack, modals: modals,
-            animator: animator, animated: options.animated || interactive, interactive: interactive,
+            animator: animator, animated: animated, interactive: interactive,
             owner: interactive ? envelope.owner : nil, nextScreen: nextScreen, geometry: geometry)
-        var events = [event(.started(started))]
-        if !interactive, !started.animated || animator.effectiveDuration <= 0 {
-            events.append(event(.completed(transition: id)))
-        }
-        return events
+        guard endsAtOnce else { return [event(.started(started))] }
+        return [event(.started(started)), event(.completed(transition: id))]
     }
 }

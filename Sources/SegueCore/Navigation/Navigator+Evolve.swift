@@ -11,6 +11,13 @@ package enum Navigator {
     /// still yields a state, with the revision counted, so a fold never traps.
     package static func evolve(_ state: NavigatorState, _ event: NavigationEvent) -> NavigatorState {
         var s = state
+        apply(event, to: &s)
+        return s
+    }
+
+    /// `evolve` in place: a fold that owns its state changes it with no copy of the state per event,
+    /// and its arrays (`ended`, `queue`) without copy-on-write when nothing else holds them.
+    package static func apply(_ event: NavigationEvent, to s: inout NavigatorState) {
         s.revision += 1
         s.frame = max(s.frame, event.frame)
         let frame = event.frame
@@ -45,7 +52,6 @@ package enum Navigator {
         case .dropped:
             if !s.queue.isEmpty { s.queue.removeFirst() }
         }
-        return s
     }
 
     /// Folds a log (in order) from the initial state.

@@ -26,6 +26,8 @@ public struct NavigatorState: Equatable, Sendable {
         set { transitionStorage = newValue.map(Indirect.init) }
     }
     private var transitionStorage: Indirect<Transition>?
+    /// `transition != nil`, without copying the transition out of its box.
+    public var hasTransition: Bool { transitionStorage != nil }
     /// The transitions that ended in the frame of the latest end, in order: their final ticks belong
     /// to that frame (several can end in one frame, e.g. a completion then a non-animated push).
     public var ended: [EndedTransition] = []

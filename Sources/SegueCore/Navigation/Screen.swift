@@ -119,7 +119,7 @@ public enum ScreenRef: Equatable, Sendable {
 /// The navigator name rule: `[A-Za-z0-9._-]{1,64}` (docs/design.md, "Concepts").
 public enum NavigatorName {
     public static func isValid(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
+        let bytes = name.utf8
         guard (1...64).contains(bytes.count) else { return false }
         return bytes.allSatisfy { b in
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E
