@@ -129,8 +129,10 @@ import Testing
             }
         }
         #expect(reference.count == 50)
-        // Three events and ticks (a daemon starved of CPU may skip frames, and their ticks).
-        #expect(reference.values.allSatisfy { $0.count >= 4 }, "each create's and push's events and ticks")
+        // Each create's and push's three events, which are never skipped; ticks, of which a daemon
+        // starved of CPU (the whole suite runs beside this test) may skip a push's every frame.
+        #expect(reference.values.allSatisfy { $0.count >= 3 }, "each create's and push's events")
+        #expect(reference.values.map(\.count).reduce(0, +) > 50 * 3, "ticks as well as events")
         var subscribers = 0
         for collector in collectors.dropFirst(3) {
             for streams in try collector.thread.value() {
