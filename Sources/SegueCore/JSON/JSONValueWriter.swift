@@ -92,27 +92,15 @@ extension JSONValueWriter {
             append(UInt8(ascii: "\""))
             var runStart = 0
             var index = 0
-            // Eight bytes at a time while none of them needs an escape (most strings: ids, names,
-            // digests), then byte by byte through a word that has one.
-            if let base = utf8.baseAddress {
-                while utf8.count - index >= 8 {
-                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                    if !Self.hasByteToEscape(word) {
-                        index += 8
-                        continue
-                    }
-                    for _ in 0..<8 {
-                        let byte = utf8[index]
-                        if Self.needsEscape(byte) {
-                            append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                            appendEscape(byte)
-                            runStart = index + 1
-                        }
-                        index += 1
-                    }
-                }
-            }
             while index < utf8.count {
+                // Eight bytes at a time while none of them needs an escape (most strings: ids, names,
+                // digests); byte by byte where one might.
+                if utf8.count - index >= 8,
+                    !Self.hasByteToEscape(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
                 let byte = utf8[index]
                 if Self.needsEscape(byte) {
                     append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
