@@ -63,13 +63,15 @@ let package = Package(
                 "SeguePostgres",
             ]),
 
-        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore"]),
+        // The seeded generator the random-case tests share.
+        .target(name: "SeededRandom", path: "Tests/SeededRandom"),
+        .testTarget(name: "SegueCoreTests", dependencies: ["SegueCore", "SeededRandom"]),
         .testTarget(
             name: "SegueStoreTests",
             dependencies: ["SegueStore", "SegueCore", "segue-store-crasher", "SeguePostgres", "PostgresTestSupport"]),
         // Starts a real PostgreSQL server for the tests that need one (scripts/pg-test-server.sh).
         .target(name: "PostgresTestSupport", dependencies: ["SeguePostgres"], path: "Tests/PostgresTestSupport"),
-        .testTarget(name: "SegueProtocolTests", dependencies: ["SegueProtocol", "SegueCore"]),
+        .testTarget(name: "SegueProtocolTests", dependencies: ["SegueProtocol", "SegueCore", "SeededRandom"]),
         .testTarget(name: "SegueWireTests", dependencies: ["SegueWire", "SegueProtocol", "SegueCore"]),
         .testTarget(
             name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueProtocol", "SegueCore", "PostgresTestSupport"]),

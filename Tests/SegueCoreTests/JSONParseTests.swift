@@ -1,4 +1,5 @@
 import SegueCore
+import SeededRandom
 import Testing
 
 @Suite struct JSONParseTests {

@@ -1,4 +1,5 @@
 import SegueCore
+import SeededRandom
 import Testing
 
 /// Property tests over thousands of seeded random trees: what we write, we read back identically, and

@@ -1,4 +1,5 @@
 import SegueCore
+import SeededRandom
 
 /// Structural identity for JSON values, stricter than `==`: `.int(1)` and `.double(1.0)` differ,
 /// doubles compare by bit pattern (so `-0.0` differs from `0.0`), and object members must appear in
@@ -17,20 +18,6 @@ func identical(_ lhs: JSON, _ rhs: JSON) -> Bool {
                 Array($0.key.utf8) == Array($1.key.utf8) && identical($0.value, $1.value)
             }
     default: false
-    }
-}
-
-/// SplitMix64: a tiny, well-mixed generator with a fixed seed, so a failing random case is the same
-/// case on every run and every machine.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
