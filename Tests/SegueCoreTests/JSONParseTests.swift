@@ -1,5 +1,5 @@
-import SegueCore
 import SeededRandom
+import SegueCore
 import Testing
 
 @Suite struct JSONParseTests {

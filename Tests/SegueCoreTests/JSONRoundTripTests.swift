@@ -1,5 +1,5 @@
-import SegueCore
 import SeededRandom
+import SegueCore
 import Testing
 
 /// Property tests over thousands of seeded random trees: what we write, we read back identically, and

@@ -1,5 +1,5 @@
-import SegueCore
 import SeededRandom
+import SegueCore
 
 /// Structural identity for JSON values, stricter than `==`: `.int(1)` and `.double(1.0)` differ,
 /// doubles compare by bit pattern (so `-0.0` differs from `0.0`), and object members must appear in
