@@ -74,4 +74,63 @@ import Testing
         socket.close()
         #expect(throws: ZMQError(code: .notSocket, call: "zmq_poll")) { try poller.poll(timeout: .zero) }
     }
+
+    /// A socket ready before the wait is reported at once, with the plain descriptors ready beside it.
+    @Test func aReadySocketIsReportedWithTheDescriptorsReadyBesideIt() throws {
+        let context = try ZMQContext()
+        let (left, right) = try inprocPair(context)
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer {
+            for end in pipeEnds { _ = Glibc.close(end) }
+        }
+        try left.send("first")
+        var poller = ZMQPoller()
+        poller.add(right)
+        poller.add(fd: pipeEnds[0])
+        #expect(try poller.poll(timeout: arrivalTimeout) == [.readable, []])
+        var one: UInt8 = 1
+        #expect(write(pipeEnds[1], &one, 1) == 1)
+        // Still readable (nothing was received), and the pipe is reported in the same call.
+        #expect(try poller.poll(timeout: nil) == [.readable, .readable])
+        #expect(try right.receive(dontWait: true) == bytes("first"))
+        #expect(try poller.poll(timeout: .zero) == [[], .readable])
+    }
+
+    /// Commands that leave a socket unready (a peer connecting) wake the wait without ending it.
+    @Test func commandsWithoutAMessageDoNotEndTheWait() throws {
+        let context = try ZMQContext()
+        let server = try ZMQSocket(context, .pull)
+        try server.bind("inproc://quiet-commands")
+        var poller = ZMQPoller()
+        poller.add(server)
+        #expect(try poller.poll(timeout: .zero) == [[]])
+        // The connect sends the bound socket commands (a new pipe) but no message.
+        let client = try ZMQSocket(context, .push)
+        try client.connect("inproc://quiet-commands")
+        #expect(try poller.poll(timeout: .milliseconds(50)) == [[]])
+        try client.send("now")
+        #expect(try poller.poll(timeout: arrivalTimeout) == [.readable])
+    }
+
+    /// A signalled socket is reported when libzmq signals it, whether or not a message is there, and
+    /// is not looked at otherwise: the caller reads it until EAGAIN.
+    @Test func aSignalledSocketIsReportedWhenLibzmqSignalsIt() throws {
+        let context = try ZMQContext()
+        let publisher = try ZMQSocket(context, .xpub)
+        try publisher.bind("inproc://signalled")
+        var poller = ZMQPoller()
+        let index = poller.add(publisher, readiness: .signalled)
+        #expect(try poller.poll(timeout: .zero) == [[]])
+        let subscriber = try ZMQSocket(context, .sub)
+        try subscriber.connect("inproc://signalled")
+        try subscriber.subscribe("tick/")
+        var frames: [[UInt8]] = []
+        let deadline = ContinuousClock.now + arrivalTimeout
+        while frames.isEmpty, ContinuousClock.now < deadline {
+            guard try poller.poll(timeout: arrivalTimeout)[index] == .readable else { continue }
+            while let frame = try publisher.receive(dontWait: true) { frames.append(frame) }
+        }
+        #expect(frames == [[1] + bytes("tick/")])
+    }
 }

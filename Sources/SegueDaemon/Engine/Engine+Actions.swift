@@ -126,9 +126,16 @@ extension Engine {
         }
     }
 
+    /// How often the loop reads subscriptions without being signalled: a send on the publisher may
+    /// process the command that announced one and take its signal (`ZMQPoller.Readiness.signalled`).
+    static let subscriptionsInterval: Int64 = 100_000_000
+
+    func subscriptionsDue() -> Bool { WallClock.monotonic() - subscriptionsRead >= Self.subscriptionsInterval }
+
     /// Subscription frames (`\x01topic` / `\x00topic`) from the XPUB: only counted, for `stats`.
     func readSubscriptions() {
         guard let publisher else { return }
+        subscriptionsRead = WallClock.monotonic()
         while let frame = try? publisher.receive(dontWait: true) {
             if frame.first == 1 { feed(.subscriptions(1)) } else if frame.first == 0 { feed(.subscriptions(-1)) }
         }

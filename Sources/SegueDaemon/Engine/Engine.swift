@@ -81,6 +81,8 @@ package final class Engine: @unchecked Sendable {
     var performing: [EngineAction] = []
     /// Scratch for ticks published at once: no allocation per tick.
     var tickWriter = TickWriter()
+    /// When the loop last read the publisher's subscriptions (monotonic nanoseconds).
+    var subscriptionsRead: Int64 = 0
     /// The endpoints actually bound (port 0 / `*` resolved), command then publish.
     package private(set) var boundCommandEndpoints: [String] = []
     package private(set) var boundPublishEndpoints: [String] = []
@@ -139,7 +141,9 @@ package final class Engine: @unchecked Sendable {
         defer { shutdown() }
         var poller = ZMQPoller()
         let commandIndex = poller.add(router!)
-        let publishIndex = poller.add(publisher!)
+        // Subscriptions are only counted: read when libzmq signals the socket, and now and then unasked
+        // (`subscriptionsDue`), which spares a look at its mailbox on every wait.
+        let publishIndex = poller.add(publisher!, readiness: .signalled)
         let wakeIndex = poller.add(fd: wakeup.fd)
         while !stopRequested.load(ordering: .acquiring) {
             let now = WallClock.now()
@@ -169,6 +173,8 @@ package final class Engine: @unchecked Sendable {
             if ready[publishIndex].contains(.readable) {
                 readSubscriptions()
                 busy = true
+            } else if subscriptionsDue() {
+                readSubscriptions()
             }
             mark(.subscriptions)
             if ready[commandIndex].contains(.readable), !core.holdsRequests {
