@@ -35,13 +35,45 @@ extension PostgresConnection {
     package func pipeline(_ steps: [PipelineStep], afterSending: (() -> Void)?) -> [Result<
         PostgresResult, PostgresError
     >] {
+        run(steps, afterSending: afterSending).steps
+    }
+
+    /// The steps as one transaction without `BEGIN` and `COMMIT`: the statements before a Sync
+    /// form one implicit transaction, which the server commits at the Sync (or rolls back if a
+    /// step failed), so the server runs two statements fewer than with them and the round trip
+    /// is the same. The steps must not open or end a transaction themselves.
+    ///
+    /// - Returns: the steps' results once the Sync reported the commit; otherwise the first
+    ///   failure. A failure with `connectionLost` means the commit's outcome is unknown: the
+    ///   connection went before the Sync answered.
+    package func transaction(_ steps: [PipelineStep], afterSending: (() -> Void)?) -> Result<
+        [PostgresResult], PostgresError
+    > {
+        let outcome = run(steps, afterSending: afterSending)
+        var results: [PostgresResult] = []
+        results.reserveCapacity(steps.count)
+        for result in outcome.steps {
+            switch result {
+            case .success(let rows): results.append(rows)
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return outcome.sync.map { results }
+    }
+
+    /// Sends the steps and a Sync, then reads every step's result and the Sync's: a failure the
+    /// server reports at the Sync (a commit that failed) or the connection lost before it.
+    private func run(_ steps: [PipelineStep], afterSending: (() -> Void)?) -> (
+        steps: [Result<PostgresResult, PostgresError>], sync: Result<Void, PostgresError>
+    ) {
         guard PQenterPipelineMode(handle) == 1 else {
             poison()
             let error = PostgresError(result: nil, connection: handle, statement: steps.first?.sql, lost: true)
-            return steps.map { _ in .failure(error) }
+            return (steps.map { _ in .failure(error) }, .failure(error))
         }
         // What each result read back answers: a step, or the Prepare sent ahead of one.
         var expected: [(step: Int, isPrepare: Bool)] = []
+        expected.reserveCapacity(steps.count + 2)
         for (index, step) in steps.enumerated() {
             guard send(step, index: index, expecting: &expected) else { break }
         }
@@ -60,14 +92,25 @@ extension PostgresConnection {
             }
             if results[entry.step] == nil { results[entry.step] = outcome }
         }
-        if synced { finishPipeline() } else { poison() }
-        let lost = PostgresError(
+        let sync: Result<Void, PostgresError>
+        if synced {
+            sync = finishPipeline()
+        } else {
+            poison()
+            sync = .failure(lostError(statement: "Sync"))
+        }
+        // Built only when a result is missing: the message asks libpq and concatenates strings.
+        let stepResults = steps.indices.map { index in
+            results[index] ?? .failure(lostError(statement: steps[index].sql))
+        }
+        return (stepResults, sync)
+    }
+
+    private func lostError(statement: String?) -> PostgresError {
+        PostgresError(
             sqlState: SQLState.connectionFailure,
             message: "The connection to PostgreSQL was lost before the statement's result arrived: "
-                + PostgresError.connectionMessage(handle), connectionLost: true)
-        return steps.indices.map { index in
-            results[index] ?? .failure(PostgresError(lost, statement: steps[index].sql))
-        }
+                + PostgresError.connectionMessage(handle), statement: statement, connectionLost: true)
     }
 
     /// Queues `step` (and its Prepare, the first time); false when libpq could not send.
@@ -115,21 +158,38 @@ extension PostgresConnection {
         return Result { () throws(PostgresError) in try checked(first, statement: statement) }
     }
 
-    /// Reads the Sync's result and leaves pipeline mode, so the connection takes plain calls again.
-    private func finishPipeline() {
-        guard !isBroken else { return }
-        if let sync = PQgetResult(handle) { PQclear(sync) }
+    /// Reads up to the Sync's result and leaves pipeline mode, so the connection takes plain calls
+    /// again: a failure the server sends before the Sync (the implicit transaction's commit failed),
+    /// or the connection lost before it arrived.
+    private func finishPipeline() -> Result<Void, PostgresError> {
+        var outcome: Result<Void, PostgresError> = .success(())
+        // libpq ends an error's results with a NULL, as it ends each statement's; anything else
+        // that is not the Sync's result means the connection is gone.
+        var afterError = false
+        while true {
+            guard !isBroken, let result = PQgetResult(handle) else {
+                if afterError, !isBroken {
+                    afterError = false
+                    continue
+                }
+                poison()
+                return .failure(lostError(statement: "Sync"))
+            }
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                break
+            }
+            if status == PGRES_FATAL_ERROR, case .success = outcome {
+                outcome = .failure(PostgresError(result: result, connection: handle, statement: "COMMIT (Sync)"))
+            }
+            afterError = status == PGRES_FATAL_ERROR
+            PQclear(result)
+        }
         if PQexitPipelineMode(handle) != 1 {
             while let extra = PQgetResult(handle) { PQclear(extra) }
             if PQexitPipelineMode(handle) != 1 { poison() }
         }
-    }
-}
-
-extension PostgresError {
-    /// `error` as the error of `statement`.
-    init(_ error: PostgresError, statement: String?) {
-        self = error
-        self.statement = statement
+        return outcome
     }
 }

@@ -27,7 +27,7 @@ struct PostgresBatch {
         """, [.byteaArray, .textArray, .int8Array, .jsonArray, .int8Array])
 
     /// The commands rows and the first events chunk in one statement: a batch of commands (the
-    /// common one) then costs the server one statement between `BEGIN` and `COMMIT`, as a plain
+    /// common one) then costs the server one statement in its transaction, as a plain
     /// one-row insert does. Both inserts see the same snapshot; no constraint links the tables.
     static let insertCommandsAndEvents = PreparedStatement(
         "segue_insert_commands_events",
@@ -81,11 +81,11 @@ struct PostgresBatch {
         if let id = unit.commandID { commands.add(id: id, unit: unit) }
     }
 
-    /// `BEGIN`, the inserts (`VALUES` while the batch is small, arrays beyond), `COMMIT`: one
-    /// pipeline, one round trip.
+    /// The inserts (`VALUES` while the batch is small, arrays beyond), for one implicit transaction
+    /// (`PostgresConnection.transaction`): one pipeline, one round trip.
     func steps() -> [PipelineStep] {
         if let small {
-            if let values = small.step() { return [.query("BEGIN"), values, .query("COMMIT")] }
+            if let values = small.step() { return [values] }
             // Commands rows without events: the arrays' statement, which `VALUES` has no shape for.
             var arrays = self
             arrays.small = nil
@@ -96,7 +96,7 @@ struct PostgresBatch {
     }
 
     private func arraySteps() -> [PipelineStep] {
-        var steps: [PipelineStep] = [.query("BEGIN")]
+        var steps: [PipelineStep] = []
         var chunks = eventChunks[...]
         if commands.count > 0 {
             if let first = chunks.popFirst() {
@@ -110,7 +110,6 @@ struct PostgresBatch {
             }
         }
         for chunk in chunks { steps.append(.prepared(Self.insertEvents, chunk.parameters())) }
-        steps.append(.query("COMMIT"))
         return steps
     }
 }

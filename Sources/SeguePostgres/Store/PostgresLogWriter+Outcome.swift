@@ -7,24 +7,19 @@ extension PostgresLogWriter {
         case duplicates(Set<String>)
         /// The server refused the batch; nothing of it is stored.
         case failed(StoreError)
-        /// The connection was lost before COMMIT's result arrived.
+        /// The connection was lost before the commit's result (the Sync's) arrived.
         case unknown(StoreError)
     }
 
-    /// Sends the batch as one pipeline and says what became of it.
+    /// Sends the batch as one pipeline, one implicit transaction, and says what became of it.
     func run(_ batch: PostgresBatch, _ session: PostgresSession) -> Outcome {
         let connection = session.connection
         let hook = afterSendingForTesting.map { hook in { hook(connection) } }
         var steps = batch.steps()
         if let leases, let base = batch.firstSeq.map({ $0 - 1 }) {
-            steps.insert(Self.fence(leases, batch, base: base), at: 1)
+            steps.insert(Self.fence(leases, batch, base: base), at: 0)
         }
-        let results = connection.pipeline(steps, afterSending: hook)
-        guard case .failure = results[results.count - 1] else { return .committed }
-        let error = results.lazy.compactMap { result -> PostgresError? in
-            if case .failure(let error) = result { return error }
-            return nil
-        }.first!
+        guard case .failure(let error) = connection.transaction(steps, afterSending: hook) else { return .committed }
         if error.connectionLost {
             return .unknown(StoreError(error, doing: "Not stored: the connection was lost during the commit"))
         }
@@ -37,7 +32,7 @@ extension PostgresLogWriter {
         return .failed(StoreError(error, doing: "Not stored"))
     }
 
-    /// `segue_fence` for the batch's shards, right after `BEGIN`: refuses the whole batch unless this
+    /// `segue_fence` for the batch's shards, before its inserts: refuses the whole batch unless this
     /// daemon still holds each shard's epoch and the log still ends at `base`.
     static func fence(_ leases: ShardLeases, _ batch: PostgresBatch, base: Int64) -> PipelineStep {
         let fence = leases.fence(for: batch.eventKeys.map(\.navigator))

@@ -6,8 +6,9 @@ import SegueStore
 /// the server goes away.
 ///
 /// Only the group committer's thread (or an inline caller holding it) touches a writer. A batch is
-/// one transaction sent as one pipeline (`BEGIN`, the inserts, `COMMIT`): one round trip and, with
-/// `synchronous_commit = on`, one WAL flush on the server. Units that do not continue the log are
+/// one transaction sent as one pipeline (the inserts and a Sync, which commits them: no `BEGIN` and
+/// `COMMIT` for the server to run): one round trip and, with `synchronous_commit = on`, one WAL
+/// flush on the server. Units that do not continue the log are
 /// rejected before anything is sent; a failed batch is rolled back whole.
 ///
 /// A lost connection fails the batch `unavailable`, and the next batch connects again (at once the
