@@ -30,14 +30,18 @@ import Testing
         return try (0..<rows.rowCount).map { try rows.int64($0, 0) ?? -1 }
     }
 
-    enum Expected: Sendable { case committed, refused(sqlState: String) }
+    enum Expected: Sendable {
+        case committed
+        case refused(sqlState: String)
+    }
 
-    @Test(arguments: [
-        // Every step succeeds: the Sync commits them all.
-        ([1, 2, 3], Expected.committed, [1, 2, 3]),
-        // A duplicate the deferred key finds only at commit: the Sync fails, nothing is kept.
-        ([1, 2, 1], Expected.refused(sqlState: "23505"), []),
-    ] as [([Int64], Expected, [Int64])])
+    @Test(
+        arguments: [
+            // Every step succeeds: the Sync commits them all.
+            ([1, 2, 3], Expected.committed, [1, 2, 3]),
+            // A duplicate the deferred key finds only at commit: the Sync fails, nothing is kept.
+            ([1, 2, 1], Expected.refused(sqlState: "23505"), []),
+        ] as [([Int64], Expected, [Int64])])
     func theStepsCommitAtTheSyncOrNotAtAll(keys: [Int64], expected: Expected, stored: [Int64]) throws {
         let connection = try Self.connection()
         let outcome = connection.transaction(keys.map(Self.insert), afterSending: nil)
