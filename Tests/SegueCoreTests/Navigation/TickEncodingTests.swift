@@ -66,3 +66,37 @@ import Testing
         }
     }
 }
+
+/// A view in place but for x is written as one text: every member that rules it out does.
+@Suite struct TickViewTextTests {
+    static let views: [ViewProperties] = {
+        var inPlace = ViewProperties()
+        inPlace.x = -0.3
+        var views = [inPlace]
+        for z in [-1, 1, 2] {
+            var v = inPlace
+            v.z = z
+            views.append(v)
+        }
+        let members: [WritableKeyPath<ViewProperties, Double>] = [
+            \.y, \.alpha, \.scale, \.rotation, \.rotationY, \.mask, \.anchorX, \.anchorY,
+        ]
+        for member in members {
+            for value in [-0.0, 0.0, 0.5, 1, 0.25] {
+                var v = inPlace
+                v[keyPath: member] = value
+                views.append(v)
+            }
+        }
+        return views
+    }()
+
+    @Test(arguments: views)
+    func viewsAreWrittenAsTheTreeIs(view: ViewProperties) {
+        let tick = Tick(
+            navigator: "n", transition: 1, operation: .push, frame: 2, time: 3, phase: .animating, fraction: 0.5,
+            progress: 0.5, revision: 4, final: false, fromScreen: "a", toScreen: "b",
+            views: ViewPair(from: view, to: view))
+        #expect(tick.encoded() == tick.json.serializedBytes())
+    }
+}
