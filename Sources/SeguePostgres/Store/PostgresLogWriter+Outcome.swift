@@ -69,9 +69,7 @@ extension PostgresLogWriter {
     /// After a commit whose outcome was lost: connects again at once (ignoring the backoff) to read
     /// the batch back, and reports what it found; when the server cannot be asked yet, fails the
     /// batch and leaves the question to the next session.
-    func settle(
-        _ units: ArraySlice<AppendUnit>, plan: Plan, _ error: StoreError, restoring saved: UnitNumbering
-    ) -> [Result<Void, StoreError>] {
+    func settle(_ units: ArraySlice<AppendUnit>, plan: Plan, _ error: StoreError) -> [Result<Void, StoreError>] {
         unresolved = plan.batch
         drop()
         lastResolution = nil
@@ -83,10 +81,10 @@ extension PostgresLogWriter {
                 "Not acknowledged: the connection to PostgreSQL was lost while the batch committed, and "
                 + "whether the server committed it cannot be asked yet (\(reconnectError.message)). It is read "
                 + "back at the next connection; a retry with the same command id gets the stored reply if it did."
-            return fail(units, plan: plan, unknown, restoring: saved)
+            return fail(units, plan: plan, unknown)
         }
         if lastResolution == true { return committed(plan) }
-        return fail(units, plan: plan, error, restoring: saved)
+        return fail(units, plan: plan, error)
     }
 
     /// True when the batch is in the log; false when none of it is, its seqs empty or holding

@@ -80,28 +80,28 @@ final class PostgresLogWriter: BatchWriter {
             return units.map { _ in .failure(error) }
         }
         if let leases { follow(leases, units) }
-        let saved = numbering
         var duplicates = Set<String>()
         while true {
             var plan: Plan
             do throws(StoreError) {
                 plan = try self.plan(units, duplicates: duplicates, session)
             } catch {
-                return fail(units, plan: nil, error, restoring: saved)
+                return fail(units, plan: nil, error)
             }
             guard !plan.batch.isEmpty else { return plan.results.map { $0 ?? .success(()) } }
             switch run(plan.batch, session) {
             case .committed:
                 return committed(plan)
             case .duplicates(let found) where duplicates.isEmpty:
-                numbering = saved
+                // The plan's revisions were rolled back with it: read them again for the next one.
+                numbering.forgetRevisions()
                 duplicates = found
             case .duplicates:
-                return fail(units, plan: plan, Self.unexpectedDuplicate, restoring: saved)
+                return fail(units, plan: plan, Self.unexpectedDuplicate)
             case .failed(let error):
-                return fail(units, plan: plan, error, restoring: saved)
+                return fail(units, plan: plan, error)
             case .unknown(let error):
-                return settle(units, plan: plan, error, restoring: saved)
+                return settle(units, plan: plan, error)
             }
         }
     }
@@ -158,11 +158,10 @@ final class PostgresLogWriter: BatchWriter {
         return plan.results.map { $0 ?? .success(()) }
     }
 
-    /// Fails every unit the plan accepted (and every unit when there is no plan) with `error`.
-    func fail(
-        _ units: ArraySlice<AppendUnit>, plan: Plan?, _ error: StoreError, restoring saved: UnitNumbering
-    ) -> [Result<Void, StoreError>] {
-        numbering = saved
+    /// Fails every unit the plan accepted (and every unit when there is no plan) with `error`. The
+    /// revisions the plan accepted are forgotten with every other (`UnitNumbering.failed`): a copy
+    /// of the numbering to restore would make each commit copy every navigator's revision.
+    func fail(_ units: ArraySlice<AppendUnit>, plan: Plan?, _ error: StoreError) -> [Result<Void, StoreError>] {
         numbering.failed(error)
         if let session, !session.isBroken, let end = try? session.lastSeq() {
             lastSeq = end
