@@ -32,7 +32,7 @@ extension EventRecord {
                 let start = w.count
                 switch payload {
                 case .tree(let data): w.writeCompact(.object(data))
-                case .event(let event): event.writeData(&w)
+                case .event(let box): box.writeData(&w)
                 }
                 data = start..<w.count
                 if let digest {

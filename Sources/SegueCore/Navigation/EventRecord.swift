@@ -28,7 +28,7 @@ public struct EventRecord: Equatable, Sendable {
         get {
             switch payload {
             case .tree(let data): data
-            case .event(let event): event.data
+            case .event(let box): box.event.data
             }
         }
         set { payload = .tree(newValue) }
@@ -43,8 +43,19 @@ public struct EventRecord: Equatable, Sendable {
         case tree(JSONObject)
         /// Boxed: records are copied through the fleet, the engine and the store several times per
         /// command, and an inline event (a started transition holds five screen lists and an
-        /// animator) made each copy retain every one of its members.
-        indirect case event(NavigationEvent)
+        /// animator) made each copy retain every one of its members. A class rather than an
+        /// `indirect` case: binding an indirect payload copies the event out of its box, while the
+        /// box's `let` is read in place.
+        case event(EventBox)
+    }
+
+    /// A decided event, shared by every copy of its record.
+    final class EventBox: Sendable {
+        let event: NavigationEvent
+        init(_ event: NavigationEvent) { self.event = event }
+
+        /// `event.writeData`, with the event read in place.
+        func writeData(_ w: inout JSONSerializer) { event.writeData(&w) }
     }
 
     public init(
@@ -74,7 +85,7 @@ public struct EventRecord: Equatable, Sendable {
         frame = event.frame
         self.time = time
         command = event.command
-        payload = .event(event)
+        payload = .event(EventBox(event))
     }
 
     /// Equal members, `data` compared as JSON whichever way each side holds it.
