@@ -43,6 +43,16 @@ package struct Fleet: Sendable {
         navigators[name] ?? Navigator.initialState(name: name, clock: clock)
     }
 
+    /// A navigator's revision and the phase of its transition in flight, read in place: a reply
+    /// needs only these, and a lookup would copy the whole state out (retaining every member).
+    /// Mutating only to reach the state through `inPlace` (and, for a fleet held in a class, to
+    /// borrow the fleet instead of copying it for the call).
+    package mutating func revisionAndPhase(of name: String) -> (revision: Int64, phase: TransitionPhase?)? {
+        var found: (revision: Int64, phase: TransitionPhase?)?
+        inPlace(name) { found = ($0.revision, $0.transitionStorage?.value.phase) }
+        return found
+    }
+
     // MARK: Folding a recorded log
 
     /// Applies an event read back from the log (rebuild, replay). Rejects a record that does not

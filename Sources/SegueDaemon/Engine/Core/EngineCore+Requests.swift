@@ -154,11 +154,11 @@ extension EngineCore {
 
     /// `okReply` serialized, written without the tree (`CommandReplyWriter`).
     func okReplyBytes(id: String?, _ navigator: String, _ execution: Fleet.Execution) -> [UInt8] {
-        let state = fleet.navigators[navigator]
+        let state = fleet.revisionAndPhase(of: navigator)
         return CommandReplyWriter.encode(
             id: id, navigator: navigator, revision: state?.revision ?? 0,
             seq: execution.events.last?.seq ?? fleet.lastSeq, frame: execution.frame, events: execution.decided,
-            phase: state?.transition?.phase)
+            phase: state?.phase)
     }
 
     /// Fills what a `create` left out from the daemon's defaults, and enforces the daemon's caps.
