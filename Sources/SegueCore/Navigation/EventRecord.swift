@@ -22,7 +22,25 @@ public struct EventRecord: Equatable, Sendable {
     /// The digest of the navigator's state after this event (`StateDigest`), lowercase hex; `nil`
     /// until a fleet has folded the record. Derived from the log, never stored: published events
     /// carry it, records read back from a store or an export do not. Not part of `==`.
-    public var digest: String?
+    public var digest: String? {
+        get {
+            switch digestValue {
+            case nil: nil
+            case .hex(let hex)?: hex
+            case .sha256(let digest)?: digest.hex
+            }
+        }
+        set { digestValue = newValue.map(DigestValue.hex) }
+    }
+
+    /// `digest` as it was given: a fleet's records keep the hash itself, whose hex is written
+    /// straight into the encoded event (`encodedWithData`) instead of into a `String` first.
+    var digestValue: DigestValue?
+
+    enum DigestValue: Sendable {
+        case hex(String)
+        case sha256(SHA256.Digest)
+    }
     /// The event's `data` member.
     public var data: JSONObject {
         get {

@@ -338,7 +338,7 @@ package struct Fleet: Sendable {
             // and an animator): the record's box is its one copy.
             var record = events[offset].record(
                 seq: lastSeq + 1, navigator: navigator, revision: revision + 1 + Int64(offset), time: time)
-            record.digest = digests[offset].hex
+            record.digestValue = .sha256(digests[offset])
             // Rolling back to any seq inside the unit restores the state before it, as the one-by-one
             // journal would have (a unit is committed whole, so that is the only rollback target).
             if journaling { journal.append((record.seq, navigator, previous)) }
@@ -369,7 +369,7 @@ package struct Fleet: Sendable {
         let digest = StateDigest.digest(of: next)
         noteDigest(of: record.navigator, digest)
         var record = record
-        record.digest = digest.hex
+        record.digestValue = .sha256(digest)
         earliestDue = nil
         switch event.kind {
         case .completed, .cancelled, .dropped, .closed: pruneCandidates.insert(record.navigator)
