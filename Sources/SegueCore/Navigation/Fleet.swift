@@ -77,7 +77,7 @@ package struct Fleet: Sendable {
     /// Installs a navigator's snapshot (state as of `seq`), before applying the tail of the log.
     package mutating func restore(_ state: NavigatorState, seq: Int64, frame: Int64, time: Int64) {
         navigators[state.name] = state
-        noteDigest(of: state.name, StateDigest.digest(of: state))
+        noteDigest(of: state.name, StateDigest.digest(of: state), revision: state.revision)
         earliestDue = nil
         pruneCandidates.insert(state.name)
         lastSeq = max(lastSeq, seq)
@@ -89,7 +89,7 @@ package struct Fleet: Sendable {
     /// Drops a navigator entry used only to carry a position (a checkpoint marker) during a rebuild.
     package mutating func forget(_ name: String) {
         navigators[name] = nil
-        noteDigest(of: name, nil)
+        noteDigest(of: name, nil, revision: nil)
         active.removeAll { $0 == name }
         isActive.remove(name)
         pruneCandidates.remove(name)
@@ -282,7 +282,8 @@ package struct Fleet: Sendable {
         while let last = journal.last, last.seq > seq {
             journal.removeLast()
             navigators[last.name] = last.previous
-            noteDigest(of: last.name, last.previous.map(StateDigest.digest(of:)))
+            noteDigest(
+                of: last.name, last.previous.map(StateDigest.digest(of:)), revision: last.previous?.revision)
             earliestDue = nil
             pruneCandidates.insert(last.name)
             touch(last.name)
@@ -352,8 +353,9 @@ package struct Fleet: Sendable {
             records.append(record)
         }
         if let digest = digests.last {
+            let revision = after.revision
             navigators[navigator] = after
-            noteDigest(of: navigator, digest)
+            noteDigest(of: navigator, digest, revision: revision)
             earliestDue = nil
             touch(navigator)
         }
@@ -367,7 +369,7 @@ package struct Fleet: Sendable {
         let next = Navigator.evolve(state, event)
         navigators[record.navigator] = next
         let digest = StateDigest.digest(of: next)
-        noteDigest(of: record.navigator, digest)
+        noteDigest(of: record.navigator, digest, revision: next.revision)
         var record = record
         record.digestValue = .sha256(digest)
         earliestDue = nil
