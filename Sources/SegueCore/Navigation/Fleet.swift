@@ -140,6 +140,8 @@ package struct Fleet: Sendable {
             let before = previous ?? Navigator.initialState(name: navigator, clock: clock)
             // Each event's digest is of the state it leaves, taken as the decider folds it.
             var digests: [SHA256.Digest] = []
+            // A non-animated stack change decides two events: one allocation for both digests.
+            digests.reserveCapacity(2)
             let (decided, after) = try Navigator.decideFolding(command, envelope, state: before, frame: frame) {
                 digests.append(StateDigest.digest(of: $0))
             }
