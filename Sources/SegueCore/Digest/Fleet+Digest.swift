@@ -1,13 +1,15 @@
 extension Fleet {
-    /// Records `name`'s new digest (`nil`: the navigator is gone) in the fleet's sum.
-    mutating func noteDigest(of name: String, _ digest: SHA256.Digest?) {
-        digestSum &-= digests[name]?.digest.leading64 ?? 0
-        if let digest, let revision = navigators[name]?.revision {
-            digests[name] = (revision, digest)
+    /// Records `name`'s new digest, of its state at `revision` (`nil`: the navigator is gone), in
+    /// the fleet's sum: one lookup, which also hands back the digest it replaces.
+    mutating func noteDigest(of name: String, _ digest: SHA256.Digest?, revision: Int64?) {
+        let replaced: (revision: Int64, digest: SHA256.Digest)?
+        if let digest, let revision {
+            replaced = digests.updateValue((revision, digest), forKey: name)
             digestSum &+= digest.leading64
         } else {
-            digests[name] = nil
+            replaced = digests.removeValue(forKey: name)
         }
+        digestSum &-= replaced?.digest.leading64 ?? 0
     }
 
     /// The fleet digest (`StateDigest.fleetHex`) as of `seq`: what a subscriber that folded every

@@ -130,14 +130,19 @@ package struct SHA256: Sendable {
         /// Lowercase hex, 64 characters: Python's `hashlib.sha256(...).hexdigest()`.
         package var hex: String {
             String(unsafeUninitializedCapacity: 64) { out in
-                for index in 0..<4 {
-                    let word = index == 0 ? words.0 : index == 1 ? words.1 : index == 2 ? words.2 : words.3
-                    for nibble in 0..<16 {
-                        let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * nibble)) & 0xF
-                        out[16 * index + nibble] = value < 10 ? 0x30 + value : 0x57 + value
-                    }
-                }
+                writeHex(to: out)
                 return 64
+            }
+        }
+
+        /// `hex`'s 64 digits, written into the first 64 bytes of `out`.
+        func writeHex(to out: UnsafeMutableBufferPointer<UInt8>) {
+            for index in 0..<4 {
+                let word = index == 0 ? words.0 : index == 1 ? words.1 : index == 2 ? words.2 : words.3
+                for nibble in 0..<16 {
+                    let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * nibble)) & 0xF
+                    out[16 * index + nibble] = value < 10 ? 0x30 + value : 0x57 + value
+                }
             }
         }
 

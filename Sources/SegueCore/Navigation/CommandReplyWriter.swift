@@ -7,61 +7,76 @@
 /// `seq`, `frame`, then each member where an event first sets it (a later event replaces its value
 /// in place), then `phase` when a transition is in flight.
 package enum CommandReplyWriter {
-    /// A member an event sets, in the order of first setting.
-    fileprivate enum Member {
-        case root(Screen)
-        case transition(Int)
-        case screen(Screen)
-        case queued(Int)
-        case percent(Double)
-        case decision(StaticString)
-        case fraction(Double)
+    /// The members events set, in the order of first setting, a later setting replacing the value
+    /// in place: one slot per key and the order packed in an integer, so a reply allocates nothing
+    /// before its bytes.
+    fileprivate struct Members {
+        enum Key: UInt32 { case root, transition, screen, queued, percent, decision, fraction }
 
-        /// Which key the member is: a later member with the same key replaces it in place.
-        var key: Int {
-            switch self {
-            case .root: 0
-            case .transition: 1
-            case .screen: 2
-            case .queued: 3
-            case .percent: 4
-            case .decision: 5
-            case .fraction: 6
-            }
+        var root: Screen?
+        var transition = 0
+        var screen: Screen?
+        var queued = 0
+        var percent = 0.0
+        var decision: StaticString = ""
+        var fraction = 0.0
+        /// The keys set so far, three bits each in order of first setting (seven keys fit).
+        private var order: UInt32 = 0
+        private var seen: UInt32 = 0
+        private(set) var count = 0
+
+        mutating func note(_ key: Key) {
+            guard seen & 1 << key.rawValue == 0 else { return }
+            seen |= 1 << key.rawValue
+            order |= key.rawValue << (3 * UInt32(count))
+            count += 1
         }
+
+        func key(at index: Int) -> Key { Key(rawValue: order >> (3 * UInt32(index)) & 7)! }
     }
 
     package static func encode(
         id: String?, navigator: String, revision: Int64, seq: Int64, frame: Int64, events: [NavigationEvent],
         phase: TransitionPhase?
     ) -> [UInt8] {
-        var members: [Member] = []
-        func set(_ member: Member) {
-            if let index = members.firstIndex(where: { $0.key == member.key }) {
-                members[index] = member
-            } else {
-                members.append(member)
-            }
-        }
+        var m = Members()
         for event in events {
             switch event.kind {
-            case .created(let root, _, _): set(.root(root))
+            case .created(let root, _, _):
+                m.root = root
+                m.note(.root)
             case .started(let s):
-                set(.transition(s.transition))
-                set(.screen(s.to))
-            case .queued(_, let position): set(.queued(position))
-            case .updated(_, let percent, _, _, _): set(.percent(percent))
-            case .finishing: set(.decision("finish"))
-            case .cancelling: set(.decision("cancel"))
+                m.transition = s.transition
+                m.note(.transition)
+                m.screen = s.to
+                m.note(.screen)
+            case .queued(_, let position):
+                m.queued = position
+                m.note(.queued)
+            case .updated(_, let percent, _, _, _):
+                m.percent = percent
+                m.note(.percent)
+            case .finishing:
+                m.decision = "finish"
+                m.note(.decision)
+            case .cancelling:
+                m.decision = "cancel"
+                m.note(.decision)
             case .interrupted(let t, let fraction, _, _):
-                set(.transition(t))
-                set(.fraction(fraction))
+                m.transition = t
+                m.note(.transition)
+                m.fraction = fraction
+                m.note(.fraction)
             case .reversed(let t, let fraction, _, _):
-                set(.transition(t))
-                set(.decision("cancel"))
-                set(.fraction(fraction))
+                m.transition = t
+                m.note(.transition)
+                m.decision = "cancel"
+                m.note(.decision)
+                m.fraction = fraction
+                m.note(.fraction)
             case .paused(_, let fraction), .seeked(_, let fraction, _), .resumed(_, let fraction):
-                set(.fraction(fraction))
+                m.fraction = fraction
+                m.note(.fraction)
             default: break
             }
         }
@@ -77,7 +92,7 @@ package enum CommandReplyWriter {
                 w.writeInt(seq)
                 w.append(",\"frame\":")
                 w.writeInt(frame)
-                for member in members { w.write(member) }
+                for index in 0..<m.count { w.write(m.key(at: index), of: m) }
                 if let phase {
                     w.append(",\"phase\":")
                     w.writeString(phase.rawValue)
@@ -88,30 +103,32 @@ package enum CommandReplyWriter {
 }
 
 extension JSONSerializer {
-    fileprivate mutating func write(_ member: CommandReplyWriter.Member) {
-        switch member {
-        case .root(let screen):
+    fileprivate mutating func write(_ key: CommandReplyWriter.Members.Key, of m: CommandReplyWriter.Members) {
+        switch key {
+        case .root:
+            guard let root = m.root else { return }
             append(",\"root\":")
-            writeScreen(screen)
-        case .transition(let t):
+            writeScreen(root)
+        case .transition:
             append(",\"transition\":")
-            writeInt(Int64(t))
-        case .screen(let screen):
+            writeInt(Int64(m.transition))
+        case .screen:
+            guard let screen = m.screen else { return }
             append(",\"screen\":")
             writeScreen(screen)
-        case .queued(let position):
+        case .queued:
             append(",\"queued\":")
-            writeInt(Int64(position))
-        case .percent(let percent):
+            writeInt(Int64(m.queued))
+        case .percent:
             append(",\"percent\":")
-            writeDouble(percent)
-        case .decision(let decision):
+            writeDouble(m.percent)
+        case .decision:
             append(",\"decision\":\"")
-            append(decision)
+            append(m.decision)
             append(UInt8(ascii: "\""))
-        case .fraction(let fraction):
+        case .fraction:
             append(",\"fraction\":")
-            writeDouble(fraction)
+            writeDouble(m.fraction)
         }
     }
 }

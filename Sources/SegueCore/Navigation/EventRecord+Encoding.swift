@@ -32,12 +32,22 @@ extension EventRecord {
                 let start = w.count
                 switch payload {
                 case .tree(let data): w.writeCompact(.object(data))
-                case .event(let event): event.writeData(&w)
+                case .event(let box): box.writeData(&w)
                 }
                 data = start..<w.count
-                if let digest {
+                switch digestValue {
+                case nil: break
+                case .hex(let digest)?:
                     w.append(",\"digest\":")
                     w.writeString(digest)
+                case .sha256(let digest)?:
+                    // Hex digits need no escape.
+                    w.append(",\"digest\":\"")
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { hex in
+                        digest.writeHex(to: hex)
+                        w.append(UnsafeBufferPointer(hex))
+                    }
+                    w.append(UInt8(ascii: "\""))
                 }
                 w.append(UInt8(ascii: "}"))
             }, { Array($0) })

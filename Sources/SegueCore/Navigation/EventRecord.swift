@@ -22,13 +22,31 @@ public struct EventRecord: Equatable, Sendable {
     /// The digest of the navigator's state after this event (`StateDigest`), lowercase hex; `nil`
     /// until a fleet has folded the record. Derived from the log, never stored: published events
     /// carry it, records read back from a store or an export do not. Not part of `==`.
-    public var digest: String?
+    public var digest: String? {
+        get {
+            switch digestValue {
+            case nil: nil
+            case .hex(let hex)?: hex
+            case .sha256(let digest)?: digest.hex
+            }
+        }
+        set { digestValue = newValue.map(DigestValue.hex) }
+    }
+
+    /// `digest` as it was given: a fleet's records keep the hash itself, whose hex is written
+    /// straight into the encoded event (`encodedWithData`) instead of into a `String` first.
+    var digestValue: DigestValue?
+
+    enum DigestValue: Sendable {
+        case hex(String)
+        case sha256(SHA256.Digest)
+    }
     /// The event's `data` member.
     public var data: JSONObject {
         get {
             switch payload {
             case .tree(let data): data
-            case .event(let event): event.data
+            case .event(let box): box.event.data
             }
         }
         set { payload = .tree(newValue) }
@@ -43,8 +61,19 @@ public struct EventRecord: Equatable, Sendable {
         case tree(JSONObject)
         /// Boxed: records are copied through the fleet, the engine and the store several times per
         /// command, and an inline event (a started transition holds five screen lists and an
-        /// animator) made each copy retain every one of its members.
-        indirect case event(NavigationEvent)
+        /// animator) made each copy retain every one of its members. A class rather than an
+        /// `indirect` case: binding an indirect payload copies the event out of its box, while the
+        /// box's `let` is read in place.
+        case event(EventBox)
+    }
+
+    /// A decided event, shared by every copy of its record.
+    final class EventBox: Sendable {
+        let event: NavigationEvent
+        init(_ event: NavigationEvent) { self.event = event }
+
+        /// `event.writeData`, with the event read in place.
+        func writeData(_ w: inout JSONSerializer) { event.writeData(&w) }
     }
 
     public init(
@@ -74,7 +103,7 @@ public struct EventRecord: Equatable, Sendable {
         frame = event.frame
         self.time = time
         command = event.command
-        payload = .event(event)
+        payload = .event(EventBox(event))
     }
 
     /// Equal members, `data` compared as JSON whichever way each side holds it.

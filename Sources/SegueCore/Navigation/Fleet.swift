@@ -43,6 +43,16 @@ package struct Fleet: Sendable {
         navigators[name] ?? Navigator.initialState(name: name, clock: clock)
     }
 
+    /// A navigator's revision and the phase of its transition in flight, read in place: a reply
+    /// needs only these, and a lookup would copy the whole state out (retaining every member).
+    /// Mutating only to reach the state through `inPlace` (and, for a fleet held in a class, to
+    /// borrow the fleet instead of copying it for the call).
+    package mutating func revisionAndPhase(of name: String) -> (revision: Int64, phase: TransitionPhase?)? {
+        var found: (revision: Int64, phase: TransitionPhase?)?
+        inPlace(name) { found = ($0.revision, $0.transitionStorage?.value.phase) }
+        return found
+    }
+
     // MARK: Folding a recorded log
 
     /// Applies an event read back from the log (rebuild, replay). Rejects a record that does not
@@ -67,7 +77,7 @@ package struct Fleet: Sendable {
     /// Installs a navigator's snapshot (state as of `seq`), before applying the tail of the log.
     package mutating func restore(_ state: NavigatorState, seq: Int64, frame: Int64, time: Int64) {
         navigators[state.name] = state
-        noteDigest(of: state.name, StateDigest.digest(of: state))
+        noteDigest(of: state.name, StateDigest.digest(of: state), revision: state.revision)
         earliestDue = nil
         pruneCandidates.insert(state.name)
         lastSeq = max(lastSeq, seq)
@@ -79,7 +89,7 @@ package struct Fleet: Sendable {
     /// Drops a navigator entry used only to carry a position (a checkpoint marker) during a rebuild.
     package mutating func forget(_ name: String) {
         navigators[name] = nil
-        noteDigest(of: name, nil)
+        noteDigest(of: name, nil, revision: nil)
         active.removeAll { $0 == name }
         isActive.remove(name)
         pruneCandidates.remove(name)
@@ -130,6 +140,8 @@ package struct Fleet: Sendable {
             let before = previous ?? Navigator.initialState(name: navigator, clock: clock)
             // Each event's digest is of the state it leaves, taken as the decider folds it.
             var digests: [SHA256.Digest] = []
+            // A non-animated stack change decides two events: one allocation for both digests.
+            digests.reserveCapacity(2)
             let (decided, after) = try Navigator.decideFolding(command, envelope, state: before, frame: frame) {
                 digests.append(StateDigest.digest(of: $0))
             }
@@ -272,7 +284,8 @@ package struct Fleet: Sendable {
         while let last = journal.last, last.seq > seq {
             journal.removeLast()
             navigators[last.name] = last.previous
-            noteDigest(of: last.name, last.previous.map(StateDigest.digest(of:)))
+            noteDigest(
+                of: last.name, last.previous.map(StateDigest.digest(of:)), revision: last.previous?.revision)
             earliestDue = nil
             pruneCandidates.insert(last.name)
             touch(last.name)
@@ -328,7 +341,7 @@ package struct Fleet: Sendable {
             // and an animator): the record's box is its one copy.
             var record = events[offset].record(
                 seq: lastSeq + 1, navigator: navigator, revision: revision + 1 + Int64(offset), time: time)
-            record.digest = digests[offset].hex
+            record.digestValue = .sha256(digests[offset])
             // Rolling back to any seq inside the unit restores the state before it, as the one-by-one
             // journal would have (a unit is committed whole, so that is the only rollback target).
             if journaling { journal.append((record.seq, navigator, previous)) }
@@ -342,8 +355,9 @@ package struct Fleet: Sendable {
             records.append(record)
         }
         if let digest = digests.last {
+            let revision = after.revision
             navigators[navigator] = after
-            noteDigest(of: navigator, digest)
+            noteDigest(of: navigator, digest, revision: revision)
             earliestDue = nil
             touch(navigator)
         }
@@ -357,9 +371,9 @@ package struct Fleet: Sendable {
         let next = Navigator.evolve(state, event)
         navigators[record.navigator] = next
         let digest = StateDigest.digest(of: next)
-        noteDigest(of: record.navigator, digest)
+        noteDigest(of: record.navigator, digest, revision: next.revision)
         var record = record
-        record.digest = digest.hex
+        record.digestValue = .sha256(digest)
         earliestDue = nil
         switch event.kind {
         case .completed, .cancelled, .dropped, .closed: pruneCandidates.insert(record.navigator)

@@ -38,14 +38,14 @@ package enum Navigator {
         case .updated, .interrupted, .finishing, .cancelling, .reversed, .paused, .seeked, .resumed:
             s.transition = s.transition.map { $0.evolved(by: event.kind, frame: frame, clock: s.clock) }
         case .completed:
-            if let t = s.transition {
-                s.stack = t.targetStack
-                s.modals = t.targetModals
-                s.recordEnd(EndedTransition(transition: t, endFrame: frame, phase: .completed))
+            if let t = s.transitionStorage {
+                s.stack = t.value.targetStack
+                s.modals = t.value.targetModals
+                s.recordEnd(EndedTransition(t, endFrame: frame, phase: .completed))
             }
             s.transition = nil
         case .cancelled:
-            if let t = s.transition { s.recordEnd(EndedTransition(transition: t, endFrame: frame, phase: .cancelled)) }
+            if let t = s.transitionStorage { s.recordEnd(EndedTransition(t, endFrame: frame, phase: .cancelled)) }
             s.transition = nil
         case .queued(let request, _):
             s.queue.append(QueuedCommand(command: request, requestID: event.command))

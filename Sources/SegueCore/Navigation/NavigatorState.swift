@@ -25,7 +25,8 @@ public struct NavigatorState: Equatable, Sendable {
         get { transitionStorage?.value }
         set { transitionStorage = newValue.map(Indirect.init) }
     }
-    private var transitionStorage: Indirect<Transition>?
+    /// The box of `transition`, which an ended transition keeps (`recordEnd`).
+    private(set) var transitionStorage: Indirect<Transition>?
     /// `transition != nil`, without copying the transition out of its box.
     public var hasTransition: Bool { transitionStorage != nil }
     /// The transitions that ended in the frame of the latest end, in order: their final ticks belong

@@ -126,9 +126,27 @@ public struct Transition: Equatable, Sendable {
 }
 
 /// The transition that ended most recently, kept so its final tick can be produced for its end frame.
+///
+/// The transition stays in the box it had while in flight (`NavigatorState.transition`): ending it
+/// moves no copy of it, and the list of ended transitions, which a journalled state shares and the
+/// next end copies, holds one reference per entry.
 public struct EndedTransition: Equatable, Sendable {
-    public var transition: Transition
+    public var transition: Transition {
+        get { storage.value }
+        set { storage = Indirect(newValue) }
+    }
+    private var storage: Indirect<Transition>
     public var endFrame: Int64
     /// `.completed` or `.cancelled`.
     public var phase: TransitionPhase
+
+    init(transition: Transition, endFrame: Int64, phase: TransitionPhase) {
+        self.init(Indirect(transition), endFrame: endFrame, phase: phase)
+    }
+
+    init(_ transition: Indirect<Transition>, endFrame: Int64, phase: TransitionPhase) {
+        storage = transition
+        self.endFrame = endFrame
+        self.phase = phase
+    }
 }

@@ -22,9 +22,18 @@ extension EngineCore {
             AppendUnit(
                 events: events, commandID: commandID, navigator: navigator, reply: reply, fingerprint: fingerprint,
                 encoded: encoded))
-        for (record, body) in zip(events, encoded) {
-            outbox.enqueue(.publish(topic: eventTopic(record.navigator), body: body.bytes), after: record.seq)
-            dirty.insert(record.navigator)
+        // A command's events are all of one navigator: its topic is looked up, and the navigator
+        // marked dirty, once per run of events of the same navigator.
+        var current: String?
+        var topic: [UInt8] = []
+        for index in events.indices {
+            let navigator = events[index].navigator
+            if navigator != current {
+                topic = eventTopic(navigator)
+                dirty.insert(navigator)
+                current = navigator
+            }
+            outbox.enqueue(.publish(topic: topic, body: encoded[index].bytes), after: events[index].seq)
         }
         stats.events += Int64(events.count)
     }

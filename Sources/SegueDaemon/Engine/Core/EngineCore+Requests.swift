@@ -106,7 +106,6 @@ extension EngineCore {
             )
             return
         }
-        var command = command
         if case .create(let root, var config) = command {
             if let error = applyDefaults(&config) {
                 reject(envelope, Reply.error(id: request.id, error))
@@ -121,8 +120,16 @@ extension EngineCore {
                     ))
                 return
             }
-            command = .create(root: root, config: config)
+            decideAndSubmit(.create(root: root, config: config), request, envelope, now: now)
+        } else {
+            // Every other command as it came: no copy of it to change.
+            decideAndSubmit(command, request, envelope, now: now)
         }
+    }
+
+    /// `execute`'s second half, for a command with the daemon's defaults applied.
+    private func decideAndSubmit(_ command: NavigationCommand, _ request: Request, _ envelope: [[UInt8]], now: Int64) {
+        let navigator = request.navigator!
         let execution = fleet.execute(command, request.envelope, navigator: navigator, time: now)
         submit(execution.clockEvents, commandID: nil, navigator: navigator, reply: nil)
         if let error = execution.error {
@@ -154,11 +161,11 @@ extension EngineCore {
 
     /// `okReply` serialized, written without the tree (`CommandReplyWriter`).
     func okReplyBytes(id: String?, _ navigator: String, _ execution: Fleet.Execution) -> [UInt8] {
-        let state = fleet.navigators[navigator]
+        let state = fleet.revisionAndPhase(of: navigator)
         return CommandReplyWriter.encode(
             id: id, navigator: navigator, revision: state?.revision ?? 0,
             seq: execution.events.last?.seq ?? fleet.lastSeq, frame: execution.frame, events: execution.decided,
-            phase: state?.transition?.phase)
+            phase: state?.phase)
     }
 
     /// Fills what a `create` left out from the daemon's defaults, and enforces the daemon's caps.
