@@ -7,9 +7,9 @@ import SegueWire
 /// the same run, next to the SQLite figures of the `latency` and `throughput` sections.
 ///
 /// The limit of a durable push is what the SQLite rows use with PostgreSQL's durable write in place
-/// of `fdatasync`: the raw ZeroMQ round trip plus one `BEGIN; INSERT …; COMMIT` pipelined through
-/// libpq with `synchronous_commit = on` (one round trip to the server, one WAL flush), both sampled
-/// between the commands.
+/// of `fdatasync`: the raw ZeroMQ round trip plus one `INSERT` committed in one pipelined round trip
+/// through libpq with `synchronous_commit = on` (`PostgresStoreBench.timeRawInsert`: one round trip
+/// to the server, one WAL flush), both sampled between the commands.
 enum PostgresDaemonBench {
     /// The server measured on: `--store-url`'s, or a throwaway one (scripts/pg-test-server.sh).
     final class Server {
@@ -99,7 +99,8 @@ enum PostgresDaemonBench {
         }
     }
 
-    /// A connection that times the raw `BEGIN; INSERT; COMMIT` on a table of its own schema.
+    /// A connection that times the raw one-row `INSERT` and its commit (`PostgresStoreBench.timeRawInsert`)
+    /// on a table of its own schema.
     static func rawProbe(_ server: Server) throws -> (Int) throws -> Int64 {
         let schema = "segue_bench_\(getpid())_raw"
         let connection = try PostgresConnection(ConnectionSettings(conninfo: server.conninfo))

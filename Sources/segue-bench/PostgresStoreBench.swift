@@ -7,8 +7,10 @@ import SegueStore
 /// `segue-bench --store postgres`.
 ///
 /// The limit is what no store can beat on that server: one prepared `INSERT` of one row in its
-/// own transaction, sent as `BEGIN; INSERT …; COMMIT` in one pipelined round trip through libpq
-/// with `synchronous_commit = on`, so each costs one round trip and one WAL flush. The store's
+/// own transaction, sent as the `INSERT` and a Sync in one pipelined round trip through libpq with
+/// `synchronous_commit = on` (the server commits the implicit transaction at the Sync, as the
+/// store's batches do: `BEGIN` and `COMMIT` around it would cost the server two more statements),
+/// so each costs one round trip and one WAL flush. The store's
 /// one-event durable commit (`commitIfIdle`, the daemon's path) is timed in rounds interleaved with
 /// it, so drift in the server's disk or load hits both alike; then 16 writers append at once.
 enum PostgresStoreBench {
@@ -75,9 +77,9 @@ enum PostgresStoreBench {
         parameters.append(seq)
         parameters.append(#"{"transition":1,"from":"a","to":"b"}"#, as: .json)
         let start = Bench.monotonic()
-        let results = connection.pipeline([.query("BEGIN"), .prepared(rawInsert, parameters), .query("COMMIT")])
+        let outcome = connection.transaction([.prepared(rawInsert, parameters)], afterSending: nil)
         let elapsed = Bench.monotonic() - start
-        for result in results { _ = try result.get() }
+        _ = try outcome.get()
         return elapsed
     }
 
