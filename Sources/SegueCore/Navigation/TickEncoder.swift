@@ -11,6 +11,8 @@ package final class TickEncoder {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
+    /// The frame's clock text, shared by every tick of the frame.
+    private var frameText = TickWriter.FrameText()
 
     package init() {
         capacity = 2048
@@ -38,7 +40,7 @@ package final class TickEncoder {
             base = .allocate(capacity: capacity)
         }
         var w = TickWriter(base: base)
-        w.write(tick)
+        w.write(tick, frameText: &frameText)
         count = w.count
     }
 }
@@ -53,25 +55,41 @@ struct TickWriter: JSONValueWriter {
 
     init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
 
-    mutating func write(_ tick: Tick) {
+    /// `,"frame":…,"time":…,"presentAt":…` as last written, with the numbers it spells: every tick of
+    /// a frame has the same three, so the frame's first tick writes them and the others copy the text.
+    struct FrameText {
+        var numbers: (frame: Int64, time: Int64, presentAt: Int64)?
+        var bytes: [UInt8] = []
+    }
+
+    mutating func write(_ tick: Tick, frameText: inout FrameText) {
         append("{\"navigator\":")
         writeString(tick.navigator)
         append(",\"transition\":")
         writeInt(Int64(tick.transition))
         append(",\"operation\":")
-        writeString(tick.operation.rawValue)
-        append(",\"frame\":")
-        writeInt(tick.frame)
-        append(",\"time\":")
-        writeInt(tick.time)
-        append(",\"presentAt\":")
-        writeInt(tick.presentAt)
+        write(tick.operation)
+        let numbers = (tick.frame, tick.time, tick.presentAt)
+        if let known = frameText.numbers, known == numbers {
+            frameText.bytes.withUnsafeBufferPointer { append($0) }
+        } else {
+            let start = count
+            append(",\"frame\":")
+            writeInt(tick.frame)
+            append(",\"time\":")
+            writeInt(tick.time)
+            append(",\"presentAt\":")
+            writeInt(tick.presentAt)
+            frameText.bytes.removeAll(keepingCapacity: true)
+            frameText.bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start))
+            frameText.numbers = numbers
+        }
         append(",\"phase\":")
-        writeString(tick.phase.rawValue)
+        write(tick.phase)
         append(",\"fraction\":")
-        writeDouble(tick.fraction)
+        writeTickDouble(tick.fraction)
         append(",\"progress\":")
-        writeDouble(tick.progress)
+        writeTickDouble(tick.progress)
         append(",\"revision\":")
         writeInt(tick.revision)
         append(tick.final ? ",\"final\":true,\"views\":{\"from\":" : ",\"final\":false,\"views\":{\"from\":")
@@ -91,26 +109,80 @@ struct TickWriter: JSONValueWriter {
         append("{\"screen\":")
         writeString(screen)
         append(",\"x\":")
-        writeDouble(v.x)
+        writeTickDouble(v.x)
         append(",\"y\":")
-        writeDouble(v.y)
+        writeTickDouble(v.y)
         append(",\"alpha\":")
-        writeDouble(v.alpha)
+        writeTickDouble(v.alpha)
         append(",\"scale\":")
-        writeDouble(v.scale)
+        writeTickDouble(v.scale)
         append(",\"rotation\":")
-        writeDouble(v.rotation)
+        writeTickDouble(v.rotation)
         append(",\"rotationY\":")
-        writeDouble(v.rotationY)
+        writeTickDouble(v.rotationY)
         append(",\"mask\":")
-        writeDouble(v.mask)
+        writeTickDouble(v.mask)
         append(",\"z\":")
         writeInt(Int64(v.z))
         append(",\"anchor\":[")
-        writeDouble(v.anchorX)
+        writeTickDouble(v.anchorX)
         append(",")
-        writeDouble(v.anchorY)
+        writeTickDouble(v.anchorY)
         append("]}")
+    }
+
+    /// The raw value as `writeString` spells it (none needs an escape), without reading a `String`.
+    private mutating func write(_ operation: TransitionOperation) {
+        switch operation {
+        case .push: append("\"push\"")
+        case .pop: append("\"pop\"")
+        case .present: append("\"present\"")
+        case .dismiss: append("\"dismiss\"")
+        }
+    }
+
+    /// The raw value as `writeString` spells it (none needs an escape), without reading a `String`.
+    private mutating func write(_ phase: TransitionPhase) {
+        switch phase {
+        case .animating: append("\"animating\"")
+        case .interactive: append("\"interactive\"")
+        case .finishing: append("\"finishing\"")
+        case .cancelling: append("\"cancelling\"")
+        case .completed: append("\"completed\"")
+        case .cancelled: append("\"cancelled\"")
+        case .paused: append("\"paused\"")
+        }
+    }
+
+    // MARK: Doubles
+
+    /// Exactly `writeDouble`'s text, sooner for a tick's usual values: 0, 1 and ½ (most members of a
+    /// view in place) as constants, and the other non-whole values in `ShortestDecimal`'s range from
+    /// its digits; everything else through `writeDouble`.
+    @inline(__always)
+    mutating func writeTickDouble(_ value: Double) {
+        switch value.bitPattern {
+        case (0.0 as Double).bitPattern: return append("0.0")
+        case (1.0 as Double).bitPattern: return append("1.0")
+        case (0.5 as Double).bitPattern: return append("0.5")
+        default: break
+        }
+        guard let (digits, fractionDigits) = ShortestDecimal.digits(of: value) else { return writeDouble(value) }
+        if value < 0 { append(UInt8(ascii: "-")) }
+        let unit = ShortestDecimal.powersOfTen[fractionDigits]
+        writeInt(Int64(digits / unit))
+        append(UInt8(ascii: "."))
+        // All `fractionDigits` digits, leading zeros included (the last is never 0: `digits` has no
+        // trailing zeros), written from the right.
+        var rest = digits % unit
+        let start = count
+        count += fractionDigits
+        var index = count
+        while index > start {
+            index -= 1
+            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
     }
 
     // MARK: Appends (the values are spelled by `JSONValueWriter`)
