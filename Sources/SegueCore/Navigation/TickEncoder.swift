@@ -26,13 +26,12 @@ package final class TickEncoder {
 
     /// Writes `tick`'s wire body over the previous one.
     package func encode(_ tick: Tick) {
-        // The longest body a tick can have: its fixed text and numbers (under 1,000 bytes: 24 at most
-        // per double, 20 per integer; a digest's key adds 12), plus its strings escaped at worst
-        // (`\u00xx`, six bytes per byte). Reserving it once lets every write below skip its own
-        // capacity check.
+        // The longest body a tick can have: its fixed text, names of operation and phase included, and
+        // numbers (under 1,000 bytes: 24 at most per double, 20 per integer; a digest's key adds 12),
+        // plus its strings escaped at worst (`\u00xx`, six bytes per byte). Reserving it once lets
+        // every write below skip its own capacity check.
         let bound =
             1500 + 6 * (tick.navigator.utf8.count + tick.fromScreen.utf8.count + tick.toScreen.utf8.count)
-            + 6 * tick.operation.rawValue.utf8.count + 6 * tick.phase.rawValue.utf8.count
             + 6 * (tick.digest?.utf8.count ?? 0)
         if capacity < bound {
             base.deallocate()
