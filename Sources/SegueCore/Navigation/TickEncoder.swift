@@ -180,7 +180,13 @@ struct TickWriter: JSONValueWriter {
         guard let (digits, fractionDigits) = ShortestDecimal.digits(of: value) else { return writeDouble(value) }
         if value < 0 { append(UInt8(ascii: "-")) }
         let unit = ShortestDecimal.powersOfTen[fractionDigits]
-        writeInt(Int64(digits / unit))
+        // The whole part: mostly a single digit (fractions, progress, offsets in widths).
+        let whole = digits / unit
+        if whole < 10 {
+            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole))
+        } else {
+            writeInt(Int64(whole))
+        }
         append(UInt8(ascii: "."))
         // All `fractionDigits` digits, leading zeros included (the last is never 0: `digits` has no
         // trailing zeros), written from the right.
