@@ -166,6 +166,11 @@ struct TickWriter: JSONValueWriter {
 
     // MARK: Doubles
 
+    /// "00", "01", … "99", one after another.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
     /// Exactly `writeDouble`'s text, sooner for a tick's usual values: 0, 1 and ½ (most members of a
     /// view in place) as constants, and the other non-whole values in `ShortestDecimal`'s range from
     /// its digits; everything else through `writeDouble`.
@@ -194,10 +199,16 @@ struct TickWriter: JSONValueWriter {
         let start = count
         count += fractionDigits
         var index = count
-        while index > start {
-            index -= 1
-            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
+        // Two digits a step, from "00"…"99".
+        while index - start >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            index -= 2
+            base[index] = Self.digitPairs.utf8Start[pair]
+            base[index + 1] = Self.digitPairs.utf8Start[pair + 1]
+        }
+        if index > start {
+            base[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
         }
     }
 
