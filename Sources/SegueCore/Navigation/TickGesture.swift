@@ -29,9 +29,9 @@ extension TickWriter {
         append(",\"gesture\":{")
         if let touch = gesture.touch {
             append("\"touch\":{\"x\":")
-            writeDouble(touch.x)
+            writeTickDouble(touch.x)
             append(",\"y\":")
-            writeDouble(touch.y)
+            writeTickDouble(touch.y)
             append("},")
         }
         if let edge = gesture.edge {
@@ -40,7 +40,7 @@ extension TickWriter {
             append(",")
         }
         append("\"velocity\":")
-        writeDouble(gesture.velocity)
+        writeTickDouble(gesture.velocity)
         append("}")
     }
 }

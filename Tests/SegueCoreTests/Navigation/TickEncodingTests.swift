@@ -67,6 +67,46 @@ import Testing
     }
 }
 
+/// The parts the tick writer spells by itself: the frame's clock text copied between the ticks of a
+/// frame, and the operation and phase names.
+@Suite struct TickEncoderReuseTests {
+    static func tick(
+        frame: Int64, time: Int64, delay: Int64, operation: TransitionOperation = .push,
+        phase: TransitionPhase = .animating
+    ) -> Tick {
+        var tick = Tick(
+            navigator: "n\(frame)", transition: 3, operation: operation, frame: frame, time: time, phase: phase,
+            fraction: 0.25, progress: 0.125, revision: 9, final: false, fromScreen: "a", toScreen: "b",
+            views: ViewPair(from: ViewProperties(), to: ViewProperties()))
+        tick.presentationDelay = delay
+        return tick
+    }
+
+    /// One encoder across ticks that share all, some or none of frame, time and presentAt.
+    @Test func frameTextFollowsEveryNumber() {
+        let encoder = TickEncoder()
+        let ticks = [
+            Self.tick(frame: 10, time: 1_000, delay: 0), Self.tick(frame: 10, time: 1_000, delay: 0),
+            Self.tick(frame: 11, time: 1_000, delay: 0), Self.tick(frame: 11, time: 2_000, delay: 0),
+            Self.tick(frame: 11, time: 2_000, delay: 5), Self.tick(frame: 11, time: 2_000, delay: 5),
+            Self.tick(frame: 10, time: 1_000, delay: 0), Self.tick(frame: -1, time: .min, delay: 0),
+            Self.tick(frame: 0, time: 0, delay: 0), Self.tick(frame: 0, time: 0, delay: 0),
+        ]
+        for tick in ticks {
+            encoder.encode(tick)
+            #expect(Array(encoder.body) == tick.json.serializedBytes())
+        }
+    }
+
+    static let names = TransitionOperation.allCases.flatMap { o in TransitionPhase.allCases.map { (o, $0) } }
+
+    @Test(arguments: names)
+    func operationAndPhaseAreSpelledAsTheirRawValues(operation: TransitionOperation, phase: TransitionPhase) {
+        let tick = Self.tick(frame: 1, time: 2, delay: 3, operation: operation, phase: phase)
+        #expect(tick.encoded() == tick.json.serializedBytes())
+    }
+}
+
 /// A view in place but for x is written as one text: every member that rules it out does.
 @Suite struct TickViewTextTests {
     static let views: [ViewProperties] = {

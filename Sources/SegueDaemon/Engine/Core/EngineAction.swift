@@ -35,13 +35,19 @@ extension EngineAction: Equatable {}
 /// A tick's topic (`tick/<navigator>/`) and body, written into buffers reused from tick to tick.
 struct TickWriter {
     private let encoder = TickEncoder()
-    private(set) var topic: [UInt8] = []
+    /// `Topic.tick(navigator:)` of the last `write`: its prefix stays from tick to tick, and only the
+    /// navigator and the closing `/` are written again (a test holds the two spellings together).
+    private(set) var topic: [UInt8] = Array(Topic.tickPrefix.utf8)
+    private static let prefixCount = Topic.tickPrefix.utf8.count
 
     /// The body of the last `write`; valid until the next.
     var body: UnsafeRawBufferPointer { encoder.body }
 
     mutating func write(_ tick: Tick) {
         encoder.encode(tick)
-        Topic.tick(navigator: tick.navigator).write(into: &topic)
+        topic.removeSubrange(Self.prefixCount...)
+        var navigator = tick.navigator
+        navigator.withUTF8 { topic.append(contentsOf: $0) }
+        topic.append(UInt8(ascii: "/"))
     }
 }
