@@ -17,31 +17,17 @@ package enum PipelineStep {
 }
 
 extension PostgresConnection {
-    /// Sends every step and one Sync before reading anything, then reads one result per step: the
-    /// whole list costs one round trip (libpq's pipeline mode) instead of one per statement.
-    ///
-    /// As the server runs them: after a step fails, the steps up to the Sync are skipped (each
-    /// reports `25P02`, in failed transaction), so `BEGIN ... COMMIT` in one pipeline is all or
-    /// nothing. When the connection is lost, every step whose result had not arrived reports the loss
-    /// (`connectionLost`): whether the server ran it is unknown. The connection is blocking; that
-    /// is safe because the statements sent here answer with a few bytes each, so the server never
-    /// waits for the client to read while the client waits to write.
-    package func pipeline(_ steps: [PipelineStep]) -> [Result<PostgresResult, PostgresError>] {
-        pipeline(steps, afterSending: nil)
-    }
-
-    /// `pipeline`, calling `afterSending` once everything is sent and before any result is read
-    /// (tests cut the connection there).
-    package func pipeline(_ steps: [PipelineStep], afterSending: (() -> Void)?) -> [Result<
-        PostgresResult, PostgresError
-    >] {
-        run(steps, afterSending: afterSending).steps
-    }
-
     /// The steps as one transaction without `BEGIN` and `COMMIT`: the statements before a Sync
     /// form one implicit transaction, which the server commits at the Sync (or rolls back if a
     /// step failed), so the server runs two statements fewer than with them and the round trip
     /// is the same. The steps must not open or end a transaction themselves.
+    ///
+    /// Every step and the Sync are sent before anything is read (libpq's pipeline mode): the whole
+    /// list costs one round trip instead of one per statement. After a step fails, the server skips
+    /// the steps up to the Sync. `afterSending` runs once everything is sent and before any result is
+    /// read (tests cut the connection there). The connection is blocking; that is safe because the
+    /// statements sent here answer with a few bytes each, so the server never waits for the client
+    /// to read while the client waits to write.
     ///
     /// - Returns: the steps' results once the Sync reported the commit; otherwise the first
     ///   failure. A failure with `connectionLost` means the commit's outcome is unknown: the
