@@ -5,7 +5,7 @@ package enum PipelineStep {
     case prepared(PreparedStatement, PostgresParameters)
     case query(String, PostgresParameters)
 
-    /// A statement without parameters (`BEGIN`, `COMMIT`).
+    /// A statement without parameters, not prepared.
     package static func query(_ sql: String) -> PipelineStep { .query(sql, PostgresParameters()) }
 
     var sql: String {
@@ -35,27 +35,9 @@ extension PostgresConnection {
     package func transaction(_ steps: [PipelineStep], afterSending: (() -> Void)?) -> Result<
         [PostgresResult], PostgresError
     > {
-        let outcome = run(steps, afterSending: afterSending)
-        var results: [PostgresResult] = []
-        results.reserveCapacity(steps.count)
-        for result in outcome.steps {
-            switch result {
-            case .success(let rows): results.append(rows)
-            case .failure(let error): return .failure(error)
-            }
-        }
-        return outcome.sync.map { results }
-    }
-
-    /// Sends the steps and a Sync, then reads every step's result and the Sync's: a failure the
-    /// server reports at the Sync (a commit that failed) or the connection lost before it.
-    private func run(_ steps: [PipelineStep], afterSending: (() -> Void)?) -> (
-        steps: [Result<PostgresResult, PostgresError>], sync: Result<Void, PostgresError>
-    ) {
         guard PQenterPipelineMode(handle) == 1 else {
             poison()
-            let error = PostgresError(result: nil, connection: handle, statement: steps.first?.sql, lost: true)
-            return (steps.map { _ in .failure(error) }, .failure(error))
+            return .failure(PostgresError(result: nil, connection: handle, statement: steps.first?.sql, lost: true))
         }
         // What each result read back answers: a step, or the Prepare sent ahead of one.
         var expected: [(step: Int, isPrepare: Bool)] = []
@@ -85,11 +67,16 @@ extension PostgresConnection {
             poison()
             sync = .failure(lostError(statement: "Sync"))
         }
-        // Built only when a result is missing: the message asks libpq and concatenates strings.
-        let stepResults = steps.indices.map { index in
-            results[index] ?? .failure(lostError(statement: steps[index].sql))
+        var rows: [PostgresResult] = []
+        rows.reserveCapacity(steps.count)
+        for (index, result) in results.enumerated() {
+            switch result {
+            case .success(let result)?: rows.append(result)
+            case .failure(let error)?: return .failure(error)
+            case nil: return .failure(lostError(statement: steps[index].sql))
+            }
         }
-        return (stepResults, sync)
+        return sync.map { rows }
     }
 
     private func lostError(statement: String?) -> PostgresError {

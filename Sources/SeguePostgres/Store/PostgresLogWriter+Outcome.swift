@@ -23,7 +23,6 @@ extension PostgresLogWriter {
         if error.connectionLost {
             return .unknown(StoreError(error, doing: "Not stored: the connection was lost during the commit"))
         }
-        if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
         if error.sqlState == SQLState.uniqueViolation, error.constraint == "commands_pkey",
             let found = try? storedIDs(batch.commandIDs, session)
         {
