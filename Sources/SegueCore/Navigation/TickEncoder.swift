@@ -114,11 +114,9 @@ struct TickWriter: JSONValueWriter {
         if v.y.bitPattern == 0, v.alpha == 1, v.scale == 1, v.rotation.bitPattern == 0, v.rotationY.bitPattern == 0,
             v.mask == 1, v.anchorX == 0.5, v.anchorY == 0.5, v.z == 0 || v.z == 1
         {
-            return append(
-                v.z == 0
-                    ? ",\"y\":0.0,\"alpha\":1.0,\"scale\":1.0,\"rotation\":0.0,\"rotationY\":0.0,\"mask\":1.0,\"z\":0,\"anchor\":[0.5,0.5]}"
-                    : ",\"y\":0.0,\"alpha\":1.0,\"scale\":1.0,\"rotation\":0.0,\"rotationY\":0.0,\"mask\":1.0,\"z\":1,\"anchor\":[0.5,0.5]}"
-            )
+            append(",\"y\":0.0,\"alpha\":1.0,\"scale\":1.0,\"rotation\":0.0,\"rotationY\":0.0,\"mask\":1.0,\"z\":")
+            append(v.z == 0 ? UInt8(ascii: "0") : UInt8(ascii: "1"))
+            return append(",\"anchor\":[0.5,0.5]}")
         }
         append(",\"y\":")
         writeTickDouble(v.y)
