@@ -103,10 +103,11 @@ package struct ZMQPoller {
                 descriptors[index].fd = -1
             }
         }
+        // A socket is ready: only plain descriptors and signalled sockets are left to look at, at once.
+        if anyReady, !targets.contains(where: { $0.target.waitsWithoutLooking }) { return ready }
         let deadline = timeout.map { ContinuousClock.now + $0 }
         while true {
             let milliseconds = anyReady ? 0 : ZMQ.milliseconds(deadline.map { ContinuousClock.now.duration(to: $0) })
-            if anyReady, !targets.contains(where: { $0.target.waitsWithoutLooking }) { return ready }
             let count = Glibc.poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             if count < 0 {
                 guard errno == EINTR else { throw ZMQError(code: .init(rawValue: errno), call: "zmq_poll") }
