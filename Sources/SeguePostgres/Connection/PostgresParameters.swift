@@ -15,6 +15,15 @@ package struct PostgresParameters: Sendable {
 
     package init() {}
 
+    /// Room for `values` values of `bytes` bytes in all, so a statement's parameters are built
+    /// without growing the buffers value by value.
+    package init(values: Int, bytes: Int) {
+        self.bytes.reserveCapacity(bytes)
+        ranges.reserveCapacity(values)
+        formats.reserveCapacity(values)
+        types.reserveCapacity(values)
+    }
+
     package var count: Int { ranges.count }
 
     package mutating func append(_ value: Int64) {
@@ -74,38 +83,55 @@ package struct PostgresParameters: Sendable {
     }
 
     /// Calls `body` with libpq's four parallel arrays (values, lengths, formats, types), valid only
-    /// during the call. Text-format values need a terminating NUL, so they are copied with one.
+    /// during the call. Text-format values need a terminating NUL, so they are copied with one;
+    /// the arrays live on the stack.
     func withLibpqArrays<T>(
         _ body: (
             UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, UnsafePointer<Oid>?
         ) -> T
     ) -> T {
-        var storage = bytes
-        var textRanges: [Int: Range<Int>] = [:]
-        for (index, range) in ranges.enumerated() where formats[index] == 0 {
-            guard let range else { continue }
-            let start = storage.count
-            storage.append(contentsOf: bytes[range])
-            storage.append(0)
-            textRanges[index] = start..<storage.count - 1
-        }
-        let lengths = ranges.map { Int32($0?.count ?? 0) }
-        let oids = types.map(\.rawValue)
-        return storage.withUnsafeBufferPointer { buffer in
+        formats.contains(0) ? withTerminatedText().libpqArrays(body) : libpqArrays(body)
+    }
+
+    private func libpqArrays<T>(
+        _ body: (
+            UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, UnsafePointer<Oid>?
+        ) -> T
+    ) -> T {
+        let count = ranges.count
+        return bytes.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-            let values: [UnsafePointer<CChar>?] = ranges.indices.map { index in
-                guard let range = textRanges[index] ?? ranges[index] else { return nil }
-                return (base + range.lowerBound).assumingMemoryBound(to: CChar.self)
-            }
-            return values.withUnsafeBufferPointer { values in
-                lengths.withUnsafeBufferPointer { lengths in
-                    formats.withUnsafeBufferPointer { formats in
-                        oids.withUnsafeBufferPointer { oids in
-                            body(values.baseAddress, lengths.baseAddress, formats.baseAddress, oids.baseAddress)
+            return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: count) { values in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { lengths in
+                    withUnsafeTemporaryAllocation(of: Oid.self, capacity: count) { oids in
+                        for index in 0..<count {
+                            let range = ranges[index]
+                            values[index] = range.map { (base + $0.lowerBound).assumingMemoryBound(to: CChar.self) }
+                            lengths[index] = Int32(range?.count ?? 0)
+                            oids[index] = types[index].rawValue
+                        }
+                        return formats.withUnsafeBufferPointer { formats in
+                            body(
+                                UnsafePointer(values.baseAddress), UnsafePointer(lengths.baseAddress),
+                                formats.baseAddress, UnsafePointer(oids.baseAddress))
                         }
                     }
                 }
             }
         }
+    }
+
+    /// The same values with every text-format one copied to the end of the buffer with a NUL after
+    /// it (libpq reads a text value up to its NUL, not by its length), and sent as that copy.
+    private func withTerminatedText() -> PostgresParameters {
+        var copy = self
+        for (index, range) in ranges.enumerated() where formats[index] == 0 {
+            guard let range else { continue }
+            let start = copy.bytes.count
+            copy.bytes.append(contentsOf: bytes[range])
+            copy.bytes.append(0)
+            copy.ranges[index] = start..<copy.bytes.count - 1
+        }
+        return copy
     }
 }

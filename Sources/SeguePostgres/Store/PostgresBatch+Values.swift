@@ -5,41 +5,26 @@ import SegueStore
 /// parameters. Building and unpacking a one-element array per column costs the server more than the
 /// rows themselves: measured in the server alone, 3,000 one-event commands took 150 ms through
 /// `unnest` and 60 ms through `VALUES`.
-struct SmallRows {
+enum SmallRows {
     static let maxEvents = 4
     static let maxCommands = 4
 
-    /// The units held, in order, for the arrays should the batch outgrow `VALUES`.
-    private(set) var units: [AppendUnit] = []
-    private var events = 0
-    private var commands = 0
-
-    /// Holds a unit; false (holding nothing more) once the batch is too big for `VALUES`.
-    mutating func add(_ unit: AppendUnit) -> Bool {
-        let withID = unit.commandID == nil ? 0 : 1
-        guard events + unit.events.count <= Self.maxEvents, commands + withID <= Self.maxCommands else {
-            return false
-        }
-        units.append(unit)
-        events += unit.events.count
-        commands += withID
-        return true
-    }
-
-    /// The one statement that inserts every row, or nil without events (a commands row alone
+    /// The one statement that inserts every row of `units` (`events` events, `commands` commands
+    /// rows), or nil when they are too many for `VALUES` or have no events (a commands row alone
     /// goes through the arrays' statement).
-    func step() -> PipelineStep? {
-        guard events > 0 else { return nil }
-        var parameters = PostgresParameters()
+    static func step(_ units: [AppendUnit], events: Int, commands: Int) -> PipelineStep? {
+        guard events > 0, events <= maxEvents, commands <= maxCommands else { return nil }
+        var parameters = PostgresParameters(
+            values: events * eventTypes.count + commands * commandTypes.count, bytes: 512 * events + 256 * commands)
         for unit in units {
             for (index, event) in unit.events.enumerated() {
-                Self.append(event, encoded: unit.encoded?[index], to: &parameters)
+                append(event, encoded: unit.encoded?[index], to: &parameters)
             }
         }
         for unit in units {
-            if let id = unit.commandID { Self.append(id: id, unit: unit, to: &parameters) }
+            if let id = unit.commandID { append(id: id, unit: unit, to: &parameters) }
         }
-        return .prepared(Self.statements[events - 1][commands], parameters)
+        return .prepared(statements[events - 1][commands], parameters)
     }
 
     private static func append(_ event: EventRecord, encoded: EncodedEvent?, to parameters: inout PostgresParameters) {

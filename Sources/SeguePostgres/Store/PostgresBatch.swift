@@ -1,12 +1,14 @@
 import SegueCore
 import SegueStore
 
-/// One batch's rows as the arrays its statements bind: every event of every accepted unit, and a
-/// commands row per accepted unit with an id.
+/// One batch's accepted units and the statements that insert their rows: every event, and a
+/// commands row per unit with an id.
 ///
 /// A statement binds one array per column and inserts with `unnest`, so a batch of thousands of
 /// events costs a few statements; arrays are cut at `rowsPerStatement` to keep each bind well below
 /// PostgreSQL's 1 GB limit on a value. A small batch binds its rows as scalars instead (`SmallRows`).
+/// Nothing is bound until the batch is sent, and what only a lost commit needs (`eventKeys`,
+/// `commandIDs`) is worked out from the units then.
 struct PostgresBatch {
     static let rowsPerStatement = 4096
 
@@ -40,62 +42,44 @@ struct PostgresBatch {
             $7::bigint[], $8::bytea[], $9::json[])
         """, insertEvents.parameterTypes + insertCommands.parameterTypes)
 
-    /// Filled arrays, each at most `rowsPerStatement` rows.
-    private(set) var eventChunks: [EventColumns] = []
-    private var commands = CommandColumns()
-    /// What a read-back looks for when the commit's outcome is lost.
-    private(set) var firstSeq: Int64?
-    private(set) var lastSeq: Int64?
-    private(set) var commandIDs: [[UInt8]] = []
+    /// The accepted units, in order; their rows are bound only when the batch is sent (`steps`).
+    private(set) var units: [AppendUnit] = []
+    private var eventCount = 0
+    private var commandCount = 0
+
+    var isEmpty: Bool { eventCount == 0 && commandCount == 0 }
+
+    /// What a read-back looks for when the commit's outcome is lost, worked out only then.
+    var firstSeq: Int64? { units.lazy.compactMap { $0.events.first?.seq }.first }
+    var lastSeq: Int64? { units.reversed().lazy.compactMap { $0.events.last?.seq }.first }
+    var commandIDs: [[UInt8]] { units.compactMap { $0.commandID.map { Array($0.utf8) } } }
     /// Each event's identity, for the read-back: after a rollback the same seqs may hold another
     /// batch's events, so that the range is full says nothing about whether this batch committed.
-    private(set) var eventKeys: [EventKey] = []
-    /// The rows again as scalars while the batch is small (`SmallRows`); nil once it is not.
-    private var small: SmallRows? = SmallRows()
+    var eventKeys: [EventKey] { units.flatMap { $0.events.map(EventKey.init) } }
+    var navigators: [String] { units.flatMap { $0.events.map(\.navigator) } }
 
-    var isEmpty: Bool { firstSeq == nil && commandIDs.isEmpty }
-
-    /// Adds an accepted unit: its events, and its commands row when it has an id. Its rows go to the
-    /// arrays only once the batch outgrows `SmallRows`, so a small batch builds no arrays.
+    /// Adds an accepted unit: its events, and its commands row when it has an id.
     mutating func add(_ unit: AppendUnit) {
-        if small?.add(unit) == false {
-            let held = small!.units
-            small = nil
-            for earlier in held { addRows(earlier) }
-        }
-        if small == nil { addRows(unit) }
-        for event in unit.events { eventKeys.append(EventKey(event)) }
-        if let first = unit.events.first?.seq, firstSeq == nil { firstSeq = first }
-        if let last = unit.events.last?.seq { lastSeq = last }
-        if let id = unit.commandID { commandIDs.append(Array(id.utf8)) }
-    }
-
-    /// The unit's rows in the arrays.
-    private mutating func addRows(_ unit: AppendUnit) {
-        for (index, event) in unit.events.enumerated() {
-            if eventChunks.last.map({ $0.count >= Self.rowsPerStatement }) ?? true {
-                eventChunks.append(EventColumns())
-            }
-            eventChunks[eventChunks.count - 1].add(event, encoded: unit.encoded?[index])
-        }
-        if let id = unit.commandID { commands.add(id: id, unit: unit) }
+        units.append(unit)
+        eventCount += unit.events.count
+        if unit.commandID != nil { commandCount += 1 }
     }
 
     /// The inserts (`VALUES` while the batch is small, arrays beyond), for one implicit transaction
     /// (`PostgresConnection.transaction`): one pipeline, one round trip.
     func steps() -> [PipelineStep] {
-        if let small {
-            if let values = small.step() { return [values] }
-            // Commands rows without events: the arrays' statement, which `VALUES` has no shape for.
-            var arrays = self
-            arrays.small = nil
-            for unit in small.units { arrays.addRows(unit) }
-            return arrays.arraySteps()
+        if let values = SmallRows.step(units, events: eventCount, commands: commandCount) { return [values] }
+        var eventChunks: [EventColumns] = []
+        var commands = CommandColumns()
+        for unit in units {
+            for (index, event) in unit.events.enumerated() {
+                if eventChunks.last.map({ $0.count >= Self.rowsPerStatement }) ?? true {
+                    eventChunks.append(EventColumns())
+                }
+                eventChunks[eventChunks.count - 1].add(event, encoded: unit.encoded?[index])
+            }
+            if let id = unit.commandID { commands.add(id: id, unit: unit) }
         }
-        return arraySteps()
-    }
-
-    private func arraySteps() -> [PipelineStep] {
         var steps: [PipelineStep] = []
         var chunks = eventChunks[...]
         if commands.count > 0 {

@@ -34,7 +34,7 @@ extension PostgresLogWriter {
     /// `segue_fence` for the batch's shards, before its inserts: refuses the whole batch unless this
     /// daemon still holds each shard's epoch and the log still ends at `base`.
     static func fence(_ leases: ShardLeases, _ batch: PostgresBatch, base: Int64) -> PipelineStep {
-        let fence = leases.fence(for: batch.eventKeys.map(\.navigator))
+        let fence = leases.fence(for: batch.navigators)
         var shards = PostgresArray(of: .int8)
         var epochs = PostgresArray(of: .int8)
         for (shard, epoch) in zip(fence.shards, fence.epochs) {
