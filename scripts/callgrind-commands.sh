@@ -8,6 +8,8 @@
 #   scripts/callgrind-commands.sh [path/to/segued] [full|relaxed]      (default: .build/release, relaxed)
 # With CALLGRIND_KEEP=dir, both callgrind outputs are kept there (small.out, large.out), for
 # scripts/callgrind-functions.py to give each function's instructions per command.
+# With CALLGRIND_STORE_URL=postgresql://…, each run keeps its log in a new schema of that database
+# (created with psql) instead of a data dir: the commands' path on PostgreSQL.
 # Needs valgrind and python3 with pyzmq. Takes about a minute and a half.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,13 +17,23 @@ segued="${1:-.build/release/segued}"
 durability="${2:-relaxed}"
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 69; }
 
+# The --store-url arguments of one run on PostgreSQL: a schema of its own, so each run starts empty.
+store_args() {
+    [[ -n "${CALLGRIND_STORE_URL:-}" ]] || return 0
+    local schema="callgrind_$$_$RANDOM"
+    psql -q "$CALLGRIND_STORE_URL" -c "CREATE SCHEMA $schema" >&2
+    local separator='?'
+    [[ "$CALLGRIND_STORE_URL" == *\?* ]] && separator='&'
+    echo "--store-url ${CALLGRIND_STORE_URL}${separator}options=-csearch_path%3D$schema"
+}
+
 run() {
     local commands=$1 port=$((7800 + RANDOM % 100))
     local dir
     dir=$(mktemp -d)
     valgrind --tool=callgrind --callgrind-out-file="$dir/out" "$segued" --data-dir "$dir" \
         --command "tcp://127.0.0.1:$port" --publish "tcp://127.0.0.1:$((port + 100))" \
-        --durability "$durability" >"$dir/log" 2>&1 &
+        --durability "$durability" $(store_args) >"$dir/log" 2>&1 &
     local pid=$!
     python3 - "$port" "$commands" <<'PY'
 import json, sys, time, zmq
