@@ -87,8 +87,9 @@ package final class Database {
     /// SQLite normally deletes the WAL on close, so a restarted daemon's first few thousand commits
     /// each extend a new file: the sync then also writes the file's size and block map, about twice
     /// the cost of overwriting a WAL that already has its length. Every connection of the store sets
-    /// it, since whichever closes last decides. The kept file is checkpointed on close and replayed
-    /// (harmlessly) on open; `journal_size_limit` stays at its default, so it is not truncated.
+    /// it, since whichever closes last decides. The kept file is checkpointed and restarted on close
+    /// (`LogWriter.restartWAL`), so an open has one frame to replay; `journal_size_limit` stays at its
+    /// default, so it is not truncated.
     func keepWALFile() {
         var keep: Int32 = 1
         sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)

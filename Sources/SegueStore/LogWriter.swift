@@ -158,8 +158,28 @@ final class LogWriter {
         // An empty log gives back the WAL's preallocated zeros (`preallocateWAL`): a data dir that
         // never got an event, from a daemon that ran idle or failed to start, stays a few kilobytes.
         // The next open preallocates again.
-        if lastSeq == 0, let connection { _ = try? connection.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        if let connection {
+            if lastSeq == 0 {
+                _ = try? connection.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            } else {
+                Self.restartWAL(connection.database)
+            }
+        }
         connection = nil
+    }
+
+    /// Copies the WAL back and starts it over, so that the next open finds one frame in it rather
+    /// than every frame since the last restart. The kept file's frames stay valid until a write
+    /// restarts it: the next open's recovery reads each of them into its index and forgets that they
+    /// were copied, and `open`'s checkpoint copies them all again (3,700 frames, 50 ms of a 80 ms
+    /// start-up). A write once everything is copied begins at frame 1 under a new salt, which ends
+    /// recovery there; rewriting `user_version` with its own value is that write. When another
+    /// connection still reads, nothing is restarted and the next open copies as before.
+    private static func restartWAL(_ database: Database) {
+        guard let done = try? database.checkpointPassive(), !done.busy, done.walFrames > 1,
+            done.copied == done.walFrames, let version = try? database.scalarInt("PRAGMA user_version")
+        else { return }
+        _ = try? database.execute("PRAGMA user_version = \(version)")
     }
 
     /// Runs `body` on the write connection; used for snapshots, imports and test fault injection.

@@ -95,4 +95,31 @@ import Testing
         try store.append(numberer.unit("main"))
         #expect(try store.allEvents().count == 11)
     }
+
+    /// What a clean close leaves in the kept WAL: the next open's recovery reads every valid frame
+    /// into its index as not yet copied, so a WAL left full would be copied back again at each start.
+    @Test func aCleanCloseLeavesOneFrameForTheNextOpenAndTheWALsLength() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        var numberer = Numberer()
+        do {
+            let store = try EventStore(path: path, checkpointThreshold: Self.threshold)
+            defer { store.close() }
+            for index in 0..<40 { try store.append(numberer.unit(index % 2 == 0 ? "a" : "b")) }
+        }
+        #expect(try Self.size(path + "-wal") == Self.expectedLength)
+        // A plain connection, as the next open's first: its recovery finds the WAL's valid frames.
+        do {
+            let database = try Database(path: path, create: false)
+            #expect(try database.scalarInt("SELECT COUNT(*) FROM events") == 40)
+            let frames = try database.checkpointPassive().walFrames
+            #expect((0...1).contains(frames), "the next open would replay \(frames) frames")
+        }
+        let store = try EventStore(path: path, checkpointThreshold: Self.threshold)
+        defer { store.close() }
+        #expect(try store.allEvents().count == 40)
+        #expect(try store.integrityCheck() == [])
+        try store.append(numberer.unit("a"))
+        #expect(try store.allEvents().count == 41)
+    }
 }
