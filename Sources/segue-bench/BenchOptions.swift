@@ -5,6 +5,8 @@ import SegueCommandLine
 struct BenchOptions {
     var quick = false
     var json = false
+    /// `--keep`: the data dirs and daemon logs stay after a run that succeeded (a failed run keeps them).
+    var keep = false
     /// Where the daemon's data directories and the raw fdatasync file live (a temp dir by default).
     var directory: String?
     /// Sections to run; all when empty.
@@ -22,6 +24,9 @@ struct BenchOptions {
         options: [
             .flag("quick", help: "Small sizes and short windows: a smoke run in under a minute."),
             .flag("json", help: "Print the figures as one JSON object instead of the table."),
+            .flag(
+                "keep",
+                help: "Keep the data dirs and daemon logs (e.g. the generated 10-million-event log) after the run."),
             OptionSpec(
                 "dir", value: "dir", completion: .directory,
                 help: "Parent directory for the data dirs (default: the system temp dir)."),
@@ -38,6 +43,7 @@ struct BenchOptions {
         examples: [
             "segue-bench --quick", "segue-bench --only fanout,store --json > bench.json",
             "segue-bench --store postgres --only latency,throughput",
+            "segue-bench --only scale --keep --dir /var/tmp/bench",
         ])
 
     /// What the command line asks for: the options, or help.
@@ -62,6 +68,7 @@ struct BenchOptions {
         var options = BenchOptions()
         options.quick = parsed.flag("quick")
         options.json = parsed.flag("json")
+        options.keep = parsed.flag("keep")
         options.directory = parsed.value("dir")
         options.store = parsed.value("store") ?? "sqlite"
         guard ["sqlite", "postgres"].contains(options.store) else {

@@ -16,11 +16,17 @@ final class DaemonProcess {
 
     /// The daemon binary: `segued` in the directory of `/proc/self/exe` (SwiftPM puts every product
     /// of one build there).
-    static func binary() throws -> String {
+    static func binary() throws -> String { try sibling("segued") }
+
+    /// The product `name` of the same build as this program (`segued`, or `segue` for the relay
+    /// section's `segue relay`).
+    static func sibling(_ name: String) throws -> String {
         let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let path = (exe as NSString).deletingLastPathComponent + "/segued"
+        let path = (exe as NSString).deletingLastPathComponent + "/" + name
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw BenchError("No segued next to segue-bench at \(path); build it with `swift build -c release`.")
+            throw BenchError(
+                "No \(name) next to segue-bench at \(path); build it with `swift build -c release` "
+                    + "(or copy it beside segue-bench with the other products of the same build).")
         }
         return path
     }

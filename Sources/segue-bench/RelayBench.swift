@@ -46,7 +46,7 @@ enum RelayBench {
         let client = try BenchClient(context: context, endpoint: daemon.commandEndpoint)
         try FanoutBench.createNavigators(client, count: navigators, prefix: "r")
         let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let segue = (exe as NSString).deletingLastPathComponent + "/segue"
+        let segue = try DaemonProcess.sibling("segue")
         func relay(_ from: String) throws -> Forwarder {
             let port = try DaemonProcess.freePort()
             return try Forwarder(

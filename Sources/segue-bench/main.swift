@@ -27,6 +27,14 @@ do {
     exit(ExitCode.usage.rawValue)
 }
 signal(SIGPIPE, SIG_IGN)
+// Every program the chosen sections start is looked for now, not after minutes of figures.
+do {
+    _ = try DaemonProcess.binary()
+    if options.runs("relay") { _ = try DaemonProcess.sibling("segue") }
+} catch {
+    FileHandle.standardError.write(Data("segue-bench: \(error)\n".utf8))
+    exit(69)  // EX_UNAVAILABLE
+}
 
 let report = Report(echo: !options.json)
 let base =
@@ -309,7 +317,11 @@ do {
     exit(ExitCode.failure.rawValue)
 }
 stopAll()
-try? FileManager.default.removeItem(atPath: base)
+if options.keep {
+    report.note("Data and daemon logs kept in \(base).")
+} else {
+    try? FileManager.default.removeItem(atPath: base)
+}
 let total = Double(Bench.monotonic() - runStarted) / 1e9
 report.note(String(format: "Whole run: %.0f s%@.", total, options.quick ? " (--quick)" : ""))
 print(options.json ? report.json(machine: machine()) : report.table())
