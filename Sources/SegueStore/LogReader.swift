@@ -128,26 +128,28 @@ package final class LogReader {
         return names
     }
 
-    /// The newest snapshot of each navigator by skip-scan: one key seek for the next name and one for
-    /// its newest seq, so start-up reads as many rows as there are navigators. The table keeps every
-    /// checkpoint's rows (a time-travel fold starts from them), and a scan of it grew with the log.
+    /// The newest snapshot of each navigator, in name order, one key seek per navigator: rows sort by
+    /// (navigator, seq), so read backwards the first row before a name is the newest of the name
+    /// before it. The table keeps every checkpoint's rows (a time-travel fold starts from them), so
+    /// a scan of it grows with the log, and so does each seek's depth: a skip-scan that took three
+    /// seeks per navigator (the next name, its newest seq, the row) read three times the pages.
     func latestSnapshots() throws(StoreError) -> [Snapshot] {
-        let statement = try statement(
-            """
-            WITH RECURSIVE names(name) AS (
-                SELECT MIN(navigator) FROM snapshots
-                UNION ALL
-                SELECT (SELECT MIN(navigator) FROM snapshots WHERE navigator > names.name) FROM names
-                WHERE names.name IS NOT NULL
-            )
-            SELECT s.navigator, s.seq, s.revision, s.state FROM names JOIN snapshots AS s
-            ON s.navigator = names.name AND s.seq = (SELECT MAX(seq) FROM snapshots WHERE navigator = names.name)
-            ORDER BY s.navigator
-            """)
-        defer { statement.reset() }
-        var snapshots: [Snapshot] = []
-        while try statement.step() { snapshots.append(try Self.snapshot(statement)) }
-        return snapshots
+        let columns = "SELECT navigator, seq, revision, state FROM snapshots"
+        let last = try statement(columns + " ORDER BY navigator DESC, seq DESC LIMIT 1")
+        let before = try statement(columns + " WHERE navigator < ? ORDER BY navigator DESC, seq DESC LIMIT 1")
+        var descending: [Snapshot] = []
+        do {
+            defer { last.reset() }
+            guard try last.step() else { return [] }
+            descending.append(try Self.snapshot(last))
+        }
+        while true {
+            defer { before.reset() }
+            before.bind(descending[descending.count - 1].navigator, at: 1)
+            guard try before.step() else { break }
+            descending.append(try Self.snapshot(before))
+        }
+        return descending.reversed()
     }
 
     func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {

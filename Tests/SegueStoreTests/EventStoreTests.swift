@@ -110,6 +110,26 @@ import Testing
         #expect(try store.snapshot(of: "main", atOrBefore: 2) == nil)
     }
 
+    /// Names that sort close together, by bytes (a prefix, a space, upper before lower case, UTF-8),
+    /// each with several snapshots: the newest of each, in that order; none at all for an empty table.
+    @Test(arguments: Backend.allCases)
+    func latestSnapshotsTakeEachNavigatorsNewestInByteOrder(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
+        #expect(try store.latestSnapshots() == [])
+        let names = ["é", "ab", "a", "B", "a b", "a\u{1}"]
+        for (index, name) in names.enumerated() {
+            for round in 0..<3 {
+                let seq = Int64(10 * round + index + 1)
+                try store.saveSnapshot(
+                    navigator: name, seq: seq, revision: Int64(round + 1), state: ["round": .int(round)])
+            }
+        }
+        let latest = try store.latestSnapshots()
+        #expect(latest.map(\.navigator) == names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        #expect(latest.allSatisfy { $0.revision == 3 && $0.state == ["round": .int(2)] })
+    }
+
     @Test(arguments: Backend.allCases)
     func groupCommitStoresEveryUnitOfConcurrentProducersGaplessly(backend: Backend) throws {
         let place = try LogPlace(backend)
