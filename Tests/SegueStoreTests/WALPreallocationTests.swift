@@ -12,6 +12,15 @@ import Testing
     /// `restartAt` (4 × threshold) plus half a pass of frames, and the WAL header.
     static let expectedLength = 32 + Int(threshold * 4 + threshold / 2) * frameBytes
 
+    /// A log at `path` with `count` one-event appends (the navigator of each by its index), closed.
+    static func closedLog(
+        at path: String, appending count: Int, _ numberer: inout Numberer, navigator: (Int) -> String
+    ) throws {
+        let store = try EventStore(path: path, checkpointThreshold: threshold)
+        defer { store.close() }
+        for index in 0..<count { try store.append(numberer.unit(navigator(index))) }
+    }
+
     static func size(_ path: String) throws -> Int {
         try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
     }
@@ -82,11 +91,7 @@ import Testing
         let directory = TemporaryDirectory()
         let path = directory.file("log.db")
         var numberer = Numberer()
-        do {
-            let store = try EventStore(path: path, checkpointThreshold: Self.threshold)
-            defer { store.close() }
-            for _ in 0..<10 { try store.append(numberer.unit("main")) }
-        }
+        try Self.closedLog(at: path, appending: 10, &numberer) { _ in "main" }
         // Reopened with a smaller threshold: its working length is shorter than the file already is.
         let before = try Self.size(path + "-wal")
         let store = try EventStore(path: path, checkpointThreshold: 8)
@@ -102,11 +107,7 @@ import Testing
         let directory = TemporaryDirectory()
         let path = directory.file("log.db")
         var numberer = Numberer()
-        do {
-            let store = try EventStore(path: path, checkpointThreshold: Self.threshold)
-            defer { store.close() }
-            for index in 0..<40 { try store.append(numberer.unit(index % 2 == 0 ? "a" : "b")) }
-        }
+        try Self.closedLog(at: path, appending: 40, &numberer) { $0 % 2 == 0 ? "a" : "b" }
         #expect(try Self.size(path + "-wal") == Self.expectedLength)
         // A plain connection, as the next open's first: its recovery finds the WAL's valid frames.
         do {

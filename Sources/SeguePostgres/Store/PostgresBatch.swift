@@ -43,7 +43,7 @@ struct PostgresBatch {
         """, insertEvents.parameterTypes + insertCommands.parameterTypes)
 
     /// The accepted units, in order; their rows are bound only when the batch is sent (`steps`).
-    private(set) var units: [AppendUnit] = []
+    private var units: [AppendUnit] = []
     private var eventCount = 0
     private var commandCount = 0
 
