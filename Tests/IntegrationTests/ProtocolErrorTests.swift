@@ -3,7 +3,7 @@ import SegueCore
 import Testing
 
 /// Every error code the daemon produces on its own, each from a situation a client meets, on one
-/// shared daemon. A rejected command appends nothing: the log's seq is unchanged by it.
+/// shared daemon. A rejected command appends nothing: no event a command caused follows it in the log.
 ///
 /// `unavailable` (storage faults), `forbidden` and `unauthorized` (CURVE roles and keys) and
 /// `internal` are covered by the fault-injection and security suites.
@@ -194,7 +194,10 @@ import Testing
         #expect(reply["id"] == (c.echoesID ? request["id"] : .null), "the reply echoes the request id")
         let message = error["message"]?.stringValue ?? ""
         for word in c.mentions { #expect(message.contains(word), "\(message) should mention \(word)") }
-        #expect(try client.lastSeq() == seq, "a rejected command appends nothing")
+        // Transitions that earlier cases started finish on the clock while this suite runs (it takes
+        // over a minute on a slow store), so only events that commands caused count here.
+        let appended = try client.events(after: seq).filter { $0.command != nil }
+        #expect(appended.isEmpty, "a rejected command appends nothing; appended: \(appended)")
     }
 
     @Test func everyCodeTheDaemonProducesIsInTheTable() {

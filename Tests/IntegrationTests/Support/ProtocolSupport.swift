@@ -47,12 +47,14 @@ extension TestClient {
         }
     }
 
-    /// Every event of `navigator` in the log, through `history` pages.
-    func events(of navigator: String) throws -> [EventRecord] {
+    /// The log's events after `seq`, of `navigator` or of every navigator, through `history` pages.
+    func events(of navigator: String? = nil, after seq: Int64 = 0) throws -> [EventRecord] {
         var out: [EventRecord] = []
-        var after: Int64 = 0
+        var after = seq
         while true {
-            let page = try call(["cmd": "history", "navigator": .string(navigator), "after": .int(after), "limit": 500])
+            var request: JSONObject = ["cmd": "history", "after": .int(after), "limit": 500]
+            if let navigator { request["navigator"] = .string(navigator) }
+            let page = try call(.object(request))
             for event in page["events"]?.arrayValue ?? [] { out.append(try EventRecord(json: event)) }
             after = try #require(page["next"]?.int64Value)
             if page["more"] != true { return out }
