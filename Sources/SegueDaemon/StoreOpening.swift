@@ -52,7 +52,7 @@ enum StoreOpening {
         let path = (options.dataDirectory as NSString).appendingPathComponent("segue.db")
         // The quick check reads every page, which alone takes seconds on a 10-million-event log; it
         // runs beside start-up instead, and a damaged file is reported the moment it is found.
-        return try EventStore(
+        let store = try EventStore(
             path: path, durability: options.durability,
             check: .deferred(report: { error in
                 if let error {
@@ -60,6 +60,12 @@ enum StoreOpening {
                         "The log failed its integrity check: \(error). Stop the daemon and restore a backup.")
                 }
             }))
+        if let migration = store.migration {
+            logger.notice(
+                "Migrated the log's schema from version \(migration.from) to \(migration.to) in "
+                    + "\(migration.took.inNanoseconds / 1_000_000) ms (once, after an upgrade).")
+        }
+        return store
     }
 
     /// `--check-config` for a PostgreSQL store: connects as the daemon would and reads the schema

@@ -129,6 +129,15 @@ package final class Database {
         return (frames, copied, rc == SQLITE_BUSY)
     }
 
+    /// Pages this connection has read from the file (or the WAL) rather than found in its page cache,
+    /// since it opened (`SQLITE_DBSTATUS_CACHE_MISS`): what a query cost in I/O, without a clock.
+    var pagesRead: Int32 {
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_MISS, &current, &highest, 0)
+        return current
+    }
+
     /// Rolls back an open transaction, if any; errors are ignored because the caller is already
     /// reporting the error that made it roll back.
     func rollbackQuietly() {

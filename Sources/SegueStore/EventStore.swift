@@ -14,6 +14,8 @@ package final class EventStore: @unchecked Sendable {
     /// Guards `reader`: one read connection shared by all reading threads.
     private let readLock = NSLock()
     private let reader: LogReader
+    /// The schema migration this open ran on an existing file (after an upgrade), for the log.
+    package let migration: SchemaMigration?
     /// Held from open to `close`: one appending process per log.
     private var writerLock: WriterLock?
     /// The `busyTimeout` of `init`, as SQLite takes it (`sqlite3_busy_timeout`): every connection
@@ -42,6 +44,7 @@ package final class EventStore: @unchecked Sendable {
             path: path, durability: durability, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
             checkpointThreshold: checkpointThreshold)
         try writer.open(quickCheck: check.checksBeforeOpen)
+        migration = writer.migration
         reader = try LogReader(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         committer = GroupCommitter(writer: writer)
         check.startDeferred(path: path)

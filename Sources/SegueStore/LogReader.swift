@@ -6,7 +6,7 @@ import SegueCore
 /// ("readers do not block writers and a writer does not block readers", sqlite.org/wal.html).
 /// `PRAGMA query_only` makes an accidental write through this connection an error.
 package final class LogReader {
-    private let database: Database
+    let database: Database
     private var statements: [String: Statement] = [:]
 
     static let eventColumns = "seq, navigator, revision, type, version, frame, time, command, data"

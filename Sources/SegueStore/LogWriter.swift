@@ -103,12 +103,22 @@ final class LogWriter {
         database.keepWALFile()
         database.trackWALLength()
         if quickCheck, let failure = OpenCheck.quickCheck(path: path) { throw failure }
-        try Schema.migrate(database)
+        let started = ContinuousClock.now
+        let found = try Schema.migrate(database)
+        if found != 0, found < Schema.currentVersion {
+            migration = SchemaMigration(from: found, to: Schema.currentVersion, took: ContinuousClock.now - started)
+        }
         // What a migration wrote (dropping an index rewrites its pages into the WAL: as large as the
         // index) or a killed process left in the WAL is copied back now, before the first command
         // rather than inline in its commit. Nothing to copy costs nothing; a failure leaves it to the
-        // checkpoints that follow.
-        _ = try? database.checkpointPassive()
+        // checkpoints that follow. After a migration the WAL is also cut back to nothing (then
+        // preallocated as usual): the store keeps its WAL file's length, which a migration's
+        // hundreds of megabytes would otherwise hold for good.
+        if migration != nil {
+            _ = try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } else {
+            _ = try? database.checkpointPassive()
+        }
         // Once, at the store's open: a reopen after a fault runs on the committer's thread, where
         // megabytes of zeros and a sync would hold up the commits that recover (and, after a full
         // disk, fill it again).
@@ -123,6 +133,9 @@ final class LogWriter {
         // A new connection's WAL hook starts from 0: not a restart.
         checkpointedUpTo = 0
     }
+
+    /// What the first `open` migrated in an existing file, if anything.
+    private(set) var migration: SchemaMigration?
 
     /// Whether `open` has extended the WAL already (`preallocateWAL`).
     private var preallocated = false
