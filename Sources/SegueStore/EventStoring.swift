@@ -87,10 +87,16 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence {
     /// How the store checkpointed its WAL since open, for `stats`; all zeros where the database
     /// server checkpoints its own log (`kind` tells which).
     var walCheckpoints: WALCheckpointCounts { get }
+
+    /// Starts the check of the whole log that the open deferred (SQLite's `OpenCheck.deferred`), once
+    /// the owner has started; nothing where there is none. Idempotent.
+    func startDeferredCheck()
 }
 
 extension EventStoring {
     package func checkpointIfDue() {}
+
+    package func startDeferredCheck() {}
 
     package var walCheckpoints: WALCheckpointCounts {
         WALCheckpointCounts(background: 0, catchUps: 0, forced: 0, failures: 0, restarts: 0)

@@ -5,7 +5,8 @@ import Foundation
 /// The quick check reads every page, so it costs time in proportion to the file (about 2.5 s for
 /// a 10-million-event log on the reference machine). `.quick` pays that before `init` returns;
 /// `.deferred` lets a daemon serve reads at once and runs the same check on its own read connection
-/// in the background, reporting the outcome, for logs too large to check inside a start-up budget.
+/// in the background, reporting the outcome, for logs too large to check inside a start-up budget;
+/// it starts when the owner calls `EventStore.startDeferredCheck()` (the daemon: once it is ready).
 package enum OpenCheck: Sendable {
     case quick
     /// `report` is called once from a background thread: nil when the file is sound, otherwise an

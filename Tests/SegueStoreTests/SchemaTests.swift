@@ -179,6 +179,9 @@ import Testing
                 reported.signal()
             })
         #expect(store.lastSeq == 500)
+        #expect(reported.wait(timeout: .now() + .milliseconds(200)) == .timedOut, "it waits to be started")
+        store.startDeferredCheck()
+        store.startDeferredCheck()
         reported.wait()
         #expect(outcome.all.first?.1.failure == nil)
     }

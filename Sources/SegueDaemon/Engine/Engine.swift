@@ -137,6 +137,7 @@ package final class Engine: @unchecked Sendable {
         loadCommandIDs()
         startLeadership()
         ready()
+        store.startDeferredCheck()
         mark(.recovery)
         defer { shutdown() }
         var poller = ZMQPoller()
