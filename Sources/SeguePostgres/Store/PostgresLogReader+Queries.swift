@@ -94,11 +94,24 @@ extension PostgresLogReader {
         }
     }
 
+    /// The newest snapshot of each navigator, one backward step of the primary key per navigator: from
+    /// the last row, the first row before each name is the newest of the name before it. PostgreSQL 15
+    /// has no skip scan, so `DISTINCT ON (navigator) … ORDER BY navigator, seq DESC` read every
+    /// snapshot of every checkpoint, and start-up grew with the log's history.
+    static let latestSnapshotsSQL = """
+        WITH RECURSIVE newest AS (
+            (SELECT navigator, seq, revision, state FROM snapshots ORDER BY navigator DESC, seq DESC LIMIT 1)
+            UNION ALL
+            SELECT before.* FROM newest CROSS JOIN LATERAL (
+                SELECT navigator, seq, revision, state FROM snapshots WHERE navigator < newest.navigator
+                ORDER BY navigator DESC, seq DESC LIMIT 1) AS before
+        )
+        SELECT navigator, seq, revision, state FROM newest ORDER BY navigator
+        """
+
     func latestSnapshots() throws(StoreError) -> [Snapshot] {
         try withConnection { connection throws(PostgresError) in
-            let result = try connection.query(
-                "SELECT DISTINCT ON (navigator) navigator, seq, revision, state FROM snapshots "
-                    + "ORDER BY navigator, seq DESC")
+            let result = try connection.query(Self.latestSnapshotsSQL)
             return try (0..<result.rowCount).map { row throws(PostgresError) in try Self.snapshot(result, row) }
         }
     }
