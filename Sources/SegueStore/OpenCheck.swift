@@ -19,8 +19,12 @@ package enum OpenCheck: Sendable {
     func startDeferred(path: String) {
         guard case .deferred(let report) = self else { return }
         let thread = Thread {
-            // Background work: at the lowest priority (nice 19 for this thread alone), it takes no
-            // CPU from the start-up it runs beside, nor from the frame loop after.
+            // Background work: started from the daemon's frame loop, whose realtime policy a new
+            // thread inherits, so back to the normal policy first (nice means nothing under FIFO);
+            // then at the lowest priority (nice 19 for this thread alone), it takes no CPU from
+            // the frame loop.
+            var normal = sched_param(sched_priority: 0)
+            _ = sched_setscheduler(0, SCHED_OTHER, &normal)
             if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"),
                 let tid = link.split(separator: "/").last.flatMap({ id_t($0) })
             {

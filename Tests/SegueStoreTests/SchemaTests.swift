@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import Synchronization
 import Testing
 
 @testable import SegueStore
@@ -184,6 +185,32 @@ import Testing
         store.startDeferredCheck()
         reported.wait()
         #expect(outcome.all.first?.1.failure == nil)
+    }
+
+    /// Started from a realtime thread (the daemon's frame loop under `CPUSchedulingPolicy=fifo`), the
+    /// check's thread does not inherit the policy: a whole-file read must never hold a frame's core.
+    /// (Setting SCHED_FIFO needs root, as CI runs; without it the test fails rather than passing.)
+    @Test func theDeferredCheckRunsAtNormalPolicyWhenStartedFromARealtimeThread() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.populatedStore(in: directory)
+        let reported = DispatchSemaphore(value: 0)
+        let policy = Mutex<Int32>(-1)
+        let store = try EventStore(
+            path: path,
+            check: .deferred { _ in
+                policy.withLock { $0 = sched_getscheduler(0) }
+                reported.signal()
+            })
+        let realtime = Mutex<Bool>(false)
+        let starter = Thread {
+            var parameters = sched_param(sched_priority: 1)
+            realtime.withLock { $0 = sched_setscheduler(0, SCHED_FIFO, &parameters) == 0 }
+            store.startDeferredCheck()
+        }
+        starter.start()
+        reported.wait()
+        try #require(realtime.withLock { $0 }, "could not make the starting thread realtime (errno \(errno))")
+        #expect(policy.withLock { $0 } == SCHED_OTHER)
     }
 
     @Test func quickCheckRefusesADamagedFile() throws {
