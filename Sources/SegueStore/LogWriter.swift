@@ -105,7 +105,8 @@ final class LogWriter {
         if quickCheck, let failure = OpenCheck.quickCheck(path: path) { throw failure }
         let started = ContinuousClock.now
         let found = try Schema.migrate(database)
-        if found != 0, found < Schema.currentVersion {
+        let migrated = found != 0 && found < Schema.currentVersion
+        if migrated {
             migration = SchemaMigration(from: found, to: Schema.currentVersion, took: ContinuousClock.now - started)
         }
         // What a migration wrote (dropping an index rewrites its pages into the WAL: as large as the
@@ -114,7 +115,7 @@ final class LogWriter {
         // checkpoints that follow. After a migration the WAL is also cut back to nothing (then
         // preallocated as usual): the store keeps its WAL file's length, which a migration's
         // hundreds of megabytes would otherwise hold for good.
-        if migration != nil {
+        if migrated {
             _ = try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         } else {
             _ = try? database.checkpointPassive()
