@@ -51,7 +51,8 @@ enum StoreOpening {
         }
         let path = (options.dataDirectory as NSString).appendingPathComponent("segue.db")
         // The quick check reads every page, which alone takes seconds on a 10-million-event log; it
-        // runs beside start-up instead, and a damaged file is reported the moment it is found.
+        // runs once the daemon is ready (`Engine.run`), and a damaged file is reported the moment it
+        // is found.
         let store = try EventStore(
             path: path, durability: options.durability,
             check: .deferred(report: { error in

@@ -23,8 +23,7 @@ package enum OpenCheck: Sendable {
             // thread inherits, so back to the normal policy first (nice means nothing under FIFO);
             // then at the lowest priority (nice 19 for this thread alone), it takes no CPU from
             // the frame loop.
-            var normal = sched_param(sched_priority: 0)
-            _ = sched_setscheduler(0, SCHED_OTHER, &normal)
+            BackgroundThread.leaveRealtimePolicy()
             if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"),
                 let tid = link.split(separator: "/").last.flatMap({ id_t($0) })
             {

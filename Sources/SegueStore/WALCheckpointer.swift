@@ -97,8 +97,7 @@ final class WALCheckpointer: @unchecked Sendable {
     private func run() {
         // Started by whichever thread first commits, often the daemon's realtime frame loop, whose
         // policy a new thread inherits: copying megabytes must never delay a frame.
-        var normal = sched_param(sched_priority: 0)
-        _ = sched_setscheduler(0, SCHED_OTHER, &normal)
+        BackgroundThread.leaveRealtimePolicy()
         var database: Database?
         while waitForRequest() {
             do throws(StoreError) {

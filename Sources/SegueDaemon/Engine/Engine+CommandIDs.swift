@@ -13,8 +13,7 @@ extension Engine {
         let maxIDs = core.knownCommandIDs.maxIDs
         let logger = self.logger
         let thread = Thread { [weak self] in
-            var normal = sched_param(sched_priority: 0)
-            _ = sched_setscheduler(0, SCHED_OTHER, &normal)
+            BackgroundThread.leaveRealtimePolicy()
             let started = WallClock.monotonic()
             let filter = Self.readCommandIDs(store, maxIDs: maxIDs, logger: logger) { self?.isStopping ?? true }
             let count = filter?.count ?? 0
