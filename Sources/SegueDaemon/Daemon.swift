@@ -74,6 +74,7 @@ package enum Daemon {
         var o = EngineOptions(
             dataDirectory: config.dataDir, commandEndpoints: config.command.map(\.description),
             publishEndpoints: config.publish.map(\.description))
+        o.framesEndpoints = config.publishFrames.map(\.description)
         o.frameRate = config.frameRate
         o.durability = config.durability == .full ? .full : .relaxed
         o.heartbeatInterval = config.heartbeatInterval

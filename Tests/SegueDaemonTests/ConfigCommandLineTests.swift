@@ -125,6 +125,18 @@ import Testing
             ["--publish", "tcp://127.0.0.1:7400"],
             "endpoint 'tcp://127.0.0.1:7400' is both a command and a publish endpoint"
         ),
+        (
+            ["--publish-frames", "tcp://127.0.0.1:7401"],
+            "endpoint 'tcp://127.0.0.1:7401' is both a frames and a publish endpoint"
+        ),
+        (
+            ["--publish-frames", "inproc://f", "--publish-frames", "inproc://f"],
+            "endpoint 'inproc://f' was given twice to '--publish-frames'"
+        ),
+        (
+            ["--publish-frames", "udp://x:1"],
+            "invalid value 'udp://x:1' for '--publish-frames': 'udp://x:1' has transport 'udp'; segued binds tcp, ipc or inproc"
+        ),
     ]
 
     @Test(arguments: usageErrors)

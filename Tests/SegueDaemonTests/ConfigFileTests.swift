@@ -67,7 +67,8 @@ import Testing
         ("[]", "config error at $: must be an object"),
         (
             #"{"frameRte": 60}"#,
-            "config error at $.frameRte: unknown key; expected one of dataDir, store, command, publish, frameRate, durability, "
+            "config error at $.frameRte: unknown key; expected one of dataDir, store, command, publish, publishFrames, frameRate, "
+                + "durability, "
                 + "logLevel, heartbeatSeconds, presentationDelay, snapshotEvery, limits, security, animators, cluster"
         ),
         (
@@ -162,6 +163,11 @@ import Testing
             #"{"command": ["inproc://a"], "publish": ["inproc://a"]}"#,
             "config error at $.publish[0]: 'inproc://a' is also a command endpoint"
         ),
+        (
+            #"{"command": ["inproc://a"], "publishFrames": ["inproc://f", "inproc://a"]}"#,
+            "config error at $.publishFrames[1]: 'inproc://a' is also a command endpoint"
+        ),
+        (#"{"publishFrames": "inproc://f"}"#, "config error at $.publishFrames: must be an array"),
         (#"{"security": {}}"#, "config error at $.security.curve: is required in security"),
         (#"{"security": {"tls": {}}}"#, "config error at $.security.tls: unknown key; expected one of curve"),
         (

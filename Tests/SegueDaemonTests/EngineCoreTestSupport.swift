@@ -152,12 +152,23 @@ extension [EngineAction] {
             switch action {
             case .send(let batch):
                 batch.filter { if case .reply = $0 { true } else { false } }
-                    + batch.filter { if case .publish = $0 { true } else { false } }
+                    + batch.compactMap { message -> Outbox.Message? in
+                        switch message {
+                        case .publish: message
+                        case .tick(let tick): Self.published(tick)
+                        case .reply: nil
+                        }
+                    }
             case .publishTick(let tick):
-                [.publish(topic: [UInt8]("tick/\(tick.navigator)/".utf8), body: tick.encoded())]
+                [Self.published(tick)]
             default: []
             }
         }
+    }
+
+    /// A tick as the loop publishes it on `tick/<navigator>/`.
+    static func published(_ tick: Tick) -> Outbox.Message {
+        .publish(topic: [UInt8]("tick/\(tick.navigator)/".utf8), body: tick.encoded())
     }
 
     /// The bodies of the replies, parsed.

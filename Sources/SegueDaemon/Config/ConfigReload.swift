@@ -55,6 +55,7 @@ extension DaemonConfig {
         compare("store", \.store)
         compare("command", \.command)
         compare("publish", \.publish)
+        compare("publishFrames", \.publishFrames)
         compare("frameRate", \.frameRate)
         compare("durability", \.durability)
         compare("heartbeatSeconds", \.heartbeatSeconds)

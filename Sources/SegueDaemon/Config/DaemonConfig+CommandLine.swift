@@ -9,7 +9,7 @@ extension DaemonConfig {
 
     package static let usage = """
         USAGE: segued [--config FILE] [--data-dir DIR] [--store-url URL]
-                      [--command ENDPOINT]... [--publish ENDPOINT]...
+                      [--command ENDPOINT]... [--publish ENDPOINT]... [--publish-frames ENDPOINT]...
                       [--frame-rate HZ] [--durability full|relaxed] [--log-level LEVEL]
                       [--check-config] [--help] [--version]
 
@@ -22,6 +22,9 @@ extension DaemonConfig {
                                  libpq reads it from PGPASSFILE or ~/.pgpass)
           --command ENDPOINT     bind the command socket here; repeat for several (default: tcp://127.0.0.1:7400)
           --publish ENDPOINT     bind the publish socket here; repeat for several (default: tcp://127.0.0.1:7401)
+          --publish-frames ENDPOINT
+                                 also publish each frame's ticks as one compact message here (docs/protocol.md,
+                                 "Frame batches"); repeat for several (default: none)
           --frame-rate HZ        frames per second, 1 to 1000 (default: 60)
           --durability MODE      full (fsync per group commit) or relaxed (default: full)
           --log-level LEVEL      trace, debug, info, notice, warning, error or critical (default: info)
@@ -39,8 +42,8 @@ extension DaemonConfig {
     /// asked for, reads the config file and applies the flags over it.
     ///
     /// Options are read left to right: the first error wins, and `--help` or `--version` wins over
-    /// anything after it. Single-valued options may appear once; `--command` and `--publish` may repeat,
-    /// and together replace the file's list.
+    /// anything after it. Single-valued options may appear once; `--command`, `--publish` and
+    /// `--publish-frames` may repeat, and together replace the file's list.
     ///
     /// - Throws: `ConfigError` of kind `usage` (exit 64) for the command line, `config` (exit 78) for
     ///   the file.
@@ -97,6 +100,7 @@ extension DaemonConfig {
         case dataDir = "data-dir"
         case storeURL = "store-url"
         case command, publish
+        case publishFrames = "publish-frames"
         case frameRate = "frame-rate"
         case durability
         case logLevel = "log-level"
@@ -118,6 +122,7 @@ extension DaemonConfig {
         var store: StoreConfig?
         var command: [Endpoint] = []
         var publish: [Endpoint] = []
+        var publishFrames: [Endpoint] = []
         var frameRate: Int?
         var durability: Durability?
         var logLevel: LogLevel?
@@ -126,7 +131,7 @@ extension DaemonConfig {
 
         mutating func set(_ option: Option, _ value: String) throws(ConfigError) {
             let name = "--\(option.rawValue)"
-            if option != .command && option != .publish {
+            if ![.command, .publish, .publishFrames].contains(option) {
                 guard seen.insert(option.rawValue).inserted else {
                     throw .usage("option '\(name)' was given more than once")
                 }
@@ -140,12 +145,16 @@ extension DaemonConfig {
                 if option == .config { configFile = value } else { dataDir = value }
             case .storeURL:
                 store = try StoreConfig.read(url: value)
-            case .command, .publish:
+            case .command, .publish, .publishFrames:
                 let endpoint: Endpoint
                 do throws(EndpointError) { endpoint = try Endpoint(parsing: value) } catch {
                     throw invalid(error.reason)
                 }
-                if option == .command { command.append(endpoint) } else { publish.append(endpoint) }
+                switch option {
+                case .command: command.append(endpoint)
+                case .publish: publish.append(endpoint)
+                default: publishFrames.append(endpoint)
+                }
             case .frameRate:
                 guard let rate = Int(value), DaemonConfig.frameRateRange.contains(rate), value.first != "+" else {
                     let range = DaemonConfig.frameRateRange
@@ -184,6 +193,10 @@ extension DaemonConfig {
                 config.publish = publish
                 config.commandLineKeys.insert("publish")
             }
+            if !publishFrames.isEmpty {
+                config.publishFrames = publishFrames
+                config.commandLineKeys.insert("publishFrames")
+            }
             if let frameRate {
                 config.frameRate = frameRate
                 config.commandLineKeys.insert("frameRate")
@@ -199,7 +212,7 @@ extension DaemonConfig {
             // `tcp://HOST:*` asks the kernel for a free port each time it is bound, so the same text
             // twice is two endpoints, not one given twice.
             func isFixed(_ endpoint: Endpoint) -> Bool { !endpoint.description.hasSuffix(":*") }
-            for (name, list) in [("--command", command), ("--publish", publish)] {
+            for (name, list) in [("--command", command), ("--publish", publish), ("--publish-frames", publishFrames)] {
                 for (index, endpoint) in list.enumerated() where isFixed(endpoint) && list[..<index].contains(endpoint)
                 {
                     throw ConfigError(.usage, at: name, "endpoint '\(endpoint)' was given twice to '\(name)'")
@@ -207,6 +220,12 @@ extension DaemonConfig {
             }
             for endpoint in config.publish where isFixed(endpoint) && config.command.contains(endpoint) {
                 throw ConfigError(.usage, "endpoint '\(endpoint)' is both a command and a publish endpoint")
+            }
+            for endpoint in config.publishFrames where isFixed(endpoint) {
+                if config.command.contains(endpoint) || config.publish.contains(endpoint) {
+                    let other = config.command.contains(endpoint) ? "command" : "publish"
+                    throw ConfigError(.usage, "endpoint '\(endpoint)' is both a frames and a \(other) endpoint")
+                }
             }
         }
     }

@@ -5,7 +5,8 @@ import SegueCore
 /// be saved as a config file.
 extension DaemonConfig {
     static let topLevelKeys = [
-        "dataDir", "store", "command", "publish", "frameRate", "durability", "logLevel", "heartbeatSeconds",
+        "dataDir", "store", "command", "publish", "publishFrames", "frameRate", "durability", "logLevel",
+        "heartbeatSeconds",
         "presentationDelay", "snapshotEvery", "limits", "security", "animators", "cluster",
     ]
     static let limitKeys = [
@@ -36,6 +37,9 @@ extension DaemonConfig {
         if let value = reader.value("store") { store = try StoreConfig.read(value, at: root.key("store")) }
         if let list = try reader.array("command") { command = try Self.endpoints(list, at: root.key("command")) }
         if let list = try reader.array("publish") { publish = try Self.endpoints(list, at: root.key("publish")) }
+        if let list = try reader.array("publishFrames"), !list.isEmpty {
+            publishFrames = try Self.endpoints(list, at: root.key("publishFrames"))
+        }
         if let rate = try reader.int("frameRate", in: Self.frameRateRange) { frameRate = rate }
         if let word = try reader.choice("durability", from: Durability.allCases.map(\.rawValue)) {
             durability = Durability(rawValue: word)!
@@ -89,6 +93,8 @@ extension DaemonConfig {
                 "curve": ["serverSecretKeyFile": .string(curve.serverSecretKeyFile), "clients": .array(clients)]
             ]
         }
+        // Only when set, so the default config prints as before the frames socket existed.
+        if !publishFrames.isEmpty { object["publishFrames"] = .array(publishFrames.map { .string($0.description) }) }
         if let animators { object["animators"] = animators }
         if let cluster { object["cluster"] = cluster.json }
         return .object(object)
@@ -116,10 +122,16 @@ extension DaemonConfig {
         return endpoints
     }
 
-    /// One endpoint cannot be bound by both sockets.
+    /// One endpoint cannot be bound by two sockets.
     func checkEndpointsAreDistinct() throws(ConfigError) {
         for (index, endpoint) in publish.enumerated() where command.contains(endpoint) {
             throw .config(at: ConfigPath.root.key("publish").index(index), "'\(endpoint)' is also a command endpoint")
+        }
+        for (index, endpoint) in publishFrames.enumerated()
+        where command.contains(endpoint) || publish.contains(endpoint) {
+            let other = command.contains(endpoint) ? "command" : "publish"
+            throw .config(
+                at: ConfigPath.root.key("publishFrames").index(index), "'\(endpoint)' is also a \(other) endpoint")
         }
     }
 

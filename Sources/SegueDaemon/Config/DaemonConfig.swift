@@ -17,6 +17,8 @@ package struct DaemonConfig: Sendable, Equatable {
     package var command: [Endpoint] = [try! Endpoint(parsing: "tcp://127.0.0.1:7400")]
     /// Endpoints the publish (PUB) socket binds.
     package var publish: [Endpoint] = [try! Endpoint(parsing: "tcp://127.0.0.1:7401")]
+    /// Endpoints the frames socket binds (one compact message of ticks a frame); none by default.
+    package var publishFrames: [Endpoint] = []
     /// Frames per second of the frame clock (docs/design.md, "The frame clock"). Changing it on an existing data dir
     /// changes the frame numbers of new events only; recorded ones keep theirs.
     package var frameRate: Int = 60
@@ -95,8 +97,13 @@ package struct DaemonConfig: Sendable, Equatable {
     package var warnings: [String] {
         var warnings: [String] = []
         if security == nil {
-            for (socket, endpoints) in [("command", command), ("publish", publish)] {
-                let risk = socket == "command" ? "send commands" : "read every event"
+            for (socket, endpoints) in [("command", command), ("publish", publish), ("frames", publishFrames)] {
+                let risk =
+                    switch socket {
+                    case "command": "send commands"
+                    case "publish": "read every event"
+                    default: "read every tick"
+                    }
                 for endpoint in endpoints where endpoint.isNonLoopbackTCP {
                     warnings.append(
                         "\(socket) endpoint \(endpoint) accepts connections from other hosts without CURVE; "

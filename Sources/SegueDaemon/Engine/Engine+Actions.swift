@@ -29,6 +29,11 @@ extension Engine {
             }
             performing.removeAll(keepingCapacity: true)
         }
+        sendFrameBatch()
+        if subscriptionDelta != 0 {
+            core.receive(.subscriptions(subscriptionDelta))
+            subscriptionDelta = 0
+        }
     }
 
     private func perform(_ action: EngineAction) {
@@ -40,18 +45,17 @@ extension Engine {
                 }
             }
             for message in messages {
-                if case .publish(let topic, let body) = message {
+                switch message {
+                case .publish(let topic, let body):
                     topic.withUnsafeBytes { topic in
                         body.withUnsafeBytes { body in _ = try? publisher?.sendMultipart(topic, body, dontWait: true) }
                     }
+                case .tick(let tick): publish(tick)
+                case .reply: break
                 }
             }
         case .publishTick(let tick):
-            guard let publisher else { return }
-            tickWriter.write(tick)
-            let body = tickWriter.body
-            // EAGAIN (a subscriber at its high-water mark) drops the tick for it, as libzmq's PUB does.
-            _ = tickWriter.topic.withUnsafeBytes { topic in try? publisher.sendMultipart(topic, body, dontWait: true) }
+            publish(tick)
         case .append(let units, let epoch):
             commit(units, epoch: epoch)
             mark(.commit)
@@ -123,21 +127,6 @@ extension Engine {
                 return
             }
             serveRequests()
-        }
-    }
-
-    /// How often the loop reads subscriptions without being signalled: a send on the publisher may
-    /// process the command that announced one and take its signal (`ZMQPoller.Readiness.signalled`).
-    static let subscriptionsInterval: Int64 = 100_000_000
-
-    func subscriptionsDue() -> Bool { WallClock.monotonic() - subscriptionsRead >= Self.subscriptionsInterval }
-
-    /// Subscription frames (`\x01topic` / `\x00topic`) from the XPUB: only counted, for `stats`.
-    func readSubscriptions() {
-        guard let publisher else { return }
-        subscriptionsRead = WallClock.monotonic()
-        while let frame = try? publisher.receive(dontWait: true) {
-            if frame.first == 1 { feed(.subscriptions(1)) } else if frame.first == 0 { feed(.subscriptions(-1)) }
         }
     }
 }

@@ -76,16 +76,28 @@ package final class Engine: @unchecked Sendable {
     var context: ZMQContext?
     var router: ZMQSocket?
     var publisher: ZMQSocket?
+    /// The frames socket (`EngineOptions.framesEndpoints`): one compact batch of ticks a frame.
+    var framesPublisher: ZMQSocket?
     var waitTimer: ZMQWaitTimer?
     /// The core's actions being performed (swapped with `core.actions`, so neither reallocates).
     var performing: [EngineAction] = []
     /// Scratch for ticks published at once: no allocation per tick.
     var tickWriter = TickWriter()
+    /// The frame's ticks for the frames socket, gathered as they are published.
+    let tickBatch = TickBatchWriter()
+    /// Who takes ticks on the publisher (`tick/…`) and on the frames socket (`frames/`).
+    var tickSubscriptions = Subscriptions(root: Topic.tickPrefix)
+    var framesSubscriptions = Subscriptions(root: TickBatch.topic)
+    /// Subscriptions and unsubscriptions read but not yet counted in `stats`.
+    var subscriptionDelta = 0
+    /// Whether this loop turn read the subscriptions before its first tick (`publish(_:)`).
+    var subscriptionsChecked = false
     /// When the loop last read the publisher's subscriptions (monotonic nanoseconds).
     var subscriptionsRead: Int64 = 0
     /// The endpoints actually bound (port 0 / `*` resolved), command then publish.
     package private(set) var boundCommandEndpoints: [String] = []
     package private(set) var boundPublishEndpoints: [String] = []
+    package private(set) var boundFramesEndpoints: [String] = []
 
     /// Rebuilds every navigator from `store`, already opened (`StoreOpening`): snapshots, then the
     /// tail of the log.
@@ -145,8 +157,10 @@ package final class Engine: @unchecked Sendable {
         // Subscriptions are only counted: read when libzmq signals the socket, and now and then unasked
         // (`subscriptionsDue`), which spares a look at its mailbox on every wait.
         let publishIndex = poller.add(publisher!, readiness: .signalled)
+        let framesIndex = framesPublisher.map { poller.add($0, readiness: .signalled) }
         let wakeIndex = poller.add(fd: wakeup.fd)
         while !stopRequested.load(ordering: .acquiring) {
+            subscriptionsChecked = false
             let now = WallClock.now()
             feed(.frameDeadline(now: now))
             gatherSiblings()
@@ -171,7 +185,7 @@ package final class Engine: @unchecked Sendable {
             feed(.committed(completions.drain()))
             if leadership != nil { feed(.leadership(leadershipChanges.drain(), now: WallClock.now())) }
             mark(.completions)
-            if ready[publishIndex].contains(.readable) {
+            if ready[publishIndex].contains(.readable) || framesIndex.map({ ready[$0].contains(.readable) }) == true {
                 readSubscriptions()
                 busy = true
             } else if subscriptionsDue() {
@@ -233,30 +247,46 @@ package final class Engine: @unchecked Sendable {
         try router.setMaxMessageSize(options.maxMessageBytes)
         try router.setReceiveHighWaterMark(10_000)
         try router.setSendHighWaterMark(10_000)
-        let publisher = try ZMQSocket(context, .xpub)
-        try publisher.setSendHighWaterMark(options.publishHighWaterMark)
-        try publisher.setMaxMessageSize(4096)
-        if let security = options.security {
-            for socket in [router, publisher] {
-                try socket.setCurveServer(true)
-                try socket.setCurveSecretKey(security.serverSecretKey)
-                try socket.setZAPDomain("segue")
-            }
-        }
-        for endpoint in options.commandEndpoints {
-            try Endpoints.prepare(endpoint)
-            try router.bind(endpoint)
-            boundCommandEndpoints.append(try router.lastEndpoint)
-            try Endpoints.restrict(endpoint)
-        }
-        for endpoint in options.publishEndpoints {
-            try Endpoints.prepare(endpoint)
-            try publisher.bind(endpoint)
-            boundPublishEndpoints.append(try publisher.lastEndpoint)
-            try Endpoints.restrict(endpoint)
-        }
+        try secure(router)
+        let publisher = try publishingSocket(context)
+        boundCommandEndpoints = try bind(router, to: options.commandEndpoints)
+        boundPublishEndpoints = try bind(publisher, to: options.publishEndpoints)
         self.router = router
         self.publisher = publisher
+        if !options.framesEndpoints.isEmpty {
+            let frames = try publishingSocket(context)
+            boundFramesEndpoints = try bind(frames, to: options.framesEndpoints)
+            framesPublisher = frames
+        }
+    }
+
+    /// An XPUB with the publisher's limits and security: the publish socket, and the frames socket.
+    private func publishingSocket(_ context: ZMQContext) throws -> ZMQSocket {
+        let socket = try ZMQSocket(context, .xpub)
+        try socket.setSendHighWaterMark(options.publishHighWaterMark)
+        try socket.setMaxMessageSize(4096)
+        try secure(socket)
+        return socket
+    }
+
+    /// CURVE with the server's key and the ZAP domain, when the daemon runs with security.
+    private func secure(_ socket: ZMQSocket) throws {
+        guard let security = options.security else { return }
+        try socket.setCurveServer(true)
+        try socket.setCurveSecretKey(security.serverSecretKey)
+        try socket.setZAPDomain("segue")
+    }
+
+    /// Binds `socket` to each endpoint; returns the endpoints as bound (port 0 and `*` resolved).
+    private func bind(_ socket: ZMQSocket, to endpoints: [String]) throws -> [String] {
+        var bound: [String] = []
+        for endpoint in endpoints {
+            try Endpoints.prepare(endpoint)
+            try socket.bind(endpoint)
+            bound.append(try socket.lastEndpoint)
+            try Endpoints.restrict(endpoint)
+        }
+        return bound
     }
 
     private func shutdown() {
@@ -272,6 +302,8 @@ package final class Engine: @unchecked Sendable {
         checkpointQueue.sync {}
         publisher?.close()
         publisher = nil
+        framesPublisher?.close()
+        framesPublisher = nil
         context?.terminate()
         context = nil
         store.close()

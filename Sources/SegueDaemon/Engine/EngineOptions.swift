@@ -8,6 +8,9 @@ package struct EngineOptions: Sendable {
     package var dataDirectory: String
     package var commandEndpoints: [String]
     package var publishEndpoints: [String]
+    /// Endpoints of the frames socket, which publishes each frame's ticks in one compact message
+    /// (docs/protocol.md, "Frame batches"); none by default.
+    package var framesEndpoints: [String] = []
     package var frameRate: Int = 60
     package var durability: Durability = .full
     package var heartbeatInterval: Duration = .seconds(1)

@@ -13,13 +13,12 @@ struct Outbox {
         /// A reply on the command socket: the envelope (routing id, and the delimiter for REQ) and the body.
         case reply(envelope: [[UInt8]], body: [UInt8], ifVoided: VoidedReply)
         case publish(topic: [UInt8], body: [UInt8])
+        /// A tick, encoded when released (for the subscribers there are then, in the forms they take).
+        case tick(Tick)
     }
 
     private var pending: [(seq: Int64, message: Message)] = []
     private var head = 0
-    /// Scratch for ticks: each is encoded here, then copied into `pending`.
-    private var writer = TickWriter()
-
     var isEmpty: Bool { head == pending.count }
     var count: Int { pending.count - head }
 
@@ -27,11 +26,8 @@ struct Outbox {
         pending.append((seq, message))
     }
 
-    /// Queues `tick` on `tick/<navigator>/` (docs/protocol.md, "Ticks") until the log is durable up to `seq`.
-    mutating func enqueueTick(_ tick: Tick, after seq: Int64) {
-        writer.write(tick)
-        enqueue(.publish(topic: writer.topic, body: Array(writer.body)), after: seq)
-    }
+    /// Queues `tick` (docs/protocol.md, "Ticks") until the log is durable up to `seq`.
+    mutating func enqueueTick(_ tick: Tick, after seq: Int64) { enqueue(.tick(tick), after: seq) }
 
     /// Removes and returns the messages whose seq is durable.
     mutating func release(durable: Int64) -> [Message] {

@@ -44,10 +44,17 @@ struct TickWriter {
     var body: UnsafeRawBufferPointer { encoder.body }
 
     mutating func write(_ tick: Tick) {
-        encoder.encode(tick)
+        writeTopic(tick)
+        writeBody(tick)
+    }
+
+    /// The topic alone, for a look at who takes it before the body is encoded.
+    mutating func writeTopic(_ tick: Tick) {
         topic.removeSubrange(Self.prefixCount...)
         var navigator = tick.navigator
         navigator.withUTF8 { topic.append(contentsOf: $0) }
         topic.append(UInt8(ascii: "/"))
     }
+
+    mutating func writeBody(_ tick: Tick) { encoder.encode(tick) }
 }

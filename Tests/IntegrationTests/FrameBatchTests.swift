@@ -1,0 +1,96 @@
+import Foundation
+import SegueCore
+import SegueWire
+import Testing
+
+/// The frames socket (`--publish-frames`): each frame's ticks in one compact message, the very ticks of
+/// `tick/<navigator>/`, and ticks encoded only for topics somebody subscribed to.
+@Suite struct FrameBatchTests {
+    let daemon: DaemonProcess
+    let c: TestClient
+    let framesEndpoint = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+
+    init() throws {
+        daemon = try DaemonProcess(arguments: ["--publish-frames", framesEndpoint])
+        c = try TestClient(endpoint: daemon.commandEndpoint)
+    }
+
+    /// Receives frame batches until `until` holds for one of their ticks or nothing comes for `idle`.
+    private static func batches(
+        _ s: TestSubscriber, idle: Duration = .seconds(3), until: (Tick) -> Bool
+    ) throws -> [TickBatch] {
+        try s.socket.setReceiveTimeout(idle)
+        var out: [TickBatch] = []
+        while let frames = try s.socket.receiveMultipart() {
+            #expect(frames.count == 2 && frames[0] == Array(TickBatch.topic.utf8))
+            let batch = try TickBatch(decoding: frames[1])
+            out.append(batch)
+            if batch.ticks.contains(where: until) { break }
+        }
+        return out
+    }
+
+    /// JSON subscribers and frame-batch subscribers see the same ticks: every animated, interactive and
+    /// final tick of three navigators, decoded from the batches and encoded as JSON, is byte for byte
+    /// the body published on `tick/`, and each batch holds one frame's ticks.
+    @Test func batchesCarryTheSameTicksAsTheTickTopics() throws {
+        defer { daemon.stop() }
+        let json = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/"])
+        try json.settle(c)
+        let frames = try TestSubscriber(endpoint: framesEndpoint, topics: [TickBatch.topic])
+        try frames.settle(c)
+        for name in ["a", "b", "g"] {
+            try c.ok(["cmd": "create", "navigator": .string(name), "root": "Home"])
+        }
+        try c.ok(["cmd": "push", "navigator": "g", "screen": "Detail", "animated": false])
+        try c.ok(["cmd": "push", "navigator": "a", "screen": "A", "animator": ["duration": 0.25]])
+        try c.ok(["cmd": "present", "navigator": "b", "screen": "B", "animator": ["style": "fade", "duration": 0.3]])
+        try c.ok([
+            "cmd": "begin", "navigator": "g", "operation": "pop", "owner": "pan", "touch": ["x": 0.02, "y": 0.4],
+        ])
+        try c.ok(["cmd": "update", "navigator": "g", "owner": "pan", "percent": 0.4, "velocity": 0.3])
+        usleep(60_000)  // a few frames of the interactive phase, whose ticks carry the gesture
+        try c.ok(["cmd": "finish", "navigator": "g", "owner": "pan"])
+        // Four transitions end: g's push and pop, a's push, b's presentation.
+        var finals = 0
+        let published = try json.collect { _, body in
+            if body["final"] == true { finals += 1 }
+            return finals == 4
+        }
+        var batchFinals = 0
+        let batches = try Self.batches(frames) { tick in
+            if tick.final { batchFinals += 1 }
+            return batchFinals == 4
+        }
+        for batch in batches {
+            #expect(batch.ticks.allSatisfy { $0.frame == batch.frame && $0.time == batch.time })
+            #expect(batch.ticks.allSatisfy { $0.presentAt == batch.presentAt })
+        }
+        let fromBatches = batches.flatMap(\.ticks).map { String(decoding: $0.encoded(), as: UTF8.self) }
+        let fromTopics = published.map { String(decoding: $0.raw, as: UTF8.self) }
+        #expect(fromTopics.count > 20, "three transitions over several frames")
+        #expect(fromBatches == fromTopics, "the same ticks, in the same order")
+        #expect(batches.flatMap(\.ticks).contains { $0.gesture?.touch != nil && $0.phase == .interactive })
+        #expect(batches.flatMap(\.ticks).contains { $0.digest != nil })
+    }
+
+    /// While nobody takes a tick topic the daemon skips encoding it; a subscriber who comes while a
+    /// transition runs gets every tick from its first on, through the final one, with no frame missing.
+    @Test func aSubscriberWhoComesLaterGetsEveryTickFromItsFirst() throws {
+        defer { daemon.stop() }
+        try c.ok(["cmd": "create", "navigator": "late", "root": "Home"])
+        try c.ok(["cmd": "push", "navigator": "late", "screen": "A", "animator": ["duration": 1.5]])
+        usleep(300_000)
+        let json = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/late/"])
+        let frames = try TestSubscriber(endpoint: framesEndpoint, topics: [TickBatch.topic])
+        let ticks = try json.collect(idle: .seconds(3)) { _, body in body["final"] == true }
+        let batches = try Self.batches(frames) { $0.final }
+        #expect(ticks.last?.body["final"] == true)
+        let numbers = ticks.compactMap { $0.body["frame"]?.int64Value }
+        #expect(numbers.count > 10)
+        #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 + 1 }, "no frame missing: \(numbers)")
+        let batchFrames = batches.map(\.frame)
+        #expect(batches.last?.ticks.last?.final == true)
+        #expect(zip(batchFrames, batchFrames.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(batchFrames)")
+    }
+}

@@ -1,0 +1,44 @@
+import Testing
+
+@testable import SegueDaemon
+
+/// Which tick topics somebody takes, from an XPUB's subscription frames.
+@Suite struct SubscriptionsTests {
+    static func frame(_ kind: UInt8, _ topic: String) -> [UInt8] { [kind] + Array(topic.utf8) }
+
+    /// (frames applied in order, topic asked about, taken?, nothing under the root?)
+    static let cases: [([[UInt8]], String, Bool, Bool)] = [
+        ([], "tick/main/", false, true),
+        ([frame(1, "")], "tick/main/", true, false),
+        ([frame(1, "t")], "tick/main/", true, false),
+        ([frame(1, "tick/")], "tick/main/", true, false),
+        ([frame(1, "tick/main/")], "tick/main/", true, false),
+        ([frame(1, "tick/main/")], "tick/main2/", false, false),
+        ([frame(1, "tick/ma")], "tick/main2/", true, false),
+        ([frame(1, "event/"), frame(1, "hb/")], "tick/main/", false, true),
+        ([frame(1, "tick/"), frame(0, "tick/")], "tick/main/", false, true),
+        ([frame(1, "tick/"), frame(1, "tick/"), frame(0, "tick/")], "tick/main/", true, false),
+        ([frame(1, "tick/a/"), frame(1, "tick/b/"), frame(0, "tick/a/")], "tick/b/", true, false),
+        ([frame(1, "tick/a/"), frame(1, "tick/b/"), frame(0, "tick/a/")], "tick/a/", false, false),
+        ([frame(0, "tick/")], "tick/main/", false, true),
+        ([frame(2, ""), []], "tick/main/", false, true),
+    ]
+
+    @Test(arguments: cases)
+    func framesDecideWhoTakesATopic(frames: [[UInt8]], topic: String, taken: Bool, empty: Bool) {
+        var s = Subscriptions(root: "tick/")
+        for frame in frames { _ = s.apply(frame) }
+        #expect(s.takes(Array(topic.utf8)) == taken)
+        #expect(s.isEmpty == empty)
+    }
+
+    /// Every subscription and unsubscription is counted for `stats`, whatever its topic; other frames not.
+    @Test func theCountFollowsEveryFrame() {
+        var s = Subscriptions(root: "frames/")
+        let deltas = [Self.frame(1, "hb/"), Self.frame(1, "frames/"), Self.frame(0, "hb/"), [7], []].map {
+            s.apply($0)
+        }
+        #expect(deltas == [1, 1, -1, 0, 0])
+        #expect(s.coversRoot)
+    }
+}
