@@ -15,6 +15,8 @@ struct BenchOptions {
     /// server of its own (scripts/pg-test-server.sh).
     var store = "sqlite"
     var storeURL: String?
+    /// `--fanout`: only these (frame rate, navigators) cases of the fan-out section.
+    var fanoutOnly: [(rate: Int, navigators: Int)]?
 
     static let sections = ["raw", "latency", "throughput", "gesture", "fanout", "relay", "scale", "store"]
 
@@ -34,6 +36,9 @@ struct BenchOptions {
                 "only", value: "section[,section...]", completion: .list(sections),
                 help: "Run only these sections: \(sections.joined(separator: ", "))."),
             OptionSpec(
+                "fanout", value: "rate:navigators[,...]",
+                help: "Run only these cases of the fan-out section (e.g. 60:1000); each with 1 and 8 subscribers."),
+            OptionSpec(
                 "store", value: "sqlite|postgres", completion: .list(["sqlite", "postgres"]),
                 help: "postgres: also run segued on PostgreSQL against the raw INSERT;COMMIT round trip."),
             OptionSpec(
@@ -43,7 +48,7 @@ struct BenchOptions {
         examples: [
             "segue-bench --quick", "segue-bench --only fanout,store --json > bench.json",
             "segue-bench --store postgres --only latency,throughput",
-            "segue-bench --only scale --keep --dir /var/tmp/bench",
+            "segue-bench --only scale --keep --dir /var/tmp/bench", "segue-bench --only fanout --fanout 60:1000",
         ])
 
     /// What the command line asks for: the options, or help.
@@ -81,6 +86,15 @@ struct BenchOptions {
                 throw .invalidValue(bad, for: "--only", "expected sections from \(sections.joined(separator: ", "))")
             }
         }
+        if let list = parsed.value("fanout") {
+            options.fanoutOnly = try list.split(separator: ",").map { item throws(UsageError) in
+                let parts = item.split(separator: ":")
+                guard parts.count == 2, let rate = Int(parts[0]), let navigators = Int(parts[1]), rate > 0,
+                    navigators > 0
+                else { throw .invalidValue(String(item), for: "--fanout", "expected rate:navigators, e.g. 60:1000") }
+                return (rate, navigators)
+            }
+        }
         return .run(options)
     }
 
@@ -92,7 +106,8 @@ struct BenchOptions {
     var gestureSeconds: Double { quick ? 2 : 20 }
     /// (frame rate, navigators) pairs; each runs with 1 and then 8 subscribers.
     var fanoutCases: [(rate: Int, navigators: Int)] {
-        quick ? [(60, 100), (120, 1000)] : [60, 120].flatMap { rate in [100, 1000, 5000].map { (rate, $0) } }
+        if let fanoutOnly { return fanoutOnly }
+        return quick ? [(60, 100), (120, 1000)] : [60, 120].flatMap { rate in [100, 1000, 5000].map { (rate, $0) } }
     }
     /// The fan-out cases measured beside a raw PUB publishing as many messages (`RawPublisher`).
     var rawPublishCases: [(rate: Int, navigators: Int)] { quick ? fanoutCases : [(60, 1000), (60, 5000)] }

@@ -8,6 +8,8 @@ final class DaemonProcess {
     let dataDirectory: String
     let commandEndpoint: String
     let publishEndpoint: String
+    /// The frames socket's endpoint (`--publish-frames`), when the daemon was started with one.
+    let framesEndpoint: String?
     let logPath: String
     /// Monotonic ns at spawn.
     private(set) var spawnedAt: Int64 = 0
@@ -54,7 +56,7 @@ final class DaemonProcess {
     /// Spawns the daemon; `transport` is `tcp` or `ipc`. Does not wait: see ``waitReady``.
     init(
         dataDirectory: String, transport: String = "tcp", frameRate: Int = 60, durability: String = "full",
-        arguments: [String] = []
+        frames: Bool = false, arguments: [String] = []
     ) throws {
         self.dataDirectory = dataDirectory
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
@@ -65,6 +67,7 @@ final class DaemonProcess {
             commandEndpoint = "tcp://127.0.0.1:\(try Self.freePort())"
             publishEndpoint = "tcp://127.0.0.1:\(try Self.freePort())"
         }
+        framesEndpoint = frames ? "tcp://127.0.0.1:\(try Self.freePort())" : nil
         logPath = dataDirectory + ".log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: try Self.binary())
@@ -72,7 +75,7 @@ final class DaemonProcess {
             [
                 "--data-dir", dataDirectory, "--command", commandEndpoint, "--publish", publishEndpoint,
                 "--frame-rate", String(frameRate), "--durability", durability,
-            ] + arguments
+            ] + (framesEndpoint.map { ["--publish-frames", $0] } ?? []) + arguments
         process.standardError = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = FileHandle.nullDevice
         spawnedAt = Bench.monotonic()

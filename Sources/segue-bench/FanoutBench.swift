@@ -24,6 +24,8 @@ enum FanoutBench {
         var latenessP999: Double
         /// The daemon's `stats.lastStall` when the window had any (why frames were skipped).
         var lastStall: String?
+        /// Measured on the frames socket (frame batches) instead of `tick/`.
+        var frames = false
 
         var latePercent: Double { framesClosed > 0 ? lateFrames / framesClosed * 100 : 0 }
         var cores: Double { cpuSeconds / seconds }
@@ -44,11 +46,13 @@ enum FanoutBench {
     /// One window: subscribe, push every navigator with a long animator, measure, wait for the end.
     static func measure(
         daemon: DaemonProcess, client: BenchClient, navigators: Int, rate: Int, subscribers: Int, window: Double,
-        slack: Double
+        slack: Double, frames: Bool = false
     ) throws -> Result {
         try ServiceScheduling.packaged.apply(to: daemon.pid)
         let subs = try (0..<subscribers).map { _ in
-            try TickSubscriber(endpoint: daemon.publishEndpoint, navigators: navigators)
+            try frames
+                ? TickSubscriber(batchesFrom: daemon.framesEndpoint ?? "", navigators: navigators)
+                : TickSubscriber(endpoint: daemon.publishEndpoint, navigators: navigators)
         }
         // Pushing thousands of navigators while earlier ones already animate takes seconds (the frame
         // loop shares the daemon's thread): the batch must outlast the pushes, the settle and the
@@ -103,7 +107,7 @@ enum FanoutBench {
             lostPerSubscriber: Double(merged.lost) / Double(subscribers),
             latenessP50: merged.latenessPercentile(50), latenessP99: merged.latenessPercentile(99),
             latenessP999: merged.latenessPercentile(99.9),
-            lastStall: delta("stalls") > 0 ? Self.describe(stall: after["lastStall"]) : nil)
+            lastStall: delta("stalls") > 0 ? Self.describe(stall: after["lastStall"]) : nil, frames: frames)
         // Let this batch finish so the next one starts from idle navigators.
         let deadline = Bench.monotonic() + Int64((duration + 15) * 1e9)
         while try client.stats().number("active") > 0 {
@@ -125,7 +129,7 @@ enum FanoutBench {
     }
 
     static func report(_ r: Result, raw: RawPublisher.Result?, into report: Report, longTarget: Bool) {
-        let label = "\(r.navigators) nav @\(r.rate) Hz ×\(r.subscribers) sub"
+        let label = "\(r.navigators) nav @\(r.rate) Hz ×\(r.subscribers) sub" + (r.frames ? ", frame batches" : "")
         let section = "fanout"
         // The targets: 5,000 navigators at 60 Hz to one subscriber on time, and 1,000 at 60 Hz to
         // one subscriber within 1.5× a raw publisher's CPU.
@@ -168,7 +172,7 @@ enum FanoutBench {
                 detail: String(
                     format: "%.2f ms CPU per 1,000 ticks published; %.0f bytes per tick (topic + body)",
                     r.cpuMillisecondsPerThousandTicks, r.bytesPerTick)))
-        if let raw {
+        if let raw, !r.frames {
             report.add(
                 Figure(
                     section: section,
@@ -183,7 +187,9 @@ enum FanoutBench {
             Figure(
                 section: section, name: "\(label): CPU per 1,000 ticks", value: r.cpuMillisecondsPerThousandTicks,
                 unit: "ms", limit: raw?.cpuMillisecondsPerThousand,
-                limitName: "raw PUB in another process, same messages and subscribers",
+                limitName: r.frames
+                    ? "raw PUB in another process, one tick-sized message per tick, same subscribers"
+                    : "raw PUB in another process, same messages and subscribers",
                 target: cpuTarget && raw != nil ? .atMost(1.5) : nil,
                 detail: String(format: "%.0f bytes per tick", r.bytesPerTick)))
     }

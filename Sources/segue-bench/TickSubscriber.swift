@@ -1,5 +1,6 @@
-import SegueProtocol
 import Foundation
+import SegueCore
+import SegueProtocol
 import SegueWire
 import Synchronization
 
@@ -36,9 +37,25 @@ final class TickSubscriber: Sendable {
     private let joiner: Box<Bench.Joiner?> = Box(nil)
 
     /// Connects, and returns once the subscription is live (a heartbeat came through).
-    init(endpoint: String, navigators: Int) throws {
+    convenience init(endpoint: String, navigators: Int) throws {
+        try self.init(endpoint: endpoint, navigators: navigators, batches: false)
+    }
+
+    /// Subscribes to the frame batches of a frames socket (`--publish-frames`), counting their ticks.
+    /// That socket has no heartbeat: returns once connected, a moment before any tick is published.
+    convenience init(batchesFrom endpoint: String, navigators: Int) throws {
+        try self.init(endpoint: endpoint, navigators: navigators, batches: true)
+    }
+
+    private init(endpoint: String, navigators: Int, batches: Bool) throws {
         let joiner = Bench.thread { [self] in
-            do { try self.loop(endpoint: endpoint, navigators: navigators) } catch {
+            do {
+                if batches {
+                    try self.batchLoop(endpoint: endpoint, navigators: navigators)
+                } else {
+                    try self.loop(endpoint: endpoint, navigators: navigators)
+                }
+            } catch {
                 failure.set("\(error)")
                 ready.signal()
             }
@@ -168,5 +185,85 @@ final class TickSubscriber: Sendable {
             i += 1
         }
         return (0, start)
+    }
+}
+
+extension TickSubscriber {
+    /// The frame-batch counterpart of `loop`: the same counts, read from each batch's ticks.
+    fileprivate func batchLoop(endpoint: String, navigators: Int) throws {
+        let context = try ZMQContext(ioThreads: 1, socketLinger: .zero)
+        defer { context.terminate() }
+        let socket = try ZMQSocket(context, .sub)
+        defer { socket.close() }
+        try socket.setReceiveHighWaterMark(100_000)
+        try socket.subscribe(TickBatch.topic)
+        try socket.connect(endpoint)
+        Bench.sleep(seconds: 0.3)
+        ready.signal()
+        var poller = ZMQPoller()
+        _ = poller.add(socket)
+        var local = Counts()
+        var lastFrame = [Int64](repeating: -1, count: navigators)
+        while !stop.isSet {
+            guard try poller.poll(timeout: .milliseconds(50))[0].contains(.readable) else { continue }
+            while let topic = try socket.withReceivedFrame(dontWait: true, { ($0.count, $1) }) {
+                guard topic.1 else { continue }
+                let now = Bench.wallClock()
+                let inWindow = measuring.load(ordering: .relaxed)
+                var more = true
+                while more,
+                    let body = try socket.withReceivedFrame({ body, next in
+                        (Self.batchTicks(body, navigators: navigators, lastFrame: &lastFrame), body.count, next)
+                    })
+                {
+                    more = body.2
+                    guard inWindow, body.0.ticks > 0 else { continue }
+                    local.lost += body.0.lost
+                    local.ticks += body.0.ticks
+                    local.bytes += topic.0 + body.1
+                    let bucket = max(0, min(20_000, Int((now - body.0.time) / 50_000)))
+                    local.lateness[bucket] += body.0.ticks
+                }
+            }
+        }
+        counts.set(local)
+    }
+
+    /// A frame batch's tick count and time, and the frames its navigators (`f<index>`) skipped since
+    /// their last tick: a walk over the layout (docs/protocol.md, "Frame batches"), no decoding.
+    static func batchTicks(_ body: UnsafeRawBufferPointer, navigators: Int, lastFrame: inout [Int64])
+        -> (ticks: Int, time: Int64, lost: Int)
+    {
+        guard body.count >= 29, body[0] == TickBatch.version else { return (0, 0, 0) }
+        let frame = body.loadUnaligned(fromByteOffset: 1, as: Int64.self).littleEndian
+        let time = body.loadUnaligned(fromByteOffset: 9, as: Int64.self).littleEndian
+        let count = Int(body.loadUnaligned(fromByteOffset: 25, as: UInt32.self).littleEndian)
+        var at = 29
+        var lost = 0
+        func length() -> Int { Int(body.loadUnaligned(fromByteOffset: at, as: UInt16.self).littleEndian) }
+        for _ in 0..<count {
+            let name = length()
+            var navigator = 0
+            for byte in body[(at + 2)..<(at + 2 + name)] where byte >= 48 && byte <= 57 {
+                navigator = navigator * 10 + Int(byte - 48)
+            }
+            if navigator < navigators {
+                if lastFrame[navigator] >= 0, frame > lastFrame[navigator] + 1 {
+                    lost += Int(frame - lastFrame[navigator] - 1)
+                }
+                lastFrame[navigator] = frame
+            }
+            at += 2 + name + 8 + 2
+            let flags = body[at]
+            at += 1 + 24
+            for _ in 0..<2 { at += 2 + length() + 9 * 8 + 4 }
+            if flags & 2 != 0 {
+                at += 8
+                if flags & 8 != 0 { at += 16 }
+                if flags & 16 != 0 { at += 1 }
+            }
+            if flags & 4 != 0 { at += 32 }
+        }
+        return (count, time, lost)
     }
 }

@@ -44,12 +44,12 @@ let context = try ZMQContext(ioThreads: 1, socketLinger: .zero)
 var daemons: [DaemonProcess] = []
 let runStarted = Bench.monotonic()
 
-@MainActor func startDaemon(_ name: String, transport: String = "tcp", frameRate: Int = 60, durability: String = "full")
-    throws
-    -> DaemonProcess
-{
+@MainActor func startDaemon(
+    _ name: String, transport: String = "tcp", frameRate: Int = 60, durability: String = "full", frames: Bool = false
+) throws -> DaemonProcess {
     let daemon = try DaemonProcess(
-        dataDirectory: base + "/" + name, transport: transport, frameRate: frameRate, durability: durability)
+        dataDirectory: base + "/" + name, transport: transport, frameRate: frameRate, durability: durability,
+        frames: frames)
     daemons.append(daemon)
     try daemon.waitReady(context: context)
     return daemon
@@ -220,7 +220,8 @@ do {
         Report.progress("== tick fan-out")
         for (rate, navigators) in options.fanoutCases {
             do {
-                let daemon = try startDaemon("fanout-\(rate)-\(navigators)", frameRate: rate)
+                let compared = options.rawPublishCases.contains(where: { $0 == (rate, navigators) })
+                let daemon = try startDaemon("fanout-\(rate)-\(navigators)", frameRate: rate, frames: compared)
                 let client = try BenchClient(context: context, endpoint: daemon.commandEndpoint)
                 try FanoutBench.createNavigators(client, count: navigators)
                 for subscribers in [1, 8] {
@@ -232,7 +233,7 @@ do {
                             subscribers: subscribers, window: long ? options.fanoutLongWindow : options.fanoutWindow,
                             slack: options.fanoutSlack)
                         var rawPublish: RawPublisher.Result?
-                        if options.rawPublishCases.contains(where: { $0 == (rate, navigators) }) {
+                        if compared {
                             Report.progress(
                                 "  raw PUB, \(navigators) messages a frame at \(rate) Hz, \(subscribers) subscribers")
                             rawPublish = try RawPublisher.measure(
@@ -240,6 +241,16 @@ do {
                                 window: options.fanoutWindow)
                         }
                         FanoutBench.report(result, raw: rawPublish, into: report, longTarget: long)
+                        if compared {
+                            // The same ticks as frame batches on the frames socket (opt-in), against
+                            // the same raw publisher: nobody takes the JSON form then, so it is not made.
+                            Report.progress("  the same, \(subscribers) subscribers to frame batches")
+                            let batches = try FanoutBench.measure(
+                                daemon: daemon, client: client, navigators: navigators, rate: rate,
+                                subscribers: subscribers, window: options.fanoutWindow, slack: options.fanoutSlack,
+                                frames: true)
+                            FanoutBench.report(batches, raw: rawPublish, into: report, longTarget: false)
+                        }
                     } catch {
                         report.note(
                             "\(navigators) navigators at \(rate) Hz, \(subscribers) subscribers: not measured: \(error)"
