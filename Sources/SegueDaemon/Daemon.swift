@@ -175,8 +175,10 @@ package enum Daemon {
         do {
             try engine.run {
                 let endpoints = (engine.boundCommandEndpoints + engine.boundPublishEndpoints).joined(separator: " ")
+                let batches = engine.boundFramesEndpoints
+                let frames = batches.isEmpty ? "" : ", frame batches on \(batches.joined(separator: ", "))"
                 logger.notice(
-                    "Ready: commands on \(engine.boundCommandEndpoints.joined(separator: ", ")), publishing on \(engine.boundPublishEndpoints.joined(separator: ", ")), \(options.frameRate) Hz, durability \(options.durability.rawValue), log in \(StoreOpening.location(config.store, dataDirectory: config.dataDir))."
+                    "Ready: commands on \(engine.boundCommandEndpoints.joined(separator: ", ")), publishing on \(engine.boundPublishEndpoints.joined(separator: ", "))\(frames), \(options.frameRate) Hz, durability \(options.durability.rawValue), log in \(StoreOpening.location(config.store, dataDirectory: config.dataDir))."
                 )
                 _ = notifier.ready(status: "Serving on \(endpoints)")
             }

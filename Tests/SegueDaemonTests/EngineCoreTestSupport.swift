@@ -159,8 +159,8 @@ extension [EngineAction] {
                         case .reply: nil
                         }
                     }
-            case .publishTick(let tick):
-                [Self.published(tick)]
+            case .publishTicks(let ticks):
+                ticks.map(Self.published)
             default: []
             }
         }
@@ -210,9 +210,9 @@ extension [EngineAction] {
     var tickBodies: [JSON] { published("tick/") }
 
     var ticks: [Tick] {
-        compactMap { action in
-            guard case .publishTick(let tick) = action else { return nil }
-            return tick
+        flatMap { action -> [Tick] in
+            guard case .publishTicks(let ticks) = action else { return [] }
+            return ticks
         }
     }
 

@@ -203,9 +203,12 @@ package struct Fleet: Sendable {
     package mutating func takeTicks(closing frame: Int64, _ body: (Tick) -> Void) {
         closedFrame = max(closedFrame, frame)
         let delay = presentationDelay
+        // The digests looked up only for a final tick (one hash of the name a tick, not two).
+        let digests = self.digests
         for name in active {
-            let known = digests[name]
-            inPlace(name) { Navigator.forEachTick($0, frame: frame, presentationDelay: delay, digest: known, body) }
+            inPlace(name) {
+                Navigator.forEachTick($0, frame: frame, presentationDelay: delay, digest: { digests[name] }, body)
+            }
         }
         prune(after: frame)
     }

@@ -69,7 +69,9 @@ struct Indirect<Value: Equatable & Sendable>: Equatable, Sendable {
 
     init(_ value: Value) { storage = Storage(value) }
 
-    var value: Value { storage.value }
+    /// Lent, not copied: the frame loop reads a transition's members in every frame of every
+    /// navigator in flight, and a copy would retain and release each of its strings and arrays.
+    var value: Value { _read { yield storage.value } }
 
     static func == (lhs: Indirect, rhs: Indirect) -> Bool { lhs.storage === rhs.storage || lhs.value == rhs.value }
 }

@@ -83,27 +83,31 @@ extension Navigator {
         _ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0,
         digest known: (revision: Int64, digest: SHA256.Digest)? = nil, to out: inout [Tick]
     ) {
-        forEachTick(state, frame: frame, presentationDelay: presentationDelay, digest: known) { out.append($0) }
+        forEachTick(state, frame: frame, presentationDelay: presentationDelay, digest: { known }) { out.append($0) }
     }
 
     /// `ticks(_:frame:)` handed to `body` one at a time, in order: the frame loop encodes each as it
     /// comes instead of storing it. `known`: the state's digest if the caller holds it (a final tick
-    /// carries it), so that it is not hashed again; used only when its revision is the state's.
+    /// carries it), so that it is not hashed again; asked only for a final tick, and used only when
+    /// its revision is the state's.
     @inline(__always)
     package static func forEachTick(
         _ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0,
-        digest known: (revision: Int64, digest: SHA256.Digest)? = nil, _ body: (Tick) -> Void
+        digest known: () -> (revision: Int64, digest: SHA256.Digest)? = { nil }, _ body: (Tick) -> Void
     ) {
         for ended in state.ended where ended.endFrame == frame {
             let fraction: Double = ended.phase == .completed ? 1 : 0
             var made = tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true)
-            let digest = known.flatMap { $0.revision == state.revision ? $0.digest : nil }
+            let digest = known().flatMap { $0.revision == state.revision ? $0.digest : nil }
             made.digest = (digest ?? StateDigest.digest(of: state)).hex
             made.presentationDelay = presentationDelay
             body(made)
         }
-        if let t = state.transition, t.startFrame <= frame {
-            var made = tick(state, t, frame: frame, phase: t.phase, fraction: t.fraction(at: frame), final: false)
+        // Through the box: `state.transition` would copy the transition out of it for every tick.
+        if let box = state.transitionStorage, box.value.startFrame <= frame {
+            var made = tick(
+                state, box.value, frame: frame, phase: box.value.phase, fraction: box.value.fraction(at: frame),
+                final: false)
             made.presentationDelay = presentationDelay
             body(made)
         }

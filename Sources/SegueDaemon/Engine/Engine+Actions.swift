@@ -36,8 +36,9 @@ extension Engine {
         }
     }
 
-    private func perform(_ action: EngineAction) {
-        switch action {
+    private func perform(_ action: consuming EngineAction) {
+        // Consumed, so that a frame's tick array is this loop's alone and keeps its capacity.
+        switch consume action {
         case .send(let messages):
             for message in messages {
                 if case .reply(let envelope, let body, _) = message {
@@ -54,8 +55,10 @@ extension Engine {
                 case .reply: break
                 }
             }
-        case .publishTick(let tick):
-            publish(tick)
+        case .publishTicks(var ticks):
+            for tick in ticks { publish(tick) }
+            ticks.removeAll(keepingCapacity: true)
+            core.recycle(ticks)
         case .append(let units, let epoch):
             commit(units, epoch: epoch)
             mark(.commit)

@@ -11,9 +11,10 @@ enum EngineAction {
     /// copy per message): the replies first, since their clients are waiting on them and ZeroMQ gives
     /// no order across the two sockets anyway; each socket's messages in seq order.
     case send([Outbox.Message])
-    /// A tick on the publish socket, to encode now (`TickWriter`): the common case of a frame with
-    /// nothing waiting, where a body per tick would be an allocation per tick.
-    case publishTick(Tick)
+    /// A frame's ticks on the publish sockets, to encode now in the forms subscribed to: the common
+    /// case of a frame with nothing waiting, where a body per tick would be an allocation per tick.
+    /// One action a frame, whose array the loop hands back for the next (`EngineCore.recycle`).
+    case publishTicks([Tick])
     /// Commits one loop turn's units in one transaction (on the loop's thread when the writer is
     /// idle, else through the group committer); each unit's result comes back as a `.committed`
     /// input carrying `epoch` and the unit's last seq.

@@ -62,6 +62,7 @@ extension EngineCore {
                         publishTick(tick, after: seq, durable: durable)
                         count += 1
                     })
+                sendFrameTicks()
                 stats.ticks += count
                 stats.framesClosed += 1
                 if now - clock.instant(ofFrame: frame) > 2_000_000 { stats.lateFrames += 1 }
@@ -94,11 +95,22 @@ extension EngineCore {
     /// encoded by the loop into its reused buffers; otherwise behind what it depends on.
     func publishTick(_ tick: Tick, after seq: Int64, durable: Int64) {
         if outbox.isEmpty, seq <= durable {
-            actions.append(.publishTick(tick))
+            frameTicks.append(tick)
         } else {
             outbox.enqueueTick(tick, after: seq)
         }
     }
+
+    /// The frame's ticks that go out at once, as one action.
+    func sendFrameTicks() {
+        guard !frameTicks.isEmpty else { return }
+        actions.append(.publishTicks(frameTicks))
+        frameTicks = spareTicks
+        spareTicks = []
+    }
+
+    /// Takes back a `.publishTicks` array once the loop has sent its ticks, for a later frame's.
+    func recycle(_ ticks: consuming [Tick]) { spareTicks = ticks }
 
     /// The heartbeat and the housekeeping pass, each when due; after the outbox (the loop sends the
     /// actions in order), so every event up to a heartbeat's seq is published before it, which is

@@ -26,6 +26,10 @@ final class EngineCore {
     var outbox = Outbox()
     /// What the loop is to do, in order (`takeActions`).
     var actions: [EngineAction] = []
+    /// The ticks of the frame being closed that go out at once (`publishTick`), and an emptied
+    /// array for the next frame's, so a frame's ticks cost no allocation.
+    var frameTicks: [Tick] = []
+    var spareTicks: [Tick] = []
     /// Units decided in this loop turn, committed together before the loop sleeps (`.commit`).
     var uncommitted: [AppendUnit] = []
     /// Group commit's siblings: when each client last sent a mutating command, and which clients have
