@@ -4,8 +4,9 @@ import SegueWire
 import Testing
 
 /// The frames socket (`--publish-frames`): each frame's ticks in one compact message, the very ticks of
-/// `tick/<navigator>/`, and ticks encoded only for topics somebody subscribed to.
-@Suite struct FrameBatchTests {
+/// `tick/<navigator>/`, and ticks encoded only for topics somebody subscribed to. What the store does
+/// not change runs once, in the SQLite pass.
+@Suite(.frameTiming) struct FrameBatchTests {
     let daemon: DaemonProcess
     let c: TestClient
     let framesEndpoint = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
@@ -92,5 +93,26 @@ import Testing
         let batchFrames = batches.map(\.frame)
         #expect(batches.last?.ticks.last?.final == true)
         #expect(zip(batchFrames, batchFrames.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(batchFrames)")
+    }
+
+    static let example = ProtocolExampleTests.root.appendingPathComponent("docs/examples/frame_batches.py")
+
+    /// docs/examples/frame_batches.py, a reader of the layout in plain Python (`struct`), finds in the
+    /// batches exactly the ticks published on `tick/`; protocol.md embeds it verbatim.
+    @Test func thePythonReaderDecodesTheSameTicks() throws {
+        defer { daemon.stop() }
+        let probe = try ProtocolExampleTests.python(["-c", "import zmq"])
+        try #require(probe.status == 0, "python3 cannot import zmq (pyzmq); install it with `pip install pyzmq`.")
+        let run = try ProtocolExampleTests.python([
+            Self.example.path, "--command", daemon.commandEndpoint, "--publish", daemon.publishEndpoint, "--frames",
+            framesEndpoint,
+        ])
+        #expect(run.status == 0 && run.output.hasPrefix("OK"), "\(run.output)\nsegued log:\n\(daemon.log.suffix(2000))")
+        let document = try String(contentsOf: ProtocolExampleTests.document, encoding: .utf8)
+        let marker = "<!-- example: docs/examples/frame_batches.py -->\n```python\n"
+        let start = try #require(document.range(of: marker), "protocol.md must embed the reader after \(marker)")
+        let end = try #require(document.range(of: "\n```\n", range: start.upperBound..<document.endIndex))
+        let file = try String(contentsOf: Self.example, encoding: .utf8)
+        #expect(String(document[start.upperBound..<end.lowerBound]) + "\n" == file, "copy the file into the doc")
     }
 }
