@@ -1,5 +1,7 @@
 import Foundation
+import SegueClient
 import SegueCore
+import SegueProtocol
 import SegueWire
 import Testing
 
@@ -93,6 +95,34 @@ import Testing
         let batchFrames = batches.map(\.frame)
         #expect(batches.last?.ticks.last?.final == true)
         #expect(zip(batchFrames, batchFrames.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(batchFrames)")
+    }
+
+    /// `FrameBatchSubscriber`, the Swift client's reader: each batch's ticks are `PublishedTick`s whose
+    /// bytes are the bodies `tick/` publishes.
+    @Test func theClientLibraryReadsBatchesAsPublishedTicks() throws {
+        defer { daemon.stop() }
+        let json = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/"])
+        try json.settle(c)
+        let frames = try FrameBatchSubscriber(endpoint: framesEndpoint)
+        try c.ok(["cmd": "create", "navigator": "lib", "root": "Home"])
+        // The frames socket has no heartbeat: non-animated pushes until one batch shows the subscription live.
+        var warmUp: FrameBatch?
+        for _ in 0..<50 where warmUp == nil {
+            try c.ok(["cmd": "push", "navigator": "lib", "screen": "W", "animated": false])
+            warmUp = try frames.next(timeout: .milliseconds(100))
+        }
+        try #require(warmUp != nil, "no frame batch came")
+        while try frames.next(timeout: .milliseconds(200)) != nil {}
+        _ = try json.collect(idle: .milliseconds(200))
+        try c.ok(["cmd": "push", "navigator": "lib", "screen": "A", "animator": ["duration": 0.2]])
+        let published = try json.collect { _, body in body["final"] == true }
+        var read: [PublishedTick] = []
+        while !(read.last?.final ?? false), let batch = try frames.next(timeout: .seconds(3)) {
+            #expect(batch.ticks.allSatisfy { $0.frame == batch.frame })
+            read += batch.ticks
+        }
+        #expect(read.count == published.count && read.count > 10)
+        #expect(read.map(\.bytes) == published.map(\.raw))
     }
 
     static let example = ProtocolExampleTests.root.appendingPathComponent("docs/examples/frame_batches.py")

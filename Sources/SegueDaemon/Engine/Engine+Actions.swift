@@ -56,7 +56,9 @@ extension Engine {
                 }
             }
         case .publishTicks(var ticks):
-            for tick in ticks { publish(tick) }
+            // By index: each tick is lent to `publish`, where `for tick in ticks` would copy it
+            // (retaining and releasing its strings) once more.
+            for index in ticks.indices { publish(ticks[index]) }
             ticks.removeAll(keepingCapacity: true)
             core.recycle(ticks)
         case .append(let units, let epoch):
