@@ -20,12 +20,16 @@ public final class FrameBatchSubscriber {
     public let endpoint: String
     let subscriber: SegueSubscriber
 
+    /// The receive limit (`ZMQ_RCVHWM`), in batches: as the daemon's frames socket, a hundredth of a
+    /// tick subscriber's, since a batch holds a hundred ticks or more (at most ~64 MiB queued).
+    public static let defaultReceiveLimit = SegueSubscriber.defaultReceiveLimit / 100
+
     /// Subscribes to `frames/` and waits (up to `ready`) for the connection's handshake.
     ///
     /// - Throws: `.handshake` when the daemon refuses the handshake (a wrong CURVE key).
     public init(
         endpoint: String, ready: Duration = .seconds(2), curve: CurveCredentials? = nil,
-        receiveLimit: Int = SegueSubscriber.defaultReceiveLimit
+        receiveLimit: Int = FrameBatchSubscriber.defaultReceiveLimit
     ) throws(SegueClientError) {
         self.endpoint = endpoint
         subscriber = try SegueSubscriber(

@@ -125,6 +125,30 @@ import Testing
         #expect(read.map(\.bytes) == published.map(\.raw))
     }
 
+    /// `stats.subscriptions` counts each topic subscribed on either socket once, and drops it when
+    /// its subscriber leaves.
+    @Test func theSubscriptionCountIsExact() throws {
+        defer { daemon.stop() }
+        func count() throws -> Int64 { try c.call(["cmd": "stats"])["subscriptions"]?.int64Value ?? -1 }
+        func awaitCount(_ expected: Int64) throws {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while try count() != expected {
+                guard ContinuousClock.now < deadline else { throw WaitTimeout(what: "subscriptions at \(expected)") }
+                usleep(5_000)
+            }
+        }
+        let before = try count()
+        var json: TestSubscriber? = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/a/", "hb/"])
+        var frames: TestSubscriber? = try TestSubscriber(endpoint: framesEndpoint, topics: [TickBatch.topic])
+        try awaitCount(before + 3)
+        usleep(300_000)  // a heartbeat and a few reads later, still three
+        #expect(try count() == before + 3)
+        json = nil
+        frames = nil
+        try awaitCount(before)
+        _ = (json, frames)
+    }
+
     static let example = ProtocolExampleTests.root.appendingPathComponent("docs/examples/frame_batches.py")
 
     /// docs/examples/frame_batches.py, a reader of the layout in plain Python (`struct`), finds in the

@@ -22,6 +22,13 @@ import Testing
         ([frame(1, "tick/a/"), frame(1, "tick/b/"), frame(0, "tick/a/")], "tick/a/", false, false),
         ([frame(0, "tick/")], "tick/main/", false, true),
         ([frame(2, ""), []], "tick/main/", false, true),
+        ([frame(1, "tick/a/"), frame(1, "tick/ab/")], "tick/ab/", true, false),
+        ([frame(1, "tick/a/"), frame(1, "tick/ab/"), frame(0, "tick/ab/")], "tick/ab/", false, false),
+        ([frame(1, "tick/a"), frame(1, "tick/a"), frame(0, "tick/a")], "tick/ab/", true, false),
+        ([frame(1, "tick/a"), frame(0, "tick/a")], "tick/ab/", false, true),
+        ([frame(1, ""), frame(1, "tick/"), frame(0, "")], "tick/x/", true, false),
+        ([frame(1, ""), frame(1, "tick/"), frame(0, "tick/")], "tick/x/", true, false),
+        ([frame(1, ""), frame(1, "tick/"), frame(0, "tick/"), frame(0, "")], "tick/x/", false, true),
     ]
 
     @Test(arguments: cases)

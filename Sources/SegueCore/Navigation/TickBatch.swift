@@ -171,6 +171,8 @@ package final class TickBatchWriter {
 
         mutating func double(_ value: Double) { int(Int64(bitPattern: value.bitPattern)) }
 
+        /// Names and screen ids are 64 bytes at most (`NavigatorName`, daemon-made ids), far below
+        /// the u16 length's limit.
         mutating func string(_ value: String, length: Int) {
             base.storeBytes(of: UInt16(length).littleEndian, toByteOffset: offset, as: UInt16.self)
             offset += 2
@@ -190,6 +192,7 @@ package final class TickBatchWriter {
             double(v.mask)
             double(v.anchorX)
             double(v.anchorY)
+            // z is -1000 to 1000 (animator checks): i32 holds it.
             base.storeBytes(of: Int32(truncatingIfNeeded: v.z).littleEndian, toByteOffset: offset, as: Int32.self)
             offset += 4
         }

@@ -45,6 +45,9 @@ extension Engine {
                     _ = try? router?.sendMultipart(envelope + [body], dontWait: true)
                 }
             }
+            // A publication may be what tells a subscriber its subscription is in place (a heartbeat):
+            // the ticks after it look at the subscriptions again.
+            subscriptionsChecked = false
             for message in messages {
                 switch message {
                 case .publish(let topic, let body):
@@ -56,6 +59,7 @@ extension Engine {
                 }
             }
         case .publishTicks(var ticks):
+            subscriptionsChecked = false
             // By index: each tick is lent to `publish`, where `for tick in ticks` would copy it
             // (retaining and releasing its strings) once more.
             for index in ticks.indices { publish(ticks[index]) }

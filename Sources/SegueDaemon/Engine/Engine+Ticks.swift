@@ -11,7 +11,9 @@ extension Engine {
     func publish(_ tick: Tick) {
         if !subscriptionsChecked, !tickSubscriptions.coversRoot || (framesPublisher != nil && !framesTaken) {
             // What a subscriber sent since the loop last looked is taken into account before the first
-            // tick it might miss; at most once a loop turn, and only while some form is skipped.
+            // tick it might miss: once per batch of ticks and after anything else was published (a
+            // heartbeat or an event that told the subscriber it is in place), and only while some
+            // form is skipped.
             subscriptionsChecked = true
             drainSubscriptions()
         }
@@ -60,10 +62,11 @@ extension Engine {
     func readSubscriptions() {
         subscriptionsRead = WallClock.monotonic()
         drainSubscriptions()
-        if subscriptionDelta != 0 {
-            feed(.subscriptions(subscriptionDelta))
-            subscriptionDelta = 0
-        }
+        guard subscriptionDelta != 0 else { return }
+        // Taken before `feed`, whose `performActions` would otherwise hand the same count over again.
+        let delta = subscriptionDelta
+        subscriptionDelta = 0
+        feed(.subscriptions(delta))
     }
 
     /// Reads the subscription frames waiting on both publishers into `tickSubscriptions` and

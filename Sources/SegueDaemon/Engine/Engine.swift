@@ -90,7 +90,7 @@ package final class Engine: @unchecked Sendable {
     var framesSubscriptions = Subscriptions(root: TickBatch.topic)
     /// Subscriptions and unsubscriptions read but not yet counted in `stats`.
     var subscriptionDelta = 0
-    /// Whether this loop turn read the subscriptions before its first tick (`publish(_:)`).
+    /// Whether the subscriptions were read since the last publication, before a tick (`publish(_:)`).
     var subscriptionsChecked = false
     /// When the loop last read the publisher's subscriptions (monotonic nanoseconds).
     var subscriptionsRead: Int64 = 0
@@ -154,7 +154,8 @@ package final class Engine: @unchecked Sendable {
         defer { shutdown() }
         var poller = ZMQPoller()
         let commandIndex = poller.add(router!)
-        // Subscriptions are only counted: read when libzmq signals the socket, and now and then unasked
+        // Subscriptions (counted, and which tick topics are taken) are read when libzmq signals the
+        // socket, before ticks that could miss one (`publish(_:)`), and now and then unasked
         // (`subscriptionsDue`), which spares a look at its mailbox on every wait.
         let publishIndex = poller.add(publisher!, readiness: .signalled)
         let framesIndex = framesPublisher.map { poller.add($0, readiness: .signalled) }
@@ -248,22 +249,22 @@ package final class Engine: @unchecked Sendable {
         try router.setReceiveHighWaterMark(10_000)
         try router.setSendHighWaterMark(10_000)
         try secure(router)
-        let publisher = try publishingSocket(context)
+        let publisher = try publishingSocket(context, highWaterMark: options.publishHighWaterMark)
         boundCommandEndpoints = try bind(router, to: options.commandEndpoints)
         boundPublishEndpoints = try bind(publisher, to: options.publishEndpoints)
         self.router = router
         self.publisher = publisher
         if !options.framesEndpoints.isEmpty {
-            let frames = try publishingSocket(context)
+            let frames = try publishingSocket(context, highWaterMark: options.framesHighWaterMark)
             boundFramesEndpoints = try bind(frames, to: options.framesEndpoints)
             framesPublisher = frames
         }
     }
 
     /// An XPUB with the publisher's limits and security: the publish socket, and the frames socket.
-    private func publishingSocket(_ context: ZMQContext) throws -> ZMQSocket {
+    private func publishingSocket(_ context: ZMQContext, highWaterMark: Int) throws -> ZMQSocket {
         let socket = try ZMQSocket(context, .xpub)
-        try socket.setSendHighWaterMark(options.publishHighWaterMark)
+        try socket.setSendHighWaterMark(highWaterMark)
         try socket.setMaxMessageSize(4096)
         try secure(socket)
         return socket

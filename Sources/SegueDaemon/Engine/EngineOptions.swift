@@ -23,6 +23,10 @@ package struct EngineOptions: Sendable {
     /// Messages queued per subscriber before the publisher drops (a slow subscriber loses ticks,
     /// never slows the daemon or grows its memory past this).
     package var publishHighWaterMark: Int = 100_000
+    /// The frames socket's limit, in batches: a batch holds up to ~64 KiB (a hundred or more ticks),
+    /// so it is a hundredth of the publisher's, which keeps a stalled subscriber's queue about as
+    /// large in bytes (6.4 MB … 64 MB at the default) instead of a hundred times larger.
+    package var framesHighWaterMark: Int { max(1, publishHighWaterMark / 100) }
     package var decoderLimits = RequestDecoder.Limits()
     package var maxNavigators: Int = 100_000
     /// Defaults for navigators created without their own.

@@ -13,8 +13,9 @@ struct Outbox {
         /// A reply on the command socket: the envelope (routing id, and the delimiter for REQ) and the body.
         case reply(envelope: [[UInt8]], body: [UInt8], ifVoided: VoidedReply)
         case publish(topic: [UInt8], body: [UInt8])
-        /// A tick, encoded when released (for the subscribers there are then, in the forms they take).
-        case tick(Tick)
+        /// A tick, encoded when released (for the subscribers there are then, in the forms they take);
+        /// boxed, so that a tick does not make every message as large as itself.
+        indirect case tick(Tick)
     }
 
     private var pending: [(seq: Int64, message: Message)] = []

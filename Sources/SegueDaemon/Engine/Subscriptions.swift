@@ -10,29 +10,48 @@ struct Subscriptions {
     private var counts: [[UInt8]: Int] = [:]
     /// A subscription takes every topic under `root`: it is a prefix of it (`""`, `t`, …, `tick/`).
     private(set) var coversRoot = false
-    /// Subscriptions under `root` that take some of its topics (`tick/main/`).
-    private(set) var narrower: [[UInt8]] = []
+    /// Whole topics under `root` (`tick/main/`, ending in `/`): a tick topic is taken by one of these
+    /// only if it is that topic (navigator names hold no `/`), so one set lookup answers for all of
+    /// them, however many navigators are watched one by one.
+    private var whole: Set<[UInt8]> = []
+    /// The other subscriptions under `root` (`tick/ma`): part of a name, rare, each compared.
+    private var partial: [[UInt8]] = []
 
     init(root: String) { self.root = Array(root.utf8) }
 
     /// No topic under `root` is subscribed.
-    var isEmpty: Bool { !coversRoot && narrower.isEmpty }
+    var isEmpty: Bool { !coversRoot && whole.isEmpty && partial.isEmpty }
 
-    /// Whether a message on `topic` (under `root`) reaches some subscriber.
-    func takes(_ topic: [UInt8]) -> Bool { coversRoot || narrower.contains { topic.starts(with: $0) } }
+    /// Whether a message on `topic` (under `root`, ending in `/`) reaches some subscriber.
+    func takes(_ topic: [UInt8]) -> Bool {
+        coversRoot || whole.contains(topic) || partial.contains { topic.starts(with: $0) }
+    }
 
     /// Applies one frame read from the socket; returns +1 for a subscription, -1 for an
     /// unsubscription, 0 for anything else (any topic: `stats` counts them all).
     mutating func apply(_ frame: [UInt8]) -> Int {
         guard let kind = frame.first, kind <= 1 else { return 0 }
         let topic = Array(frame.dropFirst())
-        if kind == 1 {
-            counts[topic, default: 0] += 1
-        } else if let count = counts[topic] {
-            counts[topic] = count > 1 ? count - 1 : nil
-        }
-        coversRoot = counts.keys.contains { root.starts(with: $0) }
-        narrower = counts.keys.filter { $0.count > root.count && $0.starts(with: root) }
+        let before = counts[topic] ?? 0
+        let after = kind == 1 ? before + 1 : max(0, before - 1)
+        counts[topic] = after > 0 ? after : nil
+        if (before > 0) != (after > 0) { file(topic, taken: after > 0) }
         return kind == 1 ? 1 : -1
+    }
+
+    /// Adds or removes a topic that came or went: in constant time for a whole topic, so that a
+    /// frame's subscription frames cost no pass over every subscription.
+    private mutating func file(_ topic: [UInt8], taken: Bool) {
+        if root.starts(with: topic) {
+            coversRoot = counts.keys.contains { root.starts(with: $0) }
+        } else if topic.starts(with: root) {
+            if topic.last == UInt8(ascii: "/") {
+                if taken { whole.insert(topic) } else { whole.remove(topic) }
+            } else if taken {
+                partial.append(topic)
+            } else {
+                partial.removeAll { $0 == topic }
+            }
+        }
     }
 }
