@@ -13,7 +13,8 @@ import Testing
                 navigator: name, transition: 1, operation: .push, frame: 2, time: 3, phase: .animating,
                 fraction: 0.25, progress: 0.25, revision: 4, final: false, fromScreen: "a", toScreen: "b",
                 views: ViewPair(from: ViewProperties(), to: ViewProperties()))
-            writer.write(tick)
+            writer.writeTopic(tick)
+            writer.writeBody(tick)
             #expect(writer.topic == Topic.tick(navigator: name).bytes)
             #expect(Array(writer.body) == tick.encoded())
         }

@@ -146,6 +146,26 @@ package struct SHA256: Sendable {
             }
         }
 
+        /// Reads `hex`'s spelling back: 64 lowercase hex digits; nil for anything else.
+        package init?(hex: String) {
+            let digits = Array(hex.utf8)
+            guard digits.count == 64 else { return nil }
+            var words: [UInt64] = [0, 0, 0, 0]
+            for (index, digit) in digits.enumerated() {
+                let value: UInt8
+                switch digit {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = digit - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = digit - UInt8(ascii: "a") + 10
+                default: return nil
+                }
+                words[index / 16] = words[index / 16] << 4 | UInt64(value)
+            }
+            self.init(words[0], words[1], words[2], words[3])
+        }
+
+        /// The four words, most significant first (the 32 bytes read as big-endian integers).
+        var wordList: [UInt64] { [words.0, words.1, words.2, words.3] }
+
         /// The first 8 bytes as a big-endian integer (`int(hexdigest()[:16], 16)` in Python).
         package var leading64: UInt64 { words.0 }
     }

@@ -82,7 +82,7 @@ package final class TickBatchWriter {
         w.byte(UInt8(TickBatch.operations.firstIndex(of: tick.operation)!))
         w.byte(UInt8(TickBatch.phases.firstIndex(of: tick.phase)!))
         var flags: UInt8 = tick.final ? TickBatch.isFinal : 0
-        let digest = tick.digest.flatMap(Self.digestBytes)
+        let digest = tick.digest.flatMap(SHA256.Digest.init(hex:))
         if let gesture = tick.gesture {
             flags |= TickBatch.hasGesture
             if gesture.touch != nil { flags |= TickBatch.hasTouch }
@@ -104,7 +104,8 @@ package final class TickBatchWriter {
             if let edge = gesture.edge { w.byte(UInt8(TickBatch.edges.firstIndex(of: edge)!)) }
         }
         if let digest {
-            for byte in digest { w.byte(byte) }
+            // The 32 bytes in order: each word big-endian, where `int` stores little-endian.
+            for word in digest.wordList { w.int(Int64(bitPattern: word.byteSwapped)) }
         }
         count = w.offset
         ticks += 1
@@ -132,26 +133,6 @@ package final class TickBatchWriter {
         base.deallocate()
         base = grown
         capacity = max(needed, capacity * 2)
-    }
-
-    /// A digest's 64 hex digits as 32 bytes; nil for any other text (never made by the daemon).
-    static func digestBytes(_ hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count == 64 else { return nil }
-        var out = [UInt8](repeating: 0, count: 32)
-        for index in 0..<32 {
-            guard let high = hexValue(digits[2 * index]), let low = hexValue(digits[2 * index + 1]) else { return nil }
-            out[index] = high << 4 | low
-        }
-        return out
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 
     /// Unchecked little-endian stores: `append` reserved room for the whole tick.
@@ -308,10 +289,10 @@ extension TickBatch {
                 tick.gesture = TickGesture(touch: touch, edge: edge, velocity: velocity)
             }
             if flags & TickBatch.hasDigest != 0 {
-                let hex = "0123456789abcdef".utf8.map { $0 }
-                var digits: [UInt8] = []
-                for byte in try take(32) { digits += [hex[Int(byte >> 4)], hex[Int(byte & 15)]] }
-                tick.digest = String(decoding: digits, as: UTF8.self)
+                // The 32 bytes as four big-endian words, spelled by the digest itself.
+                var words: [UInt64] = []
+                for _ in 0..<4 { words.append(try uint(8).byteSwapped) }
+                tick.digest = SHA256.Digest(words[0], words[1], words[2], words[3]).hex
             }
             return tick
         }

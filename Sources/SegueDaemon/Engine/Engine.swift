@@ -90,7 +90,8 @@ package final class Engine: @unchecked Sendable {
     var framesSubscriptions = Subscriptions(root: TickBatch.topic)
     /// Subscriptions and unsubscriptions read but not yet counted in `stats`.
     var subscriptionDelta = 0
-    /// Whether the subscriptions were read since the last publication, before a tick (`publish(_:)`).
+    /// Whether the subscriptions were read since the last publication, before a tick (`publish(_:)`);
+    /// every action that publishes clears it.
     var subscriptionsChecked = false
     /// When the loop last read the publisher's subscriptions (monotonic nanoseconds).
     var subscriptionsRead: Int64 = 0
@@ -161,7 +162,6 @@ package final class Engine: @unchecked Sendable {
         let framesIndex = framesPublisher.map { poller.add($0, readiness: .signalled) }
         let wakeIndex = poller.add(fd: wakeup.fd)
         while !stopRequested.load(ordering: .acquiring) {
-            subscriptionsChecked = false
             let now = WallClock.now()
             feed(.frameDeadline(now: now))
             gatherSiblings()

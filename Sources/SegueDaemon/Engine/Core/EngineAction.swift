@@ -36,18 +36,13 @@ extension EngineAction: Equatable {}
 /// A tick's topic (`tick/<navigator>/`) and body, written into buffers reused from tick to tick.
 struct TickWriter {
     private let encoder = TickEncoder()
-    /// `Topic.tick(navigator:)` of the last `write`: its prefix stays from tick to tick, and only the
+    /// `Topic.tick(navigator:)` of the last `writeTopic`: its prefix stays from tick to tick, and only the
     /// navigator and the closing `/` are written again (a test holds the two spellings together).
     private(set) var topic: [UInt8] = Array(Topic.tickPrefix.utf8)
     private static let prefixCount = Topic.tickPrefix.utf8.count
 
-    /// The body of the last `write`; valid until the next.
+    /// The body of the last `writeBody`; valid until the next.
     var body: UnsafeRawBufferPointer { encoder.body }
-
-    mutating func write(_ tick: Tick) {
-        writeTopic(tick)
-        writeBody(tick)
-    }
 
     /// The topic alone, for a look at who takes it before the body is encoded.
     mutating func writeTopic(_ tick: Tick) {
