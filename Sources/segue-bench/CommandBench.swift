@@ -28,6 +28,53 @@ enum CommandBench {
         var firstError: String?
         /// What the daemon says it runs with (`stats.store.durability`).
         var durability = ""
+        /// The engine thread's CPU per command in the interleaved rounds, where the engine sleeps
+        /// between commands, and with `EngineCPU.window` commands in flight, where it does not.
+        var waiting = EngineCPU()
+        var busy = EngineCPU()
+    }
+
+    /// CPU seconds of segued's engine thread (its main thread, which runs the loop) per command, and
+    /// the store's commits per command over the same commands.
+    struct EngineCPU {
+        /// Commands in flight from one DEALER for `Latency.busy`.
+        static let window = 32
+        var user = 0.0
+        var system = 0.0
+        var commits = 0.0
+
+        /// Measures `body`, which sends `commands` commands.
+        static func measure(_ daemon: DaemonProcess, _ client: BenchClient, commands: Int, _ body: () throws -> Void)
+            throws -> EngineCPU
+        {
+            let commitsBefore = try client.stats().number("store", "commits")
+            let before = ProcessCPU.thread(daemon.pid, of: daemon.pid)
+            try body()
+            let after = ProcessCPU.thread(daemon.pid, of: daemon.pid)
+            let commits = try client.stats().number("store", "commits") - commitsBefore
+            let n = Double(max(1, commands))
+            return EngineCPU(
+                user: (after.user - before.user) / n, system: (after.system - before.system) / n, commits: commits / n)
+        }
+
+        /// "76 µs user + 35 µs system, 1.00 commits" per command.
+        var summary: String {
+            String(format: "%.1f µs user + %.1f µs system, %.2f commits", user * 1e6, system * 1e6, commits)
+        }
+    }
+
+    /// The engine thread's CPU per command while the client waits for each reply (the latency rounds)
+    /// against the same commands with `EngineCPU.window` in flight: how much of a command's cost is
+    /// waking up and bringing caches back after a sleep rather than the work itself.
+    static func engineFigure(section: String, label: String, _ result: Latency) -> Figure {
+        let waiting = result.waiting
+        let busy = result.busy
+        return Figure(
+            section: section, name: "engine CPU per command, \(label), client waiting",
+            value: (waiting.user + waiting.system) * 1e6, unit: "µs",
+            limit: (busy.user + busy.system) * 1e6,
+            limitName: "the same commands, \(EngineCPU.window) in flight (no sleep between them)",
+            detail: "per command, waiting: \(waiting.summary); \(EngineCPU.window) in flight: \(busy.summary)")
     }
 
     /// Alternating non-animated push and pop on one navigator from one DEALER, `pairs` of each; every
@@ -48,7 +95,8 @@ enum CommandBench {
         let pop = popBody("lat")
         let okPrefix = Array(#"{"ok":true"#.utf8)
         var result = Latency()
-        for round in 0..<(pairs + 100) {
+        /// One interleaved round: per command an echo, a storage sample, then the command.
+        func roundTrips(_ round: Int, measured: Bool) throws {
             for (index, body) in [push, pop].enumerated() {
                 var start = Bench.monotonic()
                 guard try echo.request(push, timeout: .seconds(5)) != nil else { throw BenchError("Echo timed out.") }
@@ -59,7 +107,7 @@ enum CommandBench {
                     throw BenchError("No reply to a push/pop within 30 s.")
                 }
                 let elapsed = Bench.monotonic() - start
-                guard round >= 100 else { continue }  // warm-up
+                guard measured else { continue }  // warm-up
                 if !reply.starts(with: okPrefix) {
                     result.errors += 1
                     if result.firstError == nil { result.firstError = String(decoding: reply, as: UTF8.self) }
@@ -68,6 +116,10 @@ enum CommandBench {
                 result.fsync.add(nanoseconds: fsync)
                 if index == 0 { result.push.add(nanoseconds: elapsed) } else { result.pop.add(nanoseconds: elapsed) }
             }
+        }
+        for round in 0..<100 { try roundTrips(round, measured: false) }
+        result.waiting = try EngineCPU.measure(daemon, client, commands: pairs * 2) {
+            for round in 100..<(pairs + 100) { try roundTrips(round, measured: true) }
         }
         for round in 0..<pairs {
             for (index, body) in [push, pop].enumerated() {
@@ -82,6 +134,11 @@ enum CommandBench {
             let start = Bench.monotonic()
             guard try echo.request(push, timeout: .seconds(5)) != nil else { throw BenchError("Echo timed out.") }
             if round >= pairs / 10 { result.tightRTT.add(nanoseconds: Bench.monotonic() - start) }
+        }
+        let requests = (0..<pairs * 2).map { $0 % 2 == 0 ? push : pop }
+        result.busy = try EngineCPU.measure(daemon, client, commands: requests.count) {
+            let sent = try client.pipeline(requests, window: EngineCPU.window)
+            if let error = sent.firstError { throw BenchError("Pipelined push/pop failed: \(error.prefix(200))") }
         }
         result.durability = try client.stats()["store"]?["durability"]?.stringValue ?? "?"
         return result

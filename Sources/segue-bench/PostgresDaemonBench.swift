@@ -134,6 +134,7 @@ enum PostgresDaemonBench {
                     value: result.push.percentile(p), unit: "µs", limit: rtt.percentile(p) + insert.percentile(p),
                     limitName: "raw rtt + INSERT;COMMIT, same percentile", target: target, detail: detail))
         }
+        figures.append(CommandBench.engineFigure(section: "postgres", label: "full tcp on PostgreSQL", result))
         let throughputDaemon = try startDaemon(server, "pg-throughput", base: base, context: context)
         let loop = try CommandBench.throughput(
             daemon: throughputDaemon, context: context, clients: 16, seconds: options.throughputSeconds)

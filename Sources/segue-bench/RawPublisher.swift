@@ -155,12 +155,22 @@ final class RawPublisher {
 enum ProcessCPU {
     /// User + system CPU seconds of every thread of `pid` (`/proc/PID/stat` fields 14 and 15).
     static func seconds(pid: Int32) -> Double {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = text.lastIndex(of: ")")
-        else { return 0 }
+        let time = times("/proc/\(pid)/stat")
+        return time.user + time.system
+    }
+
+    /// User and system CPU seconds of one thread: `pid` itself for a process's main thread.
+    static func thread(_ tid: Int32, of pid: Int32) -> (user: Double, system: Double) {
+        times("/proc/\(pid)/task/\(tid)/stat")
+    }
+
+    private static func times(_ path: String) -> (user: Double, system: Double) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let close = text.lastIndex(of: ")")
+        else { return (0, 0) }
         let fields = text[text.index(after: close)...].split(separator: " ")
-        // fields[0] is field 3 (state); utime is field 14, stime field 15.
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        // fields[0] is field 3 (state); utime is field 14, stime field 15, in clock ticks.
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return (0, 0) }
+        let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (user / tick, system / tick)
     }
 }

@@ -130,6 +130,9 @@ do {
                 var rtt = result.rtt
                 var fsync = result.fsync
                 let label = "push \(durability) \(transport)"
+                if transport == "tcp" {
+                    report.add(CommandBench.engineFigure(section: "latency", label: "\(durability) tcp", result))
+                }
                 let detail = String(
                     format:
                         "raw rtt p50 %.0f µs, fdatasync p50 %.0f µs (interleaved); pop p50 %.0f µs; %d errors%@; daemon reports durability %@",
