@@ -32,6 +32,9 @@ enum CommandBench {
         /// between commands, and with `EngineCPU.window` commands in flight, where it does not.
         var waiting = EngineCPU()
         var busy = EngineCPU()
+        /// The raw echo server's thread per echo in the same interleaved rounds: a loop of the same
+        /// shape (poll, read until `EAGAIN`, send) woken as often, with nothing to do but echo.
+        var echoWaiting = EngineCPU()
     }
 
     /// CPU seconds of segued's engine thread (its main thread, which runs the loop) per command, and
@@ -74,7 +77,10 @@ enum CommandBench {
             value: (waiting.user + waiting.system) * 1e6, unit: "µs",
             limit: (busy.user + busy.system) * 1e6,
             limitName: "the same commands, \(EngineCPU.window) in flight (no sleep between them)",
-            detail: "per command, waiting: \(waiting.summary); \(EngineCPU.window) in flight: \(busy.summary)")
+            detail: "per command, waiting: \(waiting.summary); \(EngineCPU.window) in flight: \(busy.summary); "
+                + String(
+                    format: "the raw echo server's thread per echo of the same rounds: %.1f µs user + %.1f µs system",
+                    result.echoWaiting.user * 1e6, result.echoWaiting.system * 1e6))
     }
 
     /// Alternating non-animated push and pop on one navigator from one DEALER, `pairs` of each; every
@@ -118,9 +124,14 @@ enum CommandBench {
             }
         }
         for round in 0..<100 { try roundTrips(round, measured: false) }
+        let echoBefore = server.threadCPU()
         result.waiting = try EngineCPU.measure(daemon, client, commands: pairs * 2) {
             for round in 100..<(pairs + 100) { try roundTrips(round, measured: true) }
         }
+        let echoAfter = server.threadCPU()
+        result.echoWaiting = EngineCPU(
+            user: (echoAfter.user - echoBefore.user) / Double(pairs * 2),
+            system: (echoAfter.system - echoBefore.system) / Double(pairs * 2))
         for round in 0..<pairs {
             for (index, body) in [push, pop].enumerated() {
                 let start = Bench.monotonic()

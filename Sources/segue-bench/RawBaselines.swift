@@ -45,13 +45,20 @@ enum RawBaselines {
         let stop = Flag()
         let joiner: Bench.Joiner
         let endpoint: String
+        /// The serving thread's name, which finds it in `/proc/self/task` (`threadCPU`).
+        private let threadName: String
+        private nonisolated(unsafe) static var servers = 0
 
         init(endpoint: String) throws {
             self.endpoint = endpoint
+            Self.servers += 1
+            let threadName = "bench-echo-\(Self.servers)"
+            self.threadName = threadName
             let stop = self.stop
             let bound = DispatchSemaphore(value: 0)
             let failure = Box<String?>(nil)
             joiner = Bench.thread {
+                Thread.current.name = threadName
                 do {
                     let context = try ZMQContext(ioThreads: 1, socketLinger: .zero)
                     let router = try ZMQSocket(context, .router)
@@ -82,6 +89,19 @@ enum RawBaselines {
         func shutdown() {
             stop.set()
             joiner.join()
+        }
+
+        /// User and system CPU seconds of the serving thread so far.
+        func threadCPU() -> (user: Double, system: Double) {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            for task in tasks {
+                guard let tid = Int32(task),
+                    let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
+                    name.trimmingCharacters(in: .newlines) == threadName
+                else { continue }
+                return ProcessCPU.thread(tid, of: getpid())
+            }
+            return (0, 0)
         }
     }
 
