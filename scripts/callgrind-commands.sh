@@ -38,7 +38,8 @@ run() {
     python3 - "$port" "$commands" <<'PY'
 import json, sys, time, zmq
 port, n = sys.argv[1], int(sys.argv[2])
-s = zmq.Context().socket(zmq.DEALER)
+context = zmq.Context()
+s = context.socket(zmq.DEALER)
 s.setsockopt(zmq.LINGER, 0)
 s.connect("tcp://127.0.0.1:" + port)
 deadline = time.time() + 60
@@ -49,6 +50,13 @@ while True:  # valgrind starts slowly: wait for ping
         break
     if time.time() > deadline:
         sys.exit("segued did not answer under valgrind")
+# The pings sent before the first answer are answered too. On the same socket their replies would
+# be read as the next commands' replies, and those commands would go out before their own replies
+# came back: several in flight sharing commits. The commands get a socket of their own.
+s.close()
+s = context.socket(zmq.DEALER)
+s.setsockopt(zmq.LINGER, 0)
+s.connect("tcp://127.0.0.1:" + port)
 def call(body):
     s.send(body)
     reply = s.recv()
