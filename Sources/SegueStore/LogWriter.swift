@@ -36,9 +36,9 @@ final class LogWriter {
         let database: Database
         let begin: Statement
         let commit: Statement
-        let insertEvent: Statement
-        /// `rowsPerInsert` events in one statement.
-        let insertEvents: Statement
+        /// `insertEvents[n - 1]` inserts n events in one statement, prepared the first time a batch
+        /// has n rows left (one `rowsPerInsert`-row statement per full chunk, then one for the rest).
+        private var insertEvents: [Statement?] = Array(repeating: nil, count: LogWriter.rowsPerInsert)
         let insertCommand: Statement
         let selectCommand: Statement
         let lastRevision: Statement
@@ -47,8 +47,6 @@ final class LogWriter {
             self.database = database
             begin = try database.prepare("BEGIN IMMEDIATE")
             commit = try database.prepare("COMMIT")
-            insertEvent = try database.prepare(Self.insertEventsSQL(rows: 1))
-            insertEvents = try database.prepare(Self.insertEventsSQL(rows: LogWriter.rowsPerInsert))
             insertCommand = try database.prepare(
                 "INSERT INTO commands (id, navigator, seq, reply, fingerprint) VALUES (?, ?, ?, ?, ?)")
             selectCommand = try database.prepare("SELECT reply, fingerprint FROM commands WHERE id = ?")
@@ -65,6 +63,14 @@ final class LogWriter {
         static func insertEventsSQL(rows: Int) -> String {
             "INSERT OR ROLLBACK INTO events (seq, navigator, revision, type, version, frame, time, command, data) VALUES "
                 + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+        }
+
+        /// The statement that inserts `rows` events (1...`rowsPerInsert`).
+        func insertEvents(rows: Int) throws(StoreError) -> Statement {
+            if let statement = insertEvents[rows - 1] { return statement }
+            let statement = try database.prepare(Self.insertEventsSQL(rows: rows))
+            insertEvents[rows - 1] = statement
+            return statement
         }
     }
 
@@ -352,8 +358,9 @@ final class LogWriter {
         }
     }
 
-    /// Events are inserted `rowsPerInsert` to a statement: a one-row INSERT pays SQLite's statement
-    /// start, two cursor opens and closes and a reset for each event, about as much as the row.
+    /// Events are inserted `rowsPerInsert` to a statement, and the rest of a batch in one statement
+    /// of their number: a one-row INSERT pays SQLite's statement start, two cursor opens and closes
+    /// and a reset for each event, about as much as the row.
     static let rowsPerInsert = 16
     /// Events accepted but not yet inserted (at most `rowsPerInsert - 1` between calls), their text
     /// columns back to back in `rowText`, bound without a copy (`SQLITE_STATIC`); both reused.
@@ -445,20 +452,15 @@ final class LogWriter {
         }
     }
 
-    /// Inserts the queued rows: one multi-row statement when full, else one statement per row.
+    /// Inserts the queued rows in one statement of exactly their number.
     private func flushRows(_ connection: Connection) throws(StoreError) {
         defer {
             rows.removeAll(keepingCapacity: true)
             rowText.removeAll(keepingCapacity: true)
         }
         guard !rows.isEmpty else { return }
-        try rowText.withUnsafeBufferPointer { buffer throws(StoreError) in
-            if rows.count == Self.rowsPerInsert {
-                try insert(rows[...], connection.insertEvents, buffer)
-            } else {
-                for index in rows.indices { try insert(rows[index...index], connection.insertEvent, buffer) }
-            }
-        }
+        let statement = try connection.insertEvents(rows: rows.count)
+        try rowText.withUnsafeBufferPointer { buffer throws(StoreError) in try insert(rows[...], statement, buffer) }
     }
 
     /// Binds `rows` to `statement` (9 parameters a row) and runs it; the text lives in `buffer`, so

@@ -45,7 +45,8 @@ import Testing
     /// A row another connection wrote takes a seq the batch is about to use. The events inserts say
     /// `OR ROLLBACK`, so SQLite itself ends the transaction at the collision: nothing of the batch may
     /// stay, whether the collision is in the first multi-row statement, after two have succeeded, or
-    /// in a single-row insert after them, and the writer must carry on from the file's real end.
+    /// in the statement of the remainder after them, and the writer must carry on from the file's
+    /// real end.
     @Test(arguments: [5, 40, 49])
     func aCollisionInsideTheEventsInsertsFailsTheWholeBatch(collidingEvent: Int) throws {
         let directory = TemporaryDirectory()
@@ -59,8 +60,8 @@ import Testing
         try other.execute(
             "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) "
                 + "VALUES (\(intruderSeq), 'intruder', 1, 'navigator.created', 1, 0, 0, NULL, '{}')")
-        // 10 units of 5 events over 10 navigators: rows 1-16, 17-32 and 33-48 go in multi-row
-        // statements, 49 and 50 one by one.
+        // 10 units of 5 events over 10 navigators: rows 1-16, 17-32 and 33-48 go in 16-row
+        // statements, 49 and 50 in one statement of two.
         let units = (0..<10).map { numberer.unit("n\($0)", count: 5) }
         let results = try #require(store.commitIfIdle(units))
         #expect(results.count == 10)
@@ -74,8 +75,9 @@ import Testing
         #expect(try store.allEvents().map(\.seq) == [1, intruderSeq, intruderSeq + 1])
     }
 
-    /// Batches of these many events cover multi-row inserts, their remainder, and neither.
-    @Test(arguments: Backend.allCases, [1, 15, 16, 17, 50])
+    /// Batches of these many events cover full 16-row inserts, remainders of every kind after them
+    /// (one row, two, fifteen), and a batch that is only a remainder.
+    @Test(arguments: Backend.allCases, [1, 2, 15, 16, 17, 31, 50])
     func everyColumnOfABatchReadsBackExactly(backend: Backend, events: Int) throws {
         let place = try LogPlace(backend)
         let store = try place.open()
