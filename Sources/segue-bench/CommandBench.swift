@@ -55,9 +55,23 @@ enum CommandBench {
             try body()
             let after = ProcessCPU.thread(daemon.pid, of: daemon.pid)
             let commits = try client.stats().number("store", "commits") - commitsBefore
+            return EngineCPU(from: before, to: after, commands: commands, commits: commits)
+        }
+
+        /// A thread's CPU between two readings, per command.
+        init(
+            from before: (user: Double, system: Double), to after: (user: Double, system: Double), commands: Int,
+            commits: Double = 0
+        ) {
             let n = Double(max(1, commands))
-            return EngineCPU(
+            self.init(
                 user: (after.user - before.user) / n, system: (after.system - before.system) / n, commits: commits / n)
+        }
+
+        init(user: Double = 0, system: Double = 0, commits: Double = 0) {
+            self.user = user
+            self.system = system
+            self.commits = commits
         }
 
         /// "76 µs user + 35 µs system, 1.00 commits" per command.
@@ -128,10 +142,7 @@ enum CommandBench {
         result.waiting = try EngineCPU.measure(daemon, client, commands: pairs * 2) {
             for round in 100..<(pairs + 100) { try roundTrips(round, measured: true) }
         }
-        let echoAfter = server.threadCPU()
-        result.echoWaiting = EngineCPU(
-            user: (echoAfter.user - echoBefore.user) / Double(pairs * 2),
-            system: (echoAfter.system - echoBefore.system) / Double(pairs * 2))
+        result.echoWaiting = EngineCPU(from: echoBefore, to: server.threadCPU(), commands: pairs * 2)
         for round in 0..<pairs {
             for (index, body) in [push, pop].enumerated() {
                 let start = Bench.monotonic()

@@ -45,20 +45,19 @@ enum RawBaselines {
         let stop = Flag()
         let joiner: Bench.Joiner
         let endpoint: String
-        /// The serving thread's name, which finds it in `/proc/self/task` (`threadCPU`).
-        private let threadName: String
-        private nonisolated(unsafe) static var servers = 0
+        /// The serving thread's id, for its CPU time (`threadCPU`); 0 if `/proc` did not say.
+        private let threadID = Box<Int32>(0)
 
         init(endpoint: String) throws {
             self.endpoint = endpoint
-            Self.servers += 1
-            let threadName = "bench-echo-\(Self.servers)"
-            self.threadName = threadName
             let stop = self.stop
             let bound = DispatchSemaphore(value: 0)
             let failure = Box<String?>(nil)
+            let threadID = self.threadID
             joiner = Bench.thread {
-                Thread.current.name = threadName
+                // `/proc/thread-self` links to `PID/task/TID` of the thread that reads it.
+                let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+                threadID.set(link.split(separator: "/").last.flatMap { Int32($0) } ?? 0)
                 do {
                     let context = try ZMQContext(ioThreads: 1, socketLinger: .zero)
                     let router = try ZMQSocket(context, .router)
@@ -93,15 +92,7 @@ enum RawBaselines {
 
         /// User and system CPU seconds of the serving thread so far.
         func threadCPU() -> (user: Double, system: Double) {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-            for task in tasks {
-                guard let tid = Int32(task),
-                    let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
-                    name.trimmingCharacters(in: .newlines) == threadName
-                else { continue }
-                return ProcessCPU.thread(tid, of: getpid())
-            }
-            return (0, 0)
+            threadID.get == 0 ? (0, 0) : ProcessCPU.thread(threadID.get, of: getpid())
         }
     }
 
