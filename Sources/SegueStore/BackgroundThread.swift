@@ -1,12 +1,32 @@
 import Foundation
 
-/// What a helper thread does first when it may have been started from the daemon's realtime frame
-/// loop: a new thread inherits its creator's scheduling policy, and work that reads or copies
-/// megabytes must never hold a frame's core.
+/// What a helper thread does first: take its name, and, when it may have been started from the
+/// daemon's realtime frame loop, leave that loop's policy (a new thread inherits its creator's
+/// scheduling policy, and work that reads or copies megabytes must never hold a frame's core).
 package enum BackgroundThread {
     /// Moves the calling thread to the normal policy (`SCHED_OTHER`); a no-op when it is already there.
     package static func leaveRealtimePolicy() {
         var normal = sched_param(sched_priority: 0)
         _ = sched_setscheduler(0, SCHED_OTHER, &normal)
+    }
+
+    /// Names the calling thread as `top -H`, `ps -L`, `perf` and debuggers show it. The kernel keeps
+    /// 15 bytes of a thread's name (it refuses a longer one outright), hence the limit.
+    package static func nameCurrentThread(_ name: String) {
+        precondition(name.utf8.count <= 15, "Linux keeps 15 bytes of a thread's name: \(name)")
+        // Set on the thread itself, Foundation passes it to the kernel.
+        Thread.current.name = name
+    }
+}
+
+extension Thread {
+    /// A thread that names itself `name` as it starts (`BackgroundThread.nameCurrentThread`):
+    /// Foundation on Linux passes a name set before `start()` to no thread, and reads it back wrong
+    /// until then.
+    package convenience init(named name: String, _ body: @escaping @Sendable () -> Void) {
+        self.init {
+            BackgroundThread.nameCurrentThread(name)
+            body()
+        }
     }
 }

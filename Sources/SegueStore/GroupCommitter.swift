@@ -58,9 +58,7 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
         self.writer = writer
         self.maxBatchUnits = maxBatchUnits
         committedSeq = Atomic(writer.lastSeq)
-        let thread = Thread { [self] in run() }
-        thread.name = "segue-store-commit"
-        thread.start()
+        Thread(named: "segue-commit") { [self] in run() }.start()
     }
 
     /// Queues `unit` for the next transaction. `completion` runs on the committer thread after

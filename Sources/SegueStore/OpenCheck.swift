@@ -18,7 +18,7 @@ package enum OpenCheck: Sendable {
     /// Starts the deferred check of the file at `path`, if this is `.deferred`.
     func startDeferred(path: String) {
         guard case .deferred(let report) = self else { return }
-        let thread = Thread {
+        let thread = Thread(named: "segue-check") {
             // Background work: started from the daemon's frame loop, whose realtime policy a new
             // thread inherits, so back to the normal policy first (nice means nothing under FIFO);
             // then at the lowest priority (nice 19 for this thread alone), it takes no CPU from
@@ -31,7 +31,6 @@ package enum OpenCheck: Sendable {
             }
             report(Self.quickCheck(path: path))
         }
-        thread.name = "segue-store-check"
         thread.start()
     }
 

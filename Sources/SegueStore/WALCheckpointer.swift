@@ -66,9 +66,7 @@ final class WALCheckpointer: @unchecked Sendable {
         requested = true
         if !started {
             started = true
-            let thread = Thread { [self] in run() }
-            thread.name = "segue-store-checkpoint"
-            thread.start()
+            Thread(named: "segue-checkpt") { [self] in run() }.start()
         }
         // Broadcast: `waitUntilIdle` and `stop` wait on the same condition for other predicates, and
         // a signal could wake one of them instead of the thread.

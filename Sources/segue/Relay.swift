@@ -1,5 +1,6 @@
 import Foundation
 import SegueClient
+import SegueStore
 import SegueWire
 import Synchronization
 
@@ -77,11 +78,10 @@ final class Relay {
         }
         let sockets = try RelayControl.sockets(context: context, external: settings.control)
         let (proxySide, external) = (ZMQSocketTransfer(sockets.proxy), sockets.external.map(ZMQSocketTransfer.init))
-        controlThread = Thread { [settings, stopping] in
+        controlThread = Thread(named: "segue-relay-ctl") { [settings, stopping] in
             RelayControl(proxy: proxySide.take(), external: external?.take(), settings: settings, stopping: stopping)
                 .run()
         }
-        controlThread?.name = "segue-relay-control"
     }
 
     /// Forwards until a signal (or a `TERMINATE`) stops the proxy; logs the last counters first.

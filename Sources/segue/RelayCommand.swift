@@ -2,6 +2,7 @@ import Foundation
 import SegueClient
 import SegueCommandLine
 import SegueCore
+import SegueStore
 import SegueWire
 
 /// `segue relay --from ENDPOINT… --publish ENDPOINT`: ticks and events fanned out through a tree of
@@ -60,7 +61,7 @@ enum RelayCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let relay = try Relay(settings)
         let (stop, mask) = (relay.stopping, signals)
-        Thread {
+        Thread(named: "segue-signals") {
             var set = mask
             var received: Int32 = 0
             sigwait(&set, &received)

@@ -1,4 +1,5 @@
 import Foundation
+import SegueStore
 import SegueWire
 
 /// The relay's ZAP handler: with `--publish-key`, admits the subscribers whose public keys were given
@@ -8,14 +9,13 @@ enum RelayGate {
         let socket = try ZMQSocket(context, .rep)
         try socket.bind(ZAPRequest.endpoint)
         let transfer = ZMQSocketTransfer(socket)
-        let thread = Thread {
+        let thread = Thread(named: "segue-relay-zap") {
             let socket = transfer.take()
             // ETERM (the relay stopping) ends the loop.
             while let frames = try? socket.receiveMultipart() {
                 _ = try? socket.sendMultipart(reply(to: frames, allowed: allowed))
             }
         }
-        thread.name = "segue-relay-zap"
         thread.start()
     }
 

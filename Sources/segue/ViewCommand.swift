@@ -3,6 +3,7 @@ import SegueClient
 import SegueCommandLine
 import SegueCore
 import SegueHTTP
+import SegueStore
 import SegueView
 import Synchronization
 
@@ -85,7 +86,7 @@ final class Shutdown: Sendable {
         for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, s) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let set = signals
-        Thread { [self] in
+        Thread(named: "segue-signals") { [self] in
             var wanted = set
             var received: Int32 = 0
             sigwait(&wanted, &received)

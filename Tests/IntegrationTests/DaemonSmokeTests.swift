@@ -14,6 +14,23 @@ import Testing
         #expect(daemon.stop() == 0, "log:\n\(daemon.log)")
     }
 
+    /// The daemon's threads carry their names where `top -H`, `ps -L` and `perf` show them: the
+    /// store's committer is told apart from the frame loop (the process's name) and libzmq's threads.
+    @Test func threadsCarryTheirNames() throws {
+        let daemon = try DaemonProcess()
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        #expect(try client.call(["cmd": "ping"])["ok"] == true)
+        var names: [String: String] = [:]
+        for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task") {
+            let comm = try? String(contentsOfFile: "/proc/\(daemon.pid)/task/\(task)/comm", encoding: .utf8)
+            names[task] = comm?.trimmingCharacters(in: .newlines)
+        }
+        #expect(names["\(daemon.pid)"] == "segued", "\(names)")
+        #expect(names.values.contains("segue-commit") && names.values.contains("segue-signals"), "\(names)")
+        #expect(names.values.contains("ZMQbg/IO/0"), "\(names)")
+        #expect(daemon.stop() == 0, "log:\n\(daemon.log)")
+    }
+
     /// Over ipc sockets: DEALER and REQ clients, a push whose ticks arrive on `tick/main/`, and the
     /// final tick at fraction 1.
     @Test func servesDealerReqAndTicksOverIPC() throws {

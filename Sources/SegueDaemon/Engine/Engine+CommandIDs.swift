@@ -12,7 +12,7 @@ extension Engine {
         let store = self.store
         let maxIDs = core.knownCommandIDs.maxIDs
         let logger = self.logger
-        let thread = Thread { [weak self] in
+        let thread = Thread(named: "segue-ids") { [weak self] in
             BackgroundThread.leaveRealtimePolicy()
             let started = WallClock.monotonic()
             let filter = Self.readCommandIDs(store, maxIDs: maxIDs, logger: logger) { self?.isStopping ?? true }
@@ -29,7 +29,6 @@ extension Engine {
                 }
             }
         }
-        thread.name = "segue.command-ids"
         thread.start()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SegueStore
 import SegueWire
 
 /// The ZAP handler (RFC 27) on `inproc://zeromq.zap.01`: admits CURVE clients whose public key is
@@ -9,14 +10,13 @@ enum ZAPHandler {
         let socket = try ZMQSocket(context, .rep)
         try socket.bind(ZAPRequest.endpoint)
         let transfer = ZMQSocketTransfer(socket)
-        let thread = Thread {
+        let thread = Thread(named: "segue-zap") {
             let socket = transfer.take()
             while true {
                 guard let frames = try? socket.receiveMultipart() else { return }  // ETERM ends it
                 _ = try? socket.sendMultipart(reply(to: frames, clients: clients, logger: logger))
             }
         }
-        thread.name = "segue-zap"
         thread.start()
     }
 

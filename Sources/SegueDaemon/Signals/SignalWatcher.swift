@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import SegueStore
 import Synchronization
 
 /// Receives SIGTERM, SIGINT and SIGHUP on one thread of its own and hands them to a handler, so that
@@ -67,6 +68,7 @@ package final class SignalWatcher: Sendable {
                 &thread, nil,
                 { raw in
                     let context = Unmanaged<WatchContext>.fromOpaque(raw!).takeRetainedValue()
+                    BackgroundThread.nameCurrentThread("segue-signals")
                     context.run()
                     return nil
                 }, context)

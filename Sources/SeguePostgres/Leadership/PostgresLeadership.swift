@@ -75,12 +75,10 @@ package final class PostgresLeadership: @unchecked Sendable {
 
     package func start() {
         started = true
-        let thread = Thread { [self] in
+        Thread(named: "segue-leader") { [self] in
             run()
             finished.signal()
-        }
-        thread.name = "segue-leadership"
-        thread.start()
+        }.start()
     }
 
     /// Stops the thread and closes its session, which frees every lock it holds.
