@@ -14,8 +14,13 @@ package enum BackgroundThread {
     /// 15 bytes of a thread's name (it refuses a longer one outright), hence the limit.
     package static func nameCurrentThread(_ name: String) {
         precondition(name.utf8.count <= 15, "Linux keeps 15 bytes of a thread's name: \(name)")
-        // Set on the thread itself, Foundation passes it to the kernel.
-        Thread.current.name = name
+        // Through procfs: Glibc's module leaves out `pthread_setname_np`, and Foundation's
+        // `Thread.current.name`, set as a thread starts, can race its starter and name that thread.
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var bytes = Array(name.utf8)
+        _ = write(fd, &bytes, bytes.count)
     }
 }
 
