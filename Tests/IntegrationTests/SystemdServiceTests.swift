@@ -90,6 +90,11 @@ struct SystemdServiceTests {
         #expect(
             try machine.journalContains("The frame loop keeps its realtime priority"),
             "segued did not log its frame loop's scheduling")
+        // docs/operations.md, "Threads": the names hold under the unit's sandbox too.
+        let names = try machine.shell("cat /proc/\(pid)/task/*/comm").stdout.split(separator: "\n").map(String.init)
+        #expect(
+            ["segued", "segue-commit", "segue-signals"].allSatisfy(names.contains),
+            "the threads do not carry their names: \(names)")
     }
 
     /// Policy (field 41), realtime priority (40) and nice (19) of each thread, from its `stat`.
