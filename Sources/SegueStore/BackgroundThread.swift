@@ -10,6 +10,14 @@ package enum BackgroundThread {
         _ = sched_setscheduler(0, SCHED_OTHER, &normal)
     }
 
+    /// The calling thread's kernel id, from `/proc/thread-self` (a link to `/proc/PID/task/TID`).
+    package static func currentThreadID() -> pid_t? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"),
+            let last = target.split(separator: "/").last
+        else { return nil }
+        return pid_t(last)
+    }
+
     /// Names the calling thread as `top -H`, `ps -L`, `perf` and debuggers show it. The kernel keeps
     /// 15 bytes of a thread's name (it refuses a longer one outright), hence the limit.
     package static func nameCurrentThread(_ name: String) {

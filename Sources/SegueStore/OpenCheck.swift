@@ -24,10 +24,8 @@ package enum OpenCheck: Sendable {
             // then at the lowest priority (nice 19 for this thread alone), it takes no CPU from
             // the frame loop.
             BackgroundThread.leaveRealtimePolicy()
-            if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"),
-                let tid = link.split(separator: "/").last.flatMap({ id_t($0) })
-            {
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, 19)
+            if let tid = BackgroundThread.currentThreadID() {
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), 19)
             }
             report(Self.quickCheck(path: path))
         }

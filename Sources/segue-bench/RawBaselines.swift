@@ -1,4 +1,5 @@
 import Foundation
+import SegueStore
 import SegueWire
 
 /// The limits the daemon's figures are judged against, measured in the same run on the same machine.
@@ -55,9 +56,7 @@ enum RawBaselines {
             let failure = Box<String?>(nil)
             let threadID = self.threadID
             joiner = Bench.thread {
-                // `/proc/thread-self` links to `PID/task/TID` of the thread that reads it.
-                let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
-                threadID.set(link.split(separator: "/").last.flatMap { Int32($0) } ?? 0)
+                threadID.set(BackgroundThread.currentThreadID() ?? 0)
                 do {
                     let context = try ZMQContext(ioThreads: 1, socketLinger: .zero)
                     let router = try ZMQSocket(context, .router)

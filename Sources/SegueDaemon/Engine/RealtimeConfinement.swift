@@ -1,4 +1,5 @@
 import Foundation
+import SegueStore
 
 /// Keeps a realtime scheduling policy for the frame loop's thread only.
 ///
@@ -9,14 +10,6 @@ import Foundation
 /// scheduling (they keep the unit's nice value). Lowering is always allowed, also under
 /// `RestrictRealtime=`; a thread that cannot be changed is left as it is.
 enum RealtimeConfinement {
-    /// The calling thread's kernel id, from `/proc/thread-self` (a link to `/proc/PID/task/TID`).
-    static func currentThreadID() -> pid_t? {
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"),
-            let last = target.split(separator: "/").last
-        else { return nil }
-        return pid_t(last)
-    }
-
     /// `sched_getscheduler` ORs `SCHED_RESET_ON_FORK` into the policy of a thread that has it (the
     /// unit's `CPUSchedulingResetOnFork=`, if an operator sets it): the policy is what is left.
     static func isRealtime(_ policy: Int32) -> Bool {
@@ -29,7 +22,7 @@ enum RealtimeConfinement {
     /// it moved.
     @discardableResult
     static func confineToCurrentThread() -> (realtime: Bool, moved: Int) {
-        guard isRealtime(sched_getscheduler(0)), let own = currentThreadID() else { return (false, 0) }
+        guard isRealtime(sched_getscheduler(0)), let own = BackgroundThread.currentThreadID() else { return (false, 0) }
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else {
             return (true, 0)
         }
