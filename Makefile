@@ -10,7 +10,7 @@ PREFIX ?= /usr/local
 DEB_PACKAGES := libzmq3-dev libsqlite3-dev libsystemd-dev libpq-dev libmicrohttpd-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test test-postgres-pass bench fuzz install install-built clean format
+.PHONY: deps build release run test test-postgres-pass test-release bench fuzz install install-built clean format
 
 ## deps: install the system libraries (apt) if any is missing.
 deps:
@@ -39,6 +39,15 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory test-postgres-pass
+	@$(MAKE) --no-print-directory test-release
+
+## test-release: the release binaries `make run` and `make install` build (the Swift runtime linked
+## in, Package.swift) through the daemon's smoke tests and the real-systemd tests (needs a test build).
+test-release:
+	$(SWIFT) build -c release --product segued
+	$(SWIFT) build -c release --product segue
+	SEGUE_TEST_BINARIES="$$($(SWIFT) build -c release --show-bin-path)" \
+	  $(SWIFT) test --skip-build --filter 'IntegrationTests.(DaemonSmokeTests|SystemdServiceTests)'
 
 ## test-postgres-pass: the integration tests again, every daemon on PostgreSQL (needs a test build).
 test-postgres-pass:
