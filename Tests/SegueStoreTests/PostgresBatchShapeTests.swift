@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import Synchronization
 import Testing
 
 @testable import SeguePostgres
@@ -35,6 +36,32 @@ import Testing
             #expect(try postgres.command(id) == sqlite.command(id), "command \(id)")
         }
         #expect(postgres.lastSeq == Int64(events))
+    }
+
+    /// A batch's remains (parameters, results, plan) are freed after its completions, not between the
+    /// commit and them: by the daemon's upkeep after an inline commit's replies, by the committer
+    /// thread after its own batches' completions, and at the latest before the next commit.
+    @Test func aCommitsRemainsAreFreedAfterItsCompletions() throws {
+        let units = Self.units(events: 4, commands: 1)
+        let place = try LogPlace(.postgres)
+        let store = try PostgresEventStore(conninfo: place.conninfo!)
+        defer { store.close() }
+        let writer = store.committer.writer
+        for result in try #require(store.commitIfIdle(Array(units[0..<2]))) { try result.get() }
+        #expect(writer.upkeepDue)
+        #expect(writer.retired.rows.count == 1 && writer.retired.plan != nil)
+        store.checkpointIfDue()
+        #expect(!writer.upkeepDue)
+        #expect(writer.retired.rows.isEmpty && writer.retired.steps.isEmpty && writer.retired.plan == nil)
+
+        for result in try #require(store.commitIfIdle([units[2]])) { try result.get() }
+        #expect(writer.upkeepDue)
+        let stored = Mutex<Result<Void, StoreError>?>(nil)
+        store.submit(units[3]) { result in stored.withLock { $0 = result } }
+        store.flush()
+        try #require(stored.withLock { $0 }).get()
+        #expect(!writer.upkeepDue, "the committer thread freed both batches' remains")
+        #expect(store.lastSeq == 4)
     }
 
     /// `events` one-event units on two navigators; the first `commands` carry an id, a reply (one of

@@ -18,10 +18,11 @@ extension Fleet {
     /// `nil` when the journal does not reach back to `seq`.
     package func digest(asOf seq: Int64) -> String? {
         guard seq < lastSeq else { return StateDigest.fleetHex(digestSum) }
-        guard journaling, let first = journal.first, first.seq <= seq + 1 else { return nil }
+        let undurable = journal[durableJournalEntries...]
+        guard journaling, let first = undurable.first, first.seq <= seq + 1 else { return nil }
         var sum = digestSum
         var seen: Set<String> = []
-        for entry in journal where entry.seq > seq && seen.insert(entry.name).inserted {
+        for entry in undurable where entry.seq > seq && seen.insert(entry.name).inserted {
             sum &-= digests[entry.name]?.digest.leading64 ?? 0
             if let previous = entry.previous { sum &+= StateDigest.digest(of: previous).leading64 }
         }

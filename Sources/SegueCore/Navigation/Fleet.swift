@@ -24,8 +24,14 @@ package struct Fleet: Sendable {
     /// `Navigator.nextDueFrame`), or `nil` when unknown. Any change to a navigator's state clears it,
     /// so a fleet whose transitions all run long animations skips `advance`'s scan frame after frame.
     private var earliestDue: Int64?
-    /// Undo entries for events not yet known durable (see `journaling`), oldest first.
+    /// Undo entries (see `journaling`), oldest first: those of events not yet known durable, after
+    /// the durable ones `releaseDurableJournal` has yet to drop.
     private(set) var journal: [(seq: Int64, name: String, previous: NavigatorState?)] = []
+    /// The first `durableJournalEntries` entries are durable: `markDurable` only moves this, so that
+    /// freeing the states they hold waits for `releaseDurableJournal`, after the commit's replies.
+    private(set) var durableJournalEntries = 0
+    /// Durable entries `markDurable` lets wait at most, whether or not anyone releases them.
+    static let durableJournalLimit = 4096
     /// When set, every appended event records the state it replaced, so a failed commit can be
     /// rolled back to the durable seq without refolding the log.
     package var journaling = false
@@ -267,12 +273,20 @@ package struct Fleet: Sendable {
 
     // MARK: Durability
 
-    /// Forgets the undo entries of events up to `seq`, now durable.
+    /// Marks the undo entries of events up to `seq` durable; `releaseDurableJournal` frees them.
     package mutating func markDurable(through seq: Int64) {
         // Seqs read in place: `journal[i].seq` copied the whole entry, state and all, per step.
-        let drop = journal.withUnsafeBufferPointer { entries in
-            entries.firstIndex { $0.seq > seq } ?? entries.count
+        let start = durableJournalEntries
+        durableJournalEntries = journal.withUnsafeBufferPointer { entries in
+            entries[start...].firstIndex { $0.seq > seq } ?? entries.count
         }
+        if durableJournalEntries > Self.durableJournalLimit { releaseDurableJournal() }
+    }
+
+    /// Frees the undo entries `markDurable` marked durable (the daemon's loop: after the replies).
+    package mutating func releaseDurableJournal() {
+        let drop = durableJournalEntries
+        durableJournalEntries = 0
         if drop == journal.count {
             journal.removeAll(keepingCapacity: true)
         } else if drop > 0 {
@@ -284,7 +298,7 @@ package struct Fleet: Sendable {
     /// and the next event is numbered `seq + 1` again. Frames and times keep their high-water marks,
     /// so the log never goes backwards.
     package mutating func rollback(to seq: Int64) {
-        while let last = journal.last, last.seq > seq {
+        while journal.count > durableJournalEntries, let last = journal.last, last.seq > seq {
             journal.removeLast()
             navigators[last.name] = last.previous
             noteDigest(

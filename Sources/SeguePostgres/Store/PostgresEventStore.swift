@@ -80,6 +80,9 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
 
     package func flush() { committer.flush() }
 
+    /// Frees what the last inline commit kept for after its replies (`PostgresLogWriter+Retired`).
+    package func checkpointIfDue() { committer.checkpointIfIdle() }
+
     /// Drains pending appends, then closes the writer's session (which gives up the writer lock);
     /// later appends fail with `.closed`. Reads keep working until the store is released.
     package func close() { committer.close() }

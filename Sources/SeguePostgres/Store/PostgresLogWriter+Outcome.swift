@@ -19,7 +19,13 @@ extension PostgresLogWriter {
         if let leases, let base = batch.firstSeq.map({ $0 - 1 }) {
             steps.insert(Self.fence(leases, batch, base: base), at: 0)
         }
-        guard case .failure(let error) = connection.transaction(steps, afterSending: hook) else { return .committed }
+        let error: PostgresError
+        switch connection.transaction(steps, afterSending: hook) {
+        case .success(let rows):
+            retire(steps, rows)
+            return .committed
+        case .failure(let failure): error = failure
+        }
         if error.connectionLost {
             return .unknown(StoreError(error, doing: "Not stored: the connection was lost during the commit"))
         }

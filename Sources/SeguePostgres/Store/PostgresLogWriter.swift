@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueStore
+import Synchronization
 
 /// The write side of a PostgreSQL log: one session, the numbering it checks, and what it does when
 /// the server goes away.
@@ -38,6 +39,10 @@ final class PostgresLogWriter: BatchWriter {
     /// Called with the connection after a batch's pipeline is sent, before its results are read:
     /// tests break the connection there to make a commit's outcome unknown.
     var afterSendingForTesting: ((PostgresConnection) -> Void)?
+    /// The last committed batch's remains, freed after its replies (`PostgresLogWriter+Retired`).
+    var retired = RetiredBatch()
+    /// Set while `retired` holds something (`upkeepDue`, read from any thread).
+    let retiredKept = Atomic<Bool>(false)
     /// Set when several daemons share the log: the shards this one leads. Then there is no writer
     /// lock; every batch is fenced instead (`segue_fence`: the shards' epochs and the log's end).
     let leases: ShardLeases?
@@ -91,6 +96,7 @@ final class PostgresLogWriter: BatchWriter {
             guard !plan.batch.isEmpty else { return plan.results.map { $0 ?? .success(()) } }
             switch run(plan.batch, session) {
             case .committed:
+                retire(plan)
                 return committed(plan)
             case .duplicates(let found) where duplicates.isEmpty:
                 // The plan's revisions were rolled back with it: read them again for the next one.

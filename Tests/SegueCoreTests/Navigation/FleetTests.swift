@@ -104,6 +104,41 @@ import Testing
         #expect(fleet.active == ["long"])
     }
 
+    /// `markDurable` keeps the durable undo entries for `releaseDurableJournal` (the daemon frees
+    /// them after the replies), never lets a rollback use them, and frees them itself past a limit.
+    @Test func durableUndoEntriesWaitForTheirReleaseButNeverUndo() {
+        var fleet = Fleet(clock: clock)
+        fleet.journaling = true
+        created(&fleet, "a", at: t0)
+        let instant = TransitionOptions(animated: false)
+        var time = t0
+        func push() {
+            time += 20_000_000
+            _ = fleet.execute(.push(ScreenSpec(name: "Detail"), instant), .init(), navigator: "a", time: time)
+        }
+        push()
+        let durableSeq = fleet.lastSeq
+        let durableState = fleet.state(of: "a")
+        fleet.markDurable(through: durableSeq)
+        #expect(fleet.journal.count == Int(durableSeq), "one undo entry per event, kept until released")
+        #expect(fleet.durableJournalEntries == fleet.journal.count)
+        push()
+        fleet.rollback(to: durableSeq)
+        #expect(fleet.state(of: "a") == durableState)
+        #expect(fleet.journal.count == Int(durableSeq), "the rollback stopped at the durable entries")
+        fleet.releaseDurableJournal()
+        #expect(fleet.journal.isEmpty)
+        #expect(fleet.durableJournalEntries == 0)
+        // Nobody releasing: past the limit, marking frees them at once.
+        for _ in 0..<(Fleet.durableJournalLimit / 2) {
+            push()
+            _ = fleet.execute(.pop(instant), .init(), navigator: "a", time: time + 1_000_000)
+        }
+        fleet.markDurable(through: fleet.lastSeq - 1)
+        #expect(fleet.journal.count == 1, "the entries up to the limit were freed, the undurable one kept")
+        #expect(fleet.durableJournalEntries == 0)
+    }
+
     @Test func rollbackRestoresDurableStatesAndRenumbers() {
         var fleet = Fleet(clock: clock)
         created(&fleet, "a", at: t0)

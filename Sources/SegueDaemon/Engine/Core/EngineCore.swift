@@ -117,7 +117,10 @@ final class EngineCore {
         case .frameDeadline(let now): closeFrames(now: now)
         case .commit: commitDecided()
         case .committed(let completions): apply(completions)
-        case .housekeeping(let now): housekeepingIfDue(now: now)
+        case .housekeeping(let now):
+            // After the turn's replies: what their commit made durable is freed here, not before them.
+            fleet.releaseDurableJournal()
+            housekeepingIfDue(now: now)
         case .turnEnded: checkpointIfDue()
         case .subscriptions(let delta): stats.subscriptions += Int64(delta)
         case .reload(let rules): options.defaultAnimators = rules
