@@ -306,7 +306,8 @@ import Testing
             try Cli.run(["export", "--data-dir", d.logLocation]).stdout.split(separator: "\n").first ?? "")
         let command = try #require(try JSON.parse(first)["command"]?.stringValue)
         let file = d.dataDir + "/big.jsonl"
-        let lines = (1...5_000).map { k in
+        // Enough that each command outlasts the progress line's first 100 ms in a release build too.
+        let lines = (1...20_000).map { k in
             first.replacingOccurrences(of: #""seq":1,"navigator":"main""#, with: #""seq":\#(k),"navigator":"n\#(k)""#)
                 .replacingOccurrences(of: #""command":"\#(command)""#, with: #""command":"c\#(k)""#)
         }
@@ -317,20 +318,27 @@ import Testing
         let commands = [
             "verify \(file)", "import --data-dir \(target) \(file)", "export --data-dir \(target) -o \(copy)",
         ]
+        // Everything the terminal is sent, kept: a line drawn and erased between two looks at the
+        // screen is still in it. The commands start once the recording is on.
+        let recording = d.dataDir + "/terminal.txt"
+        let started = d.dataDir + "/recording"
         _ = try CliWatchTests.tmux([
             "new-session", "-d", "-s", session, "-x", "150", "-y", "10",
-            commands.map { "\(Cli.binary) \($0)" }.joined(separator: "; ") + "; echo all-done; sleep 10",
+            "while [ ! -e \(started) ]; do sleep 0.05; done; "
+                + commands.map { "\(Cli.binary) \($0)" }.joined(separator: "; ") + "; echo all-done; sleep 10",
         ])
         defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.tmux(["pipe-pane", "-t", session, "-o", "cat >> \(recording)"])
+        FileManager.default.createFile(atPath: started, contents: nil)
+        let done = try CliWatchTests.capture(session, tries: 6000) { $0.contains("all-done") }
+        let sent = (try? String(contentsOfFile: recording, encoding: .utf8)) ?? ""
         for label in ["verifying: event ", "import: checking \(file)'s event ", "exporting: event "] {
-            let pane = try CliWatchTests.capture(session, tries: 1500) { $0.contains(label) || $0.contains("all-done") }
-            #expect(pane.contains(label), "\(label): \(pane)")
+            #expect(sent.contains(label), "\(label): \(sent.suffix(2_000))")
         }
-        let done = try CliWatchTests.capture(session, tries: 1500) { $0.contains("all-done") }
         #expect(!done.contains("event "), "erased when done: \(done)")
-        #expect(done.contains("Exported 5000 events to \(copy)."), "\(done)")
+        #expect(done.contains("Exported 20000 events to \(copy)."), "\(done)")
         #expect(try String(contentsOfFile: copy, encoding: .utf8) == lines.joined(separator: "\n") + "\n")
         let piped = try Cli.run(["verify", file])
-        #expect(piped.stderr.isEmpty && piped.stdout == "\(file): ok, 5000 events, 5000 navigators.\n")
+        #expect(piped.stderr.isEmpty && piped.stdout == "\(file): ok, 20000 events, 20000 navigators.\n")
     }
 }
