@@ -40,6 +40,7 @@ import Testing
         usleep(200_000)
         let client = try TestClient(endpoint: daemon.commandEndpoint)
         try Self.animate(client, navigators: 40, pushes: 8)
+        let missedBefore = try client.call(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0
 
         var samples: [Int] = []
         var ticks: [(frame: Int64, lagMs: Double)] = []
@@ -60,11 +61,17 @@ import Testing
                 nextSample = ContinuousClock.now + .milliseconds(250)
             }
         }
-        // The reading subscriber got every frame, promptly, while the stuck one held its queue full.
+        // The reading subscriber got every frame, promptly, while the stuck one held its queue full;
+        // only frames the daemon itself skipped after a stall of its loop (a loaded machine), which
+        // it counts, may be missing.
         let frames = ticks.map(\.frame)
         #expect(frames.count > 250, "only \(frames.count) ticks in 6 s")
+        let missed = (try client.call(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0) - missedBefore
+        let gaps = zip(frames, frames.dropFirst()).map { $1 - $0 - 1 }
+        #expect(gaps.allSatisfy { $0 >= 0 }, "frames out of order")
         #expect(
-            zip(frames, frames.dropFirst()).allSatisfy { $1 == $0 + 1 }, "frames skipped for the reading subscriber")
+            gaps.reduce(0, +) <= missed,
+            "\(gaps.reduce(0, +)) frames skipped for the reading subscriber, \(missed) by the daemon")
         let lags = ticks.map(\.lagMs).sorted()
         let medianLag = lags.isEmpty ? .infinity : lags[lags.count / 2]
         #expect(medianLag < 100, "median tick lag \(medianLag) ms")
@@ -75,7 +82,7 @@ import Testing
         let stats = try client.call(["cmd": "stats"])
         #expect((stats["ticks"]?.int64Value ?? 0) > 10_000, "\(stats)")
         print(
-            "stuck subscriber: \(frames.count) ticks seen, median lag \(medianLag) ms, VmRSS \(samples.first ?? 0) -> \(settled) -> \(peak) KiB, daemon ticks \(stats["ticks"]?.int64Value ?? 0)"
+            "stuck subscriber: \(frames.count) ticks seen, \(missed) frames skipped by the daemon, median lag \(medianLag) ms, VmRSS \(samples.first ?? 0) -> \(settled) -> \(peak) KiB, daemon ticks \(stats["ticks"]?.int64Value ?? 0)"
         )
         #expect(daemon.stop() == 0)
     }
