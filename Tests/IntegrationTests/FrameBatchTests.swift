@@ -42,29 +42,24 @@ import Testing
         try json.settle(c)
         let frames = try TestSubscriber(endpoint: framesEndpoint, topics: [TickBatch.topic])
         try frames.settle(c)
-        for name in ["a", "b", "g"] {
-            try c.ok(["cmd": "create", "navigator": .string(name), "root": "Home"])
+        // A loop that stalls (a loaded machine) skips frames without ticks, final ones included
+        // (`stats.missedFrames`): then both streams lack them and the run shows nothing, so it is
+        // run again on new navigators, up to three times.
+        var run = 0
+        var outcome: (published: [(topic: String, body: JSON, raw: [UInt8])], batches: [TickBatch])?
+        while outcome == nil, run < 3 {
+            run += 1
+            if run > 1 {
+                // What the failed run left on either socket is not this run's.
+                _ = try json.collect(idle: .milliseconds(300))
+                _ = try Self.batches(frames, idle: .milliseconds(300)) { _ in false }
+            }
+            let missedBefore = try c.ok(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0
+            let attempt = Result { try transitionsOfThreeNavigators(json, frames, suffix: "\(run)") }
+            let missed = (try c.ok(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0) - missedBefore
+            if missed == 0 || run == 3 { outcome = try attempt.get() }
         }
-        try c.ok(["cmd": "push", "navigator": "g", "screen": "Detail", "animated": false])
-        try c.ok(["cmd": "push", "navigator": "a", "screen": "A", "animator": ["duration": 0.25]])
-        try c.ok(["cmd": "present", "navigator": "b", "screen": "B", "animator": ["style": "fade", "duration": 0.3]])
-        try c.ok([
-            "cmd": "begin", "navigator": "g", "operation": "pop", "owner": "pan", "touch": ["x": 0.02, "y": 0.4],
-        ])
-        try c.ok(["cmd": "update", "navigator": "g", "owner": "pan", "percent": 0.4, "velocity": 0.3])
-        usleep(60_000)  // a few frames of the interactive phase, whose ticks carry the gesture
-        try c.ok(["cmd": "finish", "navigator": "g", "owner": "pan"])
-        // Four transitions end: g's push and pop, a's push, b's presentation.
-        var finals = 0
-        let published = try json.collect { _, body in
-            if body["final"] == true { finals += 1 }
-            return finals == 4
-        }
-        var batchFinals = 0
-        let batches = try Self.batches(frames) { tick in
-            if tick.final { batchFinals += 1 }
-            return batchFinals == 4
-        }
+        let (published, batches) = try #require(outcome)
         for batch in batches {
             #expect(batch.ticks.allSatisfy { $0.frame == batch.frame && $0.time == batch.time })
             #expect(batch.ticks.allSatisfy { $0.presentAt == batch.presentAt })
@@ -75,6 +70,43 @@ import Testing
         #expect(fromBatches == fromTopics, "the same ticks, in the same order")
         #expect(batches.flatMap(\.ticks).contains { $0.gesture?.touch != nil && $0.phase == .interactive })
         #expect(batches.flatMap(\.ticks).contains { $0.digest != nil })
+    }
+
+    /// Runs four transitions on three new navigators (one interactive, with a gesture) and collects
+    /// their ticks from both sockets, up to the fourth final tick on each.
+    private func transitionsOfThreeNavigators(_ json: TestSubscriber, _ frames: TestSubscriber, suffix: String)
+        throws -> (published: [(topic: String, body: JSON, raw: [UInt8])], batches: [TickBatch])
+    {
+        let (a, b, g) = ("a" + suffix, "b" + suffix, "g" + suffix)
+        for name in [a, b, g] {
+            try c.ok(["cmd": "create", "navigator": .string(name), "root": "Home"])
+        }
+        try c.ok(["cmd": "push", "navigator": .string(g), "screen": "Detail", "animated": false])
+        try c.ok(["cmd": "push", "navigator": .string(a), "screen": "A", "animator": ["duration": 0.25]])
+        try c.ok([
+            "cmd": "present", "navigator": .string(b), "screen": "B", "animator": ["style": "fade", "duration": 0.3],
+        ])
+        try c.ok([
+            "cmd": "begin", "navigator": .string(g), "operation": "pop", "owner": "pan",
+            "touch": ["x": 0.02, "y": 0.4],
+        ])
+        try c.ok(["cmd": "update", "navigator": .string(g), "owner": "pan", "percent": 0.4, "velocity": 0.3])
+        usleep(60_000)  // a few frames of the interactive phase, whose ticks carry the gesture
+        try c.ok(["cmd": "finish", "navigator": .string(g), "owner": "pan"])
+        // Four transitions end: g's push and pop, a's push, b's presentation (a run before this one
+        // may still have ticks on the way: only these navigators' count).
+        let names: Set = [a, b, g]
+        var finals = 0
+        let published = try json.collect { _, body in
+            if body["final"] == true, names.contains(body["navigator"]?.stringValue ?? "") { finals += 1 }
+            return finals == 4
+        }
+        var batchFinals = 0
+        let batches = try Self.batches(frames) { tick in
+            if tick.final, names.contains(tick.navigator) { batchFinals += 1 }
+            return batchFinals == 4
+        }
+        return (published, batches)
     }
 
     /// While nobody takes a tick topic the daemon skips encoding it; a subscriber who comes while a
