@@ -306,12 +306,25 @@ import Testing
             try Cli.run(["export", "--data-dir", d.logLocation]).stdout.split(separator: "\n").first ?? "")
         let command = try #require(try JSON.parse(first)["command"]?.stringValue)
         let file = d.dataDir + "/big.jsonl"
-        // Enough that each command outlasts the progress line's first 100 ms in a release build too.
-        let lines = (1...20_000).map { k in
-            first.replacingOccurrences(of: #""seq":1,"navigator":"main""#, with: #""seq":\#(k),"navigator":"n\#(k)""#)
-                .replacingOccurrences(of: #""command":"\#(command)""#, with: #""command":"c\#(k)""#)
+        func log(_ count: Int) throws -> [String] {
+            let lines = (1...count).map { k in
+                first.replacingOccurrences(
+                    of: #""seq":1,"navigator":"main""#, with: #""seq":\#(k),"navigator":"n\#(k)""#
+                ).replacingOccurrences(of: #""command":"\#(command)""#, with: #""command":"c\#(k)""#)
+            }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            return lines
         }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        // Enough events that each command outlasts the progress line's first 100 ms: 5,000 in a debug
+        // build; more when `verify` (the quickest of the three) gets through them in under 300 ms,
+        // as a release build does (SEGUE_TEST_BINARIES).
+        var lines = try log(5_000)
+        let clock = ContinuousClock()
+        let took = try clock.measure { _ = try Cli.run(["verify", file]) }
+        if took < .milliseconds(300) {
+            let seconds = max(Double(took.components.attoseconds) / 1e18 + Double(took.components.seconds), 0.001)
+            lines = try log(min(100_000, Int(5_000 * 0.5 / seconds)))
+        }
         let target = DaemonProcess.temporaryDirectory() + "/big"
         let copy = target + ".jsonl"
         let session = "segue-progress-\(getpid())-store"
@@ -336,9 +349,11 @@ import Testing
             #expect(sent.contains(label), "\(label): \(sent.suffix(2_000))")
         }
         #expect(!done.contains("event "), "erased when done: \(done)")
-        #expect(done.contains("Exported 20000 events to \(copy)."), "\(done)")
+        #expect(done.contains("Exported \(lines.count) events to \(copy)."), "\(done)")
         #expect(try String(contentsOfFile: copy, encoding: .utf8) == lines.joined(separator: "\n") + "\n")
         let piped = try Cli.run(["verify", file])
-        #expect(piped.stderr.isEmpty && piped.stdout == "\(file): ok, 20000 events, 20000 navigators.\n")
+        #expect(
+            piped.stderr.isEmpty
+                && piped.stdout == "\(file): ok, \(lines.count) events, \(lines.count) navigators.\n")
     }
 }
