@@ -54,9 +54,9 @@ import Testing
                 _ = try json.collect(idle: .milliseconds(300))
                 _ = try Self.batches(frames, idle: .milliseconds(300)) { _ in false }
             }
-            let missedBefore = try c.ok(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0
+            let missedBefore = try c.missedFrames()
             let attempt = Result { try transitionsOfThreeNavigators(json, frames, suffix: "\(run)") }
-            let missed = (try c.ok(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0) - missedBefore
+            let missed = try c.missedFrames() - missedBefore
             if missed == 0 || run == 3 { outcome = try attempt.get() }
         }
         let (published, batches) = try #require(outcome)

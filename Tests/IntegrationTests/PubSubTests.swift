@@ -90,7 +90,7 @@ import Testing
         defer { daemon.stop() }
         try c.ok(["cmd": "create", "navigator": "inv", "root": "Home"])
         let ticks = try subscriber(["tick/inv/"])
-        let missedBefore = try c.ok(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0
+        let missedBefore = try c.missedFrames()
         // Animated push: completes at start + ceil(0.25 × 60) = start + 15.
         try c.ok(["cmd": "push", "navigator": "inv", "screen": "A", "animator": ["duration": 0.25]])
         let pushTicks = try ticks.collect(until: Self.isFinal("inv")).map(\.body)
@@ -108,7 +108,7 @@ import Testing
         #expect(ends[0] == starts[0] + 15)
         // On a loaded machine the loop may stall and skip frames, which it counts (`missedFrames`):
         // only those may lack a tick.
-        let missed = (try c.ok(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0) - missedBefore
+        let missed = try c.missedFrames() - missedBefore
         check(pushTicks, from: starts[0], to: ends[0], finalFraction: 1, finalPhase: "completed", missed: missed)
         check(popTicks, from: starts[1], to: ends[1], finalFraction: 0, finalPhase: "cancelled", missed: missed)
         let updated = try #require(events.first { $0.type == "interaction.updated" })

@@ -40,7 +40,7 @@ import Testing
         usleep(200_000)
         let client = try TestClient(endpoint: daemon.commandEndpoint)
         try Self.animate(client, navigators: 40, pushes: 8)
-        let missedBefore = try client.call(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0
+        let missedBefore = try client.missedFrames()
 
         var samples: [Int] = []
         var ticks: [(frame: Int64, lagMs: Double)] = []
@@ -66,7 +66,7 @@ import Testing
         // it counts, may be missing.
         let frames = ticks.map(\.frame)
         #expect(frames.count > 250, "only \(frames.count) ticks in 6 s")
-        let missed = (try client.call(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0) - missedBefore
+        let missed = try client.missedFrames() - missedBefore
         let gaps = zip(frames, frames.dropFirst()).map { $1 - $0 - 1 }
         #expect(gaps.allSatisfy { $0 >= 0 }, "frames out of order")
         #expect(

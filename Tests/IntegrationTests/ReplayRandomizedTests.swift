@@ -97,7 +97,7 @@ final class RandomSession {
             collect(idle: .milliseconds(1))
         }
         try settle()
-        let missed = try client.call(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0
+        let missed = try client.missedFrames()
         #expect(daemon.stop() == 0)
         try compare(missedFrames: missed)
     }

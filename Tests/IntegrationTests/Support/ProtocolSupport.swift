@@ -8,6 +8,9 @@ import Testing
 /// Replies are checked whole where it matters and by code where only the code is the contract, so a
 /// failure prints the reply the daemon actually sent.
 extension TestClient {
+    /// Frames the daemon has skipped after stalls of its loop, without ticks (`stats.missedFrames`).
+    func missedFrames() throws -> Int64 { try call(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0 }
+
     /// Sends `request`, expects `ok: true` and returns the reply.
     @discardableResult
     func ok(_ request: JSON, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSON {

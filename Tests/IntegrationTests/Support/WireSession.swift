@@ -28,7 +28,7 @@ final class WireSession {
         try session.errors()
         try session.reads()
         try session.awaitHeartbeat()  // the last one recorded: every seq is in it by now
-        session.transcript.missedFrames = try session.client.call(["cmd": "stats"])["missedFrames"]?.int64Value ?? 0
+        session.transcript.missedFrames = try session.client.missedFrames()
         #expect(session.daemon.stop() == 0)
         return session.transcript
     }
