@@ -36,6 +36,7 @@ enum StoreOpening {
                     status(line)
                     return true
                 })
+            logMigration(opened.migration, logger: logger)
             logger.notice(
                 "Opened the log in \(where_): seq \(opened.lastSeq), durability \(options.durability.rawValue).")
             return opened
@@ -61,12 +62,15 @@ enum StoreOpening {
                         "The log failed its integrity check: \(error). Stop the daemon and restore a backup.")
                 }
             }))
-        if let migration = store.migration {
-            logger.notice(
-                "Migrated the log's schema from version \(migration.from) to \(migration.to) in "
-                    + "\(migration.took.inNanoseconds / 1_000_000) ms (once, after an upgrade).")
-        }
+        logMigration(store.migration, logger: logger)
         return store
+    }
+
+    private static func logMigration(_ migration: SchemaMigration?, logger: Logger) {
+        guard let migration else { return }
+        logger.notice(
+            "Migrated the log's schema from version \(migration.from) to \(migration.to) in "
+                + "\(migration.took.inNanoseconds / 1_000_000) ms (once, after an upgrade).")
     }
 
     /// `--check-config` for a PostgreSQL store: connects as the daemon would and reads the schema

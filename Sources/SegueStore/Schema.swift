@@ -106,4 +106,10 @@ package struct SchemaMigration: Sendable, Equatable {
     package var from: Int64
     package var to: Int64
     package var took: Duration
+
+    package init(from: Int64, to: Int64, took: Duration) {
+        self.from = from
+        self.to = to
+        self.took = took
+    }
 }

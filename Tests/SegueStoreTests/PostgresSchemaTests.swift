@@ -43,6 +43,7 @@ import Testing
         let place = try LogPlace(.postgres)
         let store = try PostgresEventStore(conninfo: place.conninfo!)
         #expect(try store.schemaVersion() == PostgresSchema.currentVersion)
+        #expect(store.migration == nil)
         store.close()
         // Reopening runs no migration twice.
         _ = try PostgresEventStore(conninfo: place.conninfo!)
@@ -57,6 +58,48 @@ import Testing
             #expect(error.kind == .invalidData)
             #expect(error.message.contains("schema version 99, newer than this build's"))
         }
+    }
+
+    /// Version 3 drops the CHECKs on seq and revision: a log written at version 2 keeps every byte
+    /// of its rows, reads back as before and takes appends.
+    @Test func aVersion2LogMovesToVersion3KeepingEveryByte() throws {
+        let place = try LogPlace(.postgres)
+        let admin = try Self.admin(place)
+        try admin.execute(
+            "CREATE TABLE schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        for migration in PostgresSchema.migrations.prefix(2) { try admin.execute(migration) }
+        try admin.execute("INSERT INTO schema_version (version) VALUES (1), (2)")
+        // As version 2 stored them: `json` keeps the text as written, spaces and escapes included.
+        let data = [#"{"transition":1, "note":"ü \"q\"\n"}"#, #"{"transition":1}"#]
+        let state = #"{"stack": [{"id":"s1","name":"Home"}]}"#
+        let reply = #"{"ok":true,"seq":2}"#
+        try admin.execute(
+            """
+            INSERT INTO events VALUES
+                (1, 'main', 1, 'transition.started', 1, 1001, 1700000000000000001, 'c1', '\(data[0])'),
+                (2, 'main', 2, 'transition.completed', 1, 1002, 1700000000000000002, 'c1', '\(data[1])');
+            INSERT INTO snapshots VALUES ('main', 2, 2, '\(state)');
+            INSERT INTO commands VALUES ('c1', 'main', 2, '\(reply)', 42);
+            """)
+        let checks = "SELECT count(*)::bigint FROM pg_constraint WHERE conrelid = 'events'::regclass AND contype = 'c'"
+        #expect(try admin.query(checks).int64(0, 0) == 2)
+
+        let store = try #require(try place.open() as? PostgresEventStore)
+        #expect(try store.schemaVersion() == 3)
+        #expect(store.migration?.from == 2 && store.migration?.to == 3)
+        #expect(try admin.query(checks).int64(0, 0) == 0)
+        let kept = try admin.query("SELECT data FROM events ORDER BY seq")
+        #expect(try (0..<kept.rowCount).map { try kept.string($0, 0) } == data)
+        #expect(try admin.query("SELECT state FROM snapshots").string(0, 0) == state)
+        #expect(try admin.query("SELECT reply FROM commands").string(0, 0) == reply)
+
+        #expect(try store.allEvents().map(\.data) == [["transition": 1, "note": "ü \"q\"\n"], ["transition": 1]])
+        #expect(try store.latestSnapshots().map(\.state) == [["stack": [["id": "s1", "name": "Home"]]]])
+        #expect(try store.reply(forCommand: "c1") == ["ok": true, "seq": 2])
+        var numberer = Numberer(seq: 2, revisions: ["main": 2])
+        try store.append(numberer.unit("main", count: 2, commandID: "c2", reply: ["ok": true]))
+        #expect(try store.allEvents().count == 4)
+        #expect(try store.integrityCheck() == [])
     }
 
     @Test func aDatabaseWithSomeoneElsesEventsTableIsRefused() throws {

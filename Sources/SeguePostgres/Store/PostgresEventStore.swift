@@ -18,6 +18,8 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
     /// The shards this daemon leads, when several daemons share the log (nil: one writer, locked).
     package let leases: ShardLeases?
     let committer: GroupCommitter<PostgresLogWriter>
+    /// The schema migration this open ran on an existing database (after an upgrade), for the log.
+    package let migration: SchemaMigration?
     /// Guards `reader`: one read session shared by all reading threads.
     private let readLock = NSLock()
     private let reader: PostgresLogReader
@@ -45,6 +47,7 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         let writer = PostgresLogWriter(
             settings: settings, durability: durability, lockTimeout: lockTimeout, leases: leases)
         try retry.run({ () throws(StoreError) in try writer.open() }, progress: progress)
+        migration = writer.migration
         reader = PostgresLogReader(settings: settings)
         committer = GroupCommitter(writer: writer)
     }

@@ -34,7 +34,12 @@ extension PostgresLogWriter {
         let session = try PostgresSession(
             settings, role: .writer(durability, lockTimeoutMilliseconds: lockTimeoutMilliseconds))
         if first {
-            try PostgresSchema.migrate(session.connection, location: location)
+            let started = ContinuousClock.now
+            let found = try PostgresSchema.migrate(session.connection, location: location)
+            if found != 0 && found < PostgresSchema.currentVersion {
+                migration = SchemaMigration(
+                    from: found, to: PostgresSchema.currentVersion, took: ContinuousClock.now - started)
+            }
         } else {
             _ = try PostgresSchema.currentVersion(of: session.connection, location: location)
         }

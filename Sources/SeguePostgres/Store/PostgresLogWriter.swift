@@ -39,6 +39,8 @@ final class PostgresLogWriter: BatchWriter {
     /// Called with the connection after a batch's pipeline is sent, before its results are read:
     /// tests break the connection there to make a commit's outcome unknown.
     var afterSendingForTesting: ((PostgresConnection) -> Void)?
+    /// The schema migration the first session ran on an existing database (after an upgrade).
+    var migration: SchemaMigration?
     /// The last committed batch's remains, freed after its replies (`PostgresLogWriter+Retired`).
     var retired = RetiredBatch()
     /// Set while `retired` holds something (`upkeepDue`, read from any thread).
