@@ -17,30 +17,13 @@ import Synchronization
 package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
     package typealias Completion = @Sendable (Result<Void, StoreError>) -> Void
 
-    /// Work queued for the writer, in submission order: appends as parallel arrays (so a round hands
-    /// its units to `LogWriter.commit` without copying them), and tasks that need the write
-    /// connection (snapshots, imports, fault injection), each to run before `units[position]`.
-    private struct Queue {
-        var units: [AppendUnit] = []
-        var completions: [Completion] = []
-        var tasks: [(position: Int, body: (Writer) -> Void)] = []
-
-        var isEmpty: Bool { units.isEmpty && tasks.isEmpty }
-
-        mutating func removeAll() {
-            units.removeAll(keepingCapacity: true)
-            completions.removeAll(keepingCapacity: true)
-            tasks.removeAll(keepingCapacity: true)
-        }
-    }
-
     /// Most units per transaction, so that one batch's completions are not held back by a backlog.
     package let maxBatchUnits: Int
 
     private let condition = NSCondition()
-    private var pending = Queue()
+    private var pending = CommitQueue()
     /// The emptied queue of the previous round, kept for its capacity (guarded by `condition`).
-    private var spare = Queue()
+    private var spare = CommitQueue()
     private var stopping = false
     private var stopped = false
     /// A batch or task is running, on the committer thread or on an inline caller's.
@@ -84,12 +67,12 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
     /// caller is the daemon's frame loop, which must not wait for the disk. Commits that come while
     /// it runs queue behind it, as they would behind SQLite's own checkpoint.
     package func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
-        let outcome = withWriterIfIdle { writer in
+        let outcome = withWriterIfIdle { writer -> CommitQueue.InlineCommit in
             let copy = writer.takeDueUpkeep()
             let results = writer.commit(units[...])
             commits.add(1, ordering: .relaxed)
             committedSeq.store(writer.lastSeq, ordering: .releasing)
-            return (results: results, copy: copy)
+            return CommitQueue.InlineCommit(results: results, copy: copy)
         }
         guard let outcome else { return nil }
         handOff(outcome.copy)
@@ -122,7 +105,7 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
     package func perform<T>(_ body: @escaping (Writer) throws(StoreError) -> T) throws(StoreError) -> T {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<T, StoreError> = .failure(Self.closedError)
-        let task: (Writer) -> Void = { [self] writer in
+        let task: () -> Void = { [self] in
             do throws(StoreError) { outcome = .success(try body(writer)) } catch { outcome = .failure(error) }
             // Published before the caller wakes, so `lastSeq` right after an import is current.
             self.committedSeq.store(writer.lastSeq, ordering: .releasing)
@@ -178,7 +161,7 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
             var start = 0
             for task in round.tasks {
                 commit(round, start..<task.position)
-                task.body(writer)
+                task.body()
                 committedSeq.store(writer.lastSeq, ordering: .releasing)
                 start = task.position
             }
@@ -197,13 +180,13 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
     /// Takes the whole queue by swapping it with the spare one (no copy of the units); only a backlog
     /// of more than `maxBatchUnits` appends is split, tasks staying between the units they were
     /// queued between.
-    private func nextRound() -> Queue? {
+    private func nextRound() -> CommitQueue? {
         condition.lock()
         defer { condition.unlock() }
         while busy || (pending.isEmpty && !stopping) { condition.wait() }
         if pending.isEmpty { return nil }
         busy = true
-        var round = Queue()
+        var round = CommitQueue()
         swap(&round, &spare)
         swap(&round, &pending)
         let count = maxBatchUnits
@@ -222,7 +205,7 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
 
     /// Ends a round: clears `busy` (waking a `flush` that waits for it), then frees the round's units
     /// outside the lock and keeps the emptied queue for its capacity.
-    private func finish(_ round: inout Queue) {
+    private func finish(_ round: inout CommitQueue) {
         condition.lock()
         busy = false
         condition.broadcast()
@@ -233,7 +216,7 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func commit(_ round: Queue, _ range: Range<Int>) {
+    private func commit(_ round: CommitQueue, _ range: Range<Int>) {
         guard !range.isEmpty else { return }
         let results = writer.commit(round.units[range])
         commits.add(1, ordering: .relaxed)
@@ -252,7 +235,7 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
 
     /// Queues the copy a checkpoint decision asked for, to run on the committer thread after
     /// everything queued so far; returns at once.
-    private func handOff(_ copy: Writer.Upkeep?) {
+    private func handOff(_ copy: (() -> Void)?) {
         guard let copy else { return }
         condition.lock()
         defer { condition.unlock() }
@@ -263,8 +246,8 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
         pending.tasks.append(
             (
                 pending.units.count,
-                { writer in
-                    writer.performUpkeep(copy)
+                { [writer] in
+                    copy()
                     writer.runDueUpkeep()
                 }
             ))
@@ -272,13 +255,38 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
     }
 }
 
+/// Work queued for the writer, in submission order: appends as parallel arrays (so a round hands its
+/// units to `LogWriter.commit` without copying them), and tasks that need the write connection
+/// (snapshots, imports, fault injection), each to run before `units[position]`.
+///
+/// Not nested in the generic `GroupCommitter`, and the writer's upkeep comes as a closure rather than
+/// an associated type: unspecialized generic code (the PostgreSQL store calls the committer from
+/// another module) looked up the metadata of every such type at run time on each commit, ~2 % of a
+/// waiting command's time on the loop's thread (docs/performance.md).
+private struct CommitQueue {
+    var units: [AppendUnit] = []
+    var completions: [@Sendable (Result<Void, StoreError>) -> Void] = []
+    var tasks: [(position: Int, body: () -> Void)] = []
+
+    var isEmpty: Bool { units.isEmpty && tasks.isEmpty }
+
+    mutating func removeAll() {
+        units.removeAll(keepingCapacity: true)
+        completions.removeAll(keepingCapacity: true)
+        tasks.removeAll(keepingCapacity: true)
+    }
+
+    /// An inline commit's results, and the costly part of the upkeep it took (run on the committer thread).
+    struct InlineCommit {
+        var results: [Result<Void, StoreError>]
+        var copy: (() -> Void)?
+    }
+}
+
 /// What the group committer drives: a writer that commits a batch of units in one transaction, on
 /// whichever thread holds the committer's `busy` flag, plus the upkeep a commit may leave due (the
-/// SQLite writer's WAL checkpoints; nothing for a server that checkpoints its own log).
+/// SQLite writer's WAL checkpoints; the PostgreSQL writer's release of a batch's remains).
 package protocol BatchWriter: AnyObject, SendableMetatype {
-    /// Work a commit left due that may cost syncs, so it runs after the batch's completions.
-    associatedtype Upkeep: Sendable
-
     /// The last committed `seq`.
     var lastSeq: Int64 { get }
     /// Commits `units` in one transaction (rejected units skipped) and returns one result per unit.
@@ -287,18 +295,11 @@ package protocol BatchWriter: AnyObject, SendableMetatype {
     func close()
     /// Whether a commit left an upkeep decision due; read from any thread, so cheap and atomic.
     var upkeepDue: Bool { get }
-    /// Takes the due decision, cheaply; returns the costly part to run, if any (`performUpkeep`).
-    func takeDueUpkeep() -> Upkeep?
-    func performUpkeep(_ upkeep: Upkeep)
+    /// Takes the due decision, cheaply; returns the costly part, to run later on the committer
+    /// thread (which holds the writer then), if any.
+    func takeDueUpkeep() -> (() -> Void)?
     /// Takes the due decision and runs what it calls for, here.
     func runDueUpkeep()
-}
-
-extension BatchWriter where Upkeep == Never {
-    package var upkeepDue: Bool { false }
-    package func takeDueUpkeep() -> Never? { nil }
-    package func performUpkeep(_ upkeep: Never) {}
-    package func runDueUpkeep() {}
 }
 
 extension GroupCommitter where Writer == LogWriter {

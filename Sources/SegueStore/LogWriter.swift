@@ -508,12 +508,10 @@ extension LogWriter: Sendable {}
 extension LogWriter: BatchWriter {
     var upkeepDue: Bool { checkpointer.checkDue.load(ordering: .relaxed) }
 
-    func takeDueUpkeep() -> CheckpointCopy? {
+    func takeDueUpkeep() -> (() -> Void)? {
         let copy = takeDueCheckpoint()
-        return copy == .none ? nil : copy
+        return copy == .none ? nil : { [self] in performCheckpoint(copy) }
     }
-
-    func performUpkeep(_ copy: CheckpointCopy) { performCheckpoint(copy) }
 
     func runDueUpkeep() { runDueCheckpoint() }
 }

@@ -14,12 +14,10 @@ extension PostgresLogWriter {
 
     /// The daemon's loop calls this after the replies (`EventStoring.checkpointIfDue`), and an
     /// inline commit before its batch, so at most one batch's remains are ever kept.
-    func takeDueUpkeep() -> Never? {
+    func takeDueUpkeep() -> (() -> Void)? {
         releaseRetired()
         return nil
     }
-
-    func performUpkeep(_ upkeep: Never) {}
 
     func runDueUpkeep() { releaseRetired() }
 

@@ -21,8 +21,6 @@ import Synchronization
 /// outcome is unknown: the batch fails, and the next session settles it before anything else, which
 /// may move `lastSeq` forward.
 final class PostgresLogWriter: BatchWriter {
-    typealias Upkeep = Never
-
     let settings: ConnectionSettings
     let durability: Durability
     let lockTimeoutMilliseconds: Int64
