@@ -114,11 +114,15 @@ extension Engine {
     /// make frames late.
     static let requestsPerTurn = 256
 
+    /// Built once: an array literal in the loop would allocate on every read.
+    private static let userIDMetadata = ["User-Id"]
+
     func serveRequests() {
         guard let router else { return }
+        // The user id is a metadata lookup, asked only when roles are checked.
+        let metadata = options.security == nil ? [] : Self.userIDMetadata
         for _ in 0..<Self.requestsPerTurn {
-            guard let message = try? router.receiveMessage(dontWait: true, metadata: ["User-Id"]) else { return }
-            // The user id is a metadata lookup, asked only when roles are checked.
+            guard let message = try? router.receiveMessage(dontWait: true, metadata: metadata) else { return }
             let userID = options.security == nil ? nil : message.userID
             feed(.request(frames: message.frames, userID: userID, now: WallClock.now()))
         }

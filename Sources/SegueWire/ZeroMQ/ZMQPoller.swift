@@ -53,6 +53,9 @@ package struct ZMQPoller {
     }
 
     private var targets: [(target: Target, events: ZMQEvents)] = []
+    /// The arrays of the last poll, reused: allocating an array of a type of ours looks its storage
+    /// class up in the Swift runtime's metadata tables every time, on every wake of the daemon's loop.
+    private let buffers = PollBuffers()
 
     package init() {}
 
@@ -81,11 +84,20 @@ package struct ZMQPoller {
     ///   A signal does not end the wait early: the wait goes on for what is left of the timeout.
     /// - Throws: `ETERM` once the sockets' context is terminated, `ENOTSOCK` if a socket was closed.
     package func poll(timeout: Duration?) throws(ZMQError) -> [ZMQEvents] {
-        var ready = [ZMQEvents](repeating: [], count: targets.count)
+        var ready: [ZMQEvents] = []
+        var descriptors: [pollfd] = []
+        // Moved out, so that each is uniquely referenced (unless a caller still holds the last result).
+        swap(&ready, &buffers.ready)
+        swap(&descriptors, &buffers.descriptors)
+        defer {
+            buffers.ready = ready
+            buffers.descriptors = descriptors
+        }
+        ready.removeAll(keepingCapacity: true)
+        for _ in targets.indices { ready.append([]) }
         var anyReady = false
         // The sockets' descriptors first: a closed socket or a terminated context fails here, as in zmq_poll.
-        var descriptors: [pollfd] = []
-        descriptors.reserveCapacity(targets.count)
+        descriptors.removeAll(keepingCapacity: true)
         for (target, events) in targets {
             switch target {
             case .socket(let socket, _):
@@ -171,4 +183,10 @@ extension ZMQSocket {
         try ZMQ.check("zmq_poll") { zmq_getsockopt(socket, ZMQ_EVENTS, &value, &size) }
         return ZMQEvents(rawValue: Int16(truncatingIfNeeded: value))
     }
+}
+
+/// `ZMQPoller`'s reused arrays; a poller belongs to one thread, and so do they.
+private final class PollBuffers {
+    var ready: [ZMQEvents] = []
+    var descriptors: [pollfd] = []
 }

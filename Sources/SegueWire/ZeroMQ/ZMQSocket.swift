@@ -203,7 +203,8 @@ package final class ZMQSocket {
         defer { zmq_msg_close(message) }
         guard try ZMQ.call("zmq_msg_recv", { zmq_msg_recv(message, socket, flags) }) != nil else { return nil }
         let size = zmq_msg_size(message)
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        // An empty frame (a REQ-style delimiter) allocates nothing.
+        let bytes = size == 0 ? [] : [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             if size > 0, let data = zmq_msg_data(message) {
                 UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: data, count: size))
             }
