@@ -73,6 +73,24 @@ import Testing
         #expect(try Self.keys(connection) == [5])
     }
 
+    /// A statement first used after a step that failed: the server skips its Prepare with the rest,
+    /// so the connection forgets it was prepared and prepares it again the next time.
+    @Test func aPrepareSkippedAfterAFailedStepIsSentAgainNextTime() throws {
+        let connection = try Self.connection()
+        let shifted = PreparedStatement("t_insert_shifted", "INSERT INTO t (k) VALUES ($1 + 100)", [.int8])
+        func step(_ key: Int64) -> PipelineStep {
+            var parameters = PostgresParameters()
+            parameters.append(key)
+            return .prepared(shifted, parameters)
+        }
+        let refused = connection.transaction([.query("INSERT INTO missing VALUES (1)"), step(1)], afterSending: nil)
+        #expect(refused.failure?.sqlState == "42P01")
+        let outcome = connection.transaction([step(2), Self.insert(3)], afterSending: nil)
+        #expect(outcome.failure == nil)
+        #expect((try? outcome.get())?.count == 2)
+        #expect(try Self.keys(connection) == [3, 102])
+    }
+
     /// The connection lost after everything was sent: whether the server committed is unknown.
     @Test func aConnectionLostBeforeTheSyncAnsweredLeavesTheOutcomeUnknown() throws {
         let connection = try Self.connection()
