@@ -155,7 +155,7 @@ package enum Daemon {
         do {
             let store = try StoreOpening.open(
                 config.store, options: options, logger: logger, status: { _ = notifier.status($0) },
-                keepWaiting: { !starting.stopRequested })
+                extendStart: { notifier.extendStartTimeout(by: $0) }, keepWaiting: { !starting.stopRequested })
             engine = try Engine(options: options, store: store, logger: logger)
         } catch {
             if starting.stopRequested {

@@ -15,10 +15,12 @@ enum StoreOpening {
 
     /// Opens `store`. A PostgreSQL server that cannot be reached (down, starting, out of connections)
     /// is tried again with backoff (`PostgresOpenRetry.untilStopped`); each failed attempt goes to the
-    /// log and to `status` (systemd's STATUS=), until `keepWaiting` returns false (SIGTERM).
+    /// log and to `status` (systemd's STATUS=), until `keepWaiting` returns false (SIGTERM). While a
+    /// PostgreSQL schema migration runs, `extendStart` is called every few seconds (systemd's
+    /// EXTEND_TIMEOUT_USEC=), so a long one is not taken for a hung start.
     static func open(
         _ store: StoreConfig, options: EngineOptions, logger: Logger, status: (String) -> Void,
-        keepWaiting: () -> Bool
+        extendStart: @escaping @Sendable (Duration) -> Void = { _ in }, keepWaiting: () -> Bool
     ) throws -> any EventStoring {
         switch store {
         case .sqlite:
@@ -26,6 +28,8 @@ enum StoreOpening {
         case .postgres(let conninfo):
             let settings = try ConnectionSettings(conninfo: conninfo)
             let where_ = "PostgreSQL at \(settings.redacted)"
+            let keepAlive = StartKeepAlive(extend: extendStart)
+            defer { keepAlive.stop() }
             let opened = try PostgresEventStore(
                 settings: settings, durability: options.durability, retry: .untilStopped,
                 leases: options.shards.map(ShardLeases.init(map:)),
@@ -35,6 +39,15 @@ enum StoreOpening {
                     logger.log(level: attempt.attempt == 1 ? .warning : .notice, line)
                     status(line)
                     return true
+                },
+                willMigrate: { version in
+                    let line =
+                        "Migrating the log's schema from version \(version) to "
+                        + "\(PostgresEventStore.currentSchemaVersion) (once, after an upgrade); a rewrite of the "
+                        + "log's tables takes seconds per million events"
+                    logger.notice(line + ".")
+                    status(line)
+                    keepAlive.start()
                 })
             logMigration(opened.migration, logger: logger)
             logger.notice(

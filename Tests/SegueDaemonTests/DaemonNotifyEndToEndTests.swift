@@ -111,4 +111,68 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
     }
+
+    /// Upgrading a PostgreSQL log across schema version 4, which rewrites its tables: the log and
+    /// STATUS= say so, and EXTEND_TIMEOUT_USEC= keeps systemd's start timeout from killing a start
+    /// that is busy; READY=1 comes after.
+    @Test func aRewritingSchemaMigrationExtendsTheStartTimeout() throws {
+        guard let server = PostgresTestServer.shared else {
+            print("⚠︎ SKIPPED: no PostgreSQL server: \(PostgresTestServer.unavailableReason ?? "")")
+            return
+        }
+        let schema = try server.makeSchema()
+        let dir = try TemporaryDirectory()
+        let config = dir.path + "/segued.json"
+        let store = try JSONSerialization.data(withJSONObject: ["kind": "postgres", "conninfo": schema.conninfo])
+        try Data(
+            """
+            {"dataDir": "\(dir.path)/data", "command": ["ipc://\(dir.path)/cmd.sock"],
+             "publish": ["ipc://\(dir.path)/pub.sock"], "store": \(String(decoding: store, as: UTF8.self))}
+            """.utf8
+        ).write(to: URL(fileURLWithPath: config))
+        func startUntilReady() throws -> (messages: [String], log: String) {
+            let listener = try NotifySocketListener()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.segued)
+            process.arguments = ["--config", config]
+            var env = ProcessInfo.processInfo.environment
+            env["NOTIFY_SOCKET"] = listener.path
+            process.environment = env
+            let stderr = Pipe()
+            process.standardError = stderr
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            let messages = try listener.receive(until: "READY=1", timeout: .seconds(20))
+            kill(process.processIdentifier, SIGTERM)
+            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return (messages, log)
+        }
+
+        // A log segued created at the current version, taken back to what version 3 left.
+        let created = try startUntilReady()
+        #expect(!created.messages.contains { $0.contains("EXTEND_TIMEOUT_USEC=") })
+        let admin = try server.admin()
+        try admin.execute(
+            """
+            SET search_path = \(schema.name);
+            ALTER TABLE events ALTER COLUMN data TYPE json USING data::json;
+            ALTER TABLE snapshots ALTER COLUMN state TYPE json USING state::json;
+            ALTER TABLE commands ALTER COLUMN reply TYPE json USING reply::json;
+            DELETE FROM schema_version WHERE version = 4;
+            """)
+
+        let upgraded = try startUntilReady()
+        let beforeReady = upgraded.messages.dropLast()
+        #expect(beforeReady.contains { $0.contains("EXTEND_TIMEOUT_USEC=20000000") })
+        #expect(beforeReady.contains { $0.contains("STATUS=Migrating the log's schema from version 3 to 4") })
+        #expect(upgraded.log.contains("Migrated the log's schema from version 3 to 4 in"))
+        let types = try admin.query(
+            """
+            SELECT count(*)::bigint FROM information_schema.columns WHERE table_schema = '\(schema.name)'
+            AND column_name IN ('data', 'state', 'reply') AND data_type = 'text'
+            """)
+        #expect(try types.int64(0, 0) == 3)
+    }
 }

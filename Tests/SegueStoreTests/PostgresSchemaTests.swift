@@ -60,16 +60,18 @@ import Testing
         }
     }
 
-    /// Version 3 drops the CHECKs on seq and revision: a log written at version 2 keeps every byte
-    /// of its rows, reads back as before and takes appends.
-    @Test func aVersion2LogMovesToVersion3KeepingEveryByte() throws {
+    /// A log written at version 2 or 3 moves to the current version: no CHECKs on seq and revision
+    /// (3), the JSON columns as text (4). Its rows keep every byte, read back as before and the log
+    /// takes appends.
+    @Test(arguments: [2, 3])
+    func anOlderLogMovesToTheCurrentVersionKeepingEveryByte(version: Int) throws {
         let place = try LogPlace(.postgres)
         let admin = try Self.admin(place)
         try admin.execute(
             "CREATE TABLE schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
-        for migration in PostgresSchema.migrations.prefix(2) { try admin.execute(migration) }
-        try admin.execute("INSERT INTO schema_version (version) VALUES (1), (2)")
-        // As version 2 stored them: `json` keeps the text as written, spaces and escapes included.
+        for migration in PostgresSchema.migrations.prefix(version) { try admin.execute(migration) }
+        try admin.execute("INSERT INTO schema_version SELECT generate_series(1, \(version))")
+        // As `json` stored them: the text as written, spaces and escapes included.
         let data = [#"{"transition":1, "note":"ü \"q\"\n"}"#, #"{"transition":1}"#]
         let state = #"{"stack": [{"id":"s1","name":"Home"}]}"#
         let reply = #"{"ok":true,"seq":2}"#
@@ -82,12 +84,21 @@ import Testing
             INSERT INTO commands VALUES ('c1', 'main', 2, '\(reply)', 42);
             """)
         let checks = "SELECT count(*)::bigint FROM pg_constraint WHERE conrelid = 'events'::regclass AND contype = 'c'"
-        #expect(try admin.query(checks).int64(0, 0) == 2)
+        #expect(try admin.query(checks).int64(0, 0) == (version < 3 ? 2 : 0))
 
         let store = try #require(try place.open() as? PostgresEventStore)
-        #expect(try store.schemaVersion() == 3)
-        #expect(store.migration?.from == 2 && store.migration?.to == 3)
+        #expect(try store.schemaVersion() == 4)
+        #expect(store.migration?.from == Int64(version) && store.migration?.to == 4)
         #expect(try admin.query(checks).int64(0, 0) == 0)
+        let types = try admin.query(
+            """
+            SELECT table_name || '.' || column_name || ' ' || data_type FROM information_schema.columns
+            WHERE table_schema = current_schema() AND column_name IN ('data', 'state', 'reply') ORDER BY 1
+            """)
+        #expect(
+            try (0..<types.rowCount).map { try types.string($0, 0) } == [
+                "commands.reply text", "events.data text", "snapshots.state text",
+            ])
         let kept = try admin.query("SELECT data FROM events ORDER BY seq")
         #expect(try (0..<kept.rowCount).map { try kept.string($0, 0) } == data)
         #expect(try admin.query("SELECT state FROM snapshots").string(0, 0) == state)

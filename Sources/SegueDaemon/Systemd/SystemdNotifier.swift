@@ -36,6 +36,13 @@ package struct SystemdNotifier: Sendable {
     @discardableResult
     package func status(_ text: String) -> Outcome { send(["STATUS=\(Self.singleLine(text))"]) }
 
+    /// Start-up goes on for up to `duration` more from now (`EXTEND_TIMEOUT_USEC=`): systemd extends
+    /// `TimeoutStartSec=` instead of killing a start that is busy, not hung.
+    @discardableResult
+    package func extendStartTimeout(by duration: Duration) -> Outcome {
+        send(["EXTEND_TIMEOUT_USEC=\(max(0, duration.inNanoseconds / 1_000))"])
+    }
+
     /// A watchdog keep-alive: must arrive at least every `WatchdogSec=`; ping every `watchdogInterval`.
     @discardableResult
     package func watchdog() -> Outcome { send(["WATCHDOG=1"]) }

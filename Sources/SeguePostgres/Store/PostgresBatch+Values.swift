@@ -41,11 +41,11 @@ enum SmallRows {
             parameters.appendNull(.bytea)
         }
         if let encoded {
-            parameters.append(bytes: encoded.bytes[encoded.data], as: .json)
+            parameters.append(bytes: encoded.bytes[encoded.data], as: .text)
         } else {
             var bytes: [UInt8] = []
             JSON.object(event.data).serialize(into: &bytes)
-            parameters.append(bytes: bytes, as: .json)
+            parameters.append(bytes: bytes, as: .text)
         }
     }
 
@@ -54,12 +54,12 @@ enum SmallRows {
         parameters.append(bytes: id.utf8)
         parameters.append(unit.navigator)
         parameters.append(unit.events.last?.seq)
-        parameters.append(unit.reply.map(StoreJSON.encode), as: .json)
+        parameters.append(unit.reply.map(StoreJSON.encode), as: .text)
         parameters.append(unit.fingerprint.map { Int64(bitPattern: $0) })
     }
 
-    static let eventTypes: [PostgresType] = [.int8, .text, .int8, .text, .int8, .int8, .int8, .bytea, .json]
-    static let commandTypes: [PostgresType] = [.bytea, .text, .int8, .json, .int8]
+    static let eventTypes: [PostgresType] = [.int8, .text, .int8, .text, .int8, .int8, .int8, .bytea, .text]
+    static let commandTypes: [PostgresType] = [.bytea, .text, .int8, .text, .int8]
 
     /// `statements[events - 1][commands]`: one prepared statement per shape, named for it.
     static let statements: [[PreparedStatement]] = (1...maxEvents).map { events in

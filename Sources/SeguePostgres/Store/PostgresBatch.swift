@@ -17,16 +17,16 @@ struct PostgresBatch {
         """
         INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data)
         SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[],
-            $7::bigint[], $8::bytea[], $9::json[])
+            $7::bigint[], $8::bytea[], $9::text[])
         """,
-        [.int8Array, .textArray, .int8Array, .textArray, .int8Array, .int8Array, .int8Array, .byteaArray, .jsonArray])
+        [.int8Array, .textArray, .int8Array, .textArray, .int8Array, .int8Array, .int8Array, .byteaArray, .textArray])
 
     static let insertCommands = PreparedStatement(
         "segue_insert_commands",
         """
         INSERT INTO commands (id, navigator, seq, reply, fingerprint)
-        SELECT * FROM unnest($1::bytea[], $2::text[], $3::bigint[], $4::json[], $5::bigint[])
-        """, [.byteaArray, .textArray, .int8Array, .jsonArray, .int8Array])
+        SELECT * FROM unnest($1::bytea[], $2::text[], $3::bigint[], $4::text[], $5::bigint[])
+        """, [.byteaArray, .textArray, .int8Array, .textArray, .int8Array])
 
     /// The commands rows and the first events chunk in one statement: a batch of commands (the
     /// common one) then costs the server one statement in its transaction, as a plain
@@ -36,10 +36,10 @@ struct PostgresBatch {
         """
         WITH commands_rows AS (
             INSERT INTO commands (id, navigator, seq, reply, fingerprint)
-            SELECT * FROM unnest($10::bytea[], $11::text[], $12::bigint[], $13::json[], $14::bigint[]))
+            SELECT * FROM unnest($10::bytea[], $11::text[], $12::bigint[], $13::text[], $14::bigint[]))
         INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data)
         SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[],
-            $7::bigint[], $8::bytea[], $9::json[])
+            $7::bigint[], $8::bytea[], $9::text[])
         """, insertEvents.parameterTypes + insertCommands.parameterTypes)
 
     /// The accepted units, in order; their rows are bound only when the batch is sent (`steps`).
@@ -128,7 +128,7 @@ struct EventColumns {
     private var frame = PostgresArray(of: .int8)
     private var time = PostgresArray(of: .int8)
     private var command = PostgresArray(of: .bytea)
-    private var data = PostgresArray(of: .json)
+    private var data = PostgresArray(of: .text)
 
     var count: Int { Int(seq.count) }
 
@@ -165,7 +165,7 @@ struct CommandColumns {
     private var id = PostgresArray(of: .bytea)
     private var navigator = PostgresArray(of: .text)
     private var seq = PostgresArray(of: .int8)
-    private var reply = PostgresArray(of: .json)
+    private var reply = PostgresArray(of: .text)
     private var fingerprint = PostgresArray(of: .int8)
 
     var count: Int { Int(id.count) }

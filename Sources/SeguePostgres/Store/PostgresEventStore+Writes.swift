@@ -6,9 +6,9 @@ extension PostgresEventStore {
         "segue_upsert_snapshots",
         """
         INSERT INTO snapshots (navigator, seq, revision, state)
-        SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::json[])
+        SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[])
         ON CONFLICT (navigator, seq) DO UPDATE SET revision = EXCLUDED.revision, state = EXCLUDED.state
-        """, [.textArray, .int8Array, .int8Array, .jsonArray])
+        """, [.textArray, .int8Array, .int8Array, .textArray])
 
     /// Saves several snapshots in one statement (so one transaction): a checkpoint is all of them or
     /// none, and start-up never mixes snapshots of two checkpoints.
@@ -16,7 +16,7 @@ extension PostgresEventStore {
         var navigators = PostgresArray(of: .text)
         var seqs = PostgresArray(of: .int8)
         var revisions = PostgresArray(of: .int8)
-        var states = PostgresArray(of: .json)
+        var states = PostgresArray(of: .text)
         for snapshot in snapshots {
             navigators.append(snapshot.navigator)
             seqs.append(snapshot.seq)

@@ -28,12 +28,15 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
     /// the waiting by returning false), creates or migrates the schema and takes the log's writer lock
     /// (with `leases`, when several daemons share the log: no writer lock; every append is fenced).
     ///
-    /// - Parameter lockTimeout: how long an append waits for a lock held by another session (an
-    ///   operator's `LOCK TABLE`) before failing `unavailable`: SQLite's busy timeout.
+    /// - Parameters:
+    ///   - lockTimeout: how long an append waits for a lock held by another session (an operator's
+    ///     `LOCK TABLE`) before failing `unavailable`: SQLite's busy timeout.
+    ///   - willMigrate: called with the database's schema version before migrations that upgrade it
+    ///     run (the rewrite of version 4 takes seconds per million events).
     package init(
         settings: ConnectionSettings, durability: Durability = .full, lockTimeout: Duration = .seconds(2),
         retry: PostgresOpenRetry = .never, leases: ShardLeases? = nil,
-        progress: (PostgresOpenAttempt) -> Bool = { _ in true }
+        progress: (PostgresOpenAttempt) -> Bool = { _ in true }, willMigrate: (Int64) -> Void = { _ in }
     ) throws(StoreError) {
         var settings = settings
         if leases != nil {
@@ -46,11 +49,14 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         self.leases = leases
         let writer = PostgresLogWriter(
             settings: settings, durability: durability, lockTimeout: lockTimeout, leases: leases)
-        try retry.run({ () throws(StoreError) in try writer.open() }, progress: progress)
+        try retry.run({ () throws(StoreError) in try writer.open(willMigrate: willMigrate) }, progress: progress)
         migration = writer.migration
         reader = PostgresLogReader(settings: settings)
         committer = GroupCommitter(writer: writer)
     }
+
+    /// The schema version this build creates and migrates to.
+    package static var currentSchemaVersion: Int64 { PostgresSchema.currentVersion }
 
     /// Same as `init(settings:…)` for a conninfo string or `postgresql://` URL.
     package convenience init(

@@ -30,12 +30,12 @@ extension PostgresLogWriter {
 
     /// Connects and sets up: schema (migrated on the first open, checked after), the old session's
     /// process ended, the writer lock, an unknown batch outcome read back, and the log's end.
-    func openSession(first: Bool) throws(StoreError) {
+    func openSession(first: Bool, willMigrate: (Int64) -> Void = { _ in }) throws(StoreError) {
         let session = try PostgresSession(
             settings, role: .writer(durability, lockTimeoutMilliseconds: lockTimeoutMilliseconds))
         if first {
             let started = ContinuousClock.now
-            let found = try PostgresSchema.migrate(session.connection, location: location)
+            let found = try PostgresSchema.migrate(session.connection, location: location, willMigrate: willMigrate)
             if found != 0 && found < PostgresSchema.currentVersion {
                 migration = SchemaMigration(
                     from: found, to: PostgresSchema.currentVersion, took: ContinuousClock.now - started)

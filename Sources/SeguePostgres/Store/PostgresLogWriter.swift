@@ -59,8 +59,8 @@ final class PostgresLogWriter: BatchWriter {
     }
 
     /// Opens the first session: schema created or migrated, writer lock taken.
-    func open() throws(StoreError) {
-        try openSession(first: true)
+    func open(willMigrate: (Int64) -> Void = { _ in }) throws(StoreError) {
+        try openSession(first: true, willMigrate: willMigrate)
     }
 
     func close() {

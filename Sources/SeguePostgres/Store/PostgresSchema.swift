@@ -3,10 +3,10 @@ import SegueStore
 /// The log's tables in PostgreSQL, as an ordered list of migrations recorded in `schema_version`.
 ///
 /// The same tables as SQLite's (docs/design.md, "The store"), with PostgreSQL's types: `data`,
-/// `reply` and `state` are `json`, which keeps the exact text (so an export is byte-identical) and
-/// lets an operator query it (`data->>'to'`); command ids are `bytea`, since a client's id may hold
-/// any character, NUL included, which `text` refuses, and their order is then bytewise as in
-/// SQLite. Navigator names sort bytewise too (`COLLATE "C"`), whatever the database's collation.
+/// `reply` and `state` are `text` holding JSON exactly as segued wrote it (so an export is
+/// byte-identical; an operator queries it through a cast, `data::json->>'to'`); command ids are
+/// `bytea`, since a client's id may hold any character, NUL included, which `text` refuses, and
+/// their order is then bytewise as in SQLite. Navigator names sort bytewise too (`COLLATE "C"`), whatever the database's collation.
 /// One statement-level trigger refuses UPDATE, DELETE and TRUNCATE of events.
 ///
 /// Migration `n` (1-based) takes a database from version `n - 1` to `n`; a database newer than the
@@ -90,14 +90,26 @@ enum PostgresSchema {
         """
         ALTER TABLE events DROP CONSTRAINT events_seq_check, DROP CONSTRAINT events_revision_check;
         """,
+        // 4: the JSON columns as text. As `json` the server parsed every row segued had just written
+        // with its own serializer (docs/performance.md, "The server's share of a commit"); what
+        // segued reads back it parses itself, and `segue import` checks each line. Rewrites the
+        // three tables once (`willMigrate` lets the daemon say so and keep systemd waiting).
+        """
+        ALTER TABLE events ALTER COLUMN data TYPE text;
+        ALTER TABLE snapshots ALTER COLUMN state TYPE text;
+        ALTER TABLE commands ALTER COLUMN reply TYPE text;
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }
 
     /// Creates `schema_version` if missing, then brings the database to `currentVersion`; returns the
-    /// version the database had (0 for a new one).
+    /// version the database had (0 for a new one). `willMigrate` is called with that version before
+    /// the migrations of a database that had one run (they may take a while on a large log).
     @discardableResult
-    static func migrate(_ connection: PostgresConnection, location: String) throws(StoreError) -> Int64 {
+    static func migrate(
+        _ connection: PostgresConnection, location: String, willMigrate: (Int64) -> Void = { _ in }
+    ) throws(StoreError) -> Int64 {
         try createVersionTableIfMissing(connection, location: location)
         let action = "Cannot create or migrate the event store's schema at \(location)"
         try mapped(action) { () throws(PostgresError) in try connection.execute("BEGIN") }
@@ -106,6 +118,7 @@ enum PostgresSchema {
                 try connection.execute("LOCK TABLE schema_version IN SHARE ROW EXCLUSIVE MODE")
             }
             let version = try currentVersion(of: connection, location: location)
+            if version > 0 && version < currentVersion { willMigrate(version) }
             try mapped(action) { () throws(PostgresError) in
                 for index in Int(version)..<migrations.count {
                     try connection.execute(migrations[index])
