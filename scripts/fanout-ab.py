@@ -8,16 +8,10 @@ outlasts the window, subscribes to every tick, and reads the daemon's CPU time (
 the ticks received over the window. The builds alternate round by round, so a noisy machine slows
 both alike; the ratio new/old of the medians is the figure (docs/performance.md). Needs pyzmq.
 """
-import argparse, json, os, shutil, socket, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
 import zmq
 
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+from script_support import free_port
 
 
 def cpu_seconds(pid):

@@ -9,19 +9,14 @@ databases). One pyzmq DEALER per daemon sends non-animated push/pop pairs, waiti
 and --gap-us after it, alternating between the daemons every command (which goes first swaps every
 round). So the server's and the machine's drift hit both builds alike, which `segue-bench`'s
 separate runs cannot promise: there the limit moves by more than a few microseconds between runs.
-Prints each build's push p50 and the difference (docs/performance.md). The first 200 rounds warm
-up and are not counted. Needs pyzmq and psql.
+Prints each build's push p50 and the difference (docs/performance.md). The second daemon comes out
+a few microseconds ahead even against itself (-4.8 and -3.1 us here), so run each comparison both
+ways round and take the mean. The first 200 rounds warm up and are not counted. Needs pyzmq and psql.
 """
-import argparse, json, os, socket, statistics, subprocess, time
+import argparse, json, os, statistics, subprocess, time
 import zmq
 
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+from script_support import free_port
 
 
 def psql(sql):
