@@ -115,6 +115,36 @@ import Testing
         #expect(store.lastSeq == 1)
     }
 
+    /// Another session holds the schema's lock past the lock timeout (another daemon of the log
+    /// migrating a large log): the open says so and tries again until the lock is free.
+    @Test func anOpenWaitsOutAMigrationHeldByAnotherSession() throws {
+        let place = try LogPlace(.postgres)
+        try place.open().close()
+        // Handed to the releasing thread, and not touched here again.
+        nonisolated(unsafe) let admin = try PostgresSchemaTests.admin(place)
+        try admin.execute("BEGIN; LOCK TABLE schema_version IN ACCESS EXCLUSIVE MODE")
+        let releaser = Thread {
+            usleep(1_000_000)
+            try? admin.execute("COMMIT")
+        }
+        releaser.start()
+        let attempts = Mutex<[PostgresOpenAttempt]>([])
+        let retry = PostgresOpenRetry(
+            firstDelay: .milliseconds(100), longestDelay: .milliseconds(200), giveUpAfter: .seconds(30))
+        let store = try PostgresEventStore(
+            settings: ConnectionSettings(conninfo: place.conninfo!), lockTimeout: .milliseconds(200), retry: retry
+        ) { attempt in
+            attempts.withLock { $0.append(attempt) }
+            return true
+        }
+        let seen = attempts.withLock { $0 }
+        #expect(!seen.isEmpty)
+        #expect(seen.allSatisfy { $0.error.sqlState == SQLState.lockNotAvailable })
+        var numberer = Numberer()
+        try store.append(numberer.unit("main"))
+        #expect(store.lastSeq == 1)
+    }
+
     @Test func faultsThatWaitingCannotClearFailAtOnce() throws {
         let server = try LogPlace.server()
         let reports = Mutex(0)

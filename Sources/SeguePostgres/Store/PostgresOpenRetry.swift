@@ -26,11 +26,13 @@ package struct PostgresOpenRetry: Sendable {
     package static let untilStopped = PostgresOpenRetry(
         firstDelay: .milliseconds(250), longestDelay: .seconds(5), giveUpAfter: nil)
 
-    /// Whether an open that failed with `error` may succeed later.
+    /// Whether an open that failed with `error` may succeed later: the server unreachable, starting,
+    /// shutting down or out of connections, or a lock the open needs held past the lock timeout
+    /// (another daemon of the log migrating its schema, which may take a minute on a large log).
     static func mayClear(_ error: StoreError) -> Bool {
         guard error.kind == .postgres, let state = error.sqlState else { return false }
         return state.hasPrefix("08") || state == SQLState.cannotConnectNow || state == SQLState.adminShutdown
-            || state == "53300"
+            || state == "53300" || state == SQLState.lockNotAvailable
     }
 
     /// Runs `open` until it succeeds, the error is one that does not clear, time is up or
