@@ -31,8 +31,11 @@ export SEGUED=${SEGUED:-.build/debug/segued}
 [ -x "$SEGUED" ] || { echo "crash-daemon: no segued at $SEGUED (build it, or set SEGUED)" >&2; exit 2; }
 python3 -c 'import zmq' 2>/dev/null || { echo "crash-daemon: needs pyzmq (python3 -m pip install pyzmq)" >&2; exit 2; }
 exec python3 - <<'PYTHON'
-import json, os, random, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import json, os, random, re, shutil, signal, subprocess, sys, tempfile, threading, time
 import zmq
+
+sys.path.insert(0, "scripts")  # run from the repository root (the cd above)
+from script_support import free_port
 
 ROUNDS = int(os.environ["CRASH_ROUNDS"])
 SEGUED = os.environ["SEGUED"]
@@ -48,14 +51,6 @@ if DURABILITY not in ("full", "relaxed"):
     sys.exit(f"crash-daemon: CRASH_DURABILITY must be full or relaxed, not {DURABILITY!r}")
 rng = random.Random(SEED)
 ctx = zmq.Context()
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 data_dir = tempfile.mkdtemp(prefix="segue-crash-")
