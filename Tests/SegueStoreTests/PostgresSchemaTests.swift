@@ -67,8 +67,7 @@ import Testing
     func anOlderLogMovesToTheCurrentVersionKeepingEveryByte(version: Int) throws {
         let place = try LogPlace(.postgres)
         let admin = try Self.admin(place)
-        try admin.execute(
-            "CREATE TABLE schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        try PostgresSchema.createVersionTableIfMissing(admin, location: "test")
         for migration in PostgresSchema.migrations.prefix(version) { try admin.execute(migration) }
         try admin.execute("INSERT INTO schema_version SELECT generate_series(1, \(version))")
         // As `json` stored them: the text as written, spaces and escapes included.

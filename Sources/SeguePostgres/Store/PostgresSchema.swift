@@ -137,7 +137,7 @@ enum PostgresSchema {
 
     /// `schema_version` is created alone first: a role without CREATE can then still open a
     /// database that is migrated already (creating needs the privilege even with IF NOT EXISTS).
-    private static func createVersionTableIfMissing(_ connection: PostgresConnection, location: String)
+    static func createVersionTableIfMissing(_ connection: PostgresConnection, location: String)
         throws(StoreError)
     {
         let action = "Cannot create the schema_version table at \(location)"
