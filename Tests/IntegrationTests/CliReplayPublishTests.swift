@@ -18,7 +18,18 @@ import Testing
 
     /// Drives a real segued through animated, interactive and queued transitions on two navigators and
     /// returns its data dir (the daemon stopped) and every event and tick it published, in order.
+    ///
+    /// A daemon that falls behind on a loaded machine resolves the frames it skipped without ticks
+    /// (docs/protocol.md), which a replay publishes: such a recording is made again, up to 3 times.
     static func record() throws -> (dataDir: String, live: [Message]) {
+        for run in 1...3 {
+            let recording = try recordOnce()
+            if recording.missedFrames == 0 || run == 3 { return (recording.dataDir, recording.live) }
+        }
+        preconditionFailure("the last run returns")
+    }
+
+    private static func recordOnce() throws -> (dataDir: String, live: [Message], missedFrames: Int64) {
         let d = try DaemonProcess()
         defer { d.stop() }
         let subscriber = try TestSubscriber(endpoint: d.publishEndpoint, topics: ["event/", "tick/", "hb/"])
@@ -47,8 +58,9 @@ import Testing
         }
         #expect(try client.list().allSatisfy { $0.transition == nil })
         let live = try subscriber.collect(idle: .milliseconds(300)).filter { $0.topic != "hb/" }
+        let missed = try TestClient(endpoint: d.commandEndpoint).missedFrames()
         #expect(d.stop() == 0)
-        return (d.logLocation, try live.map { try message($0.topic, $0.raw) })
+        return (d.logLocation, try live.map { try message($0.topic, $0.raw) }, missed)
     }
 
     static func message(_ topic: String, _ raw: [UInt8]) throws -> Message {
