@@ -72,6 +72,36 @@ import Testing
         #expect(h.advance(frames: 10).logLines.isEmpty, "the next stall within the interval is only counted")
     }
 
+    /// A transition that ends in skipped frames still has its final tick, at its end frame and the
+    /// same as without the stall; several navigators' in frame order, each behind its completion.
+    @Test(arguments: [30, 60] as [Int64])
+    func aStallKeepsTheFinalTicksOfTransitionsEndingInIt(stall: Int64) throws {
+        func started() throws -> EngineHarness {
+            let h = try EngineHarness()
+            _ = h.call(Self.create)
+            _ = h.call(#"{"cmd":"create","navigator":"q","root":"Home"}"#)
+            _ = h.call(Self.push("A"))
+            _ = h.advance(frames: 3)
+            _ = h.call(#"{"cmd":"present","navigator":"q","screen":"B","animator":{"duration":0.1}}"#)
+            return h
+        }
+        let live = try started()
+        var expected: [JSON] = []
+        for _ in 0..<stall { expected += live.advance(frames: 1).tickBodies.filter { $0["final"] == true } }
+        #expect(expected.map { $0["navigator"] } == ["q", "r"], "the later present ends first")
+
+        let stalled = try started()
+        let out = stalled.advance(frames: stall)
+        #expect(stalled.core.stats.missedFrames == stall - 6)
+        #expect(out.tickBodies.filter { $0["final"] == true } == expected)
+        let frames = out.tickBodies.compactMap { $0["frame"]?.int64Value }
+        #expect(frames == frames.sorted())
+        // Each final tick goes out after the event it shows.
+        let topics = out.topics
+        #expect(topics.firstIndex(of: "event/q/")! < topics.firstIndex(of: "tick/q/")!, "\(topics)")
+        #expect(topics.firstIndex(of: "event/r/")! < topics.firstIndex(of: "tick/r/")!, "\(topics)")
+    }
+
     /// When closing a frame costs more than half a frame period, a command resolves the frames before
     /// it without ticks rather than wait behind them, and a read closes none.
     @Test func overloadShedsTicksForCommands() throws {

@@ -167,6 +167,46 @@ package struct Fleet: Sendable {
     /// merged by frame (stable, so ties keep the active order). Frames are usually closed one at a
     /// time, when every due event is in the frame being closed.
     package mutating func advance(toFrame frame: Int64) -> [EventRecord] {
+        decideDue(toFrame: frame).map {
+            append($0.event, navigator: $0.name, time: max(clock.instant(ofFrame: $0.frame), lastTime))
+        }
+    }
+
+    /// `advance(toFrame:)` over frames the loop skips (it fell behind), handing `finalTick` the final
+    /// tick of each transition that ends on the way: at its end frame, from the navigator's state as
+    /// of that frame, as closing that frame would have made it. So a subscriber sees every transition
+    /// end, skipped frames or not.
+    package mutating func advance(toFrame frame: Int64, finalTick: (Tick) -> Void) -> [EventRecord] {
+        let due = decideDue(toFrame: frame)
+        var records: [EventRecord] = []
+        records.reserveCapacity(due.count)
+        let delay = presentationDelay
+        var start = 0
+        // Frame by frame: once a frame's events are in, its navigators' states are as of that frame.
+        while start < due.count {
+            let at = due[start].frame
+            var end = start
+            while end < due.count, due[end].frame == at {
+                let time = max(clock.instant(ofFrame: at), lastTime)
+                records.append(append(due[end].event, navigator: due[end].name, time: time))
+                end += 1
+            }
+            // A navigator's events of one frame are adjacent (decided together, sorted stably).
+            for index in start..<end where index == start || due[index - 1].name != due[index].name {
+                let known = digests[due[index].name]
+                inPlace(due[index].name) {
+                    Navigator.forEachFinalTick($0, frame: at, presentationDelay: delay, digest: { known }, finalTick)
+                }
+            }
+            start = end
+        }
+        return records
+    }
+
+    /// The events the clock decides up to `frame`, in frame order, not yet appended.
+    private mutating func decideDue(
+        toFrame frame: Int64
+    ) -> [(frame: Int64, order: Int, name: String, event: NavigationEvent)] {
         if let earliestDue, frame < earliestDue { return [] }
         var due: [(frame: Int64, order: Int, name: String, event: NavigationEvent)] = []
         var later = Int64.max
@@ -185,11 +225,10 @@ package struct Fleet: Sendable {
                 }
             }
         }
-        // Appending the due events below changes states, which clears this again.
+        // Appending the due events changes states, which clears this again.
         earliestDue = later
-        guard !due.isEmpty else { return [] }
         due.sort { ($0.frame, $0.order) < ($1.frame, $1.order) }
-        return due.map { append($0.event, navigator: $0.name, time: max(clock.instant(ofFrame: $0.frame), lastTime)) }
+        return due
     }
 
     /// Advances every navigator to `frame` and takes its ticks; later commands land after it.

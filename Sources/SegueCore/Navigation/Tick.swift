@@ -95,19 +95,28 @@ extension Navigator {
         _ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0,
         digest known: () -> (revision: Int64, digest: SHA256.Digest)? = { nil }, _ body: (Tick) -> Void
     ) {
-        for ended in state.ended where ended.endFrame == frame {
-            let fraction: Double = ended.phase == .completed ? 1 : 0
-            var made = tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true)
-            let digest = known().flatMap { $0.revision == state.revision ? $0.digest : nil }
-            made.digest = (digest ?? StateDigest.digest(of: state)).hex
-            made.presentationDelay = presentationDelay
-            body(made)
-        }
+        forEachFinalTick(state, frame: frame, presentationDelay: presentationDelay, digest: known, body)
         // Through the box: `state.transition` would copy the transition out of it for every tick.
         if let box = state.transitionStorage, box.value.startFrame <= frame {
             var made = tick(
                 state, box.value, frame: frame, phase: box.value.phase, fraction: box.value.fraction(at: frame),
                 final: false)
+            made.presentationDelay = presentationDelay
+            body(made)
+        }
+    }
+
+    /// The final ticks of the transitions that ended in `frame`, the first part of `forEachTick`.
+    @inline(__always)
+    package static func forEachFinalTick(
+        _ state: NavigatorState, frame: Int64, presentationDelay: Int64 = 0,
+        digest known: () -> (revision: Int64, digest: SHA256.Digest)? = { nil }, _ body: (Tick) -> Void
+    ) {
+        for ended in state.ended where ended.endFrame == frame {
+            let fraction: Double = ended.phase == .completed ? 1 : 0
+            var made = tick(state, ended.transition, frame: frame, phase: ended.phase, fraction: fraction, final: true)
+            let digest = known().flatMap { $0.revision == state.revision ? $0.digest : nil }
+            made.digest = (digest ?? StateDigest.digest(of: state)).hex
             made.presentationDelay = presentationDelay
             body(made)
         }

@@ -38,9 +38,12 @@ extension EngineCore {
         if skipping {
             // Behind (a stall, a suspended process, overload): resolve the clock's events for the
             // skipped frames, but publish ticks only for the most recent ones (none while a command
-            // closes frames under overload, `publishTicks: false`).
+            // closes frames under overload, `publishTicks: false`), apart from the final ticks of
+            // the transitions that end on the way: a subscriber still sees each transition end.
             let skipTo = target - keep
-            submitClockEvents(fleet.advance(toFrame: skipTo))
+            var finals: [Tick] = []
+            submitClockEvents(fleet.advance(toFrame: skipTo) { finals.append($0) })
+            publishSkippedFinals(finals)
             fleet.prune(after: skipTo)
             stats.missedFrames += skipTo - first + 1
             fleet.skipFrames(through: skipTo)
@@ -69,6 +72,20 @@ extension EngineCore {
             }
         }
         lastCloseNanoseconds = timer.monotonic() - started
+    }
+
+    /// The final ticks of skipped frames, in frame order, each frame's as its own batch, behind the
+    /// events just decided (they show them).
+    private func publishSkippedFinals(_ finals: [Tick]) {
+        guard !finals.isEmpty else { return }
+        let seq = fleet.lastSeq
+        let durable = durableSeq
+        for (index, tick) in finals.enumerated() {
+            if index > 0, finals[index - 1].frame != tick.frame { sendFrameTicks() }
+            publishTick(tick, after: seq, durable: durable)
+        }
+        sendFrameTicks()
+        stats.ticks += Int64(finals.count)
     }
 
     /// Keeps the stall for `stats` and logs it: the first at once, later ones at most every
