@@ -83,12 +83,15 @@ import Testing
             _ = h.call(Self.push("A"))
             _ = h.advance(frames: 3)
             _ = h.call(#"{"cmd":"present","navigator":"q","screen":"B","animator":{"duration":0.1}}"#)
+            // Placed in the first frame not closed yet: it ends there, before the stall's clock events.
+            _ = h.call(#"{"cmd":"create","navigator":"n","root":"Home"}"#)
+            _ = h.call(#"{"cmd":"push","navigator":"n","screen":"C","animated":false}"#)
             return h
         }
         let live = try started()
         var expected: [JSON] = []
         for _ in 0..<stall { expected += live.advance(frames: 1).tickBodies.filter { $0["final"] == true } }
-        #expect(expected.map { $0["navigator"] } == ["q", "r"], "the later present ends first")
+        #expect(expected.map { $0["navigator"] } == ["n", "q", "r"], "the later present ends first")
 
         let stalled = try started()
         let out = stalled.advance(frames: stall)

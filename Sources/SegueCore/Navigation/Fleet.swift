@@ -175,12 +175,24 @@ package struct Fleet: Sendable {
     /// `advance(toFrame:)` over frames the loop skips (it fell behind), handing `finalTick` the final
     /// tick of each transition that ends on the way: at its end frame, from the navigator's state as
     /// of that frame, as closing that frame would have made it. So a subscriber sees every transition
-    /// end, skipped frames or not.
+    /// end, skipped frames or not: those the clock ends, and those a command ended in the first
+    /// frame not closed yet (a non-animated push placed just before the loop fell behind).
     package mutating func advance(toFrame frame: Int64, finalTick: (Tick) -> Void) -> [EventRecord] {
+        let delay = presentationDelay
+        let first = closedFrame + 1
+        for name in active {
+            let known = digests[name]
+            inPlace(name) { state in
+                // Ended by a command, and no clock event due by then: the state is as of that frame.
+                guard let end = state.ended.last?.endFrame, end >= first, end <= frame,
+                    Navigator.nextDueFrame(state).map({ $0 > end }) ?? true
+                else { return }
+                Navigator.forEachFinalTick(state, frame: end, presentationDelay: delay, digest: { known }, finalTick)
+            }
+        }
         let due = decideDue(toFrame: frame)
         var records: [EventRecord] = []
         records.reserveCapacity(due.count)
-        let delay = presentationDelay
         var start = 0
         // Frame by frame: once a frame's events are in, its navigators' states are as of that frame.
         while start < due.count {
