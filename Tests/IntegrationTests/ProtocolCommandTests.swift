@@ -241,21 +241,9 @@ import Testing
         // A subscriber to every tick that never reads (a queue of one message): each frame's 1,500
         // ticks are then written and sent, which overloads a release build as well as a debug one.
         // Without it a release build closes these frames within half a period and sheds nothing.
-        let stuckContext = try ZMQContext()
-        let stuck = try ZMQSocket(stuckContext, .sub)
-        defer {
-            stuck.close()
-            stuckContext.terminate()
-        }
-        try stuck.setLinger(.zero)
-        try stuck.setReceiveHighWaterMark(1)
-        try stuck.subscribe("tick/")
-        try stuck.connect(daemon.publishEndpoint)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while try c.call(["cmd": "stats"])["subscriptions"]?.int64Value ?? 0 < 1 {
-            guard ContinuousClock.now < deadline else { throw WaitTimeout(what: "the tick subscription to arrive") }
-            usleep(2_000)
-        }
+        let stuck = try StuckSubscriber(endpoint: daemon.publishEndpoint, topic: "tick/")
+        defer { withExtendedLifetime(stuck) {} }
+        try stuck.waitCounted(c)
         let count = 1_500
         func pipelined(_ bodies: [JSON]) throws {
             var sent = 0

@@ -26,16 +26,8 @@ import Testing
         let config = try Reliability.writeConfig(["limits": ["publishHighWaterMark": 1000]], in: dir)
         let daemon = try DaemonProcess(dataDir: dir, arguments: ["--config", config])
         // The stuck peer: subscribed to everything, a receive queue of one message, never reads.
-        let stuckContext = try ZMQContext()
-        let stuck = try ZMQSocket(stuckContext, .sub)
-        try stuck.setLinger(.zero)
-        try stuck.setReceiveHighWaterMark(1)
-        try stuck.subscribe("")
-        try stuck.connect(daemon.publishEndpoint)
-        defer {
-            stuck.close()
-            stuckContext.terminate()
-        }
+        let stuck = try StuckSubscriber(endpoint: daemon.publishEndpoint, topic: "")
+        defer { withExtendedLifetime(stuck) {} }
         let watcher = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/anim0/"])
         usleep(200_000)
         let client = try TestClient(endpoint: daemon.commandEndpoint)
