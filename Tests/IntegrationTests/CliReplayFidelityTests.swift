@@ -31,7 +31,8 @@ import Testing
         }
         try client.push(
             "d", ScreenSpec(name: "Detail", params: ["n": 1]),
-            options: TransitionOptions(animator: ["duration": 0.6, "style": "fade"]))
+            // Long enough to be in flight when interrupted below on a loaded machine.
+            options: TransitionOptions(animator: ["duration": 5, "style": "fade"]))
 
         // b: an interactive pop finished; c: one cancelled.
         try client.begin("b", .pop, envelope: CommandEnvelope(owner: "pan-b"))
@@ -42,14 +43,18 @@ import Testing
             usleep(16_000)
         }
         try client.begin("d", nil)  // interrupt
-        try client.update("d", percent: 0.8, velocity: 0.5)
+        try client.update("d", percent: 0.95, velocity: 0.5)
         try client.finish("b", velocity: 0.6, envelope: CommandEnvelope(owner: "pan-b"))
         try client.cancel("c", completionSpeed: 2)
         try client.end("d", velocity: 0.5)
         usleep(100_000)
         try client.pop(
             "a", options: TransitionOptions(animator: ["duration": 0.15, "curve": ["bezier": [0.2, 0, 0, 1]]]))
-        usleep(800_000)  // everything settles
+        // Everything settles (d finishes from 0.95 over 0.25 s).
+        let settled = ContinuousClock.now + .seconds(10)
+        while try !client.list().allSatisfy({ $0.transition == nil }), ContinuousClock.now < settled {
+            usleep(50_000)
+        }
         #expect(try client.list().allSatisfy { $0.transition == nil })
 
         let live = try subscriber.collect(idle: .milliseconds(300))
