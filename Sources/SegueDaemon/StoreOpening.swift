@@ -40,11 +40,13 @@ enum StoreOpening {
                     status(line)
                     return true
                 },
-                willMigrate: { version in
-                    let line =
-                        "Migrating the log's schema from version \(version) to "
-                        + "\(PostgresEventStore.currentSchemaVersion) (once, after an upgrade); a rewrite of the "
-                        + "log's tables takes seconds per million events"
+                willMigrate: { upgrade in
+                    var line =
+                        "Migrating the log's schema from version \(upgrade.from) to \(upgrade.to) (once, after an "
+                        + "upgrade)"
+                    if let rewrite = upgrade.rewrite {
+                        line += "; it rewrites the log's tables (\(rewrite.description)): seconds per million events"
+                    }
                     logger.notice(line + ".")
                     status(line)
                     keepAlive.start()

@@ -12,6 +12,42 @@ import Testing
         return try PostgresTestServer.start()
     }
 
+    /// `segued --check-config` connects and says what the next start does to the schema: create it,
+    /// nothing, or a migration that rewrites the tables (with their size, to plan the pause by).
+    @Test func checkConfigSaysWhatTheNextStartDoesToTheSchema() throws {
+        let server = try StoreBackend.server()
+        let schema = try server.makeSchema()
+        let dir = DaemonProcess.temporaryDirectory()
+        let config = try Reliability.writeConfig(
+            ["store": ["kind": "postgres", "conninfo": .string(schema.conninfo)]], in: dir)
+        func check() throws -> String {
+            let result = try Reliability.run(
+                DaemonProcess.binary("segued"), ["--check-config", "--config", config, "--data-dir", dir + "/data"])
+            #expect(result.status == 0, "\(result.output)")
+            return result.output
+        }
+        #expect(try check().contains(": no Segue schema yet; segued creates version 4 at its first start"))
+        let daemon = try DaemonProcess(dataDir: dir, store: .sqlite, arguments: ["--config", config])
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "navigator": "r", "root": "Home"])
+        #expect(daemon.stop() == 0)
+        #expect(try check().contains(": schema version 4, current"))
+
+        // Back to what version 3 left: the next start rewrites the tables.
+        try server.admin().execute(
+            """
+            SET search_path = \(schema.name);
+            ALTER TABLE events ALTER COLUMN data TYPE json USING data::json;
+            DELETE FROM schema_version WHERE version = 4;
+            """)
+        let output = try check()
+        #expect(
+            output.contains(
+                ": schema version 3; segued migrates it to 4 at its next start, rewriting the log's tables ("),
+            "\(output)")
+        #expect(output.contains(" kB") || output.contains(" MB"), "\(output)")
+    }
+
     /// The server killed (`pg_ctl stop -m immediate`) under a running daemon: commands get
     /// `unavailable` and nothing they asked for is kept; once the server is back, commands succeed
     /// again without a restart of segued, and every acknowledged event is in the log.

@@ -85,9 +85,22 @@ import Testing
         let checks = "SELECT count(*)::bigint FROM pg_constraint WHERE conrelid = 'events'::regclass AND contype = 'c'"
         #expect(try admin.query(checks).int64(0, 0) == (version < 3 ? 2 : 0))
 
-        let store = try #require(try place.open() as? PostgresEventStore)
+        // `segued --check-config` tells what the next start will do, and the start says it again.
+        let settings = try ConnectionSettings(conninfo: place.conninfo!)
+        let check = try PostgresStoreCheck(settings: settings)
+        let rewrite = try #require(check.rewrite)
+        #expect(check.schemaVersion == Int64(version) && rewrite.bytes > 0, "\(rewrite)")
+        #expect(
+            check.summary.hasPrefix(
+                "schema version \(version); segued migrates it to 4 at its next start, "
+                    + "rewriting the log's tables (\(rewrite.description)) while it serves nothing"), "\(check.summary)"
+        )
+        var upgrades: [PostgresSchemaUpgrade] = []
+        let store = try PostgresEventStore(settings: settings, willMigrate: { upgrades.append($0) })
+        #expect(upgrades == [PostgresSchemaUpgrade(from: Int64(version), to: 4, rewrite: rewrite)])
         #expect(try store.schemaVersion() == 4)
         #expect(store.migration?.from == Int64(version) && store.migration?.to == 4)
+        #expect(try PostgresStoreCheck(settings: settings).summary == "schema version 4, current")
         #expect(try admin.query(checks).int64(0, 0) == 0)
         let types = try admin.query(
             """
@@ -110,6 +123,29 @@ import Testing
         try store.append(numberer.unit("main", count: 2, commandID: "c2", reply: ["ok": true]))
         #expect(try store.allEvents().count == 4)
         #expect(try store.integrityCheck() == [])
+    }
+
+    /// A database segued has not used yet has nothing to rewrite, and the check says so; a log of
+    /// any version before 4 is rewritten on the way.
+    @Test func aNewDatabaseHasNothingToRewrite() throws {
+        let place = try LogPlace(.postgres)
+        let settings = try ConnectionSettings(conninfo: place.conninfo!)
+        let new = try PostgresStoreCheck(settings: settings)
+        #expect(new.schemaVersion == 0 && new.rewrite == nil)
+        #expect(new.summary == "no Segue schema yet; segued creates version 4 at its first start")
+        #expect(PostgresSchemaUpgrade.rewrites(from: 3) && PostgresSchemaUpgrade.rewrites(from: 1))
+        #expect(!PostgresSchemaUpgrade.rewrites(from: 0) && !PostgresSchemaUpgrade.rewrites(from: 4))
+    }
+
+    @Test(
+        arguments: [
+            (12, "1 kB"), (999_000, "999 kB"), (1_000_000, "1 MB"), (421_300_000, "421 MB"),
+        ] as [(Int64, String)])
+    func tableSizesReadAsOperatorsWriteThem(bytes: Int64, text: String) {
+        #expect(PostgresSchemaUpgrade.TableSizes(bytes: bytes, events: nil).description == text)
+        #expect(
+            PostgresSchemaUpgrade.TableSizes(bytes: bytes, events: 1_234_567).description
+                == text + ", about 1,234,567 events")
     }
 
     @Test func aDatabaseWithSomeoneElsesEventsTableIsRefused() throws {

@@ -31,12 +31,13 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
     /// - Parameters:
     ///   - lockTimeout: how long an append waits for a lock held by another session (an operator's
     ///     `LOCK TABLE`) before failing `unavailable`: SQLite's busy timeout.
-    ///   - willMigrate: called with the database's schema version before migrations that upgrade it
-    ///     run (the rewrite of version 4 takes seconds per million events).
+    ///   - willMigrate: told what the migrations that upgrade the database will do before they run
+    ///     (the rewrite of version 4 takes seconds per million events).
     package init(
         settings: ConnectionSettings, durability: Durability = .full, lockTimeout: Duration = .seconds(2),
         retry: PostgresOpenRetry = .never, leases: ShardLeases? = nil,
-        progress: (PostgresOpenAttempt) -> Bool = { _ in true }, willMigrate: (Int64) -> Void = { _ in }
+        progress: (PostgresOpenAttempt) -> Bool = { _ in true },
+        willMigrate: (PostgresSchemaUpgrade) -> Void = { _ in }
     ) throws(StoreError) {
         var settings = settings
         if leases != nil {

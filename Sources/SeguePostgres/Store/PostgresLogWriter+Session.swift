@@ -30,7 +30,7 @@ extension PostgresLogWriter {
 
     /// Connects and sets up: schema (migrated on the first open, checked after), the old session's
     /// process ended, the writer lock, an unknown batch outcome read back, and the log's end.
-    func openSession(first: Bool, willMigrate: (Int64) -> Void = { _ in }) throws(StoreError) {
+    func openSession(first: Bool, willMigrate: (PostgresSchemaUpgrade) -> Void = { _ in }) throws(StoreError) {
         let session = try PostgresSession(
             settings, role: .writer(durability, lockTimeoutMilliseconds: lockTimeoutMilliseconds))
         if first {

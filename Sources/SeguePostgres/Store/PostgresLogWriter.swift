@@ -59,7 +59,7 @@ final class PostgresLogWriter: BatchWriter {
     }
 
     /// Opens the first session: schema created or migrated, writer lock taken.
-    func open(willMigrate: (Int64) -> Void = { _ in }) throws(StoreError) {
+    func open(willMigrate: (PostgresSchemaUpgrade) -> Void = { _ in }) throws(StoreError) {
         try openSession(first: true, willMigrate: willMigrate)
     }
 

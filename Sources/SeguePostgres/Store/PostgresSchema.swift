@@ -104,11 +104,11 @@ enum PostgresSchema {
     static var currentVersion: Int64 { Int64(migrations.count) }
 
     /// Creates `schema_version` if missing, then brings the database to `currentVersion`; returns the
-    /// version the database had (0 for a new one). `willMigrate` is called with that version before
-    /// the migrations of a database that had one run (they may take a while on a large log).
+    /// version the database had (0 for a new one). `willMigrate` is told what the migrations of a
+    /// database that had one will do before they run (a rewrite takes a while on a large log).
     @discardableResult
     static func migrate(
-        _ connection: PostgresConnection, location: String, willMigrate: (Int64) -> Void = { _ in }
+        _ connection: PostgresConnection, location: String, willMigrate: (PostgresSchemaUpgrade) -> Void = { _ in }
     ) throws(StoreError) -> Int64 {
         try createVersionTableIfMissing(connection, location: location)
         let action = "Cannot create or migrate the event store's schema at \(location)"
@@ -118,7 +118,9 @@ enum PostgresSchema {
                 try connection.execute("LOCK TABLE schema_version IN SHARE ROW EXCLUSIVE MODE")
             }
             let version = try currentVersion(of: connection, location: location)
-            if version > 0 && version < currentVersion { willMigrate(version) }
+            if version > 0 && version < currentVersion {
+                willMigrate(try mapped(action) { () throws(PostgresError) in try .from(version, on: connection) })
+            }
             try mapped(action) { () throws(PostgresError) in
                 for index in Int(version)..<migrations.count {
                     try connection.execute(migrations[index])

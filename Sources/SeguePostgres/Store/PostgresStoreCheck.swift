@@ -8,18 +8,23 @@ package struct PostgresStoreCheck: Sendable {
     package var schemaVersion: Int64
     /// This build's schema version; an older database is migrated at the next start.
     package var currentVersion: Int64
+    /// The tables' size when that migration rewrites them: segued serves nothing until it ends.
+    package var rewrite: PostgresSchemaUpgrade.TableSizes?
 
     /// Connects as the writer would and reads `schema_version`; throws what a start would fail on.
     package init(settings: ConnectionSettings) throws(StoreError) {
         let session = try PostgresSession(settings, role: .writer(.full, lockTimeoutMilliseconds: 2000))
-        schemaVersion = try mapped("Cannot read the schema version at \(session.location)") {
+        let connection = session.connection
+        (schemaVersion, rewrite) = try mapped("Cannot read the schema version at \(session.location)") {
             () throws(PostgresError) in
             // Two statements: a query naming a missing table fails when it is planned, whatever a
             // CASE around it says.
-            let exists = try session.connection.query("SELECT to_regclass('schema_version') IS NOT NULL")
-            guard try exists.bool(0, 0) == true else { return 0 }
-            return try session.connection.query("SELECT COALESCE(MAX(version), 0)::bigint FROM schema_version")
-                .int64(0, 0) ?? 0
+            let exists = try connection.query("SELECT to_regclass('schema_version') IS NOT NULL")
+            guard try exists.bool(0, 0) == true else { return (0, nil) }
+            let version =
+                try connection.query("SELECT COALESCE(MAX(version), 0)::bigint FROM schema_version").int64(0, 0) ?? 0
+            guard version <= PostgresSchema.currentVersion else { return (version, nil) }
+            return (version, try PostgresSchemaUpgrade.from(version, on: connection).rewrite)
         }
         currentVersion = PostgresSchema.currentVersion
         guard schemaVersion <= currentVersion else {
@@ -35,7 +40,12 @@ package struct PostgresStoreCheck: Sendable {
         switch schemaVersion {
         case 0: "no Segue schema yet; segued creates version \(currentVersion) at its first start"
         case currentVersion: "schema version \(schemaVersion), current"
-        default: "schema version \(schemaVersion); segued migrates it to \(currentVersion) at its next start"
+        default:
+            "schema version \(schemaVersion); segued migrates it to \(currentVersion) at its next start"
+                + (rewrite.map {
+                    ", rewriting the log's tables (\($0.description)) while it serves nothing: plan it "
+                        + "(docs/operations.md, \"The tables and their versions\")"
+                } ?? "")
         }
     }
 }
