@@ -320,6 +320,31 @@ import Testing
         }
     }
 
+    /// A transition that ends while the daemon is stopped still has its final tick: at its end frame,
+    /// fraction 1, with the state digest, although the frames around it were skipped.
+    @Test func aTransitionEndingInSkippedFramesStillHasItsFinalTick() throws {
+        let daemon = try DaemonProcess(arguments: ["--durability", "relaxed"])
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "navigator": "k", "root": "Home"])
+        let ticks = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/k/"])
+        try ticks.settle(c)
+        let before = try c.missedFrames()
+        let started = try c.ok(["cmd": "push", "navigator": "k", "screen": "A", "animator": ["duration": 0.1]])
+        kill(daemon.pid, SIGSTOP)
+        usleep(500_000)
+        kill(daemon.pid, SIGCONT)
+        let final = try #require(
+            try ticks.collect { _, body in body["final"] == true }.last?.body, "no final tick after the stop")
+        #expect(try c.missedFrames() - before >= 20, "the stop skipped frames")
+        let events = try c.events(of: "k")
+        let start = try #require(events.first { $0.type == "transition.started" }?.frame)
+        let end = try #require(events.first { $0.type == "transition.completed" }?.frame)
+        #expect(end == start + 6 && final["frame"] == .int(end), "\(final.serialized())")
+        #expect(final["fraction"] == 1 && final["phase"] == "completed" && final["transition"] == started["transition"])
+        #expect(final["digest"]?.stringValue?.count == 64)
+    }
+
     @Test(arguments: [ZMQSocketKindCase.dealer, .req])
     func dealerAndReqClientsBothWork(kind: ZMQSocketKindCase) throws {
         let daemon = try DaemonProcess()
