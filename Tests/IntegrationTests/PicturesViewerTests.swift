@@ -86,6 +86,8 @@ struct PicturesViewerTests {
         let ready = probe.waitReady()
         if !ready { _ = try? probe.result() }
         try #require(ready, "the tabs never showed navigator main: \(probe.child.stderr.suffix(2000))")
+        let stats = try TestClient(endpoint: daemon.commandEndpoint)
+        let missedBefore = try stats.missedFrames()
         let push = try Cli.run(["push", "main", "Detail", "--duration", "0.4", "--wait"], daemon: daemon)
         #expect(push.status == 0, "\(push.stderr)")
         let result = try probe.result()
@@ -96,8 +98,18 @@ struct PicturesViewerTests {
                 $0["frame"]?.int64Value
             }
         #expect(published.count == 25)
-        #expect(tabs.first == published, "tab 1 saw \(tabs.first ?? [])")
-        #expect(tabs.last == published, "tab 2 saw \(tabs.last ?? [])")
+        #expect(tabs.first == tabs.last, "tab 1 saw \(tabs.first ?? []), tab 2 \(tabs.last ?? [])")
+        // A daemon that fell behind on a loaded machine skipped frames (`missedFrames`) but for their
+        // final ticks: only those may be missing.
+        let missed = try stats.missedFrames() - missedBefore
+        let seen = tabs.first ?? []
+        if missed == 0 {
+            #expect(seen == published, "tab 1 saw \(seen)")
+        } else {
+            #expect(Set(seen).isSubset(of: published) && seen == seen.sorted(), "tab 1 saw \(seen)")
+            #expect(seen.last == published.last, "the final tick is shown: \(seen)")
+            #expect(published.count - seen.count <= missed, "missed \(missed), tab 1 saw \(seen)")
+        }
         print(
             "viewer: two tabs each saw frames \(published.first ?? 0)...\(published.last ?? 0) (\(published.count) ticks)"
         )
