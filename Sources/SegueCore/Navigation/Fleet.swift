@@ -180,14 +180,16 @@ package struct Fleet: Sendable {
     package mutating func advance(toFrame frame: Int64, finalTick: (Tick) -> Void) -> [EventRecord] {
         let delay = presentationDelay
         let first = closedFrame + 1
+        // The digests looked up only for a final tick, as in `takeTicks`.
+        let digests = self.digests
         for name in active {
-            let known = digests[name]
             inPlace(name) { state in
                 // Ended by a command, and no clock event due by then: the state is as of that frame.
                 guard let end = state.ended.last?.endFrame, end >= first, end <= frame,
                     Navigator.nextDueFrame(state).map({ $0 > end }) ?? true
                 else { return }
-                Navigator.forEachFinalTick(state, frame: end, presentationDelay: delay, digest: { known }, finalTick)
+                Navigator.forEachFinalTick(
+                    state, frame: end, presentationDelay: delay, digest: { digests[name] }, finalTick)
             }
         }
         let due = decideDue(toFrame: frame)
@@ -205,7 +207,8 @@ package struct Fleet: Sendable {
             }
             // A navigator's events of one frame are adjacent (decided together, sorted stably).
             for index in start..<end where index == start || due[index - 1].name != due[index].name {
-                let known = digests[due[index].name]
+                // Read after this frame's events went in: the digests of the states as of `at`.
+                let known = self.digests[due[index].name]
                 inPlace(due[index].name) {
                     Navigator.forEachFinalTick($0, frame: at, presentationDelay: delay, digest: { known }, finalTick)
                 }
