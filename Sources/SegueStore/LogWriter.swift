@@ -27,6 +27,9 @@ final class LogWriter {
     private var passPending = false
     /// `checkpointer.passes` when the writer last looked.
     private var passesSeen = 0
+    /// Called before each copy a checkpoint decision asked for, on the thread that runs it: tests
+    /// check that the daemon's loop, which commits inline, never runs one.
+    var beforeCopyForTesting: ((CheckpointCopy) -> Void)?
 
     /// The connection and the statements prepared on it, dropped together when it is poisoned.
     ///
@@ -304,6 +307,7 @@ final class LogWriter {
     /// Copies what `takeDueCheckpoint` asked for, on the write connection.
     func performCheckpoint(_ copy: CheckpointCopy) {
         guard let connection else { return }
+        if copy != .none { beforeCopyForTesting?(copy) }
         switch copy {
         case .none: break
         case .catchUp: checkpointInline(connection.database, counting: checkpointer.catchUps)

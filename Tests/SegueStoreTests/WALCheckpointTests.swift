@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import Synchronization
 import Testing
 
 @testable import SegueStore
@@ -129,6 +130,10 @@ import Testing
         let path = directory.file("log.db")
         let store = try EventStore(path: path, durability: .relaxed, checkpointThreshold: Self.threshold)
         defer { store.close() }
+        // Where each copy ran: whether the committer thread took it first or this one had to wait
+        // for it depends on the scheduler, but this thread must never run one.
+        let copies = CopyThreads()
+        store.committer.writer.beforeCopyForTesting = { _ in copies.note() }
         var numberer = Numberer()
         try store.append(numberer.unit("a"))
         // A reader pinning the first frames keeps the WAL growing past the limit, so the backstop is
@@ -136,21 +141,16 @@ import Testing
         let reader = try Database(path: path, create: false)
         try reader.execute("BEGIN")
         #expect(try reader.scalarInt("SELECT count(*) FROM events") == 1)
-        var handedOff = 0
         for _ in 0..<400 {
-            let unit = numberer.unit("a")
-            if let results = store.commitIfIdle([unit]) {
-                for result in results { try result.get() }
-            } else {
-                handedOff += 1
-                try store.append(unit)
-            }
+            try commit(numberer.unit("a"), store)
             // The daemon decides after sending replies; without that, the next commit decides first.
             if decidingAfterEachCommit { store.checkpointIfDue() }
         }
         try reader.execute("COMMIT")
         store.flush()
-        #expect(handedOff >= 1, "the copies ran inline, on the loop's thread")
+        let (here, elsewhere) = copies.counts
+        #expect(here == 0, "\(here) copies ran on the committing thread, \(elsewhere) on the committer thread")
+        #expect(elsewhere >= 1)
         #expect(store.walCheckpoints.forced >= 1)
         #expect(store.lastSeq == 401)
         #expect(checkGapless(try store.allEvents()) == nil)
@@ -161,8 +161,9 @@ import Testing
     @Test func openingCopiesBackWhatTheWALHolds() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("log.db")
-        // A writer whose threshold is never reached: everything it commits stays in the WAL.
-        let first = try EventStore(path: path, durability: .relaxed, checkpointThreshold: 1_000_000)
+        // A writer whose threshold its ~600 frames never reach: everything it commits stays in the
+        // WAL. Not much higher: the store preallocates 4.5 times the threshold (37 MB here).
+        let first = try EventStore(path: path, durability: .relaxed, checkpointThreshold: 2_000)
         defer { first.close() }
         var numberer = Numberer()
         for _ in 0..<300 { try first.append(numberer.unit("a")) }
@@ -177,6 +178,7 @@ import Testing
         let after = try fileSize()
         let wal = try #require(FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
         #expect(after > before, "segue.db \(before) -> \(after) bytes, WAL \(wal)")
+        #expect(first.walCheckpoints.background == 0, "the first writer's threshold was reached")
         #expect(try second.allEvents().count == 300)
     }
 
@@ -197,4 +199,17 @@ import Testing
         store.close()
         store.close()  // idempotent, with or without a checkpoint thread
     }
+}
+
+/// Counts the copies run on the thread that made it and those run on any other.
+private final class CopyThreads: Sendable {
+    private let caller = pthread_self()
+    private let tally = Mutex<(here: Int, elsewhere: Int)>((0, 0))
+
+    func note() {
+        let here = pthread_equal(pthread_self(), caller) != 0
+        tally.withLock { here ? ($0.here += 1) : ($0.elsewhere += 1) }
+    }
+
+    var counts: (here: Int, elsewhere: Int) { tally.withLock { $0 } }
 }
