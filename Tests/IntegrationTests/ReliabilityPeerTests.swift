@@ -57,8 +57,8 @@ import Testing
         // only frames the daemon itself skipped after a stall of its loop (a loaded machine), which
         // it counts, may be missing.
         let frames = ticks.map(\.frame)
-        #expect(frames.count > 250, "only \(frames.count) ticks in 6 s")
         let missed = try client.missedFrames() - missedBefore
+        #expect(frames.count + Int(missed) > 250, "only \(frames.count) ticks in 6 s, \(missed) frames skipped")
         let gaps = zip(frames, frames.dropFirst()).map { $1 - $0 - 1 }
         #expect(gaps.allSatisfy { $0 >= 0 }, "frames out of order")
         #expect(
@@ -72,7 +72,8 @@ import Testing
         let peak = samples.max() ?? 0
         #expect(peak - settled < 32 * 1024, "VmRSS grew from \(settled) KiB to \(peak) KiB with a stuck subscriber")
         let stats = try client.call(["cmd": "stats"])
-        #expect((stats["ticks"]?.int64Value ?? 0) > 10_000, "\(stats)")
+        // 40 navigators animating: each frame the daemon closed carried 40 ticks.
+        #expect((stats["ticks"]?.int64Value ?? 0) + 40 * missed > 10_000, "\(stats)")
         print(
             "stuck subscriber: \(frames.count) ticks seen, \(missed) frames skipped by the daemon, median lag \(medianLag) ms, VmRSS \(samples.first ?? 0) -> \(settled) -> \(peak) KiB, daemon ticks \(stats["ticks"]?.int64Value ?? 0)"
         )
