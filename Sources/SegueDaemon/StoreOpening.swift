@@ -26,8 +26,9 @@ enum StoreOpening {
         case .sqlite:
             return try sqlite(options: options, logger: logger)
         case .postgres(let conninfo):
-            let settings = try ConnectionSettings(conninfo: conninfo)
-            let where_ = "PostgreSQL at \(settings.redacted)"
+            var settings = try ConnectionSettings(conninfo: conninfo)
+            let server = "PostgreSQL at \(settings.redacted)"
+            settings.notices = noticeHandler(server, logger: logger)
             let keepAlive = StartKeepAlive(extend: extendStart)
             defer { keepAlive.stop() }
             let opened = try PostgresEventStore(
@@ -35,7 +36,7 @@ enum StoreOpening {
                 leases: options.shards.map(ShardLeases.init(map:)),
                 progress: { attempt in
                     guard keepWaiting() else { return false }
-                    let line = "Waiting for \(where_): \(attempt)."
+                    let line = "Waiting for \(server): \(attempt)."
                     logger.log(level: attempt.attempt == 1 ? .warning : .notice, line)
                     status(line)
                     return true
@@ -53,8 +54,26 @@ enum StoreOpening {
                 })
             logMigration(opened.migration, logger: logger)
             logger.notice(
-                "Opened the log in \(where_): seq \(opened.lastSeq), durability \(options.durability.rawValue).")
+                "Opened the log in \(server): seq \(opened.lastSeq), durability \(options.durability.rawValue).")
             return opened
+        }
+    }
+
+    /// The server's notices (a WARNING to each session as it shuts down) as log lines at their level.
+    static func noticeHandler(_ server: String, logger: Logger) -> PostgresNoticeHandler {
+        PostgresNoticeHandler { notice in
+            logger.log(level: level(ofNotice: notice.severity), "\(server) says: \(notice)")
+        }
+    }
+
+    static func level(ofNotice severity: String) -> LogLevel {
+        switch severity {
+        // An error that reaches a session between statements (a FATAL as the server ends it).
+        case "ERROR", "FATAL", "PANIC": .error
+        case "WARNING": .warning
+        case "NOTICE": .notice
+        case "INFO", "LOG": .info
+        default: .debug
         }
     }
 

@@ -85,6 +85,14 @@ import Testing
         let log = daemon.log
         #expect(log.contains("Commit failed after seq \(before): unavailable"), "\(log)")
         #expect(log.contains("Commits succeed again"), "\(log)")
+        // The server's goodbye to its sessions is a line of segued's log at its level, not libpq's
+        // bare line on stderr: every line keeps its journald priority.
+        #expect(
+            log.contains(
+                "<4>segued: PostgreSQL at user=segue dbname=postgres host=\(server.directory) port=\(server.port) "
+                    + "says: terminating connection due to immediate shutdown command"), "\(log)")
+        let bare = log.split(separator: "\n").filter { !$0.starts(with: "<") }
+        #expect(bare.isEmpty, "lines without a priority: \(bare)")
     }
 
     /// Started while the server is down: segued waits, says so, answers nothing, and serves once the

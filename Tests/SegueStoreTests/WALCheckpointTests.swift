@@ -208,7 +208,9 @@ private final class CopyThreads: Sendable {
 
     func note() {
         let here = pthread_equal(pthread_self(), caller) != 0
-        tally.withLock { here ? ($0.here += 1) : ($0.elsewhere += 1) }
+        tally.withLock {
+            if here { $0.here += 1 } else { $0.elsewhere += 1 }
+        }
     }
 
     var counts: (here: Int, elsewhere: Int) { tally.withLock { $0 } }

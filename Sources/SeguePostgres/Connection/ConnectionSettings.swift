@@ -20,6 +20,9 @@ package struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible 
     package var connectTimeout: Duration
     /// `application_name` when the conninfo sets none: what `pg_stat_activity` shows.
     package var applicationName: String
+    /// Where the server's notices go; nil leaves libpq's default, a line on stderr. Not part of
+    /// what makes two settings equal: it says how to report, not where to connect.
+    package var notices: PostgresNoticeHandler?
 
     package init(
         conninfo: String, keepaliveIdle: Duration = .seconds(5), tcpUserTimeout: Duration = .seconds(10),

@@ -33,6 +33,7 @@ package final class PostgresConnection {
         }
         handle = connection
         self.settings = settings
+        settings.notices?.install(on: connection)
     }
 
     deinit { PQfinish(handle) }

@@ -79,20 +79,21 @@ extension PostgresError {
     /// An error the server did not send (no SQLSTATE: libpq's own, from a failed read or write on
     /// the socket) counts as a lost connection: what the server did is unknown.
     init(result: OpaquePointer?, connection: OpaquePointer, statement: String?, lost forced: Bool = false) {
-        let serverSent = result.map { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) != nil } ?? false
-        let lost = forced || !serverSent || PQstatus(connection) == CONNECTION_BAD
-        func field(_ code: Int32) -> String? {
-            guard let result, let value = PQresultErrorField(result, code) else { return nil }
-            return String(cString: value)
-        }
-        let primary = field(Int32(UInt8(ascii: "M")))
-        let message = primary ?? Self.connectionMessage(connection)
+        let field = { (code: Character) in result.flatMap { Self.field(of: $0, code) } }
+        let lost = forced || field("C") == nil || PQstatus(connection) == CONNECTION_BAD
+        let message = field("M") ?? Self.connectionMessage(connection)
         let fallback = lost ? SQLState.connectionFailure : SQLState.internalError
         self.init(
-            sqlState: field(Int32(UInt8(ascii: "C"))) ?? fallback, message: message,
-            detail: field(Int32(UInt8(ascii: "D"))), hint: field(Int32(UInt8(ascii: "H"))), statement: statement,
-            connectionLost: lost)
-        constraint = field(Int32(UInt8(ascii: "n")))
+            sqlState: field("C") ?? fallback, message: message, detail: field("D"), hint: field("H"),
+            statement: statement, connectionLost: lost)
+        constraint = field("n")
+    }
+
+    /// A field of an error or notice the server sent (`PQresultErrorField`), by its one-letter code
+    /// (`C` the SQLSTATE, `M` the message...); nil when it sent none.
+    static func field(of result: OpaquePointer, _ code: Character) -> String? {
+        guard let ascii = code.asciiValue, let value = PQresultErrorField(result, Int32(ascii)) else { return nil }
+        return String(cString: value)
     }
 
     /// libpq's message for the connection, on one line, without its trailing newline.
