@@ -8,22 +8,33 @@ extension EngineCore {
     /// the store before it numbers anything else, so it never numbers a seq the log already holds
     /// nor acknowledges on the strength of events it does not have.
     ///
+    /// Their events are published then, as every stored event is: a subscriber sees the log's
+    /// events in seq order, whatever their commands were answered.
+    ///
     /// When the store cannot be read now, the durable seq stays at the fleet's: nothing is released
     /// past what the fleet holds, the next commit fails on the numbering, and this runs again.
     func takeCommittedFromStore(through durable: Int64) {
         var fleet = self.fleet
         let from = fleet.lastSeq + 1
         var skipped = 0
+        var publications: [Outbox.Message] = []
         do {
             try store.forEachEvent(after: fleet.lastSeq) { record throws(StoreError) in
                 guard record.seq <= durable else { return }
                 // With shards, events of navigators led elsewhere are other daemons': position only.
                 let applying = leads(record.navigator)
                 try Self.take(record, into: &fleet, applying: applying)
-                if applying { dirty.insert(record.navigator) } else { skipped += 1 }
+                guard applying else {
+                    skipped += 1
+                    return
+                }
+                dirty.insert(record.navigator)
+                publications.append(
+                    .publish(topic: eventTopic(record.navigator), body: record.encodedWithData().bytes))
             }
             fleet.markDurable(through: durable)
             self.fleet = fleet
+            if !publications.isEmpty { actions.append(.send(publications)) }
             let own = Int(durable - from + 1) - skipped
             if own > 0 {
                 log(
