@@ -6,10 +6,12 @@ import Testing
 /// requests, ping statistics, stats that update.
 @Suite(.serialized) struct CliToolTests {
     /// Runs `script` in `shell` and returns what it printed (stdout and stderr).
-    static func shell(_ shell: String, _ script: String) throws -> (status: Int32, output: String) {
+    static func shell(_ shell: String, _ script: String, options: [String] = []) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
-        process.arguments = ["-c", script]
+        process.arguments = options + ["-c", script]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -113,13 +115,51 @@ import Testing
         }
     }
 
+    /// fish completes each command line as bash does (`complete -C` asks it what Tab would offer),
+    /// after a global option's value too.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/bin/fish"), "fish is not installed (.ci/run installs it)"))
+    func fishLoadsTheCompletionAndItCompletes() throws {
+        let directory = DaemonProcess.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/dir", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: directory + "/log.jsonl", contents: nil)
+        let cases =
+            Self.completions + [
+                ("segue --endpoint tcp://127.0.0.1:7400 pu", "push"), ("segue --json gesture e", "end"),
+                ("segue swipe main pop --then c", "cancel"), ("segue push pop X --style f", "fade flip"),
+            ]
+        let lines = cases.map { words, _ in
+            let typed = words.replacingOccurrences(of: "''", with: "")
+            return "echo '== \(typed)'; complete -C '\(typed)'"
+        }
+        let script = "cd \(directory); \(Cli.binary) completion fish | source; " + lines.joined(separator: "; ")
+        let (status, output) = try Self.shell("/usr/bin/fish", script, options: ["--no-config"])
+        #expect(status == 0, "\(output)")
+        // What fish offered for each line: the words before each tab, directories without their slash.
+        var offered: [String: Set<String>] = [:]
+        var current = ""
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("== ") {
+                current = String(line.dropFirst(3))
+                offered[current] = []
+            } else if let word = line.split(separator: "\t").first, !word.isEmpty {
+                offered[current, default: []].insert(String(word.hasSuffix("/") ? word.dropLast() : word))
+            }
+        }
+        for (words, expected) in cases {
+            let typed = words.replacingOccurrences(of: "''", with: "")
+            #expect(offered[typed] == Set(expected.split(separator: " ").map(String.init)), "\(typed): \(output)")
+        }
+    }
+
     @Test func fishCompletionNamesEveryCommand() throws {
         let fish = try Cli.run(["completion", "fish"])
         #expect(fish.status == 0)
         for name in ["push", "watch", "raw", "completion"] {
             #expect(fish.stdout.contains("-a \(name) "), "\(name)")
         }
-        #expect(fish.stdout.contains("__fish_seen_subcommand_from completion' -a 'bash zsh fish'"), "\(fish.stdout)")
+        #expect(fish.stdout.contains("__segue_at \"completion\"' -a 'bash zsh fish'"), "\(fish.stdout)")
         #expect(fish.stdout.contains("-l style -r -f -a 'slide cover "), "\(fish.stdout)")
         #expect(try Cli.run(["completion", "tcsh"]).status == 64)
     }
