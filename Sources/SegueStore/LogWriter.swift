@@ -18,18 +18,12 @@ final class LogWriter {
     private(set) var lastSeq: Int64 = 0
     /// Checks each unit's seq and revisions against the log before it is written.
     private var numbering = UnitNumbering()
-    /// Checkpoints the WAL in the background; `decideCheckpoint` decides when.
+    /// Checkpoints the WAL in the background; `schedule` decides when.
     let checkpointer: WALCheckpointer
-    /// The WAL's length when the last background pass was asked for: what it copies (0 once the WAL
-    /// has restarted).
-    private var checkpointedUpTo: Int32 = 0
-    /// A pass was asked for and the writer has not yet seen it finish.
-    private var passPending = false
-    /// `checkpointer.passes` when the writer last looked.
-    private var passesSeen = 0
+    private var schedule = WALCheckpointSchedule()
     /// Called before each copy a checkpoint decision asked for, on the thread that runs it: tests
     /// check that the daemon's loop, which commits inline, never runs one.
-    var beforeCopyForTesting: ((CheckpointCopy) -> Void)?
+    var beforeCopyForTesting: ((WALCheckpointSchedule.Copy) -> Void)?
 
     /// The connection and the statements prepared on it, dropped together when it is poisoned.
     ///
@@ -40,8 +34,8 @@ final class LogWriter {
         let begin: Statement
         let commit: Statement
         /// `insertEvents[n - 1]` inserts n events in one statement, prepared the first time a batch
-        /// has n rows left (one `rowsPerInsert`-row statement per full chunk, then one for the rest).
-        private var insertEvents: [Statement?] = Array(repeating: nil, count: LogWriter.rowsPerInsert)
+        /// has n rows left (one `EventRows.rowsPerInsert`-row statement per full chunk, then one for the rest).
+        private var insertEvents: [Statement?] = Array(repeating: nil, count: EventRows.rowsPerInsert)
         let insertCommand: Statement
         let selectCommand: Statement
         let lastRevision: Statement
@@ -68,7 +62,7 @@ final class LogWriter {
                 + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
         }
 
-        /// The statement that inserts `rows` events (1...`rowsPerInsert`).
+        /// The statement that inserts `rows` events (1...`EventRows.rowsPerInsert`).
         func insertEvents(rows: Int) throws(StoreError) -> Statement {
             if let statement = insertEvents[rows - 1] { return statement }
             let statement = try database.prepare(Self.insertEventsSQL(rows: rows))
@@ -140,8 +134,7 @@ final class LogWriter {
         self.connection = connection
         lastSeq = try database.scalarInt("SELECT MAX(seq) FROM events")
         numbering.forgetRevisions()
-        // A new connection's WAL hook starts from 0: not a restart.
-        checkpointedUpTo = 0
+        schedule.connectionOpened()
     }
 
     /// What the first `open` migrated in an existing file, if anything.
@@ -246,14 +239,14 @@ final class LogWriter {
                     results.append(.failure(duplicate))
                     continue
                 }
-                try queue(unit.events, encoded: unit.encoded, connection)
+                try rows.queue(unit.events, encoded: unit.encoded, connection)
                 // Revisions are updated in place; a failed batch clears them (`recover`).
                 numbering.accept()
                 seq = last
                 accepted = true
                 results.append(.success(()))
             }
-            try flushRows(connection)
+            try rows.flush(connection)
             try connection.commit.run()
         } catch {
             // Never retry a failed commit in place (fsyncgate): fail every unit of the batch, let the
@@ -285,27 +278,16 @@ final class LogWriter {
         performCheckpoint(takeDueCheckpoint())
     }
 
-    /// What a due checkpoint decision asks of the writer beyond the cheap part (asking the background
-    /// thread for a pass, which the decision does itself).
-    enum CheckpointCopy: Sendable {
-        case none
-        /// A pass ended and the WAL is `restartAt` long: copy the remainder so the WAL restarts (two
-        /// syncs).
-        case catchUp
-        /// The WAL is past `limit`: wait for a running pass, then copy the rest (the backstop).
-        case forced
-    }
-
     /// Takes the decision the last commit left due, without copying anything: cheap, so a caller
     /// that must not wait for syncs (the daemon's frame loop) can take it and hand the copy to the
     /// committer thread (`performCheckpoint` there).
-    func takeDueCheckpoint() -> CheckpointCopy {
+    func takeDueCheckpoint() -> WALCheckpointSchedule.Copy {
         guard checkpointer.checkDue.exchange(false, ordering: .acquiring), let connection else { return .none }
-        return decideCheckpoint(connection.database)
+        return schedule.decide(frames: connection.database.walFrames, checkpointer)
     }
 
     /// Copies what `takeDueCheckpoint` asked for, on the write connection.
-    func performCheckpoint(_ copy: CheckpointCopy) {
+    func performCheckpoint(_ copy: WALCheckpointSchedule.Copy) {
         guard let connection else { return }
         if copy != .none { beforeCopyForTesting?(copy) }
         switch copy {
@@ -322,36 +304,6 @@ final class LogWriter {
         }
     }
 
-    /// After a commit: asks for a background pass each time `threshold` more frames are in the WAL;
-    /// after a pass, once the WAL is `restartAt` long, asks for the remainder to be copied (so the WAL
-    /// restarts at the next write); past `limit`, for the backstop. See `WALCheckpointer`.
-    private func decideCheckpoint(_ database: Database) -> CheckpointCopy {
-        let frames = database.walFrames
-        // Shorter than at the last request: the WAL restarted (a pass copied everything between two
-        // commits, or a catch-up did).
-        if frames < checkpointedUpTo {
-            checkpointedUpTo = 0
-            checkpointer.restarts.add(1, ordering: .relaxed)
-        }
-        if frames >= checkpointer.limit { return .forced }
-        if passPending {
-            let finished = checkpointer.passes.load(ordering: .acquiring)
-            guard finished != passesSeen else { return .none }
-            passesSeen = finished
-            passPending = false
-            // Copying the last frames costs two syncs (the WAL's and the database file's), so the WAL
-            // is restarted this way only once it is `restartAt` long, not after every pass: a quarter
-            // as many commits pay it as with a restart per pass.
-            return checkpointedUpTo > 0 && frames >= checkpointer.restartAt ? .catchUp : .none
-        }
-        if frames - checkpointedUpTo >= checkpointer.threshold {
-            checkpointedUpTo = frames
-            passPending = true
-            checkpointer.request()
-        }
-        return .none
-    }
-
     /// A PASSIVE checkpoint on the write connection. A failure fails no commit (the events are in the
     /// WAL, which stays until a checkpoint succeeds); it is counted for `stats`.
     private func checkpointInline(_ database: Database, counting counter: borrowing Atomic<Int>) {
@@ -362,26 +314,8 @@ final class LogWriter {
         }
     }
 
-    /// Events are inserted `rowsPerInsert` to a statement, and the rest of a batch in one statement
-    /// of their number: a one-row INSERT pays SQLite's statement start, two cursor opens and closes
-    /// and a reset for each event, about as much as the row.
-    static let rowsPerInsert = 16
-    /// Events accepted but not yet inserted (at most `rowsPerInsert - 1` between calls), their text
-    /// columns back to back in `rowText`, bound without a copy (`SQLITE_STATIC`); both reused.
-    private var rows: [Row] = []
-    private var rowText: [UInt8] = []
-
-    private struct Row {
-        var seq: Int64
-        var revision: Int64
-        var version: Int64
-        var frame: Int64
-        var time: Int64
-        var navigator: Range<Int>
-        var type: Range<Int>
-        var command: Range<Int>?
-        var data: Range<Int>
-    }
+    /// Events accepted but not yet inserted, for multi-row INSERTs.
+    private var rows = EventRows()
 
     /// The navigator's last stored revision, read from the file (`numbering` caches it).
     private func lastRevision(of navigator: String, _ connection: Connection) throws(StoreError) -> Int64 {
@@ -431,71 +365,9 @@ final class LogWriter {
         return nil
     }
 
-    /// Adds `events` to the rows to insert, inserting a full statement's worth when there is one.
-    /// Rows still queued are inserted by `flushRows` before COMMIT; the order of inserts inside the
-    /// transaction changes nothing, and a failed insert fails the whole batch either way.
-    private func queue(_ events: [EventRecord], encoded: [EncodedEvent]?, _ connection: Connection)
-        throws(StoreError)
-    {
-        for (index, event) in events.enumerated() {
-            let navigator = rowText.appendUTF8(event.navigator)
-            let type = rowText.appendUTF8(event.type)
-            let command = event.command.map { rowText.appendUTF8($0) }
-            let dataStart = rowText.count
-            if let body = encoded?[index] {
-                rowText.append(contentsOf: body.bytes[body.data])
-            } else {
-                JSON.object(event.data).serialize(into: &rowText)
-            }
-            rows.append(
-                Row(
-                    seq: event.seq, revision: event.revision, version: Int64(event.version), frame: event.frame,
-                    time: event.time, navigator: navigator, type: type, command: command,
-                    data: dataStart..<rowText.count))
-            if rows.count == Self.rowsPerInsert { try flushRows(connection) }
-        }
-    }
-
-    /// Inserts the queued rows in one statement of exactly their number.
-    private func flushRows(_ connection: Connection) throws(StoreError) {
-        defer {
-            rows.removeAll(keepingCapacity: true)
-            rowText.removeAll(keepingCapacity: true)
-        }
-        guard !rows.isEmpty else { return }
-        let statement = try connection.insertEvents(rows: rows.count)
-        try rowText.withUnsafeBufferPointer { buffer throws(StoreError) in try insert(rows[...], statement, buffer) }
-    }
-
-    /// Binds `rows` to `statement` (9 parameters a row) and runs it; the text lives in `buffer`, so
-    /// this runs (and resets the statement) inside the buffer's scope.
-    private func insert(_ rows: ArraySlice<Row>, _ statement: Statement, _ buffer: UnsafeBufferPointer<UInt8>)
-        throws(StoreError)
-    {
-        var base: Int32 = 0
-        for row in rows {
-            statement.bind(row.seq, at: base + 1)
-            statement.bindStatic(buffer, row.navigator, at: base + 2)
-            statement.bind(row.revision, at: base + 3)
-            statement.bindStatic(buffer, row.type, at: base + 4)
-            statement.bind(row.version, at: base + 5)
-            statement.bind(row.frame, at: base + 6)
-            statement.bind(row.time, at: base + 7)
-            if let command = row.command {
-                statement.bindStatic(buffer, command, at: base + 8)
-            } else {
-                statement.bind(nil as String?, at: base + 8)
-            }
-            statement.bindStatic(buffer, row.data, at: base + 9)
-            base += 9
-        }
-        try statement.run()
-    }
-
     /// After a failed batch: drop a connection that saw an I/O fault, and re-read where the log ends.
     private func recover(after error: StoreError) {
-        rows.removeAll(keepingCapacity: true)
-        rowText.removeAll(keepingCapacity: true)
+        rows.removeAll()
         numbering.failed(error)
         if error.poisonsConnection { connection = nil }
         if let database = try? liveConnection().database,
@@ -518,13 +390,4 @@ extension LogWriter: BatchWriter {
     }
 
     func runDueUpkeep() { runDueCheckpoint() }
-}
-
-extension [UInt8] {
-    /// Appends `string`'s UTF-8 bytes and returns where they are.
-    fileprivate mutating func appendUTF8(_ string: String) -> Range<Int> {
-        let start = count
-        append(contentsOf: string.utf8)
-        return start..<count
-    }
 }
