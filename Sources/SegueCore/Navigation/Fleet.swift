@@ -12,18 +12,18 @@ package struct Fleet: Sendable {
     package private(set) var lastFrame: Int64 = 0
     package private(set) var lastTime: Int64 = 0
     /// The last frame whose ticks were taken (`closeFrame`): later commands take effect after it.
-    package private(set) var closedFrame: Int64 = -1
+    package internal(set) var closedFrame: Int64 = -1
     /// Navigators with a transition, a queue or a final tick still to come, in the order they became
     /// active (a deterministic order for ticks).
-    package private(set) var active: [String] = []
-    private var isActive: Set<String> = []
+    package internal(set) var active: [String] = []
+    var isActive: Set<String> = []
     /// Active navigators that may have gone idle (a transition ended, a queued command was dropped,
     /// the navigator closed): what `prune` checks.
-    private var pruneCandidates: Set<String> = []
+    var pruneCandidates: Set<String> = []
     /// No active navigator has anything for `advance` to do before this frame (the least of their
     /// `Navigator.nextDueFrame`), or `nil` when unknown. Any change to a navigator's state clears it,
     /// so a fleet whose transitions all run long animations skips `advance`'s scan frame after frame.
-    private var earliestDue: Int64?
+    var earliestDue: Int64?
     /// Undo entries (see `journaling`), oldest first: those of events not yet known durable, after
     /// the durable ones `releaseDurableJournal` has yet to drop.
     private(set) var journal: [(seq: Int64, name: String, previous: NavigatorState?)] = []
@@ -161,118 +161,6 @@ package struct Fleet: Sendable {
         return result
     }
 
-    /// Everything the clock decides up to `frame` across all navigators, in frame order.
-    ///
-    /// One pass: navigators are independent, so each is advanced on its own and the results are
-    /// merged by frame (stable, so ties keep the active order). Frames are usually closed one at a
-    /// time, when every due event is in the frame being closed.
-    package mutating func advance(toFrame frame: Int64) -> [EventRecord] {
-        decideDue(toFrame: frame).map {
-            append($0.event, navigator: $0.name, time: max(clock.instant(ofFrame: $0.frame), lastTime))
-        }
-    }
-
-    /// `advance(toFrame:)` over frames the loop skips (it fell behind), handing `finalTick` the final
-    /// tick of each transition that ends on the way: at its end frame, from the navigator's state as
-    /// of that frame, as closing that frame would have made it. So a subscriber sees every transition
-    /// end, skipped frames or not: those the clock ends, and those a command ended in the first
-    /// frame not closed yet (a non-animated push placed just before the loop fell behind).
-    package mutating func advance(toFrame frame: Int64, finalTick: (Tick) -> Void) -> [EventRecord] {
-        let delay = presentationDelay
-        let first = closedFrame + 1
-        // The digests looked up only for a final tick, as in `takeTicks`.
-        let digests = self.digests
-        for name in active {
-            inPlace(name) { state in
-                // Ended by a command, and no clock event due by then: the state is as of that frame.
-                guard let end = state.ended.last?.endFrame, end >= first, end <= frame,
-                    Navigator.nextDueFrame(state).map({ $0 > end }) ?? true
-                else { return }
-                Navigator.forEachFinalTick(
-                    state, frame: end, presentationDelay: delay, digest: { digests[name] }, finalTick)
-            }
-        }
-        let due = decideDue(toFrame: frame)
-        var records: [EventRecord] = []
-        records.reserveCapacity(due.count)
-        var start = 0
-        // Frame by frame: once a frame's events are in, its navigators' states are as of that frame.
-        while start < due.count {
-            let at = due[start].frame
-            var end = start
-            while end < due.count, due[end].frame == at {
-                let time = max(clock.instant(ofFrame: at), lastTime)
-                records.append(append(due[end].event, navigator: due[end].name, time: time))
-                end += 1
-            }
-            // A navigator's events of one frame are adjacent (decided together, sorted stably).
-            for index in start..<end where index == start || due[index - 1].name != due[index].name {
-                // Read after this frame's events went in: the digests of the states as of `at`.
-                let known = self.digests[due[index].name]
-                inPlace(due[index].name) {
-                    Navigator.forEachFinalTick($0, frame: at, presentationDelay: delay, digest: { known }, finalTick)
-                }
-            }
-            start = end
-        }
-        return records
-    }
-
-    /// The events the clock decides up to `frame`, in frame order, not yet appended.
-    private mutating func decideDue(
-        toFrame frame: Int64
-    ) -> [(frame: Int64, order: Int, name: String, event: NavigationEvent)] {
-        if let earliestDue, frame < earliestDue { return [] }
-        var due: [(frame: Int64, order: Int, name: String, event: NavigationEvent)] = []
-        var later = Int64.max
-        for name in active {
-            inPlace(name) { state in
-                guard let next = Navigator.nextDueFrame(state) else { return }
-                guard next <= frame else {
-                    later = min(later, next)
-                    return
-                }
-                let events = Navigator.advance(state, toFrame: frame)
-                // Nothing decided although due: look again next frame, as without the cache.
-                if events.isEmpty { later = min(later, next) }
-                for event in events {
-                    due.append((event.frame, due.count, name, event))
-                }
-            }
-        }
-        // Appending the due events changes states, which clears this again.
-        earliestDue = later
-        due.sort { ($0.frame, $0.order) < ($1.frame, $1.order) }
-        return due
-    }
-
-    /// Advances every navigator to `frame` and takes its ticks; later commands land after it.
-    /// Frames must be closed in order; an idle fleet closes a frame in constant time.
-    package mutating func closeFrame(_ frame: Int64) -> (events: [EventRecord], ticks: [Tick]) {
-        let events = advance(toFrame: frame)
-        var ticks: [Tick] = []
-        ticks.reserveCapacity(active.count)
-        takeTicks(closing: frame) { ticks.append($0) }
-        return (events, ticks)
-    }
-
-    /// The second half of `closeFrame`, for a frame loop that handles the clock's events (from
-    /// `advance(toFrame: frame)`, called first) before the ticks that show them: marks `frame`
-    /// closed and hands its ticks to `body` one at a time, in the order `closeFrame` returns them,
-    /// without gathering them into an array.
-    package mutating func takeTicks(closing frame: Int64, _ body: (Tick) -> Void) {
-        closedFrame = max(closedFrame, frame)
-        let delay = presentationDelay
-        // The digests looked up only for a final tick (one hash of the name a tick, not two).
-        let digests = self.digests
-        for name in active {
-            inPlace(name) {
-                Navigator.forEachTick($0, frame: frame, presentationDelay: delay, digest: { digests[name] }, body)
-            }
-        }
-        prune(after: frame)
-    }
-
     /// Events decided at restart (docs/design.md, "Recovery"): interactive transitions cancelled with `recovery`.
     /// `only`: just these navigators (a shard taken over from another daemon).
     package mutating func recover(atFrame frame: Int64, only: Set<String>? = nil) -> [EventRecord] {
@@ -284,45 +172,6 @@ package struct Fleet: Sendable {
             }
         }
         return records
-    }
-
-    /// The ticks of every active navigator for `frame` (the fleet must hold the events up to it).
-    package mutating func ticks(frame: Int64, prune: Bool = false) -> [Tick] {
-        var out: [Tick] = []
-        out.reserveCapacity(active.count)
-        let delay = presentationDelay
-        for name in active {
-            // Read in place through the dictionary's modify accessor: a plain lookup would copy the
-            // whole state (retaining every member) for each navigator in every frame.
-            let known = digests[name]
-            inPlace(name) {
-                Navigator.appendTicks($0, frame: frame, presentationDelay: delay, digest: known, to: &out)
-            }
-        }
-        if prune { self.prune(after: frame) }
-        return out
-    }
-
-    /// Drops navigators with nothing in flight and no final tick after `frame` from the active list.
-    ///
-    /// Only navigators whose transition ended (or that were closed) since they last became idle can
-    /// go idle, so only those are looked at: a frame with thousands of transitions in flight and
-    /// none ending costs nothing here.
-    package mutating func prune(after frame: Int64) {
-        guard !pruneCandidates.isEmpty else { return }
-        var idle: Set<String> = []
-        for name in pruneCandidates {
-            var state: (busy: Bool, endsLater: Bool) = (false, false)
-            inPlace(name) { s in
-                let endsLater = (s.ended.last?.endFrame ?? .min) > frame
-                state = (s.hasTransition || !s.queue.isEmpty || endsLater, endsLater)
-            }
-            if !state.busy { idle.insert(name) }
-            if !state.endsLater { pruneCandidates.remove(name) }
-        }
-        guard !idle.isEmpty else { return }
-        active.removeAll { idle.contains($0) }
-        isActive.subtract(idle)
     }
 
     // MARK: Durability
@@ -386,12 +235,12 @@ package struct Fleet: Sendable {
     // MARK: Bookkeeping
 
     /// Runs `body` on a navigator's state without copying it out of the dictionary.
-    private mutating func inPlace(_ name: String, _ body: (inout NavigatorState) -> Void) {
+    mutating func inPlace(_ name: String, _ body: (inout NavigatorState) -> Void) {
         guard let index = navigators.index(forKey: name) else { return }
         body(&navigators.values[index])
     }
 
-    private mutating func append(_ event: NavigationEvent, navigator: String, time: Int64) -> EventRecord {
+    mutating func append(_ event: NavigationEvent, navigator: String, time: Int64) -> EventRecord {
         let state = self.state(of: navigator)
         let record = event.record(seq: lastSeq + 1, navigator: navigator, revision: state.revision + 1, time: time)
         return commit(event, to: state, record: record)
