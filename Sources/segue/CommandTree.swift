@@ -178,270 +178,187 @@ enum CommandTree {
             "segue create main Home", "segue push main Detail --param id=42 --wait", "segue watch",
             "segue log --navigator main --since 10m", "segue help push",
         ],
-        subcommands: withGlobals([
-            CommandConfiguration(
-                name: "create", abstract: "Create a navigator with a root screen.",
-                arguments: [
-                    ArgumentSpec("navigator", help: "The new navigator's name ([A-Za-z0-9._-]{1,64})."),
-                    ArgumentSpec("root", help: "The root screen's route name."),
-                ],
-                options: [
-                    param,
-                    OptionSpec(
-                        "busy", value: "policy", completion: .list(["reject", "queue"]),
-                        help: "reject (default) or queue: what commands meet while a transition runs."),
-                    OptionSpec("queue-limit", value: "n", help: "Most queued commands under busy queue."),
-                    OptionSpec("container", value: "WxH", help: "Container size in points, e.g. 390x844."),
-                    OptionSpec(
-                        "threshold", value: "fraction", help: "End rule: finish above this percent (default 0.5)."),
-                    OptionSpec("velocity-impact", value: "k", help: "End rule: weight of velocity (default 0.3)."),
-                    OptionSpec(
-                        "fling-velocity", value: "v", help: "End rule: finish at or above this velocity (default 1)."),
-                    OptionSpec(
-                        "interaction-timeout", value: "seconds", help: "Cancel a gesture idle this long (default 10)."),
-                    OptionSpec("animators", value: "json", help: "Animator rules as JSON."),
-                    .flag(
-                        "retarget",
-                        help: "Reversals keep the motion: cancel, and pop during a push, turn it back where it is."),
-                ] + mutation,
-                examples: [
-                    "segue create main Home", "segue create inbox List --busy queue --container 390x844",
-                    "segue create main Home --retarget",
-                ]),
-            CommandConfiguration(
-                name: "close", abstract: "Close a navigator for good (its name is never reused).",
-                arguments: [ArgumentSpec("navigator", help: "The navigator's name.")], options: mutation,
-                examples: ["segue close main"]),
-            navigation(
-                "push", "Push a screen.", screen: "screen",
-                examples: [
-                    "segue push main Detail --param id=42",
-                    "segue push main Detail --style fade --duration 0.3s --wait",
-                    "segue push main Detail --curve spring-response:0.5,0.8",
-                ]),
-            navigation("pop", "Pop the top screen.", examples: ["segue pop main", "segue pop main --no-animate"]),
-            navigation(
-                "pop-to", "Pop to a screen below the top.", screen: "target", examples: ["segue pop-to main s2"]),
-            navigation("pop-to-root", "Pop to the root screen.", examples: ["segue pop-to-root main --wait"]),
-            navigation(
-                "set", "Replace the stack (UIKit setViewControllers).", screen: "screens", variadic: true,
-                examples: ["segue set main s1 Detail Settings"]),
-            navigation(
-                "present", "Present a screen modally.", screen: "screen", examples: ["segue present main Compose"]),
-            navigation("dismiss", "Dismiss the top modal.", examples: ["segue dismiss main"]),
-            gesture, pause, seek, resume,
-            CommandConfiguration(
-                name: "swipe", abstract: "Play a whole interactive gesture from a script.",
-                discussion:
-                    "begin, then one update per frame (the daemon's frame rate) moving the percent from 0 to --to "
-                    + "over --over (linearly, or shaped by --curve), each with its velocity, then --then. Prints the decision.",
-                arguments: [
-                    ArgumentSpec("navigator", help: "The navigator's name."),
-                    ArgumentSpec(
-                        "operation", completion: .list(["pop", "dismiss", "push", "present"]),
-                        help: "pop, dismiss, push or present."),
-                    ArgumentSpec("screen", optional: true, help: "The route for push or present."),
-                ],
-                options: [
-                    OptionSpec("to", value: "fraction", help: "Where the finger stops (default 0.7)."),
-                    OptionSpec("over", value: "seconds", help: "How long the finger moves (default 0.4s)."),
-                    OptionSpec(
-                        "then", value: "step", completion: .list(["end", "finish", "cancel"]),
-                        help: "end (default), finish or cancel."),
-                    OptionSpec("curve", value: "curve", help: "Shape of the finger's motion (default linear)."),
-                    gestureOwner,
-                ] + completion + [gestureWait],
-                examples: [
-                    "segue swipe main pop --to 0.7 --over 0.4s --then end",
-                    "segue swipe main pop --to 0.3 --over 0.2s --then cancel",
-                    "segue swipe main pop --wait; segue swipe main pop --wait   # the second begins once the first is over",
-                ]),
-            CommandConfiguration(
-                name: "state", abstract: "Show a navigator: stack, modals, transition.",
-                arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
-                options: [OptionSpec("at", value: "seq", help: "Time travel: the state as of this seq.")],
-                examples: ["segue state main", "segue state main --at 12 --json"]),
-            CommandConfiguration(name: "ls", abstract: "List navigators.", examples: ["segue ls"]),
-            CommandConfiguration(
-                name: "log", abstract: "Print events from the log.",
-                options: [
-                    OptionSpec("navigator", value: "name", help: "Only this navigator."),
-                    OptionSpec("after", value: "seq", help: "Start after this seq (default 0)."),
-                    OptionSpec("limit", value: "n", help: "At most this many events."),
-                    .flag(
-                        "follow", short: "f",
-                        help:
-                            "Keep printing new events as they are published; waits out a stopped daemon, exits 1 if it comes back on an older copy of its log."
-                    ),
-                    OptionSpec(
-                        "type", value: "type", repeats: true,
-                        help: "Only events of this type; a type ending in '.' is a prefix (transition.). Repeatable."),
-                    OptionSpec(
-                        "since", value: "time",
-                        help: "Only events from this time: 10m, 2h, 1d ago, or 2026-12-01T09:00."),
-                    OptionSpec("until", value: "time", help: "Only events up to this time (same forms as --since)."),
-                    .flag("utc", help: "Print times in UTC (ISO 8601) instead of local time."),
-                    .flag("compact", help: "Fold each run of interaction.updated into one line."),
-                ],
-                examples: [
-                    "segue log --navigator main", "segue log --follow --json", "segue log --since 10m --compact",
-                    "segue log --type transition. --utc",
-                ]),
-            CommandConfiguration(
-                name: "export", abstract: "Write a data dir's (or PostgreSQL database's) log as JSON Lines.",
-                discussion:
-                    "Reads the store directly and only reads it (no schema migration), so it is safe on a running "
-                    + "daemon's data dir; it sees the events committed when it starts.",
-                options: [
-                    OptionSpec("data-dir", value: "dir|url", completion: .directory, help: Self.storeHelp),
-                    OptionSpec(
-                        "output", short: "o", value: "file", completion: .file, help: "Write here instead of stdout."),
-                ],
-                examples: ["segue export --data-dir /var/lib/segue -o log.jsonl"]),
-            CommandConfiguration(
-                name: "import", abstract: "Append a JSON Lines export to a data dir's log.",
-                discussion:
-                    "Writes the store directly, so it is refused while a segued runs on the data dir. The file must "
-                    + "continue the log, and the log followed by the file is checked as verify would before anything "
-                    + "is written: a file that fails leaves the data dir as it was (status 1).",
-                arguments: [ArgumentSpec("file", completion: .file, help: "The JSON Lines file.")],
-                options: [
-                    OptionSpec("data-dir", value: "dir|url", completion: .directory, help: Self.storeHelp)
-                ],
-                examples: ["segue import --data-dir ./restored log.jsonl"]),
-            CommandConfiguration(
-                name: "verify", abstract: "Check a data dir (SQLite integrity and the log) or an export file.",
-                discussion:
-                    "Folds every event through the navigation core: seqs and revisions gapless, every event one the "
-                    + "core can read, frames never going back. Status 1 for any problem found (a line that is not "
-                    + "an event included), 74 when the file or data dir cannot be read.",
-                arguments: [ArgumentSpec("file", optional: true, completion: .file, help: "A JSON Lines export.")],
-                options: [OptionSpec("data-dir", value: "dir|url", completion: .directory, help: Self.storeHelp)],
-                examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"]),
-            CommandConfiguration(
-                name: "ping", abstract: "Ask the daemon for its version, frame rate and position.",
-                discussion: "With --count N, N pings --interval apart (default 1s), each reply's round-trip time and "
-                    + "clock offset, then min/avg/max like ping(8) and the daemon's clock offset from this host's "
-                    + "(Cristian's method, from the ping with the shortest round trip, right within half of it); "
-                    + "status 3 if any got no reply.",
-                options: [
-                    OptionSpec(
-                        "count", short: "c", value: "n", help: "Ping N times; print round trips and the clock offset."),
-                    OptionSpec(
-                        "interval", short: "i", value: "seconds", help: "Between pings with --count (default 1s)."),
-                ],
-                examples: [
-                    "segue ping", "segue ping --count 5 --interval 0.2",
-                    "segue ping --server-key /etc/segue/server.pub --client-key ~/.segue/ops   # CURVE",
-                ]),
-            CommandConfiguration(
-                name: "stats", abstract: "Print the daemon's counters.",
-                arguments: [
-                    ArgumentSpec("interval", optional: true, help: "With --watch: seconds between updates (default 2).")
-                ],
-                options: [.flag("watch", short: "w", help: "Print them again every interval, in place on a terminal.")],
-                examples: ["segue stats --json", "segue stats --watch 1"]),
-            CommandConfiguration(
-                name: "raw",
-                abstract: "Send requests as JSON (or 'cmd [navigator] [key=value...]') and print the replies.",
-                discussion: "One request from the argument, or one per line of stdin; with neither, on a terminal, a "
-                    + "prompt whose lines the up and down arrows recall, kept in $SEGUE_HISTORY (default "
-                    + "~/.segue_history). Status 1 if any reply was ok: false.",
-                arguments: [
-                    ArgumentSpec("request", optional: true, help: "A request as JSON, e.g. '{\"cmd\": \"ping\"}'.")
-                ],
-                examples: [
-                    "segue raw '{\"cmd\": \"state\", \"navigator\": \"main\"}'", "segue raw 'history main limit=5'",
-                    "jq -c '.[]' requests.json | segue raw", "segue raw   # interactive",
-                ]),
-            CommandConfiguration(
-                name: "help", abstract: "Show help for a command ('segue help push'); --man prints the man page.",
-                arguments: [
-                    ArgumentSpec(
-                        "command", optional: true, variadic: true, completion: .commands,
-                        help: "The command, e.g. push or gesture end.")
-                ],
-                options: [.flag("man", help: "Print the man page (roff), as installed as segue.1.")],
-                examples: ["segue help", "segue help gesture end", "segue help --man | man -l -"]),
-            CommandConfiguration(
-                name: "completion", abstract: "Print a shell completion script: bash, zsh or fish.",
-                arguments: [
-                    ArgumentSpec("shell", completion: .list(["bash", "zsh", "fish"]), help: "bash, zsh or fish.")
-                ],
-                examples: [
-                    "source <(segue completion bash)", "segue completion zsh > ~/.zfunc/_segue",
-                    "segue completion fish > ~/.config/fish/completions/segue.fish",
-                ]),
-            CommandConfiguration(
-                name: "keygen", abstract: "Write a CURVE key pair: NAME.key (secret, mode 0600) and NAME.pub.",
-                options: [
-                    OptionSpec(
-                        "out", value: "path", completion: .file,
-                        help: "Path and base name, e.g. /etc/segue/keys/client.")
-                ],
-                examples: [
-                    "segue keygen --out ./keys/ops",
-                    "segue state main --server-key ./keys/server.pub --client-key ./keys/ops   # then use it",
-                ]),
-            CommandConfiguration(
-                name: "watch", abstract: "A live view of navigators: stacks and transition progress.",
-                discussion:
-                    "Redraws every frame on a terminal, fitted to its size (q or Ctrl-C restores it; j/k scroll, / "
-                    + "filters by name); prints one plain line per change when stdout is not a terminal; --json "
-                    + "prints events and ticks as JSON lines. With no command socket at --endpoint (a 'segue "
-                    + "replay --publish'), it shows what --publish-endpoint publishes; --replay LOG replays a log "
-                    + "in the view itself (space pauses, . steps a frame, + and - change the speed).",
-                arguments: [
-                    ArgumentSpec("navigator", optional: true, variadic: true, help: "Navigators to show (default all).")
-                ],
-                options: [
-                    OptionSpec(
-                        "replay", value: "log", completion: .file,
-                        help: "Watch a data dir or JSON Lines export replayed here, instead of a daemon."),
-                    OptionSpec(
-                        "speed", value: "x", help: "With --replay: playback speed (default 1; + and - change it)."),
-                ],
-                examples: [
-                    "segue watch", "segue watch main inbox", "segue watch --json | jq .",
-                    "segue watch --replay session.jsonl --speed 0.25",
-                    "segue watch --publish-endpoint tcp://127.0.0.1:7501   # a 'segue replay --publish'",
-                ]),
-            CommandConfiguration(
-                name: "replay", abstract: "Regenerate the ticks a log produced, bit for bit.",
-                discussion: "LOG is a data dir or a JSON Lines export. --json prints each tick body exactly as segued "
-                    + "published it; --publish re-publishes ticks and events on a PUB socket in real time (or --speed).",
-                arguments: [
-                    ArgumentSpec("log", completion: .file, help: "A data dir, a postgresql:// URL or an export file.")
-                ],
-                options: [
-                    OptionSpec("navigator", value: "name", help: "Only this navigator's ticks."),
-                    OptionSpec("from", value: "seq", help: "Start at the frame of this seq."),
-                    OptionSpec(
-                        "to", value: "seq",
-                        help: "Stop after this seq: its ticks run up to the frame of the next event in the log."),
-                    OptionSpec(
-                        "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."),
-                    OptionSpec(
-                        "presentation-delay", value: "duration",
-                        help: "The daemon's presentationDelay, which ticks' presentAt carry and the log does not "
-                            + "record (default 0)."),
-                    OptionSpec("publish", value: "endpoint", help: "Re-publish on a PUB socket bound here."),
-                    OptionSpec("speed", value: "x", help: "Playback speed for --publish (default 1)."),
-                    OptionSpec(
-                        "max-gap", value: "duration",
-                        help: "With --publish: the longest wait between two frames; idle stretches (nothing "
-                            + "animating) are shortened to it. Default 2s; off keeps them."),
-                    .flag(
-                        "wait-subscriber",
-                        help: "With --publish: send nothing until a subscriber has subscribed; otherwise sending "
-                            + "starts after 0.3 s and a subscriber that joins later misses what went before."),
-                ],
-                examples: [
-                    "segue replay ./.segue --json > ticks.jsonl",
-                    "segue replay log.jsonl --publish tcp://127.0.0.1:7501",
-                    "segue replay log.jsonl --publish tcp://127.0.0.1:7501 --speed 0.25 --wait-subscriber",
-                ]),
-        ] + pictures + [MigrateCommand.configuration, RelayCommand.configuration]),
+        subcommands: withGlobals(
+            [
+                CommandConfiguration(
+                    name: "create", abstract: "Create a navigator with a root screen.",
+                    arguments: [
+                        ArgumentSpec("navigator", help: "The new navigator's name ([A-Za-z0-9._-]{1,64})."),
+                        ArgumentSpec("root", help: "The root screen's route name."),
+                    ],
+                    options: [
+                        param,
+                        OptionSpec(
+                            "busy", value: "policy", completion: .list(["reject", "queue"]),
+                            help: "reject (default) or queue: what commands meet while a transition runs."),
+                        OptionSpec("queue-limit", value: "n", help: "Most queued commands under busy queue."),
+                        OptionSpec("container", value: "WxH", help: "Container size in points, e.g. 390x844."),
+                        OptionSpec(
+                            "threshold", value: "fraction", help: "End rule: finish above this percent (default 0.5)."),
+                        OptionSpec("velocity-impact", value: "k", help: "End rule: weight of velocity (default 0.3)."),
+                        OptionSpec(
+                            "fling-velocity", value: "v",
+                            help: "End rule: finish at or above this velocity (default 1)."),
+                        OptionSpec(
+                            "interaction-timeout", value: "seconds",
+                            help: "Cancel a gesture idle this long (default 10)."),
+                        OptionSpec("animators", value: "json", help: "Animator rules as JSON."),
+                        .flag(
+                            "retarget",
+                            help: "Reversals keep the motion: cancel, and pop during a push, turn it back where it is."),
+                    ] + mutation,
+                    examples: [
+                        "segue create main Home", "segue create inbox List --busy queue --container 390x844",
+                        "segue create main Home --retarget",
+                    ]),
+                CommandConfiguration(
+                    name: "close", abstract: "Close a navigator for good (its name is never reused).",
+                    arguments: [ArgumentSpec("navigator", help: "The navigator's name.")], options: mutation,
+                    examples: ["segue close main"]),
+                navigation(
+                    "push", "Push a screen.", screen: "screen",
+                    examples: [
+                        "segue push main Detail --param id=42",
+                        "segue push main Detail --style fade --duration 0.3s --wait",
+                        "segue push main Detail --curve spring-response:0.5,0.8",
+                    ]),
+                navigation("pop", "Pop the top screen.", examples: ["segue pop main", "segue pop main --no-animate"]),
+                navigation(
+                    "pop-to", "Pop to a screen below the top.", screen: "target", examples: ["segue pop-to main s2"]),
+                navigation("pop-to-root", "Pop to the root screen.", examples: ["segue pop-to-root main --wait"]),
+                navigation(
+                    "set", "Replace the stack (UIKit setViewControllers).", screen: "screens", variadic: true,
+                    examples: ["segue set main s1 Detail Settings"]),
+                navigation(
+                    "present", "Present a screen modally.", screen: "screen", examples: ["segue present main Compose"]),
+                navigation("dismiss", "Dismiss the top modal.", examples: ["segue dismiss main"]),
+                gesture, pause, seek, resume,
+                CommandConfiguration(
+                    name: "swipe", abstract: "Play a whole interactive gesture from a script.",
+                    discussion:
+                        "begin, then one update per frame (the daemon's frame rate) moving the percent from 0 to --to "
+                        + "over --over (linearly, or shaped by --curve), each with its velocity, then --then. Prints the decision.",
+                    arguments: [
+                        ArgumentSpec("navigator", help: "The navigator's name."),
+                        ArgumentSpec(
+                            "operation", completion: .list(["pop", "dismiss", "push", "present"]),
+                            help: "pop, dismiss, push or present."),
+                        ArgumentSpec("screen", optional: true, help: "The route for push or present."),
+                    ],
+                    options: [
+                        OptionSpec("to", value: "fraction", help: "Where the finger stops (default 0.7)."),
+                        OptionSpec("over", value: "seconds", help: "How long the finger moves (default 0.4s)."),
+                        OptionSpec(
+                            "then", value: "step", completion: .list(["end", "finish", "cancel"]),
+                            help: "end (default), finish or cancel."),
+                        OptionSpec("curve", value: "curve", help: "Shape of the finger's motion (default linear)."),
+                        gestureOwner,
+                    ] + completion + [gestureWait],
+                    examples: [
+                        "segue swipe main pop --to 0.7 --over 0.4s --then end",
+                        "segue swipe main pop --to 0.3 --over 0.2s --then cancel",
+                        "segue swipe main pop --wait; segue swipe main pop --wait   # the second begins once the first is over",
+                    ]),
+                CommandConfiguration(
+                    name: "state", abstract: "Show a navigator: stack, modals, transition.",
+                    arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
+                    options: [OptionSpec("at", value: "seq", help: "Time travel: the state as of this seq.")],
+                    examples: ["segue state main", "segue state main --at 12 --json"]),
+                CommandConfiguration(name: "ls", abstract: "List navigators.", examples: ["segue ls"]),
+                log, export, `import`, verify,
+                ping, stats, raw,
+                CommandConfiguration(
+                    name: "help", abstract: "Show help for a command ('segue help push'); --man prints the man page.",
+                    arguments: [
+                        ArgumentSpec(
+                            "command", optional: true, variadic: true, completion: .commands,
+                            help: "The command, e.g. push or gesture end.")
+                    ],
+                    options: [.flag("man", help: "Print the man page (roff), as installed as segue.1.")],
+                    examples: ["segue help", "segue help gesture end", "segue help --man | man -l -"]),
+                CommandConfiguration(
+                    name: "completion", abstract: "Print a shell completion script: bash, zsh or fish.",
+                    arguments: [
+                        ArgumentSpec("shell", completion: .list(["bash", "zsh", "fish"]), help: "bash, zsh or fish.")
+                    ],
+                    examples: [
+                        "source <(segue completion bash)", "segue completion zsh > ~/.zfunc/_segue",
+                        "segue completion fish > ~/.config/fish/completions/segue.fish",
+                    ]),
+                CommandConfiguration(
+                    name: "keygen", abstract: "Write a CURVE key pair: NAME.key (secret, mode 0600) and NAME.pub.",
+                    options: [
+                        OptionSpec(
+                            "out", value: "path", completion: .file,
+                            help: "Path and base name, e.g. /etc/segue/keys/client.")
+                    ],
+                    examples: [
+                        "segue keygen --out ./keys/ops",
+                        "segue state main --server-key ./keys/server.pub --client-key ./keys/ops   # then use it",
+                    ]),
+                CommandConfiguration(
+                    name: "watch", abstract: "A live view of navigators: stacks and transition progress.",
+                    discussion:
+                        "Redraws every frame on a terminal, fitted to its size (q or Ctrl-C restores it; j/k scroll, / "
+                        + "filters by name); prints one plain line per change when stdout is not a terminal; --json "
+                        + "prints events and ticks as JSON lines. With no command socket at --endpoint (a 'segue "
+                        + "replay --publish'), it shows what --publish-endpoint publishes; --replay LOG replays a log "
+                        + "in the view itself (space pauses, . steps a frame, + and - change the speed).",
+                    arguments: [
+                        ArgumentSpec(
+                            "navigator", optional: true, variadic: true, help: "Navigators to show (default all).")
+                    ],
+                    options: [
+                        OptionSpec(
+                            "replay", value: "log", completion: .file,
+                            help: "Watch a data dir or JSON Lines export replayed here, instead of a daemon."),
+                        OptionSpec(
+                            "speed", value: "x", help: "With --replay: playback speed (default 1; + and - change it)."),
+                    ],
+                    examples: [
+                        "segue watch", "segue watch main inbox", "segue watch --json | jq .",
+                        "segue watch --replay session.jsonl --speed 0.25",
+                        "segue watch --publish-endpoint tcp://127.0.0.1:7501   # a 'segue replay --publish'",
+                    ]),
+                CommandConfiguration(
+                    name: "replay", abstract: "Regenerate the ticks a log produced, bit for bit.",
+                    discussion:
+                        "LOG is a data dir or a JSON Lines export. --json prints each tick body exactly as segued "
+                        + "published it; --publish re-publishes ticks and events on a PUB socket in real time (or --speed).",
+                    arguments: [
+                        ArgumentSpec(
+                            "log", completion: .file, help: "A data dir, a postgresql:// URL or an export file.")
+                    ],
+                    options: [
+                        OptionSpec("navigator", value: "name", help: "Only this navigator's ticks."),
+                        OptionSpec("from", value: "seq", help: "Start at the frame of this seq."),
+                        OptionSpec(
+                            "to", value: "seq",
+                            help: "Stop after this seq: its ticks run up to the frame of the next event in the log."),
+                        OptionSpec(
+                            "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."
+                        ),
+                        OptionSpec(
+                            "presentation-delay", value: "duration",
+                            help: "The daemon's presentationDelay, which ticks' presentAt carry and the log does not "
+                                + "record (default 0)."),
+                        OptionSpec("publish", value: "endpoint", help: "Re-publish on a PUB socket bound here."),
+                        OptionSpec("speed", value: "x", help: "Playback speed for --publish (default 1)."),
+                        OptionSpec(
+                            "max-gap", value: "duration",
+                            help: "With --publish: the longest wait between two frames; idle stretches (nothing "
+                                + "animating) are shortened to it. Default 2s; off keeps them."),
+                        .flag(
+                            "wait-subscriber",
+                            help: "With --publish: send nothing until a subscriber has subscribed; otherwise sending "
+                                + "starts after 0.3 s and a subscriber that joins later misses what went before."),
+                    ],
+                    examples: [
+                        "segue replay ./.segue --json > ticks.jsonl",
+                        "segue replay log.jsonl --publish tcp://127.0.0.1:7501",
+                        "segue replay log.jsonl --publish tcp://127.0.0.1:7501 --speed 0.25 --wait-subscriber",
+                    ]),
+            ] + pictures + [MigrateCommand.configuration, RelayCommand.configuration]),
         globalOptions: global)
 
     /// The man page's sections after the commands.
