@@ -8,7 +8,8 @@ import CPostgres
 /// connection whose settings carry a `PostgresNoticeHandler` hands its notices to it instead.
 package struct PostgresNotice: Sendable, Equatable, CustomStringConvertible {
     /// In English whatever the server's language (`PG_DIAG_SEVERITY_NONLOCALIZED`): WARNING,
-    /// NOTICE, INFO, LOG or DEBUG.
+    /// NOTICE, INFO, LOG or DEBUG, or FATAL for an error that reaches a session between statements
+    /// (libpq hands those to the notice receiver too).
     package var severity: String
     package var sqlState: String
     package var message: String
