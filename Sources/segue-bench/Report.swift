@@ -8,6 +8,12 @@ struct Figure {
         case atMost(Double)
         /// value ≥ factor × limit
         case atLeast(Double)
+
+        var factor: Double {
+            switch self {
+            case .atMost(let factor), .atLeast(let factor): factor
+            }
+        }
     }
 
     var section: String
@@ -33,6 +39,15 @@ struct Figure {
         }
     }
 
+    /// The ratio as `Report.number` spells it, with a third decimal when two would read as the target
+    /// itself: "1.30× … ≤ 1.30× … MISSED" for 1.3034 says nothing, "1.303×" does.
+    var ratioText: String? {
+        guard let ratio else { return nil }
+        let text = Report.number(ratio)
+        guard let factor = target?.factor, text == Report.number(factor), ratio != factor else { return text }
+        return String(format: "%.3f", ratio)
+    }
+
     var targetText: String {
         switch target {
         case .atMost(let f)?: "≤ \(Report.number(f))×"
@@ -54,7 +69,7 @@ final class Report {
         figures.append(figure)
         if echo {
             var line = "  \(figure.name): \(Self.number(figure.value)) \(figure.unit)"
-            if let ratio = figure.ratio { line += "  (\(Self.number(ratio))× \(figure.limitName))" }
+            if let ratio = figure.ratioText { line += "  (\(ratio)× \(figure.limitName))" }
             if let passed = figure.passed { line += passed ? "  ok" : "  MISSED" }
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
@@ -87,7 +102,7 @@ final class Report {
         ]
         for f in figures {
             let limit = f.limit.map { "\(Self.number($0)) \(f.unit) (\(f.limitName))" } ?? ""
-            let ratio = f.ratio.map { Self.number($0) + "×" } ?? ""
+            let ratio = f.ratioText.map { $0 + "×" } ?? ""
             let met = f.passed.map { $0 ? "yes" : "**no**" } ?? ""
             lines.append(
                 "| \(f.section) | \(f.name) | \(Self.number(f.value)) \(f.unit) | \(limit) | \(ratio) | \(f.targetText) | \(met) |"
