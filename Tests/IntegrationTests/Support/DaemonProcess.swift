@@ -78,6 +78,7 @@ final class DaemonProcess: @unchecked Sendable {
         process.standardError = log
         process.standardOutput = log
         try process.run()
+        ChildReaper.watch(process.processIdentifier)
         if waitReady { try waitUntilReady() }
     }
 
@@ -107,6 +108,7 @@ final class DaemonProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        ChildReaper.forget(process.processIdentifier)
         let status =
             process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         exitStatus = status
@@ -165,6 +167,7 @@ final class DaemonProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        ChildReaper.forget(process.processIdentifier)
     }
 
     enum DaemonError: Error, CustomStringConvertible {
