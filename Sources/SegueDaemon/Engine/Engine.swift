@@ -291,13 +291,15 @@ package final class Engine: @unchecked Sendable {
     }
 
     private func shutdown() {
-        router?.close()  // stop taking commands first
-        router = nil
+        // No request is read from here on, but the router stays open until the last group's replies are
+        // sent: a command committed and never answered would be applied twice by a client retrying it.
         feed(.commit)
         store.flush()
         feed(.committed(completions.drain()))
         // Every line the rate limits still hold back goes out now (the last commit's failure too).
         feed(.shutdown(now: WallClock.now()))
+        router?.close()  // its linger sends the replies still queued
+        router = nil
         // After the last commit: the standbys take the shards with everything acknowledged in the log.
         leadership?.stop()
         checkpointQueue.sync {}
