@@ -162,6 +162,10 @@ package enum Daemon {
                 logger.notice("Stopped before the log was open.")
                 return 0
             }
+            if let mismatch = error as? FrameRateMismatch {
+                logger.critical("config error at $.frameRate: \(mismatch)")
+                return 78
+            }
             // A StoreError's own text leads with its wire code (`bad_request: …`), which means
             // nothing to an operator reading why the daemon did not start: the message says it all.
             let reason = (error as? StoreError).map(\.message) ?? "\(error)"

@@ -57,7 +57,8 @@ import Testing
         // A command committed by the last group but never answered would be applied twice by a client that
         // retries without an id.
         let unanswered = logged.filter { $0.hasPrefix("t") }.subtracting(answered)
-        #expect(unanswered.count == 0, "\(unanswered.count) committed, never answered: \(unanswered.sorted().prefix(10))")
+        #expect(
+            unanswered.count == 0, "\(unanswered.count) committed, never answered: \(unanswered.sorted().prefix(10))")
         #expect(restarted.stop() == 0)
     }
 }

@@ -148,18 +148,26 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// A fresh daemon on the same data dir and endpoints (a restart).
-    func restarted(arguments: [String] = []) throws -> DaemonProcess {
+    func restarted(arguments: [String] = [], frameRate: Int = 60, waitReady: Bool = true) throws -> DaemonProcess {
         if process.isRunning { stop() }
-        return try DaemonProcess(reusing: self, arguments: arguments)
+        return try DaemonProcess(reusing: self, arguments: arguments, frameRate: frameRate, waitReady: waitReady)
     }
 
-    private init(reusing other: DaemonProcess, arguments: [String]) throws {
+    private init(reusing other: DaemonProcess, arguments: [String], frameRate: Int, waitReady: Bool) throws {
         dataDir = other.dataDir
         commandEndpoint = other.commandEndpoint
         publishEndpoint = other.publishEndpoint
         logPath = other.logPath
         storeArguments = other.storeArguments
-        try start(frameRate: 60, arguments: arguments, environment: [:], waitReady: true)
+        try start(frameRate: frameRate, arguments: arguments, environment: [:], waitReady: waitReady)
+    }
+
+    /// Waits for a daemon expected to stop by itself (a refused start) and returns its exit status,
+    /// nil if it still runs after `timeout`.
+    func exitStatus(within timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+        return process.isRunning ? nil : stop()
     }
 
     deinit {

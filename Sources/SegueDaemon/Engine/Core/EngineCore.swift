@@ -97,6 +97,9 @@ final class EngineCore {
         fleet = Fleet(clock: clock)
         fleet.presentationDelay = options.presentationDelay.inNanoseconds
         fold = try rebuild()
+        if let (name, other) = fleet.navigators.first(where: { $0.value.clock.rate != clock.rate }) {
+            throw FrameRateMismatch(logRate: other.clock.rate, navigator: name, configuredRate: clock.rate)
+        }
         if options.shards != nil { followFromPosition() }
         fleet.journaling = true
     }
