@@ -16,7 +16,14 @@ package enum Daemon {
         do {
             invocation = try DaemonConfig.parse(arguments: arguments, environment: environment)
         } catch {
-            FileHandle.standardError.write(Data((error.diagnostic + "\n").utf8))
+            // A bad config file is why the service did not start: a critical record, as the engine's own
+            // config errors are, which journald files under its priority. --check-config and mistakes on the
+            // command line answer the person typing.
+            if error.kind == .config, !arguments.contains("--check-config") {
+                Logger(label: "segued").critical(error.description)
+            } else {
+                FileHandle.standardError.write(Data(error.diagnostic.utf8))
+            }
             return error.exitCode
         }
         switch invocation {

@@ -1,0 +1,47 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// What the real `segued` writes when it will not start: a bad config file is a log record with its
+/// journald priority, like every other line of the daemon's, so `journalctl -p err` shows why the
+/// unit failed; `--check-config` and command-line mistakes answer the person typing. Never a blank line.
+@Suite struct DaemonStartErrorTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var config: String?
+        var arguments: [String]
+        var status: Int32
+        var output: String
+        var testDescription: String { output }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            config: #"{"bogus": 1}"#, arguments: [], status: 78,
+            output: "<2>segued: config error at $.bogus: unknown key; expected one of dataDir, "),
+        Case(
+            config: #"{"frameRate": 0}"#, arguments: [], status: 78,
+            output: "<2>segued: config error at $.frameRate: must be an integer from 1 to 1000\n"),
+        Case(
+            config: #"{"bogus": 1}"#, arguments: ["--check-config"], status: 78,
+            output: "segued: config error at $.bogus: unknown key; expected one of dataDir, "),
+        Case(
+            config: nil, arguments: ["--frobnicate"], status: 64,
+            output: "segued: unknown option '--frobnicate'\nRun 'segued --help' for usage.\n"),
+    ]
+
+    @Test(arguments: cases) func aStartThatFailsSaysWhyInOneRecord(_ c: Case) throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        var arguments = c.arguments + ["--data-dir", dir + "/data"]
+        if let config = c.config {
+            let path = dir + "/segued.json"
+            try config.write(toFile: path, atomically: true, encoding: .utf8)
+            arguments += ["--config", path]
+        }
+        let result = try Reliability.run(DaemonProcess.binary("segued"), arguments)
+        #expect(result.status == c.status, "\(result.output)")
+        #expect(result.output.hasPrefix(c.output), "\(result.output)")
+        #expect(!result.output.contains("\n\n"), "a blank line: \(result.output.debugDescription)")
+        #expect(result.output.hasSuffix("\n"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/data"), "a refused start left a data dir")
+    }
+}
