@@ -224,10 +224,43 @@ import Testing
         #expect(stats["store"]?["durability"] == "full")
         for key in [
             "malformed", "idempotentReplays", "framesClosed", "lateFrames", "missedFrames", "stalls", "subscriptions",
+            "subscribers",
         ] {
             #expect(stats[key]?.int64Value != nil, "stats.\(key)")
         }
         #expect(stats["lastStall"] != nil, "null until the loop skips frames")
+    }
+
+    /// `subscribers` counts the connections to the publish socket (and the frames socket), whatever
+    /// they subscribed to; `subscriptions` counts distinct topics, as XPUB reports them.
+    @Test func statsCountSubscribersAsConnections() throws {
+        let framesEndpoint = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let daemon = try DaemonProcess(arguments: ["--publish-frames", framesEndpoint])
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        func expect(_ subscribers: Int64, topics: Int64) throws {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while true {
+                let stats = try c.ok(["cmd": "stats"])
+                if stats["subscribers"]?.int64Value == subscribers, stats["subscriptions"]?.int64Value == topics {
+                    return
+                }
+                guard ContinuousClock.now < deadline else {
+                    throw WaitTimeout(what: "\(subscribers) subscribers, \(topics) topics: \(stats)")
+                }
+                usleep(10_000)
+            }
+        }
+        try expect(0, topics: 0)
+        var subscribers = try (0..<3).map { _ in
+            try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/"])
+        }
+        let silent = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: [])
+        let frames = try TestSubscriber(endpoint: framesEndpoint, topics: ["frames/"])
+        try expect(5, topics: 2)
+        subscribers.removeFirst(2)
+        try expect(3, topics: 2)
+        withExtendedLifetime((subscribers, silent, frames)) {}
     }
 
     /// Under overload (1,500 navigators animating at 500 Hz: a frame close takes longer than half a

@@ -58,10 +58,14 @@ extension Engine {
 
     func subscriptionsDue() -> Bool { WallClock.monotonic() - subscriptionsRead >= Self.subscriptionsInterval }
 
-    /// Reads both publishers' subscription frames and hands the change in their number to `stats`.
+    /// Reads both publishers' subscription frames and connections, and hands the changes in their
+    /// numbers to `stats`.
     func readSubscriptions() {
         subscriptionsRead = WallClock.monotonic()
         drainSubscriptions()
+        var peersChanged = false
+        for peers in subscriberPeers where peers.drain() { peersChanged = true }
+        if peersChanged { feed(.subscribers(subscriberPeers.reduce(0) { $0 + $1.count })) }
         guard subscriptionDelta != 0 else { return }
         // Taken before `feed`, whose `performActions` would otherwise hand the same count over again.
         let delta = subscriptionDelta

@@ -78,6 +78,8 @@ package final class Engine: @unchecked Sendable {
     var publisher: ZMQSocket?
     /// The frames socket (`EngineOptions.framesEndpoints`): one compact batch of ticks a frame.
     var framesPublisher: ZMQSocket?
+    /// Who is connected to the publisher and the frames socket (`stats.subscribers`).
+    var subscriberPeers: [SubscriberPeers] = []
     var waitTimer: ZMQWaitTimer?
     /// The core's actions being performed (swapped with `core.actions`, so neither reallocates).
     var performing: [EngineAction] = []
@@ -160,6 +162,7 @@ package final class Engine: @unchecked Sendable {
         // (`subscriptionsDue`), which spares a look at its mailbox on every wait.
         let publishIndex = poller.add(publisher!, readiness: .signalled)
         let framesIndex = framesPublisher.map { poller.add($0, readiness: .signalled) }
+        let peersIndices = subscriberPeers.map { poller.add($0.events, readiness: .signalled) }
         let wakeIndex = poller.add(fd: wakeup.fd)
         while !stopRequested.load(ordering: .acquiring) {
             let now = WallClock.now()
@@ -186,7 +189,9 @@ package final class Engine: @unchecked Sendable {
             feed(.committed(completions.drain()))
             if leadership != nil { feed(.leadership(leadershipChanges.drain(), now: WallClock.now())) }
             mark(.completions)
-            if ready[publishIndex].contains(.readable) || framesIndex.map({ ready[$0].contains(.readable) }) == true {
+            if ready[publishIndex].contains(.readable) || framesIndex.map({ ready[$0].contains(.readable) }) == true
+                || peersIndices.contains(where: { ready[$0].contains(.readable) })
+            {
                 readSubscriptions()
                 busy = true
             } else if subscriptionsDue() {
@@ -250,12 +255,14 @@ package final class Engine: @unchecked Sendable {
         try router.setSendHighWaterMark(10_000)
         try secure(router)
         let publisher = try publishingSocket(context, highWaterMark: options.publishHighWaterMark)
+        subscriberPeers.append(try SubscriberPeers(publisher, name: "inproc://segued-publish-peers"))
         boundCommandEndpoints = try bind(router, to: options.commandEndpoints)
         boundPublishEndpoints = try bind(publisher, to: options.publishEndpoints)
         self.router = router
         self.publisher = publisher
         if !options.framesEndpoints.isEmpty {
             let frames = try publishingSocket(context, highWaterMark: options.framesHighWaterMark)
+            subscriberPeers.append(try SubscriberPeers(frames, name: "inproc://segued-frames-peers"))
             boundFramesEndpoints = try bind(frames, to: options.framesEndpoints)
             framesPublisher = frames
         }
@@ -307,6 +314,7 @@ package final class Engine: @unchecked Sendable {
         publisher = nil
         framesPublisher?.close()
         framesPublisher = nil
+        for peers in subscriberPeers { peers.close() }
         context?.terminate()
         context = nil
         store.close()

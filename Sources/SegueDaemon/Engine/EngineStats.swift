@@ -14,6 +14,8 @@ struct EngineStats {
     var stalls: Int64 = 0
     var overloadStalls: Int64 = 0
     var subscriptions: Int64 = 0
+    /// Peers connected to the publishing sockets (handshake done, not yet gone).
+    var subscribers: Int64 = 0
     var commitFailures: Int64 = 0
     /// Loop turns that committed something (one transaction each while the writer is idle), and the
     /// units (one per command or clock step) they carried: `units / commits` is the group size.

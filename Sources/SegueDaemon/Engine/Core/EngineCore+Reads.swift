@@ -118,6 +118,7 @@ extension EngineCore {
                 "missedFrames": .int(stats.missedFrames), "stalls": .int(stats.stalls),
                 "overloadStalls": .int(stats.overloadStalls),
                 "lastStall": lastStall.map(\.json) ?? .null, "subscriptions": .int(stats.subscriptions),
+                "subscribers": .int(stats.subscribers),
                 "navigators": .int(fleet.navigators.count), "openNavigators": .int(open),
                 "active": .int(fleet.active.count),
                 "store": [

@@ -126,6 +126,7 @@ final class EngineCore {
             housekeepingIfDue(now: now)
         case .turnEnded: checkpointIfDue()
         case .subscriptions(let delta): stats.subscriptions += Int64(delta)
+        case .subscribers(let count): stats.subscribers = Int64(count)
         case .reload(let rules): options.defaultAnimators = rules
         case .leadership(let changes, let now):
             pendingLeadership += changes

@@ -21,6 +21,8 @@ enum EngineInput {
     case turnEnded
     /// Subscribers came (+1) or went (-1) on the publish socket.
     case subscriptions(Int)
+    /// How many peers are connected to the publishing sockets now.
+    case subscribers(Int)
     /// A SIGHUP reload: the defaults for navigators created from now on.
     case reload(defaultAnimators: AnimatorRules?)
     /// Shards this daemon took or lost (several daemons on one log), applied once nothing of its
