@@ -12,22 +12,28 @@ import Testing
     static let create = EngineCoreRequestTests.create
 
     /// At a restart, animated transitions complete at their frame, interactive ones are cancelled
-    /// with reason `recovery`; the events are published once durable, and `since` is the log's end
-    /// before them.
+    /// with reason `recovery`, also when their interaction timeout (10 s) fell due while the daemon
+    /// was down; the events are published once durable, and `since` is the log's end before them.
     @Test(
         arguments: [
-            (#"{"cmd":"push","navigator":"r","screen":"A","animated":true}"#, ["transition.completed"], nil),
+            (#"{"cmd":"push","navigator":"r","screen":"A","animated":true}"#, 5, ["transition.completed"], nil),
             (
-                #"{"cmd":"begin","navigator":"r","operation":"push","screen":"A"}"#,
+                #"{"cmd":"begin","navigator":"r","operation":"push","screen":"A"}"#, 5,
                 ["transition.cancelled"], "recovery"
             ),
-        ] as [(String, [String], String?)])
-    func recoveryResolvesTransitionsInFlight(request: String, types: [String], reason: String?) throws {
+            (
+                #"{"cmd":"begin","navigator":"r","operation":"push","screen":"A"}"#, 15,
+                ["transition.cancelled"], "recovery"
+            ),
+        ] as [(String, Int64, [String], String?)])
+    func recoveryResolvesTransitionsInFlight(request: String, downtime: Int64, types: [String], reason: String?)
+        throws
+    {
         let before = try EngineHarness()
         _ = before.call(Self.create)
         #expect(before.call(request).reply["ok"] == true)
         let seq = before.log.lastSeq
-        let after = try EngineHarness(log: before.log, now: before.now + 5_000_000_000)
+        let after = try EngineHarness(log: before.log, now: before.now + downtime * 1_000_000_000)
         #expect(after.core.fold == EngineCore.Fold(checkpoint: 0, events: Int(seq)))
         let events = after.core.recover(now: after.now)
         #expect(events.map(\.type) == types)

@@ -72,14 +72,28 @@ extension Fleet {
         return records
     }
 
+    /// `advance(toFrame:)` at a restart: the clock's events that fell due while the daemon was down,
+    /// except for the navigators in `sparing` (those whose gestures were lost with the process, which
+    /// `recover(atFrame:)` cancels for recovery, their interaction timeouts due or not).
+    package mutating func advance(toFrame frame: Int64, sparing: Set<String>) -> [EventRecord] {
+        decideDue(toFrame: frame, sparing: sparing).map {
+            append($0.event, navigator: $0.name, time: max(clock.instant(ofFrame: $0.frame), lastTime))
+        }
+    }
+
+    /// The open navigators whose transition a client drives (not paused): what a restart cancels.
+    package var interactiveNavigators: Set<String> {
+        Set(active.filter { navigators[$0]?.transition?.phase == .interactive })
+    }
+
     /// The events the clock decides up to `frame`, in frame order, not yet appended.
     private mutating func decideDue(
-        toFrame frame: Int64
+        toFrame frame: Int64, sparing: Set<String>? = nil
     ) -> [(frame: Int64, order: Int, name: String, event: NavigationEvent)] {
         if let earliestDue, frame < earliestDue { return [] }
         var due: [(frame: Int64, order: Int, name: String, event: NavigationEvent)] = []
         var later = Int64.max
-        for name in active {
+        for name in active where sparing.map({ !$0.contains(name) }) ?? true {
             inPlace(name) { state in
                 guard let next = Navigator.nextDueFrame(state) else { return }
                 guard next <= frame else {

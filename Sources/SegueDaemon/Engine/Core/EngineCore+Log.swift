@@ -188,15 +188,16 @@ extension EngineCore {
     /// schedule; interactive ones lost their gesture and are cancelled with reason `recovery`. Returns
     /// the events to append (durably, before anything else) and then hand to `recovered`.
     func recover(now: Int64) -> [EventRecord] {
-        // What the clock decides (completions, interaction timeouts) falls due at its own frames up
-        // to now, exactly as it would have live. Only then are the interactive transitions, whose
-        // gestures did not survive the restart, cancelled: at the first frame not ticked yet. Before
+        // What the clock decides (completions, a paused transition's interaction timeout) falls due
+        // at its own frames up to now, exactly as it would have live. The interactive transitions,
+        // whose gestures did not survive the restart, are cancelled for recovery instead, even if
+        // their timeout fell due while the daemon was down: at the first frame not ticked yet. Before
         // the restart, subscribers saw ticks showing them interactive up to some frame before now, and
         // the log must not say otherwise (a replay reproduces the ticks, and nothing seen is taken
         // back), so the cancel cannot go in right after the last logged event.
         openedAt = fleet.lastSeq
         let through = max(clock.frame(atOrBefore: now), fleet.lastFrame)
-        var events = fleet.advance(toFrame: through)
+        var events = fleet.advance(toFrame: through, sparing: fleet.interactiveNavigators)
         events += fleet.recover(atFrame: through + 1)
         fleet.skipFrames(through: through)
         fleet.markDurable(through: fleet.lastSeq)
