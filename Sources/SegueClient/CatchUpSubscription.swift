@@ -214,6 +214,11 @@ public final class CatchUpSubscription {
         case .gap(let navigator, let after):
             if catchUp.position == nil {
                 try fill(navigator, after: after)
+            } else if startsAfter != nil {
+                // Reading the log from a seq: the navigator's earlier events lie before it, and this one
+                // is next. (A snapshot now would show its state today, and cover this event and every
+                // later one read from the log.)
+                catchUp.snapshot(navigator: navigator, revision: event.revision - 1, seq: event.seq - 1)
             } else {
                 // Following every navigator the log has no hole here: the navigator's earlier events
                 // lie before the position, where no snapshot of it was taken. Take one now.

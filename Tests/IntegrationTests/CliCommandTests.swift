@@ -233,6 +233,35 @@ import Testing
         #expect(seqs == [1, 2, 3, 4])
     }
 
+    /// `--follow --after N` prints the log after N (navigators first seen there start at the event's
+    /// revision, not at a snapshot of today's state that would cover them), then what comes.
+    @Test(arguments: [0, 3, 4, 6])
+    func logFollowAfterASeqPrintsTheBacklogFirst(after: Int) throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        for name in ["a", "b"] { try Cli.run(["create", name, "Home"], daemon: d) }
+        for name in ["a", "b"] { try Cli.run(["push", name, "Detail", "--no-animate"], daemon: d) }
+        let follower = Process()
+        follower.executableURL = URL(fileURLWithPath: Cli.binary)
+        follower.arguments = [
+            "log", "--follow", "--after", String(after), "--limit", String(8 - after), "--json", "--endpoint",
+            d.commandEndpoint, "--publish-endpoint", d.publishEndpoint,
+        ]
+        let out = Pipe()
+        follower.standardOutput = out
+        try follower.run()
+        // A follower short of its limit would wait for ever: what it printed by then is the failure.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20) { if follower.isRunning { follower.terminate() } }
+        usleep(300_000)
+        try Cli.run(["push", "a", "More", "--no-animate"], daemon: d)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        follower.waitUntilExit()
+        let seqs = try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+            try JSON.parse(String($0))["seq"]?.int64Value
+        }
+        #expect(seqs == ((after + 1)...8).map { Int64($0) })
+    }
+
     /// Events published while the follower could not receive them (stopped here, across a daemon
     /// restart, so its subscription is not in place) and then nothing after them: the next
     /// heartbeat shows the log moved, and they are read from it.
