@@ -187,14 +187,24 @@ public final class SegueClient {
         let deadline = ContinuousClock.now + timeout
         var lastRefusal: JSONObject?
         var hops = 0
+        // Endpoints that refused the connection since the last answer: when every one has, nothing
+        // listens at any of them, which is said at once rather than after the timeout.
+        var refused: Set<String> = []
         while ContinuousClock.now < deadline {
             let wait = min(Self.failoverWait, deadline - ContinuousClock.now)
             var reply: JSONObject?
             do throws(SegueClientError) {
                 reply = try sendAndAwait(bytes, id: id, within: wait)
             } catch  where error.kind == .unreachable || error.kind == .transport {
+                if error.kind == .unreachable {
+                    refused.insert(endpoint)
+                    if refused.count == Set(endpoints).count {
+                        throw .unreachable(endpoint: endpoints.joined(separator: ", "))
+                    }
+                }
                 reply = nil
             }
+            if reply != nil { refused = [] }
             guard let reply else {
                 try move(to: nextEndpoint)
                 Self.pause(.milliseconds(10), before: deadline)

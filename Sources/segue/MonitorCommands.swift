@@ -14,7 +14,7 @@ enum MonitorCommands {
             let pong = try SegueClientError.decoding { () throws(WireError) in try Pong(reply) }
             inv.print(
                 reply,
-                "segued \(pong.version) at \(inv.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")
+                "segued \(pong.version) at \(client.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")
             return
         }
         guard count > 0 else { throw UsageError.invalidValue("0", for: "--count", "expected a positive integer") }
@@ -44,10 +44,10 @@ enum MonitorCommands {
                 }
                 inv.print(
                     line,
-                    "reply from \(inv.endpoint): sequence=\(sequence) seq=\(reply["seq"]?.int64Value ?? 0) "
+                    "reply from \(client.endpoint): sequence=\(sequence) seq=\(reply["seq"]?.int64Value ?? 0) "
                         + "time=\(fixed(ms)) ms" + offset)
             } else if !inv.json {
-                Output.line("no reply from \(inv.endpoint): sequence=\(sequence)")
+                Output.line("no reply from \(client.endpoint): sequence=\(sequence)")
             }
             if sequence < count { GestureCommands.sleep(until: start + .nanoseconds(Int64(interval * 1e9))) }
         }

@@ -207,6 +207,24 @@ import Testing
         #expect(refused.stderr.hasPrefix("error: could not connect to \(silent): connection refused"))
         let bad = try Cli.run(["ping", "--endpoint", "nonsense"])
         #expect(bad.status == 64)
+
+        // A list of endpoints none of which listens is said as soon as each refused, naming them all;
+        // with one that answers, the output names that one.
+        let other = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let started = ContinuousClock.now
+        let noneListens = try Cli.run(["ping", "--json"], environment: ["SEGUE_ENDPOINT": "\(silent),\(other)"])
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(noneListens.status == 3)
+        #expect(
+            try json(noneListens.stdout)["error"]
+                == [
+                    "code": "unreachable",
+                    "message": .string(
+                        "could not connect to \(silent), \(other): connection refused (is segued running there?)"),
+                ])
+        let answered = try Cli.run(["ping"], environment: ["SEGUE_ENDPOINT": "\(silent),\(d.commandEndpoint)"])
+        #expect(answered.stdout.hasPrefix("segued "), "\(answered.stdout)")
+        #expect(answered.stdout.contains(" at \(d.commandEndpoint): "), "\(answered.stdout)")
     }
 
     @Test func logFollowPrintsNewEvents() throws {
