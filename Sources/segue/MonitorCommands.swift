@@ -14,7 +14,8 @@ enum MonitorCommands {
             let pong = try SegueClientError.decoding { () throws(WireError) in try Pong(reply) }
             inv.print(
                 reply,
-                "segued \(pong.version) at \(client.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)")
+                "segued \(pong.version) at \(client.endpoint): \(pong.frameRate) Hz, frame \(pong.frame), seq \(pong.seq)"
+            )
             return
         }
         guard count > 0 else { throw UsageError.invalidValue("0", for: "--count", "expected a positive integer") }
