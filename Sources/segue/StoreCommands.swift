@@ -135,15 +135,20 @@ enum StoreCommands {
             target, problems: problems + checker.problems, events: checker.count, navigators: checker.navigators, inv)
     }
 
-    /// Prints a check's outcome (`ok` line, or each problem on stderr; one object with `--json`) and
-    /// exits 1 when there are problems.
+    /// Prints a check's outcome (`ok` line, or each problem on stderr; one object with `--json`, whose
+    /// `error` is every failure's: code `invalid_log`, the first problem as the message) and exits 1
+    /// when there are problems.
     static func report(_ target: String, problems: [String], events: Int, navigators: Int, _ inv: Invocation) throws {
         if inv.json {
-            Output.line(
-                JSON.object([
-                    "ok": .bool(problems.isEmpty), "events": .int(Int64(events)), "navigators": .int(Int64(navigators)),
-                    "problems": .array(problems.map(JSON.string)),
-                ]).serialized())
+            var object: JSONObject = [
+                "ok": .bool(problems.isEmpty), "events": .int(Int64(events)), "navigators": .int(Int64(navigators)),
+                "problems": .array(problems.map(JSON.string)),
+            ]
+            if let first = problems.first {
+                let more = problems.count > 1 ? " (and \(problems.count - 1) more problems)" : ""
+                object["error"] = ["code": "invalid_log", "message": .string(first + more)]
+            }
+            Output.line(JSON.object(object).serialized())
         } else if problems.isEmpty {
             Output.line("\(target): ok, \(events) events, \(navigators) navigator\(navigators == 1 ? "" : "s").")
         } else {

@@ -531,6 +531,12 @@ import Testing
         let notJSON = try Cli.run(["verify", truncated, "--json"])
         #expect(notJSON.status == 1)
         #expect(try JSON.parse(notJSON.stdout)["ok"] == false)
+        #expect(try JSON.parse(notJSON.stdout)["error"]?["code"] == "invalid_log")
+        #expect(try JSON.parse(notJSON.stdout)["error"]?["message"]?.stringValue?.isEmpty == false)
+        let refusedJSON = try JSON.parse(try Cli.run(["import", "--data-dir", target, rest, "--json"]).stdout)
+        #expect(
+            refusedJSON["error"]
+                == ["code": "invalid_log", "message": "Unknown event type \"bogus.event\". Nothing was imported."])
         let nowhere = DaemonProcess.temporaryDirectory() + "/never"
         #expect(try Cli.run(["import", "--data-dir", nowhere, d.dataDir + "/missing.jsonl"]).status == 74)
         #expect(!FileManager.default.fileExists(atPath: nowhere))
