@@ -169,7 +169,9 @@ def tabs(driver, args):
             time.sleep(0.05)
         frames = driver.execute_script(f"return window.segue.seen({name}, {args.transition})")
         seen.append(frames)
-    return {"tabs": seen}
+    # A live page has no replay controls: their display as the browser computed it.
+    controls = driver.execute_script('return getComputedStyle(document.getElementById("controls")).display')
+    return {"tabs": seen, "controls": controls}
 
 
 def timeline(driver, args):

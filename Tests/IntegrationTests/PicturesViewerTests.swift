@@ -93,6 +93,7 @@ struct PicturesViewerTests {
         let result = try probe.result()
         let tabs = (result["tabs"]?.arrayValue ?? []).map { $0.arrayValue?.compactMap(\.int64Value) ?? [] }
         #expect(tabs.count == 2)
+        #expect(result["controls"] == "none", "a live page shows the replay controls")
         let published = try Cli.run(["replay", daemon.logLocation, "--json"]).stdout.split(separator: "\n")
             .compactMap { try? JSON.parse(String($0)) }.filter { $0["transition"] == 1 }.compactMap {
                 $0["frame"]?.int64Value
