@@ -39,9 +39,12 @@ extension CommandConfiguration {
         var values = ""
         for (path, command) in walk() {
             for option in command.options where !option.isFlag {
-                let key = path.dropFirst().joined(separator: " ") + "|--" + option.name
+                let prefix = path.dropFirst().joined(separator: " ") + "|"
                 guard let reply = Self.bashReply(resolved(option.completion)) else { continue }
-                values += "        \"\(key)\") \(reply); return ;;\n"
+                // The short form too: `-o <Tab>` completes as `--output <Tab>` does.
+                let keys = ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])
+                let pattern = keys.map { "\"\(prefix)\($0)\"" }.joined(separator: "|")
+                values += "        \(pattern)) \(reply); return ;;\n"
             }
         }
         let paths =

@@ -87,7 +87,8 @@ enum CommandTree {
         OptionSpec(
             "completion-speed", value: "speed", help: "Speed of the finishing or cancelling animation (default 1)."),
         OptionSpec(
-            "completion-curve", value: "curve", help: "Its timing curve (a name or bezier:..., default easeInOut)."),
+            "completion-curve", value: "curve", completion: .list(TimingCurve.namedCurves.map(\.name)),
+            help: "Its timing curve (a name or bezier:..., default easeInOut)."),
     ]
 
     static let gesture = CommandConfiguration(

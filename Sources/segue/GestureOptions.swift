@@ -15,7 +15,7 @@ enum GestureOptions {
 
     static let animator: [OptionSpec] = [
         OptionSpec(
-            "animator-curve", value: "curve",
+            "animator-curve", value: "curve", completion: .list(TimingCurve.namedCurves.map(\.name)),
             help: "Complete with this curve instead (springs too: they start with the release velocity)."),
         OptionSpec(
             "duration-factor", value: "factor", help: "Scale the completion's duration (default 1; with the curve)."),

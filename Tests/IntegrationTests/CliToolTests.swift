@@ -62,6 +62,9 @@ import Testing
         ("segue swipe main p", "pop push present"), ("segue completion ''", "bash zsh fish"),
         ("segue export --data-dir d", "dir"), ("segue import --data-dir dir l", "log.jsonl"),
         ("segue watch a b --replay l", "log.jsonl"), ("segue help pu", "push"),
+        ("segue timeline log.jsonl -o l", "log.jsonl"), ("segue export -o l", "log.jsonl"),
+        ("segue gesture finish main --completion-curve easeI", "easeIn easeInOut"),
+        ("segue gesture end main --animator-curve l", "linear"),
     ]
 
     @Test func bashLoadsTheCompletionAndItCompletes() throws {
