@@ -8,7 +8,12 @@ extension CommandConfiguration {
     package func completionScript(for shell: CompletionShell) -> String {
         switch shell {
         case .bash: bashCompletion()
-        case .zsh: "#compdef \(name)\n" + "autoload -U +X bashcompinit && bashcompinit\n" + bashCompletion()
+        case .zsh:
+            "#compdef \(name)\n" + "autoload -U +X bashcompinit && bashcompinit\n" + bashCompletion()
+                // Autoloaded from fpath by the first Tab (as `make install` places it), the file is that
+                // Tab's completion function: having defined and registered the completion, it completes.
+                + "if [[ \"${funcstack[1]}\" == _\(name.replacing("-", with: "_")) ]]; then "
+                + "_bash_complete -F _\(name.replacing("-", with: "_")); fi\n"
         case .fish: fishCompletion()
         }
     }

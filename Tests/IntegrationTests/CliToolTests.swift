@@ -118,6 +118,30 @@ import Testing
         }
     }
 
+    /// Installed where zsh autoloads it (`make install`: site-functions/_segue), the script completes
+    /// the very first Tab of a shell, not only the ones after it.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/bin/zsh"), "zsh is not installed (.ci/run installs it)"))
+    func zshAutoloadedCompletesTheFirstTab() throws {
+        let directory = DaemonProcess.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/functions", withIntermediateDirectories: true)
+        try Cli.run(["completion", "zsh"]).stdout.write(
+            toFile: directory + "/functions/_segue", atomically: true, encoding: .utf8)
+        try ("PS1='%% '\nfpath=(\(directory)/functions $fpath)\nautoload -U compinit && compinit -u\n").write(
+            toFile: directory + "/.zshrc", atomically: true, encoding: .utf8)
+        let session = "segue-zsh-fpath-\(getpid())"
+        _ = try CliWatchTests.tmux([
+            "new-session", "-d", "-s", session, "-x", "120", "-y", "20",
+            "env PATH=\(DaemonProcess.productsDirectory.path):/usr/bin:/bin ZDOTDIR=\(directory) zsh -i",
+        ])
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("% ") }
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "segue pu", "Tab"])
+        let pane = try CliWatchTests.capture(session) { $0.contains("% segue push") }
+        #expect(pane.contains("% segue push"), "the first Tab: \(pane)")
+    }
+
     /// fish completes each command line as bash does (`complete -C` asks it what Tab would offer),
     /// after a global option's value too.
     @Test(
