@@ -30,6 +30,12 @@ import Testing
         #expect(defaults.warnings.isEmpty)
     }
 
+    /// `store.kind` takes its default when absent or null, as every key does.
+    @Test(arguments: [#"{"store": {}}"#, #"{"store": {"kind": null}}"#, #"{"store": null}"#])
+    func aStoreWithoutKindIsSQLite(json: String) throws {
+        #expect(try config(json).store == .sqlite)
+    }
+
     @Test func everyKeyIsRead() throws {
         let parsed = try config(
             """
@@ -113,7 +119,10 @@ import Testing
         (#"{"snapshotEvery": 0}"#, "config error at $.snapshotEvery: must be an integer from 1 to 1000000"),
         (#"{"dataDir": ""}"#, "config error at $.dataDir: must be a non-empty string"),
         (#"{"store": "postgres"}"#, "config error at $.store: must be an object"),
-        (#"{"store": {}}"#, #"config error at $.store.kind: is required: "sqlite" or "postgres""#),
+        (
+            #"{"store": {"conninfo": "dbname=segue"}}"#,
+            #"config error at $.store.conninfo: is only for kind "postgres"; an SQLite log lives in dataDir"#
+        ),
         (#"{"store": {"kind": "mysql"}}"#, #"config error at $.store.kind: must be "sqlite" or "postgres""#),
         (
             #"{"store": {"kind": "sqlite", "host": "db"}}"#,

@@ -26,9 +26,8 @@ package enum StoreConfig: Sendable, Equatable {
     static func read(_ value: JSON, at path: ConfigPath) throws(ConfigError) -> StoreConfig {
         var reader = try ConfigReader(value, at: path, known: keys)
         let kinds = StoreKind.allCases.map(\.rawValue)
-        guard let word = try reader.choice("kind", from: kinds) else {
-            throw .config(at: path.key("kind"), "is required: \(ConfigReader.oneOf(kinds))")
-        }
+        // Absent or null: the default, as every key of the file.
+        let word = try reader.choice("kind", from: kinds) ?? StoreKind.sqlite.rawValue
         let conninfo = try reader.string("conninfo")
         try reader.finish()
         switch (StoreKind(rawValue: word)!, conninfo) {
