@@ -7,11 +7,25 @@ struct DataDirectoryError: Error, CustomStringConvertible {
     let underlying: Error
 
     var description: String {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            return "\(path) is a file, not a directory; give --data-dir (dataDir) a directory."
+        if let file = Self.fileInTheWay(of: path) {
+            return file == (path as NSString).standardizingPath
+                ? "\(path) is a file, not a directory; give --data-dir (dataDir) a directory."
+                : "The data directory \(path) cannot be created: \(file) is a file, not a directory."
         }
         let reason = (underlying as NSError).localizedFailureReason ?? (underlying as NSError).localizedDescription
         return "The data directory \(path) cannot be created: \(reason)"
+    }
+
+    /// The path itself or the nearest existing ancestor of it, when that is not a directory.
+    static func fileInTheWay(of path: String) -> String? {
+        var candidate = (path as NSString).standardizingPath
+        while !candidate.isEmpty, candidate != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory) {
+                return isDirectory.boolValue ? nil : candidate
+            }
+            candidate = (candidate as NSString).deletingLastPathComponent
+        }
+        return nil
     }
 }
