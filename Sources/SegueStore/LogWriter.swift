@@ -95,6 +95,8 @@ final class LogWriter {
                     + "user the file and its -wal and -shm files (for the packaged service: chown segue:segue).")
         }
         database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+        // Before anything changes the file (WAL mode is written into its header).
+        try Schema.refuseForeign(database)
         let mode = try database.scalarText("PRAGMA journal_mode = WAL")
         guard mode?.lowercased() == "wal" else {
             throw StoreError(

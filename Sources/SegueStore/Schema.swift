@@ -73,6 +73,20 @@ package enum Schema {
 
     static var currentVersion: Int64 { Int64(migrations.count) }
 
+    /// Refuses a file that holds tables but no schema version: another program's database, to which
+    /// segued adds no tables of its own (an empty file becomes a log).
+    static func refuseForeign(_ database: Database) throws(StoreError) {
+        guard try database.scalarInt("PRAGMA user_version") == 0,
+            let tables = try database.scalarText(
+                "SELECT group_concat(name, ', ') FROM (SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name)"
+            )
+        else { return }
+        throw StoreError(
+            kind: .invalidData,
+            message: "\(database.path) is another program's SQLite database (tables: \(tables)), not a Segue log; "
+                + "segued adds its tables to no other database. Give --data-dir a directory of its own.")
+    }
+
     /// Brings the file at `database` to `currentVersion`, all pending migrations in one transaction;
     /// returns the version the file had (0 for a new file).
     @discardableResult

@@ -30,6 +30,24 @@ import Testing
         #expect(try database.scalarInt("SELECT COUNT(*) FROM events") == 2)
     }
 
+    /// Another program's database where the log should be is refused, and left as it was (no WAL mode,
+    /// no tables added); an empty file becomes a log.
+    @Test func anotherProgramsDatabaseIsRefusedAndLeftAlone() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("events.db")
+        try Database(path: path).execute("CREATE TABLE foo (x); CREATE TABLE events (y)")
+        #expect(FileManager.default.createFile(atPath: directory.file("empty.db"), contents: nil))
+        let error = #expect(throws: StoreError.self) { try EventStore(path: path) }
+        #expect(
+            error?.message
+                == "\(path) is another program's SQLite database (tables: events, foo), not a Segue log; segued adds "
+                + "its tables to no other database. Give --data-dir a directory of its own.")
+        let database = try Database(path: path)
+        #expect(try database.scalarText("PRAGMA journal_mode") == "delete")
+        #expect(try database.scalarInt("SELECT COUNT(*) FROM sqlite_master") == 2)
+        _ = try EventStore(path: directory.file("empty.db"))
+    }
+
     @Test func openRecordsTheSchemaVersionAndRefusesANewerFile() throws {
         let directory = TemporaryDirectory()
         _ = try EventStore(path: directory.file("events.db"))
