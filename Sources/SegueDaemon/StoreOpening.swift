@@ -97,6 +97,13 @@ enum StoreOpening {
                 }
             }))
         logMigration(store.migration, logger: logger)
+        if let damage = store.walDamage {
+            logger.critical(
+                "The log's WAL held \(damage.lostCommits) committed transactions after a damaged frame (SQLite "
+                    + "kept its first \(damage.validFrames) frames); SQLite's recovery dropped them, and the log now "
+                    + "ends at seq \(store.lastSeq). A copy of the WAL is at \(damage.copy ?? "no path: it could not be copied"). "
+                    + "If they were acknowledged, stop the daemon and restore a backup.")
+        }
         return store
     }
 

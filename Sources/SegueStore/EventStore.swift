@@ -19,6 +19,8 @@ package final class EventStore: @unchecked Sendable {
     private let deferredCheck: Mutex<OpenCheck?>
     /// The schema migration this open ran on an existing file (after an upgrade), for the log.
     package let migration: SchemaMigration?
+    /// Commits SQLite's recovery dropped at this open, after a damaged frame of the WAL, for the log.
+    package let walDamage: WALDamage?
     /// Held from open to `close`: one appending process per log.
     private var writerLock: WriterLock?
     /// The `busyTimeout` of `init`, as SQLite takes it (`sqlite3_busy_timeout`): every connection
@@ -48,6 +50,7 @@ package final class EventStore: @unchecked Sendable {
             checkpointThreshold: checkpointThreshold)
         try writer.open(quickCheck: check.checksBeforeOpen)
         migration = writer.migration
+        walDamage = writer.walDamage
         reader = try LogReader(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         committer = GroupCommitter(writer: writer)
         deferredCheck = Mutex(check.checksBeforeOpen ? nil : check)

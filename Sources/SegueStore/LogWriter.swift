@@ -108,6 +108,17 @@ final class LogWriter {
         database.keepWALFile()
         database.trackWALLength()
         if quickCheck, let failure = OpenCheck.quickCheck(path: path) { throw failure }
+        if !lookedForWALDamage {
+            lookedForWALDamage = true
+            // Before anything writes to the WAL (a migration would, over the frames SQLite dropped);
+            // the checkpoint's count of frames is what SQLite's recovery kept.
+            if let frames = try? database.checkpointPassive().walFrames, frames >= 0,
+                var damage = WALDamage.find(walPath: path + "-wal", validFrames: Int(frames))
+            {
+                damage.keepCopy(of: path + "-wal")
+                walDamage = damage
+            }
+        }
         let started = ContinuousClock.now
         let found = try Schema.migrate(database)
         let migrated = found != 0 && found < Schema.currentVersion
@@ -141,6 +152,9 @@ final class LogWriter {
 
     /// What the first `open` migrated in an existing file, if anything.
     private(set) var migration: SchemaMigration?
+    /// Commits the first `open` found dropped from the WAL after a damaged frame (`WALDamage`).
+    private(set) var walDamage: WALDamage?
+    private var lookedForWALDamage = false
 
     /// Whether `open` has extended the WAL already (`preallocateWAL`).
     private var preallocated = false
