@@ -116,13 +116,17 @@ enum MonitorCommands {
             let start = ContinuousClock.now
             let reply = try client.stats()
             if terminal {
-                // Home and clear, then the counters: a screen that updates in place, like watch(1).
+                // Home and clear, then the counters: a screen that updates in place, like watch(1). What
+                // does not fit is cut, since a screen taller than the terminal would scroll at each update.
+                let header = "segue stats --watch \(ReadCommands.format(interval))  \(client.endpoint)  (Ctrl-C quits)"
                 Terminal.write("\u{1B}[H\u{1B}[2J")
-                Output.line("segue stats --watch \(ReadCommands.format(interval))  \(inv.endpoint)  (Ctrl-C quits)\n")
-            } else if !inv.json {
-                Output.line("--- \(ISO8601DateFormatter().string(from: Date()))")
+                Output.line(header + "\n")
+                // The header, a blank line, the counters, and the line the cursor rests on.
+                for line in fitted(statsLines(reply), rows: Terminal.size().rows - 3) { Output.line(line) }
+            } else {
+                if !inv.json { Output.line("--- \(ISO8601DateFormatter().string(from: Date()))") }
+                printStats(reply, inv)
             }
-            printStats(reply, inv)
             GestureCommands.sleep(until: start + .nanoseconds(Int64(interval * 1e9)))
         }
     }
@@ -131,13 +135,26 @@ enum MonitorCommands {
     /// to grep or cut; the reply itself under `--json`.
     static func printStats(_ reply: JSONObject, _ inv: Invocation) {
         guard !inv.json else { return Output.line(JSON.object(reply).serialized()) }
+        for line in statsLines(reply) { Output.line(line) }
+    }
+
+    static func statsLines(_ reply: JSONObject) -> [String] {
+        var out: [String] = []
         func lines(_ prefix: String, _ value: JSON) {
             if let object = value.objectValue {
                 for (key, member) in object.members { lines(prefix.isEmpty ? key : "\(prefix).\(key)", member) }
             } else {
-                Output.line("\(prefix)\t\(value.stringValue ?? value.serialized())")
+                out.append("\(prefix)\t\(value.stringValue ?? value.serialized())")
             }
         }
         for (key, value) in reply.members where key != "ok" && key != "id" { lines(key, value) }
+        return out
+    }
+
+    /// `lines` in at most `rows` lines, the last of them then saying how many were left out.
+    static func fitted(_ lines: [String], rows: Int) -> [String] {
+        guard lines.count > rows else { return lines }
+        let shown = max(0, rows - 1)
+        return Array(lines.prefix(shown)) + ["… \(lines.count - shown) more (a taller terminal shows them all)"]
     }
 }

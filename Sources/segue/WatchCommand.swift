@@ -62,7 +62,7 @@ enum WatchCommand {
                 model.apply(t)
                 printer.tick(t)
             case .heartbeat(let hb)?:
-                model.heard(seq: hb.seq)
+                model.heard(seq: hb.seq, frame: hb.frame)
                 if silence.heard(hb) {
                     model.notice = nil
                     if !terminal { Output.error("segue watch: heartbeats are back; the view is current.") }
@@ -125,7 +125,7 @@ enum WatchCommand {
                 model.apply(t)
                 printer.tick(t)
             case .heartbeat(let hb)?:
-                model.heard(seq: hb.seq)
+                model.heard(seq: hb.seq, frame: hb.frame)
             case nil:
                 break
             }

@@ -173,6 +173,20 @@ struct WatchLayout {
         }
     }
 
-    /// The largest useful `scroll` for `model`.
-    func maxScroll(_ model: WatchModel) -> Int { max(0, names(model).count - 1) }
+    /// The largest useful `scroll` for `model`: the one that shows the last navigator at the bottom of
+    /// a full page (beyond it, paging down would leave the screen emptier each time).
+    func maxScroll(_ model: WatchModel) -> Int {
+        let shown = names(model)
+        // The header, the keys (or a notice, or the filter) and the "… more" line take three rows.
+        let room = max(0, rows - 3)
+        var first = shown.count
+        var used = 0
+        while first > 0 {
+            let height = lines(for: shown[first - 1], model).count
+            guard used + height <= room else { break }
+            used += height
+            first -= 1
+        }
+        return min(first, max(0, shown.count - 1))
+    }
 }

@@ -135,8 +135,12 @@ struct WatchModel {
         awaited.remove(e.navigator)
     }
 
-    /// Notes the log position a heartbeat reports.
-    mutating func heard(seq: Int64) { self.seq = max(self.seq, seq) }
+    /// Notes the log position an event or heartbeat reports, and the heartbeat's frame: the header's
+    /// frame moves on while nothing animates.
+    mutating func heard(seq: Int64, frame: Int64? = nil) {
+        self.seq = max(self.seq, seq)
+        if let frame { self.frame = max(self.frame, frame) }
+    }
 
     /// Applies a tick (by its JSON, as published or replayed).
     mutating func apply(tick json: JSONObject) {

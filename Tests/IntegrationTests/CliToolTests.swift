@@ -326,11 +326,13 @@ import Testing
         #expect(watcher.stdout.contains("\ncommands\t"), "\(watcher.stdout.prefix(300))")
     }
 
-    /// On a terminal the counters are redrawn in place under a header, like top(1).
-    @Test func statsWatchRedrawsInPlaceOnATerminal() throws {
+    /// On a terminal the counters are redrawn in place under a header, like top(1); on one too short
+    /// for them all, those that do not fit are cut rather than scrolled through at each redraw.
+    @Test(arguments: [50, 15])
+    func statsWatchRedrawsInPlaceOnATerminal(rows: Int) throws {
         let d = try DaemonProcess()
         defer { d.stop() }
-        let session = try CliWatchLayoutTests.start("stats --watch 0.2", columns: 100, rows: 50, daemon: d)
+        let session = try CliWatchLayoutTests.start("stats --watch 0.2", columns: 100, rows: rows, daemon: d)
         defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
         let first = try CliWatchTests.capture(session) { $0.contains("\ncommands") }
         try Cli.run(["create", "main", "Home"], daemon: d)
@@ -339,6 +341,7 @@ import Testing
         for pane in [first, later] {
             #expect(pane.hasPrefix("segue stats --watch 0.2  \(d.commandEndpoint)"), "\(pane)")
             #expect(pane.components(separatedBy: "\ncommands").count == 2, "one set of counters: \(pane)")
+            #expect(pane.contains("more (a taller terminal shows them all)") == (rows < 40), "\(pane)")
         }
     }
 

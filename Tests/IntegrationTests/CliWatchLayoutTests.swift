@@ -105,6 +105,12 @@ import Testing
         _ = try Self.tmux(["send-keys", "-t", session, "j", "j"])
         let scrolled = try CliWatchTests.capture(session) { $0.contains("(2 above)") }
         #expect(Self.lines(scrolled).dropFirst(2).first?.hasPrefix("nav03") == true, "\(scrolled)")
+        // Paging down stops at the last full page: the last navigator at the bottom, none below.
+        _ = try Self.tmux(["send-keys", "-t", session] + Array(repeating: "NPage", count: 12))
+        let bottom = try CliWatchTests.capture(session) { $0.contains("nav40") && $0.contains("(31 above)") }
+        let navigators = Self.lines(bottom).filter { $0.hasPrefix("nav") }
+        #expect(navigators.count == 12 - 3, "header, keys, footer and a full page: \(bottom)")
+        #expect(navigators.last?.hasPrefix("nav40") == true, "\(bottom)")
         _ = try Self.tmux(["send-keys", "-t", session, "/", "n", "a", "v", "4", "Enter"])
         let filtered = try CliWatchTests.capture(session) { $0.contains("filter: nav4") && $0.contains("nav40") }
         #expect(!filtered.contains("nav39") && !filtered.contains("nav01"), "\(filtered)")

@@ -51,6 +51,13 @@ import Testing
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
         let idle = try Self.capture(session) { $0.contains("main  rev 1  Home[s1]") }
         #expect(idle.contains("main  rev 1  Home[s1]"), "\(idle)")
+        // The header's frame moves on with the heartbeats while nothing animates.
+        func headerFrame(_ pane: String) -> Int64? {
+            guard let range = pane.range(of: "  frame ") else { return nil }
+            return Int64(pane[range.upperBound...].prefix { $0.isNumber })
+        }
+        let beating = try Self.capture(session, tries: 150) { (headerFrame($0) ?? 0) > 0 }
+        #expect((headerFrame(beating) ?? 0) > 0, "\(beating)")
 
         try Cli.run(["push", "main", "Detail", "--duration", "1.2"], daemon: d)
         let early = try Self.capture(session) { (Self.fraction(in: $0) ?? 0) > 0 }
