@@ -158,7 +158,8 @@ package struct RequestDecoder: Sendable {
             }
             _ = args.raw(member)
         }
-        try args.rejectUnknown()
+        // The navigator is read for every command (and refused above for these): not one they take.
+        try args.rejectUnknown(allowedHint: ["ping", "list", "stats"].contains(cmd) ? "Known: cmd, id." : nil)
         return body
     }
 

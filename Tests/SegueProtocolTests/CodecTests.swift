@@ -224,6 +224,9 @@ import Testing
             #"Unknown field "colour" in request. Known: cmd, id, navigator, expect, owner, screen, animated, animator."#
         ),
         (#"{"cmd":"history","limt":3}"#, #"Unknown field "limt" in request. Known: cmd, id, navigator, after, limit."#),
+        // ping, list and stats refuse a navigator: it is not among what they take.
+        (#"{"cmd":"ping","colour":1}"#, #"Unknown field "colour" in request. Known: cmd, id."#),
+        (#"{"cmd":"stats","navigator":null,"colour":1}"#, #"Unknown field "colour" in request. Known: cmd, id."#),
         (
             #"{"cmd":"update","navigator":"m","percent":0.5,"velocty":1}"#,
             #"Unknown field "velocty" in request. Known: cmd, id, navigator, expect, owner, percent, velocity, touch, edge, time."#

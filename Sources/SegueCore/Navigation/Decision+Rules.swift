@@ -44,8 +44,9 @@ extension Decision {
     }
 
     func noTransition(_ cmd: String) -> CoreError {
-        CoreError(
-            .noTransition, "Navigator \(name) has no transition in flight; \(cmd) applies to one started with begin.")
+        let applies =
+            cmd == "cancel" ? "a transition in flight, animated or started with begin" : "one started with begin"
+        return CoreError(.noTransition, "Navigator \(name) has no transition in flight; \(cmd) applies to \(applies).")
     }
 
     /// The index of `target` in the stack: an id, or the topmost screen of that route below the top.

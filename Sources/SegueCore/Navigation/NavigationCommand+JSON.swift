@@ -65,7 +65,7 @@ extension NavigationCommand {
                 throw .missing("percent", "update needs a number, clamped to [0, 1]")
             }
             self = .update(
-                percent: min(1, max(0, percent)), velocity: try Self.velocity(&args),
+                percent: Self.clamped(percent), velocity: try Self.velocity(&args),
                 geometry: try GestureGeometry(reading: &args))
         case "finish":
             let velocity = try Self.velocity(&args)
@@ -77,7 +77,7 @@ extension NavigationCommand {
             let (speed, curve, animator) = try Self.completion(&args)
             self = .cancel(completionSpeed: speed, completionCurve: curve, velocity: velocity, animator: animator)
         case "end":
-            let percent = try args.double("percent").map { min(1, max(0, $0)) }
+            let percent = try args.double("percent").map(Self.clamped)
             let velocity = try Self.velocity(&args)
             let animator = try args.raw("animator").map { raw throws(CoreError) in
                 try CompletionAnimator(json: raw, path: args.name("animator"))
@@ -95,6 +95,9 @@ extension NavigationCommand {
         }
         try args.rejectUnknown()
     }
+
+    /// A percent in [0, 1], -0 as 0 (the reply echoes what was applied).
+    static func clamped(_ percent: Double) -> Double { min(1, max(0, percent)) + 0 }
 
     private static func velocity(_ args: inout Arguments) throws(CoreError) -> Double? {
         try args.double("velocity", in: -1000...1000)
