@@ -33,9 +33,25 @@ enum ToolCommands {
         }
         if isatty(STDIN_FILENO) == 1 { return try RawPrompt(client: client, endpoint: inv.endpoint).run() }
         var refused = false
+        var malformed: [Int] = []
+        var number = 0
         while let line = readLine() {
+            number += 1
             guard !line.allSatisfy(\.isWhitespace) else { continue }
-            do { try send(line, client) } catch let exit as Exit where exit.code == .rejected { refused = true }
+            do {
+                try send(line, client)
+            } catch let exit as Exit where exit.code == .rejected {
+                refused = true
+            } catch let usage as UsageError {
+                // The other lines still go: one bad line in a script is said, with its number.
+                Output.error("segue raw: line \(number): \(usage.message)")
+                malformed.append(number)
+            }
+        }
+        if !malformed.isEmpty {
+            let lines = malformed.map(String.init).joined(separator: ", ")
+            throw UsageError(
+                "\(malformed.count) line\(malformed.count == 1 ? "" : "s") of stdin did not parse: \(lines).")
         }
         if refused { throw Exit(.rejected) }
     }
@@ -109,7 +125,8 @@ struct RawPrompt {
     /// A request from a line: a JSON object as it is, or words: `ping`, `state main`,
     /// `push main screen={"name":"Detail"} animated=false` (values JSON when they parse, else text).
     static func request(_ text: String) throws(UsageError) -> JSONObject {
-        if text.hasPrefix("{") {
+        // JSON that is not an object (`[]`, `"ping"`) is no command word either.
+        if let first = text.first, "{[\"".contains(first) {
             guard let json = try? JSON.parse(text), let object = json.objectValue else {
                 throw UsageError.invalidValue(text, for: "<request>", "expected a JSON object")
             }

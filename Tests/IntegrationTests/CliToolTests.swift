@@ -240,6 +240,13 @@ import Testing
         #expect(replies.count == 2)
         #expect(replies.first?["stack"]?.arrayValue?.count == 1)
         #expect(replies.last?["error"]?["code"] == "cannot_pop_root")
+        // A line that does not parse is said with its number; the lines after it still go (64 at the end).
+        let mixed = try Cli.run(["raw"], daemon: d, stdin: "{bad\n[]\nstate main\n")
+        #expect(mixed.status == 64)
+        #expect(mixed.stdout.split(separator: "\n").count == 1, "state main was sent: \(mixed.stdout)")
+        #expect(mixed.stderr.hasPrefix("segue raw: line 1: The value '{bad' is invalid"), "\(mixed.stderr)")
+        #expect(mixed.stderr.contains("segue raw: line 2: The value '[]' is invalid"), "\(mixed.stderr)")
+        #expect(mixed.stderr.contains("error: 2 lines of stdin did not parse: 1, 2."), "\(mixed.stderr)")
     }
 
     /// `segue raw` on a terminal: a prompt whose lines ↑ recalls and `history` lists, kept for the
