@@ -30,6 +30,13 @@ import Testing
         #expect(defaults.warnings.isEmpty)
     }
 
+    /// The default `maxParamsBytes` (16 KiB) follows a smaller `maxMessageBytes`; one given must fit it.
+    @Test func theParamsLimitFollowsASmallerMessageLimit() throws {
+        #expect(try config(#"{"limits": {"maxMessageBytes": 1024}}"#).limits.maxParamsBytes == 1024)
+        #expect(
+            try config(#"{"limits": {"maxMessageBytes": 1024, "maxParamsBytes": 512}}"#).limits.maxParamsBytes == 512)
+    }
+
     /// `store.kind` takes its default when absent or null, as every key does.
     @Test(arguments: [#"{"store": {}}"#, #"{"store": {"kind": null}}"#, #"{"store": null}"#])
     func aStoreWithoutKindIsSQLite(json: String) throws {

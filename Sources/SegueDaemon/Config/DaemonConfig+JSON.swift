@@ -139,7 +139,12 @@ extension DaemonConfig {
         var reader = try ConfigReader(value, at: path, known: limitKeys)
         var limits = Limits()
         if let v = try reader.int("maxMessageBytes", in: Limits.maxMessageBytesRange) { limits.maxMessageBytes = v }
-        if let v = try reader.int("maxParamsBytes", in: Limits.maxParamsBytesRange) { limits.maxParamsBytes = v }
+        if let v = try reader.int("maxParamsBytes", in: Limits.maxParamsBytesRange) {
+            limits.maxParamsBytes = v
+        } else {
+            // The default follows a smaller message limit: params travel inside one message.
+            limits.maxParamsBytes = min(limits.maxParamsBytes, limits.maxMessageBytes)
+        }
         if let v = try reader.int("maxNavigators", in: Limits.maxNavigatorsRange) { limits.maxNavigators = v }
         if let v = try reader.int("maxQueue", in: Limits.maxQueueRange) { limits.maxQueue = v }
         if let v = try reader.int("maxStackDepth", in: Limits.maxStackDepthRange) { limits.maxStackDepth = v }
