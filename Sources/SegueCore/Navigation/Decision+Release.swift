@@ -52,11 +52,13 @@ extension Decision {
     static let releaseVelocityWindow = 0.1
 
     /// The velocity `end` uses when it carries none: 0 after a rest; the last update's when the
-    /// client gave it; else the least-squares fit over the gesture's last 100 ms.
+    /// client gave it; else the least-squares fit over the gesture's last 100 ms, and 0 when fewer than
+    /// two instants fall in them (as Android's VelocityTracker: no motion measured is no fling; an
+    /// `end` sent with `begin`, or long after it, is decided by its percent).
     func releaseVelocity(_ t: Transition) -> Double {
         let rested = Double(frame - t.lastInteractionFrame)
         guard rested <= state.clock.frames(forSeconds: Self.releaseVelocityWindow) else { return 0 }
         if t.velocityGiven { return t.velocity }
-        return VelocityEstimator.estimate(t.samples, clock: state.clock) ?? t.velocity
+        return VelocityEstimator.estimate(t.samples, clock: state.clock) ?? 0
     }
 }

@@ -163,6 +163,21 @@ import Testing
         #expect(end.events.map(\.type) == [decided])
     }
 
+    /// `end` with a percent and no velocity after `begin`: the fit needs two instants within 100 ms;
+    /// with fewer the finger is taken as still (velocity 0, as Android's VelocityTracker does past its
+    /// horizon), and the percent alone decides.
+    @Test(
+        arguments: [
+            (Int64(10), 0.3, "transition.cancelling"),  // begin's own frame: one instant, no motion measured
+            (10, 0.6, "transition.finishing"),
+            (13, 0.3, "transition.finishing"),  // 0.3 in 3 frames: 6 a second, a fling
+            (22, 0.3, "transition.cancelling"),  // 12 frames (0.2 s) after begin: outside the window
+        ] as [(Int64, Double, String)])
+    func endRightAfterBeginDecidesByWhatWasMeasured(endFrame: Int64, percent: Double, decided: String) {
+        let end = F.when(beginPop(), .end(percent: percent, velocity: nil), at: endFrame)
+        #expect(end.events.map(\.type) == ["interaction.updated", decided])
+    }
+
     @Test func noUpdateForTheTimeoutCancelsWithReasonTimeout() {
         let s = F.when(beginPop(), .update(percent: 0.5, velocity: nil), at: 20).state
         let due: Int64 = 20 + 600  // 10 s at 60 Hz
