@@ -92,22 +92,29 @@ import Testing
         #expect(commands.dropFirst(8).split(separator: " ").map(String.init) == (try Self.commandNames()) + ["--help"])
     }
 
+    /// An interactive zsh in a tmux session, with compinit and `zshrc` after it (and `fpath` before it),
+    /// `segue` on its path; returns the session once the prompt shows.
+    static func zsh(in directory: String, fpath: String? = nil, zshrc: String = "") throws -> String {
+        let functions = fpath.map { "fpath=(\($0) $fpath)\n" } ?? ""
+        try ("PS1='%% '\n" + functions + "autoload -U compinit && compinit -u\n" + zshrc + "\n").write(
+            toFile: directory + "/.zshrc", atomically: true, encoding: .utf8)
+        let session = "segue-zsh-\(getpid())-\(UUID().uuidString.prefix(6))"
+        _ = try CliWatchTests.tmux([
+            "new-session", "-d", "-s", session, "-x", "120", "-y", "20",
+            "env PATH=\(DaemonProcess.productsDirectory.path):/usr/bin:/bin ZDOTDIR=\(directory) zsh -i",
+        ])
+        _ = try CliWatchTests.capture(session) { $0.contains("% ") }
+        return session
+    }
+
     /// zsh, typed into a real terminal: Tab completes from the script `segue completion zsh` loads.
     @Test(
         .enabled(
             if: FileManager.default.fileExists(atPath: "/usr/bin/zsh"), "zsh is not installed (.ci/run installs it)"))
     func zshLoadsTheCompletion() throws {
         let directory = DaemonProcess.temporaryDirectory()
-        try ("PS1='%% '\nautoload -U compinit && compinit -u\nsource <(segue completion zsh)\n").write(
-            toFile: directory + "/.zshrc", atomically: true, encoding: .utf8)
-        let products = DaemonProcess.productsDirectory.path
-        let session = "segue-zsh-\(getpid())"
-        _ = try CliWatchTests.tmux([
-            "new-session", "-d", "-s", session, "-x", "120", "-y", "20",
-            "env PATH=\(products):/usr/bin:/bin ZDOTDIR=\(directory) zsh -i",
-        ])
+        let session = try Self.zsh(in: directory, zshrc: "source <(segue completion zsh)")
         defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
-        _ = try CliWatchTests.capture(session) { $0.contains("% ") }
         for (words, offered) in [
             ("segue gesture e", "% segue gesture end"), ("segue completion ", "bash  fish  zsh"),
             ("segue push main X --style f", "fade  flip"),
@@ -128,15 +135,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory + "/functions", withIntermediateDirectories: true)
         try Cli.run(["completion", "zsh"]).stdout.write(
             toFile: directory + "/functions/_segue", atomically: true, encoding: .utf8)
-        try ("PS1='%% '\nfpath=(\(directory)/functions $fpath)\nautoload -U compinit && compinit -u\n").write(
-            toFile: directory + "/.zshrc", atomically: true, encoding: .utf8)
-        let session = "segue-zsh-fpath-\(getpid())"
-        _ = try CliWatchTests.tmux([
-            "new-session", "-d", "-s", session, "-x", "120", "-y", "20",
-            "env PATH=\(DaemonProcess.productsDirectory.path):/usr/bin:/bin ZDOTDIR=\(directory) zsh -i",
-        ])
+        let session = try Self.zsh(in: directory, fpath: directory + "/functions")
         defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
-        _ = try CliWatchTests.capture(session) { $0.contains("% ") }
         _ = try CliWatchTests.tmux(["send-keys", "-t", session, "segue pu", "Tab"])
         let pane = try CliWatchTests.capture(session) { $0.contains("% segue push") }
         #expect(pane.contains("% segue push"), "the first Tab: \(pane)")
