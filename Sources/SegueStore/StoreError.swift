@@ -112,6 +112,12 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The file itself is damaged (SQLite found a corrupt page, or no database): waiting does not help,
+    /// a backup does.
+    package var isDamage: Bool {
+        kind == .sqlite && (primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB)
+    }
+
     /// What an append or task gets once its store is closed.
     package static let closedStore = StoreError(
         kind: .closed, message: "The event store is closed; the command was not stored. Retry once segued is back.")

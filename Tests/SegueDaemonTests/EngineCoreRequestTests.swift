@@ -48,6 +48,26 @@ import Testing
         #expect(retried.logLines == ["Commits succeed again, after 1 failed commit(s)."])
     }
 
+    /// What the voided reply tells the client to do: retry once storage recovers, or, for a damaged
+    /// file, that only the operator's restore helps.
+    @Test(arguments: [
+        (StoreError(kind: .io, message: "disk full"), "retry when storage recovers."),
+        (
+            // 11: SQLITE_CORRUPT
+            StoreError(kind: .sqlite, extendedCode: 11, message: "database disk image is malformed"),
+            "the log's file is damaged: the operator must stop segued and restore a backup."
+        ),
+    ])
+    func aFailedCommitSaysWhatTheClientCanDo(failure: StoreError, ending: String) throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        h.commitFailure = failure
+        let failed = h.call(Self.push("A"))
+        #expect(
+            failed.reply["error"]?["message"]?.stringValue
+                == "The log could not be written, so push on r was not applied; \(ending)", "\(failed)")
+    }
+
     @Test(arguments: [
         (#"{"cmd":"ping"}"#, "ok", JSON.bool(true)),
         (#"{"cmd":"nope"}"#, "ok", JSON.bool(false)),

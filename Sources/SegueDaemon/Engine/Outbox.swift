@@ -44,11 +44,12 @@ struct Outbox {
     /// After a failed commit: everything not yet durable is void. Every waiting reply becomes an
     /// `unavailable` error (built only now; on the normal path it costs nothing), so each request is
     /// still answered; publications are dropped, since what they showed never happened.
-    mutating func voidUndurable() -> [Message] {
+    /// `damaged`: the commit failed on a damaged file, which no retry mends (the replies say so).
+    mutating func voidUndurable(damaged: Bool = false) -> [Message] {
         var out: [Message] = []
         for (_, message) in pending[head...] {
             if case .reply(let envelope, _, let voided) = message {
-                let body = Reply.error(id: voided.id, .unavailable, voided.message).serializedBytes()
+                let body = Reply.error(id: voided.id, .unavailable, voided.message(damaged: damaged)).serializedBytes()
                 out.append(.reply(envelope: envelope, body: body, ifVoided: voided))
             }
         }
@@ -76,12 +77,16 @@ struct VoidedReply: Equatable {
     var command: String?
     var navigator: String?
 
-    var message: String {
+    /// `damaged`: the log's file is damaged, which storage recovering does not mend.
+    func message(damaged: Bool = false) -> String {
+        let next =
+            damaged
+            ? "the log's file is damaged: the operator must stop segued and restore a backup"
+            : "retry when storage recovers"
         guard let command, let navigator else {
-            return "The log could not be written while this request waited for it; retry when storage recovers."
+            return "The log could not be written while this request waited for it; \(next)."
         }
-        return
-            "The log could not be written, so \(command) on \(navigator) was not applied; retry when storage recovers."
+        return "The log could not be written, so \(command) on \(navigator) was not applied; \(next)."
     }
 
     static func waiting(id: String?) -> VoidedReply { VoidedReply(id: id) }

@@ -137,7 +137,7 @@ extension EngineCore {
         durableSeq = confirmed
         flushOutbox()
         uncommitted.removeAll()
-        let voided = outbox.voidUndurable()
+        let voided = outbox.voidUndurable(damaged: error.isDamage)
         if !voided.isEmpty { actions.append(.send(voided)) }
         fleet.rollback(to: confirmed)
         if durable > fleet.lastSeq { takeCommittedFromStore(through: durable) }
