@@ -67,7 +67,10 @@ package struct Fleet: Sendable {
     @discardableResult
     package mutating func apply(_ record: EventRecord) throws(CoreError) -> EventRecord {
         guard record.seq == lastSeq + 1 else {
-            throw CoreError(.internal, "Event seq \(record.seq) does not follow \(lastSeq); the log has a gap.")
+            let problem =
+                record.seq > lastSeq + 1
+                ? "the log has a gap" : "seq \(record.seq) was already taken: an event repeated or out of order"
+            throw CoreError(.internal, "Event seq \(record.seq) does not follow \(lastSeq); \(problem).")
         }
         let state = self.state(of: record.navigator)
         guard record.revision == state.revision + 1 else {

@@ -181,6 +181,27 @@ import Testing
         ),
     ]
 
+    /// Folding refuses a record that does not continue the log, and says which way it fails to.
+    @Test(arguments: [
+        (1, 2, "Event seq 3 does not follow 1; the log has a gap."),
+        (2, 1, "Event seq 2 does not follow 2; seq 2 was already taken: an event repeated or out of order."),
+    ])
+    func foldingRefusesAGapOrARepeat(applied: Int, next: Int, message: String) throws {
+        var live = Fleet(clock: clock)
+        var records = live.execute(
+            .create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), .init(), navigator: "a", time: t0
+        ).events
+        records +=
+            live.execute(
+                .push(ScreenSpec(name: "Detail"), TransitionOptions(animated: false)), .init(), navigator: "a",
+                time: t0 + 50_000_000
+            ).events
+        var folded = Fleet(clock: clock)
+        for record in records.prefix(applied) { try folded.apply(record) }
+        let error = #expect(throws: CoreError.self) { try folded.apply(records[next]) }
+        #expect(error?.message == message)
+    }
+
     @Test(arguments: foldCases)
     func executeFoldsToTheSameStateAsApplyingItsRecords(_ name: String, _ commands: [NavigationCommand]) throws {
         var live = Fleet(clock: clock)
