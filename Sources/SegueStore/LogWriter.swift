@@ -108,12 +108,16 @@ final class LogWriter {
         database.keepWALFile()
         database.trackWALLength()
         if quickCheck, let failure = OpenCheck.quickCheck(path: path) { throw failure }
+        // What a killed process left in the WAL is copied back now, before the first command rather
+        // than inline in its commit (nothing to copy costs nothing; a failure leaves it to the
+        // checkpoints that follow). Before anything writes to the WAL, so its count of frames is what
+        // SQLite's recovery kept, and the commits it dropped after a damaged frame are still there to
+        // be found (a migration would write over them).
+        let keptFrames = try? database.checkpointPassive().walFrames
         if !lookedForWALDamage {
             lookedForWALDamage = true
-            // Before anything writes to the WAL (a migration would, over the frames SQLite dropped);
-            // the checkpoint's count of frames is what SQLite's recovery kept.
-            if let frames = try? database.checkpointPassive().walFrames, frames >= 0,
-                var damage = WALDamage.find(walPath: path + "-wal", validFrames: Int(frames))
+            if let keptFrames, keptFrames >= 0,
+                var damage = WALDamage.find(walPath: path + "-wal", validFrames: Int(keptFrames))
             {
                 damage.keepCopy(of: path + "-wal")
                 walDamage = damage
@@ -124,17 +128,11 @@ final class LogWriter {
         let migrated = found != 0 && found < Schema.currentVersion
         if migrated {
             migration = SchemaMigration(from: found, to: Schema.currentVersion, took: ContinuousClock.now - started)
-        }
-        // What a migration wrote (dropping an index rewrites its pages into the WAL: as large as the
-        // index) or a killed process left in the WAL is copied back now, before the first command
-        // rather than inline in its commit. Nothing to copy costs nothing; a failure leaves it to the
-        // checkpoints that follow. After a migration the WAL is also cut back to nothing (then
-        // preallocated as usual): the store keeps its WAL file's length, which a migration's
-        // hundreds of megabytes would otherwise hold for good.
-        if migrated {
+            // What the migration wrote (dropping an index rewrites its pages into the WAL: as large as
+            // the index) is copied back, and the WAL cut back to nothing (then preallocated as usual):
+            // the store keeps its WAL file's length, which a migration's hundreds of megabytes would
+            // otherwise hold for good.
             _ = try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        } else {
-            _ = try? database.checkpointPassive()
         }
         // Once, at the store's open: a reopen after a fault runs on the committer's thread, where
         // megabytes of zeros and a sync would hold up the commits that recover (and, after a full

@@ -22,7 +22,7 @@ package struct WALDamage: Equatable, Sendable {
         let fd = Glibc.open(walPath, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        guard let header = read(fd, count: 32, at: 0),
+        guard let header = read(fd, upTo: 32, at: 0), header.count == 32,
             [0x377f_0682, 0x377f_0683].contains(bigEndian(header, 0))
         else { return nil }
         let pageSize = Int(bigEndian(header, 8))
@@ -61,11 +61,6 @@ package struct WALDamage: Equatable, Sendable {
     mutating func keepCopy(of walPath: String) {
         let copyPath = walPath + ".damaged-\(Int(Date().timeIntervalSince1970))"
         copy = (try? FileManager.default.copyItem(atPath: walPath, toPath: copyPath)) == nil ? nil : copyPath
-    }
-
-    private static func read(_ fd: Int32, count: Int, at offset: off_t) -> [UInt8]? {
-        let bytes = read(fd, upTo: count, at: offset)
-        return bytes?.count == count ? bytes : nil
     }
 
     /// Up to `count` bytes at `offset`; nil at the end of the file or on an error.

@@ -40,7 +40,7 @@ struct WatchLayout {
             top.append([Piece(text: keys + (filter.isEmpty ? "" : "   filter: \(filter)"), style: .dim)])
         }
         let shown = names(model)
-        let room = max(0, rows - top.count - 1)
+        let room = pageRows
         var body: [[Piece]] = []
         var index = min(scroll, max(0, shown.count - 1))
         while index < shown.count {
@@ -173,12 +173,15 @@ struct WatchLayout {
         }
     }
 
+    /// The rows left for navigators: the header, the keys (or a notice, or the filter) and the
+    /// "… more" line take three.
+    private var pageRows: Int { max(0, rows - 3) }
+
     /// The largest useful `scroll` for `model`: the one that shows the last navigator at the bottom of
     /// a full page (beyond it, paging down would leave the screen emptier each time).
     func maxScroll(_ model: WatchModel) -> Int {
         let shown = names(model)
-        // The header, the keys (or a notice, or the filter) and the "… more" line take three rows.
-        let room = max(0, rows - 3)
+        let room = pageRows
         var first = shown.count
         var used = 0
         while first > 0 {
