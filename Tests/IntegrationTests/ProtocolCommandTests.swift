@@ -164,6 +164,45 @@ import Testing
         #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "t"])) == ["Home"])
     }
 
+    /// `history` events carry the digest each event was published with, also from a daemon that
+    /// has only the log to fold them from (after a restart).
+    @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
+    func historyEventsCarryThePublishedDigests(store: StoreBackend) throws {
+        var daemon = try DaemonProcess(store: store)
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        let events = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["event/"])
+        try events.settle(c)
+        try c.ok(["cmd": "create", "navigator": "d1", "root": "Home"])
+        try c.ok(["cmd": "create", "navigator": "d2", "root": "Home"])
+        for name in ["A", "B"] {
+            try c.ok(["cmd": "push", "navigator": "d1", "screen": .string(name), "animated": false])
+            try c.ok(["cmd": "present", "navigator": "d2", "screen": .string("M\(name)"), "animated": false])
+        }
+        try c.ok(["cmd": "pop", "navigator": "d1", "animated": false])
+        try c.ok(["cmd": "dismiss", "navigator": "d2", "animated": false])
+        let last = try c.lastSeq()
+        var published: [Int64: JSON] = [:]
+        for message in try events.collect(until: { _, body in body["seq"]?.int64Value == last }) {
+            published[message.body["seq"]!.int64Value!] = message.body["digest"]
+        }
+        #expect(published.count == Int(last))
+        for run in ["first run", "restarted"] {
+            let client = try TestClient(endpoint: daemon.commandEndpoint)
+            for filter in [nil, "d1", "d2"] as [String?] {
+                for after in 0..<last {
+                    var request: JSONObject = ["cmd": "history", "after": .int(after), "limit": 2]
+                    if let filter { request["navigator"] = .string(filter) }
+                    for event in try #require(try client.ok(.object(request))["events"]?.arrayValue) {
+                        let seq = try #require(event["seq"]?.int64Value)
+                        #expect(event["digest"] != nil && event["digest"] == published[seq], "\(run), after \(after)")
+                    }
+                }
+            }
+            if run == "first run" { daemon = try daemon.restarted() }
+        }
+    }
+
     @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func historyPagesThroughTheWholeLog(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)

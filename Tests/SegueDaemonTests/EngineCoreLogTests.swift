@@ -98,4 +98,34 @@ import Testing
         h.log.failure = StoreError(kind: .io, message: "gone")
         #expect(h.call(#"{"cmd":"history","after":0}"#).reply["ok"] == false)
     }
+
+    /// `history` gives each event the digest it was published with, from any page start: the log
+    /// stores none, so a navigator met mid-page is folded from its snapshot and the tail after it.
+    @Test func historyEventsCarryTheirPublishedDigests() throws {
+        let h = try EngineHarness { $0.checkpointEvery = 4 }
+        var published: [Int64: JSON] = [:]
+        func run(_ request: String) {
+            for event in h.call(request).events { published[event["seq"]!.int64Value!] = event["digest"] }
+            for case .saveSnapshots(_, let snapshots) in h.core.step(.turnEnded) { h.log.snapshots += snapshots }
+        }
+        run(Self.create)
+        run(#"{"cmd":"create","navigator":"q","root":"Start"}"#)
+        for screen in ["A", "B", "C", "D"] {
+            run(EngineCoreRequestTests.push(screen))
+            run(#"{"cmd":"present","navigator":"q","screen":"M\#(screen)","animated":false}"#)
+        }
+        run(#"{"cmd":"pop","navigator":"r","animated":false}"#)
+        #expect(!h.log.snapshots.isEmpty, "the pages below start after a checkpoint too")
+        let last = h.log.lastSeq
+        for navigator in [nil, "r", "q"] as [String?] {
+            let filter = navigator.map { #","navigator":"\#($0)""# } ?? ""
+            for after in 0..<last {
+                let page = h.call(#"{"cmd":"history","after":\#(after),"limit":3\#(filter)}"#).reply
+                for event in page["events"]?.arrayValue ?? [] {
+                    let seq = event["seq"]!.int64Value!
+                    #expect(event["digest"] != nil && event["digest"] == published[seq], "after \(after), seq \(seq)")
+                }
+            }
+        }
+    }
 }

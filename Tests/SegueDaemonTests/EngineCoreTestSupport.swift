@@ -73,7 +73,12 @@ final class FakeLog: EngineLogReading {
 
     /// What a store does with a unit it committed.
     func store(_ unit: AppendUnit) {
-        events += unit.events
+        // A store keeps no digest: they are derived from the log (`EventRecord.digest`).
+        events += unit.events.map { record in
+            var stored = record
+            stored.digest = nil
+            return stored
+        }
         if let id = unit.commandID { commands[id] = StoredCommand(reply: unit.reply, fingerprint: unit.fingerprint) }
     }
 }

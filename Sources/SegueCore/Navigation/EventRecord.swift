@@ -21,7 +21,7 @@ public struct EventRecord: Equatable, Sendable {
     public var command: String?
     /// The digest of the navigator's state after this event (`StateDigest`), lowercase hex; `nil`
     /// until a fleet has folded the record. Derived from the log, never stored: published events
-    /// carry it, records read back from a store or an export do not. Not part of `==`.
+    /// and `history` carry it, records read back from a store or an export do not. Not part of `==`.
     public var digest: String? {
         get {
             switch digestValue {

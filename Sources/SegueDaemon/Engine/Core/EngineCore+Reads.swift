@@ -95,15 +95,46 @@ extension EngineCore {
     /// `history`: durable events after a seq, from the store (so a gap-filling client never sees an
     /// event that a crash could take back).
     func historyReply(_ request: Request, after: Int64, limit: Int) -> JSON {
-        do {
-            let events = try store.events(after: after, navigator: request.navigator, limit: limit + 1)
-            let page = events.prefix(limit)
+        do throws(CoreError) {
+            let events: [EventRecord]
+            do throws(StoreError) {
+                events = try store.events(after: after, navigator: request.navigator, limit: limit + 1)
+            } catch {
+                throw error.coreError
+            }
+            let page = try withDigests(Array(events.prefix(limit)))
             return HistoryPage(
-                events: Array(page), next: page.last?.seq ?? after, more: events.count > limit, instance: instance
+                events: page, next: page.last?.seq ?? after, more: events.count > limit, instance: instance
             ).json(id: request.id)
         } catch {
-            return Reply.error(id: request.id, WireError(error.coreError))
+            return Reply.error(id: request.id, WireError(error))
         }
+    }
+
+    /// Each record with the digest it was published with. The log stores none, so each navigator is
+    /// folded from its state just before its first record of the page (a snapshot and a short tail).
+    func withDigests(_ records: [EventRecord]) throws(CoreError) -> [EventRecord] {
+        var states: [String: NavigatorState] = [:]
+        var digested = records
+        for index in digested.indices {
+            let record = digested[index]
+            var state: NavigatorState
+            if let folded = states[record.navigator] {
+                state = folded
+            } else if record.revision == 1 {
+                state = Navigator.initialState(name: record.navigator, clock: clock)
+            } else {
+                state = try stateFromLog(record.navigator, at: record.seq - 1)
+            }
+            do throws(CoreError) {
+                state = Navigator.evolve(state, try NavigationEvent(record: record))
+            } catch {
+                throw CoreError(.internal, "Event seq \(record.seq) of the log cannot be folded: \(error.message)")
+            }
+            states[record.navigator] = state
+            digested[index].digest = StateDigest.digest(of: state).hex
+        }
+        return digested
     }
 
     func statsReply(_ request: Request) -> JSON {
