@@ -41,7 +41,7 @@ public struct CommandReply: Equatable, Sendable {
             case .started(let s):
                 fields["transition"] = .int(s.transition)
                 fields["screen"] = s.to.json
-            case .queued(_, let position): fields["queued"] = .int(position)
+            case .queued(_, let position, _): fields["queued"] = .int(position)
             case .updated(_, let percent, _, _, _): fields["percent"] = .double(percent)
             case .finishing: fields["decision"] = "finish"
             case .cancelling: fields["decision"] = "cancel"

@@ -126,12 +126,15 @@ import Testing
         try c.fails(["cmd": "push", "navigator": "q", "screen": "C"], .busy)
         #expect(try c.ok(["cmd": "state", "navigator": "q"])["queued"] == 2)
         #expect(TestClient.routes(try c.waitIdle("q")) == ["Home", "Detail", "A"])
-        let types = try c.events(of: "q").map(\.type).suffix(8)
+        let events = try c.events(of: "q").suffix(8)
+        let types = events.map(\.type)
         #expect(
             Array(types) == [
                 "transition.started", "transition.queued", "transition.queued", "transition.completed",
                 "transition.started", "transition.completed", "transition.started", "transition.completed",
             ])
+        // Every transition event names its transition: a queued command the id it starts with.
+        #expect(events.map { $0.data["transition"] } == [2, 3, 4, 2, 3, 3, 4, 4], "after create's push, 1")
     }
 
     @Test func retryWithTheSameIDReturnsTheSameReplyAndAppendsOnce() throws {

@@ -40,7 +40,7 @@ import Testing
             [
                 .cancelling(
                     transition: 1, fraction: 0, completionSpeed: 1, completionCurve: .easeInOut, reason: .requested),
-                .queued(request: .pop(TransitionOptions()), position: 1),
+                .queued(request: .pop(TransitionOptions()), position: 1, transition: 2),
             ],
             [
                 .interrupted(transition: 3, fraction: 0.25, owner: nil),

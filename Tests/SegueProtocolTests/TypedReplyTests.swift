@@ -53,7 +53,8 @@ import Testing
             reply.serialized().hasSuffix(
                 #""interactive":false,"owner":null},"queued":0,"digest":"f190d748960fddd8313e9737166f1ddb18428d2af84b90d17f8df50529edf860"}"#
             ))
-        #expect(read.digest == "f190d748960fddd8313e9737166f1ddb18428d2af84b90d17f8df50529edf860", "main, 2, [s1 Home], []")
+        #expect(
+            read.digest == "f190d748960fddd8313e9737166f1ddb18428d2af84b90d17f8df50529edf860", "main, 2, [s1 Home], []")
     }
 
     @Test func listRowsAndRoundTrip() throws {
@@ -84,7 +85,7 @@ import Testing
             [
                 NavigationEvent.Kind.cancelling(
                     transition: 1, fraction: 0, completionSpeed: 1, completionCurve: .easeInOut, reason: .requested),
-                .queued(request: .pop(TransitionOptions()), position: 1),
+                .queued(request: .pop(TransitionOptions()), position: 1, transition: 2),
             ],
             #","decision":"cancel","queued":1}"#
         ),

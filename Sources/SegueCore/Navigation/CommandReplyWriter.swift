@@ -50,7 +50,8 @@ package enum CommandReplyWriter {
                 m.note(.transition)
                 m.screen = s.to
                 m.note(.screen)
-            case .queued(_, let position):
+            case .queued(_, let position, _):
+                // No `transition`: none has started (the id is in the `transition.queued` event).
                 m.queued = position
                 m.note(.queued)
             case .updated(_, let percent, _, _, _):

@@ -15,7 +15,8 @@ extension Decision {
                 .busy,
                 "Navigator \(name)'s queue is full (\(state.config.queueLimit) commands behind \(what)); retry later.")
         }
-        return [event(.queued(request: command, position: state.queue.count + 1))]
+        // The id is taken now, so every transition event names it, `queued` and `dropped` included.
+        return [event(.queued(request: command, position: state.queue.count + 1, transition: state.nextTransitionID))]
     }
 
     func makeScreen(_ spec: ScreenSpec, _ counter: inout Int) -> Screen {
@@ -210,7 +211,7 @@ extension Decision {
         if let edge = geometry.edge?.animatorEdge(for: operation), options.animator?["edge"] == nil {
             animator.edge = edge
         }
-        let id = state.nextTransitionID
+        let id = queuedTransition ?? state.nextTransitionID
         let animated = options.animated || interactive
         let endsAtOnce = !interactive && (!animated || animator.effectiveDuration <= 0)
         // `started` is moved into its event, and the list made at its final size.

@@ -5,6 +5,8 @@ struct Decision {
     let envelope: CommandEnvelope
     /// Set when the queue's head is being started: it must not be queued again behind the rest.
     var fromQueue = false
+    /// The id the queue's head took when it was queued, which its transition starts with.
+    var queuedTransition: Int? = nil
     var name: String { state.name }
 
     func event(_ kind: NavigationEvent.Kind) -> NavigationEvent {

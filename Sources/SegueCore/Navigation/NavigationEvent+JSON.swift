@@ -54,13 +54,17 @@ extension NavigationEvent {
             return ["transition": .int(t)]
         case .cancelled(let t, let reason):
             return ["transition": .int(t), "reason": .string(reason.rawValue)]
-        case .queued(let request, let position):
-            return ["request": .object(Self.request(request)), "position": .int(position)]
-        case .dropped(let request, let code, let message):
-            return [
+        case .queued(let request, let position, let transition):
+            var data: JSONObject = ["request": .object(Self.request(request)), "position": .int(position)]
+            if let transition { data["transition"] = .int(transition) }
+            return data
+        case .dropped(let request, let code, let message, let transition):
+            var data: JSONObject = [
                 "request": .object(Self.request(request)),
                 "error": ["code": .string(code.rawValue), "message": .string(message)],
             ]
+            if let transition { data["transition"] = .int(transition) }
+            return data
         }
     }
 
@@ -146,13 +150,14 @@ private struct EventDataReader {
         case .transitionCancelled?:
             return .cancelled(transition: try int("transition"), reason: try reason())
         case .transitionQueued?:
-            return .queued(request: try request(), position: try int("position"))
+            return .queued(
+                request: try request(), position: try int("position"), transition: try optionalInt("transition"))
         case .transitionDropped?:
             let req = try request()
             guard let e = try d.object("error"), let c = e["code"]?.stringValue, let code = ErrorCode(rawValue: c),
                 let message = e["message"]?.stringValue
             else { throw CoreError(.badRequest, "\(type).data.error must be {code, message}.") }
-            return .dropped(request: req, code: code, message: message)
+            return .dropped(request: req, code: code, message: message, transition: try optionalInt("transition"))
         case nil:
             throw CoreError(.badRequest, "Unknown event type \"\(type.prefix(64))\".")
         }
@@ -179,6 +184,13 @@ private struct EventDataReader {
 
     private mutating func int(_ k: String) throws(CoreError) -> Int {
         guard let v = try d.int(k), let i = Int(exactly: v) else { throw missing(k) }
+        return i
+    }
+
+    /// A member older logs lack: nil when absent.
+    private mutating func optionalInt(_ k: String) throws(CoreError) -> Int? {
+        guard let v = try d.int(k) else { return nil }
+        guard let i = Int(exactly: v) else { throw missing(k) }
         return i
     }
 

@@ -58,8 +58,10 @@ public struct NavigationEvent: Equatable, Sendable {
         /// named a position along the views' path (then `fraction` is where the curve reaches it).
         case seeked(transition: Int, fraction: Double, scrubsLinearly: Bool)
         case resumed(transition: Int, fraction: Double)
-        case queued(request: NavigationCommand, position: Int)
-        case dropped(request: NavigationCommand, code: ErrorCode, message: String)
+        /// `transition`: the id the command will start with, taken when it is queued (nil in logs
+        /// written before queued commands had one).
+        case queued(request: NavigationCommand, position: Int, transition: Int?)
+        case dropped(request: NavigationCommand, code: ErrorCode, message: String, transition: Int?)
     }
 
     public var eventType: EventType {

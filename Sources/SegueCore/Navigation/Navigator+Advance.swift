@@ -48,14 +48,17 @@ extension Navigator {
             let due = s.queueStartFrame
             guard due <= frame else { break }
             let envelope = CommandEnvelope(requestID: next.requestID)
-            var decision = Decision(state: s, frame: due, envelope: envelope, fromQueue: true)
+            var decision = Decision(
+                state: s, frame: due, envelope: envelope, fromQueue: true, queuedTransition: next.transition)
             do {
                 for e in try decision.decide(next.command) { apply(e) }
             } catch {
                 apply(
                     NavigationEvent(
                         frame: due, command: next.requestID,
-                        kind: .dropped(request: next.command, code: error.code, message: error.message)))
+                        kind: .dropped(
+                            request: next.command, code: error.code, message: error.message,
+                            transition: next.transition)))
             }
         }
         return events

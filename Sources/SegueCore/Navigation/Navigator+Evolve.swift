@@ -47,8 +47,9 @@ package enum Navigator {
         case .cancelled:
             if let t = s.transitionStorage { s.recordEnd(EndedTransition(t, endFrame: frame, phase: .cancelled)) }
             s.transition = nil
-        case .queued(let request, _):
-            s.queue.append(QueuedCommand(command: request, requestID: event.command))
+        case .queued(let request, _, let transition):
+            s.queue.append(QueuedCommand(command: request, requestID: event.command, transition: transition))
+            if let transition { s.nextTransitionID = max(s.nextTransitionID, transition + 1) }
         case .dropped:
             if !s.queue.isEmpty { s.queue.removeFirst() }
         }

@@ -17,7 +17,9 @@ extension NavigatorState {
                 queue.map { q in
                     var r: JSONObject = ["cmd": .string(q.command.name)]
                     for (k, v) in q.command.arguments.members { r[k] = v }
-                    return ["request": .object(r), "id": q.requestID.map(JSON.string) ?? .null]
+                    var entry: JSONObject = ["request": .object(r), "id": q.requestID.map(JSON.string) ?? .null]
+                    if let transition = q.transition { entry["transition"] = .int(Int64(transition)) }
+                    return .object(entry)
                 }),
         ]
         if let transition { o["transition"] = transition.json }
@@ -57,7 +59,10 @@ extension NavigatorState {
             var q = try Arguments(item, path: "snapshot.queue")
             let request = try req("queue.request", q.object("request"))
             let command = try NavigationCommand(name: request["cmd"]?.stringValue ?? "", arguments: request)
-            queue.append(QueuedCommand(command: command, requestID: try q.string("id")))
+            queue.append(
+                QueuedCommand(
+                    command: command, requestID: try q.string("id"), transition: try q.int("transition").map { Int($0) }
+                ))
         }
         try a.rejectUnknown()
     }

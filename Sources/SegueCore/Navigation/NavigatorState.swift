@@ -51,10 +51,13 @@ public struct NavigatorState: Equatable, Sendable {
 public struct QueuedCommand: Equatable, Sendable {
     public var command: NavigationCommand
     public var requestID: String?
+    /// The id its transition starts with (nil when queued by a log older than these ids).
+    public var transition: Int?
 
-    public init(command: NavigationCommand, requestID: String?) {
+    public init(command: NavigationCommand, requestID: String?, transition: Int?) {
         self.command = command
         self.requestID = requestID
+        self.transition = transition
     }
 }
 

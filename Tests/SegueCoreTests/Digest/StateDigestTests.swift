@@ -64,7 +64,7 @@ import Testing
         var state = Self.state(c, params: ["id": 42, "title": "Ünïcode \"quoted\""])
         state.frame = 123_456
         state.nextScreenNumber = 99
-        state.queue = [QueuedCommand(command: .pop(.standard), requestID: "q")]
+        state.queue = [QueuedCommand(command: .pop(.standard), requestID: "q", transition: 7)]
         #expect(StateDigest.digest(of: state).hex == c.hex)
     }
 

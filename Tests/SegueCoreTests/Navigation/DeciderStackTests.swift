@@ -87,8 +87,9 @@ import Testing
         let s = F.when(F.given([F.created(config)]), .push(ScreenSpec(name: "List"), .standard), at: 1).state
         let r = F.when(s, .push(ScreenSpec(name: "Detail"), .standard), at: 3, .init(requestID: "q"))
         let queued = NavigationCommand.push(ScreenSpec(name: "Detail"), .standard)
-        #expect(r.events == [F.event(.queued(request: queued, position: 1), at: 3, command: "q")])
-        #expect(r.state.queue == [QueuedCommand(command: queued, requestID: "q")])
+        #expect(r.events == [F.event(.queued(request: queued, position: 1, transition: 2), at: 3, command: "q")])
+        #expect(r.state.queue == [QueuedCommand(command: queued, requestID: "q", transition: 2)])
+        #expect(r.state.nextTransitionID == 3)
         let end = 1 + F.defaultFrames
         let clock = Navigator.advance(r.state, toFrame: end + 1)
         #expect(
@@ -124,11 +125,14 @@ import Testing
         let events = Navigator.advance(s, toFrame: end + 100)
         let types = events.map(\.type)
         #expect(types == ["transition.completed", "transition.started", "transition.completed", "transition.dropped"])
-        guard case .dropped(_, let code, _) = events.last?.kind else {
+        guard case .dropped(_, let code, _, let transition) = events.last?.kind else {
             Issue.record("no drop")
             return
         }
         #expect(code == .cannotPopRoot)
+        // Each queued command took its id when queued: `a` started as 2, `b` is dropped as 3.
+        #expect(events.map { $0.data["transition"] } == [1, 2, 2, 3])
+        #expect(transition == 3)
         #expect(events.last?.command == "b")
         #expect(events.reduce(s, Navigator.evolve).queue.isEmpty)
     }

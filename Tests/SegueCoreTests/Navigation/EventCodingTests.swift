@@ -69,12 +69,16 @@ import Testing
             F.event(
                 .queued(
                     request: .push(ScreenSpec(name: "Next", params: ["k": "v"]), TransitionOptions(animated: false)),
-                    position: 2), at: 12, command: "q"),
+                    position: 2, transition: 4), at: 12, command: "q"),
             F.event(
                 .queued(
-                    request: .setStack([.id("s1"), .idOrName("X"), .new(ScreenSpec(name: "Y"))], .standard), position: 1
-                ), at: 12),
-            F.event(.dropped(request: .pop(.standard), code: .cannotPopRoot, message: "at root"), at: 13),
+                    request: .setStack([.id("s1"), .idOrName("X"), .new(ScreenSpec(name: "Y"))], .standard),
+                    position: 1,
+                    transition: nil), at: 12),
+            F.event(
+                .dropped(request: .pop(.standard), code: .cannotPopRoot, message: "at root", transition: 4), at: 13),
+            F.event(
+                .dropped(request: .pop(.standard), code: .cannotPopRoot, message: "at root", transition: nil), at: 13),
             F.event(.reversed(transition: 3, fraction: 0.4, velocity: 2.857142857142857, completionSpeed: 1), at: 14),
             F.event(.paused(transition: 3, fraction: 0.25), at: 15, command: "p"),
             F.event(.seeked(transition: 3, fraction: 0.6123, scrubsLinearly: true), at: 16),
