@@ -169,6 +169,11 @@ package final class EventStore: @unchecked Sendable {
         try read { reader throws(StoreError) in try reader.latestSnapshots() }
     }
 
+    /// A read connection of its own, beside the shared one (`PastReading`).
+    package func pastReader() throws(StoreError) -> any PastReading {
+        try LogReader(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
     /// The newest snapshot of `navigator` taken at or before `seq`: the start of a time-travel fold.
     package func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
         try read { reader throws(StoreError) in try reader.snapshot(of: navigator, atOrBefore: seq) }

@@ -75,6 +75,8 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence {
     func latestSnapshots() throws(StoreError) -> [Snapshot]
     /// The newest snapshot of `navigator` taken at or before `seq`.
     func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot?
+    /// A reader of the past on a connection of its own (`PastReading`), for one thread at a time.
+    func pastReader() throws(StoreError) -> any PastReading
 
     // MARK: Integrity, ids, import
 

@@ -72,7 +72,7 @@ package final class LogReader {
         return any ? last : nil
     }
 
-    func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord] {
+    package func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord] {
         let statement: Statement
         if let navigator {
             statement = try self.statement(
@@ -88,7 +88,7 @@ package final class LogReader {
         return try collect(statement)
     }
 
-    func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
+    package func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
         let statement = try statement(
             "SELECT \(Self.eventColumns) FROM events WHERE navigator = ? AND seq > ? AND seq <= ? ORDER BY seq")
         statement.bind(navigator, at: 1)
@@ -152,7 +152,7 @@ package final class LogReader {
         return descending.reversed()
     }
 
-    func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
+    package func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot? {
         let statement = try statement(
             "SELECT navigator, seq, revision, state FROM snapshots WHERE navigator = ? AND seq <= ? "
                 + "ORDER BY seq DESC LIMIT 1")

@@ -203,6 +203,36 @@ import Testing
         }
     }
 
+    /// A long `history` page is read and folded beside the loop, not on it: another client's `ping`
+    /// sent after it is answered while the page is still being read. The asking client's own later
+    /// requests are answered after the page, in the order it sent them.
+    @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
+    func aLongHistoryPageHoldsUpNothingElse(store: StoreBackend) throws {
+        let daemon = try DaemonProcess(store: store)
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try c.ok(["cmd": "create", "navigator": "long", "root": "Home"])
+        let pairs = 1_500
+        for i in 0..<pairs {
+            let push: JSON = ["cmd": "push", "navigator": "long", "screen": .string("S\(i)"), "animated": false]
+            try c.send(raw: push.serializedBytes())
+            try c.send(raw: (["cmd": "pop", "navigator": "long", "animated": false] as JSON).serializedBytes())
+        }
+        for _ in 0..<(2 * pairs) { #expect(try c.receive(timeout: .seconds(30))["ok"] == true) }
+        let other = try TestClient(endpoint: daemon.commandEndpoint)
+        #expect(try other.call(["cmd": "ping"])["ok"] == true, "connected")
+        try c.send(raw: (["cmd": "history", "id": "page", "limit": 10_000] as JSON).serializedBytes())
+        try c.send(raw: (["cmd": "ping", "id": "after-page"] as JSON).serializedBytes())
+        try other.send(raw: (["cmd": "ping", "id": "other"] as JSON).serializedBytes())
+        #expect(try other.receive(timeout: .seconds(30))["id"] == "other")
+        #expect((try? c.receive(timeout: .zero)) == nil, "the page is still being read")
+        let first = try c.receive(timeout: .seconds(30))
+        let second = try c.receive(timeout: .seconds(30))
+        #expect(first["id"] == "page" && second["id"] == "after-page", "one client's replies in its order")
+        #expect(first["events"]?.arrayValue?.count == 1 + 4 * pairs)
+        #expect(first["events"]?.arrayValue?.last?["digest"]?.stringValue?.count == 64)
+    }
+
     @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func historyPagesThroughTheWholeLog(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)

@@ -121,7 +121,14 @@ final class EngineHarness {
 
     /// A request from `client` (a DEALER: routing id, then the body), without its commit.
     func send(_ json: String, client: UInt8 = 1, userID: String? = nil) -> [EngineAction] {
-        core.step(.request(frames: [[client], Array(json.utf8)], userID: userID, now: now))
+        core.step(.request(frames: [[client], Array(json.utf8)], userID: userID, now: now)).map(answered)
+    }
+
+    /// The loop answers `history` on a thread of its own; here at once, from the log in memory.
+    private func answered(_ action: EngineAction) -> EngineAction {
+        guard case .readHistory(let envelope, let query) = action else { return action }
+        let body = query.reply(from: log).serializedBytes()
+        return .send([.reply(envelope: envelope, body: body, ifVoided: .waiting(id: query.id))])
     }
 
     /// A request and the loop turn's commit: what a client gets back.

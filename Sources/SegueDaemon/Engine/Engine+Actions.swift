@@ -42,7 +42,11 @@ extension Engine {
         case .send(let messages):
             for message in messages {
                 if case .reply(let envelope, let body, _) = message {
-                    _ = try? router?.sendMultipart(envelope + [body], dontWait: true)
+                    if replyOrder.isEmpty {
+                        _ = try? router?.sendMultipart(envelope + [body], dontWait: true)
+                    } else if let message = replyOrder.admit(envelope + [body]) {
+                        _ = try? router?.sendMultipart(message, dontWait: true)
+                    }
                 }
             }
             // A publication may be what tells a subscriber its subscription is in place (a heartbeat):
@@ -68,6 +72,15 @@ extension Engine {
         case .append(let units, let epoch):
             commit(units, epoch: epoch)
             mark(.commit)
+        case .readHistory(let envelope, let query):
+            let ticket = replyOrder.expectPage(for: envelope)
+            historyReads.answer(query) { [weak self] body in
+                self?.perform { engine in
+                    for message in engine.replyOrder.pageRead(ticket, envelope + [body]) {
+                        _ = try? engine.router?.sendMultipart(message, dontWait: true)
+                    }
+                }
+            }
         case .saveSnapshots(let seq, let snapshots):
             let store = self.store
             let logger = self.logger

@@ -45,7 +45,8 @@ final class CompletionQueue: Sendable {
 ///
 /// Single-threaded by design (like a NIO event loop): every decision is made in one order, the same
 /// order the log records, so there are no races between gestures, the clock and other clients.
-/// Only the store's group committer runs beside it; its completions come back through `wakeup`.
+/// Beside it run the store's group committer and the `history` reader (`HistoryReads`); what they
+/// finish comes back through `wakeup`.
 package final class Engine: @unchecked Sendable {
     package static let version = SegueVersion.current
 
@@ -58,6 +59,10 @@ package final class Engine: @unchecked Sendable {
     let stopRequested = Atomic<Bool>(false)
     let completions = CompletionQueue()
     let checkpointQueue = DispatchQueue(label: "segue.checkpoint")
+    /// `history`, answered on a thread and a read connection of its own.
+    let historyReads: HistoryReads
+    /// Replies held behind a client's page still being read (engine thread).
+    var replyOrder = ReplyOrder()
     /// Work handed to the engine thread from elsewhere (a SIGHUP reload), run between requests.
     let tasks = TaskQueue()
     /// Called on the engine thread once per loop turn (at least every frame while anything is in
@@ -108,6 +113,7 @@ package final class Engine: @unchecked Sendable {
         self.options = options
         self.logger = logger
         self.store = store
+        historyReads = HistoryReads(store: store)
         let started = WallClock.monotonic()
         core = try EngineCore(options: options, store: StoreLogReader(store), timer: systemClock)
         let ms = Double(WallClock.monotonic() - started) / 1e6
@@ -305,6 +311,9 @@ package final class Engine: @unchecked Sendable {
         feed(.committed(completions.drain()))
         // Every line the rate limits still hold back goes out now (the last commit's failure too).
         feed(.shutdown(now: WallClock.now()))
+        // The history pages asked for are answered too: their replies come back as tasks.
+        historyReads.waitIdle()
+        for task in tasks.drain() { task(self) }
         router?.close()  // its linger sends the replies still queued
         router = nil
         // After the last commit: the standbys take the shards with everything acknowledged in the log.

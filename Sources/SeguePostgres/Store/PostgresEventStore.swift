@@ -147,6 +147,9 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
     }
 
     /// A walk over the stored command ids on a session of its own.
+    /// A session of its own, beside the shared reader's (`PastReading`); it connects when first read.
+    package func pastReader() throws(StoreError) -> any PastReading { PostgresLogReader(settings: settings) }
+
     package func commandIDs() throws(StoreError) -> PostgresCommandIDReader {
         PostgresCommandIDReader(settings: settings)
     }

@@ -90,3 +90,4 @@ final class PostgresLogReader {
 
 @available(*, unavailable)
 extension PostgresLogReader: Sendable {}
+extension PostgresLogReader: PastReading {}

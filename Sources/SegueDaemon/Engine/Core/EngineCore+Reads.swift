@@ -55,24 +55,7 @@ extension EngineCore {
 
     /// Time travel: the newest snapshot at or before `seq`, then the navigator's events up to it.
     func stateFromLog(_ name: String, at seq: Int64) throws(CoreError) -> NavigatorState {
-        do {
-            var state = Navigator.initialState(name: name, clock: clock)
-            var from: Int64 = 0
-            if let snapshot = try store.snapshot(of: name, atOrBefore: seq) {
-                state = try NavigatorState(json: snapshot.state)
-                from = snapshot.seq
-            }
-            for record in try store.events(of: name, after: from, upTo: seq) {
-                state = Navigator.evolve(state, try NavigationEvent(record: record))
-            }
-            return state
-        } catch let error as CoreError {
-            throw error
-        } catch let error as StoreError {
-            throw error.coreError
-        } catch {
-            throw CoreError(.internal, "Reading the log failed: \(error).")
-        }
+        try PastFold(clock: clock, reader: store).state(of: name, at: seq)
     }
 
     func listReply(_ request: Request) -> JSON {
@@ -93,48 +76,10 @@ extension EngineCore {
     }
 
     /// `history`: durable events after a seq, from the store (so a gap-filling client never sees an
-    /// event that a crash could take back).
-    func historyReply(_ request: Request, after: Int64, limit: Int) -> JSON {
-        do throws(CoreError) {
-            let events: [EventRecord]
-            do throws(StoreError) {
-                events = try store.events(after: after, navigator: request.navigator, limit: limit + 1)
-            } catch {
-                throw error.coreError
-            }
-            let page = try withDigests(Array(events.prefix(limit)))
-            return HistoryPage(
-                events: page, next: page.last?.seq ?? after, more: events.count > limit, instance: instance
-            ).json(id: request.id)
-        } catch {
-            return Reply.error(id: request.id, WireError(error))
-        }
-    }
-
-    /// Each record with the digest it was published with. The log stores none, so each navigator is
-    /// folded from its state just before its first record of the page (a snapshot and a short tail).
-    func withDigests(_ records: [EventRecord]) throws(CoreError) -> [EventRecord] {
-        var states: [String: NavigatorState] = [:]
-        var digested = records
-        for index in digested.indices {
-            let record = digested[index]
-            var state: NavigatorState
-            if let folded = states[record.navigator] {
-                state = folded
-            } else if record.revision == 1 {
-                state = Navigator.initialState(name: record.navigator, clock: clock)
-            } else {
-                state = try stateFromLog(record.navigator, at: record.seq - 1)
-            }
-            do throws(CoreError) {
-                state = Navigator.evolve(state, try NavigationEvent(record: record))
-            } catch {
-                throw CoreError(.internal, "Event seq \(record.seq) of the log cannot be folded: \(error.message)")
-            }
-            states[record.navigator] = state
-            digested[index].digest = StateDigest.digest(of: state).hex
-        }
-        return digested
+    /// event that a crash could take back), read and folded off the loop's thread (`HistoryReads`).
+    func historyQuery(_ request: Request, after: Int64, limit: Int) -> HistoryQuery {
+        HistoryQuery(
+            id: request.id, navigator: request.navigator, after: after, limit: limit, instance: instance, clock: clock)
     }
 
     func statsReply(_ request: Request) -> JSON {

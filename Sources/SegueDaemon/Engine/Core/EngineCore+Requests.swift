@@ -73,7 +73,7 @@ extension EngineCore {
         case .list:
             reply(envelope, listReply(request))
         case .history(let after, let limit):
-            reply(envelope, historyReply(request, after: after, limit: limit))
+            actions.append(.readHistory(envelope: envelope, historyQuery(request, after: after, limit: limit)))
         case .stats:
             reply(envelope, statsReply(request))
         }

@@ -13,15 +13,12 @@ protocol EngineClock: AnyObject {
 }
 
 /// What the core reads from the log, synchronously, on its own thread: command ids already applied,
-/// `state --at`, `history`, the fold at start. Read-only: appends go out as `.append` actions.
-protocol EngineLogReading: AnyObject {
+/// `state --at`, the fold at start (`history` is read on a connection of its own: `HistoryReads`). Read-only: appends go out as `.append` actions.
+protocol EngineLogReading: PastReading {
     var lastSeq: Int64 { get }
     var walCheckpoints: WALCheckpointCounts { get }
     func command(_ id: String) throws(StoreError) -> StoredCommand?
-    func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord]
-    func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord]
     func latestSnapshots() throws(StoreError) -> [Snapshot]
-    func snapshot(of navigator: String, atOrBefore seq: Int64) throws(StoreError) -> Snapshot?
     func forEachEvent(after seq: Int64, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
     func navigators() throws(StoreError) -> [String]
 }

@@ -1,0 +1,51 @@
+/// Keeps each client's replies in the order of its requests while `history` pages are read beside
+/// the loop (`HistoryReads`): a reply to a client that still waits for a page goes out after it.
+/// Other clients' replies, and publications, wait for nothing.
+///
+/// Clients are told apart by their ROUTER routing id, the envelope's first frame.
+struct ReplyOrder {
+    private enum Entry {
+        case page(Int)
+        case reply([[UInt8]])
+    }
+
+    /// The clients with a page being read, and what waits behind it, in request order.
+    private var waiting: [[UInt8]: [Entry]] = [:]
+    private var nextTicket = 0
+
+    /// Whether nothing waits: the common case, where every reply goes out at once.
+    var isEmpty: Bool { waiting.isEmpty }
+
+    /// A page is being read for the client of `envelope`; its reply comes back with the ticket.
+    mutating func expectPage(for envelope: [[UInt8]]) -> Int {
+        nextTicket += 1
+        waiting[Self.client(envelope), default: []].append(.page(nextTicket))
+        return nextTicket
+    }
+
+    /// `message` (envelope and body) when it may go out now; nil when it waits behind a page.
+    mutating func admit(_ message: [[UInt8]]) -> [[UInt8]]? {
+        let client = Self.client(message)
+        guard waiting[client] != nil else { return message }
+        waiting[client]!.append(.reply(message))
+        return nil
+    }
+
+    /// The page of `ticket` is read (`message`: its envelope and body): what may go out now, in order.
+    mutating func pageRead(_ ticket: Int, _ message: [[UInt8]]) -> [[[UInt8]]] {
+        let client = Self.client(message)
+        guard var entries = waiting[client],
+            let index = entries.firstIndex(where: { if case .page(ticket) = $0 { true } else { false } })
+        else { return [message] }
+        entries[index] = .reply(message)
+        var ready: [[[UInt8]]] = []
+        while case .reply(let first)? = entries.first {
+            ready.append(first)
+            entries.removeFirst()
+        }
+        waiting[client] = entries.isEmpty ? nil : entries
+        return ready
+    }
+
+    private static func client(_ message: [[UInt8]]) -> [UInt8] { message.first ?? [] }
+}
