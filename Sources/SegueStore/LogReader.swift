@@ -184,7 +184,13 @@ package final class LogReader {
     /// The current row of a statement selecting `eventColumns`.
     static func event(_ row: Statement) throws(StoreError) -> EventRecord {
         let seq = row.int64(at: 0)
-        let json = try row.withText(at: 8) { bytes throws(StoreError) in try StoreJSON.decode(bytes) }
+        let json: JSON
+        do throws(StoreError) {
+            json = try row.withText(at: 8) { bytes throws(StoreError) in try StoreJSON.decode(bytes) }
+        } catch {
+            // Which row: an operator restoring or repairing the file needs the seq, not just the fault.
+            throw StoreError(kind: .invalidData, message: "Event \(seq): \(error.message)")
+        }
         guard case .object(let data) = json else {
             throw StoreError(kind: .invalidData, message: "Event \(seq) has data that is not a JSON object.")
         }
@@ -195,9 +201,16 @@ package final class LogReader {
     }
 
     private static func snapshot(_ row: Statement) throws(StoreError) -> Snapshot {
-        Snapshot(
-            navigator: row.text(at: 0) ?? "", seq: row.int64(at: 1), revision: row.int64(at: 2),
-            state: try StoreJSON.decode(row.text(at: 3) ?? ""))
+        let navigator = row.text(at: 0) ?? ""
+        let seq = row.int64(at: 1)
+        do throws(StoreError) {
+            return Snapshot(
+                navigator: navigator, seq: seq, revision: row.int64(at: 2),
+                state: try StoreJSON.decode(row.text(at: 3) ?? ""))
+        } catch {
+            throw StoreError(
+                kind: .invalidData, message: "The snapshot of \(navigator) at seq \(seq): \(error.message)")
+        }
     }
 }
 

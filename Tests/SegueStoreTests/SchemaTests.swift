@@ -30,6 +30,32 @@ import Testing
         #expect(try database.scalarInt("SELECT COUNT(*) FROM events") == 2)
     }
 
+    /// A row whose JSON was damaged outside segued (the guard dropped, the text changed) is named by
+    /// its seq, so an operator knows which event to repair or restore.
+    @Test(arguments: [
+        ("UPDATE events SET data = '{\"root\":' WHERE seq = 2", "Event 2: Stored text is not valid JSON"),
+        (
+            "UPDATE snapshots SET state = 'x' WHERE seq = 3",
+            "The snapshot of main at seq 3: Stored text is not valid JSON"
+        ),
+    ])
+    func aDamagedRowIsNamed(sql: String, message: String) throws {
+        let directory = TemporaryDirectory()
+        var numberer = Numberer()
+        do {
+            let store = try EventStore(path: directory.file("events.db"))
+            try store.append(numberer.unit("main", count: 3))
+            try store.saveSnapshot(navigator: "main", seq: 3, revision: 3, state: ["stack": []])
+        }
+        try Database(path: directory.file("events.db")).execute("DROP TRIGGER events_no_update; \(sql)")
+        let store = try EventStore(path: directory.file("events.db"))
+        let error = #expect(throws: StoreError.self) {
+            _ = try store.events(after: 0)
+            _ = try store.latestSnapshots()
+        }
+        #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error))")
+    }
+
     /// Another program's database where the log should be is refused, and left as it was (no WAL mode,
     /// no tables added); an empty file becomes a log.
     @Test func anotherProgramsDatabaseIsRefusedAndLeftAlone() throws {

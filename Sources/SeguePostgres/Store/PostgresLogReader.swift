@@ -75,16 +75,17 @@ final class PostgresLogReader {
     }
 
     static func snapshot(_ result: PostgresResult, _ row: Int) throws(PostgresError) -> Snapshot {
+        let navigator = try result.string(row, 0) ?? ""
+        let seq = try result.int64(row, 1) ?? 0
         let state = try result.withBytes(row, 3) { bytes throws(PostgresError) -> JSON in
             guard let state = try? StoreJSON.decode(bytes) else {
                 throw PostgresError(
-                    sqlState: SQLState.invalidBinaryRepresentation, message: "A snapshot's state is not valid JSON.")
+                    sqlState: SQLState.invalidBinaryRepresentation,
+                    message: "The snapshot of \(navigator) at seq \(seq) has a state that is not valid JSON.")
             }
             return state
         }
-        return Snapshot(
-            navigator: try result.string(row, 0) ?? "", seq: try result.int64(row, 1) ?? 0,
-            revision: try result.int64(row, 2) ?? 0, state: state)
+        return Snapshot(navigator: navigator, seq: seq, revision: try result.int64(row, 2) ?? 0, state: state)
     }
 }
 
