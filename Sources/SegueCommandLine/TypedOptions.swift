@@ -114,18 +114,32 @@ package struct Seconds: ExpressibleByArgument, Equatable {
     package var value: Double
     package init(_ value: Double) { self.value = value }
     package init(argument: String) throws(ArgumentValueError) {
-        var body = Substring(argument)
-        var scale = 1.0
-        if body.hasSuffix("ms") {
-            body = body.dropLast(2)
-            scale = 0.001
-        } else if body.hasSuffix("s") {
-            body = body.dropLast()
-        }
-        guard let value = Double(body), value.isFinite, value > 0 else {
+        guard let value = Self.parse(Substring(argument)), value > 0 else {
             throw ArgumentValueError("expected a positive duration like 0.4, 0.4s or 400ms")
         }
-        self.value = value * scale
+        self.value = value
+    }
+
+    /// The units a length of time may end in, with their seconds; `ms` before `m` and `s`.
+    static let units: [(suffix: String, seconds: Double)] = [
+        ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400),
+    ]
+
+    /// Seconds in `text`: a finite number ≥ 0, of seconds or with a unit (`300ms`, `2.5s`, `10m`, `2h`,
+    /// `1d`); with `requiringUnit`, a bare number is not one. The one reading of a length of time for
+    /// every option and argument that takes one.
+    package static func parse(_ text: Substring, requiringUnit: Bool = false) -> Double? {
+        var number = text
+        var scale: Double? = requiringUnit ? nil : 1
+        if let unit = units.first(where: { text.hasSuffix($0.suffix) }) {
+            number = text.dropLast(unit.suffix.count)
+            scale = unit.seconds
+        }
+        // Double("inf"), Double("nan") and Double("0x10") parse: only decimals are lengths of time.
+        guard let scale, !number.contains(where: { $0.isLetter && $0 != "e" && $0 != "E" }),
+            let value = Double(number), value.isFinite, value >= 0
+        else { return nil }
+        return value * scale
     }
 
     package var duration: Duration { .nanoseconds(Int64((value * 1e9).rounded(.up))) }

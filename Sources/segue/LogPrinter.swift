@@ -93,11 +93,8 @@ struct LogPrinter {
     /// `--since`/`--until`: a time ago (`90s`, `10m`, `2h`, `1d`), or a date and time
     /// (`2026-12-01T23:00:00`, local unless it ends in `Z` or an offset; `2026-12-01` is midnight).
     static func instant(_ text: String, for name: String, now: Date) throws(UsageError) -> Int64 {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
-        for (unit, scale) in units where text.hasSuffix(unit) {
-            if let value = Double(text.dropLast(unit.count)), value >= 0, value.isFinite {
-                return Int64((now.timeIntervalSince1970 - value * scale) * 1e9)
-            }
+        if let ago = Seconds.parse(Substring(text), requiringUnit: true) {
+            return Int64((now.timeIntervalSince1970 - ago) * 1e9)
         }
         for format in [
             "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSS",

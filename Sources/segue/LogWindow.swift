@@ -32,22 +32,13 @@ struct LogWindow {
                 self = .time(Int64((date.timeIntervalSince1970 * 1e9).rounded()))
             } else {
                 throw ArgumentValueError(
-                    "expected a seq (12), a time (2025-06-01T12:00:00.5Z) or an offset from the log's first event (+2.5s)"
+                    "expected a seq (12), a time (2025-06-01T12:00:00.5Z) or an offset from the log's first event (+2.5s, +10m)"
                 )
             }
         }
 
-        /// `+0s` is the log's first event; other offsets are positive durations (`+2.5s`, `+300ms`).
-        static func offset(_ text: Substring) -> Double? {
-            var number = text
-            if number.hasSuffix("ms") {
-                number = number.dropLast(2)
-            } else if number.hasSuffix("s") {
-                number = number.dropLast()
-            }
-            if Double(number) == 0 { return 0 }
-            return try? Seconds(argument: String(text)).value
-        }
+        /// `+0s` is the log's first event; others are lengths of time after it (`+2.5s`, `+300ms`, `+10m`).
+        static func offset(_ text: Substring) -> Double? { Seconds.parse(text) }
 
         /// The instant of a time or offset bound (offsets count from `first`'s time); nil for a seq.
         func instant(after first: EventRecord) -> Int64? {

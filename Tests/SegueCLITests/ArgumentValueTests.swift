@@ -31,12 +31,12 @@ import Testing
         }
     }
 
-    @Test(arguments: [("0.4", 0.4), ("0.4s", 0.4), ("400ms", 0.4), ("2", 2.0)])
+    @Test(arguments: [("0.4", 0.4), ("0.4s", 0.4), ("400ms", 0.4), ("2", 2.0), ("2m", 120), ("1h", 3600)])
     func seconds(text: String, value: Double) throws {
         #expect(abs(try ArgumentValues.seconds(text, for: "--over") - value) < 1e-12)
     }
 
-    @Test(arguments: ["0", "-1", "soon", "1h", ""])
+    @Test(arguments: ["0", "-1", "soon", "1y", ""])
     func badSeconds(text: String) {
         #expect(
             throws: UsageError(
