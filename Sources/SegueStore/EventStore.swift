@@ -64,7 +64,7 @@ package final class EventStore: @unchecked Sendable {
             defer { check = nil }
             return check
         }
-        check?.startDeferred(path: path)
+        check?.startDeferred(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
     /// WAL pages at which a background checkpoint starts: SQLite's own `wal_autocheckpoint` default.

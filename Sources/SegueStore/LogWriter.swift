@@ -107,7 +107,10 @@ final class LogWriter {
         try database.execute("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
         database.keepWALFile()
         database.trackWALLength()
-        if quickCheck, let failure = OpenCheck.quickCheck(path: path) { throw failure }
+        if quickCheck, let failure = OpenCheck.quickCheck(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        {
+            throw failure
+        }
         // What a killed process left in the WAL is copied back now, before the first command rather
         // than inline in its commit (nothing to copy costs nothing; a failure leaves it to the
         // checkpoints that follow). Before anything writes to the WAL, so its count of frames is what

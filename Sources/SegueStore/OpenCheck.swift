@@ -16,7 +16,7 @@ package enum OpenCheck: Sendable {
     package var checksBeforeOpen: Bool { if case .quick = self { true } else { false } }
 
     /// Starts the deferred check of the file at `path`, if this is `.deferred`.
-    func startDeferred(path: String) {
+    func startDeferred(path: String, busyTimeoutMilliseconds: Int32) {
         guard case .deferred(let report) = self else { return }
         let thread = Thread(named: "segue-check") {
             // Background work: started from the daemon's frame loop, whose realtime policy a new
@@ -27,15 +27,18 @@ package enum OpenCheck: Sendable {
             if let tid = BackgroundThread.currentThreadID() {
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), 19)
             }
-            report(Self.quickCheck(path: path))
+            report(Self.quickCheck(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         }
         thread.start()
     }
 
-    /// Runs `PRAGMA quick_check` on a fresh connection; nil when SQLite answers "ok".
-    static func quickCheck(path: String) -> StoreError? {
+    /// Runs `PRAGMA quick_check` on a fresh connection; nil when SQLite answers "ok". It waits out a
+    /// lock as the store's other connections do (a WAL reader can meet `SQLITE_BUSY` while another
+    /// connection recovers or resets the WAL), rather than reporting a busy moment as a failed check.
+    static func quickCheck(path: String, busyTimeoutMilliseconds: Int32) -> StoreError? {
         do throws(StoreError) {
             let database = try Database(path: path, create: false)
+            database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             try database.execute("PRAGMA query_only = 1")
             database.keepWALFile()
             let answer = try database.scalarText("PRAGMA quick_check")

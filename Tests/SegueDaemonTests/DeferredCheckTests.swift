@@ -15,7 +15,7 @@ import Testing
         let store = try EventStore(
             path: directory.path + "/segue.db",
             check: .deferred { error in
-                order.withLock { $0.append(error == nil ? "sound" : "damaged") }
+                order.withLock { $0.append(error == nil ? "sound" : "damaged: \(error!)") }
                 checked.signal()
             })
         let options = EngineOptions(
