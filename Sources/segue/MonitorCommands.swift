@@ -9,7 +9,7 @@ import SegueProtocol
 enum MonitorCommands {
     static func ping(_ inv: Invocation) throws {
         let client = try inv.client()
-        guard let count = try inv.count("count") else {
+        guard let text = inv.parsed.value("count") else {
             let reply = try client.call("ping")
             let pong = try SegueClientError.decoding { () throws(WireError) in try Pong(reply) }
             inv.print(
@@ -18,7 +18,9 @@ enum MonitorCommands {
             )
             return
         }
-        guard count > 0 else { throw UsageError.invalidValue("0", for: "--count", "expected a positive integer") }
+        guard let count = Int(text), count > 0 else {
+            throw UsageError.invalidValue(text, for: "--count", "expected a positive integer")
+        }
         let interval =
             try inv.parsed.value("interval").map { (t: String) throws(UsageError) in
                 try ArgumentValues.seconds(t, for: "--interval")

@@ -104,7 +104,7 @@ enum NavigationCommands {
     static func animator(_ inv: Invocation) throws(UsageError) -> JSON? {
         var o = JSONObject()
         if let preset = inv.parsed.value("preset") { o["preset"] = .string(preset) }
-        if let style = inv.parsed.value("style") { o["style"] = .string(style) }
+        if let style = inv.parsed.value("style") { o["style"] = .string(try Self.style(style)) }
         if let edge = inv.parsed.value("edge") {
             o["edge"] = .string(try ArgumentValues.choice(edge, for: "--edge", in: ["right", "left", "top", "bottom"]))
         }
@@ -115,6 +115,21 @@ enum NavigationCommands {
         guard o.count > 0 else { return nil }
         try check(animator: .object(o), inv)
         return .object(o)
+    }
+
+    /// A `--style`: the built-in styles only. `keyframes` is a style of the wire's animator object,
+    /// whose tracks no option can give.
+    static func style(_ text: String) throws(UsageError) -> String {
+        let names = TransitionStyle.named.map(\.name)
+        guard names.contains(text) else {
+            let why =
+                text == "keyframes"
+                ? "keyframes need tracks per view and property, which only an animator object over the wire can give; "
+                    + "expected one of \(names.joined(separator: ", "))"
+                : "expected one of \(names.joined(separator: ", "))"
+            throw .invalidValue(text, for: "--style", why)
+        }
+        return text
     }
 
     /// The daemon's own checks of an animator (SegueCore: parsing, then `Animator.requestProblem`), run

@@ -53,8 +53,14 @@ import Testing
     @Test(arguments: [
         (
             ["push", "main", "X", "--style", "wobble"],
-            "The value 'wobble' is invalid for '--style': animator.style must be one of "
+            "The value 'wobble' is invalid for '--style': expected one of slide, cover, reveal, "
         ),
+        (
+            ["push", "main", "X", "--style", "keyframes"],
+            "The value 'keyframes' is invalid for '--style': keyframes need tracks per view and property, which "
+        ),
+        (["ping", "--count", "abc"], "The value 'abc' is invalid for '--count': expected a positive integer"),
+        (["ping", "--count", "0"], "The value '0' is invalid for '--count': expected a positive integer"),
         (
             ["push", "main", "X", "--curve", "bezier:1.5,0,0,1"],
             "The value 'bezier:1.5,0,0,1' is invalid for '--curve': animator.curve.bezier[0] must be in [0, 1]; got 1.5"
