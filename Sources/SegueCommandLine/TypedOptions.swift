@@ -125,7 +125,10 @@ package struct Seconds: ExpressibleByArgument, Equatable {
         ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400),
     ]
 
-    /// Seconds in `text`: a finite number ≥ 0, of seconds or with a unit (`300ms`, `2.5s`, `10m`, `2h`,
+    /// About 285 years: nanoseconds of it still fit an `Int64` (`duration`).
+    static let maximum = 9e9
+
+    /// Seconds in `text`: a finite number ≥ 0, at most `maximum`, of seconds or with a unit (`300ms`, `2.5s`, `10m`, `2h`,
     /// `1d`); with `requiringUnit`, a bare number is not one. The one reading of a length of time for
     /// every option and argument that takes one.
     package static func parse(_ text: Substring, requiringUnit: Bool = false) -> Double? {
@@ -137,7 +140,7 @@ package struct Seconds: ExpressibleByArgument, Equatable {
         }
         // Double("inf"), Double("nan") and Double("0x10") parse: only decimals are lengths of time.
         guard let scale, !number.contains(where: { $0.isLetter && $0 != "e" && $0 != "E" }),
-            let value = Double(number), value.isFinite, value >= 0
+            let value = Double(number), value.isFinite, value >= 0, value * scale <= maximum
         else { return nil }
         return value * scale
     }

@@ -12,7 +12,7 @@ import Testing
         ("1e3ms", false, 1), ("10m", true, 600), ("90s", true, 90),
         ("90", true, nil), ("-1s", false, nil), ("inf", false, nil), ("nan", false, nil), ("infs", false, nil),
         ("0x10", false, nil), ("", false, nil), ("s", false, nil), ("ms", false, nil), ("2 m", false, nil),
-        ("1y", false, nil), ("10M", false, nil), ("1e400s", false, nil),
+        ("1y", false, nil), ("10M", false, nil), ("1e400s", false, nil), ("200000d", false, nil), ("9e9", false, 9e9),
     ]
 
     @Test(arguments: cases)

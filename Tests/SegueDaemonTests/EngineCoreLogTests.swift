@@ -99,6 +99,18 @@ import Testing
         #expect(h.call(#"{"cmd":"history","after":0}"#).reply["ok"] == false)
     }
 
+    /// A `history` page waits behind the client's earlier replies, as every reply does: released with
+    /// them, it is read then, and holds what they acknowledged.
+    @Test func historyWaitsBehindTheClientsEarlierReplies() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        let sent = h.send(EngineCoreRequestTests.push("A", id: "p")) + h.send(#"{"cmd":"history","id":"h"}"#)
+        #expect(sent.replies.isEmpty, "the push is not durable yet")
+        let replies = (sent + h.commit()).replies
+        #expect(replies.map { $0["id"] } == ["p", "h"])
+        #expect(replies.last?["events"]?.arrayValue?.count == 3)
+    }
+
     /// `history` gives each event the digest it was published with, from any page start: the log
     /// stores none, so a navigator met mid-page is folded from its snapshot and the tail after it.
     @Test func historyEventsCarryTheirPublishedDigests() throws {

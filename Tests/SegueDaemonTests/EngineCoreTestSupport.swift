@@ -124,11 +124,16 @@ final class EngineHarness {
         core.step(.request(frames: [[client], Array(json.utf8)], userID: userID, now: now)).map(answered)
     }
 
-    /// The loop answers `history` on a thread of its own; here at once, from the log in memory.
-    private func answered(_ action: EngineAction) -> EngineAction {
-        guard case .readHistory(let envelope, let query) = action else { return action }
-        let body = query.reply(from: log).serializedBytes()
-        return .send([.reply(envelope: envelope, body: body, ifVoided: .waiting(id: query.id))])
+    /// The loop answers `history` on a thread of its own once the outbox releases it; here at once,
+    /// in its place, from the log in memory.
+    func answered(_ action: EngineAction) -> EngineAction {
+        guard case .send(let messages) = action else { return action }
+        return .send(
+            messages.map { message in
+                guard case .history(let envelope, let query) = message else { return message }
+                let body = query.reply(from: log).serializedBytes()
+                return .reply(envelope: envelope, body: body, ifVoided: .waiting(id: query.id))
+            })
     }
 
     /// A request and the loop turn's commit: what a client gets back.
@@ -138,14 +143,14 @@ final class EngineHarness {
 
     /// `.commit`, then the store's answer to each unit handed out (stored unless `commitFailure`).
     func commit() -> [EngineAction] {
-        var out = core.step(.commit)
+        var out = core.step(.commit).map(answered)
         for case .append(let units, let epoch) in out {
             let results: [EngineCompletion] = units.map { unit in
                 if commitFailure == nil { log.store(unit) }
                 let result: Result<Void, StoreError> = commitFailure.map { .failure($0) } ?? .success(())
                 return EngineCompletion(epoch: epoch, seq: unit.events.last!.seq, result: result)
             }
-            out += core.step(.committed(results))
+            out += core.step(.committed(results)).map(answered)
         }
         return out
     }
@@ -163,12 +168,17 @@ extension [EngineAction] {
         flatMap { action -> [Outbox.Message] in
             switch action {
             case .send(let batch):
-                batch.filter { if case .reply = $0 { true } else { false } }
+                batch.filter {
+                    switch $0 {
+                    case .reply, .history: true
+                    case .publish, .tick: false
+                    }
+                }
                     + batch.compactMap { message -> Outbox.Message? in
                         switch message {
                         case .publish: message
                         case .tick(let tick): Self.published(tick)
-                        case .reply: nil
+                        case .reply, .history: nil
                         }
                     }
             case .publishTicks(let ticks):

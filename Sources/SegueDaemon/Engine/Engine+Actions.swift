@@ -41,12 +41,10 @@ extension Engine {
         switch consume action {
         case .send(let messages):
             for message in messages {
-                if case .reply(let envelope, let body, _) = message {
-                    if replyOrder.isEmpty {
-                        _ = try? router?.sendMultipart(envelope + [body], dontWait: true)
-                    } else if let message = replyOrder.admit(envelope + [body]) {
-                        _ = try? router?.sendMultipart(message, dontWait: true)
-                    }
+                switch message {
+                case .reply(let envelope, let body, _): sendReply(envelope + [body])
+                case .history(let envelope, let query): readHistory(envelope, query)
+                case .publish, .tick: break
                 }
             }
             // A publication may be what tells a subscriber its subscription is in place (a heartbeat):
@@ -59,7 +57,7 @@ extension Engine {
                         body.withUnsafeBytes { body in _ = try? publisher?.sendMultipart(topic, body, dontWait: true) }
                     }
                 case .tick(let tick): publish(tick)
-                case .reply: break
+                case .reply, .history: break
                 }
             }
         case .publishTicks(var ticks):
@@ -72,15 +70,6 @@ extension Engine {
         case .append(let units, let epoch):
             commit(units, epoch: epoch)
             mark(.commit)
-        case .readHistory(let envelope, let query):
-            let ticket = replyOrder.expectPage(for: envelope)
-            historyReads.answer(query) { [weak self] body in
-                self?.perform { engine in
-                    for message in engine.replyOrder.pageRead(ticket, envelope + [body]) {
-                        _ = try? engine.router?.sendMultipart(message, dontWait: true)
-                    }
-                }
-            }
         case .saveSnapshots(let seq, let snapshots):
             let store = self.store
             let logger = self.logger
@@ -98,6 +87,33 @@ extension Engine {
             leadership?.stepDown(shards)
         case .log(let level, let message):
             logger.log(level: level, message)
+        }
+    }
+
+    /// A reply, unless it waits behind a page its client asked for before (`ReplyOrder`).
+    private func sendReply(_ message: [[UInt8]]) {
+        if replyOrder.isEmpty {
+            _ = try? router?.sendMultipart(message, dontWait: true)
+        } else if let message = replyOrder.admit(message) {
+            _ = try? router?.sendMultipart(message, dontWait: true)
+        }
+    }
+
+    /// Hands a `history` page to `historyReads`; its reply comes back as a task and goes out in the
+    /// client's order. Past the bounds of `PagesAsked`, the request is answered `unavailable` at once.
+    private func readHistory(_ envelope: [[UInt8]], _ query: HistoryQuery) {
+        if let refusal = pagesAsked.refusal(for: envelope) {
+            return sendReply(envelope + [Reply.error(id: query.id, .unavailable, refusal).serializedBytes()])
+        }
+        pagesAsked.ask(for: envelope)
+        let ticket = replyOrder.expectPage(for: envelope)
+        historyReads.answer(query) { [weak self] body in
+            self?.perform { engine in
+                engine.pagesAsked.answered(for: envelope)
+                for message in engine.replyOrder.pageRead(ticket, envelope + [body]) {
+                    _ = try? engine.router?.sendMultipart(message, dontWait: true)
+                }
+            }
         }
     }
 

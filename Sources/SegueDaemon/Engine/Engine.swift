@@ -63,6 +63,9 @@ package final class Engine: @unchecked Sendable {
     let historyReads: HistoryReads
     /// Replies held behind a client's page still being read (engine thread).
     var replyOrder = ReplyOrder()
+    /// `history` pages handed to `historyReads` and not yet sent, by client (engine thread): bounded,
+    /// so that a client pipelining pages cannot queue unbounded work.
+    var pagesAsked = PagesAsked()
     /// Work handed to the engine thread from elsewhere (a SIGHUP reload), run between requests.
     let tasks = TaskQueue()
     /// Called on the engine thread once per loop turn (at least every frame while anything is in
@@ -311,8 +314,9 @@ package final class Engine: @unchecked Sendable {
         feed(.committed(completions.drain()))
         // Every line the rate limits still hold back goes out now (the last commit's failure too).
         feed(.shutdown(now: WallClock.now()))
-        // The history pages asked for are answered too: their replies come back as tasks.
-        historyReads.waitIdle()
+        // The history pages asked for are answered too (those not started, `unavailable`): their
+        // replies come back as tasks.
+        historyReads.stop()
         for task in tasks.drain() { task(self) }
         router?.close()  // its linger sends the replies still queued
         router = nil

@@ -2,18 +2,21 @@ import Dispatch
 import SegueCore
 import SegueProtocol
 import SegueStore
+import Synchronization
 
 /// Answers `history` on a thread of its own, with a read connection of its own.
 ///
 /// A page of thousands of events takes tens to hundreds of milliseconds to read, fold for its
 /// digests and encode: on the loop's thread that was as many missed frames for every subscriber, and
 /// on the store's shared reader it would hold up the loop's own reads (command ids) as long. Pages
-/// are answered one at a time, in the order asked.
+/// are read one at a time, in the order asked; the loop bounds how many wait (`Engine.pagesAsked`).
 final class HistoryReads: @unchecked Sendable {
     private let queue = DispatchQueue(label: "segue.history")
     private let store: any EventStoring
     /// Opened at the first request; touched only on `queue`.
     private var reader: (any PastReading)?
+    /// Set at shutdown: pages not started yet are answered `unavailable` instead of read.
+    private let stopping = Atomic<Bool>(false)
 
     init(store: any EventStoring) { self.store = store }
 
@@ -23,17 +26,28 @@ final class HistoryReads: @unchecked Sendable {
             // A pool thread may have inherited the loop's realtime policy: a long page must not
             // compete with frames at their priority.
             BackgroundThread.leaveRealtimePolicy()
-            let body: JSON
-            do throws(StoreError) {
-                if self.reader == nil { self.reader = try store.pastReader() }
-                body = query.reply(from: self.reader!)
-            } catch {
-                body = Reply.error(id: query.id, WireError(error.coreError))
-            }
-            deliver(body.serializedBytes())
+            deliver(page(query).serializedBytes())
         }
     }
 
-    /// Returns once every page asked for so far has been delivered.
-    func waitIdle() { queue.sync {} }
+    private func page(_ query: HistoryQuery) -> JSON {
+        guard !stopping.load(ordering: .relaxed) else {
+            return Reply.error(
+                id: query.id, .unavailable, "segued is stopping; ask for the page again once it is back.")
+        }
+        do throws(StoreError) {
+            if reader == nil { reader = try store.pastReader() }
+            return query.reply(from: reader!)
+        } catch {
+            return Reply.error(id: query.id, WireError(error.coreError))
+        }
+    }
+
+    /// At shutdown: the page being read is finished, the others are answered `unavailable` at once
+    /// (a queue of long pages must not outlast the service manager's stop timeout), and the read
+    /// connection is closed. Every reply has been delivered when it returns.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        queue.sync { reader = nil }
+    }
 }

@@ -16,6 +16,9 @@ struct Outbox {
         /// A tick, encoded when released (for the subscribers there are then, in the forms they take);
         /// boxed, so that a tick does not make every message as large as itself.
         indirect case tick(Tick)
+        /// A `history` request, read beside the loop once released (`HistoryReads`): it waits here
+        /// only so that the client's earlier replies leave before its page. Boxed, as a tick.
+        indirect case history(envelope: [[UInt8]], HistoryQuery)
     }
 
     private var pending: [(seq: Int64, message: Message)] = []
@@ -43,14 +46,18 @@ struct Outbox {
 
     /// After a failed commit: everything not yet durable is void. Every waiting reply becomes an
     /// `unavailable` error (built only now; on the normal path it costs nothing), so each request is
-    /// still answered; publications are dropped, since what they showed never happened.
+    /// still answered; publications are dropped, since what they showed never happened. A `history`
+    /// request stays: it reads only what is stored.
     /// `damaged`: the commit failed on a damaged file, which no retry mends (the replies say so).
     mutating func voidUndurable(damaged: Bool = false) -> [Message] {
         var out: [Message] = []
         for (_, message) in pending[head...] {
-            if case .reply(let envelope, _, let voided) = message {
+            switch message {
+            case .reply(let envelope, _, let voided):
                 let body = Reply.error(id: voided.id, .unavailable, voided.message(damaged: damaged)).serializedBytes()
                 out.append(.reply(envelope: envelope, body: body, ifVoided: voided))
+            case .history: out.append(message)
+            case .publish, .tick: break
             }
         }
         pending.removeAll(keepingCapacity: true)

@@ -34,16 +34,23 @@ struct ReplyOrder {
     /// The page of `ticket` is read (`message`: its envelope and body): what may go out now, in order.
     mutating func pageRead(_ ticket: Int, _ message: [[UInt8]]) -> [[[UInt8]]] {
         let client = Self.client(message)
-        guard var entries = waiting[client],
-            let index = entries.firstIndex(where: { if case .page(ticket) = $0 { true } else { false } })
-        else { return [message] }
-        entries[index] = .reply(message)
-        var ready: [[[UInt8]]] = []
-        while case .reply(let first)? = entries.first {
-            ready.append(first)
-            entries.removeFirst()
+        guard waiting[client] != nil else { return [message] }
+        // In place (the dictionary's `_modify`): the entries are not copied, whatever their number.
+        let ready = Self.settle(&waiting[client, default: []], ticket, message)
+        if waiting[client]?.isEmpty == true { waiting[client] = nil }
+        return ready
+    }
+
+    /// Puts the page in its place, then takes every reply before the first page still being read.
+    private static func settle(_ entries: inout [Entry], _ ticket: Int, _ message: [[UInt8]]) -> [[[UInt8]]] {
+        guard let index = entries.firstIndex(where: { if case .page(ticket) = $0 { true } else { false } }) else {
+            return [message]
         }
-        waiting[client] = entries.isEmpty ? nil : entries
+        entries[index] = .reply(message)
+        let ends = entries.firstIndex { if case .page = $0 { true } else { false } } ?? entries.endIndex
+        var ready: [[[UInt8]]] = []
+        for case .reply(let out) in entries[..<ends] { ready.append(out) }
+        entries.removeSubrange(..<ends)
         return ready
     }
 

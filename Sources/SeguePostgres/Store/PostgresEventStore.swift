@@ -146,10 +146,10 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         try read { reader throws(StoreError) in try reader.schemaVersion() }
     }
 
-    /// A walk over the stored command ids on a session of its own.
     /// A session of its own, beside the shared reader's (`PastReading`); it connects when first read.
     package func pastReader() throws(StoreError) -> any PastReading { PostgresLogReader(settings: settings) }
 
+    /// A walk over the stored command ids on a session of its own.
     package func commandIDs() throws(StoreError) -> PostgresCommandIDReader {
         PostgresCommandIDReader(settings: settings)
     }

@@ -19,9 +19,6 @@ enum EngineAction {
     /// idle, else through the group committer); each unit's result comes back as a `.committed`
     /// input carrying `epoch` and the unit's last seq.
     case append([AppendUnit], epoch: Int)
-    /// Answers a `history` request off the loop's thread, on a read connection of its own: the reply
-    /// goes out when the page is read (what it shows is committed, so it waits for nothing).
-    case readHistory(envelope: [[UInt8]], HistoryQuery)
     /// Saves a checkpoint's snapshots, off the loop's thread (nothing waits on it).
     case saveSnapshots(seq: Int64, [Snapshot])
     /// Hands the loop's realtime policy back to helper threads started since (housekeeping).

@@ -73,7 +73,9 @@ extension EngineCore {
         case .list:
             reply(envelope, listReply(request))
         case .history(let after, let limit):
-            actions.append(.readHistory(envelope: envelope, historyQuery(request, after: after, limit: limit)))
+            // Behind the client's earlier replies, as every reply; then read beside the loop.
+            outbox.enqueue(
+                .history(envelope: envelope, historyQuery(request, after: after, limit: limit)), after: fleet.lastSeq)
         case .stats:
             reply(envelope, statsReply(request))
         }

@@ -32,12 +32,16 @@ struct PastFold {
     }
 
     /// Each record with the digest it was published with: each navigator is folded from its state
-    /// just before its first record here (a snapshot and a short tail), then record by record.
+    /// just before its first record here (a snapshot and a short tail), then record by record. A
+    /// navigator whose event this build cannot decode (written by a newer one) keeps its records
+    /// from there without a digest, rather than failing the page a gap-filling client needs.
     func withDigests(_ records: [EventRecord]) throws(CoreError) -> [EventRecord] {
         var states: [String: NavigatorState] = [:]
+        var undecodable: Set<String> = []
         var digested = records
         for index in digested.indices {
             let record = digested[index]
+            guard !undecodable.contains(record.navigator) else { continue }
             var state: NavigatorState
             if let folded = states[record.navigator] {
                 state = folded
@@ -46,11 +50,11 @@ struct PastFold {
             } else {
                 state = try self.state(of: record.navigator, at: record.seq - 1)
             }
-            do throws(CoreError) {
-                state = Navigator.evolve(state, try NavigationEvent(record: record))
-            } catch {
-                throw CoreError(.internal, "Event seq \(record.seq) of the log cannot be folded: \(error.message)")
+            guard let event = try? NavigationEvent(record: record) else {
+                undecodable.insert(record.navigator)
+                continue
             }
+            state = Navigator.evolve(state, event)
             states[record.navigator] = state
             digested[index].digest = StateDigest.digest(of: state).hex
         }
