@@ -34,10 +34,15 @@ extension SystemdServiceTests {
         let timedOut = journal.contains("Watchdog timeout")
         #expect(timedOut, "systemd logged no watchdog timeout")
         #expect((Int(try machine.property("NRestarts")) ?? -1) == restarts + 1, "NRestarts did not go up by one")
-        let backtraced = journal.contains("*** Program crashed: Aborted")
+        // The backtrace reaches the journal through the old process's stderr stream, which journald
+        // may still be reading when the new process is already active: wait for it a moment.
+        let backtraced = try machine.wait(for: .seconds(10)) {
+            try machine.journalContains("*** Program crashed: Aborted")
+        }
+        let tail = backtraced ? "" : String(try machine.journal().suffix(3000))
         #expect(
             backtraced,
-            "the watchdog's SIGABRT left no Swift backtrace in the journal (SWIFT_BACKTRACE= of the unit)")
+            "the watchdog's SIGABRT left no Swift backtrace in the journal (SWIFT_BACKTRACE= of the unit):\n\(tail)")
         let after = Set(try events(machine))
         let lost = acknowledged.filter { !after.contains($0) }
         #expect(lost.isEmpty, "acknowledged events missing after the restart: \(lost)")
