@@ -40,15 +40,17 @@ import Testing
         _ = h.send(Self.push("B", id: "b"))
         let (second, _) = Self.commitFailing(h, StoreError(kind: .outOfSequence, message: "does not continue the log"))
         #expect(second.replies.allSatisfy { $0["ok"] != true }, "\(second.replies.map { $0.serialized() })")
-        // The first push's events are published as the log holds them, byte for byte; nothing of the
-        // second push is.
+        // The first push's events are published as the log holds them, byte for byte, each with the
+        // digest a fold of the log gives it (the log keeps none); nothing of the second push is.
         let stored = h.log.events.filter { $0.seq > 1 }
         #expect(!stored.isEmpty)
         let bodies = second.messages.compactMap { message -> [UInt8]? in
             guard case .publish(let topic, let body) = message, topic == Array("event/r/".utf8) else { return nil }
             return body
         }
-        #expect(bodies == stored.map { $0.encodedWithData().bytes }, "\(second.events.map { $0.serialized() })")
+        let digested = try PastFold(clock: h.clock, reader: h.log).withDigests(stored)
+        #expect(digested.allSatisfy { $0.digest != nil })
+        #expect(bodies == digested.map { $0.encodedWithData().bytes }, "\(second.events.map { $0.serialized() })")
         // The fleet is the fold of the log: A is on the stack, B is not, and numbering goes on from it.
         let state = h.call(#"{"cmd":"state","navigator":"r"}"#).reply
         #expect(state["revision"]?.int64Value == h.log.events.filter { $0.navigator == "r" }.last?.revision)

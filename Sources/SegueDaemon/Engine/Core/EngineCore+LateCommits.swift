@@ -22,15 +22,14 @@ extension EngineCore {
             try store.forEachEvent(after: fleet.lastSeq) { record throws(StoreError) in
                 guard record.seq <= durable else { return }
                 // With shards, events of navigators led elsewhere are other daemons': position only.
-                let applying = leads(record.navigator)
-                try Self.take(record, into: &fleet, applying: applying)
-                guard applying else {
+                // Published as applied, with its digest: the store keeps none.
+                guard let applied = try Self.take(record, into: &fleet, applying: leads(record.navigator)) else {
                     skipped += 1
                     return
                 }
                 dirty.insert(record.navigator)
                 publications.append(
-                    .publish(topic: eventTopic(record.navigator), body: record.encodedWithData().bytes))
+                    .publish(topic: eventTopic(record.navigator), body: applied.encodedWithData().bytes))
             }
             fleet.markDurable(through: durable)
             self.fleet = fleet

@@ -112,10 +112,15 @@ extension EngineCore {
         actions.append(.saveSnapshots(seq: fold.lastSeq, snapshots))
     }
 
-    /// Applies `record` to the fleet, or only moves past it.
-    static func take(_ record: EventRecord, into fleet: inout Fleet, applying: Bool) throws(StoreError) {
-        guard applying else { return fleet.skip(record) }
-        do throws(CoreError) { try fleet.apply(record) } catch {
+    /// Applies `record` to the fleet and returns it with its digest, or only moves past it (nil).
+    @discardableResult
+    static func take(_ record: EventRecord, into fleet: inout Fleet, applying: Bool) throws(StoreError) -> EventRecord?
+    {
+        guard applying else {
+            fleet.skip(record)
+            return nil
+        }
+        do throws(CoreError) { return try fleet.apply(record) } catch {
             throw StoreError(kind: .invalidData, message: "The log cannot be folded: \(error.message)")
         }
     }
