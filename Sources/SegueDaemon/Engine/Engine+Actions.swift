@@ -92,24 +92,19 @@ extension Engine {
 
     /// A reply, unless it waits behind a page its client asked for before (`ReplyOrder`).
     private func sendReply(_ message: [[UInt8]]) {
-        if replyOrder.isEmpty {
-            _ = try? router?.sendMultipart(message, dontWait: true)
-        } else if let message = replyOrder.admit(message) {
-            _ = try? router?.sendMultipart(message, dontWait: true)
-        }
+        guard let message = replyOrder.isEmpty ? message : replyOrder.admit(message) else { return }
+        _ = try? router?.sendMultipart(message, dontWait: true)
     }
 
     /// Hands a `history` page to `historyReads`; its reply comes back as a task and goes out in the
-    /// client's order. Past the bounds of `PagesAsked`, the request is answered `unavailable` at once.
+    /// client's order. Past the bounds of `ReplyOrder`, the request is answered `unavailable` at once.
     private func readHistory(_ envelope: [[UInt8]], _ query: HistoryQuery) {
-        if let refusal = pagesAsked.refusal(for: envelope) {
+        if let refusal = replyOrder.refusal(for: envelope) {
             return sendReply(envelope + [Reply.error(id: query.id, .unavailable, refusal).serializedBytes()])
         }
-        pagesAsked.ask(for: envelope)
         let ticket = replyOrder.expectPage(for: envelope)
         historyReads.answer(query) { [weak self] body in
             self?.perform { engine in
-                engine.pagesAsked.answered(for: envelope)
                 for message in engine.replyOrder.pageRead(ticket, envelope + [body]) {
                     _ = try? engine.router?.sendMultipart(message, dontWait: true)
                 }

@@ -63,9 +63,6 @@ package final class Engine: @unchecked Sendable {
     let historyReads: HistoryReads
     /// Replies held behind a client's page still being read (engine thread).
     var replyOrder = ReplyOrder()
-    /// `history` pages handed to `historyReads` and not yet sent, by client (engine thread): bounded,
-    /// so that a client pipelining pages cannot queue unbounded work.
-    var pagesAsked = PagesAsked()
     /// Work handed to the engine thread from elsewhere (a SIGHUP reload), run between requests.
     let tasks = TaskQueue()
     /// Called on the engine thread once per loop turn (at least every frame while anything is in

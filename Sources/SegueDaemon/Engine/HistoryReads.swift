@@ -9,7 +9,7 @@ import Synchronization
 /// A page of thousands of events takes tens to hundreds of milliseconds to read, fold for its
 /// digests and encode: on the loop's thread that was as many missed frames for every subscriber, and
 /// on the store's shared reader it would hold up the loop's own reads (command ids) as long. Pages
-/// are read one at a time, in the order asked; the loop bounds how many wait (`Engine.pagesAsked`).
+/// are read one at a time, in the order asked; the loop bounds how many wait (`ReplyOrder`).
 final class HistoryReads: @unchecked Sendable {
     private let queue = DispatchQueue(label: "segue.history")
     private let store: any EventStoring
