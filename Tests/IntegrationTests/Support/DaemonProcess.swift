@@ -97,6 +97,7 @@ final class DaemonProcess: @unchecked Sendable {
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
     var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
 
     /// Sends `signal` and waits for the exit; returns the exit status (or 128+signal).
     @discardableResult
