@@ -15,6 +15,9 @@ public enum HandshakeFailure: Equatable, Sendable {
     case serverKeyRejected
     /// A client without keys had its handshake cut off: the daemon requires CURVE.
     case curveRequired
+    /// What listens at the endpoint is not ZeroMQ: it cut the handshake off and, asked again
+    /// (`GreetingProbe`), sent `greeting` (its printable start) where ZeroMQ sends its signature.
+    case notZeroMQ(greeting: String)
 }
 
 /// Watches one socket's handshakes through its monitor and decides when a failure is final, so that a
@@ -25,7 +28,12 @@ final class HandshakeMonitor {
     /// The PAIR socket the monitor publishes on; poll it beside the monitored socket.
     let events: ZMQSocket
     private let monitored: ZMQSocket
+    private let endpoint: String
     private var tally: HandshakeTally
+    /// Whether the peer was asked directly (`GreetingProbe`), which the first hang-up prompts.
+    private var asked = false
+    /// What it sent instead of ZeroMQ's greeting: the endpoint is not ZeroMQ, a final failure.
+    private var foreignGreeting: String?
 
     var succeeded: Bool { tally.succeeded }
 
@@ -33,13 +41,17 @@ final class HandshakeMonitor {
     var connectionRefused: Bool { tally.connectionRefused }
 
     /// What silence is blamed on now: see `HandshakeTally.blame(at:)`.
-    var blame: HandshakeFailure? { tally.blame(at: .now) }
+    var blame: HandshakeFailure? { foreignGreeting.map { .notZeroMQ(greeting: $0) } ?? tally.blame(at: .now) }
 
-    /// - Parameter name: an `inproc://` name unique within the socket's context.
-    init(_ socket: ZMQSocket, name: String, curve: Bool) throws(ZMQError) {
+    /// - Parameters:
+    ///   - name: an `inproc://` name unique within the socket's context.
+    ///   - endpoint: where the socket connects, asked directly when a hang-up needs explaining.
+    init(_ socket: ZMQSocket, name: String, endpoint: String, curve: Bool) throws(ZMQError) {
         tally = HandshakeTally(curve: curve)
         monitored = socket
-        try socket.monitor(name, events: [.handshakeSucceeded, .handshakeFailed, .connected, .connectRetried])
+        self.endpoint = endpoint
+        try socket.monitor(
+            name, events: [.handshakeSucceeded, .handshakeFailed, .connected, .connectRetried, .disconnected])
         events = try ZMQSocket(socket.context, .pair)
         try events.setLinger(.zero)
         try events.connect(name)
@@ -81,8 +93,19 @@ final class HandshakeMonitor {
             case .handshakeFailedAuth: .refused(status: Int(event.value))
             case .connected: .connected
             case .connectRetried: .connectRetried
+            case .disconnected: .disconnected
             default: .dropped(mismatch: event.isMechanismMismatch)
             }
-        return tally.note(outcome, at: .now)
+        let hangUps = tally.hangUps
+        let failure = tally.note(outcome, at: .now)
+        guard tally.hangUps > hangUps, !asked else { return failure }
+        // libzmq reports a server that is not ZeroMQ as a hang-up too, like a daemon refusing a
+        // mechanism, or not at all (a CURVE client only sees the disconnect): ask it once.
+        asked = true
+        foreignGreeting = GreetingProbe.foreignGreeting(at: endpoint, within: Self.probeWait)
+        return foreignGreeting.map { .notZeroMQ(greeting: $0) } ?? failure
     }
+
+    /// How long the direct question waits for a first byte: a ZeroMQ peer sends it on connecting.
+    static let probeWait: Duration = .milliseconds(500)
 }

@@ -10,6 +10,9 @@ struct HandshakeTally {
         case dropped(mismatch: Bool)
         /// The TCP (or ipc) connection was made (`ZMQ_EVENT_CONNECTED`).
         case connected
+        /// The connection closed (`ZMQ_EVENT_DISCONNECTED`): a hang-up when no handshake outcome came
+        /// since it was made (libzmq reports a CURVE client cut off by a server that is not ZeroMQ so).
+        case disconnected
         /// A connect failed and libzmq will try again (`ZMQ_EVENT_CONNECT_RETRIED`): refused, or no
         /// route. A connect that gets no answer at all takes far longer than the retry interval.
         case connectRetried
@@ -31,6 +34,10 @@ struct HandshakeTally {
 
     let curve: Bool
     private(set) var succeeded = false
+    /// Hang-ups mid-handshake since the start (never reset: a caller compares it before and after).
+    private(set) var hangUps = 0
+    /// A connection is made and its handshake has had no outcome yet.
+    private var handshaking = false
     private var dropped = 0
     private var failure: HandshakeFailure?
     private var lastHangUp: ContinuousClock.Instant?
@@ -48,17 +55,23 @@ struct HandshakeTally {
         switch outcome {
         case .connected:
             connectedOnce = true
+            handshaking = true
             return nil
+        case .disconnected:
+            guard handshaking else { return nil }
+            return note(.dropped(mismatch: false), at: now)
         case .connectRetried:
             retried += 1
             return nil
         case .succeeded:
+            handshaking = false
             succeeded = true
             dropped = 0
             failure = nil
             lastHangUp = nil
             return nil
         case .refused(let status):
+            handshaking = false
             failure = .keyRefused(status: status)
             return failure
         case .dropped(let mismatch):
@@ -66,7 +79,9 @@ struct HandshakeTally {
             // greeting first, and as a hang-up (no detail) when the daemon closes first: a race, so
             // both mean the same here. A wrong server key is always a hang-up. A lone hang-up can
             // also be a daemon going away mid-handshake, so only a mismatch or a repeat is final.
+            handshaking = false
             dropped += 1
+            hangUps += 1
             lastHangUp = now
             failure = curve ? .serverKeyRejected : .curveRequired
             return mismatch || dropped >= Self.droppedLimit ? failure : nil
@@ -79,7 +94,7 @@ struct HandshakeTally {
         switch failure {
         case nil: return nil
         case .keyRefused: return failure
-        case .serverKeyRejected, .curveRequired:
+        case .serverKeyRejected, .curveRequired, .notZeroMQ:
             guard let lastHangUp, now - lastHangUp <= Self.hangUpExplainsSilenceFor else { return nil }
             return failure
         }

@@ -78,7 +78,7 @@ public final class SegueClient {
         try socket.setLinger(.zero)
         if let curve { try curve.apply(to: socket) }
         let monitor = try HandshakeMonitor(
-            socket, name: "inproc://segue-client-monitor-\(number)", curve: curve != nil)
+            socket, name: "inproc://segue-client-monitor-\(number)", endpoint: endpoint, curve: curve != nil)
         try socket.connect(endpoint)
         return (socket, monitor)
     }

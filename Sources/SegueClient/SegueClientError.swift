@@ -150,6 +150,8 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
                 + "key, or it does not use CURVE."
         case .curveRequired:
             return "segued at \(endpoint) hung up on a handshake without keys: it requires CURVE."
+        case .notZeroMQ(let greeting):
+            return "\(endpoint) is not a ZeroMQ endpoint: what listens there answered \"\(greeting)\" and hung up."
         }
     }
 

@@ -49,7 +49,8 @@ public final class SegueSubscriber {
             try socket.setReceiveHighWaterMark(receiveLimit)
             if let curve { try curve.apply(to: socket) }
             for topic in topics { try socket.subscribe(topic) }
-            let handshakes = try HandshakeMonitor(socket, name: "inproc://segue-sub-monitor", curve: curve != nil)
+            let handshakes = try HandshakeMonitor(
+                socket, name: "inproc://segue-sub-monitor", endpoint: endpoint, curve: curve != nil)
             try socket.connect(endpoint)
             failure = try handshakes.awaitFirstHandshake(within: ready)
             handshakes.close()

@@ -131,6 +131,10 @@ enum Output {
                 + "without security.curve, drop --server-key and --client-key."
         case .keyRefused:
             return "hint: the public key of --client-key (its NAME.pub) must be listed in the daemon's config."
+        case .notZeroMQ:
+            return "hint: segued takes commands at --endpoint (SEGUE_ENDPOINT, default \(SegueClient.defaultEndpoint)) "
+                + "and publishes at --publish-endpoint (SEGUE_PUBLISH_ENDPOINT, default "
+                + "\(SegueClient.defaultPublishEndpoint))."
         }
     }
 }

@@ -197,4 +197,68 @@ import Testing
                 + "--server-key and --client-key.\n")
         #expect(try setup.run(["ping"], server: nil, client: nil).status == 0)
     }
+
+    /// A port where something else listens (an SSH or HTTP server) is named as not ZeroMQ, with what
+    /// it said, rather than blamed on CURVE: libzmq reports both as a handshake cut off. With keys or
+    /// without, for commands and for subscriptions.
+    @Test(arguments: [
+        (["ping"], false, "SSH-2.0-OpenSSH_9.2\r\n", "SSH-2.0-OpenSSH_9.2"),
+        (["ping"], true, "HTTP/1.1 400 Bad Request\r\n\r\n", "HTTP/1.1 400 Bad Request"),
+        (["watch"], false, "SSH-2.0-OpenSSH_9.2\r\n", "SSH-2.0-OpenSSH_9.2"),
+        (["watch"], true, "\u{16}\u{3}\u{1}hello", "???hello"),
+    ])
+    func aListenerThatIsNotZeroMQIsNamed(arguments: [String], keys: Bool, banner: String, line: String) throws {
+        let listener = try BannerListener(banner: banner)
+        defer { listener.close() }
+        let endpoint = "tcp://127.0.0.1:\(listener.port)"
+        var environment = ["SEGUE_ENDPOINT": endpoint, "SEGUE_PUBLISH_ENDPOINT": endpoint]
+        if keys {
+            let dir = DaemonProcess.temporaryDirectory()
+            let keys = try CurveFixture.keys(["server", "ops"], in: dir)
+            environment["SEGUE_SERVER_KEY"] = keys + "/server.pub"
+            environment["SEGUE_CLIENT_KEY"] = keys + "/ops"
+        }
+        let result = try Cli.run(arguments + ["--timeout", "3"], environment: environment)
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "error: handshake: \(endpoint) is not a ZeroMQ endpoint: what listens there answered \"\(line)\" and "
+                + "hung up.\nhint: segued takes commands at --endpoint (SEGUE_ENDPOINT, default tcp://127.0.0.1:7400) "
+                + "and publishes at --publish-endpoint (SEGUE_PUBLISH_ENDPOINT, default tcp://127.0.0.1:7401).\n")
+    }
+}
+
+/// A TCP listener on a free loopback port that greets every connection with `banner` and closes it,
+/// as an SSH or HTTP server does with bytes it does not understand.
+final class BannerListener: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+    private let thread: Thread
+
+    init(banner: String) throws {
+        let (fd, port) = DataDirFootprintTests.busyPort()
+        self.fd = fd
+        self.port = port
+        listen(fd, 16)
+        thread = Thread {
+            while true {
+                let connection = accept(fd, nil, nil)
+                guard connection >= 0 else { return }
+                _ = Array(banner.utf8).withUnsafeBytes {
+                    send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+                usleep(20_000)
+                Glibc.close(connection)
+            }
+        }
+        thread.start()
+    }
+
+    /// Stops accepting: the blocked `accept` returns once the socket is shut down, and the descriptor
+    /// is closed only after the thread left it (else another test's new socket could take its number).
+    func close() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        while !thread.isFinished { usleep(1_000) }
+        Glibc.close(fd)
+    }
 }

@@ -52,6 +52,19 @@ import Testing
                 (.dropped(mismatch: false), 300), (.dropped(mismatch: false), 400),
             ],
             final: nil, silenceAt: 450, blame: .curveRequired),
+        .init(
+            name: "a disconnect mid-handshake is a hang-up", curve: true,
+            events: [(.connected, 0), (.disconnected, 5)], final: nil, silenceAt: 100, blame: .serverKeyRejected),
+        .init(
+            name: "a disconnect after the handshake's outcome is not another", curve: false,
+            events: [
+                (.connected, 0), (.dropped(mismatch: false), 5), (.disconnected, 6), (.connected, 100),
+                (.dropped(mismatch: false), 105), (.disconnected, 106),
+            ],
+            final: nil, silenceAt: 150, blame: .curveRequired),
+        .init(
+            name: "a disconnect after a success is a daemon going away", curve: false,
+            events: [(.connected, 0), (.succeeded, 5), (.disconnected, 50)], final: nil, silenceAt: 100, blame: nil),
     ]
 
     @Test(arguments: cases)
