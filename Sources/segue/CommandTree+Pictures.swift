@@ -65,7 +65,7 @@ extension CommandTree {
             ]),
     ]
 
-    /// The commands whose output is a picture or a page: they take no `--json` (help does not offer
-    /// it, and the parser refuses it as it refuses any option a command does not have).
-    static let withoutJSON: Set<String> = ["timeline", "view"]
+    /// The commands whose output is a picture, a page or a script: they take no `--json` (help does
+    /// not offer it, and the parser refuses it as it refuses any option a command does not have).
+    static let withoutJSON: Set<String> = ["timeline", "view", "completion"]
 }

@@ -5,9 +5,11 @@ import SegueCore
 
 /// help, completion and raw: what users of redis-cli, systemctl and jq expect around the commands.
 enum ToolCommands {
-    /// `segue help [COMMAND...]`: the command's `--help`; `--man` prints the man page (roff).
+    /// `segue help [COMMAND...]`: the command's `--help`, or with `--json` the same as one object for
+    /// tools that build on the CLI; `--man` prints the man page (roff).
     static func help(_ inv: Invocation) throws {
         if inv.parsed.flag("man") {
+            if inv.json { throw UsageError("--man prints roff; it does not combine with --json.") }
             Output.line(CommandTree.root.manPage(date: SegueVersion.current, extra: CommandTree.manSections))
             return
         }
@@ -16,7 +18,40 @@ enum ToolCommands {
         if let extra = rest.first {
             throw UsageError.unknownCommand(extra, in: path.map(\.name).joined(separator: " "))
         }
-        Output.line(path.last!.help(path: path.map(\.name).joined(separator: " ")))
+        let name = path.map(\.name).joined(separator: " ")
+        guard inv.json else { return Output.line(path.last!.help(path: name)) }
+        Output.line(JSON.object(described(path.last!, path: name)).serialized())
+    }
+
+    /// A command as `help --json` prints it: what its `--help` says, as data.
+    static func described(_ command: CommandConfiguration, path: String) -> JSONObject {
+        var object: JSONObject = [
+            "command": .string(path), "abstract": .string(command.abstract),
+            "usage": .string(command.usage(path: path)),
+        ]
+        if !command.discussion.isEmpty { object["discussion"] = .string(command.discussion) }
+        object["arguments"] = .array(
+            command.arguments.map { argument in
+                var member: JSONObject = [
+                    "name": .string(argument.name), "help": .string(argument.help),
+                    "optional": .bool(argument.optional), "variadic": .bool(argument.variadic),
+                ]
+                if case .list(let values) = argument.completion { member["values"] = .array(values.map(JSON.string)) }
+                return .object(member)
+            })
+        object["options"] = .array(
+            command.options.map { option in
+                var member: JSONObject = ["name": .string("--" + option.name), "help": .string(option.help)]
+                if let short = option.short { member["short"] = .string("-\(short)") }
+                if let value = option.valueName { member["value"] = .string(value) }
+                if option.repeats { member["repeats"] = true }
+                if case .list(let values) = option.completion { member["values"] = .array(values.map(JSON.string)) }
+                return .object(member)
+            })
+        object["subcommands"] = .array(
+            command.subcommands.map { .object(["name": .string($0.name), "abstract": .string($0.abstract)]) })
+        object["examples"] = .array(command.examples.map(JSON.string))
+        return object
     }
 
     static func completion(_ inv: Invocation) throws {

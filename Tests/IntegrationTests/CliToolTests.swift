@@ -33,6 +33,35 @@ import Testing
         #expect(unknown.stderr.hasPrefix("error: Unknown command 'frob'."))
     }
 
+    /// `help --json` is what `--help` says, as one object: the same usage, options, subcommands and
+    /// examples. `--man` is roff and takes no `--json`; nor does `completion`, whose output is a script.
+    @Test(arguments: [["push"], ["gesture", "end"], ["gesture"], []])
+    func helpAsJSONIsTheHelpAsData(words: [String]) throws {
+        let result = try Cli.run(["help"] + words + ["--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSON.parse(result.stdout)
+        let text = try Cli.run(words + ["--help"]).stdout
+        #expect(object["command"]?.stringValue == (["segue"] + words).joined(separator: " "))
+        let usage = try #require(object["usage"]?.stringValue)
+        #expect(text.contains("\nUSAGE: \(usage)\n"), "\(usage)")
+        let examples = (object["examples"]?.arrayValue ?? []).compactMap(\.stringValue)
+        #expect(!examples.isEmpty)
+        #expect(text.contains("EXAMPLES:\n" + examples.map { "  \($0)\n" }.joined() + "\n"), "\(text)")
+        for option in object["options"]?.arrayValue ?? [] {
+            let name = try #require(option["name"]?.stringValue)
+            let help = try #require(option["help"]?.stringValue)
+            #expect(text.contains(name) && text.contains(help), "\(name): \(help)")
+        }
+        let subcommands = (object["subcommands"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+        #expect(words == ["gesture"] ? subcommands == ["begin", "update", "finish", "cancel", "end"] : true)
+        #expect(words.isEmpty ? subcommands.count > 20 : true)
+
+        for refused in [["help", "--man", "--json"], ["completion", "bash", "--json"]] {
+            let usage = try Cli.run(refused)
+            #expect(usage.status == 64, "\(refused): \(usage.stdout)")
+        }
+    }
+
     /// The commands `segue --help` lists.
     static func commandNames() throws -> [String] {
         let section = try Cli.run(["--help"]).stdout.components(separatedBy: "SUBCOMMANDS:\n").last ?? ""
@@ -64,7 +93,8 @@ import Testing
         ("segue watch a b --replay l", "log.jsonl"), ("segue help pu", "push"),
         ("segue timeline log.jsonl -o l", "log.jsonl"), ("segue export -o l", "log.jsonl"),
         ("segue gesture finish main --completion-curve easeI", "easeIn easeInOut"),
-        ("segue gesture end main --animator-curve l", "linear"),
+        ("segue gesture end main --animator-curve l", "linear"), ("segue help gesture e", "end"),
+        ("segue help gesture ''", "begin update finish cancel end"), ("segue help push ''", ""),
     ]
 
     @Test func bashLoadsTheCompletionAndItCompletes() throws {
