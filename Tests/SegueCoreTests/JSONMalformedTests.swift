@@ -229,4 +229,16 @@ struct MalformedCase: CustomTestStringConvertible, Sendable {
     func utf8Messages(_ content: [UInt8], _ expected: String) {
         #expect(throws: JSONError(.invalidUTF8, at: 1, expected)) { try JSON.parse([0x22] + content + [0x22]) }
     }
+
+    /// Where an error is, as a person editing the text counts: lines from 1, columns in characters.
+    @Test(arguments: [
+        ("[1,]", 1, 4),
+        ("{\n  \"k\": 1,\n  \"k\": 2\n}", 3, 3),
+        ("{\"é\": 1, \"ü\": [1,]}", 1, 18),
+        ("[\n\n", 3, 1),
+    ])
+    func positions(_ input: String, line: Int, column: Int) throws {
+        let error = try #require(throws: JSONError.self) { try JSON.parse(input) }
+        #expect(error.position(in: Array(input.utf8)) == (line, column))
+    }
 }

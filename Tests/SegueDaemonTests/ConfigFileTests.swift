@@ -266,9 +266,15 @@ import Testing
         #expect(
             throws: ConfigError(
                 .config,
-                "\(broken) is not valid JSON: invalid JSON at byte 17: a trailing comma before '}' is not allowed")
+                "\(broken) is not valid JSON: line 1, column 18: a trailing comma before '}' is not allowed")
         ) {
             try DaemonConfig(file: broken)
+        }
+        let twice = try directory.write("twice.json", "{\n  \"frameRate\": 60,\n  \"frameRate\": 30\n}\n")
+        #expect(
+            throws: ConfigError(.config, "\(twice) is not valid JSON: line 3, column 3: duplicate object key \"frameRate\"")
+        ) {
+            try DaemonConfig(file: twice)
         }
         let missing = directory.path + "/missing.json"
         #expect(throws: ConfigError(.config, "cannot open \(missing): No such file or directory (errno 2)")) {

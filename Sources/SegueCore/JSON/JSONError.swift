@@ -48,4 +48,15 @@ package struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     package var description: String { "invalid JSON at byte \(offset): \(message)" }
+
+    /// The line and column (both from 1; columns count characters, not bytes) of `offset` in `input`,
+    /// the text that was parsed: where a person editing it by hand looks.
+    package func position(in input: [UInt8]) -> (line: Int, column: Int) {
+        let before = input.prefix(min(offset, input.count))
+        let lineStart = (before.lastIndex(of: 0x0A)).map { $0 + 1 } ?? 0
+        let line = 1 + before.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        // Every UTF-8 byte but a continuation byte (10xxxxxx) starts a character.
+        let column = 1 + before[lineStart...].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return (line, column)
+    }
 }

@@ -21,7 +21,8 @@ extension DaemonConfig {
         do {
             json = try JSON.parse(bytes)
         } catch {
-            throw ConfigError(.config, "\(file) is not valid JSON: \(error)")
+            let (line, column) = error.position(in: bytes)
+            throw ConfigError(.config, "\(file) is not valid JSON: line \(line), column \(column): \(error.message)")
         }
         try self.init(json: json)
         configFile = file
