@@ -272,7 +272,8 @@ import Testing
         }
         let twice = try directory.write("twice.json", "{\n  \"frameRate\": 60,\n  \"frameRate\": 30\n}\n")
         #expect(
-            throws: ConfigError(.config, "\(twice) is not valid JSON: line 3, column 3: duplicate object key \"frameRate\"")
+            throws: ConfigError(
+                .config, "\(twice) is not valid JSON: line 3, column 3: duplicate object key \"frameRate\"")
         ) {
             try DaemonConfig(file: twice)
         }
