@@ -103,6 +103,8 @@ final class EngineHarness {
         throws
     {
         var options = EngineOptions(dataDirectory: "", commandEndpoints: [], publishEndpoints: [])
+        // Ticks without leases, unless a test is about them (`EngineCoreLeaseTests`).
+        options.frameLease = nil
         configure(&options)
         self.log = log
         self.now = now

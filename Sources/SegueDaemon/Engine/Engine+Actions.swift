@@ -79,6 +79,19 @@ extension Engine {
                         "Checkpoint at seq \(seq) was not saved (\(error)); start-up folds from the previous one.")
                 }
             }
+        case .saveLease(let frame, let shards):
+            let store = self.store
+            let rows =
+                shards.map { $0.map { FrameLease.snapshot(frame, shard: $0) } } ?? [
+                    FrameLease.snapshot(frame, shard: nil)
+                ]
+            leaseQueue.async { [weak self] in
+                var failure: String?
+                do { try store.saveSnapshots(rows) } catch { failure = "\(error)" }
+                self?.perform { [failure] in
+                    $0.feed(.leased(frame: frame, shards: shards, failure: failure, now: WallClock.now()))
+                }
+            }
         case .confineHelperThreads:
             RealtimeConfinement.confineToCurrentThread()
         case .checkLeadership:

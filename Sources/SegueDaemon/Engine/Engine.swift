@@ -59,6 +59,8 @@ package final class Engine: @unchecked Sendable {
     let stopRequested = Atomic<Bool>(false)
     let completions = CompletionQueue()
     let checkpointQueue = DispatchQueue(label: "segue.checkpoint")
+    /// Frame lease writes: their own queue, so a long checkpoint does not hold ticks back.
+    let leaseQueue = DispatchQueue(label: "segue.lease")
     /// `history`, answered on a thread and a read connection of its own.
     let historyReads: HistoryReads
     /// Replies held behind a client's page still being read (engine thread).
@@ -320,6 +322,7 @@ package final class Engine: @unchecked Sendable {
         // After the last commit: the standbys take the shards with everything acknowledged in the log.
         leadership?.stop()
         checkpointQueue.sync {}
+        leaseQueue.sync {}
         publisher?.close()
         publisher = nil
         framesPublisher?.close()

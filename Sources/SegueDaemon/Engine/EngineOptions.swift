@@ -16,6 +16,9 @@ package struct EngineOptions: Sendable {
     package var heartbeatInterval: Duration = .seconds(1)
     /// Added to each tick's frame instant for its `presentAt` (docs/operations.md, `presentationDelay`).
     package var presentationDelay: Duration = .zero
+    /// How many frames ahead of the ticks the log holds a lease (`FrameLease`); nil: none, for tests
+    /// of the core that are about other things.
+    package var frameLease: Duration? = .seconds(1)
     /// Events between checkpoints (snapshots of every navigator changed since the last one).
     package var checkpointEvery: Int = 10_000
     /// `ZMQ_MAXMSGSIZE` on the command socket: a larger request disconnects its sender.

@@ -13,7 +13,13 @@ extension EngineCore {
     /// `after` names what the loop did since its last mark (serving commands, when a request closes
     /// the frames before it is placed), so that a stall found here is charged to it.
     func closeFrames(now: Int64, publishTicks: Bool = true, after phase: LoopProfile.Phase = .tasks) {
-        let target = clock.frame(atOrBefore: now)
+        var target = clock.frame(atOrBefore: now)
+        if !fleet.active.isEmpty, lease != nil {
+            // Before the frames are due too: on a clock behind the lease (a restart), the write is
+            // made while the clock catches up, not when it gets there.
+            askLease(through: max(target, fleet.closedFrame + 1))
+            target = min(target, tickableThrough)
+        }
         guard target > fleet.closedFrame else { return }
         let started = timer.monotonic()
         let cpu = timer.threadCPU()

@@ -62,6 +62,8 @@ extension EngineCore {
         stats.commits += 1
         stats.committedUnits += Int64(units.count)
         actions.append(.append(units, epoch: epoch))
+        // A transition may have started: its first tick needs a lease, written behind its events.
+        if !fleet.active.isEmpty { askLease(through: fleet.closedFrame + 1) }
     }
 
     /// When the loop is to stop waiting for the commands of clients that were writing a moment ago
@@ -155,7 +157,8 @@ extension EngineCore {
         var tailFrom: Int64 = 0
         if let marker = try store.snapshot(of: Self.checkpointMarker, atOrBefore: .max) {
             tailFrom = marker.seq
-            for snapshot in try store.latestSnapshots() where snapshot.navigator != Self.checkpointMarker {
+            // `#`: the checkpoint marker and the frame leases, which no navigator name can begin with.
+            for snapshot in try store.latestSnapshots() where !snapshot.navigator.hasPrefix("#") {
                 guard snapshot.seq <= marker.seq else { continue }
                 let state = try NavigatorState(json: snapshot.state)
                 fleet.restore(state, seq: snapshot.seq, frame: state.frame, time: 0)
@@ -181,6 +184,7 @@ extension EngineCore {
         dirty = tail
         durableSeq = fleet.lastSeq
         lastCheckpointSeq = tailFrom
+        try readLease()
         return Fold(checkpoint: tailFrom, events: folded)
     }
 
@@ -196,7 +200,15 @@ extension EngineCore {
         // the log must not say otherwise (a replay reproduces the ticks, and nothing seen is taken
         // back), so the cancel cannot go in right after the last logged event.
         openedAt = fleet.lastSeq
-        let through = max(clock.frame(atOrBefore: now), fleet.lastFrame)
+        let clockFrame = clock.frame(atOrBefore: now)
+        let through = max(clockFrame, fleet.lastFrame, lease?.durable ?? -1)
+        if let lease, lease.durable > clockFrame {
+            let seconds = (Double(lease.durable - clockFrame) * 10 / Double(clock.rate)).rounded() / 10
+            log(
+                .warning,
+                "The wall clock is \(seconds) s behind the frames this log may have ticked before the restart "
+                    + "(its frame lease runs through \(lease.durable)): frames resume when the clock passes it.")
+        }
         var events = fleet.advance(toFrame: through, sparing: fleet.interactiveNavigators)
         events += fleet.recover(atFrame: through + 1)
         fleet.skipFrames(through: through)

@@ -135,8 +135,17 @@ extension EngineCore {
         guard let shards = options.shards else { return }
         let started = timer.monotonic()
         var names: [String] = []
+        var held: Int64 = 0
         do {
             try catchUp()
+            // The previous leader may have ticked the shard's navigators up to its lease, on a clock
+            // ahead of this one: this daemon's frames start after it, before the shard joins them.
+            if lease != nil, let previous = try FrameLease.read(from: store, shard: shard),
+                previous > fleet.closedFrame
+            {
+                held = previous - fleet.closedFrame
+                holdFrames(through: previous)
+            }
             for (name, state) in logFold?.navigators ?? [:]
             where shards.shard(of: name) == shard && fleet.navigators[name] == nil {
                 fleet.restore(state, seq: fleet.lastSeq, frame: state.frame, time: 0)
@@ -149,6 +158,7 @@ extension EngineCore {
             return
         }
         led.insert(shard)
+        leaseShards()
         let frame = max(fleet.closedFrame, clock.frame(atOrBefore: now)) + 1
         let events = fleet.recover(atFrame: frame, only: Set(names))
         for name in names { dirty.insert(name) }
@@ -157,7 +167,8 @@ extension EngineCore {
         log(
             .notice,
             "Took shard \(shard) (epoch \(epoch)): \(names.count) navigators folded from the log at seq "
-                + "\(fleet.lastSeq) in \(ms) ms, \(events.count) interactive transitions cancelled for recovery.")
+                + "\(fleet.lastSeq) in \(ms) ms, \(events.count) interactive transitions cancelled for recovery"
+                + (held > 0 ? ", \(held) frames passed over to start after the previous leader's frame lease." : "."))
     }
 
     /// Forgets the shards' navigators: their commands get `moved` from now on.

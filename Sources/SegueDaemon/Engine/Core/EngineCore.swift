@@ -79,6 +79,8 @@ final class EngineCore {
     var logFold: Fleet?
     /// Navigators `logFold` changed since its last checkpoint.
     var logFoldDirty: Set<String> = []
+    /// How far ticks may go out (`FrameLease`); nil without `options.frameLease`.
+    var lease: FrameLease?
 
     /// Rebuilds every navigator from the log (the newest checkpoint, then the tail): `fold` says
     /// what it did, for the loop's log line.
@@ -96,6 +98,9 @@ final class EngineCore {
         decoder = RequestDecoder(limits: limits)
         fleet = Fleet(clock: clock)
         fleet.presentationDelay = options.presentationDelay.inNanoseconds
+        if let span = options.frameLease {
+            lease = FrameLease(span: max(2, span.inNanoseconds * Int64(clock.rate) / 1_000_000_000))
+        }
         fold = try rebuild()
         if let (name, other) = fleet.navigators.first(where: { $0.value.clock.rate != clock.rate }) {
             throw FrameRateMismatch(logRate: other.clock.rate, navigator: name, configuredRate: clock.rate)
@@ -131,6 +136,8 @@ final class EngineCore {
         case .leadership(let changes, let now):
             pendingLeadership += changes
             applyLeadership(now: now)
+        case .leased(let frame, let shards, let failure, let now):
+            leased(frame, shards: shards, failure: failure, now: now)
         case .shutdown(let now):
             housekeeping(logNow: .max)
             heartbeat(now: now)
@@ -154,7 +161,12 @@ final class EngineCore {
         // Housekeeping is due on the monotonic clock; the loop sleeps until a wall-clock instant.
         var wake = min(nextHeartbeat, now + max(0, nextHousekeeping - monotonic))
         if let interval { wake = min(wake, now + interval) }
-        if !fleet.active.isEmpty { wake = min(wake, clock.instant(ofFrame: fleet.closedFrame + 1)) }
+        // A frame past the lease waits for its write, whose completion wakes the loop.
+        if !fleet.active.isEmpty,
+            let frame = lease.map({ $0.wakeFrame(after: fleet.closedFrame) }) ?? fleet.closedFrame + 1
+        {
+            wake = min(wake, clock.instant(ofFrame: frame))
+        }
         return wake
     }
 

@@ -1,0 +1,59 @@
+import SegueCore
+import SegueStore
+
+/// The frame lease (`FrameLease`): ticks go out only for frames the log holds a lease for.
+extension EngineCore {
+    /// The last frame whose ticks may be published now.
+    var tickableThrough: Int64 { lease?.durable ?? .max }
+
+    /// Asks for a longer lease when frames through `frame` are about to be ticked and it runs short.
+    func askLease(through frame: Int64) {
+        guard var current = lease, let end = current.ask(through: frame) else { return }
+        lease = current
+        actions.append(.saveLease(frame: end, shards: isSharded ? led.sorted() : nil))
+    }
+
+    /// A lease write ended; the loop's next frame close takes the frames it allows. A write for
+    /// fewer shards than this daemon leads now (one taken meanwhile) covers none of its frames.
+    func leased(_ end: Int64, shards: [Int]?, failure: String?, now: Int64) {
+        guard var current = lease else { return }
+        if let shards, !Set(shards).isSuperset(of: led) {
+            current.discard(end)
+            lease = current
+            return
+        }
+        let wasFailing = current.failing
+        current.settle(end, saved: failure == nil, at: clock.frame(atOrBefore: now))
+        lease = current
+        if let failure, !wasFailing {
+            log(
+                .error,
+                "Could not save the frame lease through frame \(end) (\(failure)): ticks wait until a write "
+                    + "succeeds.")
+        } else if failure == nil, wasFailing {
+            log(.notice, "Saved the frame lease again (through frame \(end)): ticks go out.")
+        }
+    }
+
+    /// The lease the log holds for the whole log, at start with one daemon: recovery starts after it.
+    func readLease() throws(StoreError) {
+        guard lease != nil, !isSharded, let end = try FrameLease.read(from: store, shard: nil) else { return }
+        lease?.found(end)
+    }
+
+    /// A shard was taken: the lease must name it before any of its navigators is ticked.
+    func leaseShards() { lease?.revoke(after: fleet.closedFrame) }
+
+    /// Resolves frames through `frame` without ticks (the final ticks of transitions that end on the
+    /// way too, which the lease may not cover): a shard taken over starts after its previous
+    /// leader's lease, and so must every navigator of this daemon, whose frames are one clock.
+    func holdFrames(through frame: Int64) {
+        guard frame > fleet.closedFrame else { return }
+        if !fleet.active.isEmpty {
+            submitClockEvents(fleet.advance(toFrame: frame) { _ in })
+            fleet.prune(after: frame)
+            stats.missedFrames += frame - fleet.closedFrame
+        }
+        fleet.skipFrames(through: frame)
+    }
+}

@@ -1,0 +1,88 @@
+import SegueCore
+import SegueStore
+
+/// How far ticks may be published: a frame is ticked only once the log holds a lease past it.
+///
+/// A restarted daemon, or one that takes a shard over, starts its frames after the lease, so it never
+/// publishes other ticks for frames subscribers already saw, and never places a new event in one: not
+/// when `CLOCK_REALTIME` stepped back across the restart, nor when the new leader's clock runs behind
+/// the old one's. Without it, ticks that were published but not logged were known only to the dead
+/// daemon. A lease covers `span` frames and is renewed half a span before it runs out, so a write is
+/// waited for only by the first frame after an idle stretch.
+struct FrameLease: Equatable {
+    /// Frames granted per write.
+    let span: Int64
+    /// Ticks may be published through this frame: the lease the log holds.
+    private(set) var durable: Int64
+    /// The end of a write in flight.
+    private(set) var asked: Int64?
+    /// After a failed write, the next is not asked for before this frame.
+    private var retryAt: Int64 = .min
+    /// The last write failed (its failure is logged once, and its recovery).
+    private(set) var failing = false
+
+    init(span: Int64, durable: Int64 = -1) {
+        self.span = span
+        self.durable = durable
+    }
+
+    /// The end of a new lease to write, when frames through `frame` are about to be published and
+    /// the lease runs out within half a span of it (nil: none due, or one is in flight).
+    mutating func ask(through frame: Int64) -> Int64? {
+        guard asked == nil, frame >= retryAt, frame + span / 2 > durable else { return nil }
+        asked = max(frame, durable) + span
+        return asked
+    }
+
+    /// The write of `end` is durable (or, `saved: false`, failed at `frame`: asked again half a span
+    /// later, since the store is likely failing every write).
+    mutating func settle(_ end: Int64, saved: Bool, at frame: Int64) {
+        if asked == end { asked = nil }
+        failing = !saved
+        if saved {
+            durable = max(durable, end)
+        } else {
+            retryAt = frame + span / 2
+        }
+    }
+
+    /// Forgets the write of `end` in flight without taking it: it no longer covers what is ticked.
+    mutating func discard(_ end: Int64) {
+        if asked == end { asked = nil }
+    }
+
+    /// Takes back the lease past `frame` (a shard joined: the rows written so far do not name it);
+    /// a write in flight is forgotten, and frames past `frame` wait for a new one.
+    mutating func revoke(after frame: Int64) {
+        durable = min(durable, frame)
+        asked = nil
+    }
+
+    /// The frame at whose instant the loop must wake to tick (or to ask for the lease that lets it)
+    /// after `closed`, or nil when only a write in flight can let it go on (its completion wakes
+    /// the loop). After a failed write: not before the retry.
+    func wakeFrame(after closed: Int64) -> Int64? {
+        if closed < durable { return closed + 1 }
+        if asked != nil { return nil }
+        return max(closed + 1, retryAt)
+    }
+
+    /// A lease found in the log at start or at a shard's takeover.
+    mutating func found(_ end: Int64) { durable = max(durable, end) }
+
+    // MARK: In the log
+
+    /// The snapshot row that holds a lease: a name no navigator can have (navigator names are
+    /// `[A-Za-z0-9._-]`), one per shard with several daemons, at the highest seq, so that a fold
+    /// from the newest checkpoint (`seq` at most the marker's) passes over it, in older builds too.
+    static func row(shard: Int?) -> String { shard.map { "#frames/\($0)" } ?? "#frames" }
+
+    static func snapshot(_ end: Int64, shard: Int?) -> Snapshot {
+        Snapshot(navigator: row(shard: shard), seq: .max, revision: 0, state: ["frame": .int(end)])
+    }
+
+    /// The lease the log holds for `shard` (nil: the whole log, one daemon), or nil if none.
+    static func read(from store: any EngineLogReading, shard: Int?) throws(StoreError) -> Int64? {
+        try store.snapshot(of: row(shard: shard), atOrBefore: .max)?.state["frame"]?.int64Value
+    }
+}
