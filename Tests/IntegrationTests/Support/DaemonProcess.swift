@@ -60,13 +60,19 @@ final class DaemonProcess: @unchecked Sendable {
 
     enum Transport { case tcp, ipc }
 
-    private func start(frameRate: Int, arguments: [String], environment: [String: String], waitReady: Bool) throws {
+    /// `launcher`: a program that execs segued in its own process (its arguments, then segued's
+    /// path and arguments follow), e.g. `execShell`.
+    private func start(
+        frameRate: Int, arguments: [String], environment: [String: String], launcher: [String] = [],
+        waitReady: Bool
+    ) throws {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = FileHandle(forWritingAtPath: logPath)!
         log.seekToEndOfFile()
-        process.executableURL = URL(fileURLWithPath: Self.binary("segued"))
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? Self.binary("segued"))
         process.arguments =
-            [
+            launcher.dropFirst() + (launcher.isEmpty ? [] : [Self.binary("segued")])
+            + [
                 "--data-dir", dataDir, "--command", commandEndpoint, "--publish", publishEndpoint,
                 "--frame-rate", String(frameRate),
             ] + storeArguments + arguments
@@ -149,18 +155,31 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// A fresh daemon on the same data dir and endpoints (a restart).
-    func restarted(arguments: [String] = [], frameRate: Int = 60, waitReady: Bool = true) throws -> DaemonProcess {
+    func restarted(
+        arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = [], frameRate: Int = 60,
+        waitReady: Bool = true
+    ) throws -> DaemonProcess {
         if process.isRunning { stop() }
-        return try DaemonProcess(reusing: self, arguments: arguments, frameRate: frameRate, waitReady: waitReady)
+        return try DaemonProcess(
+            reusing: self, arguments: arguments, environment: environment, launcher: launcher, frameRate: frameRate,
+            waitReady: waitReady)
     }
 
-    private init(reusing other: DaemonProcess, arguments: [String], frameRate: Int, waitReady: Bool) throws {
+    /// A shell that execs the program after it, so the process (and its pid) becomes the program's.
+    static let execShell = ["/bin/sh", "-c", #"exec "$0" "$@""#]
+
+    private init(
+        reusing other: DaemonProcess, arguments: [String], environment: [String: String], launcher: [String],
+        frameRate: Int, waitReady: Bool
+    ) throws {
         dataDir = other.dataDir
         commandEndpoint = other.commandEndpoint
         publishEndpoint = other.publishEndpoint
         logPath = other.logPath
         storeArguments = other.storeArguments
-        try start(frameRate: frameRate, arguments: arguments, environment: [:], waitReady: waitReady)
+        try start(
+            frameRate: frameRate, arguments: arguments, environment: environment, launcher: launcher,
+            waitReady: waitReady)
     }
 
     /// Waits for a daemon expected to stop by itself (a refused start) and returns its exit status,

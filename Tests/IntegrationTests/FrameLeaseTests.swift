@@ -1,0 +1,48 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// The frame lease against a real segued on a wall clock set back (libfaketime): after a crash, the
+/// restarted daemon never ticks a frame the dead one may have ticked, and places new events after
+/// them all (docs/design.md, "The frame clock").
+@Suite(.serialized) struct FrameLeaseTests {
+    static let faketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
+
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: faketime), "libfaketime is not installed (.ci/run installs it)"))
+    func aRestartOnAClockSetBackNeverTicksAFrameAgain() throws {
+        let daemon = try DaemonProcess()
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
+        let ticks = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/main/"])
+        usleep(300_000)
+        let push: JSON = ["cmd": "push", "navigator": "main", "screen": "Detail", "animator": ["duration": 20]]
+        #expect(try client.call(push)["ok"] == true)
+        var seen = try ticks.collect(idle: .seconds(2), max: .milliseconds(600))
+        #expect(seen.count > 10)
+        #expect(daemon.stop(signal: SIGKILL) == 128 + SIGKILL)
+        // Every tick the dead daemon got out, whether read above or still on its way.
+        seen += try ticks.collect(idle: .milliseconds(500))
+        let frames = seen.compactMap { tick in tick.body["frame"]?.int64Value }
+        let last = try #require(frames.max())
+
+        // Through a shell's exec: libfaketime preloaded straight into a Swift program left its
+        // `CommandLine.arguments` empty here (Swift 6.3, libfaketime 0.9.10), where a shell's exec
+        // of it did not.
+        let restarted = try daemon.restarted(
+            environment: ["LD_PRELOAD": Self.faketime, "FAKETIME": "-3", "FAKETIME_DONT_FAKE_MONOTONIC": "1"],
+            launcher: DaemonProcess.execShell)
+        defer { restarted.stop() }
+        let again = try TestClient(endpoint: restarted.commandEndpoint)
+        #expect(try again.call(["cmd": "create", "navigator": "other", "root": "Home"])["ok"] == true)
+        let created = try again.call(["cmd": "history", "navigator": "other"])["events"]?.arrayValue?.first
+        let placed = try #require(created?["frame"]?.int64Value)
+        #expect(placed > last, "an event placed at \(placed), in a frame ticked up to \(last) before the crash")
+        // Ticks resume once the clock, three seconds behind, passes the lease: none for a frame seen.
+        let resumed = try ticks.collect(idle: .seconds(8), max: .seconds(8)) { _, _ in true }
+        let first = try #require(resumed.first?.body["frame"]?.int64Value, "no tick within 8 s")
+        #expect(first > last, "frame \(first) ticked again after the restart (ticked up to \(last) before)")
+        #expect(restarted.log.contains("The wall clock is"), "\(restarted.log)")
+    }
+}
