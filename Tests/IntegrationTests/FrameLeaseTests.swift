@@ -45,4 +45,28 @@ import Testing
         #expect(first > last, "frame \(first) ticked again after the restart (ticked up to \(last) before)")
         #expect(restarted.log.contains("The wall clock is"), "\(restarted.log)")
     }
+
+    /// A graceful stop cuts the lease back to the last frame it closed: the restart ticks the
+    /// transition on from the clock at once, with nothing to wait out.
+    @Test func aGracefulRestartHasNoLeaseToWaitOut() throws {
+        let daemon = try DaemonProcess()
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
+        let ticks = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/main/"])
+        usleep(300_000)
+        let push: JSON = ["cmd": "push", "navigator": "main", "screen": "Detail", "animator": ["duration": 20]]
+        #expect(try client.call(push)["ok"] == true)
+        var seen = try ticks.collect(idle: .seconds(2), max: .milliseconds(600))
+        #expect(daemon.stop() == 0)
+        seen += try ticks.collect(idle: .milliseconds(500))
+        let frames = seen.compactMap { tick in tick.body["frame"]?.int64Value }
+        let last = try #require(frames.max())
+        let restarted = try daemon.restarted()
+        defer { restarted.stop() }
+        let resumed = try ticks.collect(idle: .seconds(8), max: .seconds(8)) { _, _ in true }
+        let first = try #require(resumed.first?.body["frame"]?.int64Value, "no tick within 8 s")
+        #expect(first > last)
+        #expect(!restarted.log.contains("Frames resume after"), "\(restarted.log)")
+        #expect(!restarted.log.contains("The wall clock is"), "\(restarted.log)")
+    }
 }

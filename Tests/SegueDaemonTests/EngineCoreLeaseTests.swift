@@ -150,6 +150,25 @@ import Testing
         #expect(after.core.fleet.closedFrame == leased)
     }
 
+    /// A restart soon after a crash, on a clock that did not step, waits out what is left of the
+    /// lease and says so as a notice; a graceful stop cuts the lease back to the last frame closed.
+    @Test func aQuickRestartWaitsOutTheLeaseAndAStopCutsItBack() throws {
+        let before = try Self.leasing()
+        _ = before.call(Self.create)
+        let pushed = before.call(#"{"cmd":"push","navigator":"r","screen":"A","animator":{"duration":3}}"#)
+        _ = Self.grant(pushed, in: before)
+        for _ in 0..<10 { _ = Self.grant(before.advance(frames: 1), in: before) }
+        let leased = try #require(try FrameLease.read(from: before.log, shard: nil))
+        let stop = try #require(before.core.leaseAtStop)
+        #expect(stop.frame == before.core.fleet.closedFrame && stop.shards == nil && stop.frame < leased)
+
+        let after = try Self.leasing(log: before.log, now: before.now + 200_000_000)
+        after.core.recovered(after.core.recover(now: after.now), waited: 0)
+        let lines = after.core.takeActions().logLines
+        #expect(lines.contains { $0.hasPrefix("Frames resume after frame \(leased) (in 0.") }, "\(lines)")
+        #expect(!lines.contains { $0.hasPrefix("The wall clock") })
+    }
+
     /// A checkpoint's fold passes over the lease rows, which no navigator name can collide with.
     @Test func theFoldPassesOverLeaseRows() throws {
         let h = try EngineHarness { $0.checkpointEvery = 2 }

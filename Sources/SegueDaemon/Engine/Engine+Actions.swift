@@ -81,10 +81,7 @@ extension Engine {
             }
         case .saveLease(let frame, let shards):
             let store = self.store
-            let rows =
-                shards.map { $0.map { FrameLease.snapshot(frame, shard: $0) } } ?? [
-                    FrameLease.snapshot(frame, shard: nil)
-                ]
+            let rows = FrameLease.snapshots(frame, shards: shards)
             leaseQueue.async { [weak self] in
                 var failure: String?
                 do { try store.saveSnapshots(rows) } catch { failure = "\(error)" }

@@ -317,6 +317,7 @@ package final class Engine: @unchecked Sendable {
         // replies come back as tasks.
         historyReads.stop()
         for task in tasks.drain() { task(self) }
+        cutLeaseBack()
         router?.close()  // its linger sends the replies still queued
         router = nil
         // After the last commit: the standbys take the shards with everything acknowledged in the log.
@@ -331,6 +332,17 @@ package final class Engine: @unchecked Sendable {
         context?.terminate()
         context = nil
         store.close()
+    }
+
+    /// Writes the lease back to the last frame closed, after the writes still queued: a restart, or
+    /// the standby that takes a shard, starts at once instead of after the rest of it.
+    private func cutLeaseBack() {
+        guard let (frame, shards) = core.leaseAtStop else { return }
+        leaseQueue.sync {}
+        do { try store.saveSnapshots(FrameLease.snapshots(frame, shards: shards)) } catch {
+            logger.warning(
+                "Could not cut the frame lease back to frame \(frame) (\(error)); the next start waits it out.")
+        }
     }
 
     /// Reads subscriptions for up to `limit`: after a restart, subscribers reconnect by themselves

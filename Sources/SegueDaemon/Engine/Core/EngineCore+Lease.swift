@@ -41,6 +41,13 @@ extension EngineCore {
         lease?.found(end)
     }
 
+    /// At a graceful stop, the lease cut back to the last frame closed (every tick published is at
+    /// or before it), so that the next start, or a standby, need not wait out the rest of it.
+    var leaseAtStop: (frame: Int64, shards: [Int]?)? {
+        guard lease != nil else { return nil }
+        return (fleet.closedFrame, isSharded ? led.sorted() : nil)
+    }
+
     /// A shard was taken: the lease must name it before any of its navigators is ticked.
     func leaseShards() { lease?.revoke(after: fleet.closedFrame) }
 

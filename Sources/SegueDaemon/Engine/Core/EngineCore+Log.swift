@@ -204,10 +204,18 @@ extension EngineCore {
         let through = max(clockFrame, fleet.lastFrame, lease?.durable ?? -1)
         if let lease, lease.durable > clockFrame {
             let seconds = (Double(lease.durable - clockFrame) * 10 / Double(clock.rate)).rounded() / 10
-            log(
-                .warning,
-                "The wall clock is \(seconds) s behind the frames this log may have ticked before the restart "
-                    + "(its frame lease runs through \(lease.durable)): frames resume when the clock passes it.")
+            // A lease runs at most a span and a half past the last tick, which was before now.
+            if lease.durable - clockFrame > lease.span * 3 / 2 {
+                log(
+                    .warning,
+                    "The wall clock is \(seconds) s behind the frames this log may have ticked before the restart "
+                        + "(its frame lease runs through \(lease.durable)): frames resume when the clock passes it.")
+            } else {
+                log(
+                    .notice,
+                    "Frames resume after frame \(lease.durable) (in \(seconds) s), the end of the frame lease the "
+                        + "previous run held: its ticks may have reached it.")
+            }
         }
         var events = fleet.advance(toFrame: through, sparing: fleet.interactiveNavigators)
         events += fleet.recover(atFrame: through + 1)

@@ -81,6 +81,11 @@ struct FrameLease: Equatable {
         Snapshot(navigator: row(shard: shard), seq: .max, revision: 0, state: ["frame": .int(end)])
     }
 
+    /// The rows of a lease through `end` for `shards` (nil: the whole log).
+    static func snapshots(_ end: Int64, shards: [Int]?) -> [Snapshot] {
+        shards.map { $0.map { snapshot(end, shard: $0) } } ?? [snapshot(end, shard: nil)]
+    }
+
     /// The lease the log holds for `shard` (nil: the whole log, one daemon), or nil if none.
     static func read(from store: any EngineLogReading, shard: Int?) throws(StoreError) -> Int64? {
         try store.snapshot(of: row(shard: shard), atOrBefore: .max)?.state["frame"]?.int64Value
