@@ -27,4 +27,46 @@ extension EventStore {
             }
         }
     }
+
+    package func raiseLease(_ rows: [String], to frame: Int64) throws(StoreError) {
+        try writeLease(
+            rows, frame,
+            """
+            INSERT INTO snapshots (navigator, seq, revision, state) VALUES (?1, 9223372036854775807, 0, ?2)
+            ON CONFLICT (navigator, seq) DO UPDATE SET state = excluded.state
+            WHERE json_extract(snapshots.state, '$.frame') < json_extract(excluded.state, '$.frame')
+            """, from: nil)
+    }
+
+    package func lowerLease(_ rows: [String], from: Int64, to frame: Int64) throws(StoreError) {
+        try writeLease(
+            rows, frame,
+            """
+            UPDATE snapshots SET state = ?2
+            WHERE navigator = ?1 AND seq = 9223372036854775807 AND json_extract(state, '$.frame') = ?3
+            """, from: from)
+    }
+
+    private func writeLease(_ rows: [String], _ frame: Int64, _ sql: String, from: Int64?) throws(StoreError) {
+        let state = StoreJSON.encode(["frame": .int(frame)])
+        try committer.perform { writer throws(StoreError) in
+            try writer.withDatabase { database throws(StoreError) in
+                try database.execute("BEGIN IMMEDIATE")
+                do throws(StoreError) {
+                    let statement = try database.prepare(sql)
+                    for row in rows {
+                        statement.reset()
+                        statement.bind(row, at: 1)
+                        statement.bind(state, at: 2)
+                        if let from { statement.bind(from, at: 3) }
+                        try statement.run()
+                    }
+                    try database.execute("COMMIT")
+                } catch {
+                    database.rollbackQuietly()
+                    throw error
+                }
+            }
+        }
+    }
 }

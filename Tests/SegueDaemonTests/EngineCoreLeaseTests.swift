@@ -13,46 +13,61 @@ import Testing
     static func push(_ screen: String, animated: Bool = true) -> String {
         EngineCoreRequestTests.push(screen, animated: animated)
     }
+    static let longPush = #"{"cmd":"push","navigator":"r","screen":"A","animator":{"duration":3}}"#
 
     /// A harness whose core leases a second (60 frames) at a time, as segued does.
     static func leasing(log: FakeLog = FakeLog(), now: Int64 = EngineHarness.start) throws -> EngineHarness {
         try EngineHarness(log: log, now: now) { $0.frameLease = .seconds(1) }
     }
 
-    /// What the loop does with a lease write: the rows in the log, then `.leased`.
+    /// What the store does with a lease write: each row raised, never lowered.
+    static func raise(_ rows: [String], to frame: Int64, in log: FakeLog) {
+        for row in rows {
+            let old = log.snapshots.first { $0.navigator == row }?.state["frame"]?.int64Value ?? .min
+            guard frame > old else { continue }
+            log.snapshots.removeAll { $0.navigator == row }
+            log.snapshots.append(FrameLease.snapshot(frame, shard: nil).renamed(row))
+        }
+    }
+
+    /// What the loop does with the lease writes among `actions`: the rows, then `.leased`.
     static func grant(
         _ actions: [EngineAction], in h: EngineHarness, failure: String? = nil, shards expected: [Int]? = nil
     ) -> [EngineAction] {
         var out: [EngineAction] = []
-        for case .saveLease(let frame, let shards) in actions {
+        for case .saveLease(let frame, let shards, let generation) in actions {
             #expect(shards == expected)
-            if failure == nil {
-                for shard in shards ?? [] { h.log.snapshots.append(FrameLease.snapshot(frame, shard: shard)) }
-                if shards == nil { h.log.snapshots.append(FrameLease.snapshot(frame, shard: nil)) }
-            }
-            out += h.core.step(.leased(frame: frame, shards: shards, failure: failure, now: h.now))
+            if failure == nil { raise(FrameLease.rows(shards: shards), to: frame, in: h.log) }
+            out += h.core.step(.leased(frame: frame, generation: generation, failure: failure, now: h.now))
         }
         return out
     }
 
     static func leases(_ actions: [EngineAction]) -> [Int64] {
         actions.compactMap { action in
-            guard case .saveLease(let frame, _) = action else { return nil }
+            guard case .saveLease(let frame, _, _) = action else { return nil }
             return frame
         }
     }
 
-    /// The first transition asks for a lease behind its events; its ticks wait for the lease, then
-    /// go out; the lease is renewed half a span before it runs out, so later frames never wait.
-    @Test func ticksWaitForTheLeaseAndItIsRenewedAhead() throws {
+    static func frames(_ actions: [EngineAction]) -> [Int64] {
+        actions.tickBodies.compactMap { $0["frame"]?.int64Value }
+    }
+
+    /// Nothing asks for a lease while nothing ticks. The first transition asks for one behind its
+    /// events; its ticks wait for it, then go out; a 0.35 s transition lives within that lease.
+    @Test func ticksWaitForTheLeaseAndGoOutUnderIt() throws {
         let h = try Self.leasing()
         _ = h.call(Self.create)
-        #expect(Self.leases(h.call(Self.create)).isEmpty, "nothing ticks: no lease")
+        var idle: [Int64] = []
+        for _ in 0..<90 { idle += Self.leases(h.advance(frames: 1)) }
+        #expect(idle.isEmpty, "no transition, no tick, no lease")
         let pushed = h.call(Self.push("A"))
-        let asked = Self.leases(pushed)
         let first = h.core.fleet.closedFrame + 1
-        #expect(asked == [first + 60], "\(pushed)")
-        #expect(pushed.appended.count == 1 && pushed.firstIndex { Self.leases([$0]) != [] }! > 0)
+        #expect(Self.leases(pushed) == [first + 60], "\(pushed)")
+        let append = try #require(pushed.firstIndex { if case .append = $0 { true } else { false } })
+        let lease = try #require(pushed.firstIndex { !Self.leases([$0]).isEmpty })
+        #expect(append < lease, "the lease is written behind the events")
         let waiting = h.advance(frames: 1)
         #expect(waiting.tickBodies.isEmpty && Self.leases(waiting).isEmpty, "\(waiting)")
         #expect(h.core.fleet.closedFrame == first - 1)
@@ -60,18 +75,10 @@ import Testing
         let wake = h.core.nextWake(now: h.now, monotonic: h.timer.monotonic(), interval: nil)
         #expect(wake > h.now, "the overdue frame waits for the lease's write, which wakes the loop")
         _ = Self.grant(pushed, in: h)
-        let ticked = h.advance(frames: 0)
-        #expect(ticked.tickBodies.map { $0["frame"] } == [.int(first)])
-        var renewals: [Int64] = []
-        var ticks = 1
-        for _ in 0..<200 {
-            let out = h.advance(frames: 1)
-            ticks += out.tickBodies.count
-            renewals += Self.leases(out)
-            _ = Self.grant(out, in: h)
-        }
-        #expect(ticks == 22, "the whole transition, no frame missed")
-        #expect(renewals.isEmpty, "a 0.35 s transition lives within its first lease")
+        var frames = Self.frames(h.advance(frames: 0))
+        #expect(frames == [first])
+        for _ in 0..<60 { frames += Self.frames(h.advance(frames: 1)) }
+        #expect(frames == Array(first...first + 21), "the whole transition, no frame missed")
         #expect(h.core.stats.missedFrames == 0)
     }
 
@@ -80,14 +87,14 @@ import Testing
     @Test func aLongTransitionRenewsASpanAtATime() throws {
         let h = try Self.leasing()
         _ = h.call(Self.create)
-        let pushed = h.call(#"{"cmd":"push","navigator":"r","screen":"A","animator":{"duration":3}}"#)
+        let pushed = h.call(Self.longPush)
         let first = h.core.fleet.closedFrame + 1
         _ = Self.grant(pushed, in: h)
         var renewals: [Int64] = []
         var frames: [Int64] = []
         for _ in 0..<170 {
             let out = h.advance(frames: 1)
-            frames += out.tickBodies.compactMap { $0["frame"]?.int64Value }
+            frames += Self.frames(out)
             renewals += Self.leases(out)
             _ = Self.grant(out, in: h)
         }
@@ -95,68 +102,115 @@ import Testing
         #expect(renewals == [first + 120, first + 180, first + 240])
     }
 
-    /// A failed write is said once, asked again half a span later, and its recovery is said too;
-    /// meanwhile no tick goes past the lease.
-    @Test func aFailedWriteHoldsTicksAndIsRetried() throws {
+    /// A failed renewal is said once; ticks go out up to the lease the log holds and not one frame
+    /// past it; the write is asked again half a span after the failure, and its success is said.
+    @Test func aFailedRenewalHoldsTicksAtTheLeaseAndIsRetried() throws {
         let h = try Self.leasing()
         _ = h.call(Self.create)
-        let pushed = h.call(Self.push("A"))
-        let failed = Self.grant(pushed, in: h, failure: "disk I/O error")
+        let pushed = h.call(Self.longPush)
+        let first = h.core.fleet.closedFrame + 1
+        _ = Self.grant(pushed, in: h)
+        var frames: [Int64] = []
+        var renewal: [EngineAction] = []
+        while renewal.isEmpty {
+            let out = h.advance(frames: 1)
+            frames += Self.frames(out)
+            if !Self.leases(out).isEmpty { renewal = out }
+        }
+        let failedAt = h.core.fleet.closedFrame
+        let failed = Self.grant(renewal, in: h, failure: "disk I/O error")
         #expect(
             failed.logLines == [
-                "Could not save the frame lease through frame \(Self.leases(pushed)[0]) (disk I/O error): ticks wait until a write succeeds."
+                "Could not save the frame lease through frame \(first + 120) (disk I/O error): ticks wait until a "
+                    + "write succeeds."
             ])
         var asked: [Int64] = []
-        for _ in 0..<29 {
+        while h.core.fleet.closedFrame < failedAt + 29 || asked.isEmpty {
             let out = h.advance(frames: 1)
-            #expect(out.tickBodies.isEmpty)
-            asked += Self.leases(out)
+            frames += Self.frames(out)
+            if !Self.leases(out).isEmpty { asked += Self.leases(out) } else { #expect(out.logLines.isEmpty) }
+            if !asked.isEmpty {
+                #expect(h.core.clock.frame(atOrBefore: h.now) >= failedAt + 30, "not before half a span")
+                let recovered = Self.grant(out, in: h)
+                #expect(recovered.logLines.first?.hasPrefix("Saved the frame lease again") == true)
+            }
         }
-        #expect(asked.isEmpty, "not before half a span")
-        let retry = h.advance(frames: 1)
-        #expect(Self.leases(retry).count == 1)
-        let recovered = Self.grant(retry, in: h)
-        #expect(recovered.logLines.first?.hasPrefix("Saved the frame lease again") == true)
-        #expect(!h.advance(frames: 0).tickBodies.isEmpty, "the frames since go out (the newest, as any catch-up)")
+        #expect(frames.max() == first + 60, "up to the lease the log holds, and no further")
+        #expect(Set(frames).count == frames.count)
+        #expect(!Self.frames(h.advance(frames: 1)).isEmpty, "ticks again once a write succeeded")
+    }
+
+    /// A command that arrives while frames wait for the lease's write passes them over without
+    /// ticks: their ticks would have been taken from a fleet that already holds the command. So
+    /// no tick goes out for a frame before an event the log holds, and frames never go back in the log.
+    @Test func aCommandWhileFramesWaitForTheLeasePassesThemOver() throws {
+        let h = try Self.leasing()
+        _ = h.call(Self.create)
+        let pushed = h.call(Self.longPush)
+        for _ in 0..<3 { #expect(h.advance(frames: 1).tickBodies.isEmpty) }
+        let created = h.call(#"{"cmd":"create","navigator":"q","root":"Home"}"#)
+        #expect(created.reply["ok"] == true)
+        let placed = try #require(h.log.events.last?.frame)
+        #expect(h.core.stats.missedFrames == 3)
+        _ = Self.grant(pushed, in: h)
+        var frames: [Int64] = []
+        for _ in 0..<10 {
+            let out = h.advance(frames: 1)
+            frames += Self.frames(out)
+            _ = Self.grant(out, in: h)
+        }
+        #expect(!frames.isEmpty && frames.allSatisfy { $0 >= placed }, "\(frames) against \(placed)")
+        let logged = h.log.events.map(\.frame)
+        #expect(logged == logged.sorted(), "frames never go back in the log")
     }
 
     /// After a crash on a wall clock set back, the restarted core starts its frames after the lease
     /// the log holds: a command is placed after every frame that may have been ticked, and frames
-    /// close again only once the clock passes it.
+    /// tick again from the one after the lease once the clock passes it.
     @Test func aRestartOnAClockSetBackStartsAfterTheLease() throws {
         let before = try Self.leasing()
         _ = before.call(Self.create)
-        let pushed = before.call(#"{"cmd":"push","navigator":"r","screen":"A","animator":{"duration":3}}"#)
-        _ = Self.grant(pushed, in: before)
+        _ = Self.grant(before.call(Self.longPush), in: before)
         var published: Int64 = 0
         for _ in 0..<40 {
             let out = before.advance(frames: 1)
-            published = out.tickBodies.compactMap { $0["frame"]?.int64Value }.max() ?? published
+            published = Self.frames(out).max() ?? published
             _ = Self.grant(out, in: before)
         }
         let leased = try #require(try FrameLease.read(from: before.log, shard: nil))
         #expect(leased > published)
         // The clock five seconds behind the frames already published.
         let after = try Self.leasing(log: before.log, now: before.now - 5_000_000_000)
-        let recovered = after.core.recover(now: after.now)
-        after.core.recovered(recovered, waited: 0)
+        after.core.recovered(after.core.recover(now: after.now), waited: 0)
         let lines = after.core.takeActions().logLines
-        #expect(lines.contains { $0.hasPrefix("The wall clock is 5.") && $0.contains("lease runs through \(leased)") })
+        let behind = Double(leased - after.clock.frame(atOrBefore: after.now)) / 60
+        #expect(
+            lines.contains {
+                $0.hasPrefix("The wall clock is \((behind * 10).rounded() / 10) s behind")
+                    && $0.contains("lease runs through \(leased)")
+            }, "\(lines)")
         #expect(after.core.fleet.closedFrame == leased)
-        let reply = after.call(#"{"cmd":"create","navigator":"q","root":"Home"}"#).reply
-        #expect(reply["ok"] == true, "\(reply)")
+        let created = after.call(#"{"cmd":"create","navigator":"q","root":"Home"}"#)
+        #expect(created.reply["ok"] == true, "\(created.reply)")
+        _ = Self.grant(created, in: after)
         #expect(after.log.events.last!.frame > leased, "placed after every frame that may have been ticked")
-        #expect(after.advance(frames: 60).tickBodies.isEmpty, "the clock is still behind the lease")
-        #expect(after.core.fleet.closedFrame == leased)
+        var frames: [Int64] = []
+        for _ in 0..<400 {
+            let out = after.advance(frames: 1)
+            frames += Self.frames(out)
+            _ = Self.grant(out, in: after)
+        }
+        #expect(frames.first == leased + 1, "the first frame after the lease, once the clock passes it")
+        #expect(frames == Array((leased + 1..<leased + 1 + Int64(frames.count))))
     }
 
     /// A restart soon after a crash, on a clock that did not step, waits out what is left of the
-    /// lease and says so as a notice; a graceful stop cuts the lease back to the last frame closed.
+    /// lease and says so as a notice; a graceful stop gives the lease back down to the last frame
+    /// closed.
     @Test func aQuickRestartWaitsOutTheLeaseAndAStopCutsItBack() throws {
         let before = try Self.leasing()
         _ = before.call(Self.create)
-        let pushed = before.call(#"{"cmd":"push","navigator":"r","screen":"A","animator":{"duration":3}}"#)
-        _ = Self.grant(pushed, in: before)
+        _ = Self.grant(before.call(Self.longPush), in: before)
         for _ in 0..<10 { _ = Self.grant(before.advance(frames: 1), in: before) }
         let leased = try #require(try FrameLease.read(from: before.log, shard: nil))
         let stop = try #require(before.core.leaseAtStop)
@@ -169,8 +223,9 @@ import Testing
         #expect(!lines.contains { $0.hasPrefix("The wall clock") })
     }
 
-    /// A checkpoint's fold passes over the lease rows, which no navigator name can collide with.
-    @Test func theFoldPassesOverLeaseRows() throws {
+    /// A checkpoint's fold passes over the lease rows, which no navigator name can collide with, and
+    /// takes the furthest of them, shards' included (a log several daemons led before).
+    @Test func theFoldPassesOverLeaseRowsAndTakesTheFurthest() throws {
         let h = try EngineHarness { $0.checkpointEvery = 2 }
         _ = h.call(Self.create)
         _ = h.call(Self.push("A", animated: false))
@@ -179,12 +234,13 @@ import Testing
         let after = try Self.leasing(log: h.log, now: h.now)
         #expect(after.core.fold.checkpoint > 0)
         #expect(after.core.fleet.navigators.keys.sorted() == ["r"])
-        #expect(after.core.lease?.durable == 5)
+        #expect(after.core.lease?.durable == 7)
     }
 
     /// A standby whose clock is behind the old leader's takes a shard: its frames start after the
     /// shard's lease (the frames passed over count as missed), and the shard's navigators are ticked
-    /// only once a lease that names the shard is durable; a write for fewer shards does not count.
+    /// only under a lease asked for after the takeover, which names the shard: a write asked for
+    /// before it counts for nothing, even one that ends further.
     @Test func aTakenShardStartsAfterItsLeaseAndIsTickedUnderOne() throws {
         let log = FakeLog()
         let taken = EngineCoreShardTests.name(in: 0)
@@ -198,27 +254,35 @@ import Testing
         let mine = EngineCoreShardTests.name(in: 1)
         _ = standby.call(#"{"cmd":"create","navigator":"\#(mine)","root":"Home"}"#)
         let animated = #"{"duration":20}"#
-        let started = standby.call(#"{"cmd":"push","navigator":"\#(mine)","screen":"A","animator":\#(animated)}"#)
-        #expect(Self.leases(started).count == 1)
-        // The old leader of shard 0, on a clock ahead, ticked up to a lease 90 frames past this one.
-        let ahead = standby.core.fleet.closedFrame + 90
+        let stale = standby.call(#"{"cmd":"push","navigator":"\#(mine)","screen":"A","animator":\#(animated)}"#)
+        let staleEnd = try #require(Self.leases(stale).first)
+        // The old leader of shard 0, on a clock ahead, ticked up to a lease 20 frames past this one.
+        let ahead = standby.core.fleet.closedFrame + 20
+        #expect(staleEnd > ahead)
         log.snapshots.append(FrameLease.snapshot(ahead, shard: 0))
-        let stale = started  // a write for shard 1 alone, still in flight at the takeover
         let took = standby.core.step(.leadership([.acquired(shard: 0, epoch: 2)], now: standby.now))
         #expect(took.logLines.contains { $0.contains("frames passed over to start after the previous leader's") })
         #expect(standby.core.fleet.closedFrame == ahead)
         #expect(standby.core.stats.missedFrames > 0)
+        // The write asked for before the takeover (shard 1 alone) lands now: it covers nothing.
         _ = Self.grant(stale, in: standby, shards: [1])
-        #expect(standby.core.lease?.durable ?? 0 <= ahead, "a lease without shard 0 covers nothing past it")
+        #expect(standby.core.lease?.durable ?? 0 <= ahead, "a lease asked for before the takeover")
         let pushed = standby.call(#"{"cmd":"push","navigator":"\#(taken)","screen":"B","animator":\#(animated)}"#)
         let asked = pushed.compactMap { action -> [Int]? in
-            guard case .saveLease(_, let shards) = action else { return nil }
+            guard case .saveLease(_, let shards, _) = action else { return nil }
             return shards
         }
         #expect(asked == [[0, 1]], "\(pushed)")
-        standby.move(frames: 95)
+        standby.move(frames: 25)
         #expect(standby.core.step(.frameDeadline(now: standby.now)).tickBodies.isEmpty)
         _ = Self.grant(pushed, in: standby, shards: [0, 1])
-        #expect(!standby.advance(frames: 0).tickBodies.isEmpty)
+        let ticked = standby.advance(frames: 0)
+        #expect(Self.frames(ticked).allSatisfy { $0 > ahead } && !ticked.tickBodies.isEmpty)
+    }
+}
+
+extension Snapshot {
+    func renamed(_ navigator: String) -> Snapshot {
+        Snapshot(navigator: navigator, seq: seq, revision: revision, state: state)
     }
 }

@@ -110,6 +110,29 @@ import Testing
         #expect(try store.snapshot(of: "main", atOrBefore: 2) == nil)
     }
 
+    /// Lease rows: raised, never lowered by a raise; lowered only from the value they still hold;
+    /// each row on its own; all kept across a reopen.
+    @Test(arguments: Backend.allCases)
+    func leaseRowsOnlyRiseExceptFromTheValueTheyHold(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        var store = try place.open()
+        func frame(_ row: String) throws -> Int64? {
+            try store.snapshot(of: row, atOrBefore: .max)?.state["frame"]?.int64Value
+        }
+        try store.raiseLease(["#a", "#b"], to: 100)
+        try store.raiseLease(["#a"], to: 90)
+        #expect(try frame("#a") == 100 && frame("#b") == 100, "a raise never lowers")
+        try store.raiseLease(["#b"], to: 160)
+        try store.lowerLease(["#a", "#b"], from: 100, to: 40)
+        #expect(try frame("#a") == 40, "lowered from the value it held")
+        #expect(try frame("#b") == 160, "raised since by another: kept")
+        try store.raiseLease(["#a"], to: 41)
+        store.close()
+        store = try place.open()
+        #expect(try frame("#a") == 41 && frame("#b") == 160)
+        #expect(try store.snapshot(of: "#a", atOrBefore: .max)?.seq == .max)
+    }
+
     /// Names that sort close together, by bytes (a prefix, a space, upper before lower case, UTF-8),
     /// each with several snapshots: the newest of each, in that order; none at all for an empty table.
     @Test(arguments: Backend.allCases)

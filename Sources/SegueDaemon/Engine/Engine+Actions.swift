@@ -79,14 +79,18 @@ extension Engine {
                         "Checkpoint at seq \(seq) was not saved (\(error)); start-up folds from the previous one.")
                 }
             }
-        case .saveLease(let frame, let shards):
+        case .saveLease(let frame, let shards, let generation):
             let store = self.store
-            let rows = FrameLease.snapshots(frame, shards: shards)
             leaseQueue.async { [weak self] in
                 var failure: String?
-                do { try store.saveSnapshots(rows) } catch { failure = "\(error)" }
+                do {
+                    try store.raiseLease(FrameLease.rows(shards: shards), to: frame)
+                    self?.leaseWritten.withLock { $0 = max($0 ?? frame, frame) }
+                } catch {
+                    failure = "\(error)"
+                }
                 self?.perform { [failure] in
-                    $0.feed(.leased(frame: frame, shards: shards, failure: failure, now: WallClock.now()))
+                    $0.feed(.leased(frame: frame, generation: generation, failure: failure, now: WallClock.now()))
                 }
             }
         case .confineHelperThreads:

@@ -61,6 +61,8 @@ package final class Engine: @unchecked Sendable {
     let checkpointQueue = DispatchQueue(label: "segue.checkpoint")
     /// Frame lease writes: their own queue, so a long checkpoint does not hold ticks back.
     let leaseQueue = DispatchQueue(label: "segue.lease")
+    /// The end of the last lease this run wrote (on `leaseQueue`), which a graceful stop lowers.
+    let leaseWritten = Mutex<Int64?>(nil)
     /// `history`, answered on a thread and a read connection of its own.
     let historyReads: HistoryReads
     /// Replies held behind a client's page still being read (engine thread).
@@ -339,7 +341,8 @@ package final class Engine: @unchecked Sendable {
     private func cutLeaseBack() {
         guard let (frame, shards) = core.leaseAtStop else { return }
         leaseQueue.sync {}
-        do { try store.saveSnapshots(FrameLease.snapshots(frame, shards: shards)) } catch {
+        guard let written = leaseWritten.withLock({ $0 }), written > frame else { return }
+        do { try store.lowerLease(FrameLease.rows(shards: shards), from: written, to: frame) } catch {
             logger.warning(
                 "Could not cut the frame lease back to frame \(frame) (\(error)); the next start waits it out.")
         }

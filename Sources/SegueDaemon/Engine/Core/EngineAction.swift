@@ -23,7 +23,7 @@ enum EngineAction {
     case saveSnapshots(seq: Int64, [Snapshot])
     /// Writes a frame lease through `frame` for `shards` (nil: the whole log), off the loop's
     /// thread; the outcome comes back as a `.leased` input, and ticks past the old lease wait for it.
-    case saveLease(frame: Int64, shards: [Int]?)
+    case saveLease(frame: Int64, shards: [Int]?, generation: Int)
     /// Hands the loop's realtime policy back to helper threads started since (housekeeping).
     case confineHelperThreads
     /// An append was refused by a shard's fence: the leadership thread checks its shards now.

@@ -10,20 +10,15 @@ extension EngineCore {
     func askLease(through frame: Int64) {
         guard var current = lease, let end = current.ask(through: frame) else { return }
         lease = current
-        actions.append(.saveLease(frame: end, shards: isSharded ? led.sorted() : nil))
+        actions.append(.saveLease(frame: end, shards: isSharded ? led.sorted() : nil, generation: current.generation))
     }
 
-    /// A lease write ended; the loop's next frame close takes the frames it allows. A write for
-    /// fewer shards than this daemon leads now (one taken meanwhile) covers none of its frames.
-    func leased(_ end: Int64, shards: [Int]?, failure: String?, now: Int64) {
-        guard var current = lease else { return }
-        if let shards, !Set(shards).isSuperset(of: led) {
-            current.discard(end)
-            lease = current
-            return
-        }
+    /// A lease write ended; the loop's next frame close takes the frames it allows. A write asked
+    /// for before a shard was taken (another generation) covers none of its frames.
+    func leased(_ end: Int64, generation: Int, failure: String?, now: Int64) {
+        guard var current = lease, generation == current.generation else { return }
         let wasFailing = current.failing
-        current.settle(end, saved: failure == nil, at: clock.frame(atOrBefore: now))
+        current.settle(end, generation: generation, saved: failure == nil, at: clock.frame(atOrBefore: now))
         lease = current
         if let failure, !wasFailing {
             log(
@@ -50,6 +45,14 @@ extension EngineCore {
 
     /// A shard was taken: the lease must name it before any of its navigators is ticked.
     func leaseShards() { lease?.revoke(after: fleet.closedFrame) }
+
+    /// Before a command is placed at the clock's frame: the frames the lease still holds open are
+    /// passed over without ticks (they count as missed). Their ticks, published later, would be
+    /// taken from a fleet that already holds the command, a frame or more before its logged frame.
+    func passHeldFrames(now: Int64) {
+        guard lease != nil else { return }
+        holdFrames(through: clock.frame(atOrBefore: now))
+    }
 
     /// Resolves frames through `frame` without ticks (the final ticks of transitions that end on the
     /// way too, which the lease may not cover): a shard taken over starts after its previous

@@ -157,8 +157,17 @@ extension EngineCore {
         var tailFrom: Int64 = 0
         if let marker = try store.snapshot(of: Self.checkpointMarker, atOrBefore: .max) {
             tailFrom = marker.seq
-            // `#`: the checkpoint marker and the frame leases, which no navigator name can begin with.
-            for snapshot in try store.latestSnapshots() where !snapshot.navigator.hasPrefix("#") {
+            // `#`: the checkpoint marker and the frame leases, which no navigator name can begin with;
+            // the leases of shards count too, should the log have been led by several daemons.
+            for snapshot in try store.latestSnapshots() {
+                guard !snapshot.navigator.hasPrefix("#") else {
+                    if snapshot.navigator.hasPrefix(FrameLease.row(shard: nil)),
+                        let end = snapshot.state["frame"]?.int64Value
+                    {
+                        lease?.found(end)
+                    }
+                    continue
+                }
                 guard snapshot.seq <= marker.seq else { continue }
                 let state = try NavigatorState(json: snapshot.state)
                 fleet.restore(state, seq: snapshot.seq, frame: state.frame, time: 0)

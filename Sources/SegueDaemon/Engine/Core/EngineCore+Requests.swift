@@ -46,6 +46,7 @@ extension EngineCore {
         // in frame closes with replies and commits waiting.
         if request.isMutating {
             closeFrames(now: now, publishTicks: !isOverloaded, after: .commands)
+            passHeldFrames(now: now)
         } else if !isOverloaded {
             closeFrames(now: now, after: .commands)
         }

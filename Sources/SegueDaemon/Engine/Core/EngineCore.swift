@@ -136,8 +136,8 @@ final class EngineCore {
         case .leadership(let changes, let now):
             pendingLeadership += changes
             applyLeadership(now: now)
-        case .leased(let frame, let shards, let failure, let now):
-            leased(frame, shards: shards, failure: failure, now: now)
+        case .leased(let frame, let generation, let failure, let now):
+            leased(frame, generation: generation, failure: failure, now: now)
         case .shutdown(let now):
             housekeeping(logNow: .max)
             heartbeat(now: now)

@@ -28,9 +28,9 @@ enum EngineInput {
     /// Shards this daemon took or lost (several daemons on one log), applied once nothing of its
     /// own is waiting to commit (`EngineCore.applyLeadership`).
     case leadership([LeadershipChange], now: Int64)
-    /// A frame lease through `frame` for `shards` (nil: the whole log) was written, or its write
-    /// failed (`failure`); `now` is when.
-    case leased(frame: Int64, shards: [Int]?, failure: String?, now: Int64)
+    /// A frame lease through `frame` (asked for in `generation`, `FrameLease`) was written, or its
+    /// write failed (`failure`); `now` is when.
+    case leased(frame: Int64, generation: Int, failure: String?, now: Int64)
     /// The loop is stopping: every line the rate limits hold back goes out, and a last heartbeat.
     case shutdown(now: Int64)
 }

@@ -20,6 +20,8 @@ struct FrameLease: Equatable {
     private var retryAt: Int64 = .min
     /// The last write failed (its failure is logged once, and its recovery).
     private(set) var failing = false
+    /// Bumped by `revoke`: a write asked for before it covers what was led then, not now.
+    private(set) var generation = 0
 
     init(span: Int64, durable: Int64 = -1) {
         self.span = span
@@ -34,9 +36,11 @@ struct FrameLease: Equatable {
         return asked
     }
 
-    /// The write of `end` is durable (or, `saved: false`, failed at `frame`: asked again half a span
-    /// later, since the store is likely failing every write).
-    mutating func settle(_ end: Int64, saved: Bool, at frame: Int64) {
+    /// The write of `end`, asked for in `generation`, is durable (or, `saved: false`, failed at
+    /// `frame`: asked again half a span later, since the store is likely failing every write). A
+    /// write from an earlier generation counts for nothing.
+    mutating func settle(_ end: Int64, generation: Int, saved: Bool, at frame: Int64) {
+        guard generation == self.generation else { return }
         if asked == end { asked = nil }
         failing = !saved
         if saved {
@@ -46,16 +50,12 @@ struct FrameLease: Equatable {
         }
     }
 
-    /// Forgets the write of `end` in flight without taking it: it no longer covers what is ticked.
-    mutating func discard(_ end: Int64) {
-        if asked == end { asked = nil }
-    }
-
     /// Takes back the lease past `frame` (a shard joined: the rows written so far do not name it);
     /// a write in flight is forgotten, and frames past `frame` wait for a new one.
     mutating func revoke(after frame: Int64) {
         durable = min(durable, frame)
         asked = nil
+        generation += 1
     }
 
     /// The frame at whose instant the loop must wake to tick (or to ask for the lease that lets it)
@@ -81,9 +81,9 @@ struct FrameLease: Equatable {
         Snapshot(navigator: row(shard: shard), seq: .max, revision: 0, state: ["frame": .int(end)])
     }
 
-    /// The rows of a lease through `end` for `shards` (nil: the whole log).
-    static func snapshots(_ end: Int64, shards: [Int]?) -> [Snapshot] {
-        shards.map { $0.map { snapshot(end, shard: $0) } } ?? [snapshot(end, shard: nil)]
+    /// The rows of a lease for `shards` (nil: the whole log).
+    static func rows(shards: [Int]?) -> [String] {
+        shards.map { $0.map { row(shard: $0) } } ?? [row(shard: nil)]
     }
 
     /// The lease the log holds for `shard` (nil: the whole log, one daemon), or nil if none.
