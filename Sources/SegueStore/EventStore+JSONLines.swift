@@ -98,9 +98,10 @@ extension EventStore {
             do throws(JSONError) {
                 json = try JSON.parse(line)
             } catch {
+                let column = error.position(in: Array(line)).column
                 throw StoreError(
-                    kind: .invalidData, message: "Line \(number) is not valid JSON: \(error.description).", line: number
-                )
+                    kind: .invalidData, message: "Line \(number), column \(column): not valid JSON: \(error.message).",
+                    line: number)
             }
             do throws(CoreError) {
                 events.append((number, try EventRecord(json: json)))

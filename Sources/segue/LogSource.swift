@@ -70,7 +70,9 @@ enum LogSource {
             do {
                 record = try EventRecord(json: try JSON.parse(line))
             } catch let error as JSONError {
-                throw IOFailure("\(path) line \(number) is not valid JSON: \(error.description).", isContent: true)
+                let column = error.position(in: Array(line)).column
+                throw IOFailure(
+                    "\(path) line \(number), column \(column): not valid JSON: \(error.message).", isContent: true)
             } catch let error as CoreError {
                 throw IOFailure("\(path) line \(number): \(error.message)", isContent: true)
             }

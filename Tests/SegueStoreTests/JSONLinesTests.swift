@@ -84,6 +84,12 @@ import Testing
             Issue.record("a broken file was imported")
         } catch {
             #expect(error.line == line)
+            if lines.last == "{\"seq\": 3" {
+                #expect(
+                    error.message
+                        == "Line 3, column 10: not valid JSON: unexpected end of input: expected ',' or '}' after an "
+                        + "object member.")
+            }
         }
         #expect(store.lastSeq == 0)
         #expect(try store.allEvents().isEmpty)
