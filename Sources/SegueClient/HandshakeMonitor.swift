@@ -37,6 +37,9 @@ final class HandshakeMonitor {
 
     var succeeded: Bool { tally.succeeded }
 
+    /// The connection is made and the peer has not greeted (`HandshakeTally.handshaking`).
+    var awaitingGreeting: Bool { tally.handshaking }
+
     /// Nothing listens at the endpoint (`HandshakeTally.connectionRefused`).
     var connectionRefused: Bool { tally.connectionRefused }
 

@@ -36,8 +36,9 @@ struct HandshakeTally {
     private(set) var succeeded = false
     /// Hang-ups mid-handshake since the start (never reset: a caller compares it before and after).
     private(set) var hangUps = 0
-    /// A connection is made and its handshake has had no outcome yet.
-    private var handshaking = false
+    /// A connection is made and its handshake has had no outcome yet: at the end of a wait, a peer
+    /// that took the connection and never greeted (not ZeroMQ, or a process stopped or hung).
+    private(set) var handshaking = false
     private var dropped = 0
     private var failure: HandshakeFailure?
     private var lastHangUp: ContinuousClock.Instant?

@@ -160,6 +160,7 @@ public final class SegueClient {
         // Silence right after failed handshakes (and none that succeeded since) is the handshake's fault.
         _ = try? handshakes.drain()
         if let failure = handshakes.blame { throw .handshake(failure, endpoint: endpoint) }
+        if handshakes.awaitingGreeting { throw .silentPeer(command: command, waited: timeout, endpoint: endpoint) }
         throw .timeout(command: command, waited: timeout)
     }
 

@@ -12,6 +12,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     private enum Storage: Equatable {
         case rejected(code: ErrorCode, message: String, details: JSONObject)
         case timeout(command: String, waited: Duration)
+        case silentPeer(command: String, waited: Duration, endpoint: String)
         case transport(ZMQError)
         case malformed(String)
         case handshake(HandshakeFailure, endpoint: String)
@@ -50,6 +51,11 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     public static func timeout(command: String, waited: Duration) -> Self {
         Self(storage: .timeout(command: command, waited: waited))
     }
+    /// A timeout where the peer took the connection and never sent ZeroMQ's greeting: kind `timeout`,
+    /// with a message that says so.
+    public static func silentPeer(command: String, waited: Duration, endpoint: String) -> Self {
+        Self(storage: .silentPeer(command: command, waited: waited, endpoint: endpoint))
+    }
     public static func transport(_ error: ZMQError) -> Self { Self(storage: .transport(error)) }
     public static func malformed(_ what: String) -> Self { Self(storage: .malformed(what)) }
     public static func handshake(_ failure: HandshakeFailure, endpoint: String) -> Self {
@@ -70,7 +76,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     public var kind: Kind {
         switch storage {
         case .rejected: .rejected
-        case .timeout: .timeout
+        case .timeout, .silentPeer: .timeout
         case .transport: .transport
         case .malformed: .malformed
         case .handshake: .handshake
@@ -117,7 +123,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch storage {
         case .rejected(let code, let message, _): "\(code.rawValue): \(message)"
-        case .timeout: "timeout: " + sentence
+        case .timeout, .silentPeer: "timeout: " + sentence
         case .transport: "transport: " + sentence
         case .malformed: "malformed reply: " + sentence
         case .handshake: "handshake: " + sentence
@@ -131,6 +137,10 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         case .rejected(_, let message, _): message
         case .timeout(let command, let waited):
             "\(command) got no reply within \(Self.seconds(waited)) s; is segued running at this endpoint?"
+        case .silentPeer(let command, let waited, let endpoint):
+            "\(command) got no reply within \(Self.seconds(waited)) s: \(endpoint) took the connection but never "
+                + "sent ZeroMQ's greeting (not a ZeroMQ endpoint, say an HTTP port, or a process that is stopped "
+                + "or hung)."
         case .transport(let error): "\(error)"
         case .malformed(let what): what
         case .handshake(let failure, let endpoint): Self.sentence(failure, endpoint: endpoint)

@@ -48,11 +48,15 @@ import Testing
         } catch {
             #expect(error.code == .unknownNavigator)
         }
-        // A peer that accepts the connection and never answers is silence: a timeout.
+        // A peer that accepts the connection and never answers is silence: a timeout, which says the
+        // peer never greeted.
         let (fd, port) = DataDirFootprintTests.busyPort()
         defer { close(fd) }
-        let silent = try SegueClient(endpoint: "tcp://127.0.0.1:\(port)", timeout: .milliseconds(200), retries: 1)
-        #expect(throws: SegueClientError.timeout(command: "ping", waited: .milliseconds(200))) { try silent.ping() }
+        let endpoint = "tcp://127.0.0.1:\(port)"
+        let silent = try SegueClient(endpoint: endpoint, timeout: .milliseconds(200), retries: 1)
+        let error = try #require(throws: SegueClientError.self) { try silent.ping() }
+        #expect(error == .silentPeer(command: "ping", waited: .milliseconds(200), endpoint: endpoint))
+        #expect(error.kind == .timeout)
         // Nobody listening at all is said at once.
         let nobody = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
         let refused = try SegueClient(endpoint: nobody, timeout: .seconds(10), retries: 1)

@@ -228,6 +228,23 @@ import Testing
     }
 }
 
+extension CliCurveTests {
+    /// A port that takes the connection and never says anything (an HTTP server waiting for its
+    /// request, a stopped process) is a timeout, status 3, whose message says the peer never greeted.
+    @Test func aSilentListenerIsATimeoutThatSaysSo() throws {
+        let (fd, port) = DataDirFootprintTests.busyPort()
+        defer { close(fd) }
+        let endpoint = "tcp://127.0.0.1:\(port)"
+        let result = try Cli.run(["ping", "--endpoint", endpoint, "--timeout", "0.5"])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "error: timeout: ping got no reply within 0.5 s: \(endpoint) took the connection but never sent "
+                + "ZeroMQ's greeting (not a ZeroMQ endpoint, say an HTTP port, or a process that is stopped or "
+                + "hung).\n")
+    }
+}
+
 /// A TCP listener on a free loopback port that greets every connection with `banner` and closes it,
 /// as an SSH or HTTP server does with bytes it does not understand.
 final class BannerListener: @unchecked Sendable {

@@ -82,6 +82,18 @@ import Testing
         #expect(tally.blame(at: start + .milliseconds(c.silenceAt)) == c.blame)
     }
 
+    /// A connection made and no handshake outcome since: the peer has not greeted.
+    @Test(arguments: [
+        ([HandshakeTally.Outcome](), false), ([.connected], true), ([.connected, .succeeded], false),
+        ([.connected, .succeeded, .disconnected, .connected], true), ([.connected, .dropped(mismatch: false)], false),
+        ([.connected, .refused(status: 400)], false),
+    ])
+    func awaitingAGreeting(events: [HandshakeTally.Outcome], awaiting: Bool) {
+        var tally = HandshakeTally(curve: false)
+        for event in events { _ = tally.note(event, at: .now) }
+        #expect(tally.handshaking == awaiting)
+    }
+
     /// Nothing listens: connects refused again and again, none made. Once one was made, refusals are
     /// a daemon restarting, waited out as silence.
     @Test(arguments: [
