@@ -8,10 +8,11 @@ import Testing
 @Suite(.serialized) struct FrameLeaseTests {
     static let faketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
 
-    @Test(
-        .enabled(
-            if: FileManager.default.fileExists(atPath: faketime), "libfaketime is not installed (.ci/run installs it)"))
-    func aRestartOnAClockSetBackNeverTicksAFrameAgain() throws {
+    /// A daemon stopped by `signal` while `main` animates, a subscriber to `main`'s ticks, and the
+    /// last frame the daemon ticked (every tick it got out, read before the stop or on its way).
+    static func stoppedMidAnimation(signal: Int32, status: Int32) throws -> (
+        daemon: DaemonProcess, ticks: TestSubscriber, last: Int64
+    ) {
         let daemon = try DaemonProcess()
         let client = try TestClient(endpoint: daemon.commandEndpoint)
         #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
@@ -21,11 +22,23 @@ import Testing
         #expect(try client.call(push)["ok"] == true)
         var seen = try ticks.collect(idle: .seconds(2), max: .milliseconds(600))
         #expect(seen.count > 10)
-        #expect(daemon.stop(signal: SIGKILL) == 128 + SIGKILL)
-        // Every tick the dead daemon got out, whether read above or still on its way.
+        #expect(daemon.stop(signal: signal) == status)
         seen += try ticks.collect(idle: .milliseconds(500))
         let frames = seen.compactMap { tick in tick.body["frame"]?.int64Value }
-        let last = try #require(frames.max())
+        return (daemon, ticks, try #require(frames.max()))
+    }
+
+    /// The frame of the first tick within 8 s.
+    static func firstTick(_ ticks: TestSubscriber) throws -> Int64 {
+        let resumed = try ticks.collect(idle: .seconds(8), max: .seconds(8)) { _, _ in true }
+        return try #require(resumed.first?.body["frame"]?.int64Value, "no tick within 8 s")
+    }
+
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: faketime), "libfaketime is not installed (.ci/run installs it)"))
+    func aRestartOnAClockSetBackNeverTicksAFrameAgain() throws {
+        let (daemon, ticks, last) = try Self.stoppedMidAnimation(signal: SIGKILL, status: 128 + SIGKILL)
 
         // Through a shell's exec: libfaketime preloaded straight into a Swift program left its
         // `CommandLine.arguments` empty here (Swift 6.3, libfaketime 0.9.10), where a shell's exec
@@ -40,8 +53,7 @@ import Testing
         let placed = try #require(created?["frame"]?.int64Value)
         #expect(placed > last, "an event placed at \(placed), in a frame ticked up to \(last) before the crash")
         // Ticks resume once the clock, three seconds behind, passes the lease: none for a frame seen.
-        let resumed = try ticks.collect(idle: .seconds(8), max: .seconds(8)) { _, _ in true }
-        let first = try #require(resumed.first?.body["frame"]?.int64Value, "no tick within 8 s")
+        let first = try Self.firstTick(ticks)
         #expect(first > last, "frame \(first) ticked again after the restart (ticked up to \(last) before)")
         #expect(restarted.log.contains("The wall clock is"), "\(restarted.log)")
     }
@@ -49,23 +61,10 @@ import Testing
     /// A graceful stop cuts the lease back to the last frame it closed: the restart ticks the
     /// transition on from the clock at once, with nothing to wait out.
     @Test func aGracefulRestartHasNoLeaseToWaitOut() throws {
-        let daemon = try DaemonProcess()
-        let client = try TestClient(endpoint: daemon.commandEndpoint)
-        #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
-        let ticks = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/main/"])
-        usleep(300_000)
-        let push: JSON = ["cmd": "push", "navigator": "main", "screen": "Detail", "animator": ["duration": 20]]
-        #expect(try client.call(push)["ok"] == true)
-        var seen = try ticks.collect(idle: .seconds(2), max: .milliseconds(600))
-        #expect(daemon.stop() == 0)
-        seen += try ticks.collect(idle: .milliseconds(500))
-        let frames = seen.compactMap { tick in tick.body["frame"]?.int64Value }
-        let last = try #require(frames.max())
+        let (daemon, ticks, last) = try Self.stoppedMidAnimation(signal: SIGTERM, status: 0)
         let restarted = try daemon.restarted()
         defer { restarted.stop() }
-        let resumed = try ticks.collect(idle: .seconds(8), max: .seconds(8)) { _, _ in true }
-        let first = try #require(resumed.first?.body["frame"]?.int64Value, "no tick within 8 s")
-        #expect(first > last)
+        #expect(try Self.firstTick(ticks) > last)
         #expect(!restarted.log.contains("Frames resume after"), "\(restarted.log)")
         #expect(!restarted.log.contains("The wall clock is"), "\(restarted.log)")
     }

@@ -54,6 +54,28 @@ import Testing
         actions.tickBodies.compactMap { $0["frame"]?.int64Value }
     }
 
+    /// Moves `count` frames, one at a time, with every lease asked for written: the frames ticked,
+    /// and the leases asked for.
+    static func run(_ h: EngineHarness, frames count: Int) -> (ticked: [Int64], leases: [Int64]) {
+        var ticked: [Int64] = []
+        var asked: [Int64] = []
+        for _ in 0..<count {
+            let out = h.advance(frames: 1)
+            ticked += frames(out)
+            asked += leases(out)
+            _ = grant(out, in: h)
+        }
+        return (ticked, asked)
+    }
+
+    /// A navigator and a 3 s push on it, its first lease written: the transition's first frame.
+    static func animating(_ h: EngineHarness) -> Int64 {
+        _ = h.call(create)
+        let pushed = h.call(longPush)
+        _ = grant(pushed, in: h)
+        return h.core.fleet.closedFrame + 1
+    }
+
     /// Nothing asks for a lease while nothing ticks. The first transition asks for one behind its
     /// events; its ticks wait for it, then go out; a 0.35 s transition lives within that lease.
     @Test func ticksWaitForTheLeaseAndGoOutUnderIt() throws {
@@ -86,18 +108,8 @@ import Testing
     /// a second, and the lease 0.5 to 1.5 s ahead of the ticks.
     @Test func aLongTransitionRenewsASpanAtATime() throws {
         let h = try Self.leasing()
-        _ = h.call(Self.create)
-        let pushed = h.call(Self.longPush)
-        let first = h.core.fleet.closedFrame + 1
-        _ = Self.grant(pushed, in: h)
-        var renewals: [Int64] = []
-        var frames: [Int64] = []
-        for _ in 0..<170 {
-            let out = h.advance(frames: 1)
-            frames += Self.frames(out)
-            renewals += Self.leases(out)
-            _ = Self.grant(out, in: h)
-        }
+        let first = Self.animating(h)
+        let (frames, renewals) = Self.run(h, frames: 170)
         #expect(frames == Array(first...first + 169))
         #expect(renewals == [first + 120, first + 180, first + 240])
     }
@@ -106,10 +118,7 @@ import Testing
     /// past it; the write is asked again half a span after the failure, and its success is said.
     @Test func aFailedRenewalHoldsTicksAtTheLeaseAndIsRetried() throws {
         let h = try Self.leasing()
-        _ = h.call(Self.create)
-        let pushed = h.call(Self.longPush)
-        let first = h.core.fleet.closedFrame + 1
-        _ = Self.grant(pushed, in: h)
+        let first = Self.animating(h)
         var frames: [Int64] = []
         var renewal: [EngineAction] = []
         while renewal.isEmpty {
@@ -153,12 +162,7 @@ import Testing
         let placed = try #require(h.log.events.last?.frame)
         #expect(h.core.stats.missedFrames == 3)
         _ = Self.grant(pushed, in: h)
-        var frames: [Int64] = []
-        for _ in 0..<10 {
-            let out = h.advance(frames: 1)
-            frames += Self.frames(out)
-            _ = Self.grant(out, in: h)
-        }
+        let frames = Self.run(h, frames: 10).ticked
         #expect(!frames.isEmpty && frames.allSatisfy { $0 >= placed }, "\(frames) against \(placed)")
         let logged = h.log.events.map(\.frame)
         #expect(logged == logged.sorted(), "frames never go back in the log")
@@ -169,14 +173,8 @@ import Testing
     /// tick again from the one after the lease once the clock passes it.
     @Test func aRestartOnAClockSetBackStartsAfterTheLease() throws {
         let before = try Self.leasing()
-        _ = before.call(Self.create)
-        _ = Self.grant(before.call(Self.longPush), in: before)
-        var published: Int64 = 0
-        for _ in 0..<40 {
-            let out = before.advance(frames: 1)
-            published = Self.frames(out).max() ?? published
-            _ = Self.grant(out, in: before)
-        }
+        _ = Self.animating(before)
+        let published = try #require(Self.run(before, frames: 40).ticked.max())
         let leased = try #require(try FrameLease.read(from: before.log, shard: nil))
         #expect(leased > published)
         // The clock five seconds behind the frames already published.
@@ -194,12 +192,7 @@ import Testing
         #expect(created.reply["ok"] == true, "\(created.reply)")
         _ = Self.grant(created, in: after)
         #expect(after.log.events.last!.frame > leased, "placed after every frame that may have been ticked")
-        var frames: [Int64] = []
-        for _ in 0..<400 {
-            let out = after.advance(frames: 1)
-            frames += Self.frames(out)
-            _ = Self.grant(out, in: after)
-        }
+        let frames = Self.run(after, frames: 400).ticked
         #expect(frames.first == leased + 1, "the first frame after the lease, once the clock passes it")
         #expect(frames == Array((leased + 1..<leased + 1 + Int64(frames.count))))
     }
@@ -209,9 +202,8 @@ import Testing
     /// closed.
     @Test func aQuickRestartWaitsOutTheLeaseAndAStopCutsItBack() throws {
         let before = try Self.leasing()
-        _ = before.call(Self.create)
-        _ = Self.grant(before.call(Self.longPush), in: before)
-        for _ in 0..<10 { _ = Self.grant(before.advance(frames: 1), in: before) }
+        _ = Self.animating(before)
+        _ = Self.run(before, frames: 10)
         let leased = try #require(try FrameLease.read(from: before.log, shard: nil))
         let stop = try #require(before.core.leaseAtStop)
         #expect(stop.frame == before.core.fleet.closedFrame && stop.shards == nil && stop.frame < leased)
@@ -284,5 +276,12 @@ import Testing
 extension Snapshot {
     func renamed(_ navigator: String) -> Snapshot {
         Snapshot(navigator: navigator, seq: seq, revision: revision, state: state)
+    }
+}
+
+extension FrameLease {
+    /// A lease row as the stores write it.
+    static func snapshot(_ end: Int64, shard: Int?) -> Snapshot {
+        Snapshot(navigator: row(shard: shard), seq: .max, revision: 0, state: ["frame": .int(end)])
     }
 }

@@ -18,7 +18,7 @@ extension EngineCore {
     func leased(_ end: Int64, generation: Int, failure: String?, now: Int64) {
         guard var current = lease, generation == current.generation else { return }
         let wasFailing = current.failing
-        current.settle(end, generation: generation, saved: failure == nil, at: clock.frame(atOrBefore: now))
+        current.settle(end, saved: failure == nil, at: clock.frame(atOrBefore: now))
         lease = current
         if let failure, !wasFailing {
             log(
@@ -34,6 +34,26 @@ extension EngineCore {
     func readLease() throws(StoreError) {
         guard lease != nil, !isSharded, let end = try FrameLease.read(from: store, shard: nil) else { return }
         lease?.found(end)
+    }
+
+    /// A restart whose lease runs past the clock: frames wait for the clock to pass it, and the log
+    /// says why; as a warning when further than any lease runs past its last tick (the clock went
+    /// back across the restart).
+    func reportLeaseAhead(ofFrame clockFrame: Int64) {
+        guard let lease, lease.durable > clockFrame else { return }
+        let seconds = (Double(lease.durable - clockFrame) * 10 / Double(clock.rate)).rounded() / 10
+        // A lease runs at most a span and a half past the last tick, which was before now.
+        if lease.durable - clockFrame > lease.span * 3 / 2 {
+            log(
+                .warning,
+                "The wall clock is \(seconds) s behind the frames this log may have ticked before the restart "
+                    + "(its frame lease runs through \(lease.durable)): frames resume when the clock passes it.")
+        } else {
+            log(
+                .notice,
+                "Frames resume after frame \(lease.durable) (in \(seconds) s), the end of the frame lease the "
+                    + "previous run held: its ticks may have reached it.")
+        }
     }
 
     /// At a graceful stop, the lease cut back to the last frame closed (every tick published is at

@@ -161,11 +161,7 @@ extension EngineCore {
             // the leases of shards count too, should the log have been led by several daemons.
             for snapshot in try store.latestSnapshots() {
                 guard !snapshot.navigator.hasPrefix("#") else {
-                    if snapshot.navigator.hasPrefix(FrameLease.row(shard: nil)),
-                        let end = snapshot.state["frame"]?.int64Value
-                    {
-                        lease?.found(end)
-                    }
+                    if let end = FrameLease.end(snapshot) { lease?.found(end) }
                     continue
                 }
                 guard snapshot.seq <= marker.seq else { continue }
@@ -211,21 +207,7 @@ extension EngineCore {
         openedAt = fleet.lastSeq
         let clockFrame = clock.frame(atOrBefore: now)
         let through = max(clockFrame, fleet.lastFrame, lease?.durable ?? -1)
-        if let lease, lease.durable > clockFrame {
-            let seconds = (Double(lease.durable - clockFrame) * 10 / Double(clock.rate)).rounded() / 10
-            // A lease runs at most a span and a half past the last tick, which was before now.
-            if lease.durable - clockFrame > lease.span * 3 / 2 {
-                log(
-                    .warning,
-                    "The wall clock is \(seconds) s behind the frames this log may have ticked before the restart "
-                        + "(its frame lease runs through \(lease.durable)): frames resume when the clock passes it.")
-            } else {
-                log(
-                    .notice,
-                    "Frames resume after frame \(lease.durable) (in \(seconds) s), the end of the frame lease the "
-                        + "previous run held: its ticks may have reached it.")
-            }
-        }
+        reportLeaseAhead(ofFrame: clockFrame)
         var events = fleet.advance(toFrame: through, sparing: fleet.interactiveNavigators)
         events += fleet.recover(atFrame: through + 1)
         fleet.skipFrames(through: through)

@@ -140,11 +140,9 @@ extension EngineCore {
             try catchUp()
             // The previous leader may have ticked the shard's navigators up to its lease, on a clock
             // ahead of this one: this daemon's frames start after it, before the shard joins them.
-            // The whole log's too, should one daemon have led it before.
-            let rows =
-                lease == nil
-                ? [] : [try FrameLease.read(from: store, shard: shard), try FrameLease.read(from: store, shard: nil)]
-            if let previous = rows.compactMap({ $0 }).max(), previous > fleet.closedFrame {
+            if lease != nil, let previous = try FrameLease.read(from: store, shard: shard),
+                previous > fleet.closedFrame
+            {
                 held = previous - fleet.closedFrame
                 holdFrames(through: previous)
             }

@@ -36,11 +36,10 @@ struct FrameLease: Equatable {
         return asked
     }
 
-    /// The write of `end`, asked for in `generation`, is durable (or, `saved: false`, failed at
-    /// `frame`: asked again half a span later, since the store is likely failing every write). A
-    /// write from an earlier generation counts for nothing.
-    mutating func settle(_ end: Int64, generation: Int, saved: Bool, at frame: Int64) {
-        guard generation == self.generation else { return }
+    /// The write of `end`, asked for in this `generation` (the caller checks), is durable (or,
+    /// `saved: false`, failed at `frame`: asked again half a span later, since the store is likely
+    /// failing every write).
+    mutating func settle(_ end: Int64, saved: Bool, at frame: Int64) {
         if asked == end { asked = nil }
         failing = !saved
         if saved {
@@ -77,17 +76,23 @@ struct FrameLease: Equatable {
     /// from the newest checkpoint (`seq` at most the marker's) passes over it, in older builds too.
     static func row(shard: Int?) -> String { shard.map { "#frames/\($0)" } ?? "#frames" }
 
-    static func snapshot(_ end: Int64, shard: Int?) -> Snapshot {
-        Snapshot(navigator: row(shard: shard), seq: .max, revision: 0, state: ["frame": .int(end)])
-    }
-
     /// The rows of a lease for `shards` (nil: the whole log).
     static func rows(shards: [Int]?) -> [String] {
         shards.map { $0.map { row(shard: $0) } } ?? [row(shard: nil)]
     }
 
-    /// The lease the log holds for `shard` (nil: the whole log, one daemon), or nil if none.
+    /// The lease the log holds for the whole log (`shard` nil), or the furthest of `shard`'s and the
+    /// whole log's (one daemon may have led it before); nil if none.
     static func read(from store: any EngineLogReading, shard: Int?) throws(StoreError) -> Int64? {
-        try store.snapshot(of: row(shard: shard), atOrBefore: .max)?.state["frame"]?.int64Value
+        let whole = try store.snapshot(of: row(shard: nil), atOrBefore: .max).flatMap(end)
+        guard let shard else { return whole }
+        let own = try store.snapshot(of: row(shard: shard), atOrBefore: .max).flatMap(end)
+        return [own, whole].compactMap { $0 }.max()
+    }
+
+    /// The end of the lease a snapshot row holds, if it is a lease row (of a shard or not).
+    static func end(_ row: Snapshot) -> Int64? {
+        guard row.navigator.hasPrefix(Self.row(shard: nil)) else { return nil }
+        return row.state["frame"]?.int64Value
     }
 }
