@@ -71,13 +71,16 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence {
     func saveSnapshot(navigator: String, seq: Int64, revision: Int64, state: JSON) throws(StoreError)
     /// Saves several snapshots in one transaction: a checkpoint is all of them or none.
     func saveSnapshots(_ snapshots: [Snapshot]) throws(StoreError)
-    /// Raises lease rows to `frame`, in one transaction: snapshot rows at the highest seq whose
-    /// state is `{"frame": N}`, created as needed. A row already past `frame` stays: it is never
-    /// lowered, so a daemon that lost a shard cannot take back the lease its successor relies on.
-    func raiseLease(_ rows: [String], to frame: Int64) throws(StoreError)
-    /// Lowers to `frame` the lease rows that still hold `from` (a graceful stop gives back the rest
-    /// of its lease); a row another daemon raised since stays.
-    func lowerLease(_ rows: [String], from: Int64, to frame: Int64) throws(StoreError)
+    /// Raises the lease rows of `shards` (nil: the whole log's, `FrameLeaseRows`) to `frame`, in one
+    /// transaction, created as needed. A row already past `frame` stays: it is never lowered, so a
+    /// daemon that lost a shard cannot take back the lease its successor relies on. With several
+    /// daemons, the write is fenced as appends are: refused (`SQLState.fenced`) unless this daemon
+    /// still holds each shard's epoch, so a leader that lost a shard cannot lease frames its
+    /// successor already read past.
+    func raiseLease(shards: [Int]?, to frame: Int64) throws(StoreError)
+    /// Lowers to `frame` the lease rows of `shards` that still hold `from` (a graceful stop gives back
+    /// the rest of its lease); a row another daemon raised since stays. Fenced as `raiseLease` is.
+    func lowerLease(shards: [Int]?, from: Int64, to frame: Int64) throws(StoreError)
     /// The newest snapshot of every navigator that has one, in navigator order.
     func latestSnapshots() throws(StoreError) -> [Snapshot]
     /// The newest snapshot of `navigator` taken at or before `seq`.

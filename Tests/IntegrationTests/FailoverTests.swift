@@ -230,3 +230,59 @@ extension FailoverTests {
         #expect(try cluster.leader(ofShard: 0) == leader, "\(cluster.logs)")
     }
 }
+
+extension FailoverTests {
+    /// A leader whose shard is taken while its leadership session hangs (the server process behind
+    /// it stopped, so its polls wait and it cannot notice) goes on ticking only up to the frame lease
+    /// the taker read: its next renewal is refused by the shard's fence, and it steps down once its
+    /// session answers again. The takeover is the test's own, as a standby does it: the epoch bumped,
+    /// then the shard's lease read, after which the new leader would start. Without the fence, the
+    /// renewals went through and the old leader ticked the frames its successor ticks.
+    @Test func aLeaderThatCannotNoticeATakeoverTicksNoFramePastTheLeaseRead() throws {
+        let cluster = try ShardedCluster(daemons: 1, shards: 1)
+        defer { cluster.stopAll() }
+        let navigator = "unnoticed"
+        let ticks = try TestSubscriber(endpoint: cluster.daemons[0].publishEndpoint, topics: ["tick/\(navigator)/"])
+        usleep(300_000)
+        let client = try TestClient(endpoint: cluster.endpoints[0])
+        try client.ok(["cmd": "create", "navigator": .string(navigator), "root": "Home"])
+        try client.ok(["cmd": "push", "navigator": .string(navigator), "screen": "A", "animator": ["duration": 8]])
+        usleep(300_000)
+        let admin = try PostgresConnection(ConnectionSettings(conninfo: cluster.url))
+        let holder = try #require(
+            try admin.query("SELECT pid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted").int64(0, 0),
+            "the leadership session holds the shard's lock")
+        kill(pid_t(holder), SIGSTOP)
+        var stopped = true
+        defer { if stopped { kill(pid_t(holder), SIGCONT) } }
+        try admin.execute("UPDATE shards SET epoch = epoch + 1 WHERE shard = 0")
+        let read = try #require(
+            try admin.query(
+                "SELECT (state::json->>'frame')::bigint FROM snapshots WHERE navigator = '#frames/0'"
+            ).int64(0, 0), "the shard's lease row")
+        usleep(2_000_000)
+        let frames = try ticks.collect(idle: .milliseconds(300), max: .seconds(1)).compactMap {
+            $0.body["frame"]?.int64Value
+        }
+        kill(pid_t(holder), SIGCONT)
+        stopped = false
+        let log = { cluster.daemons[0].log }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !log().contains("Took shard 0 (epoch 3)"), ContinuousClock.now < deadline { usleep(20_000) }
+        let past = frames.filter { $0 > read }
+        print(
+            "unnoticed takeover: the lease read ends at frame \(read); the old leader ticked \(frames.count) frames, "
+                + "\(past.count) past it")
+        #expect(!frames.isEmpty, "the transition was ticked before the takeover")
+        #expect(past.isEmpty, "ticked past the lease its successor read: \(past.prefix(5))…\n\(log())")
+        #expect(log().contains("A frame lease write was refused by a shard's fence"), "\(log())")
+        // Nobody else holds the lock: once its session answers, the daemon steps down and takes the
+        // shard afresh, its ticks after the lease.
+        #expect(log().contains("Stepped down for shard(s) 0"), "\(log())")
+        #expect(log().contains("Took shard 0 (epoch 3)"), "\(log())")
+        let resumed = try ticks.collect(idle: .milliseconds(300), max: .seconds(2)).compactMap {
+            $0.body["frame"]?.int64Value
+        }
+        #expect(resumed.min().map { $0 > read } == true, "ticked again after the lease: \(resumed.prefix(3))\n\(log())")
+    }
+}

@@ -32,12 +32,12 @@ import Testing
 
     /// What the loop does with the lease writes among `actions`: the rows, then `.leased`.
     static func grant(
-        _ actions: [EngineAction], in h: EngineHarness, failure: String? = nil, shards expected: [Int]? = nil
+        _ actions: [EngineAction], in h: EngineHarness, failure: StoreError? = nil, shards expected: [Int]? = nil
     ) -> [EngineAction] {
         var out: [EngineAction] = []
         for case .saveLease(let frame, let shards, let generation) in actions {
             #expect(shards == expected)
-            if failure == nil { raise(FrameLease.rows(shards: shards), to: frame, in: h.log) }
+            if failure == nil { raise(FrameLeaseRows.names(shards: shards), to: frame, in: h.log) }
             out += h.core.step(.leased(frame: frame, generation: generation, failure: failure, now: h.now))
         }
         return out
@@ -66,6 +66,16 @@ import Testing
             _ = grant(out, in: h)
         }
         return (ticked, asked)
+    }
+
+    /// Moves a frame at a time until a renewal is asked for: the frames ticked, and that frame's actions.
+    static func untilRenewal(_ h: EngineHarness) -> (ticked: [Int64], renewal: [EngineAction]) {
+        var ticked: [Int64] = []
+        while true {
+            let out = h.advance(frames: 1)
+            ticked += frames(out)
+            if !leases(out).isEmpty { return (ticked, out) }
+        }
     }
 
     /// A navigator and a 3 s push on it, its first lease written: the transition's first frame.
@@ -119,18 +129,14 @@ import Testing
     @Test func aFailedRenewalHoldsTicksAtTheLeaseAndIsRetried() throws {
         let h = try Self.leasing()
         let first = Self.animating(h)
-        var frames: [Int64] = []
-        var renewal: [EngineAction] = []
-        while renewal.isEmpty {
-            let out = h.advance(frames: 1)
-            frames += Self.frames(out)
-            if !Self.leases(out).isEmpty { renewal = out }
-        }
+        let (ticked, renewal) = Self.untilRenewal(h)
+        var frames = ticked
         let failedAt = h.core.fleet.closedFrame
-        let failed = Self.grant(renewal, in: h, failure: "disk I/O error")
+        let ioError = StoreError(kind: .sqlite, extendedCode: 10, message: "disk I/O error")
+        let failed = Self.grant(renewal, in: h, failure: ioError)
         #expect(
             failed.logLines == [
-                "Could not save the frame lease through frame \(first + 120) (disk I/O error): ticks wait until a "
+                "Could not save the frame lease through frame \(first + 120) (\(ioError)): ticks wait until a "
                     + "write succeeds."
             ])
         var asked: [Int64] = []
@@ -215,6 +221,47 @@ import Testing
         #expect(!lines.contains { $0.hasPrefix("The wall clock") })
     }
 
+    /// A renewal refused by a shard's fence (another daemon took the shard): the leader ticks up to
+    /// the lease the log holds and not one frame past it, says why, and has its leadership checked,
+    /// as a fenced append does; it does not report a storage failure.
+    @Test func aFencedRenewalStopsTicksAtTheLeaseAndChecksLeadership() throws {
+        let h = try EngineHarness {
+            $0.shards = EngineCoreShardTests.shards
+            $0.frameLease = .seconds(1)
+        }
+        _ = h.core.step(.leadership([.acquired(shard: 0, epoch: 1)], now: h.now))
+        let name = EngineCoreShardTests.name(in: 0)
+        _ = h.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#)
+        let pushed = h.call(#"{"cmd":"push","navigator":"\#(name)","screen":"A","animator":{"duration":3}}"#)
+        _ = Self.grant(pushed, in: h, shards: [0])
+        let held = try #require(h.core.lease?.durable)
+        let (ticked, renewal) = Self.untilRenewal(h)
+        var frames = ticked
+        let fenced = StoreError(
+            kind: .postgres, sqlState: "SG001", message: "another daemon took shard(s) 0 (a newer epoch)")
+        let refused = Self.grant(renewal, in: h, failure: fenced, shards: [0])
+        #expect(refused.logLines.count == 1)
+        #expect(refused.logLines.first?.hasPrefix("A frame lease write was refused by a shard's fence") == true)
+        #expect(refused.logLines.first?.hasSuffix("ticks stop at frame \(held).") == true, "\(refused.logLines)")
+        #expect(refused.contains { if case .checkLeadership = $0 { true } else { false } })
+        // The retry, half a span after the refusal, is refused too.
+        for _ in 0..<45 {
+            let out = h.advance(frames: 1)
+            frames += Self.frames(out)
+            _ = Self.grant(out, in: h, failure: fenced, shards: [0])
+        }
+        #expect(frames.max() == held, "ticked through the lease the log holds, not past it")
+        // The shard taken afresh (nobody else held its lock): a lease is asked for at the next frame,
+        // not half a span after the last refusal, and the transition is ticked again under it.
+        _ = h.core.step(.leadership([.lost(shards: [0], reason: "the epoch moved")], now: h.now))
+        _ = h.core.step(.leadership([.acquired(shard: 0, epoch: 3)], now: h.now))
+        let asked = h.advance(frames: 1)
+        #expect(Self.leases(asked).count == 1, "\(asked)")
+        _ = Self.grant(asked, in: h, shards: [0])
+        let resumed = Self.frames(h.advance(frames: 1))
+        #expect(!resumed.isEmpty && resumed.allSatisfy { $0 > held }, "\(resumed)")
+    }
+
     /// A checkpoint's fold passes over the lease rows, which no navigator name can collide with, and
     /// takes the furthest of them, shards' included (a log several daemons led before).
     @Test func theFoldPassesOverLeaseRowsAndTakesTheFurthest() throws {
@@ -282,6 +329,6 @@ extension Snapshot {
 extension FrameLease {
     /// A lease row as the stores write it.
     static func snapshot(_ end: Int64, shard: Int?) -> Snapshot {
-        Snapshot(navigator: row(shard: shard), seq: .max, revision: 0, state: ["frame": .int(end)])
+        Snapshot(navigator: FrameLeaseRows.name(shard: shard), seq: .max, revision: 0, state: ["frame": .int(end)])
     }
 }

@@ -116,21 +116,23 @@ import Testing
     func leaseRowsOnlyRiseExceptFromTheValueTheyHold(backend: Backend) throws {
         let place = try LogPlace(backend)
         var store = try place.open()
-        func frame(_ row: String) throws -> Int64? {
-            try store.snapshot(of: row, atOrBefore: .max)?.state["frame"]?.int64Value
+        func frame(_ shard: Int) throws -> Int64? {
+            try store.snapshot(of: FrameLeaseRows.name(shard: shard), atOrBefore: .max)?.state["frame"]?.int64Value
         }
-        try store.raiseLease(["#a", "#b"], to: 100)
-        try store.raiseLease(["#a"], to: 90)
-        #expect(try frame("#a") == 100 && frame("#b") == 100, "a raise never lowers")
-        try store.raiseLease(["#b"], to: 160)
-        try store.lowerLease(["#a", "#b"], from: 100, to: 40)
-        #expect(try frame("#a") == 40, "lowered from the value it held")
-        #expect(try frame("#b") == 160, "raised since by another: kept")
-        try store.raiseLease(["#a"], to: 41)
+        try store.raiseLease(shards: [1, 2], to: 100)
+        try store.raiseLease(shards: [1], to: 90)
+        #expect(try frame(1) == 100 && frame(2) == 100, "a raise never lowers")
+        try store.raiseLease(shards: [2], to: 160)
+        try store.lowerLease(shards: [1, 2], from: 100, to: 40)
+        #expect(try frame(1) == 40, "lowered from the value it held")
+        #expect(try frame(2) == 160, "raised since by another: kept")
+        try store.raiseLease(shards: [1], to: 41)
+        try store.raiseLease(shards: nil, to: 7)
         store.close()
         store = try place.open()
-        #expect(try frame("#a") == 41 && frame("#b") == 160)
-        #expect(try store.snapshot(of: "#a", atOrBefore: .max)?.seq == .max)
+        #expect(try frame(1) == 41 && frame(2) == 160)
+        #expect(try store.snapshot(of: FrameLeaseRows.name(shard: nil), atOrBefore: .max)?.state["frame"] == 7)
+        #expect(try store.snapshot(of: FrameLeaseRows.name(shard: 1), atOrBefore: .max)?.seq == .max)
     }
 
     /// Names that sort close together, by bytes (a prefix, a space, upper before lower case, UTF-8),

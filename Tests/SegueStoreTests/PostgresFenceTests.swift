@@ -1,6 +1,7 @@
 import Foundation
 import PostgresTestSupport
 import SegueCore
+import Synchronization
 import Testing
 
 @testable import SeguePostgres
@@ -105,5 +106,79 @@ import Testing
         #expect(throws: PostgresError.self, "the old epoch is refused after the bump") {
             try admin.execute("SELECT segue_fence(ARRAY[0]::bigint[], ARRAY[1]::bigint[], 0)")
         }
+    }
+
+    /// A frame lease write of a daemon that leads shards is fenced as an append is: a leader whose
+    /// shard was taken cannot lease frames past those its successor read, nor lower what it read.
+    @Test(arguments: [
+        Case(held: 1, stored: 1, appends: true),
+        Case(held: 1, stored: 2, appends: false),
+        Case(held: nil, stored: 1, appends: false),
+    ])
+    func aLeaseWriteNeedsTheShardsCurrentEpoch(_ c: Case) throws {
+        let place = try LogPlace(.postgres)
+        let store = try Self.store(place, holding: [1: 1].merging(c.held.map { [0: $0] } ?? [:]) { $1 })
+        try Self.setShards(place, [0: c.stored, 1: 1])
+        try store.raiseLease(shards: [1], to: 50)
+        try Self.setLease(place, shard: 0, to: 50)
+        for write in ["raise", "lower"] {
+            do {
+                if write == "raise" {
+                    try store.raiseLease(shards: [0, 1], to: 80)
+                } else {
+                    try store.lowerLease(shards: [0, 1], from: 80, to: 60)
+                }
+                #expect(c.appends, "\(write) with epoch \(c.held ?? 0) while shards says \(c.stored)")
+            } catch {
+                #expect(!c.appends, "\(error)")
+                #expect(error.sqlState == SQLState.fenced, "\(error)")
+                #expect(error.message.contains("another daemon took shard(s) 0, 1"), "\(error)")
+            }
+        }
+        let expected: Int64 = c.appends ? 60 : 50
+        #expect(try Self.lease(store, shard: 0) == expected, "shard 0's row: both writes or neither")
+        #expect(try Self.lease(store, shard: 1) == expected, "shard 1's row, held throughout: the same")
+    }
+
+    /// A lease write during a takeover's epoch bump waits for it (`FOR SHARE`) and then sees the new
+    /// epoch: refused, the row the new leader reads is the one it will keep reading.
+    @Test func aLeaseWriteWaitsForAnEpochBumpAndIsRefusedAfterIt() throws {
+        let place = try LogPlace(.postgres)
+        let store = try Self.store(place, holding: [0: 1])
+        try Self.setShards(place, [0: 1])
+        try store.raiseLease(shards: [0], to: 50)
+        let takeover = try PostgresSchemaTests.admin(place)
+        try takeover.execute("BEGIN")
+        try takeover.execute("UPDATE shards SET epoch = epoch + 1 WHERE shard = 0")
+        let written = Mutex<Result<Void, StoreError>?>(nil)
+        let writer = Thread {
+            let result = Result { () throws(StoreError) in try store.raiseLease(shards: [0], to: 110) }
+            written.withLock { $0 = result }
+        }
+        writer.start()
+        usleep(300_000)
+        #expect(written.withLock { $0 == nil }, "the write waits for the bump's transaction")
+        try takeover.execute("COMMIT")
+        var waited = 0
+        while written.withLock({ $0 == nil }), waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        let result = try #require(written.withLock { $0 })
+        #expect(throws: StoreError.self, "refused once the bump committed") { try result.get() }
+        if case .failure(let error) = result { #expect(error.sqlState == SQLState.fenced, "\(error)") }
+        #expect(try Self.lease(store, shard: 0) == 50)
+    }
+
+    static func lease(_ store: PostgresEventStore, shard: Int) throws -> Int64? {
+        try store.snapshot(of: FrameLeaseRows.name(shard: shard), atOrBefore: .max)?.state["frame"]?.int64Value
+    }
+
+    static func setLease(_ place: LogPlace, shard: Int, to frame: Int64) throws {
+        let admin = try PostgresSchemaTests.admin(place)
+        try admin.execute(
+            "INSERT INTO snapshots (navigator, seq, revision, state) VALUES ('\(FrameLeaseRows.name(shard: shard))', "
+                + "9223372036854775807, 0, '{\"frame\":\(frame)}') ON CONFLICT (navigator, seq) DO UPDATE SET state = EXCLUDED.state"
+        )
     }
 }

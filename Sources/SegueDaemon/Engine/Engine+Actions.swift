@@ -82,12 +82,12 @@ extension Engine {
         case .saveLease(let frame, let shards, let generation):
             let store = self.store
             leaseQueue.async { [weak self] in
-                var failure: String?
-                do {
-                    try store.raiseLease(FrameLease.rows(shards: shards), to: frame)
+                var failure: StoreError?
+                do throws(StoreError) {
+                    try store.raiseLease(shards: shards, to: frame)
                     self?.leaseWritten.withLock { $0 = max($0 ?? frame, frame) }
                 } catch {
-                    failure = "\(error)"
+                    failure = error
                 }
                 self?.perform { [failure] in
                     $0.feed(.leased(frame: frame, generation: generation, failure: failure, now: WallClock.now()))

@@ -342,7 +342,7 @@ package final class Engine: @unchecked Sendable {
         guard let (frame, shards) = core.leaseAtStop else { return }
         leaseQueue.sync {}
         guard let written = leaseWritten.withLock({ $0 }), written > frame else { return }
-        do { try store.lowerLease(FrameLease.rows(shards: shards), from: written, to: frame) } catch {
+        do { try store.lowerLease(shards: shards, from: written, to: frame) } catch {
             logger.warning(
                 "Could not cut the frame lease back to frame \(frame) (\(error)); the next start waits it out.")
         }

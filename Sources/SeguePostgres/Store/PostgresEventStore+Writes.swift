@@ -10,45 +10,104 @@ extension PostgresEventStore {
         ON CONFLICT (navigator, seq) DO UPDATE SET revision = EXCLUDED.revision, state = EXCLUDED.state
         """, [.textArray, .int8Array, .int8Array, .textArray])
 
-    static let raiseLease = PreparedStatement(
-        "segue_raise_lease",
-        """
+    // The lease's two writes: $1 the rows, $2 the state; the lowering's $3 the frame the rows must
+    // still hold. Their fenced forms (several daemons) add $4 the shards and $5 the epochs held.
+    static let raisedRows = """
         INSERT INTO snapshots (navigator, seq, revision, state)
         SELECT navigator, 9223372036854775807, 0, $2 FROM unnest($1::text[]) AS navigator
+        """
+    static let raisedOnConflict = """
         ON CONFLICT (navigator, seq) DO UPDATE SET state = EXCLUDED.state
         WHERE (snapshots.state::json->>'frame')::bigint < (EXCLUDED.state::json->>'frame')::bigint
-        """, [.textArray, .text])
-
-    static let lowerLease = PreparedStatement(
-        "segue_lower_lease",
         """
+    static let loweredRows = """
         UPDATE snapshots SET state = $2
-        WHERE navigator = ANY($1::text[]) AND seq = 9223372036854775807 AND (state::json->>'frame')::bigint = $3
-        """, [.textArray, .text, .int8])
+        WHERE navigator = ANY($1::text[]) AND seq = 9223372036854775807 AND (state::json->>'frame')::bigint = $3::bigint
+        """
 
-    package func raiseLease(_ rows: [String], to frame: Int64) throws(StoreError) {
-        try writeLease(Self.raiseLease, rows, frame, from: nil)
+    static let raiseLease = PreparedStatement(
+        "segue_raise_lease", raisedRows + "\n" + raisedOnConflict, [.textArray, .text])
+
+    static let lowerLease = PreparedStatement("segue_lower_lease", loweredRows, [.textArray, .text, .int8])
+
+    /// The fence of `segue_fence` in one statement (a lease write is no append: the log's end does
+    /// not matter): each shard's row locked `FOR SHARE`, which waits for a takeover's epoch bump in
+    /// progress and returns the row it wrote, and holds off a takeover until the write commits. The
+    /// write is made only when every epoch is the one held, and the statement returns whether it was.
+    static func fenced(_ write: String) -> String {
+        """
+        WITH held AS (
+            SELECT shard, epoch FROM shards WHERE shard = ANY($4::bigint[]) ORDER BY shard FOR SHARE
+        ), fence AS (
+            SELECT count(*) = cardinality($4::bigint[]) AS holds
+            FROM held JOIN unnest($4::bigint[], $5::bigint[]) AS h(shard, epoch)
+                ON held.shard = h.shard AND held.epoch = h.epoch
+        ), written AS (
+            \(write)
+        )
+        SELECT holds FROM fence
+        """
     }
 
-    package func lowerLease(_ rows: [String], from: Int64, to frame: Int64) throws(StoreError) {
-        try writeLease(Self.lowerLease, rows, frame, from: from)
+    static let raiseFencedLease = PreparedStatement(
+        "segue_raise_fenced_lease", fenced(raisedRows + ", fence WHERE fence.holds\n" + raisedOnConflict),
+        [.textArray, .text, .int8, .int8Array, .int8Array])
+
+    static let lowerFencedLease = PreparedStatement(
+        "segue_lower_fenced_lease", fenced(loweredRows + " AND (SELECT holds FROM fence)"),
+        [.textArray, .text, .int8, .int8Array, .int8Array])
+
+    package func raiseLease(shards: [Int]?, to frame: Int64) throws(StoreError) {
+        try writeLease(raise: true, shards: shards, frame, from: nil)
+    }
+
+    package func lowerLease(shards: [Int]?, from: Int64, to frame: Int64) throws(StoreError) {
+        try writeLease(raise: false, shards: shards, frame, from: from)
     }
 
     /// One statement, so one transaction, on the writer's session (with the durability's
-    /// `synchronous_commit`).
-    private func writeLease(_ statement: PreparedStatement, _ rows: [String], _ frame: Int64, from: Int64?)
-        throws(StoreError)
-    {
+    /// `synchronous_commit`); fenced by the shards' epochs when this daemon leads shards.
+    private func writeLease(raise: Bool, shards: [Int]?, _ frame: Int64, from: Int64?) throws(StoreError) {
         var names = PostgresArray(of: .text)
-        for row in rows { names.append(row) }
+        for row in FrameLeaseRows.names(shards: shards) { names.append(row) }
         var parameters = PostgresParameters()
         parameters.append(names)
         parameters.append(StoreJSON.encode(["frame": .int(frame)]))
-        if let from { parameters.append(from) }
+        let fence = shards.flatMap { shards in leases.map { $0.fence(shards: shards) } }
+        if fence != nil || !raise { parameters.append(from ?? 0) }
+        if let fence {
+            var held = PostgresArray(of: .int8)
+            var epochs = PostgresArray(of: .int8)
+            for (shard, epoch) in zip(fence.shards, fence.epochs) {
+                held.append(shard)
+                epochs.append(epoch)
+            }
+            parameters.append(held)
+            parameters.append(epochs)
+        }
+        let statement =
+            switch (raise, fence != nil) {
+            case (true, false): Self.raiseLease
+            case (false, false): Self.lowerLease
+            case (true, true): Self.raiseFencedLease
+            case (false, true): Self.lowerFencedLease
+            }
+        let action = "Cannot save the frame lease"
         try withWriter { writer throws(StoreError) in
             try writer.withSession { session throws(StoreError) in
-                try mapped("Cannot save the frame lease at \(writer.location)") { () throws(PostgresError) in
-                    _ = try session.connection.execute(statement, parameters)
+                let result = try mapped("\(action) at \(writer.location)") { () throws(PostgresError) in
+                    try session.connection.execute(statement, parameters)
+                }
+                guard fence != nil else { return }
+                let holds = try mapped("\(action) at \(writer.location)") { () throws(PostgresError) in
+                    try result.bool(0, 0)
+                }
+                guard holds == true else {
+                    throw StoreError(
+                        kind: .postgres, sqlState: SQLState.fenced,
+                        message: "\(action) at \(writer.location): another daemon took shard(s) "
+                            + "\((shards ?? []).map(String.init).joined(separator: ", ")) (a newer epoch): "
+                            + "this daemon no longer leads them; nothing was written")
                 }
             }
         }

@@ -15,12 +15,20 @@ extension EngineCore {
 
     /// A lease write ended; the loop's next frame close takes the frames it allows. A write asked
     /// for before a shard was taken (another generation) covers none of its frames.
-    func leased(_ end: Int64, generation: Int, failure: String?, now: Int64) {
+    /// A write refused by a shard's fence (another daemon took the shard) leaves the frames where
+    /// they are and has the leadership checked, as a fenced append does.
+    func leased(_ end: Int64, generation: Int, failure: StoreError?, now: Int64) {
         guard var current = lease, generation == current.generation else { return }
         let wasFailing = current.failing
         current.settle(end, saved: failure == nil, at: clock.frame(atOrBefore: now))
         lease = current
-        if let failure, !wasFailing {
+        if let failure, isSharded, Self.isFenced(failure) {
+            log(
+                .warning,
+                "A frame lease write was refused by a shard's fence (\(failure.message)): another daemon took over; "
+                    + "ticks stop at frame \(current.durable).")
+            actions.append(.checkLeadership)
+        } else if let failure, !wasFailing {
             log(
                 .error,
                 "Could not save the frame lease through frame \(end) (\(failure)): ticks wait until a write "

@@ -30,7 +30,7 @@ enum EngineInput {
     case leadership([LeadershipChange], now: Int64)
     /// A frame lease through `frame` (asked for in `generation`, `FrameLease`) was written, or its
     /// write failed (`failure`); `now` is when.
-    case leased(frame: Int64, generation: Int, failure: String?, now: Int64)
+    case leased(frame: Int64, generation: Int, failure: StoreError?, now: Int64)
     /// The loop is stopping: every line the rate limits hold back goes out, and a last heartbeat.
     case shutdown(now: Int64)
 }

@@ -50,10 +50,12 @@ struct FrameLease: Equatable {
     }
 
     /// Takes back the lease past `frame` (a shard joined: the rows written so far do not name it);
-    /// a write in flight is forgotten, and frames past `frame` wait for a new one.
+    /// a write in flight is forgotten, and frames past `frame` wait for a new one, asked for at once:
+    /// a failure before, such as a write the shard's fence refused, was under the old leadership.
     mutating func revoke(after frame: Int64) {
         durable = min(durable, frame)
         asked = nil
+        retryAt = .min
         generation += 1
     }
 
@@ -69,30 +71,20 @@ struct FrameLease: Equatable {
     /// A lease found in the log at start or at a shard's takeover.
     mutating func found(_ end: Int64) { durable = max(durable, end) }
 
-    // MARK: In the log
-
-    /// The snapshot row that holds a lease: a name no navigator can have (navigator names are
-    /// `[A-Za-z0-9._-]`), one per shard with several daemons, at the highest seq, so that a fold
-    /// from the newest checkpoint (`seq` at most the marker's) passes over it, in older builds too.
-    static func row(shard: Int?) -> String { shard.map { "#frames/\($0)" } ?? "#frames" }
-
-    /// The rows of a lease for `shards` (nil: the whole log).
-    static func rows(shards: [Int]?) -> [String] {
-        shards.map { $0.map { row(shard: $0) } } ?? [row(shard: nil)]
-    }
+    // MARK: In the log (`FrameLeaseRows`)
 
     /// The lease the log holds for the whole log (`shard` nil), or the furthest of `shard`'s and the
     /// whole log's (one daemon may have led it before); nil if none.
     static func read(from store: any EngineLogReading, shard: Int?) throws(StoreError) -> Int64? {
-        let whole = try store.snapshot(of: row(shard: nil), atOrBefore: .max).flatMap(end)
+        let whole = try store.snapshot(of: FrameLeaseRows.name(shard: nil), atOrBefore: .max).flatMap(end)
         guard let shard else { return whole }
-        let own = try store.snapshot(of: row(shard: shard), atOrBefore: .max).flatMap(end)
+        let own = try store.snapshot(of: FrameLeaseRows.name(shard: shard), atOrBefore: .max).flatMap(end)
         return [own, whole].compactMap { $0 }.max()
     }
 
     /// The end of the lease a snapshot row holds, if it is a lease row (of a shard or not).
     static func end(_ row: Snapshot) -> Int64? {
-        guard row.navigator.hasPrefix(Self.row(shard: nil)) else { return nil }
+        guard FrameLeaseRows.holds(row.navigator) else { return nil }
         return row.state["frame"]?.int64Value
     }
 }
