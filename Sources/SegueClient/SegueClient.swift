@@ -142,7 +142,7 @@ public final class SegueClient {
             do {
                 // A full pipe blocks for at most one attempt's share, then counts as a silent attempt.
                 try socket.setSendTimeout(perAttempt)
-                guard try socket.send(bytes) else { continue }
+                guard try send(bytes) else { continue }
             } catch {
                 throw .transport(error)
             }
@@ -234,11 +234,18 @@ public final class SegueClient {
     {
         do {
             try socket.setSendTimeout(wait)
-            guard try socket.send(bytes) else { return nil }
+            guard try send(bytes) else { return nil }
         } catch {
             throw .transport(error)
         }
         return try awaitReply(id: id, within: wait)
+    }
+
+    /// Sends a request behind an empty delimiter frame, as a REQ does: a ROUTER–DEALER broker in
+    /// between (`zmq_proxy`) pushes this client's address before it, and segued answers in that
+    /// whole envelope, so the broker can route the reply back. The reply's body is its last frame.
+    private func send(_ bytes: [UInt8]) throws(ZMQError) -> Bool {
+        try socket.sendMultipart([[], bytes])
     }
 
     private static func pause(_ duration: Duration, before deadline: ContinuousClock.Instant) {

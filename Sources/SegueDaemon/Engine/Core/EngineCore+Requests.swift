@@ -4,17 +4,19 @@ import SegueStore
 import SegueWire
 
 extension EngineCore {
-    /// Splits the ROUTER envelope (routing id, plus the empty delimiter a REQ sends) from the body.
+    /// Splits the ROUTER envelope from the body: the routing id, then, up to the first empty
+    /// frame, the addresses brokers in between pushed (ZeroMQ's extended request-reply: a REQ
+    /// behind a ROUTER–DEALER proxy arrives as `[id, client id, "", request]`) and that delimiter.
     func handle(_ frames: [[UInt8]], userID: String?, now: Int64) {
         guard frames.count >= 2 else { return }
         var envelope = [frames[0]]
         var rest = frames.dropFirst()
-        // A REQ's delimiter is always followed by its body: a lone empty frame is a DEALER's empty
-        // body, answered in one frame like any DEALER reply (a two-frame answer would leave that
-        // client one reply out of step from then on).
-        if rest.first?.isEmpty == true, rest.count > 1 {
-            envelope.append([])
-            rest = rest.dropFirst()
+        // A delimiter is always followed by the body: a last empty frame is a DEALER's empty body,
+        // answered in one frame like any DEALER reply (a two-frame answer would leave that client
+        // one reply out of step from then on).
+        if let delimiter = rest.firstIndex(where: \.isEmpty), delimiter < rest.index(before: rest.endIndex) {
+            envelope += rest[...delimiter]
+            rest = rest[(delimiter + 1)...]
         }
         stats.commands += 1
         guard rest.count == 1, let body = rest.first else {
