@@ -87,3 +87,54 @@ import Testing
         }
     }
 }
+
+/// The animator a transition records says how long it runs: a spring that settles in its own time
+/// (physical or response form) records its settling time as `duration`, from a command or a rule;
+/// a damping-ratio spring and a timing curve keep the duration given.
+@Suite struct RecordedAnimatorDurationTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var rule: Animator?
+        var command: JSON?
+        var settles: Bool
+        var testDescription: String { name }
+    }
+
+    static let physical = TimingCurve.spring(.physical(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0))
+
+    @Test(arguments: [
+        Case(
+            name: "physical spring, command",
+            command: ["curve": ["spring": ["mass": 1, "stiffness": 100, "damping": 10]]], settles: true),
+        Case(
+            name: "response spring, command",
+            command: ["curve": ["spring": ["response": 0.3, "dampingFraction": 0.8]]], settles: true),
+        Case(name: "physical spring, rule", rule: Animator(duration: 0.5, curve: physical), settles: true),
+        Case(
+            name: "damping-ratio spring", command: ["duration": 0.6, "curve": ["spring": ["dampingRatio": 0.7]]],
+            settles: false),
+        Case(name: "timing curve", command: ["duration": 0.6, "curve": "easeIn"], settles: false),
+    ])
+    func theRecordedDurationIsTheOneRun(_ c: Case) throws {
+        let config = Fixture.config { config in
+            if let rule = c.rule {
+                config.animators = AnimatorRules(rules: [AnimatorRule(animator: rule)], fallback: .default)
+            }
+        }
+        let events = Fixture.log(
+            [(.push(ScreenSpec(name: "Detail"), TransitionOptions(animator: c.command)), 10)], config: config)
+        guard case .started(let started) = try #require(events.last?.kind) else {
+            Issue.record("no transition.started: \(events)")
+            return
+        }
+        let animator = started.animator
+        if c.settles {
+            let settling = try #require(animator.curve.intrinsicDuration)
+            #expect(animator.duration == settling, "recorded \(animator.duration) s, runs \(settling) s")
+        } else {
+            #expect(animator.duration == 0.6)
+        }
+        #expect(animator.duration == animator.effectiveDuration)
+        #expect(try Animator(json: animator.json, base: .default) == animator, "the log reads it back the same")
+    }
+}

@@ -211,6 +211,9 @@ extension Decision {
         if let edge = geometry.edge?.animatorEdge(for: operation), options.animator?["edge"] == nil {
             animator.edge = edge
         }
+        // A spring that settles in its own time runs for that time, whatever duration a rule or the
+        // default gave: the event says how long the transition runs.
+        if let settling = animator.curve.intrinsicDuration, settling > 0 { animator.duration = settling }
         let id = queuedTransition ?? state.nextTransitionID
         let animated = options.animated || interactive
         let endsAtOnce = !interactive && (!animated || animator.effectiveDuration <= 0)
