@@ -28,9 +28,9 @@ extension EventStore {
         }
     }
 
-    package func raiseLease(shards: [Int]?, to frame: Int64) throws(StoreError) {
+    package func raiseLease(shards: [Int: Int64]?, to frame: Int64) throws(StoreError) {
         try writeLease(
-            FrameLeaseRows.names(shards: shards), frame,
+            FrameLeaseRows.names(shards: shards?.keys.sorted()), frame,
             """
             INSERT INTO snapshots (navigator, seq, revision, state) VALUES (?1, 9223372036854775807, 0, ?2)
             ON CONFLICT (navigator, seq) DO UPDATE SET state = excluded.state
@@ -38,9 +38,9 @@ extension EventStore {
             """, from: nil)
     }
 
-    package func lowerLease(shards: [Int]?, from: Int64, to frame: Int64) throws(StoreError) {
+    package func lowerLease(shards: [Int: Int64]?, from: Int64, to frame: Int64) throws(StoreError) {
         try writeLease(
-            FrameLeaseRows.names(shards: shards), frame,
+            FrameLeaseRows.names(shards: shards?.keys.sorted()), frame,
             """
             UPDATE snapshots SET state = ?2
             WHERE navigator = ?1 AND seq = 9223372036854775807 AND json_extract(state, '$.frame') = ?3

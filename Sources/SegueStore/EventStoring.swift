@@ -74,13 +74,13 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence {
     /// Raises the lease rows of `shards` (nil: the whole log's, `FrameLeaseRows`) to `frame`, in one
     /// transaction, created as needed. A row already past `frame` stays: it is never lowered, so a
     /// daemon that lost a shard cannot take back the lease its successor relies on. With several
-    /// daemons, the write is fenced as appends are: refused (`SQLState.fenced`) unless this daemon
-    /// still holds each shard's epoch, so a leader that lost a shard cannot lease frames its
-    /// successor already read past.
-    func raiseLease(shards: [Int]?, to frame: Int64) throws(StoreError)
+    /// daemons, the write is fenced as appends are, by the epoch the daemon leads each shard under:
+    /// refused whole (`SQLState.fenced`) unless each is still the stored one, so a leader that lost
+    /// a shard cannot lease frames its successor already read past.
+    func raiseLease(shards: [Int: Int64]?, to frame: Int64) throws(StoreError)
     /// Lowers to `frame` the lease rows of `shards` that still hold `from` (a graceful stop gives back
     /// the rest of its lease); a row another daemon raised since stays. Fenced as `raiseLease` is.
-    func lowerLease(shards: [Int]?, from: Int64, to frame: Int64) throws(StoreError)
+    func lowerLease(shards: [Int: Int64]?, from: Int64, to frame: Int64) throws(StoreError)
     /// The newest snapshot of every navigator that has one, in navigator order.
     func latestSnapshots() throws(StoreError) -> [Snapshot]
     /// The newest snapshot of `navigator` taken at or before `seq`.

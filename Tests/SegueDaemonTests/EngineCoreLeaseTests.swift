@@ -32,12 +32,12 @@ import Testing
 
     /// What the loop does with the lease writes among `actions`: the rows, then `.leased`.
     static func grant(
-        _ actions: [EngineAction], in h: EngineHarness, failure: StoreError? = nil, shards expected: [Int]? = nil
+        _ actions: [EngineAction], in h: EngineHarness, failure: StoreError? = nil, shards expected: [Int: Int64]? = nil
     ) -> [EngineAction] {
         var out: [EngineAction] = []
         for case .saveLease(let frame, let shards, let generation) in actions {
             #expect(shards == expected)
-            if failure == nil { raise(FrameLeaseRows.names(shards: shards), to: frame, in: h.log) }
+            if failure == nil { raise(FrameLeaseRows.names(shards: shards?.keys.sorted()), to: frame, in: h.log) }
             out += h.core.step(.leased(frame: frame, generation: generation, failure: failure, now: h.now))
         }
         return out
@@ -233,13 +233,13 @@ import Testing
         let name = EngineCoreShardTests.name(in: 0)
         _ = h.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#)
         let pushed = h.call(#"{"cmd":"push","navigator":"\#(name)","screen":"A","animator":{"duration":3}}"#)
-        _ = Self.grant(pushed, in: h, shards: [0])
+        _ = Self.grant(pushed, in: h, shards: [0: 1])
         let held = try #require(h.core.lease?.durable)
         let (ticked, renewal) = Self.untilRenewal(h)
         var frames = ticked
         let fenced = StoreError(
             kind: .postgres, sqlState: "SG001", message: "another daemon took shard(s) 0 (a newer epoch)")
-        let refused = Self.grant(renewal, in: h, failure: fenced, shards: [0])
+        let refused = Self.grant(renewal, in: h, failure: fenced, shards: [0: 1])
         #expect(refused.logLines.count == 1)
         #expect(refused.logLines.first?.hasPrefix("A frame lease write was refused by a shard's fence") == true)
         #expect(refused.logLines.first?.hasSuffix("ticks stop at frame \(held).") == true, "\(refused.logLines)")
@@ -248,7 +248,7 @@ import Testing
         for _ in 0..<45 {
             let out = h.advance(frames: 1)
             frames += Self.frames(out)
-            _ = Self.grant(out, in: h, failure: fenced, shards: [0])
+            _ = Self.grant(out, in: h, failure: fenced, shards: [0: 1])
         }
         #expect(frames.max() == held, "ticked through the lease the log holds, not past it")
         // The shard taken afresh (nobody else held its lock): a lease is asked for at the next frame,
@@ -257,7 +257,7 @@ import Testing
         _ = h.core.step(.leadership([.acquired(shard: 0, epoch: 3)], now: h.now))
         let asked = h.advance(frames: 1)
         #expect(Self.leases(asked).count == 1, "\(asked)")
-        _ = Self.grant(asked, in: h, shards: [0])
+        _ = Self.grant(asked, in: h, shards: [0: 3])
         let resumed = Self.frames(h.advance(frames: 1))
         #expect(!resumed.isEmpty && resumed.allSatisfy { $0 > held }, "\(resumed)")
     }
@@ -304,17 +304,17 @@ import Testing
         #expect(standby.core.fleet.closedFrame == ahead)
         #expect(standby.core.stats.missedFrames > 0)
         // The write asked for before the takeover (shard 1 alone) lands now: it covers nothing.
-        _ = Self.grant(stale, in: standby, shards: [1])
+        _ = Self.grant(stale, in: standby, shards: [1: 1])
         #expect(standby.core.lease?.durable ?? 0 <= ahead, "a lease asked for before the takeover")
         let pushed = standby.call(#"{"cmd":"push","navigator":"\#(taken)","screen":"B","animator":\#(animated)}"#)
         let asked = pushed.compactMap { action -> [Int]? in
             guard case .saveLease(_, let shards, _) = action else { return nil }
-            return shards
+            return shards?.keys.sorted()
         }
         #expect(asked == [[0, 1]], "\(pushed)")
         standby.move(frames: 25)
         #expect(standby.core.step(.frameDeadline(now: standby.now)).tickBodies.isEmpty)
-        _ = Self.grant(pushed, in: standby, shards: [0, 1])
+        _ = Self.grant(pushed, in: standby, shards: [0: 2, 1: 1])
         let ticked = standby.advance(frames: 0)
         #expect(Self.frames(ticked).allSatisfy { $0 > ahead } && !ticked.tickBodies.isEmpty)
     }

@@ -119,14 +119,14 @@ import Testing
         func frame(_ shard: Int) throws -> Int64? {
             try store.snapshot(of: FrameLeaseRows.name(shard: shard), atOrBefore: .max)?.state["frame"]?.int64Value
         }
-        try store.raiseLease(shards: [1, 2], to: 100)
-        try store.raiseLease(shards: [1], to: 90)
+        try store.raiseLease(shards: [1: 1, 2: 1], to: 100)
+        try store.raiseLease(shards: [1: 1], to: 90)
         #expect(try frame(1) == 100 && frame(2) == 100, "a raise never lowers")
-        try store.raiseLease(shards: [2], to: 160)
-        try store.lowerLease(shards: [1, 2], from: 100, to: 40)
+        try store.raiseLease(shards: [2: 1], to: 160)
+        try store.lowerLease(shards: [1: 1, 2: 1], from: 100, to: 40)
         #expect(try frame(1) == 40, "lowered from the value it held")
         #expect(try frame(2) == 160, "raised since by another: kept")
-        try store.raiseLease(shards: [1], to: 41)
+        try store.raiseLease(shards: [1: 1], to: 41)
         try store.raiseLease(shards: nil, to: 7)
         store.close()
         store = try place.open()

@@ -108,31 +108,34 @@ import Testing
         }
     }
 
-    /// A frame lease write of a daemon that leads shards is fenced as an append is: a leader whose
-    /// shard was taken cannot lease frames past those its successor read, nor lower what it read.
+    /// A frame lease write of a daemon that leads shards is fenced as an append is, by the epochs
+    /// it was asked under (the engine's, whatever the leadership thread holds by the time it runs):
+    /// a leader whose shard was taken cannot lease frames past those its successor read, nor lower
+    /// what it read, and the refusal names the shard.
     @Test(arguments: [
         Case(held: 1, stored: 1, appends: true),
         Case(held: 1, stored: 2, appends: false),
-        Case(held: nil, stored: 1, appends: false),
+        Case(held: 2, stored: 1, appends: false),
     ])
     func aLeaseWriteNeedsTheShardsCurrentEpoch(_ c: Case) throws {
         let place = try LogPlace(.postgres)
-        let store = try Self.store(place, holding: [1: 1].merging(c.held.map { [0: $0] } ?? [:]) { $1 })
+        let store = try Self.store(place, holding: [0: c.stored, 1: 1])
         try Self.setShards(place, [0: c.stored, 1: 1])
-        try store.raiseLease(shards: [1], to: 50)
+        try store.raiseLease(shards: [1: 1], to: 50)
         try Self.setLease(place, shard: 0, to: 50)
+        let asked: [Int: Int64] = [0: c.held ?? 0, 1: 1]
         for write in ["raise", "lower"] {
-            do {
+            do throws(StoreError) {
                 if write == "raise" {
-                    try store.raiseLease(shards: [0, 1], to: 80)
+                    try store.raiseLease(shards: asked, to: 80)
                 } else {
-                    try store.lowerLease(shards: [0, 1], from: 80, to: 60)
+                    try store.lowerLease(shards: asked, from: 80, to: 60)
                 }
                 #expect(c.appends, "\(write) with epoch \(c.held ?? 0) while shards says \(c.stored)")
             } catch {
                 #expect(!c.appends, "\(error)")
                 #expect(error.sqlState == SQLState.fenced, "\(error)")
-                #expect(error.message.contains("another daemon took shard(s) 0, 1"), "\(error)")
+                #expect(error.message.contains("another daemon took shard(s) 0 (a newer epoch)"), "\(error)")
             }
         }
         let expected: Int64 = c.appends ? 60 : 50
@@ -146,13 +149,13 @@ import Testing
         let place = try LogPlace(.postgres)
         let store = try Self.store(place, holding: [0: 1])
         try Self.setShards(place, [0: 1])
-        try store.raiseLease(shards: [0], to: 50)
+        try store.raiseLease(shards: [0: 1], to: 50)
         let takeover = try PostgresSchemaTests.admin(place)
         try takeover.execute("BEGIN")
         try takeover.execute("UPDATE shards SET epoch = epoch + 1 WHERE shard = 0")
         let written = Mutex<Result<Void, StoreError>?>(nil)
         let writer = Thread {
-            let result = Result { () throws(StoreError) in try store.raiseLease(shards: [0], to: 110) }
+            let result = Result { () throws(StoreError) in try store.raiseLease(shards: [0: 1], to: 110) }
             written.withLock { $0 = result }
         }
         writer.start()

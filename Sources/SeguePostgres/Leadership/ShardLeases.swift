@@ -38,12 +38,8 @@ package final class ShardLeases: Sendable {
     /// The fence for a batch touching `navigators`: each shard with the epoch held for it, 0 (no
     /// epoch matches) for a shard not held.
     func fence(for navigators: some Sequence<String>) -> (shards: [Int64], epochs: [Int64]) {
-        fence(shards: Set(navigators.map { map.shard(of: $0) }).sorted())
-    }
-
-    /// The fence for `shards`, in that order: each with the epoch held for it, 0 for one not held.
-    func fence(shards: [Int]) -> (shards: [Int64], epochs: [Int64]) {
         let held = epochs
+        let shards = Set(navigators.map { map.shard(of: $0) }).sorted()
         return (shards.map(Int64.init), shards.map { held[$0] ?? 0 })
     }
 }

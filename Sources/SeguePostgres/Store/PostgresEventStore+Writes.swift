@@ -33,60 +33,64 @@ extension PostgresEventStore {
     /// The fence of `segue_fence` in one statement (a lease write is no append: the log's end does
     /// not matter): each shard's row locked `FOR SHARE`, which waits for a takeover's epoch bump in
     /// progress and returns the row it wrote, and holds off a takeover until the write commits. The
-    /// write is made only when every epoch is the one held, and the statement returns whether it was.
+    /// write is made only when every epoch is the one given, and the statement returns the shards
+    /// whose epoch is not (none: written).
     static func fenced(_ write: String) -> String {
         """
         WITH held AS (
             SELECT shard, epoch FROM shards WHERE shard = ANY($4::bigint[]) ORDER BY shard FOR SHARE
         ), fence AS (
-            SELECT count(*) = cardinality($4::bigint[]) AS holds
-            FROM held JOIN unnest($4::bigint[], $5::bigint[]) AS h(shard, epoch)
-                ON held.shard = h.shard AND held.epoch = h.epoch
+            SELECT array_to_string(array_agg(h.shard ORDER BY h.shard) FILTER (WHERE held.shard IS NULL), ', ')
+                AS stale
+            FROM unnest($4::bigint[], $5::bigint[]) AS h(shard, epoch)
+            LEFT JOIN held ON held.shard = h.shard AND held.epoch = h.epoch
         ), written AS (
             \(write)
         )
-        SELECT holds FROM fence
+        SELECT stale FROM fence
         """
     }
 
     static let raiseFencedLease = PreparedStatement(
-        "segue_raise_fenced_lease", fenced(raisedRows + ", fence WHERE fence.holds\n" + raisedOnConflict),
+        "segue_raise_fenced_lease", fenced(raisedRows + ", fence WHERE fence.stale IS NULL\n" + raisedOnConflict),
         [.textArray, .text, .int8, .int8Array, .int8Array])
 
     static let lowerFencedLease = PreparedStatement(
-        "segue_lower_fenced_lease", fenced(loweredRows + " AND (SELECT holds FROM fence)"),
+        "segue_lower_fenced_lease", fenced(loweredRows + " AND (SELECT stale IS NULL FROM fence)"),
         [.textArray, .text, .int8, .int8Array, .int8Array])
 
-    package func raiseLease(shards: [Int]?, to frame: Int64) throws(StoreError) {
+    package func raiseLease(shards: [Int: Int64]?, to frame: Int64) throws(StoreError) {
         try writeLease(raise: true, shards: shards, frame, from: nil)
     }
 
-    package func lowerLease(shards: [Int]?, from: Int64, to frame: Int64) throws(StoreError) {
+    package func lowerLease(shards: [Int: Int64]?, from: Int64, to frame: Int64) throws(StoreError) {
         try writeLease(raise: false, shards: shards, frame, from: from)
     }
 
     /// One statement, so one transaction, on the writer's session (with the durability's
-    /// `synchronous_commit`); fenced by the shards' epochs when this daemon leads shards.
-    private func writeLease(raise: Bool, shards: [Int]?, _ frame: Int64, from: Int64?) throws(StoreError) {
+    /// `synchronous_commit`); when several daemons share the log (`leases`), fenced by the epoch
+    /// given for each shard.
+    private func writeLease(raise: Bool, shards: [Int: Int64]?, _ frame: Int64, from: Int64?) throws(StoreError) {
+        let order = shards?.keys.sorted()
+        let shards = leases == nil ? nil : shards
         var names = PostgresArray(of: .text)
-        for row in FrameLeaseRows.names(shards: shards) { names.append(row) }
+        for row in FrameLeaseRows.names(shards: order) { names.append(row) }
         var parameters = PostgresParameters()
         parameters.append(names)
         parameters.append(StoreJSON.encode(["frame": .int(frame)]))
-        let fence = shards.flatMap { shards in leases.map { $0.fence(shards: shards) } }
-        if fence != nil || !raise { parameters.append(from ?? 0) }
-        if let fence {
+        if shards != nil || !raise { parameters.append(from ?? 0) }
+        if let shards, let order {
             var held = PostgresArray(of: .int8)
             var epochs = PostgresArray(of: .int8)
-            for (shard, epoch) in zip(fence.shards, fence.epochs) {
-                held.append(shard)
-                epochs.append(epoch)
+            for shard in order {
+                held.append(Int64(shard))
+                epochs.append(shards[shard] ?? 0)
             }
             parameters.append(held)
             parameters.append(epochs)
         }
         let statement =
-            switch (raise, fence != nil) {
+            switch (raise, shards != nil) {
             case (true, false): Self.raiseLease
             case (false, false): Self.lowerLease
             case (true, true): Self.raiseFencedLease
@@ -98,17 +102,17 @@ extension PostgresEventStore {
                 let result = try mapped("\(action) at \(writer.location)") { () throws(PostgresError) in
                     try session.connection.execute(statement, parameters)
                 }
-                guard fence != nil else { return }
-                let holds = try mapped("\(action) at \(writer.location)") { () throws(PostgresError) in
-                    try result.bool(0, 0)
-                }
-                guard holds == true else {
-                    throw StoreError(
-                        kind: .postgres, sqlState: SQLState.fenced,
-                        message: "\(action) at \(writer.location): another daemon took shard(s) "
-                            + "\((shards ?? []).map(String.init).joined(separator: ", ")) (a newer epoch): "
-                            + "this daemon no longer leads them; nothing was written")
-                }
+                guard shards != nil,
+                    let stale = try mapped(
+                        "\(action) at \(writer.location)",
+                        { () throws(PostgresError) in
+                            try result.string(0, 0)
+                        })
+                else { return }
+                throw StoreError(
+                    kind: .postgres, sqlState: SQLState.fenced,
+                    message: "\(action) at \(writer.location): another daemon took shard(s) \(stale) (a newer "
+                        + "epoch): this daemon no longer leads them; nothing was written")
             }
         }
     }

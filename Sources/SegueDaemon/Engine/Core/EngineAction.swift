@@ -21,9 +21,10 @@ enum EngineAction {
     case append([AppendUnit], epoch: Int)
     /// Saves a checkpoint's snapshots, off the loop's thread (nothing waits on it).
     case saveSnapshots(seq: Int64, [Snapshot])
-    /// Writes a frame lease through `frame` for `shards` (nil: the whole log), off the loop's
-    /// thread; the outcome comes back as a `.leased` input, and ticks past the old lease wait for it.
-    case saveLease(frame: Int64, shards: [Int]?, generation: Int)
+    /// Writes a frame lease through `frame` for `shards` (nil: the whole log), each fenced by the
+    /// epoch this daemon leads it under, off the loop's thread; the outcome comes back as a
+    /// `.leased` input, and ticks past the old lease wait for it.
+    case saveLease(frame: Int64, shards: [Int: Int64]?, generation: Int)
     /// Hands the loop's realtime policy back to helper threads started since (housekeeping).
     case confineHelperThreads
     /// An append was refused by a shard's fence: the leadership thread checks its shards now.

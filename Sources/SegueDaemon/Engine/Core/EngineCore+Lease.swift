@@ -10,7 +10,7 @@ extension EngineCore {
     func askLease(through frame: Int64) {
         guard var current = lease, let end = current.ask(through: frame) else { return }
         lease = current
-        actions.append(.saveLease(frame: end, shards: isSharded ? led.sorted() : nil, generation: current.generation))
+        actions.append(.saveLease(frame: end, shards: isSharded ? led : nil, generation: current.generation))
     }
 
     /// A lease write ended; the loop's next frame close takes the frames it allows. A write asked
@@ -22,12 +22,13 @@ extension EngineCore {
         let wasFailing = current.failing
         current.settle(end, saved: failure == nil, at: clock.frame(atOrBefore: now))
         lease = current
-        if let failure, isSharded, Self.isFenced(failure) {
+        let fenced = failure.map { isSharded && Self.isFenced($0) } ?? false
+        if fenced { actions.append(.checkLeadership) }
+        if let failure, fenced, !wasFailing {
             log(
                 .warning,
                 "A frame lease write was refused by a shard's fence (\(failure.message)): another daemon took over; "
                     + "ticks stop at frame \(current.durable).")
-            actions.append(.checkLeadership)
         } else if let failure, !wasFailing {
             log(
                 .error,
@@ -66,9 +67,9 @@ extension EngineCore {
 
     /// At a graceful stop, the lease cut back to the last frame closed (every tick published is at
     /// or before it), so that the next start, or a standby, need not wait out the rest of it.
-    var leaseAtStop: (frame: Int64, shards: [Int]?)? {
+    var leaseAtStop: (frame: Int64, shards: [Int: Int64]?)? {
         guard lease != nil else { return nil }
-        return (fleet.closedFrame, isSharded ? led.sorted() : nil)
+        return (fleet.closedFrame, isSharded ? led : nil)
     }
 
     /// A shard was taken: the lease must name it before any of its navigators is ticked.

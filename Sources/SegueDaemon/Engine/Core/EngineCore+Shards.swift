@@ -12,7 +12,7 @@ extension EngineCore {
     /// Whether this daemon decides for `navigator` (always, with one daemon on the log).
     func leads(_ navigator: String) -> Bool {
         guard let shards = options.shards else { return true }
-        return led.contains(shards.shard(of: navigator))
+        return led[shards.shard(of: navigator)] != nil
     }
 
     /// Nothing of this daemon's own waits to commit: the fleet may take events from the log.
@@ -96,7 +96,7 @@ extension EngineCore {
     /// `checkpointEvery` events of the log, the navigators changed since the last one. They are
     /// durable already, so they are saved at once; a restart of any daemon folds from them.
     func checkpointLogFold() {
-        guard led.contains(0), let fold = logFold, fold.lastSeq - lastCheckpointSeq >= Int64(options.checkpointEvery)
+        guard led[0] != nil, let fold = logFold, fold.lastSeq - lastCheckpointSeq >= Int64(options.checkpointEvery)
         else { return }
         var snapshots = logFoldDirty.compactMap { name -> Snapshot? in
             guard let s = fold.navigators[name] else { return nil }
@@ -157,7 +157,7 @@ extension EngineCore {
             actions.append(.giveUp([shard]))
             return
         }
-        led.insert(shard)
+        led[shard] = epoch
         leaseShards()
         let frame = max(fleet.closedFrame, clock.frame(atOrBefore: now)) + 1
         let events = fleet.recover(atFrame: frame, only: Set(names))
@@ -174,9 +174,12 @@ extension EngineCore {
     /// Forgets the shards' navigators: their commands get `moved` from now on.
     func stepDown(_ shards: [Int], reason: String) {
         guard let map = options.shards else { return }
-        let lost = Set(shards).intersection(led)
+        let lost = Set(shards).intersection(led.keys)
         guard !lost.isEmpty else { return }
-        led.subtract(lost)
+        for shard in lost { led[shard] = nil }
+        // A write asked for before covered the lost shards too, and one refused by their fence
+        // holds the others' ticks: a new one is asked for at once.
+        lease?.revoke(after: .max)
         let names = fleet.navigators.keys.filter { lost.contains(map.shard(of: $0)) }
         for name in names {
             fleet.forget(name)

@@ -68,9 +68,10 @@ final class EngineCore {
     var dirty: Set<String> = []
     var lastCheckpointSeq: Int64 = 0
     var pendingCheckpoint: (seq: Int64, snapshots: [Snapshot])?
-    /// Several daemons on one log: the shards this daemon leads, changes not applied yet, and where
-    /// the leaders of the others are (`EngineCore+Shards.swift`).
-    var led: Set<Int> = []
+    /// Several daemons on one log: the shards this daemon leads (each with the epoch it took it at,
+    /// which fences its lease writes), changes not applied yet, and where the leaders of the others
+    /// are (`EngineCore+Shards.swift`).
+    var led: [Int: Int64] = [:]
     var pendingLeadership: [LeadershipChange] = []
     var leaderOf: (Int) -> String? = { _ in nil }
     /// With shards: every navigator of the log, folded from its durable events in seq order (this

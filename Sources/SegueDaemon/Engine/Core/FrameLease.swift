@@ -49,9 +49,10 @@ struct FrameLease: Equatable {
         }
     }
 
-    /// Takes back the lease past `frame` (a shard joined: the rows written so far do not name it);
-    /// a write in flight is forgotten, and frames past `frame` wait for a new one, asked for at once:
-    /// a failure before, such as a write the shard's fence refused, was under the old leadership.
+    /// Takes back the lease past `frame` (a shard joined: the rows written so far do not name it;
+    /// `.max` when one was lost: what is written stays good for the others); a write in flight is
+    /// forgotten, and frames past `frame` wait for a new one, asked for at once: a failure before,
+    /// such as a write the shard's fence refused, was under the old leadership.
     mutating func revoke(after frame: Int64) {
         durable = min(durable, frame)
         asked = nil
