@@ -51,3 +51,31 @@ import Testing
                     == steps.filter { if case .read = $0 { true } else { false } }.count))
     }
 }
+
+/// Clients behind one broker share its connection but not its order: each is its envelope's
+/// addresses (`ClientKey`), so a page one of them waits for holds back none of the others' replies.
+@Suite struct ClientKeyTests {
+    @Test(
+        arguments: [
+            ([[1]], [[1], []], true),  // a DEALER and a REQ on one connection
+            ([[9], [1], []], [[9], [2], []], false),  // two clients of one broker
+            ([[9], [1], []], [[9], [1], []], true),
+            ([[1, 2], [3], []], [[1], [2, 3], []], false),  // the same bytes, cut apart elsewhere
+            ([[9], [1], []], [[9]], false),  // a broker's client and the broker's own request
+        ] as [([[UInt8]], [[UInt8]], Bool)])
+    func envelopesAreOneClientOnlyWithTheSameAddresses(_ a: [[UInt8]], _ b: [[UInt8]], same: Bool) {
+        #expect((ClientKey.of(a[...]) == ClientKey.of(b[...])) == same)
+    }
+
+    @Test func aPageForOneClientOfABrokerHoldsBackOnlyThatClientsReplies() {
+        var order = ReplyOrder()
+        let first: [[UInt8]] = [[9], Array("client-1".utf8), []]
+        let second: [[UInt8]] = [[9], Array("client-2".utf8), []]
+        let ticket = order.expectPage(for: first)
+        #expect(order.admit(second + [Array("b".utf8)]) != nil, "another client of the broker: at once")
+        #expect(order.admit(first + [Array("a".utf8)]) == nil, "the same client: behind its page")
+        let sent = order.pageRead(ticket, first + [Array("p".utf8)]).map { String(decoding: $0.last!, as: UTF8.self) }
+        #expect(sent == ["p", "a"])
+        #expect(order.isEmpty)
+    }
+}

@@ -2,7 +2,8 @@
 /// the loop (`HistoryReads`): a reply to a client that still waits for a page goes out after it.
 /// Other clients' replies, and publications, wait for nothing.
 ///
-/// Clients are told apart by their ROUTER routing id, the envelope's first frame.
+/// Clients are told apart by their envelope (`ClientKey`): the ROUTER routing id, and behind a
+/// broker the client's address within its connection.
 ///
 /// It also bounds the pages waiting to be read or sent: at most `pagesPerClient` for one client and
 /// `pagesInAll` for the daemon, so that a client pipelining pages (or many clients filling gaps at
@@ -27,7 +28,7 @@ struct ReplyOrder {
 
     /// Why a page for the client of `envelope` cannot be asked for now; nil when it can.
     func refusal(for envelope: [[UInt8]]) -> String? {
-        let own = waiting[Self.client(envelope)]?.count { if case .page = $0 { true } else { false } } ?? 0
+        let own = waiting[ClientKey.of(envelope[...])]?.count { if case .page = $0 { true } else { false } } ?? 0
         if own >= Self.pagesPerClient {
             return
                 "This client already waits for \(Self.pagesPerClient) history pages; ask for the next once one arrives."
@@ -42,7 +43,7 @@ struct ReplyOrder {
     mutating func expectPage(for envelope: [[UInt8]]) -> Int {
         nextTicket += 1
         pages += 1
-        waiting[Self.client(envelope), default: []].append(.page(nextTicket))
+        waiting[ClientKey.of(envelope[...]), default: []].append(.page(nextTicket))
         return nextTicket
     }
 
@@ -79,5 +80,6 @@ struct ReplyOrder {
         return ready
     }
 
-    private static func client(_ message: [[UInt8]]) -> [UInt8] { message.first ?? [] }
+    /// The client of `message`, an envelope and its body.
+    private static func client(_ message: [[UInt8]]) -> [UInt8] { ClientKey.of(message.dropLast()) }
 }

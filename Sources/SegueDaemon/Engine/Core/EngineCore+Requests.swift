@@ -52,7 +52,7 @@ extension EngineCore {
         } else if !isOverloaded {
             closeFrames(now: now, after: .commands)
         }
-        noteClient(frames[0], mutating: request.isMutating, now: now)
+        noteClient(ClientKey.of(envelope[...]), mutating: request.isMutating, now: now)
         if options.security != nil, request.isMutating, userID != ClientRole.controller.rawValue {
             reject(
                 envelope,
