@@ -11,7 +11,7 @@ import Foundation
 /// operator's `sqlite3`) do not take it: WAL mode lets them read beside the writer.
 final class WriterLock {
     let path: String
-    private let fd: Int32
+    let fd: Int32
 
     /// Takes the lock for the log at `logPath`, writing this process's pid into the lock file.
     init(logPath: String) throws(StoreError) {
@@ -48,7 +48,13 @@ final class WriterLock {
         _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
     }
 
-    deinit { close(fd) }
+    // Unlocked before the close: a `flock` belongs to the open file description, which a child
+    // spawned by another thread shares until its exec closes its copy (O_CLOEXEC), and which would
+    // hold the lock that long after this close. An unlock through any copy releases it for all.
+    deinit {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
 
     /// The pid the holder wrote, when it is there to read.
     private static func holder(_ fd: Int32) -> Int32? {

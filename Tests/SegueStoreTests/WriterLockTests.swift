@@ -46,6 +46,22 @@ import Testing
         second.close()
     }
 
+    /// Between its fork and its exec, a child spawned by another thread holds a copy of the lock
+    /// file's descriptor (O_CLOEXEC closes it only at the exec): closing the store must release the
+    /// lock all the same. A `dup` stands for that copy. (A CI run hit this: a store closed and
+    /// reopened in one test was refused while another test spawned a process.)
+    @Test func aCopyOfTheDescriptorDoesNotKeepTheLock() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        var lock: WriterLock? = try WriterLock(logPath: path)
+        let copy = dup(lock!.fd)
+        defer { close(copy) }
+        #expect(copy >= 0)
+        lock = nil
+        let again = try WriterLock(logPath: path)
+        #expect(again.fd >= 0)
+    }
+
     @Test func readersDoNotNeedTheLock() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("log.db")
