@@ -7,7 +7,9 @@ import Testing
     /// Runs tmux through posix_spawn and waitpid: tmux's server daemonizes from the first client, and
     /// Foundation's Process waits on it unreliably; only capture-pane's output is kept (via a file).
     static func tmux(_ arguments: [String]) throws -> String {
-        let output = NSTemporaryDirectory() + "segue-tmux-\(getpid()).txt"
+        // A file of its own per call: tests run in parallel, and one shared file had a capture read
+        // another's output, or nothing once the other unlinked it.
+        let output = NSTemporaryDirectory() + "segue-tmux-\(getpid())-\(UUID().uuidString).txt"
         defer { unlink(output) }
         let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
             separator: " ")
