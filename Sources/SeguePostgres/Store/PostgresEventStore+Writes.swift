@@ -72,25 +72,26 @@ extension PostgresEventStore {
     /// given for each shard.
     private func writeLease(raise: Bool, shards: [Int: Int64]?, _ frame: Int64, from: Int64?) throws(StoreError) {
         let order = shards?.keys.sorted()
-        let shards = leases == nil ? nil : shards
+        // The epochs to fence by: only when several daemons share the log.
+        let fence = leases == nil ? nil : shards
         var names = PostgresArray(of: .text)
         for row in FrameLeaseRows.names(shards: order) { names.append(row) }
         var parameters = PostgresParameters()
         parameters.append(names)
         parameters.append(StoreJSON.encode(["frame": .int(frame)]))
-        if shards != nil || !raise { parameters.append(from ?? 0) }
-        if let shards, let order {
+        if fence != nil || !raise { parameters.append(from ?? 0) }
+        if let fence, let order {
             var held = PostgresArray(of: .int8)
             var epochs = PostgresArray(of: .int8)
             for shard in order {
                 held.append(Int64(shard))
-                epochs.append(shards[shard] ?? 0)
+                epochs.append(fence[shard] ?? 0)
             }
             parameters.append(held)
             parameters.append(epochs)
         }
         let statement =
-            switch (raise, shards != nil) {
+            switch (raise, fence != nil) {
             case (true, false): Self.raiseLease
             case (false, false): Self.lowerLease
             case (true, true): Self.raiseFencedLease
@@ -99,16 +100,12 @@ extension PostgresEventStore {
         let action = "Cannot save the frame lease"
         try withWriter { writer throws(StoreError) in
             try writer.withSession { session throws(StoreError) in
-                let result = try mapped("\(action) at \(writer.location)") { () throws(PostgresError) in
-                    try session.connection.execute(statement, parameters)
+                // The fenced forms answer the shards whose epoch moved (NULL: written).
+                let stale = try mapped("\(action) at \(writer.location)") { () throws(PostgresError) in
+                    let result = try session.connection.execute(statement, parameters)
+                    return fence == nil ? nil : try result.string(0, 0)
                 }
-                guard shards != nil,
-                    let stale = try mapped(
-                        "\(action) at \(writer.location)",
-                        { () throws(PostgresError) in
-                            try result.string(0, 0)
-                        })
-                else { return }
+                guard let stale else { return }
                 throw StoreError(
                     kind: .postgres, sqlState: SQLState.fenced,
                     message: "\(action) at \(writer.location): another daemon took shard(s) \(stale) (a newer "

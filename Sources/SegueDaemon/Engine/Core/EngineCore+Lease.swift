@@ -75,6 +75,10 @@ extension EngineCore {
     /// A shard was taken: the lease must name it before any of its navigators is ticked.
     func leaseShards() { lease?.revoke(after: fleet.closedFrame) }
 
+    /// Shards were lost: a write asked for before covered them too, and one their fence refused holds
+    /// the others' ticks, so a new one is asked for at once; what is written stays good for the others.
+    func leaseShardsLeft() { lease?.revoke(after: .max) }
+
     /// Before a command is placed at the clock's frame: the frames the lease still holds open are
     /// passed over without ticks (they count as missed). Their ticks, published later, would be
     /// taken from a fleet that already holds the command, a frame or more before its logged frame.

@@ -177,9 +177,7 @@ extension EngineCore {
         let lost = Set(shards).intersection(led.keys)
         guard !lost.isEmpty else { return }
         for shard in lost { led[shard] = nil }
-        // A write asked for before covered the lost shards too, and one refused by their fence
-        // holds the others' ticks: a new one is asked for at once.
-        lease?.revoke(after: .max)
+        leaseShardsLeft()
         let names = fleet.navigators.keys.filter { lost.contains(map.shard(of: $0)) }
         for name in names {
             fleet.forget(name)
