@@ -49,7 +49,7 @@ extension CommandConfiguration {
         if path.last!.subcommands.isEmpty { return (path, handed + (terminated ? ["--"] : []) + rest) }
         // Options but no command: a missing command, not a bare `segue` (which prints help).
         if rest.isEmpty, !handed.isEmpty || terminated {
-            throw .missingCommand(path.map(\.name).joined(separator: " "))
+            throw .missingCommand(path.map(\.name).joined(separator: " "), among: path.last!.subcommands.map(\.name))
         }
         return (path, Array(rest))
     }

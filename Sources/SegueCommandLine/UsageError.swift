@@ -40,8 +40,9 @@ package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         UsageError("Unknown command '\(name)'.", command: command)
     }
 
-    package static func missingCommand(_ command: String) -> UsageError {
-        UsageError("Missing command.", command: command)
+    /// A command group given no subcommand (`segue gesture`): names the ones it has.
+    package static func missingCommand(_ command: String, among names: [String]) -> UsageError {
+        UsageError("Missing command; one of: \(names.joined(separator: ", ")).", command: command)
     }
 
     /// The two lines printed on stderr.

@@ -49,7 +49,9 @@ do {
         Output.line(command.help(path: words.joined(separator: " ")))
         exit(0)
     }
-    guard command.subcommands.isEmpty else { throw UsageError.missingCommand(words.joined(separator: " ")) }
+    guard command.subcommands.isEmpty else {
+        throw UsageError.missingCommand(words.joined(separator: " "), among: command.subcommands.map(\.name))
+    }
     let invocation: Invocation
     do {
         invocation = try Invocation(path: name, parsed: parsed, environment: ProcessInfo.processInfo.environment)

@@ -582,7 +582,10 @@ import Testing
         (["push"], "error: Missing expected argument '<navigator>'.\nSee 'segue push --help'.\n"),
         (["push", "main", "X", "--frobnicate"], "error: Unknown option '--frobnicate'.\nSee 'segue push --help'.\n"),
         (["frob"], "error: Unknown command 'frob'.\nSee 'segue --help'.\n"),
-        (["gesture"], "error: Missing command.\nSee 'segue gesture --help'.\n"),
+        (
+            ["gesture"],
+            "error: Missing command; one of: begin, update, finish, cancel, end.\nSee 'segue gesture --help'.\n"
+        ),
         (
             ["replay", "log.jsonl", "--wait-subscriber"],
             "error: Option '--wait-subscriber' needs '--publish <endpoint>'.\nSee 'segue replay --help'.\n"

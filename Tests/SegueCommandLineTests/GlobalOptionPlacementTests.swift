@@ -159,9 +159,12 @@ import Testing
             (["--json", "--help", "push"], parsed("segue", help: true)),
             (["gesture", "--endpoint", "tcp://h:1", "-h"], parsed("segue gesture", help: true)),
             (["--endpoint", "tcp://h:1", "push", "--help"], parsed("segue push", options: endpoint, help: true)),
-            (["--json"], .failed(.missingCommand("segue"))),
-            (["--"], .failed(.missingCommand("segue"))),
-            (["gesture", "--timeout", "2"], .failed(.missingCommand("segue gesture"))),
+            (["--json"], .failed(UsageError("Missing command; one of: push, gesture, export.", command: "segue"))),
+            (["--"], .failed(UsageError("Missing command; one of: push, gesture, export.", command: "segue"))),
+            (
+                ["gesture", "--timeout", "2"],
+                .failed(UsageError("Missing command; one of: end.", command: "segue gesture"))
+            ),
             ([], parsed("segue")),
         ] as [([String], Outcome)])
     func placements(argv: [String], outcome: Outcome) {
