@@ -141,7 +141,7 @@ enum GestureCommands {
             // The transition ended under the gesture: the daemon restarted (recovery cancels it) or
             // it sat idle past its timeout. Say how it ended, as --wait would, rather than what the
             // next step was told.
-            guard (error as? SegueClientError)?.code == .noTransition, let id = begun.transition,
+            guard error.code == .noTransition, let id = begun.transition,
                 let ended = try endOfTransition(id, of: navigator, after: begun.seq, client),
                 let type = ended.eventType
             else { throw error }

@@ -144,7 +144,7 @@ enum ReadCommands {
             _ = try client.state(navigator)
             return true
         } catch {
-            if (error as? SegueClientError)?.code == .unknownNavigator { return false }
+            if error.code == .unknownNavigator { return false }
             throw error
         }
     }
