@@ -79,7 +79,8 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence {
     /// a shard cannot lease frames its successor already read past.
     func raiseLease(shards: [Int: Int64]?, to frame: Int64) throws(StoreError)
     /// Lowers to `frame` the lease rows of `shards` that still hold `from` (a graceful stop gives back
-    /// the rest of its lease); a row another daemon raised since stays. Fenced as `raiseLease` is.
+    /// the rest of its lease); a row another daemon raised since stays. Fenced by shard: the rows of
+    /// the shards still led are lowered, and `SQLState.fenced` names the others.
     func lowerLease(shards: [Int: Int64]?, from: Int64, to frame: Int64) throws(StoreError)
     /// The newest snapshot of every navigator that has one, in navigator order.
     func latestSnapshots() throws(StoreError) -> [Snapshot]

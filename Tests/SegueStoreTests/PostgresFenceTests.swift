@@ -143,6 +143,27 @@ import Testing
         #expect(try Self.lease(store, shard: 1) == expected, "shard 1's row, held throughout: the same")
     }
 
+    /// A graceful stop gives back the rest of its lease shard by shard: one shard taken by another
+    /// daemon in the meantime keeps its row (its successor's), and the others are still lowered,
+    /// so their successors need not wait the lease out.
+    @Test func aLoweringCutsBackTheShardsStillLedWhenOneWasTaken() throws {
+        let place = try LogPlace(.postgres)
+        let store = try Self.store(place, holding: [0: 1, 1: 1])
+        try Self.setShards(place, [0: 1, 1: 1])
+        try store.raiseLease(shards: [0: 1, 1: 1], to: 80)
+        try Self.setShards(place, [0: 2, 1: 1])
+        #expect {
+            try store.lowerLease(shards: [0: 1, 1: 1], from: 80, to: 60)
+        } throws: { error in
+            let error = error as? StoreError
+            return error?.sqlState == SQLState.fenced
+                && error?.message.contains("took shard(s) 0 (a newer epoch)") == true
+                && error?.message.contains("the other shards' leases were cut back") == true
+        }
+        #expect(try Self.lease(store, shard: 0) == 80, "the taken shard's row stays as its successor read it")
+        #expect(try Self.lease(store, shard: 1) == 60, "the shard still led is cut back")
+    }
+
     /// A lease write during a takeover's epoch bump waits for it (`FOR SHARE`) and then sees the new
     /// epoch: refused, the row the new leader reads is the one it will keep reading.
     @Test func aLeaseWriteWaitsForAnEpochBumpAndIsRefusedAfterIt() throws {

@@ -33,8 +33,8 @@ extension PostgresEventStore {
     /// The fence of `segue_fence` in one statement (a lease write is no append: the log's end does
     /// not matter): each shard's row locked `FOR SHARE`, which waits for a takeover's epoch bump in
     /// progress and returns the row it wrote, and holds off a takeover until the write commits. The
-    /// write is made only when every epoch is the one given, and the statement returns the shards
-    /// whose epoch is not (none: written).
+    /// statement returns the shards whose epoch is not the one given (none: written); `write`
+    /// decides what it writes then (`fence.stale`, or `held` for the shards still led).
     static func fenced(_ write: String) -> String {
         """
         WITH held AS (
@@ -55,8 +55,18 @@ extension PostgresEventStore {
         "segue_raise_fenced_lease", fenced(raisedRows + ", fence WHERE fence.stale IS NULL\n" + raisedOnConflict),
         [.textArray, .text, .int8, .int8Array, .int8Array])
 
+    /// Unlike a raise, a lowering writes the rows of the shards still held even when another is
+    /// not: it only gives frames back, and the shards' successors start sooner for it.
     static let lowerFencedLease = PreparedStatement(
-        "segue_lower_fenced_lease", fenced(loweredRows + " AND (SELECT stale IS NULL FROM fence)"),
+        "segue_lower_fenced_lease",
+        fenced(
+            """
+            UPDATE snapshots SET state = $2
+            FROM unnest($1::text[], $4::bigint[], $5::bigint[]) AS asked(navigator, shard, epoch)
+            JOIN held ON held.shard = asked.shard AND held.epoch = asked.epoch
+            WHERE snapshots.navigator = asked.navigator AND snapshots.seq = 9223372036854775807
+                AND (snapshots.state::json->>'frame')::bigint = $3::bigint
+            """),
         [.textArray, .text, .int8, .int8Array, .int8Array])
 
     package func raiseLease(shards: [Int: Int64]?, to frame: Int64) throws(StoreError) {
@@ -109,7 +119,8 @@ extension PostgresEventStore {
                 throw StoreError(
                     kind: .postgres, sqlState: SQLState.fenced,
                     message: "\(action) at \(writer.location): another daemon took shard(s) \(stale) (a newer "
-                        + "epoch): this daemon no longer leads them; nothing was written")
+                        + "epoch): this daemon no longer leads them; "
+                        + (raise ? "nothing was written" : "the other shards' leases were cut back"))
             }
         }
     }
