@@ -39,7 +39,7 @@ enum PostgresDaemonBench {
         /// A new schema of its own, and the daemon's `--store-url` using it.
         func newLog(_ name: String) throws -> [String] {
             let schema = "segue_bench_\(getpid())_" + name.replacingOccurrences(of: "-", with: "_")
-            try PostgresConnection(ConnectionSettings(conninfo: conninfo)).execute("CREATE SCHEMA \(schema)")
+            try PostgresDaemonBench.connect(conninfo).execute("CREATE SCHEMA \(schema)")
             return ["--store-url", url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"]
         }
 
@@ -49,7 +49,7 @@ enum PostgresDaemonBench {
                 _ = try? Server.run(["/bin/bash", (try? Server.script()) ?? "", "remove", directory])
                 return
             }
-            guard let admin = try? PostgresConnection(ConnectionSettings(conninfo: conninfo)),
+            guard let admin = try? PostgresDaemonBench.connect(conninfo),
                 let result = try? admin.query(
                     "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'segue_bench_\(getpid())_%'")
             else { return }
@@ -99,11 +99,23 @@ enum PostgresDaemonBench {
         }
     }
 
+    /// A connection of the bench's own (the raw limit, schemas made and dropped). The server's
+    /// NOTICEs are what the bench expects (`DROP SCHEMA … CASCADE` lists every object it drops) and
+    /// are not shown; anything graver goes to stderr, apart from the figures.
+    static func connect(_ conninfo: String) throws(PostgresError) -> PostgresConnection {
+        var settings = try ConnectionSettings(conninfo: conninfo, applicationName: "segue-bench")
+        settings.notices = PostgresNoticeHandler { notice in
+            guard notice.severity != "NOTICE" else { return }
+            FileHandle.standardError.write(Data("PostgreSQL \(notice.severity): \(notice)\n".utf8))
+        }
+        return try PostgresConnection(settings)
+    }
+
     /// A connection that times the raw one-row `INSERT` and its commit (`PostgresStoreBench.timeRawInsert`)
     /// on a table of its own schema.
     static func rawProbe(_ server: Server) throws -> (Int) throws -> Int64 {
         let schema = "segue_bench_\(getpid())_raw"
-        let connection = try PostgresConnection(ConnectionSettings(conninfo: server.conninfo))
+        let connection = try connect(server.conninfo)
         try connection.execute(
             "CREATE SCHEMA \(schema); SET search_path = \(schema); SET synchronous_commit = on; "
                 + "CREATE TABLE raw_insert (seq bigint PRIMARY KEY, data json)")

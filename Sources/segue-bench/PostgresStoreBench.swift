@@ -44,11 +44,11 @@ enum PostgresStoreBench {
         -> Figures
     {
         let schema = "segue_bench_\(getpid())"
-        let admin = try PostgresConnection(ConnectionSettings(conninfo: conninfo))
+        let admin = try PostgresDaemonBench.connect(conninfo)
         try admin.execute("CREATE SCHEMA \(schema)")
         defer { _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE") }
         let scoped = conninfo + " options='-c search_path=\(schema)'"
-        let raw = try PostgresConnection(ConnectionSettings(conninfo: scoped))
+        let raw = try PostgresDaemonBench.connect(scoped)
         try raw.execute("SET synchronous_commit = on; CREATE TABLE raw_insert (seq bigint PRIMARY KEY, data json)")
         let store = try PostgresEventStore(conninfo: scoped, durability: .full)
         defer { store.close() }
