@@ -241,6 +241,28 @@ import Testing
         #expect(events.last?["digest"]?.stringValue?.count == 64)
     }
 
+    /// Clients take turns for the history thread: one with four long pages waiting holds another's
+    /// short page up by the page being read, not by all four. (In the order asked, the short page
+    /// came after all four, and all four replies were in by the time it was answered.)
+    @Test func clientsTakeTurnsForHistoryPages() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        try Self.longLog(c, pairs: 1_500)
+        let other = try TestClient(endpoint: daemon.commandEndpoint)
+        #expect(try other.call(["cmd": "ping"])["ok"] == true, "connected")
+        for i in 0..<4 { try Self.ask(c, ["cmd": "history", "id": .string("long\(i)"), "limit": 10_000]) }
+        usleep(50_000)  // for the loop to take in all four first: it reads its clients in turn too
+        try Self.ask(other, ["cmd": "history", "id": "short", "navigator": "long", "limit": 10])
+        #expect(try other.receive(timeout: .seconds(60))["id"] == "short")
+        var before: [JSON] = []
+        while let reply = try? c.receive(timeout: .milliseconds(50)) { before.append(reply["id"] ?? .null) }
+        // Two at most when the short page came in as the first long one ended; in the order asked, four.
+        #expect(before.count < 4, "long pages answered before the short one: \(before)")
+        let after = try (before.count..<4).map { _ in try c.receive(timeout: .seconds(60))["id"] ?? .null }
+        #expect(before + after == (0..<4).map { .string("long\($0)") }, "one client's pages in its order")
+    }
+
     /// A client waits for at most 8 pages at a time; more get `unavailable` at once, in their turn.
     /// At SIGTERM the page being read is finished and the others are answered `unavailable`, so a
     /// queue of long pages does not hold the stop past systemd's timeout.

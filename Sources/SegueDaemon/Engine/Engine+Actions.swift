@@ -117,7 +117,7 @@ extension Engine {
             return sendReply(envelope + [Reply.error(id: query.id, .unavailable, refusal).serializedBytes()])
         }
         let ticket = replyOrder.expectPage(for: envelope)
-        historyReads.answer(query) { [weak self] body in
+        historyReads.answer(query, for: ClientKey.of(envelope[...])) { [weak self] body in
             self?.perform { engine in
                 for message in engine.replyOrder.pageRead(ticket, envelope + [body]) {
                     _ = try? engine.router?.sendMultipart(message, dontWait: true)

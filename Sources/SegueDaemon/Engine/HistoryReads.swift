@@ -9,9 +9,14 @@ import Synchronization
 /// A page of thousands of events takes tens to hundreds of milliseconds to read, fold for its
 /// digests and encode: on the loop's thread that was as many missed frames for every subscriber, and
 /// on the store's shared reader it would hold up the loop's own reads (command ids) as long. Pages
-/// are read one at a time, in the order asked; the loop bounds how many wait (`ReplyOrder`).
+/// are read one at a time, clients taking turns (`TakingTurns`), each client's in the order it
+/// asked: a client with eight long pages waiting holds another's up by one page, not eight. The
+/// loop bounds how many wait (`ReplyOrder`).
 final class HistoryReads: @unchecked Sendable {
     private let queue = DispatchQueue(label: "segue.history")
+    private typealias Page = (query: HistoryQuery, deliver: @Sendable ([UInt8]) -> Void)
+    /// The pages not started yet; each job on `queue` takes the next in turn, whoever asked for it.
+    private let pages = Mutex(TakingTurns<[UInt8], Page>())
     private let store: any EventStoring
     /// Opened at the first request; touched only on `queue`.
     private var reader: (any PastReading)?
@@ -20,13 +25,16 @@ final class HistoryReads: @unchecked Sendable {
 
     init(store: any EventStoring) { self.store = store }
 
-    /// Reads and folds the page on the history thread, then hands its reply to `deliver` (there).
-    func answer(_ query: HistoryQuery, deliver: @escaping @Sendable ([UInt8]) -> Void) {
+    /// Reads and folds the page on the history thread, in `client`'s turn (`ClientKey`), then hands
+    /// its reply to `deliver` (there).
+    func answer(_ query: HistoryQuery, for client: [UInt8], deliver: @escaping @Sendable ([UInt8]) -> Void) {
+        pages.withLock { $0.append((query, deliver), for: client) }
         queue.async { [self] in
             // A pool thread may have inherited the loop's realtime policy: a long page must not
             // compete with frames at their priority.
             BackgroundThread.leaveRealtimePolicy()
-            deliver(page(query).serializedBytes())
+            guard let next = pages.withLock({ $0.next() }) else { return }
+            next.deliver(page(next.query).serializedBytes())
         }
     }
 
