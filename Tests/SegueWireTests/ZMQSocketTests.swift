@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import SegueWire
@@ -254,7 +255,42 @@ import Testing
         try dualStack.bind("tcp://127.0.0.1:*")
         #expect(try dualStack.lastEndpoint.hasPrefix("tcp://[::ffff:127.0.0.1]:"))
     }
+
+    /// A bracketed IPv6 host works for bind and connect without the caller asking for IPv6
+    /// (libzmq alone answers `ENODEV`); a socket that never names one stays IPv4 only.
+    @Test(.enabled(if: loopbackIPv6, "needs ::1 on the loopback interface"))
+    func aBracketedIPv6HostBindsAndConnects() throws {
+        let context = try ZMQContext()
+        let router = try ZMQSocket(context, .router)
+        try router.setReceiveTimeout(arrivalTimeout)
+        try router.bind("tcp://[::1]:*")
+        let endpoint = try router.lastEndpoint
+        #expect(endpoint.hasPrefix("tcp://[::1]:"))
+        let dealer = try ZMQSocket(context, .dealer)
+        try dealer.connect(endpoint)
+        try dealer.send("over IPv6")
+        #expect(text(try router.receiveMultipart()?.last) == "over IPv6")
+
+        let plain = try ZMQSocket(context, .router)
+        try plain.bind("tcp://127.0.0.1:*")
+        #expect(try plain.lastEndpoint.hasPrefix("tcp://127.0.0.1:"), "no IPv6 unless an endpoint names it")
+    }
 }
+
+/// Whether this machine's loopback has `::1` (a kernel booted with `ipv6.disable=1` has none).
+let loopbackIPv6: Bool = {
+    let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in6()
+    address.sin6_family = sa_family_t(AF_INET6)
+    address.sin6_addr = in6addr_loopback
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+        }
+    }
+}()
 
 /// Two PAIR sockets connected over inproc, with a receive timeout.
 func inprocPair(_ context: ZMQContext) throws -> (ZMQSocket, ZMQSocket) {

@@ -85,13 +85,22 @@ package final class ZMQSocket {
     /// `ipc:///run/segue/cmd` or `inproc://name`.
     package func bind(_ endpoint: String) throws(ZMQError) {
         let socket = try open("zmq_bind")
+        try enableIPv6IfNamed(endpoint)
         try ZMQ.check("zmq_bind(\(endpoint))") { zmq_bind(socket, endpoint) }
     }
 
     /// Connects to an endpoint; libzmq connects (and reconnects) in the background.
     package func connect(_ endpoint: String) throws(ZMQError) {
         let socket = try open("zmq_connect")
+        try enableIPv6IfNamed(endpoint)
         try ZMQ.check("zmq_connect(\(endpoint))") { zmq_connect(socket, endpoint) }
+    }
+
+    /// libzmq leaves IPv6 off unless asked (`ZMQ_IPV6`), and then refuses `tcp://[::1]:7400` with
+    /// `ENODEV`. It is turned on for a bracketed IPv6 host only: on for every endpoint, a name such
+    /// as `localhost` could resolve to `::1` and miss a peer listening on 127.0.0.1.
+    private func enableIPv6IfNamed(_ endpoint: String) throws(ZMQError) {
+        if endpoint.hasPrefix("tcp://[") { try setIPv6(true) }
     }
 
     /// Stops listening on an endpoint given to ``bind(_:)`` (for a wildcard, pass ``lastEndpoint``).
@@ -204,12 +213,16 @@ package final class ZMQSocket {
         guard try ZMQ.call("zmq_msg_recv", { zmq_msg_recv(message, socket, flags) }) != nil else { return nil }
         let size = zmq_msg_size(message)
         // An empty frame (a REQ-style delimiter) allocates nothing.
-        let bytes = size == 0 ? [] : [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            if size > 0, let data = zmq_msg_data(message) {
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: data, count: size))
+        let bytes =
+            size == 0
+            ? []
+            : [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                if size > 0, let data = zmq_msg_data(message) {
+                    UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                        from: UnsafeRawBufferPointer(start: data, count: size))
+                }
+                count = size
             }
-            count = size
-        }
         let more = zmq_msg_more(message) == 1
         var properties: [String: String] = [:]
         if !more {
