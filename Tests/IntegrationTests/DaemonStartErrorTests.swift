@@ -27,6 +27,15 @@ import Testing
         Case(
             config: nil, arguments: ["--frobnicate"], status: 64,
             output: "segued: unknown option '--frobnicate'\nRun 'segued --help' for usage.\n"),
+        // A host name passes as an endpoint but cannot be bound: the check says so, not the start.
+        Case(
+            config: #"{"command": ["tcp://localhost:7985"]}"#, arguments: ["--check-config"], status: 78,
+            output: "segued: config error at $.command[0]: 'tcp://localhost:7985' binds host 'localhost', which "
+                + "is neither an address nor a network interface of this machine;"),
+        Case(
+            config: nil, arguments: ["--check-config", "--publish", "tcp://segue.invalid:7986"], status: 64,
+            output: "segued: invalid value 'tcp://segue.invalid:7986' for '--publish': 'tcp://segue.invalid:7986' "
+                + "binds host 'segue.invalid',"),
     ]
 
     @Test(arguments: cases) func aStartThatFailsSaysWhyInOneRecord(_ c: Case) throws {

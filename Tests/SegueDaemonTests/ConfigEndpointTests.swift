@@ -30,6 +30,27 @@ import Testing
         #expect(Endpoint.isNonLoopbackTCP(text) == nonLoopback)
     }
 
+    /// (endpoint, whether this machine can bind it): an address, an interface or `*`, never a host
+    /// name, which only `cluster.advertise` (an endpoint others connect to) may use.
+    static let binding: [(String, Bool)] = [
+        ("tcp://127.0.0.1:7400", true), ("tcp://0.0.0.0:*", true), ("tcp://*:7400", true),
+        ("tcp://[::1]:7400", true), ("tcp://lo:7400", true), ("ipc:///run/segue/command.sock", true),
+        ("inproc://commands", true), ("tcp://localhost:7400", false), ("tcp://segue.example.com:7400", false),
+        ("tcp://no-such-interface0:7400", false), ("tcp://127.0.0.1.example.com:7400", false),
+    ]
+
+    @Test(arguments: binding)
+    func onlyAnAddressOrAnInterfaceIsBound(text: String, bindable: Bool) throws {
+        #expect(try Endpoint(parsing: text).description == text, "parses either way")
+        do throws(EndpointError) {
+            _ = try Endpoint(binding: text)
+            #expect(bindable)
+        } catch {
+            #expect(!bindable, "\(error)")
+            #expect(error.reason.contains("not a host name: write tcp://127.0.0.1:7400 for loopback"), "\(error)")
+        }
+    }
+
     static let invalid: [(String, String)] = [
         ("tcp://127.0.0.1:0", "'tcp://127.0.0.1:0' has port '0'; use 1 to 65535, or * for any free port"),
         ("tcp://127.0.0.1:+80", "'tcp://127.0.0.1:+80' has port '+80'; use 1 to 65535, or * for any free port"),

@@ -147,7 +147,7 @@ extension DaemonConfig {
                 store = try StoreConfig.read(url: value)
             case .command, .publish, .publishFrames:
                 let endpoint: Endpoint
-                do throws(EndpointError) { endpoint = try Endpoint(parsing: value) } catch {
+                do throws(EndpointError) { endpoint = try Endpoint(binding: value) } catch {
                     throw invalid(error.reason)
                 }
                 switch option {

@@ -113,7 +113,7 @@ extension DaemonConfig {
         for (index, value) in list.enumerated() {
             let text = try ConfigReader.string(value, at: path.index(index))
             do throws(EndpointError) {
-                let endpoint = try Endpoint(parsing: text)
+                let endpoint = try Endpoint(binding: text)
                 guard !endpoints.contains(endpoint) else { throw EndpointError("'\(text)' is listed twice") }
                 endpoints.append(endpoint)
             } catch {

@@ -1,11 +1,14 @@
-/// A ZeroMQ endpoint the daemon binds: `tcp://host:port`, `ipc://path` or `inproc://name`, checked
-/// when the config is read so that a typo fails start-up with its path instead of a bare `EINVAL`
-/// from `zmq_bind` later.
+import Glibc
+
+/// A ZeroMQ endpoint: `tcp://host:port`, `ipc://path` or `inproc://name`, checked when the config
+/// is read so that a typo fails start-up with its path instead of a bare `EINVAL` from `zmq_bind`
+/// later.
 ///
-/// What is accepted follows zmq_tcp(7), zmq_ipc(7) and zmq_inproc(7) for binding: a tcp host is an
-/// IPv4 address, a bracketed IPv6 address, a host name, an interface name or `*` (all interfaces); the
+/// What is accepted follows zmq_tcp(7), zmq_ipc(7) and zmq_inproc(7): a tcp host is an IPv4
+/// address, a bracketed IPv6 address, a host name, an interface name or `*` (all interfaces); the
 /// port is 1 to 65535 or `*` (an ephemeral port, which the daemon logs). An ipc path is a file path or,
-/// Linux only, `@name` in the abstract namespace; it must fit `sun_path` (107 bytes).
+/// Linux only, `@name` in the abstract namespace; it must fit `sun_path` (107 bytes). An endpoint the
+/// daemon binds (`init(binding:)`) takes no host name: libzmq binds an address or an interface.
 package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     package enum Transport: String, Sendable {
         case tcp, ipc, inproc
@@ -42,6 +45,27 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         }
         self.transport = transport
         self.address = address
+    }
+
+    /// An endpoint to bind on this machine: as `init(parsing:)`, and a tcp host other than `*` or an
+    /// address must be one of its network interfaces. zmq_tcp(7) binds an address or an interface
+    /// name, never a host name: `tcp://localhost:7400` would pass the config check and then fail
+    /// `zmq_bind` with `ENODEV` at start.
+    package init(binding text: String) throws(EndpointError) {
+        try self.init(parsing: text)
+        guard transport == .tcp, let host = tcpHost, host != "*", !address.hasPrefix("["),
+            !Self.isIPv4Address(host), if_nametoindex(host) == 0
+        else { return }
+        let port = address[address.index(after: address.lastIndex(of: ":")!)...]
+        throw EndpointError(
+            "'\(text)' binds host '\(host)', which is neither an address nor a network interface of this "
+                + "machine; libzmq binds an address or an interface, not a host name: write tcp://127.0.0.1:\(port) "
+                + "for loopback, or the address to listen on")
+    }
+
+    private static func isIPv4Address(_ host: String) -> Bool {
+        var address = in_addr()
+        return inet_pton(AF_INET, host, &address) == 1
     }
 
     /// The host part of a tcp endpoint, brackets removed; `nil` for other transports.
