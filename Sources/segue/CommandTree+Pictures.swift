@@ -11,7 +11,10 @@ enum PictureOptions {
     static let to = Option<LogWindow.Bound>(
         "to", value: "seq|time", help: "Stop after this seq, or at this time (as --from).")
     static let frameRate = Option<FrameRate>(
-        "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log).")
+        "frame-rate", value: "hz",
+        help:
+            "The daemon's frame rate, for a log that cannot tell (default: read from the log; a rate it contradicts is refused)."
+    )
     static let output = Option<PictureFile>(
         "output", short: "o", value: "file", completion: .file, help: "Write here: a .svg or .html file.")
     static let scale = Option<PixelsPerSecond>(

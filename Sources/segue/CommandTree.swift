@@ -337,7 +337,9 @@ enum CommandTree {
                             "to", value: "seq",
                             help: "Stop after this seq: its ticks run up to the frame of the next event in the log."),
                         OptionSpec(
-                            "frame-rate", value: "hz", help: "The daemon's frame rate (default: inferred from the log)."
+                            "frame-rate", value: "hz",
+                            help:
+                                "The daemon's frame rate, for a log that cannot tell (default: read from the log; a rate it contradicts is refused)."
                         ),
                         OptionSpec(
                             "presentation-delay", value: "duration",

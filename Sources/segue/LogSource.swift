@@ -82,29 +82,56 @@ enum LogSource {
         return events
     }
 
+    /// The rate to read `events` at: the log's own, or `given` (`--frame-rate`) where the log cannot
+    /// tell (60 Hz for no events). A given rate the log's events fit worse than its own is refused:
+    /// every frame number would be read as another instant (ticks at the wrong times, a session drawn
+    /// decades away).
+    static func frameRate(_ events: [EventRecord], given: Int?) throws -> Int {
+        let inferred = inferFrameRate(events)
+        let sample = events.prefix(rateSample)
+        if let given, let inferred, given != inferred,
+            (fit(of: given, sample) ?? -1) < (fit(of: inferred, sample) ?? 0)
+        {
+            throw UsageError(
+                "--frame-rate \(given) does not match the log, which was recorded at \(inferred) Hz: its events' "
+                    + "times fall outside their frames at \(given) Hz. Leave --frame-rate out (the log's rate is "
+                    + "read from it) or pass \(inferred).")
+        }
+        guard let rate = given ?? inferred ?? (events.isEmpty ? 60 : nil) else {
+            throw IOFailure("Cannot tell the log's frame rate; pass --frame-rate.")
+        }
+        return rate
+    }
+
+    /// How many events the frame rate is inferred from.
+    private static let rateSample = 200
+
     /// The frame rate a log was recorded at: the one rate whose clock puts every event's time in
     /// its frame (frame F−1's instant < time ≤ frame F's instant, up to the log's monotonic clamp).
     static func inferFrameRate(_ events: [EventRecord]) -> Int? {
-        let sample = events.prefix(200)
-        guard !sample.isEmpty else { return nil }
+        let sample = events.prefix(rateSample)
         // frame ≈ time × rate / 10⁹, so the rate is within one of this estimate.
         guard let e0 = sample.first(where: { $0.time > 0 }) else { return nil }
         let estimate = Int((Double(e0.frame) * 1e9 / Double(e0.time)).rounded())
         var best: (rate: Int, score: Int)?
-        for rate in (estimate - 1)...(estimate + 1) where FrameClock.supportedRates.contains(rate) {
-            let clock = try! FrameClock(rate: rate)
-            var score = 0
-            var fits = true
-            for e in sample {
-                guard clock.instant(ofFrame: e.frame - 1) < e.time else {
-                    fits = false
-                    break
-                }
-                if clock.instant(ofFrame: e.frame) >= e.time { score += 1 }
-            }
-            if fits, score > (best?.score ?? 0) { best = (rate, score) }
+        for rate in (estimate - 1)...(estimate + 1) {
+            if let score = fit(of: rate, sample), score > (best?.score ?? 0) { best = (rate, score) }
         }
         return best?.rate
+    }
+
+    /// How many of `sample`'s events fall in their frame at `rate`; nil when one's time is at or before
+    /// the frame ahead of its own (it cannot have been recorded at this rate), or when segued does not
+    /// run at `rate`.
+    private static func fit(of rate: Int, _ sample: ArraySlice<EventRecord>) -> Int? {
+        guard FrameClock.supportedRates.contains(rate) else { return nil }
+        let clock = try! FrameClock(rate: rate)
+        var score = 0
+        for e in sample {
+            guard clock.instant(ofFrame: e.frame - 1) < e.time else { return nil }
+            if clock.instant(ofFrame: e.frame) >= e.time { score += 1 }
+        }
+        return score
     }
 
     /// Refuses a `--navigator` the log does not hold, naming those it does: a picture or replay of

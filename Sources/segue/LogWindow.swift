@@ -79,10 +79,7 @@ struct LogWindow {
         }
         let navigator = try inv.parsed.value(PictureOptions.navigator)
         if let navigator { try LogSource.requireNavigator(navigator, in: all, path) }
-        guard let clockRate = rate ?? LogSource.inferFrameRate(all) else {
-            throw IOFailure("Cannot tell the log's frame rate; pass --frame-rate.")
-        }
-        let clock = try FrameClock(rate: clockRate)
+        let clock = try FrameClock(rate: LogSource.frameRate(all, given: rate))
         let (kept, stopBefore) = cut(all, to: to, clock: clock)
         var startFrame = Int64.min
         if case .seq(let seq)? = from {

@@ -31,15 +31,10 @@ enum ReplayCommand {
             stopBefore = last.frame
             events.removeLast()
         }
-        let rate: Int
-        if let given = inv.parsed.value("frame-rate") {
-            rate = try ParsedArguments.read(given, as: FrameRate.self, for: "--frame-rate").hz
-        } else {
-            guard let inferred = LogSource.inferFrameRate(events) ?? (events.isEmpty ? 60 : nil) else {
-                throw IOFailure("Cannot tell the log's frame rate; pass --frame-rate.")
-            }
-            rate = inferred
+        let given = try inv.parsed.value("frame-rate").map {
+            try ParsedArguments.read($0, as: FrameRate.self, for: "--frame-rate").hz
         }
+        let rate = try LogSource.frameRate(events, given: given)
         let replayed = try check(events, from: from, navigator: navigator, path: path)
         let clock = try FrameClock(rate: rate)
         let startFrame = events.first { $0.seq >= from }?.frame ?? .max
