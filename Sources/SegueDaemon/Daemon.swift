@@ -44,6 +44,10 @@ package enum Daemon {
                 if let store = try StoreOpening.check(config.store) {
                     FileHandle.standardError.write(Data("segued: store: \(store)\n".utf8))
                 }
+                try StoreOpening.checkFrameRate(config)
+            } catch let mismatch as FrameRateMismatch {
+                FileHandle.standardError.write(Data("segued: config error at $.frameRate: \(mismatch)\n".utf8))
+                return 78
             } catch {
                 let reason = (error as? StoreError).map(\.message) ?? "\(error)"
                 FileHandle.standardError.write(Data("segued: store error at $.store: \(reason)\n".utf8))

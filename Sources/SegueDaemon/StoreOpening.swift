@@ -1,4 +1,5 @@
 import Foundation
+import SegueCore
 import SeguePostgres
 import SegueStore
 
@@ -121,6 +122,27 @@ enum StoreOpening {
         let settings = try ConnectionSettings(conninfo: conninfo)
         let check = try PostgresStoreCheck(settings: settings)
         return "PostgreSQL at \(settings.redacted): \(check.summary)"
+    }
+
+    /// `--check-config`: a log that exists was started at one frame rate, which its first event (a
+    /// navigator's creation) records, and a start at another is refused (`FrameRateMismatch`). Read
+    /// only, beside a segued that may be running on the log.
+    static func checkFrameRate(_ config: DaemonConfig) throws {
+        let first: EventRecord?
+        switch config.store {
+        case .sqlite:
+            let path = (config.dataDir as NSString).appendingPathComponent("segue.db")
+            guard FileManager.default.fileExists(atPath: path) else { return }
+            first = try EventLog(path: path).firstEvent()
+        case .postgres(let conninfo):
+            let settings = try ConnectionSettings(conninfo: conninfo)
+            guard try PostgresStoreCheck(settings: settings).schemaVersion > 0 else { return }
+            first = try PostgresEventLog(conninfo: conninfo).firstEvent()
+        }
+        guard let first, first.type == "navigator.created", let rate = first.data["frameRate"]?.int64Value,
+            rate != config.frameRate
+        else { return }
+        throw FrameRateMismatch(logRate: Int(rate), navigator: first.navigator, configuredRate: config.frameRate)
     }
 }
 

@@ -40,6 +40,13 @@ package final class EventLog: EventSequence, @unchecked Sendable {
         try reader.forEachEvent(after: seq, body)
     }
 
+    /// The log's first event (the creation of its first navigator), nil for an empty log.
+    package func firstEvent() throws(StoreError) -> EventRecord? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try reader.events(after: 0, navigator: nil, limit: 1).first
+    }
+
     /// SQLite's full `PRAGMA integrity_check`: the problems found, empty when the file is sound.
     package func integrityCheck() throws(StoreError) -> [String] {
         lock.lock()

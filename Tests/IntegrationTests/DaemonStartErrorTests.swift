@@ -38,6 +38,29 @@ import Testing
                 + "binds host 'segue.invalid',"),
     ]
 
+    /// A log keeps the frame rate it was started at: `--check-config` reads it from the log (read
+    /// only) and refuses another rate as the start would, before an upgrade or a change finds out.
+    @Test func checkConfigRefusesAnotherFrameRateThanTheLogs() throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        func check(_ rate: String) throws -> (status: Int32, output: String) {
+            let result = try Reliability.run(
+                DaemonProcess.binary("segued"), ["--check-config", "--data-dir", dir, "--frame-rate", rate])
+            return (result.status, result.output)
+        }
+        #expect(try check("30").status == 0, "no log yet: any rate")
+        let daemon = try DaemonProcess(dataDir: dir, store: .sqlite)
+        _ = try TestClient(endpoint: daemon.commandEndpoint).ok(["cmd": "create", "navigator": "main", "root": "Home"])
+        let refused = try check("30")
+        #expect(refused.status == 78, "\(refused.output)")
+        #expect(
+            refused.output.hasPrefix(
+                "segued: config error at $.frameRate: the log numbers its frames at 60 Hz (navigator \"main\" was "
+                    + "created at that rate), not 30 Hz"), "\(refused.output)")
+        #expect(try check("60").status == 0, "checked beside the running daemon")
+        #expect(daemon.stop() == 0)
+        #expect(try check("30").status == 78)
+    }
+
     @Test(arguments: cases) func aStartThatFailsSaysWhyInOneRecord(_ c: Case) throws {
         let dir = DaemonProcess.temporaryDirectory()
         var arguments = c.arguments + ["--data-dir", dir + "/data"]

@@ -32,6 +32,11 @@ import Testing
         try c.ok(["cmd": "create", "navigator": "r", "root": "Home"])
         #expect(daemon.stop() == 0)
         #expect(try check().contains(": schema version 4, current"))
+        let otherRate = try Reliability.run(
+            DaemonProcess.binary("segued"),
+            ["--check-config", "--config", config, "--data-dir", dir + "/data", "--frame-rate", "30"])
+        #expect(otherRate.status == 78, "a start at another rate is refused, so the check refuses it too")
+        #expect(otherRate.output.contains("config error at $.frameRate: the log numbers its frames at 60 Hz"))
 
         // Back to what version 3 left: the next start rewrites the tables.
         try server.admin().execute(

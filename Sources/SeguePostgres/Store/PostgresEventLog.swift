@@ -43,6 +43,11 @@ package final class PostgresEventLog: EventSequence {
         try reader.forEachEvent(after: seq, body)
     }
 
+    /// The log's first event (the creation of its first navigator), nil for an empty log.
+    package func firstEvent() throws(StoreError) -> EventRecord? {
+        try reader.events(after: 0, navigator: nil, limit: 1).first
+    }
+
     /// The server's check of the log's invariants, findings as sentences; empty when sound.
     package func integrityCheck() throws(StoreError) -> [String] { try reader.integrityCheck() }
 }
