@@ -34,7 +34,8 @@ extension DaemonConfig {
           --version              show the version and exit
 
         Options override the config file. Endpoints: tcp://HOST:PORT, ipc://PATH, inproc://NAME.
-        Exit status: 0 success, 64 command-line error, 78 config file error.
+        Exit status: 0 success, 1 could not start (store, endpoint) or stopped on an error, 64 command-line error,
+        78 config error.
 
         """
 
