@@ -126,7 +126,10 @@ struct RawPrompt {
         return (env["HOME"] ?? ".") + "/.segue_history"
     }
 
+    /// Runs the prompt until `quit` or Ctrl-D; exit status 1 if any reply was `ok: false`, as for
+    /// requests from the argument or stdin.
     func run() throws {
+        var refused = false
         var editor = LineEditor()
         editor.history =
             (try? String(contentsOfFile: Self.historyFile, encoding: .utf8))?.split(separator: "\n").map(String.init)
@@ -150,11 +153,12 @@ struct RawPrompt {
             } catch let error as UsageError {
                 Output.error("error: \(error.message)")
             } catch is Exit {
-                continue
+                refused = true
             } catch let error as SegueClientError {
                 Output.error("error: \(error)")
             }
         }
+        if refused { throw Exit(.rejected) }
     }
 
     /// A request from a line: a JSON object as it is, or words: `ping`, `state main`,

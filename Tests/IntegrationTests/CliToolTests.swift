@@ -286,7 +286,8 @@ import Testing
         defer { d.stop() }
         let directory = DaemonProcess.temporaryDirectory()
         let session = try CliWatchLayoutTests.start(
-            "raw; stty -a > \(directory)/stty; sleep 10", columns: 150, rows: 30, daemon: d,
+            "raw; echo $? > \(directory)/status; stty -a > \(directory)/stty; sleep 10", columns: 150, rows: 30,
+            daemon: d,
             environment: "SEGUE_HISTORY=\(directory)/history")
         defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
         _ = try CliWatchTests.capture(session) { $0.contains("segue> ") }
@@ -306,6 +307,8 @@ import Testing
         #expect(settings.isSuperset(of: ["icanon", "echo", "isig"]), "raw mode undone: \(settings)")
         let kept = try String(contentsOfFile: directory + "/history", encoding: .utf8)
         #expect(kept == "create main root=Home\nstate main\ncreate main root=Home\n")
+        let status = try String(contentsOfFile: directory + "/status", encoding: .utf8)
+        #expect(status == "1\n", "a reply was ok: false, as from stdin")
     }
 
     @Test func pingCountPrintsRoundTripStatistics() throws {
