@@ -211,6 +211,13 @@ enum GestureCommands {
     /// created with `retarget`, `cancel` of a clock-driven transition then reverses it).
     static func completion(_ inv: Invocation) throws(UsageError) -> (Double, TimingCurve?) {
         let speed = try inv.double("completion-speed") ?? 1
+        let speeds = NavigationCommand.completionSpeeds
+        guard speeds.contains(speed) else {
+            throw UsageError.invalidValue(
+                inv.parsed.value("completion-speed") ?? "", for: "--completion-speed",
+                "expected a speed from \(speeds.lowerBound) to \(Int(speeds.upperBound)) (1 is the animator's own pace)"
+            )
+        }
         var curve: TimingCurve?
         if let c = inv.parsed.value("completion-curve") {
             do { curve = try TimingCurve(json: try ArgumentValues.curve(c, for: "--completion-curve")) } catch let error
@@ -218,6 +225,12 @@ enum GestureCommands {
             {
                 throw UsageError.invalidValue(c, for: "--completion-curve", error.message)
             } catch let error as UsageError { throw error } catch { throw UsageError(String(describing: error)) }
+            if let curve, !NavigationCommand.isCompletionCurve(curve) {
+                throw UsageError.invalidValue(
+                    c, for: "--completion-curve",
+                    "expected a curve name or a bezier, not a spring: a completion has no "
+                        + "duration of its own")
+            }
         }
         return (speed, curve)
     }

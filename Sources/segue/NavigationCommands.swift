@@ -5,6 +5,31 @@ import SegueCore
 
 /// create, close, push, pop, pop-to, pop-to-root, set, present, dismiss.
 enum NavigationCommands {
+    /// `create`'s options by the config member each sets, for a refusal of the daemon's rules.
+    private static let configOptions = [
+        "endRule.threshold": "threshold", "endRule.velocityImpact": "velocity-impact",
+        "endRule.flingVelocity": "fling-velocity", "interactionTimeout": "interaction-timeout",
+        "queueLimit": "queue-limit", "container": "container", "animators": "animators",
+    ]
+
+    /// A config the daemon's rules refuse, as the usage error of the option that set the value:
+    /// checked before anything is sent, like every other value (docs/cli.md).
+    private static func usage(_ error: CoreError, _ inv: Invocation) -> UsageError {
+        let message = error.message.hasPrefix("config.") ? String(error.message.dropFirst(7)) : error.message
+        let member = configOptions.keys.sorted { $0.count > $1.count }.first { message.hasPrefix($0) }
+        guard let member, let option = configOptions[member], let value = inv.parsed.value(option) else {
+            return UsageError(message)
+        }
+        // A member within the value (`animators[0].animator is required`): the option, then the sentence.
+        guard message.dropFirst(member.count).first == " " else { return UsageError("--\(option): \(message)") }
+        var expectation = message.dropFirst(member.count + 1)
+        if let got = expectation.range(of: "; got ", options: .backwards) {
+            expectation = expectation[..<got.lowerBound]
+        }
+        if expectation.hasSuffix(".") { expectation = expectation.dropLast() }
+        return UsageError.invalidValue(value, for: "--\(option)", String(expectation))
+    }
+
     static func create(_ inv: Invocation) throws {
         var config = NavigatorConfig()
         var args: JSONObject = [:]
@@ -34,9 +59,7 @@ enum NavigationCommands {
             args["animators"] = json
         }
         if inv.parsed.flag("retarget") { args["retarget"] = true }
-        do { config = try NavigatorConfig(json: .object(args)) } catch {
-            throw SegueClientError.rejected(code: error.code, message: error.message, details: [:])
-        }
+        do { config = try NavigatorConfig(json: .object(args)) } catch { throw usage(error, inv) }
         let root = try screen(inv, inv.argument("root"))
         let client = try inv.client()
         let reply = try client.create(inv.argument("navigator"), root: root, config: config, envelope: envelope(inv))

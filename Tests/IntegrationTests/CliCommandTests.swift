@@ -651,6 +651,26 @@ import Testing
             ["verify", "log.jsonl", "--data-dir", "/var/lib/segue"],
             "error: Give either a file (log.jsonl) or --data-dir <dir> to verify, not both.\nSee 'segue verify --help'.\n"
         ),
+        // The daemon's own rules, checked before anything is sent: usage errors, not its refusals (1).
+        (
+            ["create", "main", "Home", "--threshold", "2"],
+            "error: The value '2' is invalid for '--threshold': must be in [0, 1].\nSee 'segue create --help'.\n"
+        ),
+        (
+            ["create", "main", "Home", "--animators", #"[{"from": 1}]"#],
+            "error: --animators: animators[0].animator is required: an animator object, {} for the standard one.\n"
+                + "See 'segue create --help'.\n"
+        ),
+        (
+            ["gesture", "finish", "main", "--completion-curve", "spring:0.5,0"],
+            "error: The value 'spring:0.5,0' is invalid for '--completion-curve': expected a curve name or a bezier, "
+                + "not a spring: a completion has no duration of its own.\nSee 'segue gesture finish --help'.\n"
+        ),
+        (
+            ["gesture", "cancel", "main", "--completion-speed", "0"],
+            "error: The value '0' is invalid for '--completion-speed': expected a speed from 0.001 to 1000 (1 is the "
+                + "animator's own pace).\nSee 'segue gesture cancel --help'.\n"
+        ),
     ])
     func usageErrorsExitSixtyFour(arguments: [String], stderr: String) throws {
         let result = try Cli.run(arguments)

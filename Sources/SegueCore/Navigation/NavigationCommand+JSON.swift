@@ -117,17 +117,25 @@ extension NavigationCommand {
             _ = args.raw("completionCurve")
             return (1, nil, try CompletionAnimator(json: raw, path: args.name("animator")))
         }
-        let speed = try args.double("completionSpeed", in: 0.001...1000) ?? 1
+        let speed = try args.double("completionSpeed", in: completionSpeeds) ?? 1
         var curve: TimingCurve?
         if let raw = args.raw("completionCurve") {
             curve = try TimingCurve(json: raw, path: "completionCurve")
-            // UIKit's completionCurve is a UIView.AnimationCurve: a timing shape, never a spring
-            // (a spring has its own duration, which a completion segment does not have).
-            if case .spring? = curve {
+            if !isCompletionCurve(curve!) {
                 throw .notAllowed("completionCurve", expected: "a curve name or a bezier, not a spring", got: raw)
             }
         }
         return (speed, curve, nil)
+    }
+
+    /// `finish`'s and `cancel`'s `completionSpeed`.
+    package static let completionSpeeds = 0.001...1000.0
+
+    /// UIKit's completionCurve is a UIView.AnimationCurve: a timing shape, never a spring (a spring
+    /// has its own duration, which a completion segment does not have).
+    package static func isCompletionCurve(_ curve: TimingCurve) -> Bool {
+        if case .spring = curve { return false }
+        return true
     }
 
     /// The command's arguments as a request would carry them (without the envelope); parsing this
