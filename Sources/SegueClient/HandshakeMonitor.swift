@@ -37,6 +37,9 @@ final class HandshakeMonitor {
 
     var succeeded: Bool { tally.succeeded }
 
+    /// Connections the peer closed after a handshake (`HandshakeTally.closedAfterHandshake`).
+    var closedAfterHandshake: Int { tally.closedAfterHandshake }
+
     /// The connection is made and the peer has not greeted (`HandshakeTally.handshaking`).
     var awaitingGreeting: Bool { tally.handshaking }
 

@@ -36,6 +36,12 @@ struct HandshakeTally {
     private(set) var succeeded = false
     /// Hang-ups mid-handshake since the start (never reset: a caller compares it before and after).
     private(set) var hangUps = 0
+    /// Connections closed after their handshake succeeded (never reset: a caller compares it before
+    /// and after). libzmq closes a connection when a message exceeds the peer's `ZMQ_MAXMSGSIZE`;
+    /// a daemon stopping closes it too.
+    private(set) var closedAfterHandshake = 0
+    /// The current connection completed its handshake.
+    private var established = false
     /// A connection is made and its handshake has had no outcome yet: at the end of a wait, a peer
     /// that took the connection and never greeted (not ZeroMQ, or a process stopped or hung).
     private(set) var handshaking = false
@@ -57,8 +63,11 @@ struct HandshakeTally {
         case .connected:
             connectedOnce = true
             handshaking = true
+            established = false
             return nil
         case .disconnected:
+            if established { closedAfterHandshake += 1 }
+            established = false
             guard handshaking else { return nil }
             return note(.dropped(mismatch: false), at: now)
         case .connectRetried:
@@ -66,6 +75,7 @@ struct HandshakeTally {
             return nil
         case .succeeded:
             handshaking = false
+            established = true
             succeeded = true
             dropped = 0
             failure = nil

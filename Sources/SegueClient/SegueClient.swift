@@ -135,6 +135,7 @@ public final class SegueClient {
         let perAttempt = timeout / attempts
         let command = request["cmd"]?.stringValue ?? "request"
         if endpoints.count > 1 { return try callAny(bytes, id: id, command: command) }
+        let closedBefore = handshakes.closedAfterHandshake
         var hops = 0
         var attempt = 0
         while attempt < attempts {
@@ -161,6 +162,9 @@ public final class SegueClient {
         _ = try? handshakes.drain()
         if let failure = handshakes.blame { throw .handshake(failure, endpoint: endpoint) }
         if handshakes.awaitingGreeting { throw .silentPeer(command: command, waited: timeout, endpoint: endpoint) }
+        if handshakes.closedAfterHandshake > closedBefore {
+            throw .closedOnRequest(command: command, waited: timeout, bytes: bytes.count)
+        }
         throw .timeout(command: command, waited: timeout)
     }
 

@@ -13,6 +13,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         case rejected(code: ErrorCode, message: String, details: JSONObject)
         case timeout(command: String, waited: Duration)
         case silentPeer(command: String, waited: Duration, endpoint: String)
+        case closedOnRequest(command: String, waited: Duration, bytes: Int)
         case transport(ZMQError)
         case malformed(String)
         case handshake(HandshakeFailure, endpoint: String)
@@ -51,6 +52,11 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     public static func timeout(command: String, waited: Duration) -> Self {
         Self(storage: .timeout(command: command, waited: waited))
     }
+    /// A timeout where the daemon closed the connection after the request went out: kind `timeout`,
+    /// with a message that names a request over `limits.maxMessageBytes` as the likely reason.
+    public static func closedOnRequest(command: String, waited: Duration, bytes: Int) -> Self {
+        Self(storage: .closedOnRequest(command: command, waited: waited, bytes: bytes))
+    }
     /// A timeout where the peer took the connection and never sent ZeroMQ's greeting: kind `timeout`,
     /// with a message that says so.
     public static func silentPeer(command: String, waited: Duration, endpoint: String) -> Self {
@@ -76,7 +82,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     public var kind: Kind {
         switch storage {
         case .rejected: .rejected
-        case .timeout, .silentPeer: .timeout
+        case .timeout, .silentPeer, .closedOnRequest: .timeout
         case .transport: .transport
         case .malformed: .malformed
         case .handshake: .handshake
@@ -123,7 +129,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch storage {
         case .rejected(let code, let message, _): "\(code.rawValue): \(message)"
-        case .timeout, .silentPeer: "timeout: " + sentence
+        case .timeout, .silentPeer, .closedOnRequest: "timeout: " + sentence
         case .transport: "transport: " + sentence
         case .malformed: "malformed reply: " + sentence
         case .handshake: "handshake: " + sentence
@@ -137,6 +143,10 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         case .rejected(_, let message, _): message
         case .timeout(let command, let waited):
             "\(command) got no reply within \(Self.seconds(waited)) s; is segued running at this endpoint?"
+        case .closedOnRequest(let command, let waited, let bytes):
+            "\(command) got no reply within \(Self.seconds(waited)) s: segued closed the connection after the "
+                + "request was sent, as it does for a request over its limits.maxMessageBytes (this one is "
+                + "\(bytes) bytes; the default limit is 1 MiB) and when it stops."
         case .silentPeer(let command, let waited, let endpoint):
             "\(command) got no reply within \(Self.seconds(waited)) s: \(endpoint) took the connection but never "
                 + "sent ZeroMQ's greeting (not a ZeroMQ endpoint, say an HTTP port, or a process that is stopped "

@@ -24,6 +24,15 @@ import Testing
         let fits = try other.call(["cmd": "ping", "id": "fits", "pad": .string(String(repeating: "x", count: 3000))])
         #expect(Self.code(fits) == "bad_request")
         #expect(try other.call(["cmd": "ping"])["ok"] == true)
+        // segue says why there was no reply: the daemon closed the connection after the request.
+        let cli = try Cli.run(
+            ["push", "main", "Detail", "--timeout", "1s", "--param", "pad=" + String(repeating: "x", count: 8192)],
+            daemon: daemon)
+        #expect(cli.status == 3, "\(cli.stderr)")
+        #expect(
+            cli.stderr.contains(
+                "segued closed the connection after the request was sent, as it does for a "
+                    + "request over its limits.maxMessageBytes"), "\(cli.stderr)")
         #expect(daemon.stop() == 0)
     }
 

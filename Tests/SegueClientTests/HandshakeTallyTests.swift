@@ -94,6 +94,21 @@ import Testing
         #expect(tally.handshaking == awaiting)
     }
 
+    /// Connections the daemon closed after their handshake (a request over its size limit, or a stop):
+    /// not a hang-up mid-handshake, which is the handshake's failure.
+    @Test(arguments: [
+        ([HandshakeTally.Outcome](), 0), ([.connected, .disconnected], 0), ([.connected, .succeeded], 0),
+        ([.connected, .succeeded, .disconnected], 1),
+        ([.connected, .succeeded, .disconnected, .connected, .succeeded, .disconnected], 2),
+        ([.connected, .succeeded, .disconnected, .connected, .disconnected], 1),
+        ([.connected, .refused(status: 400), .disconnected], 0),
+    ])
+    func closedAfterAHandshake(events: [HandshakeTally.Outcome], closed: Int) {
+        var tally = HandshakeTally(curve: false)
+        for event in events { _ = tally.note(event, at: .now) }
+        #expect(tally.closedAfterHandshake == closed)
+    }
+
     /// Nothing listens: connects refused again and again, none made. Once one was made, refusals are
     /// a daemon restarting, waited out as silence.
     @Test(arguments: [
