@@ -174,6 +174,27 @@ import Testing
         #expect(logged == logged.sorted(), "frames never go back in the log")
     }
 
+    /// A command that passes over frames waiting for the lease keeps the final ticks of transitions
+    /// ending there (a non-animated push's only tick) and publishes them once the lease is written,
+    /// as closing their frame would have made them: a subscriber sees every transition end, and the
+    /// ticks are those a replay of the log makes. Nothing else of those frames goes out.
+    @Test func aCommandWhileFramesWaitForTheLeaseKeepsTheirFinalTicks() throws {
+        let h = try Self.leasing()
+        _ = h.call(Self.create)
+        let pushed = h.call(Self.push("A", animated: false))
+        let ended = try #require(h.log.events.last?.frame)
+        for _ in 0..<2 { #expect(h.advance(frames: 1).tickBodies.isEmpty) }
+        let created = h.call(#"{"cmd":"create","navigator":"q","root":"Home"}"#)
+        #expect(created.tickBodies.isEmpty, "not before the lease covers the frame")
+        let granted = Self.grant(pushed, in: h)
+        let ticks = granted.tickBodies
+        #expect(ticks.count == 1, "\(ticks)")
+        #expect(ticks.first?["navigator"] == "r" && ticks.first?["final"] == true)
+        #expect(ticks.first?["frame"]?.int64Value == ended && ticks.first?["phase"] == "completed")
+        #expect(ticks.first?["revision"] == 3, "the state as of its frame, before q was created")
+        #expect(Self.run(h, frames: 10).ticked.isEmpty, "published once")
+    }
+
     /// After a crash on a wall clock set back, the restarted core starts its frames after the lease
     /// the log holds: a command is placed after every frame that may have been ticked, and frames
     /// tick again from the one after the lease once the clock passes it.

@@ -20,6 +20,12 @@ extension EngineCore {
             askLease(through: max(target, fleet.closedFrame + 1))
             target = min(target, tickableThrough)
         }
+        if !heldFinals.isEmpty {
+            // Final ticks of frames a command passed over wait for the lease, which may not be
+            // asked for by the frames still open (a fleet gone idle): ask for theirs.
+            askLease(through: heldFinals[heldFinals.count - 1].tick.frame)
+            publishHeldFinals()
+        }
         guard target > fleet.closedFrame else { return }
         let started = timer.monotonic()
         let cpu = timer.threadCPU()

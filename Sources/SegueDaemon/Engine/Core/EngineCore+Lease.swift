@@ -22,6 +22,8 @@ extension EngineCore {
         let wasFailing = current.failing
         current.settle(end, saved: failure == nil, at: clock.frame(atOrBefore: now))
         lease = current
+        // Not left for the next frame close: a fleet gone idle has none.
+        if failure == nil, !heldFinals.isEmpty { publishHeldFinals() }
         let fenced = failure.map { isSharded && Self.isFenced($0) } ?? false
         if fenced { actions.append(.checkLeadership) }
         if let failure, fenced, !wasFailing {
@@ -80,23 +82,47 @@ extension EngineCore {
     func leaseShardsLeft() { lease?.revoke(after: .max) }
 
     /// Before a command is placed at the clock's frame: the frames the lease still holds open are
-    /// passed over without ticks (they count as missed). Their ticks, published later, would be
-    /// taken from a fleet that already holds the command, a frame or more before its logged frame.
+    /// passed over (they count as missed). Their ticks, published later, would be taken from a fleet
+    /// that already holds the command, a frame or more before its logged frame; so only the final
+    /// ticks of transitions that end there are kept, taken now from the states as of their frames,
+    /// and published once the lease covers them (`publishHeldFinals`), as a skip publishes them: a
+    /// subscriber sees every transition end (a non-animated push's only tick among them).
     func passHeldFrames(now: Int64) {
         guard lease != nil else { return }
-        holdFrames(through: clock.frame(atOrBefore: now))
+        holdFrames(through: clock.frame(atOrBefore: now), keepingFinals: true)
     }
 
-    /// Resolves frames through `frame` without ticks (the final ticks of transitions that end on the
-    /// way too, which the lease may not cover): a shard taken over starts after its previous
-    /// leader's lease, and so must every navigator of this daemon, whose frames are one clock.
-    func holdFrames(through frame: Int64) {
+    /// Resolves frames through `frame` without ticks: a shard taken over starts after its previous
+    /// leader's lease, and so must every navigator of this daemon, whose frames are one clock. The
+    /// final ticks of transitions that end on the way are dropped (the previous leader's to tick),
+    /// or with `keepingFinals` held for the lease (`passHeldFrames`).
+    func holdFrames(through frame: Int64, keepingFinals: Bool = false) {
         guard frame > fleet.closedFrame else { return }
         if !fleet.active.isEmpty {
-            submitClockEvents(fleet.advance(toFrame: frame) { _ in })
+            var finals: [Tick] = []
+            submitClockEvents(fleet.advance(toFrame: frame) { if keepingFinals { finals.append($0) } })
+            let seq = fleet.lastSeq
+            heldFinals += finals.map { ($0, seq) }
             fleet.prune(after: frame)
             stats.missedFrames += frame - fleet.closedFrame
         }
         fleet.skipFrames(through: frame)
+    }
+
+    /// The held final ticks whose frames the lease now covers, in frame order, each frame's as its
+    /// own batch, behind the events they show.
+    func publishHeldFinals() {
+        guard let first = heldFinals.first, first.tick.frame <= tickableThrough else { return }
+        let durable = durableSeq
+        var published = 0
+        for (index, held) in heldFinals.enumerated() {
+            guard held.tick.frame <= tickableThrough else { break }
+            if index > 0, heldFinals[index - 1].tick.frame != held.tick.frame { sendFrameTicks() }
+            publishTick(held.tick, after: held.seq, durable: durable)
+            published += 1
+        }
+        sendFrameTicks()
+        stats.ticks += Int64(published)
+        heldFinals.removeFirst(published)
     }
 }

@@ -29,6 +29,9 @@ final class EngineCore {
     /// The ticks of the frame being closed that go out at once (`publishTick`), and an emptied
     /// array for the next frame's, so a frame's ticks cost no allocation.
     var frameTicks: [Tick] = []
+    /// Final ticks of frames a command passed over while the lease did not cover them yet
+    /// (`passHeldFrames`), each with the seq it shows: published once the lease covers its frame.
+    var heldFinals: [(tick: Tick, seq: Int64)] = []
     var spareTicks: [Tick] = []
     /// Units decided in this loop turn, committed together before the loop sleeps (`.commit`).
     var uncommitted: [AppendUnit] = []
