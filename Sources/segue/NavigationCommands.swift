@@ -6,7 +6,7 @@ import SegueCore
 /// create, close, push, pop, pop-to, pop-to-root, set, present, dismiss.
 enum NavigationCommands {
     /// `create`'s options by the config member each sets, for a refusal of the daemon's rules.
-    private static let configOptions = [
+    static let configOptions = [
         "endRule.threshold": "threshold", "endRule.velocityImpact": "velocity-impact",
         "endRule.flingVelocity": "fling-velocity", "interactionTimeout": "interaction-timeout",
         "queueLimit": "queue-limit", "container": "container", "animators": "animators",
