@@ -41,13 +41,14 @@ package enum Daemon {
                 return 78
             }
             do {
-                if let store = try StoreOpening.check(config.store) {
+                let check = try StoreOpening.check(config)
+                if let store = check.summary {
                     FileHandle.standardError.write(Data("segued: store: \(store)\n".utf8))
                 }
-                try StoreOpening.checkFrameRate(config)
-            } catch let mismatch as FrameRateMismatch {
-                FileHandle.standardError.write(Data("segued: config error at $.frameRate: \(mismatch)\n".utf8))
-                return 78
+                if let mismatch = check.frameRateMismatch {
+                    FileHandle.standardError.write(Data("segued: config error at $.frameRate: \(mismatch)\n".utf8))
+                    return 78
+                }
             } catch {
                 let reason = (error as? StoreError).map(\.message) ?? "\(error)"
                 FileHandle.standardError.write(Data("segued: store error at $.store: \(reason)\n".utf8))

@@ -115,34 +115,37 @@ enum StoreOpening {
                 + "\(migration.took.inNanoseconds / 1_000_000) ms (once, after an upgrade).")
     }
 
-    /// `--check-config` for a PostgreSQL store: connects as the daemon would and reads the schema
-    /// version. Returns the sentence to print; throws what a start would fail on (never waits).
-    static func check(_ store: StoreConfig) throws -> String? {
-        guard case .postgres(let conninfo) = store else { return nil }
-        let settings = try ConnectionSettings(conninfo: conninfo)
-        let check = try PostgresStoreCheck(settings: settings)
-        return "PostgreSQL at \(settings.redacted): \(check.summary)"
+    /// What `--check-config` learns of the store, read only (a running segued may hold the log):
+    /// for PostgreSQL, the sentence to print; and a frame rate the log was not started at.
+    struct Check {
+        var summary: String?
+        var frameRateMismatch: FrameRateMismatch?
     }
 
-    /// `--check-config`: a log that exists was started at one frame rate, which its first event (a
-    /// navigator's creation) records, and a start at another is refused (`FrameRateMismatch`). Read
-    /// only, beside a segued that may be running on the log.
-    static func checkFrameRate(_ config: DaemonConfig) throws {
+    /// `--check-config`: connects to PostgreSQL as the daemon would and reads the schema version,
+    /// then reads an existing log's first event (a navigator's creation, which records the frame
+    /// rate the log was started at: a start at another is refused). Throws what a start would fail
+    /// on; never waits.
+    static func check(_ config: DaemonConfig) throws -> Check {
+        var check = Check()
         let first: EventRecord?
         switch config.store {
         case .sqlite:
             let path = (config.dataDir as NSString).appendingPathComponent("segue.db")
-            guard FileManager.default.fileExists(atPath: path) else { return }
-            first = try EventLog(path: path).firstEvent()
+            first = FileManager.default.fileExists(atPath: path) ? try EventLog(path: path).firstEvent() : nil
         case .postgres(let conninfo):
             let settings = try ConnectionSettings(conninfo: conninfo)
-            guard try PostgresStoreCheck(settings: settings).schemaVersion > 0 else { return }
-            first = try PostgresEventLog(conninfo: conninfo).firstEvent()
+            let schema = try PostgresStoreCheck(settings: settings)
+            check.summary = "PostgreSQL at \(settings.redacted): \(schema.summary)"
+            first = schema.schemaVersion > 0 ? try PostgresEventLog(conninfo: conninfo).firstEvent() : nil
         }
-        guard let first, first.type == "navigator.created", let rate = first.data["frameRate"]?.int64Value,
+        if let first, first.type == "navigator.created", let rate = first.data["frameRate"]?.int64Value,
             rate != config.frameRate
-        else { return }
-        throw FrameRateMismatch(logRate: Int(rate), navigator: first.navigator, configuredRate: config.frameRate)
+        {
+            check.frameRateMismatch = FrameRateMismatch(
+                logRate: Int(rate), navigator: first.navigator, configuredRate: config.frameRate)
+        }
+        return check
     }
 }
 
