@@ -137,7 +137,7 @@ package struct RequestDecoder: Sendable {
                     "Unknown command \"\(cmd.prefix(40))\"; known: \(Request.allCommands.joined(separator: ", ")).")
             }
             let command = try NavigationCommand(name: cmd, arguments: object)
-            try checkParams(command)
+            try checkParams(command, navigator: navigator)
             try checkAnimators(command)
             return .navigation(command)
         }
@@ -184,7 +184,7 @@ package struct RequestDecoder: Sendable {
     }
 
     /// Screen params are bounded so one request cannot bloat every later snapshot and state reply.
-    private func checkParams(_ command: NavigationCommand) throws(CoreError) {
+    private func checkParams(_ command: NavigationCommand, navigator: String?) throws(CoreError) {
         var specs: [ScreenSpec] = []
         switch command {
         case .create(let root, _): specs = [root]
@@ -198,9 +198,12 @@ package struct RequestDecoder: Sendable {
             guard let params = spec.params else { continue }
             let size = JSON.object(params).serializedBytes().count
             if size > limits.maxParamsBytes {
+                let place = navigator.map { " for navigator \($0)" } ?? ""
                 throw CoreError(
                     .tooLarge,
-                    "Screen \(spec.name)'s params take \(size) bytes, past the limit of \(limits.maxParamsBytes).")
+                    "Screen \(spec.name)'s params\(place) take \(size) bytes, past the daemon's limits.maxParamsBytes "
+                        + "of \(limits.maxParamsBytes); send less in params, such as an id the frontend looks the rest up by."
+                )
             }
         }
     }

@@ -164,6 +164,17 @@ import Testing
         #expect(code(#"{"cmd":"history","limit":11}"#) == .invalidArgument)
         #expect(code(#"{"cmd":"push","navigator":"m","screen":{"name":"A","params":{"k":12345}}}"#) == .tooLarge)
         #expect(code(#"{"cmd":"push","navigator":"m","screen":{"name":"A","params":{}}}"#) == nil)
+        // Like every refusal, it names the navigator and says what to do instead.
+        if case .failure(let f) = decoder.decode(
+            Array(#"{"cmd":"present","navigator":"m","screen":{"name":"A","params":{"k":12345}}}"#.utf8))
+        {
+            #expect(
+                f.error.message
+                    == "Screen A's params for navigator m take 11 bytes, past the daemon's limits.maxParamsBytes of 8; "
+                    + "send less in params, such as an id the frontend looks the rest up by.")
+        } else {
+            Issue.record("params past the limit were taken")
+        }
         #expect(code(#"{"cmd":"ping","x":[[[1]]]}"#) == .badRequest)
         // A string past the limit is too large, and said so: the JSON itself is fine.
         limits.maxStringBytes = 4
