@@ -23,7 +23,7 @@ import Testing
         for case .append(let batch, let epoch) in out {
             out += h.core.step(
                 .committed(
-                    batch.map { EngineCompletion(epoch: epoch, seq: $0.events.last!.seq, result: .failure(failure)) }))
+                    batch.map { EngineCompletion(epoch: epoch, for: $0, result: .failure(failure)) }))
         }
         return (out, units)
     }

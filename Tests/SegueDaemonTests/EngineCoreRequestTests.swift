@@ -24,7 +24,7 @@ import Testing
         #expect(commit.appended.count == 1 && commit.replies.isEmpty)
         guard case .append(let units, let epoch) = commit.first else { return }
         let durable = h.core.step(
-            .committed([EngineCompletion(epoch: epoch, seq: units[0].events[0].seq, result: .success(()))]))
+            .committed([EngineCompletion(epoch: epoch, for: units[0], result: .success(()))]))
         #expect(durable.reply["ok"] == true && durable.reply["seq"] == 1)
         #expect(durable.events.map { $0["type"] } == ["navigator.created"])
         // Replies first, then publications.
@@ -41,11 +41,14 @@ import Testing
         #expect(failed.reply["ok"] == false && failed.reply["error"]?["code"] == "unavailable", "\(failed)")
         #expect(failed.events.isEmpty)
         #expect(failed.logLines.contains { $0.contains("Commit failed after seq 1") })
+        // `stats.events` counts stored events: the create's, not the failed push's two.
+        #expect(h.core.stats.events == 1)
         h.commitFailure = nil
         let retried = h.call(Self.push("A"))
         // Started and completed at once (not animated): seq 2 and 3 again, not 4 and 5.
         #expect(retried.reply["ok"] == true && retried.reply["seq"] == 3, "rolled back to seq 1")
         #expect(retried.logLines == ["Commits succeed again, after 1 failed commit(s)."])
+        #expect(h.core.stats.events == 3)
     }
 
     /// What the voided reply tells the client to do: retry once storage recovers, or, for a damaged

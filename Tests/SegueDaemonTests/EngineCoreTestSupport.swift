@@ -150,7 +150,7 @@ final class EngineHarness {
             let results: [EngineCompletion] = units.map { unit in
                 if commitFailure == nil { log.store(unit) }
                 let result: Result<Void, StoreError> = commitFailure.map { .failure($0) } ?? .success(())
-                return EngineCompletion(epoch: epoch, seq: unit.events.last!.seq, result: result)
+                return EngineCompletion(epoch: epoch, for: unit, result: result)
             }
             out += core.step(.committed(results)).map(answered)
         }

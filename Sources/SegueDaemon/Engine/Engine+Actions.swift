@@ -131,16 +131,15 @@ extension Engine {
     private func commit(_ units: [AppendUnit], epoch: Int) {
         if let results = store.commitIfIdle(units) {
             let completions = zip(units, results).map { unit, result in
-                EngineCompletion(epoch: epoch, seq: unit.events[unit.events.count - 1].seq, result: result)
+                EngineCompletion(epoch: epoch, for: unit, result: result)
             }
             return core.receive(.committed(completions))
         }
         let completions = self.completions
         let wakeup = self.wakeup
         for unit in units {
-            let last = unit.events[unit.events.count - 1].seq
             store.submit(unit) { result in
-                completions.append(EngineCompletion(epoch: epoch, seq: last, result: result))
+                completions.append(EngineCompletion(epoch: epoch, for: unit, result: result))
                 wakeup.signal()
             }
         }

@@ -35,7 +35,6 @@ extension EngineCore {
             }
             outbox.enqueue(.publish(topic: topic, body: encoded[index].bytes), after: events[index].seq)
         }
-        stats.events += Int64(events.count)
     }
 
     /// `event/<navigator>/` as bytes, built once per navigator.
@@ -107,6 +106,7 @@ extension EngineCore {
         switch completion.result {
         case .success:
             durableSeq = max(durableSeq, completion.seq)
+            stats.events += Int64(completion.events)
             if let failed = commitFailureLog.recovered() {
                 log(.notice, "Commits succeed again, after \(failed) failed commit(s).")
             }

@@ -42,5 +42,15 @@ struct EngineCompletion: Sendable {
     var epoch: Int
     /// The unit's last seq.
     var seq: Int64
+    /// How many events the unit holds: what `stats.events` counts once they are stored.
+    var events: Int
     var result: Result<Void, StoreError>
+
+    /// The result of committing `unit`, handed out under `epoch`.
+    init(epoch: Int, for unit: AppendUnit, result: Result<Void, StoreError>) {
+        self.epoch = epoch
+        self.seq = unit.events[unit.events.count - 1].seq
+        self.events = unit.events.count
+        self.result = result
+    }
 }
