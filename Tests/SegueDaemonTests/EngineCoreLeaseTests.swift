@@ -155,6 +155,35 @@ import Testing
         #expect(!Self.frames(h.advance(frames: 1)).isEmpty, "ticks again once a write succeeded")
     }
 
+    /// Frames held past the lease while its writes fail are skipped, but for the last 6, once a
+    /// write succeeds, and the stall is put down to the lease rather than to the loop's own steps:
+    /// an operator reads "the frame lease", not "waiting for work" and an overloaded machine.
+    @Test func aStallOfFramesHeldForTheLeaseIsPutDownToIt() throws {
+        let h = try Self.leasing()
+        _ = Self.animating(h)
+        let ioError = StoreError(kind: .io, message: "disk full")
+        var out = Self.untilRenewal(h).renewal
+        var held = 0
+        while held < 20 {
+            _ = Self.grant(out, in: h, failure: ioError)
+            let closed = h.core.fleet.closedFrame
+            out = h.advance(frames: 1)
+            if h.core.fleet.closedFrame == closed { held += 1 }
+        }
+        #expect(h.core.lastStall == nil)
+        var lines = Self.grant(out, in: h).logLines
+        while Self.leases(out).isEmpty {
+            out = h.advance(frames: 1)
+            lines += out.logLines + Self.grant(out, in: h).logLines
+        }
+        lines += h.advance(frames: 1).logLines
+        let stall = try #require(h.core.lastStall)
+        #expect(stall.longest == .lease && stall.frames >= 14, "\(stall)")
+        let line = try #require(lines.first { $0.hasPrefix("The frame loop skipped") }, "\(lines)")
+        #expect(line.contains("ms for the frame lease: ticks go out only for frames the log's lease covers"))
+        #expect(!lines.contains { $0.contains("fell behind") || $0.contains("off the CPU") }, "\(lines)")
+    }
+
     /// A command that arrives while frames wait for the lease's write passes them over without
     /// ticks: their ticks would have been taken from a fleet that already holds the command. So
     /// no tick goes out for a frame before an event the log holds, and frames never go back in the log.

@@ -15,6 +15,9 @@ struct LoopProfile {
         /// Start-up after the log was opened: recovery, with its wait for subscribers to reconnect, up to
         /// the first frame close.
         case recovery
+        /// Frames held back because the frame lease did not cover them: its write failed or was slow.
+        /// Never marked by the loop; a stall of held frames is charged to it whole.
+        case lease
 
         /// What the loop was doing, for the log line and `stats`.
         var label: String {
@@ -32,6 +35,7 @@ struct LoopProfile {
             case .tasks: "reload tasks and the watchdog"
             case .waiting: "waiting for work"
             case .recovery: "starting up"
+            case .lease: "waiting for the frame lease"
             }
         }
     }
@@ -66,6 +70,13 @@ struct LoopProfile {
                 return "Starting up took \(Self.milliseconds(elapsed)) ms after the log was opened (recovery, with "
                     + "its wait for subscribers to reconnect when it recovered events), so the transitions in flight "
                     + "skipped \(frames) frame\(frames == 1 ? "" : "s") (their ticks were not published)."
+            }
+            // Not the loop's own time either: frames it held until the log's lease covered them.
+            if longest == .lease {
+                return "The frame loop skipped \(frames) frame\(frames == 1 ? "" : "s") (their ticks were not "
+                    + "published) after holding them \(Self.milliseconds(elapsed)) ms for the frame lease: ticks go "
+                    + "out only for frames the log's lease covers, and saving it failed or was slow (the frame "
+                    + "lease lines before this one say why)."
             }
             // Steps under a twentieth of a millisecond would read "0.0 ms": noise, left out.
             let shown = phases.prefix(3).filter { $0.nanoseconds >= 50_000 }.map {

@@ -13,12 +13,14 @@ extension EngineCore {
     /// `after` names what the loop did since its last mark (serving commands, when a request closes
     /// the frames before it is placed), so that a stall found here is charged to it.
     func closeFrames(now: Int64, publishTicks: Bool = true, after phase: LoopProfile.Phase = .tasks) {
-        var target = clock.frame(atOrBefore: now)
+        let due = clock.frame(atOrBefore: now)
+        var target = due
         if !fleet.active.isEmpty, lease != nil {
             // Before the frames are due too: on a clock behind the lease (a restart), the write is
             // made while the clock catches up, not when it gets there.
             askLease(through: max(target, fleet.closedFrame + 1))
             target = min(target, tickableThrough)
+            if target < due { framesHeldForLease = true }
         }
         if !heldFinals.isEmpty {
             // Final ticks of frames a command passed over wait for the lease, which may not be
@@ -37,8 +39,11 @@ extension EngineCore {
         if skipping {
             var stall = profile.stall(frames: target - keep - first + 1, now: started, cpu: cpu)
             stall.overloaded = !publishTicks
+            // The stretch went to waiting for the lease, whatever the loop did meanwhile.
+            if framesHeldForLease { stall.phases.insert(.init(phase: .lease, nanoseconds: stall.elapsed), at: 0) }
             reportStall(stall)
         }
+        if target == due { framesHeldForLease = false }
         // Each close starts the stretch that the next stall, if any, is explained from; this close's
         // own time is that stretch's first step.
         profile.restart(now: started, cpu: cpu)

@@ -59,6 +59,9 @@ final class EngineCore {
     var profile = LoopProfile(now: 0, cpu: 0)
     /// The last time the loop skipped frames, for `stats`; and the rate limit of its log lines.
     var lastStall: LoopProfile.Stall?
+    /// Frames fell due that the frame lease did not cover yet, since the loop last closed every frame
+    /// due: a stall that ends them is the lease's, not the loop's (`closeFrames`).
+    var framesHeldForLease = false
     var stallLog = StallLog()
     var eventTopics: [String: [UInt8]] = [:]
     var recentCommands = RecentCommands(capacity: EngineCore.rememberedReplies)
