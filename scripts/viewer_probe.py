@@ -13,6 +13,9 @@ always quit on the way out.
                                 of transition T, the frames each tab received
   timeline URL --index N        a `segue timeline` HTML file: the cursor moved to event N, zoomed 2x,
                                 what the stacks panel and the SVG then show
+  status URL --text T...        live: prints {"ready": true} once the bar says "connected", then waits for
+                                each text in the bar in turn, printing {"seen": T} for each: what the bar
+                                said, and whether as a problem
   shot URL --out FILE [--index N] [--width W --height H]
                                 a PNG screenshot of the page (or of a file:// timeline)
 """
@@ -174,6 +177,22 @@ def tabs(driver, args):
     return {"tabs": seen, "controls": controls}
 
 
+def status(driver, args):
+    driver.get(args.url)
+    wait(driver, "return document.getElementById('status').textContent === 'connected'", args.timeout,
+         "a connection")
+    print(json.dumps({"ready": True}), flush=True)
+    seen = []
+    for text in args.text:
+        wait(driver, f"return document.getElementById('status').textContent.includes({json.dumps(text)})",
+             args.timeout, f"the bar saying {text!r}")
+        seen.append(driver.execute_script(
+            'const s = document.getElementById("status");'
+            ' return {text: s.textContent, problem: s.classList.contains("problem")}'))
+        print(json.dumps({"seen": text}), flush=True)
+    return {"statuses": seen}
+
+
 def timeline(driver, args):
     driver.get(args.url)
     wait(driver, "return window.segueTimeline", args.timeout, "its script")
@@ -203,13 +222,14 @@ def shot(driver, args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["cards", "edge", "tabs", "timeline", "shot"])
+    parser.add_argument("command", choices=["cards", "edge", "tabs", "status", "timeline", "shot"])
     parser.add_argument("url")
     parser.add_argument("--index", type=int, action="append", default=[])
     parser.add_argument("--frame", type=int, action="append", default=[], help="a frame number, for its index")
     parser.add_argument("--navigator", default="main")
     parser.add_argument("--transition", type=int, default=1)
     parser.add_argument("--tabs", type=int, default=2)
+    parser.add_argument("--text", action="append", default=[], help="status: a text the bar shows, in turn")
     parser.add_argument("--out")
     parser.add_argument("--width", type=int, default=1200)
     parser.add_argument("--height", type=int, default=1000)
@@ -224,7 +244,8 @@ def main():
     signal.alarm(int(args.timeout) + 30)
     driver = browser(args.width, args.height)
     try:
-        result = {"cards": cards, "edge": edge, "tabs": tabs, "timeline": timeline, "shot": shot}[args.command](driver, args)
+        commands = {"cards": cards, "edge": edge, "tabs": tabs, "status": status, "timeline": timeline, "shot": shot}
+        result = commands[args.command](driver, args)
         print(json.dumps(result), flush=True)
         return 0
     except Exception as error:  # reported to the test, which prints it

@@ -37,8 +37,18 @@ enum ViewLive {
             hub.navigator(ViewerState.withContainer(snapshot.json, container(snapshot.navigator)))
         }
         var lastKeepAlive = ContinuousClock.now
+        // As `watch`: no heartbeat for three of the daemon's intervals, and the pages (and stderr)
+        // say the picture may be stale, until heartbeats are back.
+        var silence = SilenceWatch(heartbeat: pong.heartbeatInterval)
+        let publishEndpoint = try inv.subscriptionEndpoint()
         while true {
-            switch try subscription.next(timeout: .seconds(1)) {
+            let update = try subscription.next(timeout: .seconds(1))
+            if silence.isNewlySilent() {
+                let message = WatchModel.silence(after: silence.limit, from: publishEndpoint)
+                hub.status(stale: message)
+                Output.error("segue view: " + message)
+            }
+            switch update {
             case .snapshot(let s)?: publish(s)
             case .event(let e)?:
                 if e.eventType == .navigatorCreated { containers[e.navigator] = .some(createdContainer(e)) }
@@ -48,7 +58,12 @@ enum ViewLive {
             case .rewound(let seq)?:
                 containers = [:]
                 hub.reset(seq: seq)
-            case .heartbeat?, nil: break
+            case .heartbeat(let hb)?:
+                if silence.heard(hb) {
+                    hub.status(stale: nil)
+                    Output.error("segue view: heartbeats are back; the view is current.")
+                }
+            case nil: break
             }
             if ContinuousClock.now - lastKeepAlive > .seconds(15) {
                 hub.keepAlive()

@@ -46,8 +46,8 @@ enum WatchCommand {
         while true {
             let update = try subscription.next(timeout: .milliseconds(terminal ? 16 : 1000))
             if silence.isNewlySilent() {
-                model.notice = WatchModel.silence(after: silence.limit)
-                if !terminal { Output.error("segue watch: " + WatchModel.silence(after: silence.limit)) }
+                model.notice = WatchModel.silence(after: silence.limit, from: publish)
+                if !terminal { Output.error("segue watch: " + model.notice!) }
                 screen?.changed()
             }
             switch update {

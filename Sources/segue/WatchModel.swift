@@ -177,8 +177,11 @@ struct WatchModel {
         max(.seconds(3), (interval ?? .seconds(1)) * 3)
     }
 
-    static func silence(after limit: Duration) -> String {
-        "no heartbeat from segued for over \(seconds(limit)) s: the view may be stale (daemon stopped or link down)"
+    /// What `watch` and `view` say after `limit` without a heartbeat from the publish socket at
+    /// `endpoint`: a daemon stopped, a link down, or an endpoint where segued does not publish.
+    static func silence(after limit: Duration, from endpoint: String) -> String {
+        "no heartbeat from segued at \(endpoint) for over \(seconds(limit)) s: the view may be stale (daemon "
+            + "stopped, link down, or not its publish endpoint)"
     }
 
     /// `limit` in seconds, as short as it goes ("3", "4.5").

@@ -197,7 +197,8 @@ import Testing
         #expect(watcher.wait(for: "main: stack Home[s1]\n"))
         kill(d.pid, SIGSTOP)
         let silence =
-            "segue watch: no heartbeat from segued for over 4.5 s: the view may be stale (daemon stopped or link down)\n"
+            "segue watch: no heartbeat from segued at \(d.publishEndpoint) for over 4.5 s: the view may be stale "
+            + "(daemon stopped, link down, or not its publish endpoint)\n"
         #expect(watcher.wait(for: silence, onStderr: true, timeout: .seconds(20)), "\(watcher.stderr)")
         kill(d.pid, SIGCONT)
         let back = "segue watch: heartbeats are back; the view is current.\n"

@@ -25,6 +25,26 @@ import Testing
         #expect(events.components(separatedBy: "\"final\":").count - 1 == replayed, "every tick, once")
     }
 
+    /// A live view whose daemon falls silent says so (the pages' bar gets the same line as a
+    /// `status` message) instead of showing a stale picture as "connected", and says when it is
+    /// current again.
+    @Test func aLiveViewSaysWhenTheDaemonFallsSilentAndWhenItIsBack() throws {
+        let d = try DaemonProcess.configured(#"{"heartbeatSeconds": 1}"#)
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let viewer = try ViewerProcess([], daemon: d)
+        defer { #expect(viewer.stop() == 0) }
+        kill(d.pid, SIGSTOP)
+        let silence =
+            "segue view: no heartbeat from segued at \(d.publishEndpoint) for over 3 s: the view may be stale "
+            + "(daemon stopped, link down, or not its publish endpoint)\n"
+        #expect(viewer.child.wait(for: silence, onStderr: true, timeout: .seconds(20)), "\(viewer.child.stderr)")
+        kill(d.pid, SIGCONT)
+        let back = "segue view: heartbeats are back; the view is current.\n"
+        #expect(viewer.child.wait(for: back, onStderr: true, timeout: .seconds(10)), "\(viewer.child.stderr)")
+        #expect(viewer.child.stderr == silence + back)
+    }
+
     @Test func aPortInUseIsStatus69WithAHint() throws {
         let dir = try PicturesTimelineTests.sharedSession()
         let first = try ViewerProcess(["--replay", dir])

@@ -76,6 +76,34 @@ struct PicturesViewerTests {
         #expect(result["zoomed"]?.doubleValue == 2 * (result["width"]?.doubleValue ?? 0))
     }
 
+    /// The bar of a live page says when the daemon falls silent, as a problem, instead of
+    /// "connected" over a picture that may be stale, and "connected" again once heartbeats are back.
+    @Test func aLivePageSaysWhenTheDaemonFallsSilent() throws {
+        let daemon = try DaemonProcess.configured(#"{"heartbeatSeconds": 1}"#)
+        defer { daemon.stop() }
+        try #require(try Cli.run(["create", "main", "Home"], daemon: daemon).status == 0)
+        let viewer = try ViewerProcess(["main"], daemon: daemon)
+        defer { #expect(viewer.stop() == 0) }
+        let probe = try Browser.Probe(["status", viewer.url, "--text", "no heartbeat", "--text", "connected"])
+        let ready = probe.waitReady()
+        if !ready { _ = try? probe.result() }
+        try #require(ready, "the page never said connected: \(probe.child.stderr.suffix(2000))")
+        kill(daemon.pid, SIGSTOP)
+        // Silent until the page has shown it: the next heartbeat ends the silence at once.
+        let silent = probe.child.wait(for: #"{"seen": "no heartbeat"}"#, timeout: .seconds(30))
+        kill(daemon.pid, SIGCONT)
+        #expect(silent, "\(viewer.child.stderr)")
+        let statuses = try probe.result()["statuses"]?.arrayValue ?? []
+        #expect(statuses.count == 2)
+        #expect(
+            statuses.first?["text"]
+                == .string(
+                    "no heartbeat from segued at \(daemon.publishEndpoint) for over 3 s: the view may be stale "
+                        + "(daemon stopped, link down, or not its publish endpoint)"))
+        #expect(statuses.first?["problem"] == true)
+        #expect(statuses.last?["text"] == "connected" && statuses.last?["problem"] == false)
+    }
+
     @Test func twoTabsOnALiveDaemonGetTheSameFrames() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

@@ -85,6 +85,23 @@ import Testing
         #expect(hub.pages == 0)
     }
 
+    /// A silent daemon is said to every page, and to a page that connects while it lasts; once
+    /// heartbeats are back, every page says so and a new page starts as before.
+    @Test func aLiveHubTellsEveryPageWhileTheDaemonIsSilent() {
+        let hub = LiveHub(frameRate: 60, source: "segued")
+        let helloOnly = ViewerMessage.hello(mode: "live", frameRate: 60, source: "segued").count
+        let early = hub.connect()
+        let stale = ViewerMessage.make("status", ["stale": true, "message": "no heartbeat"]).count
+        hub.status(stale: "no heartbeat")
+        #expect(early.queuedBytes == helloOnly + stale)
+        #expect(hub.connect().queuedBytes == helloOnly + stale, "a page that connects meanwhile is told too")
+        hub.status(stale: nil)
+        let back = ViewerMessage.make("status", ["stale": false, "message": .null]).count
+        #expect(early.queuedBytes == helloOnly + stale + back)
+        #expect(hub.connect().queuedBytes == helloOnly, "nothing to tell once heartbeats are back")
+        hub.closeAll()
+    }
+
     @Test(arguments: [
         ("/", 200, "text/html; charset=utf-8"), ("/index.html", 200, "text/html; charset=utf-8"),
         ("/viewer.js", 200, "text/javascript; charset=utf-8"), ("/viewer.css", 200, "text/css; charset=utf-8"),

@@ -309,6 +309,7 @@
     page.navigators.clear();
     setStatus("the daemon's log went back (a restore); starting over", true);
   });
+  on("status", (s) => { if (page.mode === "live") setStatus(s.stale ? s.message : "connected", s.stale); });
   on("frame", replayFrame);
   on("end", () => { events.close(); replayEnd(); });
   events.onerror = () => { if (page.mode !== "replay" || !page.ready) setStatus("disconnected; reconnecting…", true); };

@@ -11,6 +11,8 @@ package final class LiveHub: Sendable {
         var hello: [UInt8]
         var navigators: [String: [UInt8]] = [:]
         var inFlight: [String: [UInt8]] = [:]
+        /// The `status` message while the daemon is silent, for pages that connect meanwhile.
+        var stale: [UInt8]?
         var streams: [EventStream] = []
     }
 
@@ -30,6 +32,7 @@ package final class LiveHub: Sendable {
             stream.send(raw: s.hello)
             for name in s.navigators.keys.sorted() { stream.send(raw: s.navigators[name]!) }
             for name in s.inFlight.keys.sorted() { stream.send(raw: s.inFlight[name]!) }
+            if let stale = s.stale { stream.send(raw: stale) }
             s.streams.append(stream)
         }
         return stream
@@ -52,6 +55,14 @@ package final class LiveHub: Sendable {
     package func tick(_ bytes: [UInt8], navigator: String, final: Bool) {
         let message = ViewerMessage.make("tick", bytes: bytes)
         broadcast(message) { s in s.inFlight[navigator] = final ? nil : message }
+    }
+
+    /// No heartbeat for a while (`message` says how long and why that may be), or heard again (nil):
+    /// each page says so instead of "connected", since what it shows may be out of date.
+    package func status(stale message: String?) {
+        let body: JSON = ["stale": .bool(message != nil), "message": message.map(JSON.string) ?? .null]
+        let bytes = ViewerMessage.make("status", body)
+        broadcast(bytes) { s in s.stale = message == nil ? nil : bytes }
     }
 
     /// The daemon's log went back: pages drop what they show; new states follow.

@@ -10,6 +10,7 @@ import SegueHTTP
 /// | `event` | an event, as published on `event/<navigator>/` |
 /// | `tick` | a tick, byte for byte as published on `tick/<navigator>/` |
 /// | `reset` | `{"seq"}`: the daemon's log went back (a restore); states follow |
+/// | `status` | live: `{"stale", "message"}`: no heartbeat for three of the daemon's intervals (`stale` true, and why), or heard again |
 /// | `frame` | replay: `{"index", "frame", "time", "at", "events", "ticks", "navigators"}` |
 /// | `end` | replay: `{"frames"}`, every frame sent |
 package enum ViewerMessage {
