@@ -221,7 +221,12 @@ package enum Daemon {
                 nextPing = now + period
             }
             if now >= nextStatus {
-                _ = notifier.status(engine.statusLine)
+                // The endpoints too: with a `*` port, the log's Ready line is otherwise the only place
+                // that says which port was bound, and `systemctl status` shows only the latest STATUS=.
+                let endpoints =
+                    "commands on \(engine.boundCommandEndpoints.joined(separator: ", ")), publishing on "
+                    + engine.boundPublishEndpoints.joined(separator: ", ")
+                _ = notifier.status(engine.statusLine + "; " + endpoints)
                 nextStatus = now + 5_000_000_000
             }
         }

@@ -50,6 +50,8 @@ import Testing
         }
         #expect(pings >= 5 && pings <= 15, "expected about 10 pings in 1 s at a 100 ms period, got \(pings)")
         #expect(statuses.contains { $0.contains("navigators") && $0.contains("seq") })
+        // And where it serves, which a `*` port leaves to the daemon: systemctl status shows the latest.
+        #expect(statuses.allSatisfy { $0.contains("; commands on ipc://") && $0.contains(", publishing on ipc://") })
 
         // SIGHUP: RELOADING=1 (with MONOTONIC_USEC), then READY=1 again.
         kill(process.processIdentifier, SIGHUP)
