@@ -95,7 +95,11 @@ install-built:
 	install -m 0644 config/segue.sysusers.conf "$(DESTDIR)$(SYSUSERSDIR)/segue.conf"; \
 	sed -e 's|/etc/segue|$(SYSCONFDIR)/segue|g' config/segue.tmpfiles.conf > "$(DESTDIR)$(TMPFILESDIR)/segue.conf"; \
 	chmod 0644 "$(DESTDIR)$(TMPFILESDIR)/segue.conf"; \
-	for doc in README.md docs/*.md; do install -m 0644 "$$doc" "$(DESTDIR)$(DOCDIR)/"; done; \
+	for doc in docs/*.md; do install -m 0644 "$$doc" "$(DESTDIR)$(DOCDIR)/"; done; \
+	sed -e 's|](docs/images/|](images/|g' README.md > "$(DESTDIR)$(DOCDIR)/README.md"; chmod 0644 "$(DESTDIR)$(DOCDIR)/README.md"; \
+	install -d "$(DESTDIR)$(DOCDIR)/images" "$(DESTDIR)$(DOCDIR)/examples"; \
+	install -m 0644 docs/images/*.png "$(DESTDIR)$(DOCDIR)/images/"; \
+	install -m 0644 docs/examples/*.py "$(DESTDIR)$(DOCDIR)/examples/"; \
 	install -d "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"; \
 	"$(BUILT)/segue" help --man > "$(DESTDIR)$(MANDIR)/man1/segue.1"; chmod 0644 "$(DESTDIR)$(MANDIR)/man1/segue.1"; \
 	"$(BUILT)/segue" completion bash > "$(DESTDIR)$(BASHCOMPDIR)/segue"; \

@@ -256,6 +256,16 @@ import Testing
         for file in ["zsh/site-functions/_segue", "fish/vendor_completions.d/segue.fish", "doc/segue/cli.md"] {
             #expect(FileManager.default.fileExists(atPath: share + "/" + file), "\(file)")
         }
+        // The installed README's pictures are where it points (the docs are installed flat).
+        let docs = share + "/doc/segue/"
+        let readme = try String(contentsOfFile: docs + "README.md", encoding: .utf8)
+        let pictures = readme.split(separator: "](").compactMap { $0.split(separator: ")").first }.filter {
+            $0.hasSuffix(".png")
+        }
+        #expect(pictures.count >= 2, "\(pictures)")
+        for picture in pictures {
+            #expect(FileManager.default.fileExists(atPath: docs + picture), "\(picture)")
+        }
     }
 
     @Test func rawSendsRequestsAndPrintsReplies() throws {
