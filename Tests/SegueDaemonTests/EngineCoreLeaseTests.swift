@@ -155,6 +155,27 @@ import Testing
         #expect(!Self.frames(h.advance(frames: 1)).isEmpty, "ticks again once a write succeeded")
     }
 
+    /// A process stopped past the end of its lease falls behind on its own: the frames it skips,
+    /// those the lease covered and those after, which wait a moment for the write, are the loop's
+    /// stall, not the lease's.
+    @Test func aStoppedProcessPastItsLeaseIsTheLoopsStallNotTheLeases() throws {
+        let h = try Self.leasing()
+        _ = Self.animating(h)
+        _ = Self.run(h, frames: 3)
+        h.move(frames: 120)
+        var out = h.core.step(.frameDeadline(now: h.now)) + h.commit()
+        var lines = out.logLines
+        #expect(h.core.lastStall?.longest != .lease)
+        for _ in 0..<3 {
+            lines += Self.grant(out, in: h).logLines
+            out = h.advance(frames: 1)
+            lines += out.logLines
+        }
+        let stalls = lines.filter { $0.hasPrefix("The frame loop") }
+        #expect(!stalls.isEmpty && stalls.allSatisfy { $0.contains("fell behind") }, "\(lines)")
+        #expect(h.core.lastStall?.longest != .lease)
+    }
+
     /// Frames held past the lease while its writes fail are skipped, but for the last 6, once a
     /// write succeeds, and the stall is put down to the lease rather than to the loop's own steps:
     /// an operator reads "the frame lease", not "waiting for work" and an overloaded machine.

@@ -20,8 +20,11 @@ extension EngineCore {
             // made while the clock catches up, not when it gets there.
             askLease(through: max(target, fleet.closedFrame + 1))
             target = min(target, tickableThrough)
-            if target < due { framesHeldForLease = true }
         }
+        // Where frames began to wait for the lease, at an earlier close: a stall found below whose
+        // frames mostly fell due since then is the lease's, not the loop's.
+        let holdBegan = leaseHoldBegan
+        leaseHoldBegan = target < due ? (leaseHoldBegan ?? due) : nil
         if !heldFinals.isEmpty {
             // Final ticks of frames a command passed over wait for the lease, which may not be
             // asked for by the frames still open (a fleet gone idle): ask for theirs.
@@ -37,13 +40,16 @@ extension EngineCore {
         let skipping = !fleet.active.isEmpty && target - first >= keep
         // Explained from the stretch that ends here, before it is restarted (in place: no copy).
         if skipping {
-            var stall = profile.stall(frames: target - keep - first + 1, now: started, cpu: cpu)
+            let frames = target - keep - first + 1
+            var stall = profile.stall(frames: frames, now: started, cpu: cpu)
             stall.overloaded = !publishTicks
-            // The stretch went to waiting for the lease, whatever the loop did meanwhile.
-            if framesHeldForLease { stall.phases.insert(.init(phase: .lease, nanoseconds: stall.elapsed), at: 0) }
+            // The stretch went to waiting for the lease, whatever the loop did meanwhile; frames that
+            // were behind already when the wait began (a stopped process) are the loop's stall.
+            if let began = holdBegan, (target - keep - began + 1) * 2 >= frames {
+                stall.phases.insert(.init(phase: .lease, nanoseconds: stall.elapsed), at: 0)
+            }
             reportStall(stall)
         }
-        if target == due { framesHeldForLease = false }
         // Each close starts the stretch that the next stall, if any, is explained from; this close's
         // own time is that stretch's first step.
         profile.restart(now: started, cpu: cpu)

@@ -59,9 +59,9 @@ final class EngineCore {
     var profile = LoopProfile(now: 0, cpu: 0)
     /// The last time the loop skipped frames, for `stats`; and the rate limit of its log lines.
     var lastStall: LoopProfile.Stall?
-    /// Frames fell due that the frame lease did not cover yet, since the loop last closed every frame
-    /// due: a stall that ends them is the lease's, not the loop's (`closeFrames`).
-    var framesHeldForLease = false
+    /// The frame that was due when frames began to wait for the frame lease (its write failed or was
+    /// slow), while they still wait: a stall that ends the wait is the lease's (`closeFrames`).
+    var leaseHoldBegan: Int64?
     var stallLog = StallLog()
     var eventTopics: [String: [UInt8]] = [:]
     var recentCommands = RecentCommands(capacity: EngineCore.rememberedReplies)
