@@ -66,10 +66,14 @@ struct SystemdServiceTests {
 
     func checkStatus(_ machine: BootedSystemd) throws {
         let status = try machine.property("StatusText")
+        // The counts, then where it serves (the installed config's endpoints, as bound).
+        let parts = status.split(separator: "; ", maxSplits: 1)
+        let counts = #/\d+ navigators, \d+ in flight, seq \d+, \d+ commands, \d+ ticks, \d+ subscriptions/#
         #expect(
-            status.wholeMatch(
-                of: #/\d+ navigators, \d+ in flight, seq \d+, \d+ commands, \d+ ticks, \d+ subscriptions/#)
-                != nil, "StatusText is '\(status)', not segued's STATUS= line")
+            parts.count == 2 && parts[0].wholeMatch(of: counts) != nil
+                && parts[1].hasPrefix("commands on ipc:///run/segue/command.sock, ")
+                && parts[1].contains(", publishing on ipc:///run/segue/publish.sock"),
+            "StatusText is '\(status)', not segued's STATUS= line")
     }
 
     /// docs/operations.md, "systemd", Scheduling: the frame loop (segued's main thread) SCHED_FIFO at
