@@ -79,6 +79,12 @@ import Testing
         #expect(xml.all("circle", class: "update").count == 2)
         #expect(xml.all("line", class: "threshold").count == 1)
         #expect(xml.all("g", class: "turn").map { $0["class"] } == ["turn finishing"])
+        // Its caption is drawn over the lane's bands, not inside its own: the next band would cover
+        // the part that runs past its end.
+        #expect(xml.all("text", class: "finishing").count == 1)
+        let caption = try #require(svg.range(of: "finish · v"))
+        let labels = svg.ranges(of: "class=\"band-label\"")
+        #expect(labels.count == 3 && caption.lowerBound > labels[2].lowerBound, "after the last band of its lane")
         #expect(xml.all("path", class: "queue-link").count == 1)
         #expect(xml.all("g", class: "event").count == timeline.marks.count)
         #expect(xml.titles.contains { $0.hasPrefix("seq 1 navigator.created at frame") && $0.contains("\"root\"") })

@@ -97,10 +97,18 @@ extension TimelineSVG {
                     ("y2", .number(box.bandTop + box.bandHeight)),
                 ])
             svg.element("circle", [("cx", .number(x)), ("cy", .number(y)), ("r", .number(4.5))])
-            svg.element(
-                "text", [("x", .number(x + 6)), ("y", .number(min(y + 14, box.bandTop + box.bandHeight - 4)))],
-                text: Self.caption(turn))
             svg.end()
+        }
+    }
+
+    /// Each turn's caption beside its mark, drawn once every band of the lane is (`turn-captions`).
+    mutating func turnCaptions(_ band: Band, _ box: TimelineLayout.LaneBox) {
+        for turn in band.turns {
+            let y = min(box.y(turn.fraction) + 14, box.bandTop + box.bandHeight - 4)
+            svg.element(
+                "text",
+                [("class", .text(turn.kind.rawValue)), ("x", .number(layout.x(turn.frame) + 6)), ("y", .number(y))],
+                text: Self.caption(turn))
         }
     }
 

@@ -98,7 +98,7 @@ extension TimelineSVG {
         .update{fill:#f59e0b;stroke:#92400e;stroke-width:.5}
         .turn line{stroke:#0f172a;stroke-width:.75;stroke-dasharray:1 2}.turn circle{fill:#fff;stroke-width:2}
         .finishing circle{stroke:#16a34a}.cancelling circle{stroke:#dc2626}.interrupted circle{stroke:#7c3aed}
-        .turn text{font-size:10px;fill:#0f172a}
+        .turn-captions text{font-size:10px;fill:#0f172a;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
         .event circle,.event path{fill:#94a3b8}.event text{font-size:9px;fill:#475569;text-anchor:middle}
         .event.started circle{fill:#2563eb}.event.updated circle{fill:#f59e0b}.event.interrupted circle{fill:#7c3aed}
         .event.finishing circle,.event.completed circle{fill:#16a34a}.event.cancelling circle,.event.cancelled circle{fill:#dc2626}

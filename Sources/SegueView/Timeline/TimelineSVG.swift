@@ -87,6 +87,11 @@ package struct TimelineSVG {
             let next = lane.bands.dropFirst(index + 1).first.map { layout.x($0.startFrame) } ?? layout.width
             draw(band, in: lane, box, labelRoom: next - layout.x(band.startFrame) - 8)
         }
+        // Over every band: a caption near a band's end runs on past it, where the next band,
+        // drawn later, would cover it.
+        svg.begin("g", [("class", .text("turn-captions"))])
+        for band in lane.bands { turnCaptions(band, box) }
+        svg.end()
         marks(of: lane, box)
         svg.end()
     }
