@@ -16,10 +16,12 @@ let package = Package(
         .library(name: "SegueClient", targets: ["SegueClient"]),
     ],
     targets: [
-        .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
+        // No pkgConfig: libzmq's .pc adds -isystem flags (Kerberos, via its GSSAPI) that SwiftPM refuses
+        // with a warning on every build; zmq.h is in /usr/include and the module map links zmq.
+        .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        // No pkgConfig: libmicrohttpd's .pc adds -isystem flags (GnuTLS's Kerberos) that SwiftPM refuses.
+        // No pkgConfig, for the same reason: libmicrohttpd's .pc adds GnuTLS's Kerberos -isystem flags.
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
