@@ -15,19 +15,21 @@ enum NavigationCommands {
     /// A config the daemon's rules refuse, as the usage error of the option that set the value:
     /// checked before anything is sent, like every other value (docs/cli.md).
     private static func usage(_ error: CoreError, _ inv: Invocation) -> UsageError {
-        let message = error.message.hasPrefix("config.") ? String(error.message.dropFirst(7)) : error.message
-        let member = configOptions.keys.sorted { $0.count > $1.count }.first { message.hasPrefix($0) }
+        func relative(_ text: String) -> String { text.hasPrefix("config.") ? String(text.dropFirst(7)) : text }
+        let message = relative(error.message)
+        // The value's path when the error keeps it; otherwise the message, which begins with the path.
+        let refused = relative(error.value?.path ?? error.message)
+        let member = configOptions.keys.sorted { $0.count > $1.count }.first { key in
+            refused == key || [".", "[", " "].contains { refused.hasPrefix(key + $0) }
+        }
         guard let member, let option = configOptions[member], let value = inv.parsed.value(option) else {
             return UsageError(message)
         }
-        // A member within the value (`animators[0].animator is required`): the option, then the sentence.
-        guard message.dropFirst(member.count).first == " " else { return UsageError("--\(option): \(message)") }
-        var expectation = message.dropFirst(member.count + 1)
-        if let got = expectation.range(of: "; got ", options: .backwards) {
-            expectation = expectation[..<got.lowerBound]
+        // The option's value itself, or something within it (`animators[0].animator is required`).
+        guard let requirement = error.value?.requirement, refused == member else {
+            return UsageError("--\(option): \(message)")
         }
-        if expectation.hasSuffix(".") { expectation = expectation.dropLast() }
-        return UsageError.invalidValue(value, for: "--\(option)", String(expectation))
+        return UsageError.invalidValue(value, for: "--\(option)", requirement)
     }
 
     static func create(_ inv: Invocation) throws {

@@ -657,6 +657,14 @@ import Testing
             "error: The value '2' is invalid for '--threshold': must be in [0, 1].\nSee 'segue create --help'.\n"
         ),
         (
+            ["create", "main", "Home", "--queue-limit", "0"],
+            "error: The value '0' is invalid for '--queue-limit': must be in [1, 1024].\nSee 'segue create --help'.\n"
+        ),
+        (
+            ["create", "main", "Home", "--container", "0x10"],
+            "error: --container: container.width must be in [1, 100000]; got 0.\nSee 'segue create --help'.\n"
+        ),
+        (
             ["create", "main", "Home", "--animators", #"[{"from": 1}]"#],
             "error: --animators: animators[0].animator is required: an animator object, {} for the standard one.\n"
                 + "See 'segue create --help'.\n"

@@ -13,12 +13,12 @@
 extension CoreError {
     /// A value of the wrong JSON type at `path`: `animator.curve.bezier[0] must be a number; got "a".`
     package static func wrongType(_ path: String, expected: String, got value: JSON) -> CoreError {
-        CoreError(.badRequest, "\(path) must be \(expected); got \(value.messageText).")
+        CoreError(.badRequest, path: path, "must be \(expected)", "; got \(value.messageText).")
     }
 
     /// A required member that is absent (or null): `percent is required: a number in [0, 1].`
     package static func missing(_ path: String, _ what: String) -> CoreError {
-        CoreError(.badRequest, "\(path) is required: \(what).")
+        CoreError(.badRequest, path: path, "is required: \(what)", ".")
     }
 
     /// Any other shape error (an unknown member, members that do not go together).
@@ -26,7 +26,7 @@ extension CoreError {
 
     /// A value of the right type that is not allowed: `animator.style must be one of slide, ...; got "spin".`
     package static func notAllowed(_ path: String, expected: String, got value: JSON) -> CoreError {
-        CoreError(.invalidArgument, "\(path) must be \(expected); got \(value.messageText).")
+        CoreError(.invalidArgument, path: path, "must be \(expected)", "; got \(value.messageText).")
     }
 
     /// A number of the right type outside its range: `animator.curve.bezier[0] must be in [0, 1]; got 1.5.`
@@ -35,9 +35,15 @@ extension CoreError {
     {
         let low = openBelow ? "(" : "["
         return CoreError(
-            .invalidArgument,
-            "\(path) must be in \(low)\(JSON.messageText(range.lowerBound)), \(JSON.messageText(range.upperBound))]; "
-                + "got \(JSON.messageText(got)).")
+            .invalidArgument, path: path,
+            "must be in \(low)\(JSON.messageText(range.lowerBound)), \(JSON.messageText(range.upperBound))]",
+            "; got \(JSON.messageText(got)).")
+    }
+
+    /// "`path` `requirement``rest`", with the path and the requirement kept apart (`value`).
+    private init(_ code: ErrorCode, path: String, _ requirement: String, _ rest: String) {
+        self.init(code, "\(path) \(requirement)\(rest)")
+        value = (path, requirement)
     }
 
     /// Any other value that is not allowed, for messages that need their own words.

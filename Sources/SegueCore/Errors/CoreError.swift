@@ -7,6 +7,11 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     /// Extra machine-readable fields for the reply (e.g. the current `revision` on `conflict`).
     public var details: [String: Int64]
+    /// The one value refused, for a tool that maps it back to its own option (`segue create`): its
+    /// JSON path and what it must be, as the message words them ("endRule.threshold", "must be in
+    /// [0, 1]"). Set by the decoding errors of CoreError+Decoding; not part of equality, since the
+    /// message already says both.
+    package var value: (path: String, requirement: String)?
 
     public init(_ code: ErrorCode, _ message: String, details: [String: Int64] = [:]) {
         self.code = code
@@ -15,4 +20,8 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
+
+    public static func == (a: CoreError, b: CoreError) -> Bool {
+        a.code == b.code && a.message == b.message && a.details == b.details
+    }
 }

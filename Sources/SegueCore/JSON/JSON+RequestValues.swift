@@ -49,7 +49,7 @@ extension JSON {
         guard let integer = int64Value else {
             if let number = doubleValue, number.isFinite, number.rounded(.towardZero) == number {
                 let bounds = range.flatMap { $0.upperBound == .max ? nil : "in [\($0.lowerBound), \($0.upperBound)]" }
-                throw .invalid("\(path()) must be \(bounds ?? "an integer that fits in 64 bits"); got \(messageText).")
+                throw .notAllowed(path(), expected: bounds ?? "an integer that fits in 64 bits", got: self)
             }
             throw .wrongType(path(), expected: "an integer", got: self)
         }
@@ -58,7 +58,7 @@ extension JSON {
             let bounds =
                 range.upperBound == .max
                 ? "\(range.lowerBound) or more" : "in [\(range.lowerBound), \(range.upperBound)]"
-            throw .invalid("\(path()) must be \(bounds); got \(integer).")
+            throw .notAllowed(path(), expected: bounds, got: self)
         }
         return integer
     }
