@@ -49,3 +49,53 @@ import Testing
         #expect(try client.call(["cmd": "ping"])["ok"] == true)
     }
 }
+
+/// On PostgreSQL, daemons configured with `cluster` share a log with each other and with nothing
+/// else: a segued without `cluster` or an import is refused while they serve it, and they are
+/// refused while a lone segued serves it. (Without that, the lone writer appended for navigators a
+/// leader leads: the leader's next commit failed on a revision, the log stayed valid but the one-
+/// leader rule did not.)
+@Suite(.serialized, .choosesItsBackends) struct SharedLogWriterTests {
+    static func refused(_ daemon: DaemonProcess) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while daemon.process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+        return !daemon.process.isRunning && daemon.process.terminationStatus == 1
+    }
+
+    @Test func aLoneWriterIsRefusedBesideClusterDaemons() throws {
+        let cluster = try ShardedCluster(daemons: 1, shards: 4)
+        defer { cluster.stopAll() }
+        let client = try TestClient(endpoint: cluster.endpoints[0])
+        try client.ok(["cmd": "create", "navigator": "main", "root": "Home"])
+        let lone = try DaemonProcess(store: .sqlite, arguments: ["--store-url", cluster.url], waitReady: false)
+        #expect(Self.refused(lone), "\(lone.log)")
+        #expect(
+            lone.log.contains("is served by daemons configured with `cluster` (PostgreSQL backend pid"), "\(lone.log)")
+        let export = DaemonProcess.temporaryDirectory() + "/log.jsonl"
+        #expect(try Cli.run(["export", "--data-dir", cluster.url, "-o", export]).status == 0)
+        let imported = try Cli.run(["import", "--data-dir", cluster.url, export])
+        #expect(imported.status == 74, "\(imported.stderr)")
+        #expect(imported.stderr.contains("is served by daemons configured with `cluster`"), "\(imported.stderr)")
+        // A second cluster daemon still joins, and the first goes on unharmed.
+        let joined = try DaemonProcess(store: .sqlite, arguments: cluster.arguments)
+        defer { joined.stop() }
+        try client.ok(["cmd": "push", "navigator": "main", "screen": "Detail", "animated": false])
+    }
+
+    @Test func aClusterDaemonIsRefusedBesideALoneWriter() throws {
+        let url = try StoreBackend.newDatabase()
+        let lone = try DaemonProcess(store: .sqlite, arguments: ["--store-url", url])
+        defer { lone.stop() }
+        let member = try DaemonProcess(
+            store: .sqlite,
+            arguments: ["--store-url", url] + (try DaemonProcess.configFile(#"{"cluster": {"shards": 4}}"#)),
+            waitReady: false)
+        #expect(Self.refused(member), "\(member.log)")
+        #expect(
+            member.log.contains(
+                "is open for writing by a segued without `cluster`, or an import (PostgreSQL backend pid"),
+            "\(member.log)")
+        let client = try TestClient(endpoint: lone.commandEndpoint)
+        try client.ok(["cmd": "create", "navigator": "main", "root": "Home"])
+    }
+}

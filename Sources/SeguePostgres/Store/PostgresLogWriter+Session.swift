@@ -44,9 +44,8 @@ extension PostgresLogWriter {
             _ = try PostgresSchema.currentVersion(of: session.connection, location: location)
         }
         if let previous = previousBackend { try end(previous, session) }
-        if leases == nil {
-            try takeWriterLock(session)
-        } else {
+        try takeWriterLock(session, shared: leases != nil)
+        if leases != nil {
             // A leader cut off by the network must not keep a transaction (and its FOR SHARE on the
             // shards it fenced) open on the server: a takeover's epoch bump waits for it.
             try mapped("Cannot set up the session at \(location)") { () throws(PostgresError) in
