@@ -82,6 +82,23 @@ import Testing
         try client.ok(["cmd": "push", "navigator": "main", "screen": "Detail", "animated": false])
     }
 
+    /// A daemon with another shard count than the running daemons' is refused (it would place names
+    /// in other shards than they do); with every daemon stopped the count may change.
+    @Test func anotherShardCountIsRefusedWhileDaemonsServeTheLog() throws {
+        let cluster = try ShardedCluster(daemons: 1, shards: 4)
+        let eight = ["--store-url", cluster.url] + (try DaemonProcess.configFile(#"{"cluster": {"shards": 8}}"#))
+        let other = try DaemonProcess(store: .sqlite, arguments: eight, waitReady: false)
+        #expect(Self.refused(other), "\(other.log)")
+        #expect(
+            other.log.contains(
+                "is shared in 4 shards by the daemons serving it, but this daemon's cluster.shards is 8"),
+            "\(other.log)")
+        cluster.stopAll()
+        let alone = try DaemonProcess(store: .sqlite, arguments: eight)
+        defer { alone.stop() }
+        #expect(alone.log.contains("Sharing the log with other daemons: 8 shards"), "\(alone.log)")
+    }
+
     @Test func aClusterDaemonIsRefusedBesideALoneWriter() throws {
         let url = try StoreBackend.newDatabase()
         let lone = try DaemonProcess(store: .sqlite, arguments: ["--store-url", url])

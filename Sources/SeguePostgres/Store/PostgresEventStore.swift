@@ -26,7 +26,7 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
 
     /// Connects (retrying as `retry` says, reporting each failed attempt to `progress`, which stops
     /// the waiting by returning false), creates or migrates the schema and takes the log's writer lock
-    /// (with `leases`, when several daemons share the log: no writer lock; every append is fenced).
+    /// (with `leases`, when several daemons share the log: shared, and every append is fenced).
     ///
     /// - Parameters:
     ///   - lockTimeout: how long an append waits for a lock held by another session (an operator's

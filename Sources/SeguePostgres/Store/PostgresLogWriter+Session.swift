@@ -45,6 +45,7 @@ extension PostgresLogWriter {
         }
         if let previous = previousBackend { try end(previous, session) }
         try takeWriterLock(session, shared: leases != nil)
+        if let leases, first { try checkShardCount(leases.map.count, session) }
         if leases != nil {
             // A leader cut off by the network must not keep a transaction (and its FOR SHARE on the
             // shards it fenced) open on the server: a takeover's epoch bump waits for it.
@@ -59,6 +60,31 @@ extension PostgresLogWriter {
             unresolved = nil
         }
         setOpened(session, lastSeq: try session.lastSeq())
+    }
+
+    /// Refuses a shard count other than the one the log's running daemons took their shards under
+    /// (the rows of `shards`, 0 to count − 1): names would fall in other shards than those daemons
+    /// think, and navigators be refused or moved back and forth. With no other daemon running (no
+    /// other holder of the shared writer lock) the count may change, as the docs allow.
+    private func checkShardCount(_ count: Int, _ session: PostgresSession) throws(StoreError) {
+        var parameters = PostgresParameters()
+        parameters.append(Int64(Self.lockClass))
+        let (found, others) = try mapped("Cannot read the shards of the log at \(location)") {
+            () throws(PostgresError) -> (Int64?, Int64?) in
+            let result = try session.connection.query(
+                """
+                SELECT (SELECT MAX(shard) + 1 FROM shards), (SELECT count(*) FROM pg_locks
+                    WHERE locktype = 'advisory' AND granted AND classid = $1::oid
+                        AND objid = 'events'::regclass::oid AND objsubid = 2 AND pid <> pg_backend_pid())
+                """, parameters)
+            return (try result.int64(0, 0), try result.int64(0, 1))
+        }
+        guard let found, found != Int64(count), (others ?? 0) > 0 else { return }
+        throw StoreError(
+            kind: .invalidData,
+            message: "The log at \(location) is shared in \(found) shards by the daemons serving it, but this "
+                + "daemon's cluster.shards is \(count): every daemon on one log takes the same count. Set "
+                + "cluster.shards to \(found), or stop every daemon first to change it.")
     }
 
     /// Ends the previous session's server process if it is still there (the same pid and start
