@@ -50,7 +50,9 @@ package enum Daemon {
                     return 78
                 }
             } catch {
-                let reason = (error as? StoreError).map(\.message) ?? "\(error)"
+                let reason =
+                    (error as? StoreError).map { $0.message + ($0.sqlState.map { " (SQLSTATE \($0))" } ?? "") }
+                    ?? "\(error)"
                 FileHandle.standardError.write(Data("segued: store error at $.store: \(reason)\n".utf8))
                 return 78
             }
@@ -180,7 +182,9 @@ package enum Daemon {
             }
             // A StoreError's own text leads with its wire code (`bad_request: …`), which means
             // nothing to an operator reading why the daemon did not start: the message says it all.
-            let reason = (error as? StoreError).map(\.message) ?? "\(error)"
+            let reason =
+                (error as? StoreError).map { $0.message + ($0.sqlState.map { " (SQLSTATE \($0))" } ?? "") }
+                ?? "\(error)"
             let location = StoreOpening.location(config.store, dataDirectory: config.dataDir)
             logger.critical("Could not open the log in \(location): \(reason)")
             if config.store == .sqlite { cleanup.removeWhatThisStartCreated(store: nil) }

@@ -176,21 +176,48 @@ import Testing
         second.close()
     }
 
-    @Test func aDatabaseOfReadOnlySessionsIsRefusedClearly() throws {
+    /// Read-only sessions are refused, with the fix for where the setting is: a role's setting wins
+    /// over the database's, so "ALTER DATABASE" would not help a role that has one.
+    @Test(arguments: [
+        ("database", "It is set for the database: ALTER DATABASE … SET default_transaction_read_only = off."),
+        ("role", "It is set for the role: ALTER ROLE … SET default_transaction_read_only = off."),
+    ])
+    func readOnlySessionsAreRefusedWithTheirFix(setOn: String, fix: String) throws {
         let server = try LogPlace.server()
         let name = "ro_" + UUID().uuidString.prefix(8).lowercased()
         let admin = try server.admin()
         try admin.execute("CREATE DATABASE \(name)")
-        try admin.execute("ALTER DATABASE \(name) SET default_transaction_read_only = on")
+        var conninfo = server.conninfo(database: name)
+        if setOn == "database" {
+            try admin.execute("ALTER DATABASE \(name) SET default_transaction_read_only = on")
+        } else {
+            try admin.execute("CREATE ROLE \(name) LOGIN")
+            try admin.execute("ALTER ROLE \(name) SET default_transaction_read_only = on")
+            conninfo = conninfo.replacingOccurrences(of: "user=segue", with: "user=\(name)")
+        }
         do {
-            _ = try PostgresEventStore(conninfo: server.conninfo(database: name))
-            Issue.record("a read-only database was opened for writing")
+            _ = try PostgresEventStore(conninfo: conninfo)
+            Issue.record("a read-only \(setOn) was opened for writing")
         } catch {
             #expect(error.sqlState == SQLState.readOnlyTransaction)
             #expect(error.code == .unavailable)
-            #expect(error.message.contains("read-only"))
+            #expect(error.message.contains("are read-only (transaction_read_only is on)"), "\(error.message)")
+            #expect(error.message.hasSuffix(fix), "\(error.message)")
         }
         try admin.execute("DROP DATABASE \(name)")
+        if setOn == "role" { try admin.execute("DROP ROLE \(name)") }
+    }
+
+    /// A refused connection gets the advice for its reason, not "reconnects by itself": segued
+    /// stops on these at once.
+    @Test(arguments: [
+        (SQLState.invalidPassword, true, "Check the role and the password file"),
+        (SQLState.invalidCatalogName, true, "Create the database, or name an existing one"),
+        (SQLState.connectionFailure, true, "segued reconnects by itself once the server is reachable."),
+        ("08001", false, "segued reconnects by itself once the server is reachable."),
+    ])
+    func adviceFollowsTheReason(sqlState: String, lost: Bool, advice: String) {
+        #expect(StoreError.advice(forSQLState: sqlState, connectionLost: lost)?.contains(advice) == true)
     }
 
     /// Each row: a conninfo with a secret, and the secret that must appear in no message.

@@ -27,11 +27,12 @@ final class PostgresSession {
         let row = try mapped("Cannot query the server at \(location)") { () throws(PostgresError) in
             let result = try connection.query(
                 "SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on', "
-                    + "(extract(epoch FROM backend_start) * 1000000)::bigint FROM pg_stat_activity "
-                    + "WHERE pid = pg_backend_pid()")
+                    + "(extract(epoch FROM backend_start) * 1000000)::bigint, "
+                    + "(SELECT source FROM pg_settings WHERE name = 'default_transaction_read_only') "
+                    + "FROM pg_stat_activity WHERE pid = pg_backend_pid()")
             return (
                 recovery: try result.bool(0, 0) == true, readOnly: try result.bool(0, 1) == true,
-                start: try result.int64(0, 2) ?? 0
+                start: try result.int64(0, 2) ?? 0, readOnlySource: try result.string(0, 3) ?? nil
             )
         }
         self.location = location
@@ -40,7 +41,8 @@ final class PostgresSession {
         backendStart = row.start
         switch role {
         case .writer(let durability, let lockTimeout):
-            try Self.refuseReadOnly(recovery: row.recovery, readOnly: row.readOnly, location: location)
+            try Self.refuseReadOnly(
+                recovery: row.recovery, readOnly: row.readOnly, source: row.readOnlySource, location: location)
             try mapped("Cannot set up the session at \(location)") { () throws(PostgresError) in
                 try connection.execute(
                     "SET synchronous_commit = \(durability == .full ? "on" : "off"); "
@@ -53,7 +55,9 @@ final class PostgresSession {
         }
     }
 
-    private static func refuseReadOnly(recovery: Bool, readOnly: Bool, location: String) throws(StoreError) {
+    private static func refuseReadOnly(recovery: Bool, readOnly: Bool, source: String?, location: String)
+        throws(StoreError)
+    {
         if recovery {
             throw StoreError(
                 kind: .postgres, sqlState: SQLState.readOnlyTransaction,
@@ -64,10 +68,25 @@ final class PostgresSession {
         if readOnly {
             throw StoreError(
                 kind: .postgres, sqlState: SQLState.readOnlyTransaction,
-                message: "Sessions on the database at \(location) are read-only (transaction_read_only is on, "
-                    + "from default_transaction_read_only for the database, the role or the server), so segued "
-                    + "could store nothing. Give the role a writable database: ALTER DATABASE … SET "
-                    + "default_transaction_read_only = off.")
+                message: "Sessions on the database at \(location) are read-only (transaction_read_only is on), so "
+                    + "segued could store nothing. " + readOnlyFix(source))
+        }
+    }
+
+    /// Where to turn `default_transaction_read_only` off, from where the server says it was set
+    /// (`pg_settings.source`): a setting of the role wins over the database's, which wins over the
+    /// server's.
+    static func readOnlyFix(_ source: String?) -> String {
+        switch source {
+        case "user": "It is set for the role: ALTER ROLE … SET default_transaction_read_only = off."
+        case "database user":
+            "It is set for the role in this database: ALTER ROLE … IN DATABASE … SET default_transaction_read_only = off."
+        case "database": "It is set for the database: ALTER DATABASE … SET default_transaction_read_only = off."
+        case "configuration file", "command line":
+            "It is set in the server's configuration: default_transaction_read_only = off there, then reload."
+        default:
+            "Turn default_transaction_read_only off where it is set (ALTER ROLE … SET, ALTER DATABASE … SET, or "
+                + "the server's configuration; the role's setting wins)."
         }
     }
 

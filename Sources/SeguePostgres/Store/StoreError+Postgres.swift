@@ -14,10 +14,9 @@ extension StoreError {
     }
 
     /// What an operator does about each kind of fault; nil where the message says it already.
+    /// A refused connection's own state comes first: a wrong password is not a lost connection, and
+    /// segued does not wait for it to clear.
     static func advice(forSQLState sqlState: String, connectionLost: Bool) -> String? {
-        if connectionLost || sqlState.hasPrefix("08") {
-            return "Nothing unacknowledged was kept; segued reconnects by itself once the server is reachable."
-        }
         switch sqlState {
         case SQLState.diskFull:
             return "Free disk space on the database server; appends resume by themselves."
@@ -30,8 +29,11 @@ extension StoreError {
             return "Grant the role what docs/operations.md, \"Choosing a store backend\" lists."
         case SQLState.adminShutdown, SQLState.cannotConnectNow:
             return "The server is shutting down or starting up; segued reconnects by itself."
+        case SQLState.invalidCatalogName:
+            return "Create the database, or name an existing one in the conninfo (dbname=)."
         default:
-            return nil
+            guard connectionLost || sqlState.hasPrefix("08") else { return nil }
+            return "Nothing unacknowledged was kept; segued reconnects by itself once the server is reachable."
         }
     }
 }
