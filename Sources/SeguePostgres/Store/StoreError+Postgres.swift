@@ -8,7 +8,7 @@ extension StoreError {
         if let detail = error.detail { message += " (\(detail))" }
         if let action { message = "\(action): \(message)" }
         if let advice = Self.advice(forSQLState: error.sqlState, connectionLost: error.connectionLost) {
-            message += ". " + advice
+            message += (message.hasSuffix(".") ? " " : ". ") + advice
         }
         self.init(kind: .postgres, sqlState: error.sqlState, message: message, sql: error.statement)
     }

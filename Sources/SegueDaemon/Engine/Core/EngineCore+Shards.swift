@@ -166,8 +166,9 @@ extension EngineCore {
         let ms = (timer.monotonic() - started) / 1_000_000
         log(
             .notice,
-            "Took shard \(shard) (epoch \(epoch)): \(names.count) navigators folded from the log at seq "
-                + "\(fleet.lastSeq) in \(ms) ms, \(events.count) interactive transitions cancelled for recovery"
+            "Took shard \(shard) (epoch \(epoch)): \(names.count) navigator\(names.count == 1 ? "" : "s") folded from the "
+                + "log at seq \(fleet.lastSeq) in \(ms) ms, \(events.count) interactive transition"
+                + "\(events.count == 1 ? "" : "s") cancelled for recovery"
                 + (held > 0 ? ", \(held) frames passed over to start after the previous leader's frame lease." : "."))
     }
 
