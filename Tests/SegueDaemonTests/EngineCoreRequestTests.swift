@@ -230,6 +230,17 @@ import Testing
         #expect(out.reply["error"]?["code"] == "unavailable")
         #expect(out.reply["error"]?["message"]?.stringValue?.contains("nothing was applied") == true)
         #expect(out.appended.isEmpty && h.core.fleet.lastSeq == 1)
+        // Said in the log, the first at once and the rest counted, as failed commits are: a client
+        // retrying under one id commits nothing, so these lines are what shows the outage.
+        #expect(
+            out.logLines == [
+                "Could not look up a command id in the log: unavailable: gone. Commands whose id must be looked "
+                    + "up get unavailable until storage recovers."
+            ], "\(out.logLines)")
+        #expect(h.call(Self.push("A", id: "a")).logLines.isEmpty, "counted, not logged again within a second")
+        h.log.failure = nil
+        #expect(
+            h.call(Self.push("A", id: "a")).logLines == ["Command id lookups succeed again, after 2 failed lookup(s)."])
     }
 
     // MARK: Owners

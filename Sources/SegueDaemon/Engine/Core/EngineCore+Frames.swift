@@ -206,10 +206,17 @@ extension EngineCore {
 
     /// The failed commits not logged yet (`CommitFailureLog`), once a second at most.
     func reportCommitFailures(now: Int64) {
-        guard let (count, last) = commitFailureLog.pending(now: now) else { return }
-        log(
-            .error,
-            "\(count) more commit(s) failed (the last: \(last)). Commands get unavailable until storage recovers.")
+        if let (count, last) = commitFailureLog.pending(now: now) {
+            log(
+                .error,
+                "\(count) more commit(s) failed (the last: \(last)). Commands get unavailable until storage recovers.")
+        }
+        if let (count, last) = lookupFailureLog.pending(now: now) {
+            log(
+                .error,
+                "\(count) more command id lookup(s) failed (the last: \(last)). Commands whose id must be looked up "
+                    + "get unavailable until storage recovers.")
+        }
     }
 
     /// Says so (once a second at most, from `housekeeping`) when WAL checkpoints have failed since the

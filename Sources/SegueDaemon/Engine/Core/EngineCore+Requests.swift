@@ -213,7 +213,19 @@ extension EngineCore {
         let stored: StoredCommand?
         do throws(StoreError) {
             stored = try store.command(id)
+            if let failed = lookupFailureLog.recovered() {
+                log(.notice, "Command id lookups succeed again, after \(failed) failed lookup(s).")
+            }
         } catch {
+            if let earlier = lookupFailureLog.failed("\(error)", now: timer.monotonic()) {
+                let also = earlier > 0 ? " (\(earlier) more failed since the last report)" : ""
+                var reason = "\(error)"
+                if reason.hasSuffix(".") { reason.removeLast() }
+                log(
+                    .error,
+                    "Could not look up a command id in the log: \(reason)\(also). Commands whose id must be "
+                        + "looked up get unavailable until storage recovers.")
+            }
             reject(
                 envelope,
                 Reply.error(

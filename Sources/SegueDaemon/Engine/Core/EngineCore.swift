@@ -69,6 +69,9 @@ final class EngineCore {
     var walCheckpointFailuresReported = 0
     /// Failed commits are logged at most once a second (a full disk fails every command).
     var commitFailureLog = CommitFailureLog()
+    /// The same for command id lookups that fail (a client retrying under one id during an outage
+    /// commits nothing, so only these say it is refused).
+    var lookupFailureLog = CommitFailureLog()
     /// Which command ids may be stored: lets a new id skip the store lookup (`KnownCommandIDs`).
     var knownCommandIDs = KnownCommandIDs()
     var dirty: Set<String> = []
