@@ -37,6 +37,25 @@ import Testing
         #expect(leaderless["error"]?["code"] == "unavailable", "no leader known: retry")
     }
 
+    /// `stats` says how many shards, which this daemon leads, and the log's navigators, beside the
+    /// counts of those it leads (a standby's are 0); nothing with one daemon.
+    @Test func statsSayWhichShardsThisDaemonLeads() throws {
+        let log = FakeLog()
+        let leader = try Self.sharded(log, leading: [0, 1])
+        let standby = try Self.sharded(log, leading: [])
+        for shard in [0, 1] {
+            _ = leader.call(#"{"cmd":"create","navigator":"\#(Self.name(in: shard))","root":"Home"}"#)
+        }
+        let stats = #"{"cmd":"stats"}"#
+        let led = leader.call(stats).reply
+        #expect(led["shards"] == ["count": 2, "leads": [0, 1], "navigators": 2], "\(led.serialized())")
+        #expect(led["navigators"] == 2)
+        let idle = standby.call(stats).reply
+        #expect(idle["shards"] == ["count": 2, "leads": [], "navigators": 2], "\(idle.serialized())")
+        #expect(idle["navigators"] == 0)
+        #expect(try EngineHarness().call(stats).reply["shards"] == nil, "one daemon's reply has no shards")
+    }
+
     /// A standby on the same log takes the shard: the navigator joins its fleet as the log left it, the
     /// interactive transition the old leader had in flight is cancelled for recovery, and the
     /// standby answers for it from then on; the old leader, stepped down, answers `moved`.

@@ -85,34 +85,48 @@ extension EngineCore {
 
     func statsReply(_ request: Request) -> JSON {
         let open = fleet.navigators.values.lazy.filter { $0.status == .open }.count
-        return Reply.ok(
-            id: request.id,
-            [
-                "commands": .int(stats.commands), "rejected": .int(stats.rejected), "malformed": .int(stats.malformed),
-                "idempotentReplays": .int(stats.idempotentReplays), "events": .int(stats.events),
-                "ticks": .int(stats.ticks), "framesClosed": .int(stats.framesClosed),
-                "lateFrames": .int(stats.lateFrames),
-                "missedFrames": .int(stats.missedFrames), "stalls": .int(stats.stalls),
-                "overloadStalls": .int(stats.overloadStalls),
-                "lastStall": lastStall.map(\.json) ?? .null, "subscriptions": .int(stats.subscriptions),
-                "subscribers": .int(stats.subscribers),
-                "navigators": .int(fleet.navigators.count), "openNavigators": .int(open),
-                "active": .int(fleet.active.count),
-                "store": [
-                    "seq": .int(fleet.lastSeq), "durableSeq": .int(durableSeq),
-                    "durability": .string(options.durability.rawValue),
-                    "commitFailures": .int(stats.commitFailures), "checkpoints": .int(stats.checkpoints),
-                    "commits": .int(stats.commits), "units": .int(stats.committedUnits),
-                    "siblingWaits": .int(stats.siblingWaits),
-                    "lastCheckpointSeq": .int(lastCheckpointSeq), "pendingOutput": .int(outbox.count),
-                    "walCheckpoints": walCheckpointsJSON(),
-                ],
-                "commandIDs": [
-                    "filter": .string(knownCommandIDs.phase.rawValue), "ids": .int(Int64(knownCommandIDs.count)),
-                    "bytes": .int(Int64(knownCommandIDs.bytes)), "lookups": .int(knownCommandIDs.lookups),
-                    "skipped": .int(knownCommandIDs.skipped),
-                ],
-            ])
+        var members: JSONObject = [
+            "commands": .int(stats.commands), "rejected": .int(stats.rejected), "malformed": .int(stats.malformed),
+            "idempotentReplays": .int(stats.idempotentReplays), "events": .int(stats.events),
+            "ticks": .int(stats.ticks), "framesClosed": .int(stats.framesClosed),
+            "lateFrames": .int(stats.lateFrames),
+            "missedFrames": .int(stats.missedFrames), "stalls": .int(stats.stalls),
+            "overloadStalls": .int(stats.overloadStalls),
+            "lastStall": lastStall.map(\.json) ?? .null, "subscriptions": .int(stats.subscriptions),
+            "subscribers": .int(stats.subscribers),
+            "navigators": .int(fleet.navigators.count), "openNavigators": .int(open),
+            "active": .int(fleet.active.count),
+            "store": [
+                "seq": .int(fleet.lastSeq), "durableSeq": .int(durableSeq),
+                "durability": .string(options.durability.rawValue),
+                "commitFailures": .int(stats.commitFailures), "checkpoints": .int(stats.checkpoints),
+                "commits": .int(stats.commits), "units": .int(stats.committedUnits),
+                "siblingWaits": .int(stats.siblingWaits),
+                "lastCheckpointSeq": .int(lastCheckpointSeq), "pendingOutput": .int(outbox.count),
+                "walCheckpoints": walCheckpointsJSON(),
+            ],
+            "commandIDs": [
+                "filter": .string(knownCommandIDs.phase.rawValue), "ids": .int(Int64(knownCommandIDs.count)),
+                "bytes": .int(Int64(knownCommandIDs.bytes)), "lookups": .int(knownCommandIDs.lookups),
+                "skipped": .int(knownCommandIDs.skipped),
+            ],
+        ]
+        // Only with several daemons on the log: one daemon's reply stays as it was.
+        if let shards = shardsJSON() { members["shards"] = shards }
+        return Reply.ok(id: request.id, members)
+    }
+
+    /// With several daemons on the log: how many shards, which this daemon leads, and the log's
+    /// navigators (`navigators` above counts only those of the shards led here); nil with one.
+    func shardsJSON() -> JSON? {
+        guard let map = options.shards else { return nil }
+        // As `list` counts them: the others' from the log's fold, brought up to date if it can be.
+        if isQuiescent { try? catchUp() } else { try? followLog() }
+        let names = Set(logFold?.navigators.keys.map { $0 } ?? []).union(fleet.navigators.keys)
+        return [
+            "count": .int(Int64(map.count)), "leads": .array(led.keys.sorted().map { .int(Int64($0)) }),
+            "navigators": .int(Int64(names.count)),
+        ]
     }
 
     /// The store's WAL checkpoints since open (`EventStore.walCheckpoints`).
