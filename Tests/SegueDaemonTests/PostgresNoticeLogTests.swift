@@ -20,4 +20,16 @@ import Testing
                 "\(prefix)segued: PostgreSQL at dbname=segue says: terminating connection (SQLSTATE 57P01) Hint: retry\n"
             ])
     }
+
+    /// A password in `PGPASSWORD`, which libpq would use, is said at start with the file to use instead;
+    /// an empty or absent one says nothing.
+    @Test(arguments: [(["PGPASSWORD": "hunter2"], true), (["PGPASSWORD": ""], false), ([:], false)])
+    func aPasswordInTheEnvironmentIsSaid(environment: [String: String], said: Bool) {
+        let warning = StoreOpening.passwordInEnvironment(environment)
+        #expect((warning != nil) == said)
+        if let warning {
+            #expect(warning.hasPrefix("PGPASSWORD is set in segued's environment") && !warning.contains("hunter2"))
+            #expect(warning.contains("passfile= or PGPASSFILE (mode 0600"))
+        }
+    }
 }
