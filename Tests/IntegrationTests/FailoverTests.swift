@@ -250,8 +250,11 @@ extension FailoverTests {
         usleep(300_000)
         let admin = try PostgresConnection(ConnectionSettings(conninfo: cluster.url))
         let holder = try #require(
-            try admin.query("SELECT pid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted").int64(0, 0),
-            "the leadership session holds the shard's lock")
+            try admin.query(
+                "SELECT pid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                    + "AND classid = 'shards'::regclass::oid"
+            ).int64(0, 0),
+            "the leadership session holds the shard's lock (the writer's session holds the log's, shared)")
         kill(pid_t(holder), SIGSTOP)
         var stopped = true
         defer { if stopped { kill(pid_t(holder), SIGCONT) } }
