@@ -33,4 +33,17 @@ import Testing
         let next = log.failed("full again", now: 5 * Self.second + 5)
         #expect(next == 0, "a new storm starts with a line")
     }
+
+    /// The line's text for an error: its own full stop dropped (the line goes on), and the failures
+    /// folded since the last line counted.
+    @Test func theReasonDropsItsFullStopAndCountsTheFolded() {
+        struct Failure: Error, CustomStringConvertible { var description: String }
+        var log = CommitFailureLog()
+        #expect(log.reason(Failure(description: "disk full."), now: 0) == "disk full")
+        #expect(log.reason(Failure(description: "disk full."), now: 1) == nil)
+        #expect(log.reason(Failure(description: "disk full."), now: 2) == nil)
+        #expect(
+            log.reason(Failure(description: "still full"), now: Self.second + 2)
+                == "still full (2 more failed since the last report)")
+    }
 }

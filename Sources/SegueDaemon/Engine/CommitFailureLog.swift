@@ -26,6 +26,15 @@ struct CommitFailureLog {
         return unlogged
     }
 
+    /// Notes `error`; when it is to be logged now, its text for the line: without its own full stop
+    /// (the line goes on after it) and with the count of earlier ones not logged (nil: not now).
+    mutating func reason(_ error: some Error, now: Int64) -> String? {
+        var text = "\(error)"
+        guard let earlier = failed(text, now: now) else { return nil }
+        if text.hasSuffix(".") { text.removeLast() }
+        return earlier > 0 ? "\(text) (\(earlier) more failed since the last report)" : text
+    }
+
     /// The failures not logged yet and the last one, once `interval` has passed since the last line.
     mutating func pending(now: Int64) -> (count: Int, last: String)? {
         guard unlogged > 0, let loggedAt, now - loggedAt >= Self.interval else { return nil }

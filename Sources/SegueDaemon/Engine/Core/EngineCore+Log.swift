@@ -123,14 +123,10 @@ extension EngineCore {
             actions.append(.checkLeadership)
         } else if isSharded, Self.isLogMoved(error) {
             log(.info, "Another daemon appended first; the batch after seq \(durableSeq) is answered unavailable.")
-        } else if let earlier = commitFailureLog.failed("\(error)", now: timer.monotonic()) {
-            let also = earlier > 0 ? " (\(earlier) more failed since the last report)" : ""
-            // The error's own sentence may end the line's first part: one full stop, not two.
-            var reason = "\(error)"
-            if reason.hasSuffix(".") { reason.removeLast() }
+        } else if let reason = commitFailureLog.reason(error, now: timer.monotonic()) {
             log(
                 .error,
-                "Commit failed after seq \(durableSeq): \(reason)\(also). Commands get unavailable until storage recovers; nothing after seq \(durableSeq) was kept."
+                "Commit failed after seq \(durableSeq): \(reason). Commands get unavailable until storage recovers; nothing after seq \(durableSeq) was kept."
             )
         }
         // Only what this engine's own commit results confirmed goes out, and only that stays in the

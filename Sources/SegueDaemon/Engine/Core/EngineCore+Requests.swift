@@ -217,14 +217,11 @@ extension EngineCore {
                 log(.notice, "Command id lookups succeed again, after \(failed) failed lookup(s).")
             }
         } catch {
-            if let earlier = lookupFailureLog.failed("\(error)", now: timer.monotonic()) {
-                let also = earlier > 0 ? " (\(earlier) more failed since the last report)" : ""
-                var reason = "\(error)"
-                if reason.hasSuffix(".") { reason.removeLast() }
+            if let reason = lookupFailureLog.reason(error, now: timer.monotonic()) {
                 log(
                     .error,
-                    "Could not look up a command id in the log: \(reason)\(also). Commands whose id must be "
-                        + "looked up get unavailable until storage recovers.")
+                    "Could not look up a command id in the log: \(reason). Commands whose id must be looked up get "
+                        + "unavailable until storage recovers.")
             }
             reject(
                 envelope,
