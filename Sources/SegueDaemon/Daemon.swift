@@ -107,6 +107,17 @@ package enum Daemon {
                     description: "config error at $.cluster: several daemons share a PostgreSQL log only; set store "
                         + "kind \"postgres\" (or --store-url), or remove cluster")
             }
+            // `moved` replies send clients to the advertised endpoint, by default the first command
+            // endpoint as bound: one on every interface (0.0.0.0) reaches nobody on another host.
+            if cluster.advertise == nil, let first = config.command.first,
+                let host = first.tcpHost, ["*", "0.0.0.0", "::"].contains(host)
+            {
+                throw LateConfigError(
+                    description: "config error at $.cluster.advertise: is required when the first command endpoint "
+                        + "(\(first)) binds every interface: moved replies send clients there; give the address "
+                        + "they reach this daemon at, e.g. \"tcp://10.0.0.5:\(first.address.split(separator: ":").last ?? "7400")\""
+                )
+            }
             o.shards = ShardMap(count: cluster.shards)
             o.advertise = cluster.advertise
         }

@@ -32,6 +32,28 @@ import Testing
         postgres.store = .postgres(conninfo: "host=/run/postgresql dbname=segue")
         #expect(try Daemon.options(from: postgres).shards == ShardMap(count: 4))
     }
+
+    /// `moved` replies name the advertised endpoint, by default the first command endpoint as bound:
+    /// one on every interface (`0.0.0.0`) would send clients on other hosts nowhere, so then
+    /// `advertise` is required (exit 78); an address, or an `advertise`, passes.
+    @Test(arguments: [
+        ("tcp://*:7400", nil, true), ("tcp://0.0.0.0:7400", nil, true), ("tcp://[::]:7400", nil, true),
+        ("tcp://*:7400", "tcp://10.0.0.5:7400", false), ("tcp://127.0.0.1:7400", nil, false),
+        ("ipc:///run/segue/command.sock", nil, false),
+    ])
+    func aWildcardCommandEndpointNeedsAnAdvertisedOne(command: String, advertise: String?, refused: Bool) throws {
+        var config = try config(#"{"cluster": {"shards": 4}}"#)
+        config.store = .postgres(conninfo: "host=/run/postgresql dbname=segue")
+        config.command = [try Endpoint(parsing: command)]
+        config.cluster?.advertise = advertise
+        do {
+            _ = try Daemon.options(from: config)
+            #expect(!refused)
+        } catch {
+            #expect(refused, "\(error)")
+            #expect("\(error)".hasPrefix("config error at $.cluster.advertise: is required when the first command "))
+        }
+    }
 }
 
 /// The stable hash that places navigators in shards: the same on every host and build (FNV-1a),
