@@ -42,8 +42,9 @@ extension EngineCore {
         guard let leader = leaderOf(shard) else {
             return Reply.error(
                 id: request.id, .unavailable,
-                "No daemon leads shard \(shard) (navigator \(name)) at the moment: a takeover is under way. "
-                    + "Retry in a moment, with the same id.")
+                "No daemon leads shard \(shard) (navigator \(name)) at the moment, as far as this daemon can "
+                    + "see: a takeover is under way, or the log's database cannot be reached. Retry in a moment, "
+                    + "with the same id.")
         }
         return MovedReply(navigator: name, shard: shard, leader: leader).json(id: request.id)
     }
