@@ -122,7 +122,8 @@ extension EngineCore {
         guard let map = options.shards else { return nil }
         // As `list` counts them: the others' from the log's fold, brought up to date if it can be.
         if isQuiescent { try? catchUp() } else { try? followLog() }
-        let names = Set(logFold?.navigators.keys.map { $0 } ?? []).union(fleet.navigators.keys)
+        var names = Set(fleet.navigators.keys)
+        if let fold = logFold { names.formUnion(fold.navigators.keys) }
         return [
             "count": .int(Int64(map.count)), "leads": .array(led.keys.sorted().map { .int(Int64($0)) }),
             "navigators": .int(Int64(names.count)),
