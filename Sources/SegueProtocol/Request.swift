@@ -50,4 +50,9 @@ package struct Request: Equatable, Sendable {
 
     package static let readCommands = ["ping", "state", "list", "history", "stats"]
     package static let allCommands = readCommands + NavigationCommand.names
+
+    /// Whether `cmd` reads or changes one navigator, named by the request's `navigator`.
+    package static func actsOnOneNavigator(_ cmd: String) -> Bool {
+        cmd == "state" || cmd == "history" || NavigationCommand.names.contains(cmd)
+    }
 }

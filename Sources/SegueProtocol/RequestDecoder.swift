@@ -97,14 +97,22 @@ package struct RequestDecoder: Sendable {
             throw .notAllowed(
                 "navigator", expected: "a navigator name matching [A-Za-z0-9._-]{1,64}", got: .string(navigator))
         }
-        envelope.expect = try members.int("expect", in: 0...Int64.max)
-        if let owner = try members.string("owner") {
-            guard !owner.isEmpty, owner.utf8.count <= limits.maxIDBytes else {
-                throw .invalid("owner must be 1 to \(limits.maxIDBytes) bytes; got \(owner.utf8.count) bytes.")
+        let body: Request.Body
+        do throws(CoreError) {
+            envelope.expect = try members.int("expect", in: 0...Int64.max)
+            if let owner = try members.string("owner") {
+                guard !owner.isEmpty, owner.utf8.count <= limits.maxIDBytes else {
+                    throw .invalid("owner must be 1 to \(limits.maxIDBytes) bytes; got \(owner.utf8.count) bytes.")
+                }
+                envelope.owner = owner
             }
-            envelope.owner = owner
+            body = try self.body(cmd: cmd, object: object, navigator: navigator)
+        } catch {
+            // Like every refusal of a command on a navigator, a bad value names the navigator: a
+            // client driving several from one socket sees which request it was.
+            guard let navigator, Request.actsOnOneNavigator(cmd) else { throw error }
+            throw error.prefixed("\(cmd) on navigator \(navigator)")
         }
-        let body = try self.body(cmd: cmd, object: object, navigator: navigator)
         guard case .navigation = body else {
             return Request(id: id, navigator: navigator, envelope: envelope, body: body)
         }
@@ -137,7 +145,7 @@ package struct RequestDecoder: Sendable {
                     "Unknown command \"\(cmd.prefix(40))\"; known: \(Request.allCommands.joined(separator: ", ")).")
             }
             let command = try NavigationCommand(name: cmd, arguments: object)
-            try checkParams(command, navigator: navigator)
+            try checkParams(command)
             try checkAnimators(command)
             return .navigation(command)
         }
@@ -184,7 +192,7 @@ package struct RequestDecoder: Sendable {
     }
 
     /// Screen params are bounded so one request cannot bloat every later snapshot and state reply.
-    private func checkParams(_ command: NavigationCommand, navigator: String?) throws(CoreError) {
+    private func checkParams(_ command: NavigationCommand) throws(CoreError) {
         var specs: [ScreenSpec] = []
         switch command {
         case .create(let root, _): specs = [root]
@@ -198,10 +206,9 @@ package struct RequestDecoder: Sendable {
             guard let params = spec.params else { continue }
             let size = JSON.object(params).serializedBytes().count
             if size > limits.maxParamsBytes {
-                let place = navigator.map { " for navigator \($0)" } ?? ""
                 throw CoreError(
                     .tooLarge,
-                    "Screen \(spec.name)'s params\(place) take \(size) bytes, past the daemon's limits.maxParamsBytes "
+                    "Screen \(spec.name)'s params take \(size) bytes, past the daemon's limits.maxParamsBytes "
                         + "of \(limits.maxParamsBytes); send less in params, such as an id the frontend looks the rest up by."
                 )
             }

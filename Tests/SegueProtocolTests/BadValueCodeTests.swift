@@ -13,6 +13,15 @@ import Testing
         }
         #expect(failure.error.code == c.code, "\(failure.error.message)")
         #expect(failure.error.message.contains(c.fragment), "\(failure.error.message)")
+        // A command on one navigator names it first, as every refusal of one does.
+        if let object = try JSON.parse(Array(c.request.utf8)).objectValue,
+            case .string(let cmd)? = object["cmd"], case .string(let navigator)? = object["navigator"],
+            NavigatorName.isValid(navigator), !["ping", "list", "stats"].contains(cmd), c.code != .unknownCommand
+        {
+            #expect(failure.error.message.hasPrefix("\(cmd) on navigator \(navigator): "), "\(failure.error.message)")
+        } else {
+            #expect(!failure.error.message.contains(" on navigator "), "\(failure.error.message)")
+        }
     }
 
     /// Every member with a range or a list of allowed values has rows of both kinds, so the table

@@ -170,7 +170,7 @@ import Testing
         {
             #expect(
                 f.error.message
-                    == "Screen A's params for navigator m take 11 bytes, past the daemon's limits.maxParamsBytes of 8; "
+                    == "present on navigator m: Screen A's params take 11 bytes, past the daemon's limits.maxParamsBytes of 8; "
                     + "send less in params, such as an id the frontend looks the rest up by.")
         } else {
             Issue.record("params past the limit were taken")
@@ -232,7 +232,7 @@ import Testing
     @Test(arguments: [
         (
             #"{"cmd":"push","navigator":"m","screen":"A","colour":1}"#,
-            #"Unknown field "colour" in request. Known: cmd, id, navigator, expect, owner, screen, animated, animator."#
+            #"push on navigator m: Unknown field "colour" in request. Known: cmd, id, navigator, expect, owner, screen, animated, animator."#
         ),
         (#"{"cmd":"history","limt":3}"#, #"Unknown field "limt" in request. Known: cmd, id, navigator, after, limit."#),
         // ping, list and stats refuse a navigator: it is not among what they take.
@@ -240,7 +240,7 @@ import Testing
         (#"{"cmd":"stats","navigator":null,"colour":1}"#, #"Unknown field "colour" in request. Known: cmd, id."#),
         (
             #"{"cmd":"update","navigator":"m","percent":0.5,"velocty":1}"#,
-            #"Unknown field "velocty" in request. Known: cmd, id, navigator, expect, owner, percent, velocity, touch, edge, time."#
+            #"update on navigator m: Unknown field "velocty" in request. Known: cmd, id, navigator, expect, owner, percent, velocity, touch, edge, time."#
         ),
     ])
     func theMessageListsTheKnownMembers(_ text: String, _ message: String) throws {

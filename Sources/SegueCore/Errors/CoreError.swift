@@ -21,6 +21,14 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(code.rawValue): \(message)" }
 
+    /// The same error with `context` before its message ("push on navigator m: …"), its code,
+    /// details and refused value kept.
+    package func prefixed(_ context: String) -> CoreError {
+        var error = self
+        error.message = "\(context): \(message)"
+        return error
+    }
+
     public static func == (a: CoreError, b: CoreError) -> Bool {
         a.code == b.code && a.message == b.message && a.details == b.details
     }
