@@ -86,6 +86,33 @@ import Testing
         #expect(lost.isEmpty, "acknowledged seqs lost in the crash: \(lost.prefix(10))")
     }
 
+    /// A restart ends every session; the writer's, idle since, is found ended before its next use
+    /// (a standby's first lease write after a takeover) rather than by that write failing. The
+    /// server's parting FATAL reaches the notice handler then, not minutes later.
+    @Test func aSessionEndedWhileIdleIsReplacedBeforeItsNextUse() throws {
+        let server = try Self.privateServer()
+        defer { server.remove() }
+        let notices = Mutex<[PostgresNotice]>([])
+        var settings = try ConnectionSettings(conninfo: server.conninfo())
+        settings.notices = PostgresNoticeHandler { notice in notices.withLock { $0.append(notice) } }
+        let store = try PostgresEventStore(settings: settings)
+        defer { store.close() }
+        var numberer = Numberer()
+        try store.append(numberer.unit("main"))
+        try store.raiseLease(shards: nil, to: 100)
+        #expect(try store.events(after: 0).count == 1)
+        try server.stop(mode: "fast")
+        try server.restart()
+        usleep(200_000)  // past the writer's idle check (100 ms)
+        notices.withLock { $0.removeAll() }
+        try store.raiseLease(shards: nil, to: 200)
+        try store.saveSnapshots([])
+        #expect(notices.withLock { $0 }.contains { $0.sqlState == "57P01" }, "\(notices.withLock { $0 })")
+        try store.append(numberer.unit("main"))
+        #expect(store.lastSeq == 2)
+        #expect(try store.events(after: 0).count == 2)
+    }
+
     @Test func theServerDownAtOpenIsWaitedForWithProgressReports() throws {
         let server = try Self.privateServer()
         defer { server.remove() }

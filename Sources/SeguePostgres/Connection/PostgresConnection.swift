@@ -76,6 +76,23 @@ package final class PostgresConnection {
 
     func poison() { poisoned = true }
 
+    /// Reads, without waiting, what the server sent while no statement was in flight, so that
+    /// `isBroken` knows of a session the server ended meanwhile: a restart or
+    /// `pg_terminate_backend` sends a FATAL (57P01) and closes, and libpq finds out only when the
+    /// next statement fails on it. The FATAL goes to the notice receiver, as libpq hands an error
+    /// that arrives between statements. Costs one `poll` when nothing came.
+    package func readIdleInput() {
+        let socket = PQsocket(handle)
+        while socket >= 0, !isBroken {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return }
+            // 0 once the server has closed: libpq then marks the connection bad.
+            guard PQconsumeInput(handle) != 0 else { return poison() }
+            // Parses what came in: an error goes to the notice receiver, a notification is kept.
+            _ = PQisBusy(handle)
+        }
+    }
+
     /// True while a transaction is open (or failed and not yet rolled back) on this connection.
     package var inTransaction: Bool {
         let status = PQtransactionStatus(handle)

@@ -24,6 +24,8 @@ final class PostgresLogReader {
     /// restarted since the last read) is run once more on a new one, as reads change nothing.
     func withConnection<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(StoreError) -> T {
         for attempt in 0..<2 {
+            // Reads are not on a hot path: look each time for a session the server ended while idle.
+            session?.connection.readIdleInput()
             if session?.isBroken ?? true { session = nil }
             let live: PostgresSession
             if let session {

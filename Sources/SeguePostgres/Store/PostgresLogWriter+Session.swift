@@ -4,10 +4,19 @@ extension PostgresLogWriter {
     /// The writer's session, connecting again (within the backoff) if the last one was lost.
     func liveSession() throws(StoreError) -> PostgresSession {
         if let session {
-            if !session.isBroken { return session }
+            // After a pause, a session the server ended meanwhile (a restart) is found here rather
+            // than by the failure of what comes next: a standby's first lease write after a takeover,
+            // a checkpoint. Between the commands of a busy writer it costs nothing.
+            let now = ContinuousClock.now
+            if now - lastUse >= Self.idleCheckAfter { session.connection.readIdleInput() }
+            if !session.isBroken {
+                lastUse = now
+                return session
+            }
             drop()
         }
         try reconnect.attempt { () throws(StoreError) in try openSession(first: false) }
+        lastUse = ContinuousClock.now
         return session!
     }
 

@@ -25,6 +25,9 @@ final class PostgresLogWriter: BatchWriter {
     let durability: Durability
     let lockTimeoutMilliseconds: Int64
     var session: PostgresSession?
+    /// When `session` was last handed out; after `idleCheckAfter` it is checked before use.
+    var lastUse = ContinuousClock.now
+    static let idleCheckAfter = Duration.milliseconds(100)
     private(set) var lastSeq: Int64 = 0
     private var numbering = UnitNumbering()
     var reconnect = ReconnectBackoff()
