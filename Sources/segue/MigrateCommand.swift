@@ -50,10 +50,11 @@ enum MigrateCommand {
         defer { target.close(keep: copied) }
         let held = target.store.lastSeq
         guard held == 0 else {
-            Output.error(
-                "\(to) already holds \(held) events (seqs 1–\(held)): migrate copies a log into an empty one only. "
-                    + "Nothing was copied. Give a new database or data dir.")
-            throw Exit(.rejected)
+            let holds = held == 1 ? "1 event (seq 1)" : "\(held) events (seqs 1–\(held))"
+            throw Refusal(
+                .conflict,
+                "\(to) already holds \(holds): migrate copies a log into an empty one only. Nothing was copied. "
+                    + "Give a new database or data dir.")
         }
         let incoming = try LogSource.events(exported)
         guard let outcome = try StoreCommands.append(incoming, from: exported, to: target, inv) else { return }
@@ -64,10 +65,10 @@ enum MigrateCommand {
         do { try target.store.exportJSONLines(to: readBack) } catch { throw IOFailure(error.message) }
         progress.finish()
         guard FileManager.default.contentsEqual(atPath: exported, andPath: readBack) else {
-            Output.error(
+            throw Refusal(
+                .internal,
                 "The copy in \(to) does not export byte for byte as \(from) does; check it with segue verify and "
                     + "do not use it.")
-            throw Exit(.rejected)
         }
         inv.print(
             [

@@ -95,8 +95,7 @@ enum StoreCommands {
             return nil
         }
         do { return (try store.importJSONLines(from: file), Int64(existing)) } catch {
-            Output.error("error: \(error.message)")
-            throw Exit(.rejected)
+            throw Refusal(error.code, error.message)
         }
     }
 

@@ -32,6 +32,13 @@ import Testing
         let again = try Cli.run(["migrate", "--from", original, "--to", url])
         #expect(again.status == 1)
         #expect(again.stderr.contains("migrate copies a log into an empty one only"), "\(again.stderr)")
+        // Under --json, the refusal is an object on stdout, as every failure is (docs/cli.md).
+        let refused = try Cli.run(["migrate", "--from", original, "--to", url, "--json"])
+        #expect(refused.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [String: Any]
+        let error = object?["error"] as? [String: Any]
+        #expect(object?["ok"] as? Bool == false && error?["code"] as? String == "conflict", "\(refused.stdout)")
+        #expect((error?["message"] as? String)?.contains("already holds") == true, "\(refused.stdout)")
         let home = try Cli.run(["migrate", "--from", url, "--to", back, "--json"])
         #expect(home.status == 0, "\(home.stderr)")
 
