@@ -75,7 +75,7 @@ enum MigrateCommand {
                 "copied": .int(outcome.count), "seq": .int(target.store.lastSeq), "from": .string(from),
                 "to": .string(to),
             ],
-            "Copied \(count) events from \(from) to \(to); its export is byte-identical.")
+            "Copied \(count.counted("event")) from \(from) to \(to); its export is byte-identical.")
     }
 
     static func temporaryFile(_ name: String) -> String {

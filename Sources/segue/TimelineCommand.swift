@@ -29,8 +29,8 @@ enum TimelineCommand {
         }
         let bands = timeline.lanes.reduce(0) { $0 + $1.bands.count }
         Output.error(
-            "Wrote \(output.path): \(timeline.lanes.count) navigator\(timeline.lanes.count == 1 ? "" : "s"), "
-                + "\(bands) transition\(bands == 1 ? "" : "s"), \(timeline.marks.count) event\(timeline.marks.count == 1 ? "" : "s")."
+            "Wrote \(output.path): \(timeline.lanes.count.counted("navigator")), "
+                + "\(bands.counted("transition")), \(timeline.marks.count.counted("event"))."
         )
     }
 }

@@ -86,7 +86,7 @@ enum ToolCommands {
         if !malformed.isEmpty {
             let lines = malformed.map(String.init).joined(separator: ", ")
             throw UsageError(
-                "\(malformed.count) line\(malformed.count == 1 ? "" : "s") of stdin did not parse: \(lines).")
+                "\(malformed.count.counted("line")) of stdin did not parse: \(lines).")
         }
         if refused { throw Exit(.rejected) }
     }

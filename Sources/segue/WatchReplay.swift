@@ -82,7 +82,7 @@ enum WatchReplay {
             screen = s
         }
         guard var s = screen else {
-            Output.error("Replayed \(events.count) events at \(rate) Hz.")
+            Output.error("Replayed \(events.count.counted("event")) at \(rate) Hz.")
             return
         }
         holdTheLastFrame(&s, &model)

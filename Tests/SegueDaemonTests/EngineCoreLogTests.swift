@@ -42,7 +42,7 @@ import Testing
         after.core.recovered(events, waited: 0)
         let out = after.core.takeActions()
         #expect(out.topics == Array(repeating: "event/r/", count: types.count))
-        #expect(out.logLines.last?.hasPrefix("Recovered \(types.count) events") == true)
+        #expect(out.logLines.last?.hasPrefix("Recovered \(types.count.counted("event"))") == true)
         #expect(after.call(#"{"cmd":"ping"}"#).reply["since"] == .int(seq))
     }
 

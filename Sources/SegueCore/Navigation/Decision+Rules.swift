@@ -13,7 +13,8 @@ extension Decision {
         guard state.queue.count < state.config.queueLimit else {
             throw CoreError(
                 .busy,
-                "Navigator \(name)'s queue is full (\(state.config.queueLimit) commands behind \(what)); retry later.")
+                "Navigator \(name)'s queue is full (\(state.config.queueLimit.counted("command")) behind \(what)); retry later."
+            )
         }
         // The id is taken now, so every transition event names it, `queued` and `dropped` included.
         return [event(.queued(request: command, position: state.queue.count + 1, transition: state.nextTransitionID))]

@@ -122,8 +122,8 @@ package final class Engine: @unchecked Sendable {
         core = try EngineCore(options: options, store: StoreLogReader(store), timer: systemClock)
         let ms = Double(WallClock.monotonic() - started) / 1e6
         logger.info(
-            "Opened the log at seq \(core.fleet.lastSeq) with \(core.fleet.navigators.count) navigators (checkpoint at "
-                + "\(core.fold.checkpoint), \(core.fold.events) events folded) in \(Int(ms)) ms.")
+            "Opened the log at seq \(core.fleet.lastSeq) with \(core.fleet.navigators.count.counted("navigator")) (checkpoint at "
+                + "\(core.fold.checkpoint), \(core.fold.events.counted("event")) folded) in \(Int(ms)) ms.")
     }
 
     /// Runs `task` on the engine thread at the next loop turn (from any thread).

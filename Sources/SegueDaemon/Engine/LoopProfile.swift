@@ -69,11 +69,11 @@ struct LoopProfile {
             if longest == .recovery {
                 return "Starting up took \(Self.milliseconds(elapsed)) ms after the log was opened (recovery, with "
                     + "its wait for subscribers to reconnect when it recovered events), so the transitions in flight "
-                    + "skipped \(frames) frame\(frames == 1 ? "" : "s") (their ticks were not published)."
+                    + "skipped \(frames.counted("frame")) (their ticks were not published)."
             }
             // Not the loop's own time either: frames it held until the log's lease covered them.
             if longest == .lease {
-                return "The frame loop skipped \(frames) frame\(frames == 1 ? "" : "s") (their ticks were not "
+                return "The frame loop skipped \(frames.counted("frame")) (their ticks were not "
                     + "published) after holding them \(Self.milliseconds(elapsed)) ms for the frame lease: ticks go "
                     + "out only for frames the log's lease covers, and saving it failed or was slow (the frame "
                     + "lease lines before this one say why)."
@@ -88,7 +88,7 @@ struct LoopProfile {
                     + "commands wait) and skipped"
                 : "The frame loop fell behind and skipped"
             var line =
-                "\(what) \(frames) frame\(frames == 1 ? "" : "s") (their ticks were "
+                "\(what) \(frames.counted("frame")) (their ticks were "
                 + "not published): \(Self.milliseconds(elapsed)) ms since its previous frame close began, "
                 + "\(Self.milliseconds(cpu)) ms of them on its CPU"
             if !shown.isEmpty { line += "; the time went to " + shown.joined(separator: ", ") }

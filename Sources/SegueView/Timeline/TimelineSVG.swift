@@ -58,7 +58,7 @@ package struct TimelineSVG {
         }
         let bands = timeline.lanes.reduce(0) { $0 + $1.bands.count }
         facts.append(
-            "\(timeline.lanes.count) navigator\(timeline.lanes.count == 1 ? "" : "s"), \(bands) transition\(bands == 1 ? "" : "s")"
+            "\(timeline.lanes.count.counted("navigator")), \(bands.counted("transition"))"
         )
         svg.element(
             "text", [("class", .text("facts")), ("x", .number(16)), ("y", .number(42))],

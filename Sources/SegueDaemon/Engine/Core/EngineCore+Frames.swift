@@ -121,7 +121,7 @@ extension EngineCore {
         guard let earlier = stallLog.noted(frames: stall.frames, now: timer.monotonic()) else { return }
         let also =
             earlier.stalls > 0
-            ? " (\(earlier.stalls) earlier stall\(earlier.stalls == 1 ? "" : "s") skipped \(earlier.frames) frames "
+            ? " (\(earlier.stalls.counted("earlier stall")) skipped \(earlier.frames.counted("frame")) "
                 + "since the last report.)" : ""
         // Recovery's frames are expected (a notice); the loop falling behind is a warning.
         log(stall.longest == .recovery ? .notice : .warning, stall.message + also)
@@ -200,7 +200,7 @@ extension EngineCore {
         guard let (stalls, frames) = stallLog.pending(now: now), let lastStall else { return }
         log(
             .warning,
-            "The frame loop skipped \(frames) frames in \(stalls) more stall\(stalls == 1 ? "" : "s") since the last "
+            "The frame loop skipped \(frames.counted("frame")) in \(stalls.counted("more stall")) since the last "
                 + "report. The last one, in full: \(lastStall.message)")
     }
 

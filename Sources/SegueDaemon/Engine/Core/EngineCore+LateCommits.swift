@@ -38,7 +38,7 @@ extension EngineCore {
             if own > 0 {
                 log(
                     .notice,
-                    "A batch whose commit outcome was lost was found committed after all: \(own) events from seq "
+                    "A batch whose commit outcome was lost was found committed after all: \(own.counted("event")) from seq "
                         + "\(from) to \(durable) taken from the log (their commands were answered unavailable; a "
                         + "retry gets the stored reply).")
             }

@@ -230,7 +230,7 @@ extension EngineCore {
         let cancelled = events.filter { $0.type == "transition.cancelled" }.count
         log(
             .notice,
-            "Recovered \(events.count) events at start-up (\(cancelled) transitions cancelled for recovery or timeout)."
+            "Recovered \(events.count.counted("event")) at start-up (\(cancelled.counted("transition")) cancelled for recovery or timeout)."
         )
     }
 

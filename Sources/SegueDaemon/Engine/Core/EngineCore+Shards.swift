@@ -167,10 +167,10 @@ extension EngineCore {
         let ms = (timer.monotonic() - started) / 1_000_000
         log(
             .notice,
-            "Took shard \(shard) (epoch \(epoch)): \(names.count) navigator\(names.count == 1 ? "" : "s") folded from the "
-                + "log at seq \(fleet.lastSeq) in \(ms) ms, \(events.count) interactive transition"
-                + "\(events.count == 1 ? "" : "s") cancelled for recovery"
-                + (held > 0 ? ", \(held) frames passed over to start after the previous leader's frame lease." : "."))
+            "Took shard \(shard) (epoch \(epoch)): \(names.count.counted("navigator")) folded from the log at seq "
+                + "\(fleet.lastSeq) in \(ms) ms, \(events.count.counted("interactive transition")) cancelled for recovery"
+                + (held > 0
+                    ? ", \(held.counted("frame")) passed over to start after the previous leader's frame lease." : "."))
     }
 
     /// Forgets the shards' navigators: their commands get `moved` from now on.
@@ -188,7 +188,7 @@ extension EngineCore {
         log(
             .warning,
             "Stepped down for shard(s) \(lost.sorted().map(String.init).joined(separator: ", ")): \(reason); "
-                + "\(names.count) navigators left to their new leader.")
+                + "\(names.count.counted("navigator")) left to their new leader.")
     }
 
     /// Whether a failed append was refused because this daemon no longer leads a shard of it.
