@@ -173,8 +173,8 @@ enum CommandTree {
             + "3 no answer in time (or nothing listens at the endpoint), 64 usage, 69 endpoint unusable or handshake refused (CURVE keys), 74 file, key "
             + "file or data dir error.\n\nA daemon with CURVE needs --server-key (its public key) and --client-key "
             + "(a pair from 'segue keygen' that it lists), or SEGUE_SERVER_KEY and SEGUE_CLIENT_KEY.\n\n"
-            + "Under --json every outcome, failures included, is one JSON object on stdout; a failure is "
-            + "{\"ok\": false, \"error\": {\"code\", \"message\"}} with the same exit status.",
+            + "Under --json every outcome, failures included, is JSON on stdout, one object per line; a failure "
+            + "is {\"ok\": false, \"error\": {\"code\", \"message\"}} with the same exit status.",
         examples: [
             "segue create main Home", "segue push main Detail --param id=42 --wait", "segue watch",
             "segue log --navigator main --since 10m", "segue help push",

@@ -35,6 +35,18 @@ struct Refusal: Error, CustomStringConvertible {
     }
 }
 
+/// An endpoint this command binds or connects itself cannot be used (`relay`, `replay --publish`):
+/// status 69; or a relay asked for its counters does not answer (status 3).
+struct TransportFailure: Error, CustomStringConvertible {
+    var description: String
+    var isTimeout = false
+
+    init(_ description: String, isTimeout: Bool = false) {
+        self.description = description
+        self.isTimeout = isTimeout
+    }
+}
+
 /// A failure reading or writing a file, data dir or log: exit 74 with the sentence.
 struct IOFailure: Error, CustomStringConvertible {
     var description: String
@@ -110,9 +122,10 @@ enum Output {
             return (client.kind.name, status, text, [:])
         case let refusal as Refusal:
             return (refusal.code.rawValue, .rejected, "error: \(refusal)", [:])
-        case let relay as RelayError:
-            return relay.isTimeout
-                ? ("timeout", .timeout, "error: \(relay)", [:]) : ("transport", .unavailable, "error: \(relay)", [:])
+        case let transport as TransportFailure:
+            return transport.isTimeout
+                ? ("timeout", .timeout, "error: \(transport)", [:])
+                : ("transport", .unavailable, "error: \(transport)", [:])
         case let io as IOFailure:
             return ("io", .io, "error: \(io)", [:])
         default:

@@ -58,8 +58,15 @@ enum MonitorCommands {
         let lost = Int(count) - times.count
         let summary =
             "\(count) sent, \(times.count) received, \(Int((Double(lost) / Double(count) * 100).rounded()))% lost"
+        // Lost pings fail the command (status 3): said on stderr, and under --json in the summary
+        // object, as every failure's `error`.
+        let failure = lost == 0 ? nil : "No reply to \(lost) of \(count.counted("ping")) from \(client.endpoint)."
+        if let failure { Output.error("error: \(failure)") }
         if inv.json {
-            var object: JSONObject = ["sent": .int(count), "received": .int(Int64(times.count))]
+            var object: JSONObject = [
+                "ok": .bool(failure == nil), "sent": .int(count), "received": .int(Int64(times.count)),
+            ]
+            if let failure { object["error"] = ["code": "timeout", "message": .string(failure)] }
             if let min = times.min(), let max = times.max() {
                 object["min"] = .double(min)
                 object["avg"] = .double(times.reduce(0, +) / Double(times.count))

@@ -44,7 +44,7 @@ final class Relay {
     let publishing: String
 
     /// Connects, binds and readies everything; nothing is forwarded until ``run()``.
-    init(_ settings: Settings) throws(RelayError) {
+    init(_ settings: Settings) throws(TransportFailure) {
         self.settings = settings
         let (context, frontend, backend, steer): (ZMQContext, ZMQSocket, ZMQSocket, ZMQSocket)
         do {
@@ -52,7 +52,7 @@ final class Relay {
             (frontend, backend) = (try ZMQSocket(context, .xsub), try ZMQSocket(context, .xpub))
             steer = try ZMQSocket(context, .pair)
         } catch {
-            throw RelayError("Cannot set up the relay's sockets: \(error)")
+            throw TransportFailure("Cannot set up the relay's sockets: \(error)")
         }
         (self.context, self.frontend, self.backend, self.steer) = (context, frontend, backend, steer)
         try Self.attempt("connect to", settings.upstream.joined(separator: ", ")) { () throws(ZMQError) in
@@ -85,7 +85,7 @@ final class Relay {
     }
 
     /// Forwards until a signal (or a `TERMINATE`) stops the proxy; logs the last counters first.
-    func run() throws(RelayError) {
+    func run() throws(TransportFailure) {
         controlThread?.start()
         RelayLog.line(
             "Forwarding \(settings.upstream.joined(separator: ", ")) to \(publishing)"
@@ -95,7 +95,7 @@ final class Relay {
         } catch  where error.isTerminated {
             // The control thread failed and ended the context; it logged why.
         } catch {
-            throw RelayError("The relay stopped: \(error)")
+            throw TransportFailure("The relay stopped: \(error)")
         }
         RelayLog.line("Stopped.")
     }
@@ -108,25 +108,13 @@ final class Relay {
     }
 
     private static func attempt(_ what: String, _ target: String, _ body: () throws(ZMQError) -> Void)
-        throws(RelayError)
+        throws(TransportFailure)
     {
         do {
             try body()
         } catch {
-            throw RelayError("Cannot \(what) \(target): \(error.message).")
+            throw TransportFailure("Cannot \(what) \(target): \(error.message).")
         }
-    }
-}
-
-/// A failure of `segue relay`: the endpoint cannot be used (status 69), or a relay asked for its
-/// counters does not answer (status 3).
-struct RelayError: Error, CustomStringConvertible {
-    var description: String
-    var isTimeout = false
-
-    init(_ description: String, isTimeout: Bool = false) {
-        self.description = description
-        self.isTimeout = isTimeout
     }
 }
 

@@ -133,7 +133,7 @@ enum RelayCommand {
         } catch {
             throw UsageError.invalidValue(endpoint, for: "--control", "expected a ZeroMQ endpoint (\(error.message))")
         }
-        let silence = RelayError(
+        let silence = TransportFailure(
             "No relay answered at \(endpoint) within \(inv.timeout); is 'segue relay --control \(endpoint)' running?",
             isTimeout: true)
         guard try socket.send(RelayControl.statistics), let frames = try socket.receiveMultipart() else {

@@ -19,7 +19,7 @@ struct RelayControl {
 
     /// The control thread's sockets, made (and `--control` bound) on the caller's thread so that an
     /// endpoint that cannot be bound stops the relay before it starts.
-    static func sockets(context: ZMQContext, external: String?) throws(RelayError)
+    static func sockets(context: ZMQContext, external: String?) throws(TransportFailure)
         -> (proxy: ZMQSocket, external: ZMQSocket?)
     {
         do {
@@ -30,13 +30,13 @@ struct RelayControl {
             do {
                 try socket.bind(external)
             } catch {
-                throw RelayError("Cannot bind the control endpoint \(external): \(error.message).")
+                throw TransportFailure("Cannot bind the control endpoint \(external): \(error.message).")
             }
             return (proxy, socket)
-        } catch let error as RelayError {
+        } catch let error as TransportFailure {
             throw error
         } catch {
-            throw RelayError("Cannot set up the control socket: \(error)")
+            throw TransportFailure("Cannot set up the control socket: \(error)")
         }
     }
 

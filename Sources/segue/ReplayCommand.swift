@@ -52,7 +52,7 @@ enum ReplayCommand {
             seq = applied.last?.seq ?? seq
             guard frame >= startFrame else { return }
             if let publisher {
-                progress.update(Int(seq), detail: "frame \(frame), \(count) ticks")
+                progress.update(Int(seq), detail: "frame \(frame), \(count.counted("tick"))")
                 let events = applied.filter { navigator == nil || $0.navigator == navigator }
                 let shown = ticks.filter { navigator == nil || $0.navigator == navigator }
                 // A frame where only other navigators moved is idle time for this replay, so that
@@ -79,13 +79,16 @@ enum ReplayCommand {
         }
         progress.finish()
         if publisher != nil || !inv.json {
-            Output.error("Replayed \(replayed) events at \(rate) Hz: \(count) ticks.")
+            Output.error("Replayed \(replayed.counted("event")) at \(rate) Hz: \(count.counted("tick")).")
         }
     }
 
     /// The events the replay covers (from `from`, of `navigator`), or a refusal when there are none:
     /// a replay of nothing that exits 0 looks as if it worked.
     static func check(_ events: [EventRecord], from: Int64, navigator: String?, path: String) throws -> Int {
+        guard !events.isEmpty else {
+            throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to replay.")
+        }
         if let navigator { try LogSource.requireNavigator(navigator, in: events, path) }
         guard let last = events.last?.seq, from <= last else {
             throw Refusal(

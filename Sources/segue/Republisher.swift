@@ -23,7 +23,9 @@ final class Republisher {
         // A replay is finite and already in memory: queue all of it for a subscriber that reads slower
         // than a fast --speed publishes, rather than drop past PUB's default of 1000 queued messages.
         try socket.setSendHighWaterMark(0)
-        try socket.bind(endpoint)
+        do throws(ZMQError) { try socket.bind(endpoint) } catch {
+            throw TransportFailure("Cannot publish on \(endpoint): \(error.message).")
+        }
         pacing = ReplayPacing(clock: clock, speed: speed, maxGap: maxGap)
         if waitForSubscriber {
             Output.error("Waiting for a subscriber on \(endpoint) (Ctrl-C to give up).")

@@ -22,7 +22,7 @@ enum StoreCommands {
             if inv.json {
                 Output.line(JSON.object(["exported": .int(Int64(count)), "file": .string(output)]).serialized())
             } else {
-                Output.error("Exported \(count) events to \(output).")
+                Output.error("Exported \(count.counted("event")) to \(output).")
             }
         } else {
             defer { try? FileManager.default.removeItem(atPath: path) }
@@ -36,9 +36,15 @@ enum StoreCommands {
     static func importLog(_ inv: Invocation) throws {
         let place = try dataDir(inv)
         let file = inv.argument("file")
+        if LogSource.isDataDir(file) || LogSource.isStoreURL(file) {
+            throw IOFailure(
+                "\(file) is a log, not a JSON Lines file: import appends an export. Export it first (segue export "
+                    + "--data-dir \(file) -o FILE), or copy a whole log into an empty one with segue migrate.")
+        }
         let incoming: [EventRecord]
         do { incoming = try LogSource.events(file) } catch let failure as IOFailure where failure.isContent {
-            try report(file, problems: [failure.description], events: 0, navigators: 0, inv)
+            try report(
+                file, problems: [failure.description], conclusion: Self.nothingImported, events: 0, navigators: 0, inv)
             return
         }
         let target = try WritableLog(place)
@@ -48,7 +54,7 @@ enum StoreCommands {
         imported = outcome.count > 0 || !target.created
         inv.print(
             ["imported": .int(outcome.count), "seq": .int(target.store.lastSeq), "before": .int(outcome.before)],
-            "Imported \(outcome.count) events; the log ends at seq \(target.store.lastSeq).")
+            "Imported \(outcome.count.counted("event")); the log ends at seq \(target.store.lastSeq).")
     }
 
     /// Checks the log followed by `incoming` (read from `file`) as `verify` would, then appends the
@@ -78,8 +84,8 @@ enum StoreCommands {
                 problems: [
                     "The \(target.noun) already holds seqs 1–\(store.lastSeq); \(file) holds seqs \(first.seq)–\(last), so "
                         + "importing it would repeat them. Import only a file that continues the log (from seq "
-                        + "\(store.lastSeq + 1)). Nothing was imported."
-                ], events: incoming.count, navigators: checker.navigators, inv)
+                        + "\(store.lastSeq + 1))."
+                ], conclusion: Self.nothingImported, events: incoming.count, navigators: checker.navigators, inv)
             return nil
         }
         progress = Progress("import: checking \(file)'s event", total: incoming.count)
@@ -90,11 +96,13 @@ enum StoreCommands {
         progress.finish()
         checker.finish()
         guard checker.problems.isEmpty else {
-            let problems = checker.problems.map { "\($0) Nothing was imported." }
-            try report(file, problems: problems, events: incoming.count, navigators: checker.navigators, inv)
+            try report(
+                file, problems: checker.problems, conclusion: Self.nothingImported, events: incoming.count,
+                navigators: checker.navigators, inv)
             return nil
         }
         do { return (try store.importJSONLines(from: file), Int64(existing)) } catch {
+            if error.kind == .io { throw IOFailure(error.message) }
             throw Refusal(error.code, error.message)
         }
     }
@@ -134,24 +142,33 @@ enum StoreCommands {
             target, problems: problems + checker.problems, events: checker.count, navigators: checker.navigators, inv)
     }
 
-    /// Prints a check's outcome (`ok` line, or each problem on stderr; one object with `--json`, whose
-    /// `error` is every failure's: code `invalid_log`, the first problem as the message) and exits 1
-    /// when there are problems.
-    static func report(_ target: String, problems: [String], events: Int, navigators: Int, _ inv: Invocation) throws {
+    static let nothingImported = "Nothing was imported."
+
+    /// Prints a check's outcome and exits 1 when there are problems: each problem on stderr, named
+    /// by its target, `conclusion` once after the last; with `--json` also one object on stdout, whose
+    /// `error` is every failure's (code `invalid_log`, the first line on stderr as the message).
+    static func report(
+        _ target: String, problems: [String], conclusion: String? = nil, events: Int, navigators: Int,
+        _ inv: Invocation
+    ) throws {
+        var lines = problems.map { $0.hasPrefix(target) ? $0 : "\(target): \($0)" }
+        if let conclusion, let last = lines.indices.last { lines[last] += " " + conclusion }
+        for line in lines { Output.error(line) }
         if inv.json {
             var object: JSONObject = [
                 "ok": .bool(problems.isEmpty), "events": .int(Int64(events)), "navigators": .int(Int64(navigators)),
                 "problems": .array(problems.map(JSON.string)),
             ]
-            if let first = problems.first {
-                let more = problems.count > 1 ? " (and \(problems.count - 1) more problems)" : ""
-                object["error"] = ["code": "invalid_log", "message": .string(first + more)]
+            if var message = lines.first {
+                if lines.count > 1 {
+                    message += " (and \((lines.count - 1).counted("more problem")))"
+                    if let conclusion { message += " " + conclusion }
+                }
+                object["error"] = ["code": "invalid_log", "message": .string(message)]
             }
             Output.line(JSON.object(object).serialized())
         } else if problems.isEmpty {
-            Output.line("\(target): ok, \(events) events, \(navigators) navigator\(navigators == 1 ? "" : "s").")
-        } else {
-            for p in problems { Output.error(p.hasPrefix(target) ? p : "\(target): \(p)") }
+            Output.line("\(target): ok, \(events.counted("event")), \(navigators.counted("navigator")).")
         }
         if !problems.isEmpty { throw Exit(.rejected) }
     }

@@ -13,6 +13,9 @@ enum WatchCommand {
 
     static func run(_ inv: Invocation) throws {
         if let log = inv.parsed.value("replay") { return try WatchReplay.run(inv, log: log) }
+        // A live daemon's pace is its own: a speed would be silently ignored (as replay refuses its
+        // pacing without --publish).
+        if inv.parsed.value("speed") != nil { throw UsageError("Option '--speed' needs '--replay <log>'.") }
         let navigators = inv.parsed.arguments["navigator"] ?? []
         let terminal = !inv.json && isatty(STDOUT_FILENO) == 1
         let publish = try inv.subscriptionEndpoint()
@@ -98,7 +101,7 @@ enum WatchCommand {
     }
 
     static func header(_ endpoint: String, _ model: WatchModel) -> String {
-        "segue watch  \(endpoint)  seq \(model.seq)  frame \(model.frame)  \(model.rows.count) navigators"
+        "segue watch  \(endpoint)  seq \(model.seq)  frame \(model.frame)  \(model.rows.count.counted("navigator"))"
     }
 
     /// A publisher with no command socket beside it (`segue replay --publish`, a relay): what it

@@ -207,6 +207,20 @@ import Testing
         #expect(refused.stderr.hasPrefix("error: could not connect to \(silent): connection refused"))
         let bad = try Cli.run(["ping", "--endpoint", "nonsense"])
         #expect(bad.status == 64)
+        // Pings a peer never answers fail the count (3), in the summary object under --json.
+        let (busy, port) = DataDirFootprintTests.busyPort()
+        defer { close(busy) }
+        let unanswered = try Cli.run([
+            "ping", "--endpoint", "tcp://127.0.0.1:\(port)", "--count", "2", "--interval", "10ms", "--timeout", "200ms",
+            "--json",
+        ])
+        #expect(unanswered.status == 3, "\(unanswered.stderr)")
+        let summary = try json(String(unanswered.stdout.split(separator: "\n").last ?? ""))
+        #expect(summary["ok"] == false && summary["sent"] == 2 && summary["received"] == 0, "\(unanswered.stdout)")
+        #expect(summary["error"]?["code"] == "timeout", "\(unanswered.stdout)")
+        #expect(
+            unanswered.stderr.contains("error: No reply to 2 of 2 pings from tcp://127.0.0.1:\(port)."),
+            "\(unanswered.stderr)")
 
         // A list of endpoints none of which listens is said as soon as each refused, naming them all;
         // with one that answers, the output names that one.
@@ -536,9 +550,20 @@ import Testing
         let refusedJSON = try JSON.parse(try Cli.run(["import", "--data-dir", target, rest, "--json"]).stdout)
         #expect(
             refusedJSON["error"]
-                == ["code": "invalid_log", "message": "Unknown event type \"bogus.event\". Nothing was imported."])
+                == [
+                    "code": "invalid_log",
+                    "message": .string("\(rest): Unknown event type \"bogus.event\". Nothing was imported."),
+                ]
+        )
         let nowhere = DaemonProcess.temporaryDirectory() + "/never"
         #expect(try Cli.run(["import", "--data-dir", nowhere, d.dataDir + "/missing.jsonl"]).status == 74)
+        #expect(!FileManager.default.fileExists(atPath: nowhere))
+        // A data dir given as the file is a log to export first, not a file import can read: 74 and
+        // io, with the way there, before anything is opened.
+        let dirAsFile = try Cli.run(["import", "--data-dir", nowhere, target, "--json"])
+        #expect(dirAsFile.status == 74)
+        #expect(try JSON.parse(dirAsFile.stdout)["error"]?["code"] == "io", "\(dirAsFile.stdout)")
+        #expect(dirAsFile.stderr.contains("Export it first (segue export --data-dir \(target)"), "\(dirAsFile.stderr)")
         #expect(!FileManager.default.fileExists(atPath: nowhere))
     }
 
@@ -594,6 +619,7 @@ import Testing
             ["replay", "log.jsonl", "--speed", "2"],
             "error: Option '--speed' needs '--publish <endpoint>'.\nSee 'segue replay --help'.\n"
         ),
+        (["watch", "--speed", "2"], "error: Option '--speed' needs '--replay <log>'.\nSee 'segue watch --help'.\n"),
         (
             ["replay", "log.jsonl", "--publish", "tcp://127.0.0.1:1", "--max-gap", "soon"],
             "error: The value 'soon' is invalid for '--max-gap': expected a positive duration like 2s or 500ms, or off."

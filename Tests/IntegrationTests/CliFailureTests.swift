@@ -166,6 +166,19 @@ import Testing
         let cut = try Cli.run(["replay", file, "--from", "6", "--to", "31"])
         #expect(cut.status == 0)
         #expect(cut.stderr.hasPrefix("Replayed 26 events at 60 Hz: "), "\(cut.stderr)")
+        let one = try Cli.run(["replay", file, "--to", "1"])
+        #expect(one.stderr.hasPrefix("Replayed 1 event at 60 Hz: 0 ticks."), "\(one.stderr)")
+        // An empty log says so, rather than blame a --from nobody gave.
+        let empty = d.dataDir + "/empty.jsonl"
+        try "".write(toFile: empty, atomically: true, encoding: .utf8)
+        let nothing = try Cli.run(["replay", empty])
+        #expect(nothing.status == 1)
+        #expect(nothing.stderr == "error: \(empty) holds no events: there is nothing to replay.\n")
+        // An endpoint replay cannot publish on is the transport's failure (69), not a file's (74).
+        let taken = try Cli.run(["replay", file, "--publish", d.publishEndpoint, "--json"])
+        #expect(taken.status == 69, "\(taken.stderr)")
+        #expect(try JSON.parse(taken.stdout)["error"]?["code"] == "transport", "\(taken.stdout)")
+        #expect(taken.stderr.hasPrefix("error: Cannot publish on \(d.publishEndpoint): "), "\(taken.stderr)")
     }
 
     @Test(.sqliteOnly) func reimportingAnExportSaysTheDataDirHoldsItAlready() throws {
