@@ -214,10 +214,26 @@ import Testing
         (SQLState.invalidPassword, true, "Check the role and the password file"),
         (SQLState.invalidCatalogName, true, "Create the database, or name an existing one"),
         (SQLState.connectionFailure, true, "segued reconnects by itself once the server is reachable."),
-        ("08001", false, "segued reconnects by itself once the server is reachable."),
+        // No session was made: what to check, for the tools as for segued's start.
+        (SQLState.unableToConnect, false, "Check that the server runs and takes connections at that address"),
+        ("08003", false, "segued reconnects by itself once the server is reachable."),
     ])
     func adviceFollowsTheReason(sqlState: String, lost: Bool, advice: String) {
         #expect(StoreError.advice(forSQLState: sqlState, connectionLost: lost)?.contains(advice) == true)
+    }
+
+    /// libpq's refusal ("…failed: Connection refused\n\tIs the server running on that host and
+    /// accepting TCP/IP connections?") reads as sentences on one line, then the advice.
+    @Test func aRefusedConnectionReadsAsOneLine() throws {
+        do {
+            _ = try PostgresConnection(ConnectionSettings(conninfo: "host=127.0.0.1 port=1 dbname=x"))
+            Issue.record("port 1 took a connection")
+        } catch {
+            let message = StoreError(error, doing: "Cannot open the event store").message
+            #expect(!message.contains("\t") && !message.contains("\n") && !message.contains("  "), "\(message)")
+            #expect(!message.contains("?.") && !message.contains("segued"), "\(message)")
+            #expect(message.hasSuffix("(host, port, pg_hba.conf)."), "\(message)")
+        }
     }
 
     /// Each row: a conninfo with a secret, and the secret that must appear in no message.

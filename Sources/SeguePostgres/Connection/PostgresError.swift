@@ -99,7 +99,8 @@ extension PostgresError {
     /// libpq's message for the connection, on one line, without its trailing newline.
     static func connectionMessage(_ connection: OpaquePointer) -> String {
         guard let text = PQerrorMessage(connection) else { return "unknown libpq error" }
-        let message = String(cString: text).split(whereSeparator: \.isNewline).joined(separator: " ")
+        // libpq indents its hint lines with a tab ("\n\tIs the server running…"): one space each.
+        let message = String(cString: text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return message.isEmpty ? "unknown libpq error" : message
     }
 }

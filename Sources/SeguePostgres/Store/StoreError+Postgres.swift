@@ -8,7 +8,7 @@ extension StoreError {
         if let detail = error.detail { message += " (\(detail))" }
         if let action { message = "\(action): \(message)" }
         if let advice = Self.advice(forSQLState: error.sqlState, connectionLost: error.connectionLost) {
-            message += (message.hasSuffix(".") ? " " : ". ") + advice
+            message += (message.last.map { ".?!".contains($0) } == true ? " " : ". ") + advice
         }
         self.init(kind: .postgres, sqlState: error.sqlState, message: message, sql: error.statement)
     }
@@ -28,9 +28,15 @@ extension StoreError {
         case SQLState.insufficientPrivilege:
             return "Grant the role what docs/operations.md, \"Choosing a store backend\" lists."
         case SQLState.adminShutdown, SQLState.cannotConnectNow:
-            return "The server is shutting down or starting up; segued reconnects by itself."
+            return "The server is shutting down or starting up; it takes connections again once it is up "
+                + "(segued reconnects by itself)."
         case SQLState.invalidCatalogName:
             return "Create the database, or name an existing one in the conninfo (dbname=)."
+        // No session was made: nothing was sent, so only the address or the server is to check. The
+        // tools (segue export, migrate …) and segued's start alike; a running segued says its own
+        // retrying in its log.
+        case SQLState.unableToConnect:
+            return "Check that the server runs and takes connections at that address (host, port, pg_hba.conf)."
         default:
             guard connectionLost || sqlState.hasPrefix("08") else { return nil }
             return "Nothing unacknowledged was kept; segued reconnects by itself once the server is reachable."
