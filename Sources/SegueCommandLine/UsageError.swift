@@ -16,6 +16,11 @@ package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         UsageError("Missing value for '--\(option.name) <\(option.valueName ?? "value")>'.")
     }
 
+    /// A required option that was not given at all (`missingValue` is one given without its value).
+    package static func missingOption(_ name: String, value: String) -> UsageError {
+        UsageError("Missing expected option '--\(name) <\(value)>'.")
+    }
+
     package static func unexpectedValue(_ option: OptionSpec) -> UsageError {
         UsageError("Option '--\(option.name)' takes no value.")
     }

@@ -57,6 +57,19 @@ struct IOFailure: Error, CustomStringConvertible {
         self.description = description
         self.isContent = isContent
     }
+
+    /// Why a Foundation file call failed, as the system says it (`No such file or directory (errno
+    /// 2)`): Foundation's own text ("The operation could not be completed. The file doesn't exist.")
+    /// names neither the cause nor the errno.
+    static func reason(_ error: Error) -> String {
+        let error = error as NSError
+        // On Linux the underlying error is a `POSIXError`, which `as? NSError` does not match.
+        let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        if let posix = error.domain == NSPOSIXErrorDomain ? error : underlying, posix.domain == NSPOSIXErrorDomain {
+            return "\(String(cString: strerror(Int32(posix.code)))) (errno \(posix.code))"
+        }
+        return error.localizedDescription
+    }
 }
 
 enum Output {

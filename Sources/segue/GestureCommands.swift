@@ -20,7 +20,7 @@ enum GestureCommands {
 
     static func update(_ inv: Invocation) throws {
         guard let percent = try inv.double("percent") else {
-            throw UsageError("Missing value for '--percent <fraction>'.")
+            throw UsageError.missingOption("percent", value: "fraction")
         }
         let reply = try inv.client().update(
             inv.argument("navigator"), percent: percent, velocity: try inv.double("velocity"),

@@ -29,8 +29,8 @@ enum MigrateCommand {
         ])
 
     static func run(_ inv: Invocation) throws {
-        guard let from = inv.parsed.value("from") else { throw UsageError("Missing value for '--from <dir|url>'.") }
-        guard let to = inv.parsed.value("to") else { throw UsageError("Missing value for '--to <dir|url>'.") }
+        guard let from = inv.parsed.value("from") else { throw UsageError.missingOption("from", value: "dir|url") }
+        guard let to = inv.parsed.value("to") else { throw UsageError.missingOption("to", value: "dir|url") }
         guard from != to else { throw UsageError("--from and --to are the same log (\(from)).") }
         let source = try LogSource.openLog(from)
         let exported = temporaryFile("export")

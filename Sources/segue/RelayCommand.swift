@@ -73,7 +73,7 @@ enum RelayCommand {
     /// The relay's settings from the command line; usage errors for what cannot work.
     static func settings(_ inv: Invocation) throws -> Relay.Settings {
         let upstream = inv.parsed.values("from")
-        guard !upstream.isEmpty else { throw UsageError("Missing value for '--from <endpoint>'.") }
+        guard !upstream.isEmpty else { throw UsageError.missingOption("from", value: "endpoint") }
         for endpoint in upstream {
             if let problem = Invocation.endpointProblem(endpoint) {
                 throw UsageError.invalidValue(
@@ -81,7 +81,7 @@ enum RelayCommand {
             }
         }
         guard let publish = inv.parsed.value("publish") else {
-            throw UsageError("Missing value for '--publish <endpoint>'.")
+            throw UsageError.missingOption("publish", value: "endpoint")
         }
         var interval: Duration? = .seconds(60)
         if let text = inv.parsed.value("stats-interval") {

@@ -8,7 +8,9 @@ import SegueWire
 /// export, import, verify (on a data dir or file, no daemon involved) and keygen.
 enum StoreCommands {
     static func dataDir(_ inv: Invocation) throws(UsageError) -> String {
-        guard let dir = inv.parsed.value("data-dir") else { throw UsageError("Missing value for '--data-dir <dir>'.") }
+        guard let dir = inv.parsed.value("data-dir") else {
+            throw UsageError.missingOption("data-dir", value: "dir|url")
+        }
         return dir
     }
 
@@ -174,7 +176,7 @@ enum StoreCommands {
     }
 
     static func keygen(_ inv: Invocation) throws {
-        guard let out = inv.parsed.value("out") else { throw UsageError("Missing value for '--out <path>'.") }
+        guard let out = inv.parsed.value("out") else { throw UsageError.missingOption("out", value: "path") }
         // `keys/` would write the hidden files keys/.key and keys/.pub.
         guard !out.isEmpty, !out.hasSuffix("/") else {
             throw UsageError.invalidValue(out, for: "--out", "expected a path and base name, e.g. ./keys/ops")
@@ -189,7 +191,7 @@ enum StoreCommands {
                 try FileManager.default.createDirectory(
                     atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw IOFailure("Cannot create the directory \(dir): \((error as NSError).localizedDescription)")
+                throw IOFailure("Cannot create the directory \(dir): \(IOFailure.reason(error)).")
             }
         }
         func exists(_ path: String) -> IOFailure {

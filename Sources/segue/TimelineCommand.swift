@@ -25,7 +25,7 @@ enum TimelineCommand {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output.path), options: .atomic)
         } catch {
-            throw IOFailure("Cannot write \(output.path): \((error as NSError).localizedDescription)")
+            throw IOFailure("Cannot write \(output.path): \(IOFailure.reason(error)).")
         }
         let bands = timeline.lanes.reduce(0) { $0 + $1.bands.count }
         Output.error(

@@ -25,7 +25,7 @@ final class WritableLog {
         createdDirectory = !FileManager.default.fileExists(atPath: place)
         created = !FileManager.default.fileExists(atPath: path)
         do { try FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true) } catch {
-            throw IOFailure("Cannot create the data dir \(place): \(error.localizedDescription)")
+            throw IOFailure("Cannot create the data dir \(place): \(IOFailure.reason(error)).")
         }
         do { store = try EventStore(path: path) } catch {
             Self.remove(place, directory: createdDirectory, log: created)

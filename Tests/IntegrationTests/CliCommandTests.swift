@@ -601,6 +601,13 @@ import Testing
         let pub = try String(contentsOfFile: dir + "/keys/ops.pub", encoding: .utf8)
         #expect(pub.count == 41)
         #expect(try Cli.run(["keygen", "--out", dir + "/keys/ops"]).status == 74)
+        // Where a directory cannot be made, the system's reason, not Foundation's "could not be completed".
+        let nowhere = try Cli.run(["keygen", "--out", "/proc/segue-none/keys/ops"])
+        #expect(nowhere.status == 74)
+        #expect(
+            nowhere.stderr
+                == "error: Cannot create the directory /proc/segue-none/keys: No such file or directory (errno 2).\n",
+            "\(nowhere.stderr)")
     }
 
     @Test(arguments: [

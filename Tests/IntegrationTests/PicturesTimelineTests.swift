@@ -133,7 +133,10 @@ import Testing
         (["DIR", "--scale", "0.5"], 64, "The value '0.5' is invalid for '--scale': expected pixels per second"),
         (["DIR", "--json"], 64, "error: Unknown option '--json'.\nSee 'segue timeline --help'."),
         (["DIR", "--endpoint", "tcp://127.0.0.1:7400"], 64, "error: Unknown option '--endpoint'."),
-        (["DIR", "-o", "/nonexistent/dir/t.svg"], 74, "error: Cannot write /nonexistent/dir/t.svg"),
+        (
+            ["DIR", "-o", "/nonexistent/dir/t.svg"], 74,
+            "error: Cannot write /nonexistent/dir/t.svg: No such file or directory (errno 2).\n"
+        ),
     ]
 
     @Test(arguments: badInputs)

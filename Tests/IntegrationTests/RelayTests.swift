@@ -136,8 +136,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["relay", "--publish", "tcp://127.0.0.1:1"], "Missing value for '--from <endpoint>'."),
-        (["relay", "--from", "tcp://127.0.0.1:1"], "Missing value for '--publish <endpoint>'."),
+        (["relay", "--publish", "tcp://127.0.0.1:1"], "Missing expected option '--from <endpoint>'."),
+        (["relay", "--from", "tcp://127.0.0.1:1"], "Missing expected option '--publish <endpoint>'."),
         (["relay", "--stats"], "--stats needs --control <endpoint>: the control endpoint of the relay to ask."),
         (
             ["relay", "--from", "tcp://127.0.0.1:1", "--publish", "tcp://127.0.0.1:2", "--allow", "x.pub"],
