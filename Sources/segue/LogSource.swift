@@ -33,7 +33,15 @@ enum LogSource {
         do { return try PostgresEventLog(conninfo: place) } catch { throw IOFailure(error.message) }
     }
 
+    /// A log given that is not there, said the same way by every command that reads one.
+    static func missing(_ place: String, export: Bool = true) -> IOFailure {
+        IOFailure(
+            "\(place) does not exist; pass a data dir (segued's --data-dir)"
+                + (export ? ", a postgresql:// URL or a JSON Lines export." : " or a postgresql:// URL."))
+    }
+
     private static func openDataDir(_ dir: String) throws -> EventLog {
+        guard FileManager.default.fileExists(atPath: dir) else { throw missing(dir, export: false) }
         let path = (dir as NSString).appendingPathComponent("segue.db")
         guard FileManager.default.fileExists(atPath: path) else {
             throw IOFailure("\(dir) holds no segue.db; pass the daemon's data dir (--data-dir of segued).")
@@ -56,6 +64,7 @@ enum LogSource {
             return events
         }
         let stdin = path == "-" || path == "/dev/stdin"
+        guard stdin || FileManager.default.fileExists(atPath: path) else { throw missing(path) }
         guard
             let data = stdin
                 ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)

@@ -68,11 +68,6 @@ struct LogWindow {
         if case .seq(let a)? = from, case .seq(let b)? = to, a > b {
             throw UsageError("--from \(a) is after --to \(b): nothing would be shown.")
         }
-        guard path == "-" || LogSource.isStoreURL(path) || FileManager.default.fileExists(atPath: path) else {
-            throw IOFailure(
-                "\(path) does not exist; pass a data dir (segued's --data-dir), a postgresql:// URL or a JSON Lines export."
-            )
-        }
         let all = try LogSource.events(path)
         guard let first = all.first, let last = all.last else {
             throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to draw.")

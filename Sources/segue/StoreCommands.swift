@@ -43,6 +43,9 @@ enum StoreCommands {
                 "\(file) is a log, not a JSON Lines file: import appends an export. Export it first (segue export "
                     + "--data-dir \(file) -o FILE), or copy a whole log into an empty one with segue migrate.")
         }
+        guard file == "-" || FileManager.default.fileExists(atPath: file) else {
+            throw IOFailure("\(file) does not exist; pass a JSON Lines export (segue export -o FILE).")
+        }
         let incoming: [EventRecord]
         do { incoming = try LogSource.events(file) } catch let failure as IOFailure where failure.isContent {
             try report(

@@ -565,6 +565,19 @@ import Testing
         #expect(try JSON.parse(dirAsFile.stdout)["error"]?["code"] == "io", "\(dirAsFile.stdout)")
         #expect(dirAsFile.stderr.contains("Export it first (segue export --data-dir \(target)"), "\(dirAsFile.stderr)")
         #expect(!FileManager.default.fileExists(atPath: nowhere))
+        // A log that is not there is said alike by every command that reads one (docs/cli.md).
+        let missing: [([String], String)] = [
+            (["export", "--data-dir", nowhere], "a data dir (segued's --data-dir) or a postgresql:// URL."),
+            (["verify", "--data-dir", nowhere], "a data dir (segued's --data-dir) or a postgresql:// URL."),
+            (["replay", nowhere], "a data dir (segued's --data-dir), a postgresql:// URL or a JSON Lines export."),
+            (["verify", nowhere], "a data dir (segued's --data-dir), a postgresql:// URL or a JSON Lines export."),
+            (["import", "--data-dir", target, nowhere], "a JSON Lines export (segue export -o FILE)."),
+        ]
+        for (arguments, what) in missing {
+            let run = try Cli.run(arguments)
+            #expect(run.status == 74, "\(arguments)")
+            #expect(run.stderr == "error: \(nowhere) does not exist; pass \(what)\n", "\(arguments): \(run.stderr)")
+        }
     }
 
     /// export, verify and replay read a data dir without changing it: a store left at schema version 1
