@@ -294,7 +294,7 @@ public final class SegueClient {
             if handshakes.connectionRefused { throw .unreachable(endpoint: endpoint) }
             guard let frames else { continue }
             guard let body = frames.last, let json = try? JSON.parse(body), let object = json.objectValue else {
-                throw .malformed("a reply that is not a JSON object")
+                throw .malformed("The reply from \(endpoint) is not a JSON object; is segued's command endpoint there?")
             }
             if object["id"]?.stringValue == id { return object }
         }

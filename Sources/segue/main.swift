@@ -30,8 +30,8 @@ pthread_sigmask(SIG_SETMASK, &unblocked, nil)
 do {
     let argv = Array(CommandLine.arguments.dropFirst())
     Output.json = argv.prefix { $0 != "--" }.contains("--json")
-    if argv == ["--version"] {
-        Output.line("segue \(SegueVersion.current)")
+    if argv == ["--version"] || Set(argv) == ["--version", "--json"] {
+        Output.line(Output.json ? #"{"version":"\#(SegueVersion.current)"}"# : "segue \(SegueVersion.current)")
         exit(0)
     }
     let (path, rest) = try CommandTree.root.resolve(argv)

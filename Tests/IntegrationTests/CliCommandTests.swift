@@ -736,6 +736,10 @@ import Testing
         let version = try Cli.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout == "segue \(SegueVersion.current)\n")
+        let versionJSON = try Cli.run(["--version", "--json"])
+        #expect(versionJSON.status == 0)
+        #expect(
+            try JSON.parse(versionJSON.stdout) == ["version": .string(SegueVersion.current)], "\(versionJSON.stdout)")
         let d = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: d)
         #expect(d.stop() == 0)

@@ -87,3 +87,34 @@ extension EndpointListTests {
         #expect(ContinuousClock.now >= settled)
     }
 }
+
+extension EndpointListTests {
+    /// Another ZeroMQ service at the endpoint answers something that is not segued's: `malformed`,
+    /// a sentence that names the endpoint.
+    @Test func aReplyThatIsNotJSONNamesItsEndpoint() throws {
+        let context = try ZMQContext()
+        let router = try ZMQSocket(context, .router)
+        try router.bind("tcp://127.0.0.1:*")
+        let endpoint = try router.lastEndpoint
+        nonisolated(unsafe) let socket = router
+        let answered = Thread {
+            var poller = ZMQPoller()
+            poller.add(socket)
+            guard let ready = try? poller.poll(timeout: .seconds(5)), ready[0].contains(.readable),
+                let frames = try? socket.receiveMultipart(dontWait: true)
+            else { return }
+            _ = try? socket.sendMultipart(frames.dropLast() + [Array("HTTP/1.1 400".utf8)])
+        }
+        answered.start()
+        defer {
+            while !answered.isFinished { usleep(1_000) }
+            router.close()
+            context.terminate()
+        }
+        let client = try SegueClient(endpoint: endpoint, timeout: .seconds(5))
+        let error = try #require(throws: SegueClientError.self) { try client.ping() }
+        #expect(error.kind == .malformed)
+        #expect(
+            error.message == "The reply from \(endpoint) is not a JSON object; is segued's command endpoint there?")
+    }
+}
