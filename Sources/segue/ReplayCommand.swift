@@ -118,9 +118,12 @@ enum ReplayCommand {
         return Int64((seconds * 1e9).rounded())
     }
 
+    /// `--speed` of `replay --publish` and `watch --replay`: a positive factor, 1 by default. A
+    /// refusal echoes the value as typed.
     static func speed(_ inv: Invocation) throws(UsageError) -> Double {
-        let s = try inv.double("speed") ?? 1
-        guard s > 0 else { throw UsageError.invalidValue(String(s), for: "--speed", "expected a positive factor") }
+        guard let text = inv.parsed.value("speed") else { return 1 }
+        let s = try ArgumentValues.number(text, for: "--speed")
+        guard s > 0 else { throw UsageError.invalidValue(text, for: "--speed", "expected a positive factor") }
         return s
     }
 }

@@ -13,10 +13,7 @@ enum WatchReplay {
 
     static func run(_ inv: Invocation, log path: String) throws {
         let navigators = Set(inv.parsed.arguments["navigator"] ?? [])
-        var speed = try inv.double("speed") ?? 1
-        guard speed > 0 else {
-            throw UsageError.invalidValue(String(speed), for: "--speed", "expected a positive factor")
-        }
+        var speed = try ReplayCommand.speed(inv)
         let events = try LogSource.events(path)
         guard let rate = LogSource.inferFrameRate(events) ?? (events.isEmpty ? 60 : nil) else {
             throw IOFailure("Cannot tell the log's frame rate.")

@@ -641,6 +641,10 @@ import Testing
         ),
         (["watch", "--speed", "2"], "error: Option '--speed' needs '--replay <log>'.\nSee 'segue watch --help'.\n"),
         (
+            ["watch", "--replay", "log.jsonl", "--speed", "0"],
+            "error: The value '0' is invalid for '--speed': expected a positive factor.\nSee 'segue watch --help'.\n"
+        ),
+        (
             ["replay", "log.jsonl", "--publish", "tcp://127.0.0.1:1", "--max-gap", "soon"],
             "error: The value 'soon' is invalid for '--max-gap': expected a positive duration like 2s or 500ms, or off."
                 + "\nSee 'segue replay --help'.\n"
