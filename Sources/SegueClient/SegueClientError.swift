@@ -175,7 +175,8 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    static func seconds(_ duration: Duration) -> String {
+    /// A duration as messages write it in seconds: `1`, `0.5`.
+    package static func seconds(_ duration: Duration) -> String {
         let (s, atto) = duration.components
         let value = Double(s) + Double(atto) / 1e18
         return value == value.rounded() ? String(Int64(value)) : String(value)

@@ -134,7 +134,7 @@ enum RelayCommand {
             throw UsageError.invalidValue(endpoint, for: "--control", "expected a ZeroMQ endpoint (\(error.message))")
         }
         let silence = TransportFailure(
-            "No relay answered at \(endpoint) within \(inv.timeout); is 'segue relay --control \(endpoint)' running?",
+            "No relay answered at \(endpoint) within \(SegueClientError.seconds(inv.timeout)) s; is 'segue relay --control \(endpoint)' running?",
             isTimeout: true)
         guard try socket.send(RelayControl.statistics), let frames = try socket.receiveMultipart() else {
             throw silence
