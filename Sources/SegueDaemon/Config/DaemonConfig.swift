@@ -29,7 +29,7 @@ package struct DaemonConfig: Sendable, Equatable {
     /// Seconds from a frame's instant to its `presentAt`: frontends on slower links than this one
     /// still get each tick before they are to show it, so all show it at once.
     package var presentationDelay: Double = 0
-    /// Events per navigator between state snapshots: lower restarts faster, higher writes less.
+    /// Events in the log (all navigators) between checkpoints: lower restarts faster, higher writes less.
     package var snapshotEvery: Int = 1000
     package var limits = Limits()
     /// CURVE security; `nil` means plaintext, acceptable on loopback and ipc only.
@@ -64,7 +64,7 @@ package struct DaemonConfig: Sendable, Equatable {
         package var maxMessageBytes: Int = 1_048_576
         /// Largest `params` object of one screen, serialized; must not exceed `maxMessageBytes`.
         package var maxParamsBytes: Int = 16_384
-        /// Navigators that may be open at once; `create` beyond it fails with `unavailable`.
+        /// Navigators that may be open at once; `create` beyond it fails with `too_large`.
         package var maxNavigators: Int = 100_000
         /// Commands one navigator may queue behind a transition with busy policy `queue`.
         package var maxQueue: Int = 64
