@@ -87,6 +87,11 @@ import Testing
         #expect(events.map(\.seq) == Array(1...resumedSeq), "gapless")
         #expect(!events.contains { $0.data["to"]?["name"] == "B" }, "the refused pushes are not in the log")
         #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "r"])) == ["Home", "A", "C"])
+        // The recovery is said once commits have gone on succeeding for a second.
+        let recoveryDeadline = ContinuousClock.now + .seconds(5)
+        while !daemon.log.contains("Commits succeed again"), ContinuousClock.now < recoveryDeadline {
+            usleep(100_000)
+        }
         let log = daemon.log
         #expect(log.contains("Commit failed after seq \(before): unavailable"), "\(log)")
         #expect(log.contains("Commits succeed again"), "\(log)")

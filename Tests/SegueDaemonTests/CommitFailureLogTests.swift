@@ -3,7 +3,7 @@ import Testing
 @testable import SegueDaemon
 
 /// Failed commits on a full disk: the first logged at once, the rest folded into one line a second
-/// at most, the recovery once.
+/// at most, the recovery once, after a second of successes.
 @Suite struct CommitFailureLogTests {
     static let second: Int64 = 1_000_000_000
 
@@ -26,12 +26,28 @@ import Testing
         #expect(tail?.last == "full 1000")
         let again = log.pending(now: 5 * Self.second)
         #expect(again == nil, "nothing left")
-        let recovered = log.recovered()
+        let success = log.succeeded(now: 5 * Self.second)
+        #expect(success == nil, "a recovery is said once it has lasted a second")
+        let recovered = log.recovered(now: 6 * Self.second)
         #expect(recovered == 1_001)
-        let twice = log.recovered()
+        let twice = log.recovered(now: 7 * Self.second)
         #expect(twice == nil, "the recovery is logged once")
-        let next = log.failed("full again", now: 5 * Self.second + 5)
+        let next = log.failed("full again", now: 7 * Self.second + 5)
         #expect(next == 0, "a new storm starts with a line")
+    }
+
+    /// On a full disk a small commit can fit in room the WAL already has, and the next fail: a
+    /// success with a failure within the second after it is no recovery.
+    @Test func aSuccessBetweenFailuresIsNoRecovery() {
+        var log = CommitFailureLog()
+        _ = log.failed("full", now: 0)
+        #expect(log.succeeded(now: Self.second) == nil)
+        #expect(log.succeeded(now: Self.second + Self.second / 2) == nil)
+        _ = log.failed("full", now: Self.second + Self.second * 3 / 4)
+        #expect(log.recovered(now: 3 * Self.second) == nil, "the failure undid the success before it")
+        #expect(log.succeeded(now: 4 * Self.second) == nil)
+        #expect(log.succeeded(now: 5 * Self.second) == 2, "a second of successes: both failures counted")
+        #expect(log.succeeded(now: 6 * Self.second) == nil, "nothing to recover from")
     }
 
     /// The line's text for an error: its own full stop dropped (the line goes on), and the failures

@@ -43,7 +43,8 @@ struct SystemdUnitTests {
         let lines = Set(unit.split(separator: "\n").map(String.init))
         for setting in [
             "Type=notify", "ExecStart=/usr/local/bin/segued --config /etc/segue/segued.json",
-            "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=10", "Restart=on-failure", "TimeoutStopSec=5", "TimeoutAbortSec=5",
+            "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=10", "Restart=on-failure", "TimeoutStopSec=5",
+            "TimeoutAbortSec=5",
             "User=segue", "Group=segue", "StateDirectory=segue", "RuntimeDirectory=segue", "RuntimeDirectoryMode=0750",
             "UMask=0027", "ProtectSystem=strict", "NoNewPrivileges=yes", "CapabilityBoundingSet=",
             "SystemCallFilter=@system-service", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK",

@@ -206,6 +206,10 @@ extension EngineCore {
 
     /// The failed commits not logged yet (`CommitFailureLog`), once a second at most.
     func reportCommitFailures(now: Int64) {
+        // A recovery is said once it has lasted (`CommitFailureLog`), whether or not commits go on;
+        // its line counts the failures not reported yet.
+        if let failed = commitFailureLog.recovered(now: now) { logCommitsRecovered(failed) }
+        if let failed = lookupFailureLog.recovered(now: now) { logLookupsRecovered(failed) }
         if let (count, last) = commitFailureLog.pending(now: now) {
             log(
                 .error,
@@ -217,6 +221,14 @@ extension EngineCore {
                 "\(count) more command id lookup(s) failed (the last: \(last)). Commands whose id must be looked up "
                     + "get unavailable until storage recovers.")
         }
+    }
+
+    func logCommitsRecovered(_ failed: Int) {
+        log(.notice, "Commits succeed again, after \(failed) failed commit(s).")
+    }
+
+    func logLookupsRecovered(_ failed: Int) {
+        log(.notice, "Command id lookups succeed again, after \(failed) failed lookup(s).")
     }
 
     /// Says so (once a second at most, from `housekeeping`) when WAL checkpoints have failed since the

@@ -107,9 +107,7 @@ extension EngineCore {
         case .success:
             durableSeq = max(durableSeq, completion.seq)
             stats.events += Int64(completion.events)
-            if let failed = commitFailureLog.recovered() {
-                log(.notice, "Commits succeed again, after \(failed) failed commit(s).")
-            }
+            if let failed = commitFailureLog.succeeded(now: timer.monotonic()) { logCommitsRecovered(failed) }
         case .failure(let error):
             commitFailed(error)
         }

@@ -213,9 +213,7 @@ extension EngineCore {
         let stored: StoredCommand?
         do throws(StoreError) {
             stored = try store.command(id)
-            if let failed = lookupFailureLog.recovered() {
-                log(.notice, "Command id lookups succeed again, after \(failed) failed lookup(s).")
-            }
+            if let failed = lookupFailureLog.succeeded(now: timer.monotonic()) { logLookupsRecovered(failed) }
         } catch {
             if let reason = lookupFailureLog.reason(error, now: timer.monotonic()) {
                 log(
