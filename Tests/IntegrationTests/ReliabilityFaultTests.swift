@@ -99,8 +99,8 @@ import Testing
             if try Self.push(client, "during\(n)")["ok"] != true {
                 refused += 1
             } else if refused > 0 {
-                // A success in between would end the failing streak and count what was held back
-                // in its "Commits succeed again" line instead.
+                // A success in between (room the WAL had) could, a second later, end the failing
+                // streak and count what was held back in its "Commits succeed again" line instead.
                 Issue.record("a push was acknowledged between refusals on the full disk")
             }
         }
