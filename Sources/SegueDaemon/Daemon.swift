@@ -85,6 +85,16 @@ package enum Daemon {
 
     /// The engine's options from a validated config.
     static func options(from config: DaemonConfig) throws -> EngineOptions {
+        // A file where the data dir should be fails later as a lock file it cannot open: said here,
+        // by `--check-config` too, as the mistake it is.
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: config.dataDir, isDirectory: &isDirectory), !isDirectory.boolValue {
+            let place = config.commandLineKeys.contains("dataDir") ? "--data-dir" : "$.dataDir"
+            throw LateConfigError(
+                description:
+                    "config error at \(place): \(config.dataDir) is a file, not a directory; give the directory "
+                    + "segued keeps its files in (created if missing)")
+        }
         var o = EngineOptions(
             dataDirectory: config.dataDir, commandEndpoints: config.command.map(\.description),
             publishEndpoints: config.publish.map(\.description))

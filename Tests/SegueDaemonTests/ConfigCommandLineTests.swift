@@ -123,11 +123,19 @@ import Testing
         ),
         (
             ["--publish", "tcp://127.0.0.1:7400"],
-            "endpoint 'tcp://127.0.0.1:7400' is both a command and a publish endpoint"
+            "endpoint 'tcp://127.0.0.1:7400' is both a command endpoint (the default) and a publish endpoint "
+                + "(--publish)"
         ),
         (
             ["--publish-frames", "tcp://127.0.0.1:7401"],
-            "endpoint 'tcp://127.0.0.1:7401' is both a frames and a publish endpoint"
+            "endpoint 'tcp://127.0.0.1:7401' is both a frames endpoint (--publish-frames) and a publish endpoint "
+                + "(the default)"
+        ),
+        (["--check-config", "--check-config"], "option '--check-config' was given more than once"),
+        (
+            ["--command", "tcp://::1:7400"],
+            "invalid value 'tcp://::1:7400' for '--command': 'tcp://::1:7400' has host '::1'; write an IPv6 address "
+                + "in brackets: tcp://[::1]:7400"
         ),
         (
             ["--publish-frames", "inproc://f", "--publish-frames", "inproc://f"],
@@ -152,6 +160,49 @@ import Testing
         }
     }
 
+    /// A list on the command line replaces the file's: a clash in the file it resolves is none, and
+    /// one between the two names where each side came from.
+    @Test func endpointFlagsReplaceTheFilesListsBeforeTheClashCheck() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "segued.json", #"{"command": ["tcp://127.0.0.1:17400"], "publish": ["tcp://127.0.0.1:17400"]}"#)
+        let fixed = try runConfig(["--config", file, "--publish", "tcp://127.0.0.1:17402"])
+        #expect(fixed.publish.map(\.description) == ["tcp://127.0.0.1:17402"])
+        #expect(throws: ConfigError.self) { try parse(["--config", file]) }
+        let clash = try directory.write("clash.json", #"{"publish": ["tcp://127.0.0.1:17403"]}"#)
+        #expect(
+            throws: ConfigError(
+                .usage,
+                "endpoint 'tcp://127.0.0.1:17403' is both a command endpoint (--command) and a publish endpoint "
+                    + "(\(clash)'s $.publish)")
+        ) { try parse(["--config", clash, "--command", "tcp://127.0.0.1:17403"]) }
+    }
+
+    /// A file named by SEGUED_CONFIG that cannot be read says where its name came from.
+    @Test func aMissingFileFromTheEnvironmentNamesTheVariable() {
+        #expect(
+            throws: ConfigError(
+                .config,
+                "cannot open /nonexistent/segued.json: No such file or directory (errno 2) (the file "
+                    + "SEGUED_CONFIG names)")
+        ) { try parse([], environment: ["SEGUED_CONFIG": "/nonexistent/segued.json"]) }
+    }
+
+    /// A file where the data dir should be is said as such before anything starts (a start would
+    /// fail on its lock file), by --check-config too.
+    @Test func aDataDirThatIsAFileIsAConfigError() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("not-a-dir", "x")
+        let config = try runConfig(["--data-dir", file])
+        #expect(throws: (any Error).self) { try Daemon.options(from: config) }
+        do { _ = try Daemon.options(from: config) } catch {
+            #expect(
+                "\(error)"
+                    == "config error at --data-dir: \(file) is a file, not a directory; give the directory segued keeps "
+                    + "its files in (created if missing)")
+        }
+    }
+
     /// `tcp://HOST:*` is a free port chosen at each bind: the same text twice is two endpoints.
     @Test func wildcardPortsAreNotTheSameEndpoint() throws {
         let config = try runConfig([
@@ -165,11 +216,10 @@ import Testing
         let directory = try TemporaryDirectory()
         let file = try directory.write("segued.json", #"{"limits": {"maxMessageBytes": 10}}"#)
         for arguments in [["--config", file], ["--config", file, "--check-config"]] {
-            #expect(
-                throws: ConfigError(.config, at: "$.limits.maxMessageBytes", "must be an integer from 1024 to 67108864")
-            ) {
-                try parse(arguments)
-            }
+            var expected = ConfigError(
+                .config, at: "$.limits.maxMessageBytes", "must be an integer from 1024 to 67108864; got 10")
+            expected.file = file
+            #expect(throws: expected) { try parse(arguments) }
         }
         #expect(throws: ConfigError.self) { try parse([], environment: ["SEGUED_CONFIG": file]) }
         let error = ConfigError(.config, at: "$.frameRate", "must be an integer from 1 to 1000")

@@ -77,7 +77,7 @@ import Testing
     }
 
     static let invalid: [(String, String)] = [
-        ("[]", "config error at $: must be an object"),
+        ("[]", "config error at $: must be an object; got an empty array"),
         (
             #"{"frameRte": 60}"#,
             "config error at $.frameRte: unknown key; expected one of dataDir, store, command, publish, publishFrames, frameRate, "
@@ -86,51 +86,66 @@ import Testing
         ),
         (
             #"{"limits": {"maxMessageBytes": 100}}"#,
-            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"
+            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864; got 100"
         ),
         (
             #"{"limits": {"maxMessageBytes": 1048576.5}}"#,
-            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"
+            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864; got 1048576.5"
         ),
         (
             #"{"limits": {"maxMessageBytes": "1MiB"}}"#,
-            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864"
+            "config error at $.limits.maxMessageBytes: must be an integer from 1024 to 67108864; got \"1MiB\""
         ),
         (
             #"{"limits": {"maxMessageBytes": 2048, "maxParamsBytes": 4096}}"#,
             "config error at $.limits.maxParamsBytes: must not exceed maxMessageBytes (2048): params travel inside one message"
         ),
-        (#"{"limits": {"maxQueue": 0}}"#, "config error at $.limits.maxQueue: must be an integer from 1 to 10000"),
+        (
+            #"{"limits": {"maxQueue": 0}}"#,
+            "config error at $.limits.maxQueue: must be an integer from 1 to 10000; got 0"
+        ),
         (
             #"{"limits": {"interactionTimeoutSeconds": 0}}"#,
-            "config error at $.limits.interactionTimeoutSeconds: must be a number from 0.05 to 86400"
+            "config error at $.limits.interactionTimeoutSeconds: must be a number from 0.05 to 86400; got 0"
         ),
         (
             #"{"limits": {"max queue": 1}}"#,
             #"config error at $.limits["max queue"]: unknown key; expected one of maxMessageBytes, maxParamsBytes, "#
                 + "maxNavigators, maxQueue, maxStackDepth, publishHighWaterMark, interactionTimeoutSeconds"
         ),
-        (#"{"limits": 5}"#, "config error at $.limits: must be an object"),
-        (#"{"frameRate": 0}"#, "config error at $.frameRate: must be an integer from 1 to 1000"),
-        (#"{"frameRate": 1001}"#, "config error at $.frameRate: must be an integer from 1 to 1000"),
-        (#"{"frameRate": true}"#, "config error at $.frameRate: must be an integer from 1 to 1000"),
-        (#"{"durability": "fast"}"#, #"config error at $.durability: must be "full" or "relaxed""#),
+        (#"{"limits": 5}"#, "config error at $.limits: must be an object; got 5"),
+        (#"{"frameRate": 0}"#, "config error at $.frameRate: must be an integer from 1 to 1000; got 0"),
+        (#"{"frameRate": 1001}"#, "config error at $.frameRate: must be an integer from 1 to 1000; got 1001"),
+        (#"{"frameRate": true}"#, "config error at $.frameRate: must be an integer from 1 to 1000; got true"),
+        (#"{"durability": "fast"}"#, #"config error at $.durability: must be "full" or "relaxed"; got "fast""#),
         (
             #"{"logLevel": "verbose"}"#,
-            #"config error at $.logLevel: must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#
+            #"config error at $.logLevel: must be one of "trace", "debug", "info", "notice", "warning", "error", "critical"; got "verbose""#
         ),
-        (#"{"heartbeatSeconds": 61}"#, "config error at $.heartbeatSeconds: must be a number from 0.05 to 60"),
-        (#"{"presentationDelay": -0.01}"#, "config error at $.presentationDelay: must be a number from 0 to 10"),
-        (#"{"presentationDelay": 10.5}"#, "config error at $.presentationDelay: must be a number from 0 to 10"),
-        (#"{"presentationDelay": "50ms"}"#, "config error at $.presentationDelay: must be a number from 0 to 10"),
-        (#"{"snapshotEvery": 0}"#, "config error at $.snapshotEvery: must be an integer from 1 to 1000000"),
-        (#"{"dataDir": ""}"#, "config error at $.dataDir: must be a non-empty string"),
-        (#"{"store": "postgres"}"#, "config error at $.store: must be an object"),
+        (#"{"heartbeatSeconds": 61}"#, "config error at $.heartbeatSeconds: must be a number from 0.05 to 60; got 61"),
+        (
+            #"{"presentationDelay": -0.01}"#,
+            "config error at $.presentationDelay: must be a number from 0 to 10; got -0.01"
+        ),
+        (
+            #"{"presentationDelay": 10.5}"#,
+            "config error at $.presentationDelay: must be a number from 0 to 10; got 10.5"
+        ),
+        (
+            #"{"presentationDelay": "50ms"}"#,
+            "config error at $.presentationDelay: must be a number from 0 to 10; got \"50ms\""
+        ),
+        (#"{"snapshotEvery": 0}"#, "config error at $.snapshotEvery: must be an integer from 1 to 1000000; got 0"),
+        (#"{"dataDir": ""}"#, "config error at $.dataDir: must be a non-empty string; got \"\""),
+        (#"{"store": "postgres"}"#, "config error at $.store: must be an object; got \"postgres\""),
         (
             #"{"store": {"conninfo": "dbname=segue"}}"#,
             #"config error at $.store.conninfo: is only for kind "postgres"; an SQLite log lives in dataDir"#
         ),
-        (#"{"store": {"kind": "mysql"}}"#, #"config error at $.store.kind: must be "sqlite" or "postgres""#),
+        (
+            #"{"store": {"kind": "mysql"}}"#,
+            #"config error at $.store.kind: must be "sqlite" or "postgres"; got "mysql""#
+        ),
         (
             #"{"store": {"kind": "sqlite", "host": "db"}}"#,
             "config error at $.store.host: unknown key; expected one of kind, conninfo"
@@ -145,7 +160,7 @@ import Testing
         ),
         (
             #"{"store": {"kind": "postgres", "conninfo": ""}}"#,
-            "config error at $.store.conninfo: must be a non-empty string"
+            "config error at $.store.conninfo: must be a non-empty string; got \"\""
         ),
         (
             #"{"store": {"kind": "postgres", "conninfo": "dbname=segue password=hunter2"}}"#,
@@ -153,10 +168,16 @@ import Testing
                 + "password: Segue takes passwords only from a password file. Remove it and put it in a file named by "
                 + "passfile= (or PGPASSFILE), mode 0600, one line host:port:dbname:user:password."
         ),
-        (#"{"dataDir": 7}"#, "config error at $.dataDir: must be a non-empty string"),
-        (#"{"command": "tcp://127.0.0.1:7400"}"#, "config error at $.command: must be an array"),
+        (#"{"dataDir": 7}"#, "config error at $.dataDir: must be a non-empty string; got 7"),
+        (
+            #"{"command": "tcp://127.0.0.1:7400"}"#,
+            "config error at $.command: must be an array; got \"tcp://127.0.0.1:7400\""
+        ),
         (#"{"command": []}"#, "config error at $.command: must list at least one endpoint"),
-        (#"{"command": ["tcp://127.0.0.1:7400", 5]}"#, "config error at $.command[1]: must be a non-empty string"),
+        (
+            #"{"command": ["tcp://127.0.0.1:7400", 5]}"#,
+            "config error at $.command[1]: must be a non-empty string; got 5"
+        ),
         (
             #"{"command": ["tcp://127.0.0.1"]}"#,
             "config error at $.command[0]: 'tcp://127.0.0.1' needs a port: tcp://host:port"
@@ -183,7 +204,7 @@ import Testing
             #"{"command": ["inproc://a"], "publishFrames": ["inproc://f", "inproc://a"]}"#,
             "config error at $.publishFrames[1]: 'inproc://a' is also a command endpoint"
         ),
-        (#"{"publishFrames": "inproc://f"}"#, "config error at $.publishFrames: must be an array"),
+        (#"{"publishFrames": "inproc://f"}"#, "config error at $.publishFrames: must be an array; got \"inproc://f\""),
         (#"{"security": {}}"#, "config error at $.security.curve: is required in security"),
         (#"{"security": {"tls": {}}}"#, "config error at $.security.tls: unknown key; expected one of curve"),
         (
@@ -205,10 +226,37 @@ import Testing
         #expect(error?.exitCode == 78)
     }
 
-    @Test func anUnknownKeyIsReportedAfterTheKnownKeysAreChecked() {
-        // Known keys are checked in documentation order, then leftovers in file order.
-        #expect(configError(#"{"zzz": 1, "frameRate": 0}"#)?.location == "$.frameRate")
-        #expect(configError(#"{"zzz": 1, "yyy": 2}"#)?.location == "$.zzz")
+    /// An unknown key is named before any value is checked: a misspelt key (`shard` for `shards`)
+    /// would otherwise show as the real one missing, and the typo never be named.
+    @Test func anUnknownKeyIsReportedBeforeTheKnownKeysAreChecked() {
+        #expect(configError(#"{"zzz": 1, "frameRate": 0}"#)?.location == "$.zzz")
+        #expect(configError(#"{"frameRate": 0, "zzz": 1, "yyy": 2}"#)?.location == "$.zzz")
+        #expect(configError(#"{"store": {"kind": "postgres", "connInfo": "x"}}"#)?.location == "$.store.connInfo")
+    }
+
+    /// What a hand-written file usually gets wrong, said as such; a NUL that C would cut a path at.
+    @Test func commonMistakesInTheFileAreNamed() throws {
+        let directory = try TemporaryDirectory()
+        for (name, bytes, hint) in [
+            (
+                "bom.json", [0xEF, 0xBB, 0xBF] + Array("{}".utf8),
+                "(the file starts with a UTF-8 byte-order mark; save it without one)"
+            ),
+            (
+                "comment.json", Array("{\n  // the rate\n  \"frameRate\": 60\n}".utf8),
+                "(JSON has no comments; remove it)"
+            ),
+        ] as [(String, [UInt8], String)] {
+            let path = try directory.write(name, String(decoding: bytes, as: UTF8.self))
+            #expect(throws: ConfigError.self) { try DaemonConfig(file: path) }
+            do { _ = try DaemonConfig(file: path) } catch {
+                #expect(error.message.hasPrefix("\(path) is not valid JSON: line "), "\(error)")
+                #expect(error.message.hasSuffix(hint), "\(error)")
+            }
+        }
+        #expect(
+            configError(#"{"dataDir": "/tmp/a\u0000b"}"#)?.description
+                == #"config error at $.dataDir: must not contain a NUL character (\u0000)"#)
     }
 
     @Test func effectiveConfigRoundTripsThroughJSON() throws {

@@ -73,13 +73,11 @@ import Testing
     @Test func anInvalidFileFailsTheReloadWithItsPath() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("segued.json", #"{"logLevel": "verbose"}"#)
-        #expect(
-            throws: ConfigError(
-                .config, at: "$.logLevel",
-                #"must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#)
-        ) {
-            try DaemonConfig().reloadable(from: file)
-        }
+        var expected = ConfigError(
+            .config, at: "$.logLevel",
+            #"must be one of "trace", "debug", "info", "notice", "warning", "error", "critical"; got "verbose""#)
+        expected.file = file
+        #expect(throws: expected) { try DaemonConfig().reloadable(from: file) }
     }
 
     @Test func turningCurveOnNeedsARestart() throws {

@@ -71,7 +71,7 @@ import Testing
             ),
             (
                 curve(#"[{"publicKey": "\#(TestKeys.clientPublic)", "role": "admin"}]"#),
-                #"config error at $.security.curve.clients[0].role: must be "controller" or "observer""#
+                #"config error at $.security.curve.clients[0].role: must be "controller" or "observer"; got "admin""#
             ),
             (
                 curve(#"[{"publicKey": "abc", "role": "observer"}]"#),

@@ -217,9 +217,28 @@ import Testing
         // No session was made: what to check, for the tools as for segued's start.
         (SQLState.unableToConnect, false, "Check that the server runs and takes connections at that address"),
         ("08003", false, "segued reconnects by itself once the server is reachable."),
+        (SQLState.invalidParameterValue, false, "Correct that value in the connection string"),
     ])
     func adviceFollowsTheReason(sqlState: String, lost: Bool, advice: String) {
         #expect(StoreError.advice(forSQLState: sqlState, connectionLost: lost)?.contains(advice) == true)
+    }
+
+    /// libpq's own check of an option's value fails before anything is tried: a fault waiting
+    /// cannot clear (the open does not retry it), not the server out of reach.
+    @Test(arguments: [
+        (#"invalid sslmode value: "bogus""#, SQLState.invalidParameterValue),
+        (#"invalid integer value "abc" for connection option "port""#, SQLState.invalidParameterValue),
+        (
+            "connection to server on socket \"/tmp/.s.PGSQL.5432\" failed: No such file or directory",
+            SQLState.unableToConnect
+        ),
+        ("FATAL:  database \"x\" does not exist", SQLState.invalidCatalogName),
+    ])
+    func aConnectFailureGetsTheStateOfItsReason(message: String, state: String) {
+        #expect(PostgresConnection.sqlState(ofConnectFailure: message) == state)
+        #expect(
+            PostgresOpenRetry.mayClear(StoreError(kind: .postgres, sqlState: state, message: message))
+                == (state == SQLState.unableToConnect))
     }
 
     /// libpq's refusal ("…failed: Connection refused\n\tIs the server running on that host and

@@ -18,6 +18,9 @@ package struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible 
     package var location: String?
     /// What is wrong, phrased to follow "at <location>: ".
     package var message: String
+    /// The config file a JSON path is in, once known (`DaemonConfig(file:)`): with `SEGUED_CONFIG`
+    /// and a unit's drop-ins, which file is wrong is not always obvious.
+    package var file: String?
 
     package init(_ kind: Kind, at location: String? = nil, _ message: String) {
         self.kind = kind
@@ -44,7 +47,8 @@ package struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible 
     package var description: String {
         switch (kind, location) {
         case (.usage, _): message
-        case (.config, let location?): "config error at \(location): \(message)"
+        case (.config, let location?):
+            "config error \(file.map { "in \($0) " } ?? "")at \(location): \(message)"
         case (.config, nil): "config error: \(message)"
         }
     }

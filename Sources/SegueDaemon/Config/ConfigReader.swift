@@ -14,10 +14,13 @@ struct ConfigReader {
     /// - Parameter known: every key this object may have, in documentation order, for the message
     ///   that lists them when an unknown one turns up.
     init(_ value: JSON, at path: ConfigPath, known: [String]) throws(ConfigError) {
-        guard case .object(let object) = value else { throw .config(at: path, "must be an object") }
+        guard case .object(let object) = value else { throw .config(at: path, "must be an object\(Self.got(value))") }
         self.object = object
         self.path = path
         self.known = known
+        // Before any value is read: a misspelt key (`shard` for `shards`) would otherwise show as
+        // the real key being required, and the typo never be named.
+        if let unknown = object.keys.first(where: { !known.contains($0) }) { throw unknownKey(unknown) }
     }
 
     mutating func value(_ key: String) -> JSON? {
@@ -38,7 +41,8 @@ struct ConfigReader {
         guard let number = value.doubleValue, range.contains(number) else {
             throw .config(
                 at: path.key(key),
-                "must be a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))")
+                "must be a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
+                    + Self.got(value))
         }
         return number
     }
@@ -52,35 +56,44 @@ struct ConfigReader {
     mutating func choice(_ key: String, from choices: [String]) throws(ConfigError) -> String? {
         guard let value = value(key) else { return nil }
         guard let word = value.stringValue, choices.contains(word) else {
-            throw .config(at: path.key(key), "must be \(Self.oneOf(choices))")
+            throw .config(at: path.key(key), "must be \(Self.oneOf(choices))\(Self.got(value))")
         }
         return word
     }
 
     mutating func array(_ key: String) throws(ConfigError) -> [JSON]? {
         guard let value = value(key) else { return nil }
-        guard let array = value.arrayValue else { throw .config(at: path.key(key), "must be an array") }
+        guard let array = value.arrayValue else {
+            throw .config(at: path.key(key), "must be an array\(Self.got(value))")
+        }
         return array
     }
 
     /// Fails on the first member that was never read, in file order.
     func finish() throws(ConfigError) {
-        for key in object.keys where !read.contains(key) {
-            throw .config(at: path.key(key), "unknown key; expected one of \(known.joined(separator: ", "))")
-        }
+        for key in object.keys where !read.contains(key) { throw unknownKey(key) }
     }
+
+    private func unknownKey(_ key: String) -> ConfigError {
+        .config(at: path.key(key), "unknown key; expected one of \(known.joined(separator: ", "))")
+    }
+
+    /// `; got "60"`: the value a check refused, as request errors show it (`JSON.messageText`).
+    static func got(_ value: JSON) -> String { "; got \(value.messageText)" }
 
     static func int(_ value: JSON, at path: ConfigPath, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
         guard let number = value.int64Value, let int = Int(exactly: number), range.contains(int) else {
-            throw .config(at: path, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            throw .config(at: path, "must be an integer from \(range.lowerBound) to \(range.upperBound)\(got(value))")
         }
         return int
     }
 
     static func string(_ value: JSON, at path: ConfigPath) throws(ConfigError) -> String {
         guard let string = value.stringValue, !string.isEmpty else {
-            throw .config(at: path, "must be a non-empty string")
+            throw .config(at: path, "must be a non-empty string\(got(value))")
         }
+        // Paths and endpoints go to C, where a NUL would end them early.
+        guard !string.utf8.contains(0) else { throw .config(at: path, "must not contain a NUL character (\\u0000)") }
         return string
     }
 

@@ -72,7 +72,11 @@ extension DaemonConfig {
                     switch option {
                     case .help: return .help(usage)
                     case .version: return .version
-                    default: flags.checkConfig = true
+                    default:
+                        guard !flags.checkConfig else {
+                            throw .usage("option '--check-config' was given more than once")
+                        }
+                        flags.checkConfig = true
                     }
                     continue
                 }
@@ -90,7 +94,19 @@ extension DaemonConfig {
         }
 
         let file = flags.configFile ?? environment[configEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 }
-        var config = try file.map { path throws(ConfigError) in try DaemonConfig(file: path) } ?? DaemonConfig()
+        // An endpoint list given on the command line replaces the file's: a clash in the file that it
+        // resolves is none, and one it makes is found on the lists that will be bound (`apply`).
+        let replacesEndpoints = !(flags.command.isEmpty && flags.publish.isEmpty && flags.publishFrames.isEmpty)
+        var config = DaemonConfig()
+        if let file {
+            do throws(ConfigError) {
+                config = try DaemonConfig(file: file, checkingEndpoints: !replacesEndpoints)
+            } catch {
+                // A file nobody named on this command line: say where its name came from.
+                guard flags.configFile == nil, error.location == nil else { throw error }
+                throw ConfigError(.config, "\(error.message) (the file \(configEnvironmentVariable) names)")
+            }
+        }
         try flags.apply(to: &config)
         return flags.checkConfig ? .checkConfig(config) : .run(config)
     }
@@ -219,13 +235,24 @@ extension DaemonConfig {
                     throw ConfigError(.usage, at: name, "endpoint '\(endpoint)' was given twice to '\(name)'")
                 }
             }
+            // Where each list came from, for a clash between a flag and the file.
+            func source(_ flag: [Endpoint], _ key: String) -> String {
+                if !flag.isEmpty { return "--\(key == "publishFrames" ? "publish-frames" : key)" }
+                return config.configFile.map { "\($0)'s $.\(key)" } ?? "the default"
+            }
             for endpoint in config.publish where isFixed(endpoint) && config.command.contains(endpoint) {
-                throw ConfigError(.usage, "endpoint '\(endpoint)' is both a command and a publish endpoint")
+                throw ConfigError(
+                    .usage,
+                    "endpoint '\(endpoint)' is both a command endpoint (\(source(command, "command"))) and a publish "
+                        + "endpoint (\(source(publish, "publish")))")
             }
             for endpoint in config.publishFrames where isFixed(endpoint) {
                 if config.command.contains(endpoint) || config.publish.contains(endpoint) {
-                    let other = config.command.contains(endpoint) ? "command" : "publish"
-                    throw ConfigError(.usage, "endpoint '\(endpoint)' is both a frames and a \(other) endpoint")
+                    let (other, list) = config.command.contains(endpoint) ? ("command", command) : ("publish", publish)
+                    throw ConfigError(
+                        .usage,
+                        "endpoint '\(endpoint)' is both a frames endpoint (\(source(publishFrames, "publishFrames"))) "
+                            + "and a \(other) endpoint (\(source(list, other)))")
                 }
             }
         }

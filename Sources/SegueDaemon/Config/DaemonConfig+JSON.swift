@@ -15,22 +15,46 @@ extension DaemonConfig {
     ]
 
     /// Reads and checks a config file; keys it leaves out keep their defaults.
-    package init(file: String) throws(ConfigError) {
+    ///
+    /// - Parameter checkingEndpoints: false when the command line replaces endpoint lists, which
+    ///   are then checked for clashes after it did.
+    package init(file: String, checkingEndpoints: Bool = true) throws(ConfigError) {
         let bytes = try ConfigFile.contents(file)
         let json: JSON
         do {
             json = try JSON.parse(bytes)
         } catch {
             let (line, column) = error.position(in: bytes)
-            throw ConfigError(.config, "\(file) is not valid JSON: line \(line), column \(column): \(error.message)")
+            throw ConfigError(
+                .config,
+                "\(file) is not valid JSON: line \(line), column \(column): \(error.message)\(Self.jsonHint(bytes, error))"
+            )
         }
-        try self.init(json: json)
+        do throws(ConfigError) { try self.init(json: json, checkingEndpoints: checkingEndpoints) } catch {
+            var error = error
+            if error.location?.hasPrefix("$") == true { error.file = file }
+            throw error
+        }
         configFile = file
+    }
+
+    /// What usually makes a hand-written config invalid, when the bytes show it: a byte-order mark
+    /// an editor added, or a comment (JSON has none).
+    static func jsonHint(_ bytes: [UInt8], _ error: JSONError) -> String {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            return " (the file starts with a UTF-8 byte-order mark; save it without one)"
+        }
+        if error.offset + 1 < bytes.count, bytes[error.offset] == UInt8(ascii: "/"),
+            [UInt8(ascii: "/"), UInt8(ascii: "*")].contains(bytes[error.offset + 1])
+        {
+            return " (JSON has no comments; remove it)"
+        }
+        return ""
     }
 
     /// Checks a parsed config document. Key files named under `security` are read now, so a missing
     /// or malformed key fails start-up (and `--check-config`) rather than the first connection.
-    package init(json: JSON) throws(ConfigError) {
+    package init(json: JSON, checkingEndpoints: Bool = true) throws(ConfigError) {
         self.init()
         let root = ConfigPath.root
         var reader = try ConfigReader(json, at: root, known: Self.topLevelKeys)
@@ -56,7 +80,7 @@ extension DaemonConfig {
         animators = reader.value("animators")
         if let value = reader.value("cluster") { cluster = try ClusterConfig.read(value, at: root.key("cluster")) }
         try reader.finish()
-        try checkEndpointsAreDistinct()
+        if checkingEndpoints { try checkEndpointsAreDistinct() }
     }
 
     /// The effective config as a config document, keys in documentation order. Secret keys appear as

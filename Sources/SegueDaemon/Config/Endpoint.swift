@@ -113,6 +113,11 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         guard !host.isEmpty else { throw EndpointError("'\(text)' needs a host: tcp://127.0.0.1:port or tcp://*:port") }
         let hostCharacters = host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._*".contains($0)) }
         guard hostCharacters, host == "*" || !host.contains("*") else {
+            // An IPv6 address needs its brackets: the last colon is the port's.
+            if host.contains(":") {
+                throw EndpointError(
+                    "'\(text)' has host '\(host)'; write an IPv6 address in brackets: tcp://[\(host)]:\(port)")
+            }
             throw EndpointError("'\(text)' has host '\(host)'; use an address, a host name, an interface or *")
         }
     }

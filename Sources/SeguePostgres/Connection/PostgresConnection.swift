@@ -65,6 +65,9 @@ package final class PostgresConnection {
             ("permission denied", SQLState.insufficientPrivilege),
             ("the database system is", SQLState.cannotConnectNow),
         ]
+        // libpq's own check of an option's value (`invalid sslmode value: "bogus"`, `invalid integer
+        // value "abc" for connection option "port"`): nothing was tried, and waiting would not fix it.
+        if message.hasPrefix("invalid "), message.contains(" value") { return SQLState.invalidParameterValue }
         return rules.first { message.contains($0.0) }?.1 ?? SQLState.unableToConnect
     }
 

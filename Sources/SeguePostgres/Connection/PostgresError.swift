@@ -65,6 +65,7 @@ package enum SQLState {
     package static let adminShutdown = "57P01"
     package static let cannotConnectNow = "57P03"
     package static let invalidBinaryRepresentation = "22P03"
+    package static let invalidParameterValue = "22023"
     package static let internalError = "XX000"
     /// Raised by `segue_fence`: the append's shard epoch is not the stored one (another daemon took
     /// the shard), so nothing of the batch is stored and this daemon no longer leads it.

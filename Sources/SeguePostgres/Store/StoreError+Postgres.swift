@@ -30,6 +30,8 @@ extension StoreError {
         case SQLState.adminShutdown, SQLState.cannotConnectNow:
             return "The server is shutting down or starting up; it takes connections again once it is up "
                 + "(segued reconnects by itself)."
+        case SQLState.invalidParameterValue:
+            return "Correct that value in the connection string (store.conninfo, or --store-url)."
         case SQLState.invalidCatalogName:
             return "Create the database, or name an existing one in the conninfo (dbname=)."
         // No session was made: nothing was sent, so only the address or the server is to check. The
