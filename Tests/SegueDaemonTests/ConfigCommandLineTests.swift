@@ -123,8 +123,8 @@ import Testing
         ),
         (
             ["--publish", "tcp://127.0.0.1:7400"],
-            "endpoint 'tcp://127.0.0.1:7400' is both a command endpoint (the default) and a publish endpoint "
-                + "(--publish)"
+            "endpoint 'tcp://127.0.0.1:7400' is both a publish endpoint (--publish) and a command endpoint "
+                + "(the default)"
         ),
         (
             ["--publish-frames", "tcp://127.0.0.1:7401"],
@@ -132,6 +132,17 @@ import Testing
                 + "(the default)"
         ),
         (["--check-config", "--check-config"], "option '--check-config' was given more than once"),
+        // The same socket written another way: a port with a leading zero, every interface.
+        (
+            ["--command", "tcp://127.0.0.1:7400", "--publish", "tcp://127.0.0.1:07400"],
+            "publish endpoint 'tcp://127.0.0.1:07400' (--publish) binds what command endpoint "
+                + "'tcp://127.0.0.1:7400' (--command) binds"
+        ),
+        (
+            ["--publish-frames", "tcp://*:7401"],
+            "frames endpoint 'tcp://*:7401' (--publish-frames) binds what publish endpoint 'tcp://127.0.0.1:7401' "
+                + "(the default) binds"
+        ),
         (
             ["--command", "tcp://::1:7400"],
             "invalid value 'tcp://::1:7400' for '--command': 'tcp://::1:7400' has host '::1'; write an IPv6 address "
@@ -173,8 +184,8 @@ import Testing
         #expect(
             throws: ConfigError(
                 .usage,
-                "endpoint 'tcp://127.0.0.1:17403' is both a command endpoint (--command) and a publish endpoint "
-                    + "(\(clash)'s $.publish)")
+                "endpoint 'tcp://127.0.0.1:17403' is both a publish endpoint (\(clash)'s $.publish) and a command "
+                    + "endpoint (--command)")
         ) { try parse(["--config", clash, "--command", "tcp://127.0.0.1:17403"]) }
     }
 

@@ -204,6 +204,10 @@ import Testing
             #"{"command": ["inproc://a"], "publishFrames": ["inproc://f", "inproc://a"]}"#,
             "config error at $.publishFrames[1]: 'inproc://a' is also a command endpoint"
         ),
+        (
+            #"{"command": ["tcp://*:7400"], "publish": ["tcp://127.0.0.1:7400"]}"#,
+            "config error at $.publish[0]: 'tcp://127.0.0.1:7400' is also a command endpoint (as 'tcp://*:7400')"
+        ),
         (#"{"publishFrames": "inproc://f"}"#, "config error at $.publishFrames: must be an array; got \"inproc://f\""),
         (#"{"security": {}}"#, "config error at $.security.curve: is required in security"),
         (#"{"security": {"tls": {}}}"#, "config error at $.security.tls: unknown key; expected one of curve"),
@@ -333,5 +337,26 @@ import Testing
         let loaded = try DaemonConfig(file: good)
         #expect(loaded.frameRate == 30)
         #expect(loaded.configFile == good)
+    }
+}
+
+/// Which endpoints bind the same socket however they are written.
+@Suite struct EndpointClashTests {
+    @Test(arguments: [
+        ("tcp://127.0.0.1:7400", "tcp://127.0.0.1:7400", true),
+        ("tcp://127.0.0.1:7400", "tcp://127.0.0.1:07400", true),
+        ("tcp://*:7400", "tcp://127.0.0.1:7400", true),
+        ("tcp://0.0.0.0:7400", "tcp://10.0.0.5:7400", true),
+        ("tcp://[::]:7400", "tcp://[::1]:7400", true),
+        ("tcp://127.0.0.1:7400", "tcp://127.0.0.1:7401", false),
+        ("tcp://127.0.0.1:7400", "tcp://127.0.0.2:7400", false),
+        ("tcp://127.0.0.1:*", "tcp://127.0.0.1:*", false),
+        ("ipc:///run/a.sock", "ipc:///run/a.sock", true),
+        ("inproc://a", "ipc://a", false),
+    ])
+    func clash(_ a: String, _ b: String, _ expected: Bool) throws {
+        let (x, y) = (try Endpoint(parsing: a), try Endpoint(parsing: b))
+        #expect(x.clashes(with: y) == expected)
+        #expect(y.clashes(with: x) == expected)
     }
 }

@@ -240,20 +240,30 @@ extension DaemonConfig {
                 if !flag.isEmpty { return "--\(key == "publishFrames" ? "publish-frames" : key)" }
                 return config.configFile.map { "\($0)'s $.\(key)" } ?? "the default"
             }
-            for endpoint in config.publish where isFixed(endpoint) && config.command.contains(endpoint) {
-                throw ConfigError(
+            func clash(
+                _ endpoint: Endpoint, _ what: String, _ from: String, _ other: Endpoint, _ otherWhat: String,
+                _ otherFrom: String
+            ) -> ConfigError {
+                ConfigError(
                     .usage,
-                    "endpoint '\(endpoint)' is both a command endpoint (\(source(command, "command"))) and a publish "
-                        + "endpoint (\(source(publish, "publish")))")
+                    other == endpoint
+                        ? "endpoint '\(endpoint)' is both a \(what) endpoint (\(from)) and a \(otherWhat) endpoint (\(otherFrom))"
+                        : "\(what) endpoint '\(endpoint)' (\(from)) binds what \(otherWhat) endpoint '\(other)' (\(otherFrom)) "
+                            + "binds")
             }
-            for endpoint in config.publishFrames where isFixed(endpoint) {
-                if config.command.contains(endpoint) || config.publish.contains(endpoint) {
-                    let (other, list) = config.command.contains(endpoint) ? ("command", command) : ("publish", publish)
-                    throw ConfigError(
-                        .usage,
-                        "endpoint '\(endpoint)' is both a frames endpoint (\(source(publishFrames, "publishFrames"))) "
-                            + "and a \(other) endpoint (\(source(list, other)))")
-                }
+            for endpoint in config.publish {
+                guard let other = config.command.first(where: endpoint.clashes) else { continue }
+                throw clash(
+                    endpoint, "publish", source(publish, "publish"), other, "command", source(command, "command"))
+            }
+            for endpoint in config.publishFrames {
+                let found =
+                    config.command.first(where: endpoint.clashes).map { ("command", command, $0) }
+                    ?? config.publish.first(where: endpoint.clashes).map { ("publish", publish, $0) }
+                guard let (otherWhat, list, other) = found else { continue }
+                throw clash(
+                    endpoint, "frames", source(publishFrames, "publishFrames"), other, otherWhat,
+                    source(list, otherWhat))
             }
         }
     }

@@ -149,15 +149,26 @@ extension DaemonConfig {
 
     /// One endpoint cannot be bound by two sockets.
     func checkEndpointsAreDistinct() throws(ConfigError) {
-        for (index, endpoint) in publish.enumerated() where command.contains(endpoint) {
-            throw .config(at: ConfigPath.root.key("publish").index(index), "'\(endpoint)' is also a command endpoint")
-        }
-        for (index, endpoint) in publishFrames.enumerated()
-        where command.contains(endpoint) || publish.contains(endpoint) {
-            let other = command.contains(endpoint) ? "command" : "publish"
+        for (index, endpoint) in publish.enumerated() {
+            guard let clash = command.first(where: endpoint.clashes) else { continue }
             throw .config(
-                at: ConfigPath.root.key("publishFrames").index(index), "'\(endpoint)' is also a \(other) endpoint")
+                at: ConfigPath.root.key("publish").index(index),
+                "'\(endpoint)' is also a command endpoint\(Self.as(clash, endpoint))")
         }
+        for (index, endpoint) in publishFrames.enumerated() {
+            let (other, clash) =
+                command.first(where: endpoint.clashes).map { ("command", $0) }
+                ?? publish.first(where: endpoint.clashes).map { ("publish", $0) } ?? ("", nil)
+            guard let clash else { continue }
+            throw .config(
+                at: ConfigPath.root.key("publishFrames").index(index),
+                "'\(endpoint)' is also a \(other) endpoint\(Self.as(clash, endpoint))")
+        }
+    }
+
+    /// ` (as 'tcp://*:7400')`: the other endpoint, when it is written differently.
+    static func `as`(_ clash: Endpoint, _ endpoint: Endpoint) -> String {
+        clash == endpoint ? "" : " (as '\(clash)')"
     }
 
     private static func limits(_ value: JSON, at path: ConfigPath) throws(ConfigError) -> Limits {

@@ -76,6 +76,28 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         return String(host)
     }
 
+    /// Whether binding both would fail on the second, as the same endpoint written another way:
+    /// tcp on one port number (`017400` is `17400`) where the hosts are equal or either is every
+    /// interface (`*`, `0.0.0.0`, `::`); ipc and inproc on the same path or name. A `*` port is a new
+    /// free port at each bind and clashes with nothing. (Two interfaces, or an interface and its
+    /// address, are not compared: the bind says so at start.)
+    package func clashes(with other: Endpoint) -> Bool {
+        guard transport == other.transport else { return false }
+        guard transport == .tcp else { return address == other.address }
+        guard let port = tcpPort, let otherPort = other.tcpPort, port == otherPort,
+            let host = tcpHost, let otherHost = other.tcpHost
+        else { return false }
+        let everywhere: Set = ["*", "0.0.0.0", "::"]
+        return host.lowercased() == otherHost.lowercased() || everywhere.contains(host)
+            || everywhere.contains(otherHost)
+    }
+
+    /// The port of a tcp endpoint as a number; nil for `*` and other transports.
+    var tcpPort: Int? {
+        guard transport == .tcp, let colon = address.lastIndex(of: ":") else { return nil }
+        return Int(address[address.index(after: colon)...])
+    }
+
     /// Whether other hosts can connect: tcp bound to anything but a loopback address (`127.0.0.0/8`,
     /// `::1`, `localhost`, the `lo` interface). Without CURVE such an endpoint lets anyone on the
     /// network send commands or read every event, which is worth a warning at start-up.
