@@ -70,6 +70,18 @@ import Testing
         #expect(reload.config.presentationDelay == 0.05)
     }
 
+    /// A restart-only object names the members that changed, not just the object.
+    @Test func aChangedLimitIsNamedByItsOwnPath() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("segued.json", #"{"limits": {"maxQueue": 8}, "store": {"kind": "sqlite"}}"#)
+        guard case .run(let running) = try DaemonConfig.parse(arguments: ["--config", file], environment: [:]) else {
+            Issue.record("expected .run")
+            return
+        }
+        try directory.write("segued.json", #"{"limits": {"maxQueue": 9, "maxStackDepth": 50}}"#)
+        #expect(try running.reloadable(from: file).needsRestart == ["$.limits.maxQueue", "$.limits.maxStackDepth"])
+    }
+
     @Test func anInvalidFileFailsTheReloadWithItsPath() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("segued.json", #"{"logLevel": "verbose"}"#)

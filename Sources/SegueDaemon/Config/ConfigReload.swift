@@ -49,7 +49,17 @@ extension DaemonConfig {
         }
 
         func compare<Value: Equatable>(_ key: String, _ value: (DaemonConfig) -> Value) {
-            if !commandLineKeys.contains(key) && value(fresh) != value(self) { needsRestart.append("$.\(key)") }
+            guard !commandLineKeys.contains(key) && value(fresh) != value(self) else { return }
+            // An object's members by name (`$.limits.maxQueue`), so the line says which one waits.
+            if case .object(let old)? = json.objectValue?[key], case .object(let new)? = fresh.json.objectValue?[key] {
+                let members = old.keys + new.keys.filter { old[$0] == nil }
+                let changed = members.filter { old[$0] != new[$0] }
+                if !changed.isEmpty {
+                    needsRestart += changed.map { "$.\(key).\($0)" }
+                    return
+                }
+            }
+            needsRestart.append("$.\(key)")
         }
         compare("dataDir", \.dataDir)
         compare("store", \.store)
