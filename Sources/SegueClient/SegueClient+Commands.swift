@@ -2,6 +2,11 @@ import SegueCore
 import SegueProtocol
 
 /// Every command of docs/protocol.md, "Commands", as a typed call.
+///
+/// Each blocks until the reply or `timeout`, and throws what `call` throws: `.rejected` with the
+/// daemon's `code` (`busy`, `conflict`, `unknown_navigator`, …) when it says no. A command's
+/// `requestID` (in `envelope`, generated when absent) makes it safe to repeat: see
+/// `SegueClientError.requestID`.
 extension SegueClient {
     /// Sends any navigation command (the same enum the daemon decides), with its envelope: `id`
     /// (idempotency; generated when absent), `expect` and `owner`.
@@ -13,11 +18,13 @@ extension SegueClient {
         return try SegueClientError.decoding { () throws(WireError) in try CommandReply(reply) }
     }
 
+    /// The daemon's version, frame rate, position (closed frame, last seq) and clock.
     public func ping() throws(SegueClientError) -> Pong {
         let reply = try call("ping")
         return try SegueClientError.decoding { () throws(WireError) in try Pong(reply) }
     }
 
+    /// Creates `navigator` with `root` on its stack (`navigator_exists` if it is there already).
     @discardableResult
     public func create(
         _ navigator: String, root: ScreenSpec, config: NavigatorConfig = NavigatorConfig(),
@@ -26,12 +33,14 @@ extension SegueClient {
         try send(.create(root: root, config: config), to: navigator, envelope: envelope)
     }
 
+    /// Closes `navigator` for good: its name is not reused (`navigator_closed` after).
     @discardableResult
     public func close(_ navigator: String, envelope: CommandEnvelope = .init()) throws(SegueClientError) -> CommandReply
     {
         try send(.close, to: navigator, envelope: envelope)
     }
 
+    /// Pushes `screen` onto the stack, animated unless `options` says otherwise.
     @discardableResult
     public func push(
         _ navigator: String, _ screen: ScreenSpec, options: TransitionOptions = .standard,
@@ -40,6 +49,7 @@ extension SegueClient {
         try send(.push(screen, options), to: navigator, envelope: envelope)
     }
 
+    /// Pops the top screen (`cannot_pop_root` at the root).
     @discardableResult
     public func pop(
         _ navigator: String, options: TransitionOptions = .standard, envelope: CommandEnvelope = .init()
@@ -56,6 +66,7 @@ extension SegueClient {
         try send(.popTo(screen, options), to: navigator, envelope: envelope)
     }
 
+    /// Pops every screen above the root.
     @discardableResult
     public func popToRoot(
         _ navigator: String, options: TransitionOptions = .standard, envelope: CommandEnvelope = .init()
@@ -63,6 +74,7 @@ extension SegueClient {
         try send(.popToRoot(options), to: navigator, envelope: envelope)
     }
 
+    /// Replaces the stack: each `ScreenRef` an existing screen (kept) or a new one.
     @discardableResult
     public func setStack(
         _ navigator: String, _ screens: [ScreenRef], options: TransitionOptions = .standard,
@@ -71,6 +83,7 @@ extension SegueClient {
         try send(.setStack(screens, options), to: navigator, envelope: envelope)
     }
 
+    /// Presents `screen` modally, above the stack and any modal already shown.
     @discardableResult
     public func present(
         _ navigator: String, _ screen: ScreenSpec, options: TransitionOptions = .standard,
@@ -79,6 +92,7 @@ extension SegueClient {
         try send(.present(screen, options), to: navigator, envelope: envelope)
     }
 
+    /// Dismisses the top modal (`screen_not_found` when none is shown).
     @discardableResult
     public func dismiss(
         _ navigator: String, options: TransitionOptions = .standard, envelope: CommandEnvelope = .init()
@@ -95,6 +109,8 @@ extension SegueClient {
         try send(.begin(start, animator: animator, geometry: geometry), to: navigator, envelope: envelope)
     }
 
+    /// Moves the interactive transition to `percent` (clamped to [0, 1]); the reply carries the
+    /// percent applied. `velocity` is in fractions a second, for `end`'s decision.
     @discardableResult
     public func update(
         _ navigator: String, percent: Double, velocity: Double? = nil, geometry: GestureGeometry = .none,
@@ -103,6 +119,8 @@ extension SegueClient {
         try send(.update(percent: percent, velocity: velocity, geometry: geometry), to: navigator, envelope: envelope)
     }
 
+    /// Completes the interactive transition from where it is, at `completionSpeed` along
+    /// `completionCurve` (or `animator`).
     @discardableResult
     public func finish(
         _ navigator: String, velocity: Double? = nil, completionSpeed: Double = 1,
@@ -170,6 +188,7 @@ extension SegueClient {
         return try SegueClientError.decoding { () throws(WireError) in try NavigatorSnapshot(reply) }
     }
 
+    /// Every navigator the daemon holds, with its top screen and revision (`listing` adds the seq).
     public func list() throws(SegueClientError) -> [NavigatorSummary] { try listing().navigators }
 
     /// `list` with the log position it was taken at (`seq`): where a client following every

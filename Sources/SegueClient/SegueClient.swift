@@ -18,7 +18,9 @@ import SegueWire
 /// refuses the connection is left for the next one, and `unavailable` (a takeover under way, or
 /// another daemon that appended first) is retried after a pause, all within `timeout`.
 public final class SegueClient {
+    /// segued's default command endpoint (`SEGUE_ENDPOINT` in the CLI).
     public static let defaultEndpoint = "tcp://127.0.0.1:7400"
+    /// segued's default publish endpoint (`SEGUE_PUBLISH_ENDPOINT` in the CLI).
     public static let defaultPublishEndpoint = "tcp://127.0.0.1:7401"
 
     /// Where requests go now: the first endpoint given, then the daemon a `moved` named or the next
@@ -28,8 +30,9 @@ public final class SegueClient {
     public let endpoints: [String]
     /// The whole time a call may take, retries included.
     public var timeout: Duration
-    /// Resends after silence: the deadline is split evenly over `retries + 1` attempts.
-    public var retries: Int
+    /// Resends after silence: the deadline is split evenly over `retries + 1` attempts. Kept in
+    /// 0...1000. With several endpoints it is not used: each daemon gets 300 ms before the next.
+    public var retries: Int { didSet { retries = min(max(0, retries), 1000) } }
     let context: ZMQContext
     private(set) var socket: ZMQSocket
     /// Turns a refused or mismatched handshake into `.handshake` at once instead of a silent timeout.
@@ -52,7 +55,7 @@ public final class SegueClient {
         endpoints = Self.split(endpoint)
         self.endpoint = endpoints[0]
         self.timeout = timeout
-        self.retries = max(0, retries)
+        self.retries = min(max(0, retries), 1000)
         self.curve = curve
         idPrefix = Self.randomPrefix()
         do {
@@ -119,7 +122,12 @@ public final class SegueClient {
 
     /// Sends `request` (its `id` filled in when absent) and returns the `ok: true` reply.
     ///
-    /// - Throws: `.rejected` for `ok: false`, `.timeout` when every attempt stayed unanswered.
+    /// Blocks for at most `timeout`. The error carries the request's `id` (`requestID`), to retry it
+    /// safely.
+    ///
+    /// - Throws: `.rejected` for `ok: false` (see `code`); `.timeout` when every attempt stayed
+    ///   unanswered; `.unreachable` when nothing listens; `.handshake` for a refused CURVE handshake;
+    ///   `.transport` for a ZeroMQ failure; `.malformed` for a reply that is not segued's.
     @discardableResult
     public func call(_ request: JSONObject) throws(SegueClientError) -> JSONObject {
         var request = request
@@ -130,6 +138,15 @@ public final class SegueClient {
             id = nextID()
             request["id"] = .string(id)
         }
+        do throws(SegueClientError) { return try call(request, id: id) } catch {
+            var error = error
+            error.requestID = id
+            throw error
+        }
+    }
+
+    /// `call` once the request has its id.
+    private func call(_ request: JSONObject, id: String) throws(SegueClientError) -> JSONObject {
         let bytes = JSON.object(request).serializedBytes()
         let attempts = retries + 1
         let perAttempt = timeout / attempts

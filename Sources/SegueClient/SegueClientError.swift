@@ -23,6 +23,14 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
 
     private let storage: Storage
 
+    /// The `id` of the request that failed, when the call sent one (generated when the caller gave
+    /// none): send the same request with this `id` to retry it safely after a `.timeout` or
+    /// `unavailable`, as the daemon applies an id once and answers a repeat with the stored reply.
+    /// Not part of equality: it says which request, not what went wrong.
+    public internal(set) var requestID: String?
+
+    public static func == (a: SegueClientError, b: SegueClientError) -> Bool { a.storage == b.storage }
+
     /// What failed, as a stable name (`Kind.name` is what `segue --json` reports).
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         public let name: String
@@ -79,6 +87,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         do { return try decode() } catch { throw .malformed(error.message) }
     }
 
+    /// What failed: compare with `Kind`'s members (`.rejected`, `.timeout`, …).
     public var kind: Kind {
         switch storage {
         case .rejected: .rejected
@@ -109,6 +118,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         return [:]
     }
 
+    /// Why the handshake was refused, for `.handshake`.
     public var handshakeFailure: HandshakeFailure? {
         if case .handshake(let failure, _) = storage { return failure }
         return nil
@@ -190,6 +200,9 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         var details = error
         details["code"] = nil
         details["message"] = nil
+        // A code this build does not know (a newer daemon's) is `internal` here, and kept in
+        // `details["code"]` as the daemon sent it.
+        if ErrorCode(rawValue: raw) == nil { details["code"] = .string(raw) }
         return .rejected(code: ErrorCode(rawValue: raw) ?? .internal, message: message, details: details)
     }
 }

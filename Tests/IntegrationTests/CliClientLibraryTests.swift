@@ -25,6 +25,33 @@ import Testing
         #expect(try client.stats()["idempotentReplays"]?.int64Value ?? 0 >= 1)
     }
 
+    /// A call that timed out says which request it was: the caller's next call with that id is a
+    /// retry the daemon applies once, even when the first reached it after the deadline.
+    @Test func aTimedOutCallCarriesItsIdForASafeRetry() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let client = try SegueClient(endpoint: d.commandEndpoint, timeout: .milliseconds(300), retries: 1)
+        try client.create("main", root: ScreenSpec(name: "Home"))
+        kill(d.pid, SIGSTOP)
+        let error = try #require(throws: SegueClientError.self) {
+            try client.push("main", ScreenSpec(name: "Detail"), options: TransitionOptions(animated: false))
+        }
+        kill(d.pid, SIGCONT)
+        #expect(error.kind == .timeout)
+        let id = try #require(error.requestID)
+        client.timeout = .seconds(5)
+        let retried = try client.push(
+            "main", ScreenSpec(name: "Detail"), options: TransitionOptions(animated: false),
+            envelope: CommandEnvelope(requestID: id))
+        #expect(retried.revision == 3)
+        #expect(try client.state("main").revision == 3, "the late first copy and the retry pushed once")
+        // Kept in range whatever a caller sets: 0 attempts more would divide the timeout by zero.
+        client.retries = -1
+        #expect(client.retries == 0)
+        client.retries = .max
+        #expect(client.retries == 1000)
+    }
+
     /// `estimateClock` against the daemon on this host: the same clock on both sides, so the true
     /// offset is 0 and must lie within the estimate's own bound (half its best round trip).
     @Test func theClockEstimateOfTheSameHostIsZeroWithinItsBound() throws {

@@ -119,6 +119,9 @@ import Testing
         #expect(
             SegueClientError.rejection(["ok": false])
                 == .malformed("an ok: false reply without error.code and error.message"))
+        // A code from a newer daemon: internal here, the daemon's own word kept in details.
+        let newer = SegueClientError.rejection(["ok": false, "error": ["code": "overheated", "message": "m"]])
+        #expect(newer.code == .internal && newer.details["code"] == "overheated")
     }
 
     @Test func timeoutSaysWhatToCheck() {
