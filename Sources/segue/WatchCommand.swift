@@ -46,7 +46,14 @@ enum WatchCommand {
         var printer = PipedPrinter(json: inv.json, plain: !terminal && !inv.json)
         var silence = SilenceWatch(heartbeat: pong.heartbeatInterval)
         screen?.header = "segue watch  \(inv.endpoint)"
+        // When the notice that heartbeats are back goes away again.
+        var backUntil: ContinuousClock.Instant?
         while true {
+            if let until = backUntil, ContinuousClock.now >= until {
+                backUntil = nil
+                if model.notice == Self.back { model.notice = nil }
+                screen?.changed()
+            }
             let update = try subscription.next(timeout: .milliseconds(terminal ? 16 : 1000))
             if silence.isNewlySilent() {
                 model.notice = WatchModel.silence(after: silence.limit, from: publish)
@@ -67,8 +74,10 @@ enum WatchCommand {
             case .heartbeat(let hb)?:
                 model.heard(seq: hb.seq, frame: hb.frame)
                 if silence.heard(hb) {
-                    model.notice = nil
-                    if !terminal { Output.error("segue watch: heartbeats are back; the view is current.") }
+                    // Said as the silence was, for a few seconds on a terminal.
+                    model.notice = terminal ? Self.back : nil
+                    backUntil = ContinuousClock.now + .seconds(3)
+                    if !terminal { Output.error("segue watch: " + Self.back) }
                 }
             case .rewound(let seq)?:
                 // What the view shows came from a log the daemon no longer has; snapshots follow.
@@ -89,6 +98,8 @@ enum WatchCommand {
             screen = s
         }
     }
+
+    static let back = "heartbeats are back; the view is current."
 
     /// `ping`, or nil when nothing listens at the command endpoint.
     static func pingUnlessUnreachable(_ client: SegueClient) throws -> Pong? {

@@ -53,10 +53,10 @@ struct WatchLayout {
         let hidden = shown.count - index + min(scroll, max(0, shown.count - 1))
         if hidden > 0 {
             let above = min(scroll, max(0, shown.count - 1))
-            let where_ = above > 0 ? " (\(above) above)" : ""
-            out.append([
-                Piece(text: "… \(hidden) more\(where_): j/k or ↑/↓ to scroll, / to filter", style: .yellow)
-            ])
+            let below = hidden - above
+            let where_ =
+                above == 0 ? "\(below) more" : below == 0 ? "\(above) above" : "\(above) above, \(below) below"
+            out.append([Piece(text: "… \(where_): j/k or ↑/↓ to scroll, / to filter", style: .yellow)])
         }
         if shown.isEmpty, model.awaited.isEmpty, !filter.isEmpty {
             out.append([Piece(text: "no navigator matches '\(filter)'", style: .dim)])
@@ -78,18 +78,22 @@ struct WatchLayout {
         guard let line = row.tick?.line ?? row.transition else { return out }
         let head = "  #\(line.id) \(line.operation) "
         let route = "\(line.from) → \(line.to)  "
-        // Narrow terminals keep the fraction only.
+        // Numbers in a fixed width: a bar keeps its length from frame to frame.
+        let phase = line.phase
+        let fraction = Self.number(line.fraction)
+        // As much as leaves the bar 10 columns: both numbers, the fraction, or the bare fraction.
+        let base = head.count + route.count + phase.count + 2
         let numbers =
-            columns < 80
-            ? "] \(ReadCommands.format(line.fraction))"
-            : "] fraction \(ReadCommands.format(line.fraction)) progress \(ReadCommands.format(line.progress))"
-        let fixed = head.count + route.count + line.phase.count + 2 + numbers.count
+            ["] fraction \(fraction) progress \(Self.number(line.progress))", "] fraction \(fraction)"].first {
+                columns - base - $0.count >= 10
+            } ?? "] \(fraction)"
+        let fixed = base + numbers.count
         let width = max(5, min(30, columns - fixed))
         let filled = max(0, min(width, Int((line.fraction * Double(width)).rounded())))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         out.append([
             Piece(text: head), Piece(text: route, elastic: true),
-            Piece(text: "\(line.phase) [\(bar)" + numbers, style: Self.style(of: line.phase)),
+            Piece(text: "\(phase) [\(bar)" + numbers, style: Self.style(of: phase)),
         ])
         if let tick = row.tick {
             out.append([
@@ -98,6 +102,10 @@ struct WatchLayout {
         }
         return out
     }
+
+    /// A fraction or progress in a fixed width, three decimals: `0.500`, `1.000` (a spring's progress
+    /// below 0 takes one more).
+    static func number(_ value: Double) -> String { String(format: "%.3f", value) }
 
     static func style(of phase: String) -> Style {
         switch phase {

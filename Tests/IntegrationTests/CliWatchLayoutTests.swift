@@ -87,6 +87,46 @@ import Testing
         Self.expectFits(moving, columns: columns, rows: rows)
     }
 
+    /// A transition's bar keeps its length frame after frame: its numbers have a fixed width.
+    @Test func aBarKeepsItsWidth() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "a", "Home"], daemon: d)
+        let session = try Self.start("watch", columns: 100, rows: 20, daemon: d)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("a  rev 1") }
+        try Cli.run(["push", "a", "Detail", "--duration", "4", "--curve", "linear"], daemon: d)
+        var lines: [Substring] = []
+        for _ in 0..<6 {
+            let pane = try CliWatchTests.capture(session, tries: 300) { $0.contains("animating [") }
+            lines += Self.lines(pane).filter { $0.contains("animating [") }
+            usleep(250_000)
+        }
+        #expect(lines.count == 6)
+        #expect(Set(lines.map(\.count)).count == 1, "one line length: \(lines)")
+        #expect(lines.allSatisfy { $0.contains(/fraction \d\.\d{3} progress \d\.\d{3}/) }, "\(lines)")
+    }
+
+    /// Heartbeats back after a silence: said under the header for a few seconds, as the silence was.
+    @Test func theReturnOfHeartbeatsIsSaidThenCleared() throws {
+        let d = try DaemonProcess.configured(#"{"heartbeatSeconds": 0.5}"#)
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let session = try Self.start("watch", columns: 100, rows: 20, daemon: d)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session) { $0.contains("main  rev 1") }
+        kill(d.pid, SIGSTOP)
+        let stale = try CliWatchTests.capture(session, tries: 300) { $0.contains("the view may be stale") }
+        kill(d.pid, SIGCONT)
+        #expect(stale.contains("the view may be stale"), "\(stale)")
+        let back = try CliWatchTests.capture(session, tries: 300) {
+            $0.contains("heartbeats are back; the view is current.")
+        }
+        #expect(back.contains("heartbeats are back") && !back.contains("may be stale"), "\(back)")
+        let cleared = try CliWatchTests.capture(session, tries: 300) { !$0.contains("heartbeats are back") }
+        #expect(!cleared.contains("heartbeats are back") && cleared.contains("main  rev 1"), "\(cleared)")
+    }
+
     @Test func aResizeRedrawsToTheNewSizeAndKeysScrollAndFilter() throws {
         let d = try Self.fleet()
         defer { d.stop() }
@@ -103,11 +143,11 @@ import Testing
         let small = try CliWatchTests.capture(session) { !$0.contains("nav35") && $0.contains("more") }
         Self.expectFits(small, columns: 50, rows: 12)
         _ = try Self.tmux(["send-keys", "-t", session, "j", "j"])
-        let scrolled = try CliWatchTests.capture(session) { $0.contains("(2 above)") }
+        let scrolled = try CliWatchTests.capture(session) { $0.contains("… 2 above, ") && $0.contains(" below: j/k") }
         #expect(Self.lines(scrolled).dropFirst(2).first?.hasPrefix("nav03") == true, "\(scrolled)")
         // Paging down stops at the last full page: the last navigator at the bottom, none below.
         _ = try Self.tmux(["send-keys", "-t", session] + Array(repeating: "NPage", count: 12))
-        let bottom = try CliWatchTests.capture(session) { $0.contains("nav40") && $0.contains("(31 above)") }
+        let bottom = try CliWatchTests.capture(session) { $0.contains("nav40") && $0.contains("… 31 above: j/k") }
         let navigators = Self.lines(bottom).filter { $0.hasPrefix("nav") }
         #expect(navigators.count == 12 - 3, "header, keys, footer and a full page: \(bottom)")
         #expect(navigators.last?.hasPrefix("nav40") == true, "\(bottom)")
