@@ -112,7 +112,9 @@ enum WatchCommand {
     }
 
     static func header(_ endpoint: String, _ model: WatchModel) -> String {
-        "segue watch  \(endpoint)  seq \(model.seq)  frame \(model.frame)  \(model.rows.count.counted("navigator"))"
+        let closed = model.rows.values.count { $0.status == "closed" }
+        return "segue watch  \(endpoint)  seq \(model.seq)  frame \(model.frame)  "
+            + "\((model.rows.count - closed).counted("navigator"))\(closed > 0 ? " (\(closed) closed)" : "")"
     }
 
     /// A publisher with no command socket beside it (`segue replay --publish`, a relay): what it

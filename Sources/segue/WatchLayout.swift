@@ -1,3 +1,4 @@
+import Foundation
 import SegueCore
 
 /// The terminal screen of `segue watch` as lines that fit `columns` × `rows`: a header, a notice or
@@ -25,8 +26,11 @@ struct WatchLayout {
 
     /// The names shown, in order, after the filter.
     func names(_ model: WatchModel) -> [String] {
-        let all = (Set(model.rows.keys).union(model.awaited)).sorted()
-        return filter.isEmpty ? all : all.filter { $0.contains(filter) }
+        // nav2 before nav10, as a person numbers them; the filter ignores case.
+        let all = (Set(model.rows.keys).union(model.awaited)).sorted {
+            $0.compare($1, options: .numeric) == .orderedAscending
+        }
+        return filter.isEmpty ? all : all.filter { $0.range(of: filter, options: .caseInsensitive) != nil }
     }
 
     /// The lines to draw, at most `rows`, each at most `columns` wide (colour codes aside).

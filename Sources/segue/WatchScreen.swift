@@ -54,8 +54,8 @@ struct WatchScreen {
             case .pageUp: layout.scroll = max(0, layout.scroll - max(1, layout.rows / 2))
             case .character("g"): layout.scroll = 0
             case .character("/"):
+                // The filter kept is edited, not dropped: Esc clears it.
                 layout.editingFilter = true
-                layout.filter = ""
             case .escape: layout.filter = ""
             case .character(" "): action = .pause
             case .character("."), .character("n"): action = .step

@@ -107,6 +107,28 @@ import Testing
         #expect(lines.allSatisfy { $0.contains(/fraction \d\.\d{3} progress \d\.\d{3}/) }, "\(lines)")
     }
 
+    /// Names in the order a person numbers them, a filter that ignores case and is edited, not
+    /// dropped, by `/`, and a header that counts closed navigators apart.
+    @Test func orderFilterAndClosedNavigators() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        for name in ["nav1", "nav2", "nav10"] { try Cli.run(["create", name, "Home"], daemon: d) }
+        try Cli.run(["close", "nav1"], daemon: d)
+        let session = try Self.start("watch", columns: 100, rows: 20, daemon: d)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        let pane = try CliWatchTests.capture(session, tries: 300) { $0.contains("nav10  rev 1") }
+        let names = Self.lines(pane).filter { $0.hasPrefix("nav") }.map { $0.prefix { $0 != " " } }
+        #expect(names == ["nav1", "nav2", "nav10"], "\(pane)")
+        #expect(pane.contains("2 navigators (1 closed)"), "\(pane)")
+        _ = try Self.tmux(["send-keys", "-t", session, "/", "N", "A", "V", "1", "Enter"])
+        let filtered = try CliWatchTests.capture(session, tries: 300) { $0.contains("filter: NAV1") }
+        let shown = Self.lines(filtered).filter { $0.hasPrefix("nav") }.map { $0.prefix { $0 != " " } }
+        #expect(shown == ["nav1", "nav10"], "\(filtered)")
+        _ = try Self.tmux(["send-keys", "-t", session, "/", "0", "Enter"])
+        let edited = try CliWatchTests.capture(session, tries: 300) { $0.contains("filter: NAV10") }
+        #expect(Self.lines(edited).filter { $0.hasPrefix("nav") }.count == 1, "\(edited)")
+    }
+
     /// Heartbeats back after a silence: said under the header for a few seconds, as the silence was.
     @Test func theReturnOfHeartbeatsIsSaidThenCleared() throws {
         let d = try DaemonProcess.configured(#"{"heartbeatSeconds": 0.5}"#)
