@@ -112,9 +112,10 @@ enum WatchCommand {
     }
 
     static func header(_ endpoint: String, _ model: WatchModel) -> String {
+        // The endpoint last: a narrow terminal cuts it before the position and the count.
         let closed = model.rows.values.count { $0.status == "closed" }
-        return "segue watch  \(endpoint)  seq \(model.seq)  frame \(model.frame)  "
-            + "\((model.rows.count - closed).counted("navigator"))\(closed > 0 ? " (\(closed) closed)" : "")"
+        return "segue watch  seq \(model.seq)  frame \(model.frame)  "
+            + "\((model.rows.count - closed).counted("navigator"))\(closed > 0 ? " (\(closed) closed)" : "")  \(endpoint)"
     }
 
     /// A publisher with no command socket beside it (`segue replay --publish`, a relay): what it

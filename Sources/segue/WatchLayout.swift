@@ -41,7 +41,8 @@ struct WatchLayout {
         } else if editingFilter {
             top.append([Piece(text: "filter: \(filter)_  (Enter keeps it, Esc clears it)", style: .yellow)])
         } else {
-            top.append([Piece(text: keys + (filter.isEmpty ? "" : "   filter: \(filter)"), style: .dim)])
+            // An active filter first: a narrow terminal cuts the keys before it.
+            top.append([Piece(text: (filter.isEmpty ? "" : "filter: \(filter)   ") + keys, style: .dim)])
         }
         let shown = names(model)
         let room = pageRows

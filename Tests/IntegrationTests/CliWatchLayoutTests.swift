@@ -127,6 +127,12 @@ import Testing
         _ = try Self.tmux(["send-keys", "-t", session, "/", "0", "Enter"])
         let edited = try CliWatchTests.capture(session, tries: 300) { $0.contains("filter: NAV10") }
         #expect(Self.lines(edited).filter { $0.hasPrefix("nav") }.count == 1, "\(edited)")
+        // Narrow, the endpoint and the keys are cut before the position, the count and the filter.
+        _ = try Self.tmux(["resize-window", "-t", session, "-x", "44", "-y", "12"])
+        let narrow = try CliWatchTests.capture(session, tries: 300) { Self.lines($0).first?.count ?? 99 <= 44 }
+        Self.expectFits(narrow, columns: 44, rows: 12)
+        #expect(Self.lines(narrow).first?.contains("  seq ") == true, "\(narrow)")
+        #expect(Self.lines(narrow).dropFirst().first?.hasPrefix("filter: NAV10") == true, "\(narrow)")
     }
 
     /// Heartbeats back after a silence: said under the header for a few seconds, as the silence was.
