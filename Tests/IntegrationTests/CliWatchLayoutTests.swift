@@ -135,6 +135,22 @@ import Testing
         #expect(Self.lines(narrow).dropFirst().first?.hasPrefix("filter: NAV10") == true, "\(narrow)")
     }
 
+    /// A name longer than a third of the row is cut, so the top of its stack stays in view.
+    @Test func aLongNameLeavesRoomForTheStack() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let name = "checkout-flow-for-the-international-storefront-with-a-long-name"
+        try Cli.run(["create", name, "Home"], daemon: d)
+        #expect(try Cli.run(["push", name, "Payment", "--no-animate"], daemon: d).status == 0)
+        let session = try Self.start("watch", columns: 60, rows: 15, daemon: d)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        let pane = try CliWatchTests.capture(session, tries: 300) { $0.contains("Payment[s2]") }
+        Self.expectFits(pane, columns: 60, rows: 15)
+        let row = Self.lines(pane).first { $0.hasPrefix("checkout") } ?? ""
+        #expect(row.hasPrefix("checkout-flow-for-t…  rev 3"), "\(pane)")
+        #expect(row.hasSuffix("Payment[s2]"), "\(pane)")
+    }
+
     /// Heartbeats back after a silence: said under the header for a few seconds, as the silence was.
     @Test func theReturnOfHeartbeatsIsSaidThenCleared() throws {
         let d = try DaemonProcess.configured(#"{"heartbeatSeconds": 0.5}"#)
