@@ -50,7 +50,15 @@ struct WatchLayout {
         var index = min(scroll, max(0, shown.count - 1))
         while index < shown.count {
             let block = lines(for: shown[index], model)
-            guard body.count + block.count <= room else { break }
+            guard body.count + block.count <= room else {
+                // What fits of the last one (its stack, then its transition): rows left blank would
+                // hide a navigator that has room to show its state.
+                if body.count < room {
+                    body += block.prefix(room - body.count)
+                    index += 1
+                }
+                break
+            }
             body += block
             index += 1
         }

@@ -135,6 +135,24 @@ import Testing
         #expect(Self.lines(narrow).dropFirst().first?.hasPrefix("filter: NAV10") == true, "\(narrow)")
     }
 
+    /// A terminal too short for a navigator's three lines in flight still shows what fits of it.
+    @Test func aShortTerminalShowsWhatFitsOfANavigatorInFlight() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["create", "other", "Home"], daemon: d)
+        let session = try Self.start("watch", columns: 100, rows: 5, daemon: d)
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try CliWatchTests.capture(session, tries: 300) { $0.contains("main  rev 1") }
+        try Cli.run(["push", "main", "Detail", "--duration", "5"], daemon: d)
+        let pane = try CliWatchTests.capture(session, tries: 300) { $0.contains("animating [") }
+        Self.expectFits(pane, columns: 100, rows: 5)
+        let lines = Self.lines(pane)
+        #expect(lines.count >= 4 && lines[2].hasPrefix("main  rev 2  Home[s1]"), "\(pane)")
+        #expect(lines[3].contains("#1 push Home[s1] → Detail[s2]"), "\(pane)")
+        #expect(lines.contains { $0.hasPrefix("… 1 more") }, "\(pane)")
+    }
+
     /// A name longer than a third of the row is cut, so the top of its stack stays in view.
     @Test func aLongNameLeavesRoomForTheStack() throws {
         let d = try DaemonProcess()
