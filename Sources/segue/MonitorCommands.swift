@@ -128,10 +128,19 @@ enum MonitorCommands {
                 // Home and clear, then the counters: a screen that updates in place, like watch(1). What
                 // does not fit is cut, since a screen taller than the terminal would scroll at each update.
                 let header = "segue stats --watch \(ReadCommands.format(interval))  \(client.endpoint)  (Ctrl-C quits)"
+                let size = Terminal.size()
                 Terminal.write("\u{1B}[H\u{1B}[2J")
-                Output.line(header + "\n")
-                // The header, a blank line, the counters, and the line the cursor rests on.
-                for line in fitted(statsLines(reply), rows: Terminal.size().rows - 3) { Output.line(line) }
+                // Each line cut to the width: one that wraps would push the screen down at each update.
+                func cut(_ line: String) -> String {
+                    line.count <= size.columns ? line : String(line.prefix(max(0, size.columns - 1))) + "…"
+                }
+                Output.line(cut(header) + "\n")
+                // The header, a blank line, the counters in aligned columns, and the line the cursor
+                // rests on.
+                let pairs = statsPairs(reply)
+                let width = pairs.map(\.name.count).max() ?? 0
+                let lines = pairs.map { $0.name + String(repeating: " ", count: width + 2 - $0.name.count) + $0.value }
+                for line in fitted(lines, rows: size.rows - 3) { Output.line(cut(line)) }
             } else {
                 if !inv.json { Output.line("--- \(ISO8601DateFormatter().string(from: Date()))") }
                 printStats(reply, inv)
@@ -147,16 +156,19 @@ enum MonitorCommands {
         for line in statsLines(reply) { Output.line(line) }
     }
 
-    static func statsLines(_ reply: JSONObject) -> [String] {
-        var out: [String] = []
-        func lines(_ prefix: String, _ value: JSON) {
+    static func statsLines(_ reply: JSONObject) -> [String] { statsPairs(reply).map { "\($0.name)\t\($0.value)" } }
+
+    /// Every counter, at any depth, as its dotted name and its value (strings unquoted).
+    static func statsPairs(_ reply: JSONObject) -> [(name: String, value: String)] {
+        var out: [(name: String, value: String)] = []
+        func pairs(_ prefix: String, _ value: JSON) {
             if let object = value.objectValue {
-                for (key, member) in object.members { lines(prefix.isEmpty ? key : "\(prefix).\(key)", member) }
+                for (key, member) in object.members { pairs(prefix.isEmpty ? key : "\(prefix).\(key)", member) }
             } else {
-                out.append("\(prefix)\t\(value.stringValue ?? value.serialized())")
+                out.append((prefix, value.stringValue ?? value.serialized()))
             }
         }
-        for (key, value) in reply.members where key != "ok" && key != "id" { lines(key, value) }
+        for (key, value) in reply.members where key != "ok" && key != "id" { pairs(key, value) }
         return out
     }
 
