@@ -300,8 +300,9 @@ enum CommandTree {
                 CommandConfiguration(
                     name: "watch", abstract: "A live view of navigators: stacks and transition progress.",
                     discussion:
-                        "Redraws every frame on a terminal, fitted to its size (q or Ctrl-C restores it; j/k scroll, / "
-                        + "filters by name); prints one plain line per change when stdout is not a terminal; --json "
+                        "Redraws on a terminal as events and ticks arrive, fitted to its size (q or Ctrl-C restores "
+                        + "it; j/k, the arrows or PgUp/PgDn scroll; / filters by name, any case, Esc clears it); prints "
+                        + "one plain line per change when stdout is not a terminal; --json "
                         + "prints events and ticks as JSON lines. With no command socket at --endpoint (a 'segue "
                         + "replay --publish'), it shows what --publish-endpoint publishes; --replay LOG replays a log "
                         + "in the view itself (space pauses, . steps a frame, + and - change the speed).",
