@@ -66,10 +66,13 @@ struct IOFailure: Error, CustomStringConvertible {
         // On Linux the underlying error is a `POSIXError`, which `as? NSError` does not match.
         let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
         if let posix = error.domain == NSPOSIXErrorDomain ? error : underlying, posix.domain == NSPOSIXErrorDomain {
-            return "\(String(cString: strerror(Int32(posix.code)))) (errno \(posix.code))"
+            return reason(errno: Int32(posix.code))
         }
         return error.localizedDescription
     }
+
+    /// `No such file or directory (errno 2)`: a system call's failure as every message writes it.
+    static func reason(errno code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
 }
 
 enum Output {

@@ -208,13 +208,13 @@ enum StoreCommands {
             guard fd >= 0 else {
                 let error = errno
                 if error == EEXIST { throw exists(path) }
-                throw IOFailure("Cannot create \(path): \(String(cString: strerror(error))) (errno \(error)).")
+                throw IOFailure("Cannot create \(path): \(IOFailure.reason(errno: error)).")
             }
             defer { close(fd) }
             let bytes = Array((text + "\n").utf8)
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             guard written == bytes.count, fsync(fd) == 0 else {
-                throw IOFailure("Cannot write \(path): \(String(cString: strerror(errno))) (errno \(errno)).")
+                throw IOFailure("Cannot write \(path): \(IOFailure.reason(errno: errno)).")
             }
         }
         // Both checked first, so that an existing .pub does not leave a new .key behind.

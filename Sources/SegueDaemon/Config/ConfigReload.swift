@@ -48,10 +48,11 @@ extension DaemonConfig {
             needsRestart.append("$.security")
         }
 
+        let (oldJSON, newJSON) = (json.objectValue, fresh.json.objectValue)
         func compare<Value: Equatable>(_ key: String, _ value: (DaemonConfig) -> Value) {
             guard !commandLineKeys.contains(key) && value(fresh) != value(self) else { return }
             // An object's members by name (`$.limits.maxQueue`), so the line says which one waits.
-            if case .object(let old)? = json.objectValue?[key], case .object(let new)? = fresh.json.objectValue?[key] {
+            if case .object(let old)? = oldJSON?[key], case .object(let new)? = newJSON?[key] {
                 let members = old.keys + new.keys.filter { old[$0] == nil }
                 let changed = members.filter { old[$0] != new[$0] }
                 if !changed.isEmpty {
