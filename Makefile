@@ -9,6 +9,12 @@ PREFIX ?= /usr/local
 # libmicrohttpd-dev: SegueHTTP serves `segue view`'s page with it.
 DEB_PACKAGES := libzmq3-dev libsqlite3-dev libsystemd-dev libpq-dev libmicrohttpd-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Release builds link the Swift runtime and Foundation into each binary: a host needs no Swift
+# toolchain to run segued or segue, and without calls across shared libraries the engine's part of a
+# command's round trip is ~9 % shorter (docs/performance.md, "A waiting command's critical path, and
+# a static runtime"). SwiftPM's flag, not unsafeFlags in Package.swift, which would keep any package
+# from depending on SegueClient by version. Debug builds stay dynamic, to link the tests quickly.
+RELEASE := -c release --static-swift-stdlib
 
 .PHONY: deps build release run test test-postgres-pass test-release bench fuzz install install-built clean format
 
@@ -26,10 +32,10 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 
 run: release
-	$(SWIFT) run -c release segued
+	$(SWIFT) run $(RELEASE) segued
 
 # The daemon's integration tests run twice: on SQLite with everything else, then on PostgreSQL
 # (SEGUE_TEST_STORE=postgres: each daemon gets a database of its own on a server the run starts).
@@ -42,11 +48,11 @@ test: deps
 	@$(MAKE) --no-print-directory test-release
 
 ## test-release: the release binaries `make run` and `make install` build (the Swift runtime linked
-## in, Package.swift) through the daemon's smoke tests and the real-systemd tests (needs a test build).
+## in, RELEASE above) through the daemon's smoke tests and the real-systemd tests (needs a test build).
 test-release:
-	$(SWIFT) build -c release --product segued
-	$(SWIFT) build -c release --product segue
-	SEGUE_TEST_BINARIES="$$($(SWIFT) build -c release --show-bin-path)" \
+	$(SWIFT) build $(RELEASE) --product segued
+	$(SWIFT) build $(RELEASE) --product segue
+	SEGUE_TEST_BINARIES="$$($(SWIFT) build $(RELEASE) --show-bin-path)" \
 	  $(SWIFT) test --skip-build --filter 'IntegrationTests.(DaemonSmokeTests|SystemdServiceTests)'
 
 ## test-postgres-pass: the integration tests again, every daemon on PostgreSQL (needs a test build).
@@ -54,7 +60,7 @@ test-postgres-pass:
 	SEGUE_TEST_STORE=postgres $(SWIFT) test --skip-build --filter IntegrationTests
 
 bench: release
-	$(SWIFT) run -c release segue-bench
+	$(SWIFT) run $(RELEASE) segue-bench
 
 # Install layout; override any of these, and DESTDIR for staging (make install DESTDIR=/tmp/stage).
 BINDIR ?= $(PREFIX)/bin
@@ -73,7 +79,7 @@ SWIFT_BACKTRACER ?= $(shell $(SWIFT) -print-target-info 2>/dev/null | sed -n 's|
 
 ## install: release build, then `install-built` from it.
 install: release
-	@$(MAKE) --no-print-directory install-built BUILT="$$($(SWIFT) build -c release --show-bin-path)"
+	@$(MAKE) --no-print-directory install-built BUILT="$$($(SWIFT) build $(RELEASE) --show-bin-path)"
 
 ## install-built: what `install` installs, with segued and segue taken from the build in BUILT (no
 ## build step; the systemd test stages its debug build this way): the systemd unit (its paths

@@ -92,18 +92,3 @@ let package = Package(
             exclude: ["Golden"]),
     ]
 )
-
-// Release builds link the Swift runtime and Foundation statically (`-static-stdlib`, set here so
-// that every `swift build -c release` does it): a host needs no Swift toolchain to run segued or
-// segue, and without calls across shared libraries the engine's part of a command's round trip is
-// ~9 % shorter (docs/performance.md, "A waiting command's critical path, and a static runtime").
-// Every Swift module is compiled against the static Foundation, whose modules link its ICU too.
-// Debug builds stay dynamic, to link the test products quickly; `make test-release` tests the
-// release binaries.
-for target in package.targets where [.regular, .executable].contains(target.type) {
-    let release = BuildSettingCondition.when(configuration: .release)
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], release)]
-    if target.type == .executable {
-        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-static-stdlib"], release)]
-    }
-}

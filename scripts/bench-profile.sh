@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 section="${1:?section: fanout, latency, throughput, gesture or scale}"
 shift
 scratch="${SCRATCH:-.build}"
-swift build -c release --scratch-path "$scratch" --product segued >&2
-swift build -c release --scratch-path "$scratch" --product segue-bench >&2
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product segued >&2
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product segue-bench >&2
 out="${PERF_OUT:-/tmp/segue-bench-$section.perf}"
 perf record -F 999 -g -o "$out" -- "$scratch/release/segue-bench" --quick --only "$section" "$@" >/dev/null
 perf report -i "$out" --comm segued --no-children --sort symbol --stdio 2>/dev/null | grep -v '^$' | head -60

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${SCRATCH:-.build}"
-swift build -c release --scratch-path "$scratch" --product segued >&2
-swift build -c release --scratch-path "$scratch" --product segue >&2  # the relay section runs `segue relay`
-swift build -c release --scratch-path "$scratch" --product segue-bench >&2
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product segued >&2
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product segue >&2  # the relay section runs `segue relay`
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product segue-bench >&2
 exec "$scratch/release/segue-bench" "$@"

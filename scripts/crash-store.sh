@@ -12,7 +12,7 @@ durability=${3:-full}
 case "$durability" in full | relaxed) ;; *) echo "durability must be full or relaxed, not $durability" >&2; exit 64 ;; esac
 cd "$(dirname "$0")/.."
 # SCRATCH: an optional --scratch-path for swift build.
-build=(swift build -c release ${SCRATCH:+--scratch-path "$SCRATCH"})
+build=(swift build -c release --static-swift-stdlib ${SCRATCH:+--scratch-path "$SCRATCH"})
 "${build[@]}" --product segue-store-crasher >/dev/null
 crasher="$("${build[@]}" --show-bin-path)/segue-store-crasher"
 work=$(mktemp -d)

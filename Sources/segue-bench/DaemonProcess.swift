@@ -27,7 +27,7 @@ final class DaemonProcess {
         let path = (exe as NSString).deletingLastPathComponent + "/" + name
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw BenchError(
-                "No \(name) next to segue-bench at \(path); build it with `swift build -c release` "
+                "No \(name) next to segue-bench at \(path); build it with `swift build -c release --static-swift-stdlib` "
                     + "(or copy it beside segue-bench with the other products of the same build).")
         }
         return path
