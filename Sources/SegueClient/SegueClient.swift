@@ -16,7 +16,9 @@ import SegueWire
 /// several endpoints, comma-separated. A `moved` reply names the daemon that leads the navigator, and
 /// the request goes there with the same id; with several endpoints, a daemon that stays silent or
 /// refuses the connection is left for the next one, and `unavailable` (a takeover under way, or
-/// another daemon that appended first) is retried after a pause, all within `timeout`.
+/// another daemon that appended first) is retried after a pause, all within `timeout`. With one
+/// endpoint, a leader that stays silent or refuses the connection is left for the endpoint given,
+/// which names the leader since: the next attempt goes there.
 public final class SegueClient {
     /// segued's default command endpoint (`SEGUE_ENDPOINT` in the CLI).
     public static let defaultEndpoint = "tcp://127.0.0.1:7400"
@@ -24,7 +26,7 @@ public final class SegueClient {
     public static let defaultPublishEndpoint = "tcp://127.0.0.1:7401"
 
     /// Where requests go now: the first endpoint given, then the daemon a `moved` named or the next
-    /// one when a daemon is unreachable.
+    /// one when a daemon is unreachable (with one endpoint given, that one again).
     public private(set) var endpoint: String
     /// Every endpoint given.
     public let endpoints: [String]
@@ -157,23 +159,26 @@ public final class SegueClient {
         var attempt = 0
         while attempt < attempts {
             attempt += 1
-            do {
-                // A full pipe blocks for at most one attempt's share, then counts as a silent attempt.
-                try socket.setSendTimeout(perAttempt)
-                guard try send(bytes) else { continue }
-            } catch {
-                throw .transport(error)
+            let reply: JSONObject?
+            do throws(SegueClientError) {
+                reply = try sendAndAwait(bytes, id: id, within: perAttempt)
+            } catch  where error.kind == .unreachable && endpoint != endpoints[0] {
+                reply = nil
             }
-            if let reply = try awaitReply(id: id, within: perAttempt) {
-                if let leader = Self.movedLeader(reply), hops < Self.maxHops {
-                    hops += 1
-                    attempt -= 1
-                    try move(to: leader)
-                    continue
-                }
-                guard reply["ok"] == .bool(true) else { throw SegueClientError.rejection(reply) }
-                return reply
+            guard let reply else {
+                // A leader that a `moved` named and that is gone now: the endpoint given knows who
+                // leads since (it may lead itself).
+                if endpoint != endpoints[0] { try move(to: endpoints[0]) }
+                continue
             }
+            if let leader = Self.movedLeader(reply), hops < Self.maxHops {
+                hops += 1
+                attempt -= 1
+                try move(to: leader)
+                continue
+            }
+            guard reply["ok"] == .bool(true) else { throw SegueClientError.rejection(reply) }
+            return reply
         }
         // Silence right after failed handshakes (and none that succeeded since) is the handshake's fault.
         _ = try? handshakes.drain()

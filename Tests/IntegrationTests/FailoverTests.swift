@@ -1,4 +1,5 @@
 import Foundation
+import SegueClient
 import SegueCore
 import SeguePostgres
 import Testing
@@ -287,5 +288,23 @@ extension FailoverTests {
             $0.body["frame"]?.int64Value
         }
         #expect(resumed.min().map { $0 > read } == true, "ticked again after the lease: \(resumed.prefix(3))\n\(log())")
+    }
+}
+
+extension FailoverTests {
+    /// A client given one endpoint, a standby, follows `moved` to the leader; when that leader dies,
+    /// the client goes back to the endpoint it was given, which has taken the shard over.
+    @Test func aClientGivenOneEndpointReturnsToItWhenItsLeaderDies() throws {
+        let cluster = try ShardedCluster(daemons: 2, shards: 1)
+        defer { cluster.stopAll() }
+        let leader = try cluster.waitForLeader(of: 0)
+        let standby = cluster.endpoints[1 - leader]
+        let client = try SegueClient(endpoint: standby, timeout: .seconds(10))
+        try client.create("one", root: ScreenSpec(name: "Home"))
+        #expect(client.endpoint == cluster.endpoints[leader], "moved was followed to the leader")
+        cluster.kill(leader)
+        try client.push("one", ScreenSpec(name: "Detail"), options: TransitionOptions(animated: false))
+        #expect(client.endpoint == standby)
+        #expect(try client.state("one").stack.map(\.name) == ["Home", "Detail"])
     }
 }
