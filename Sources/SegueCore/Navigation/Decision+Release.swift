@@ -42,7 +42,7 @@ extension Decision {
     /// frame still fling the transition to completion.
     func estimatedVelocity(_ t: Transition, percent: Double) -> Double {
         let frames = max(1, frame - t.lastInteractionFrame)
-        return (percent - t.percent) * Double(state.clock.rate) / Double(frames)
+        return VelocityEstimator.bounded((percent - t.percent) * Double(state.clock.rate) / Double(frames))
     }
 
     /// How long a finger may rest after its last update and still lift with that update's velocity.

@@ -100,7 +100,7 @@ extension NavigationCommand {
     static func clamped(_ percent: Double) -> Double { min(1, max(0, percent)) + 0 }
 
     private static func velocity(_ args: inout Arguments) throws(CoreError) -> Double? {
-        try args.double("velocity", in: -1000...1000)
+        try args.double("velocity", in: -VelocityEstimator.limit...VelocityEstimator.limit)
     }
 
     private static func completion(_ args: inout Arguments) throws(CoreError) -> (

@@ -25,6 +25,13 @@ enum VelocityEstimator {
     static let horizon = 0.1
     /// How many points a transition keeps: a 100 ms window at 240 Hz touch sampling, and some.
     static let capacity = 32
+    /// The fastest velocity, either way, in fractions per second: a request may give no faster one,
+    /// and an estimate is held to it (as Android holds a fling to its maximum fling velocity), so
+    /// that touches stamped nanoseconds apart do not put a velocity in the log no request could.
+    static let limit = 1000.0
+
+    /// `velocity` held to ±`limit`.
+    static func bounded(_ velocity: Double) -> Double { min(limit, max(-limit, velocity)) }
 
     /// Fraction per second at the newest sample, or `nil` with fewer than two distinct times.
     static func estimate(_ samples: [GestureSample], clock: FrameClock) -> Double? {
@@ -43,8 +50,8 @@ enum VelocityEstimator {
         }
         let distinct = Set(ts).count
         guard distinct >= 2 else { return nil }
-        if distinct >= 3, let slope = quadraticSlope(ts, ps) { return slope }
-        return linearSlope(ts, ps)
+        if distinct >= 3, let slope = quadraticSlope(ts, ps) { return bounded(slope) }
+        return linearSlope(ts, ps).map(bounded)
     }
 
     /// The slope at t = 0 of the least-squares line through the points.

@@ -140,6 +140,25 @@ import Testing
         #expect(ended.events.last.map(Self.velocity) == -0.7)
     }
 
+    /// Touches stamped far closer together than they moved (milliseconds given as nanoseconds, or
+    /// one nanosecond apart) fit to an absurd speed: it is held to the ±1,000/s a request may give.
+    @Test(arguments: [(spacing: Int64(16), sign: 1.0), (spacing: 1, sign: 1), (spacing: 16, sign: -1)])
+    func anEstimateIsHeldToTheVelocityARequestMayGive(spacing: Int64, sign: Double) throws {
+        var state = F.given(F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)]))
+        let start = 0.5 - sign * 0.25
+        // The begin a second before, out of the fit's 100 ms.
+        state = F.when(state, .begin(.pop, animator: nil, geometry: GestureGeometry(time: 0)), at: 10).state
+        for i in 0...5 {
+            let update = NavigationCommand.update(
+                percent: start + sign * 0.05 * Double(i), velocity: nil,
+                geometry: GestureGeometry(time: 1_000_000_000 + spacing * Int64(i)))
+            state = F.when(state, update, at: 11 + Int64(i)).state
+        }
+        let ended = F.when(state, .end(percent: nil, velocity: nil), at: 17)
+        let velocity = try #require(ended.events.last.flatMap(Self.velocity))
+        #expect(velocity == sign * VelocityEstimator.limit)
+    }
+
     @Test func theFitIsExactForAParabolaAndALine() throws {
         let t = [-0.1, -0.075, -0.05, -0.025, 0]
         let slope = try #require(VelocityEstimator.quadraticSlope(t, t.map { 0.5 + 2 * $0 - 7 * $0 * $0 }))
