@@ -83,9 +83,13 @@ enum CommandTree {
 
     static let gestureOwner = OptionSpec(
         "owner", value: "owner", help: "The gesture's owner; later steps must name it.")
+    /// `--owner` on the steps after `begin`.
+    static let gestureStepOwner = OptionSpec(
+        "owner", value: "owner", help: "The owner begin named, when it named one.")
     static let completion: [OptionSpec] = [
         OptionSpec(
-            "completion-speed", value: "speed", help: "Speed of the finishing or cancelling animation (default 1)."),
+            "completion-speed", value: "speed",
+            help: "Speed of the finishing or cancelling animation (default 1)."),
         OptionSpec(
             "completion-curve", value: "curve", completion: .list(TimingCurve.namedCurves.map(\.name)),
             help: "Its timing curve (a name or bezier:..., default easeInOut)."),
@@ -124,7 +128,7 @@ enum CommandTree {
                 options: [
                     OptionSpec("percent", value: "fraction", help: "0...1 (clamped)."),
                     OptionSpec("velocity", value: "per-second", help: "Fraction per second, + toward completion."),
-                    gestureOwner,
+                    gestureStepOwner,
                 ] + GestureOptions.geometry + mutation,
                 examples: [
                     "segue gesture update main --percent 0.4 --velocity 0.8 --owner pan-1",
@@ -133,7 +137,7 @@ enum CommandTree {
             CommandConfiguration(
                 name: "finish", abstract: "Animate the interactive transition to completion.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
-                options: [OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner]
+                options: [OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureStepOwner]
                     + completion + GestureOptions.animator + mutation + [gestureWait],
                 examples: [
                     "segue gesture finish main --completion-speed 2", "segue gesture finish main --wait",
@@ -145,7 +149,7 @@ enum CommandTree {
                     + "transition given neither --completion-curve nor --animator-curve reverses: it turns back "
                     + "from where it is, keeping its velocity.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
-                options: [OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner]
+                options: [OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureStepOwner]
                     + completion + GestureOptions.animator + mutation + [gestureWait],
                 examples: [
                     "segue gesture cancel main", "segue gesture cancel main --velocity -0.8",
@@ -156,7 +160,7 @@ enum CommandTree {
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
                 options: [
                     OptionSpec("percent", value: "fraction", help: "A last percent."),
-                    OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureOwner,
+                    OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureStepOwner,
                 ] + GestureOptions.animator + mutation + [gestureWait],
                 examples: [
                     "segue gesture end main --velocity 1.2", "segue gesture end main --wait && echo completed",
@@ -238,7 +242,9 @@ enum CommandTree {
                     name: "swipe", abstract: "Play a whole interactive gesture from a script.",
                     discussion:
                         "begin, then one update per frame (the daemon's frame rate) moving the percent from 0 to --to "
-                        + "over --over (linearly, or shaped by --curve), each with its velocity, then --then. Prints the decision.",
+                        + "over --over (linearly, or shaped by --curve), each with its velocity, then --then. Prints the decision. "
+                        + "--completion-speed and --completion-curve need --then finish or cancel. Ctrl-C, SIGTERM or "
+                        + "SIGHUP cancels the transition and exits 128 + the signal's number.",
                     arguments: [
                         ArgumentSpec("navigator", help: "The navigator's name."),
                         ArgumentSpec(

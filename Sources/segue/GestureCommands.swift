@@ -104,20 +104,31 @@ enum GestureCommands {
             }
         }
         let (speed, curve) = try completion(inv)
+        if then == "end" {
+            for option in ["completion-speed", "completion-curve"] where inv.parsed.value(option) != nil {
+                throw UsageError(
+                    "--\(option) needs --then finish or --then cancel: with --then end (the default), the daemon "
+                        + "decides, and completes at the navigator's pace.")
+            }
+        }
         let owner = try NavigationCommands.key(inv, "owner")
         let client = try inv.client()
         let rate = try client.ping().frameRate
         let envelope = CommandEnvelope(owner: owner)
         let waiter = inv.parsed.flag("wait") ? try TransitionWaiter(inv, navigator: navigator) : nil
+        // A script stopped mid-gesture (Ctrl-C, SIGTERM, SIGHUP) lifts the finger as a cancelled touch
+        // does in UIKit: the transition is cancelled, rather than left busy until its timeout.
+        let signals = SwipeSignals()
+        defer { signals.restore() }
         let begun = try client.begin(navigator, start, envelope: envelope)
         let frames = max(1, Int((over * Double(rate)).rounded()))
         let step = 1.0 / Double(frames)
         let startTime = ContinuousClock.now
         var velocity = 0.0
         var last = envelope
-        let reply: CommandReply
+        var reply: CommandReply?
         do {
-            for i in 1...frames {
+            for i in 1...frames where signals.caught == nil {
                 let t = Double(i) * step
                 let percent = to * shape.progress(atFraction: t, duration: over)
                 // The finger's speed over the last frame, in fraction per second (what a pan recognizer reports).
@@ -126,18 +137,15 @@ enum GestureCommands {
                 try client.update(navigator, percent: percent, velocity: velocity, envelope: envelope)
                 sleep(until: startTime + .nanoseconds(Int64(t * over * 1e9)))
             }
-            last.requestID = client.nextID()
-            switch then {
-            case "finish":
-                reply = try client.finish(
-                    navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve ?? .easeInOut,
-                    envelope: last)
-            case "cancel":
-                reply = try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: last)
-            default:
-                reply = try client.end(navigator, velocity: velocity, envelope: last)
+            if signals.caught == nil {
+                last.requestID = client.nextID()
+                reply = try finalStep(
+                    then, navigator, velocity: velocity, speed: speed, curve: curve, client, envelope: last)
             }
         } catch {
+            if let signal = signals.caught {
+                try cancelInterrupted(navigator, begun: begun, by: signal, client, envelope: envelope)
+            }
             // The transition ended under the gesture: the daemon restarted (recovery cancels it) or
             // it sat idle past its timeout. Say how it ended, as --wait would, rather than what the
             // next step was told.
@@ -152,12 +160,49 @@ enum GestureCommands {
                 .init(transition: id, type: type, event: ended), navigator: navigator, inv)
             return
         }
+        guard let reply else {
+            try cancelInterrupted(navigator, begun: begun, by: signals.caught ?? SIGINT, client, envelope: envelope)
+        }
         let decision = reply.decision ?? (then == "cancel" ? "cancel" : "finish")
         var json = reply.json
         json["decision"] = .string(decision)
         inv.print(json, decision)
         guard let waiter else { return }
         try waiter.report(try waiter.wait(client: client, requestID: last.requestID!, reply: reply), inv)
+    }
+
+    /// The step that lets go of the swipe: `--then finish`, `cancel` or `end`.
+    private static func finalStep(
+        _ then: String, _ navigator: String, velocity: Double, speed: Double, curve: TimingCurve?,
+        _ client: SegueClient, envelope: CommandEnvelope
+    ) throws(SegueClientError) -> CommandReply {
+        switch then {
+        case "finish":
+            try client.finish(
+                navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve ?? .easeInOut,
+                envelope: envelope)
+        case "cancel":
+            try client.cancel(navigator, completionSpeed: speed, completionCurve: curve, envelope: envelope)
+        default:
+            try client.end(navigator, velocity: velocity, envelope: envelope)
+        }
+    }
+
+    /// Cancels the swipe's transition after `signal` stopped it, says so, and ends with 128 + the
+    /// signal's number, as a shell reports a command the signal ended.
+    private static func cancelInterrupted(
+        _ navigator: String, begun: CommandReply, by signal: Int32, _ client: SegueClient, envelope: CommandEnvelope
+    ) throws -> Never {
+        let id = begun.transition.map { "transition \($0)" } ?? "the transition"
+        do {
+            try client.cancel(navigator, completionSpeed: 1, completionCurve: nil, envelope: envelope)
+            Output.error("segue swipe: interrupted; cancelled \(id) of \(navigator).")
+        } catch {
+            Output.error(
+                "segue swipe: interrupted; could not cancel \(id) of \(navigator) (\(error.message)); it is "
+                    + "cancelled after the navigator's interactionTimeout.")
+        }
+        throw Exit(ExitCode(128 + signal))
     }
 
     /// The event that ended transition `id` (completed or cancelled), from the log after `seq`.
@@ -228,10 +273,37 @@ enum GestureCommands {
             if let curve, !NavigationCommand.isCompletionCurve(curve) {
                 throw UsageError.invalidValue(
                     c, for: "--completion-curve",
-                    "expected a curve name or a bezier, not a spring: a completion has no "
-                        + "duration of its own")
+                    "expected a curve name or a bezier; a spring is given as --animator-curve (on gesture "
+                        + "finish, cancel and end), and starts at the release velocity")
             }
         }
         return (speed, curve)
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP noted instead of ending `swipe` mid-gesture; the previous handlers come
+/// back with `restore`.
+final class SwipeSignals {
+    nonisolated(unsafe) private static let last = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+    private static let handled = [SIGINT, SIGTERM, SIGHUP]
+    private var previous: [sigaction] = []
+
+    init() {
+        Self.last.pointee = 0
+        for signal in Self.handled {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { SwipeSignals.last.pointee = $0 }
+            sigemptyset(&action.sa_mask)
+            var old = sigaction()
+            sigaction(signal, &action, &old)
+            previous.append(old)
+        }
+    }
+
+    /// The signal that came, if one did.
+    var caught: Int32? { Self.last.pointee == 0 ? nil : Self.last.pointee }
+
+    func restore() {
+        for (signal, var old) in zip(Self.handled, previous) { sigaction(signal, &old, nil) }
     }
 }

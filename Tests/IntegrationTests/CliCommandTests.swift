@@ -181,6 +181,38 @@ import Testing
         #expect(swipe.stderr == "segue swipe: transition 2 was cancelled (recovery) before the gesture ended.\n")
     }
 
+    /// A swipe stopped mid-gesture lifts the finger as a cancelled touch does: the transition is
+    /// cancelled at once, not left interactive (every command `busy`) until its timeout.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSwipeStoppedBySignalCancelsItsTransition(signal: Int32) throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
+        let swipe = try CliBackground(
+            [
+                "swipe", "main", "pop", "--to", "0.9", "--over", "10s", "--then", "finish", "--endpoint",
+                d.commandEndpoint,
+            ])
+        var updating = false
+        for _ in 0..<200 where !updating {
+            usleep(10_000)
+            updating =
+                (try? Cli.run(["state", "main", "--json"], daemon: d).stdout.contains("\"interactive\"")) ?? false
+        }
+        #expect(updating)
+        kill(swipe.process.processIdentifier, signal)
+        swipe.finish()
+        #expect(swipe.process.terminationReason == .exit, "\(swipe.stderr)")
+        #expect(swipe.process.terminationStatus == 128 + signal, "\(swipe.stderr)")
+        #expect(swipe.stderr == "segue swipe: interrupted; cancelled transition 2 of main.\n")
+        let log = try Cli.run(["log", "--type", "transition.cancelling", "--json"], daemon: d).stdout
+        let cancelling = log.split(separator: "\n").compactMap { try? json(String($0)) }.first {
+            $0["type"] == "transition.cancelling"
+        }
+        #expect(cancelling?["data"]?["reason"] == "requested", "\(log)")
+    }
+
     @Test func readCommandsAndTimeouts() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
@@ -721,8 +753,19 @@ import Testing
         ),
         (
             ["gesture", "finish", "main", "--completion-curve", "spring:0.5,0"],
-            "error: The value 'spring:0.5,0' is invalid for '--completion-curve': expected a curve name or a bezier, "
-                + "not a spring: a completion has no duration of its own.\nSee 'segue gesture finish --help'.\n"
+            "error: The value 'spring:0.5,0' is invalid for '--completion-curve': expected a curve name or a bezier; "
+                + "a spring is given as --animator-curve (on gesture finish, cancel and end), and starts at the release "
+                + "velocity.\nSee 'segue gesture finish --help'.\n"
+        ),
+        (
+            ["swipe", "main", "pop", "--completion-speed", "3"],
+            "error: --completion-speed needs --then finish or --then cancel: with --then end (the default), the "
+                + "daemon decides, and completes at the navigator's pace.\nSee 'segue swipe --help'.\n"
+        ),
+        (
+            ["swipe", "main", "pop", "--then", "end", "--completion-curve", "linear"],
+            "error: --completion-curve needs --then finish or --then cancel: with --then end (the default), the "
+                + "daemon decides, and completes at the navigator's pace.\nSee 'segue swipe --help'.\n"
         ),
         (
             ["gesture", "cancel", "main", "--completion-speed", "0"],
