@@ -82,11 +82,23 @@ extension Decision {
         guard t.phase == .interactive else {
             throw CoreError(
                 .notInteractive,
-                "Transition \(t.id) on \(name) is \(t.phase.rawValue), not interactive; begin with no operation interrupts it."
-            )
+                "Transition \(t.id) on \(name) is \(notInteractiveBecause(t)); begin with no operation interrupts it.")
         }
         try checkOwner(t, cmd)
         return t
+    }
+
+    /// What the transition is doing instead, and why when the daemon ended the gesture itself: a
+    /// client that never cancelled must not be left to guess.
+    private func notInteractiveBecause(_ t: Transition) -> String {
+        guard t.phase == .cancelling else { return "\(t.phase.rawValue), not interactive" }
+        switch t.cancelReason {
+        case .timeout:
+            return "cancelling, not interactive: it was cancelled after no update for "
+                + "\(JSON.messageText(state.config.interactionTimeout)) s (the navigator's interactionTimeout)"
+        case .recovery: return "cancelling, not interactive: segued restarted, which cancels gestures"
+        case .requested: return "cancelling, not interactive"
+        }
     }
 
     func begin(_ interactive: InteractiveStart?, animator: JSON?, geometry: GestureGeometry) throws(CoreError)

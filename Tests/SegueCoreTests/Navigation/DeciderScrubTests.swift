@@ -64,7 +64,12 @@ import Testing
     }
 
     @Test func aPopUnderTheQueuePolicyStillWaitsItsTurn() {
-        let r = F.when(pushing(F.config { $0.busy = .queue; $0.retarget = true }), .pop(.standard), at: 17)
+        let r = F.when(
+            pushing(
+                F.config {
+                    $0.busy = .queue
+                    $0.retarget = true
+                }), .pop(.standard), at: 17)
         #expect(r.events.map(\.type) == ["transition.queued"])
     }
 
@@ -195,6 +200,19 @@ import Testing
             Issue.record("not a timeout: \(events)")
             return
         }
+    }
+
+    /// A client that never cancelled is told why its gesture is no longer interactive.
+    @Test func aStepAfterTheTimeoutSaysTheTimeoutCancelledIt() {
+        var s = F.when(pushing(F.config { $0.interactionTimeout = 0.2 }), .begin(nil, animator: nil), at: 17).state
+        s = Navigator.advance(s, toFrame: 30).reduce(s, Navigator.evolve)
+        #expect(s.transition?.phase == .cancelling)
+        let r = F.when(s, .update(percent: 0.5, velocity: nil), at: 31)
+        #expect(r.error?.code == .notInteractive)
+        #expect(
+            r.error?.message
+                == "Transition 1 on main is cancelling, not interactive: it was cancelled after no update for 0.2 s "
+                + "(the navigator's interactionTimeout); begin with no operation interrupts it.")
     }
 
     @Test func beginInterruptsAPausedTransition() {
