@@ -60,7 +60,12 @@ import Testing
         #expect(reply["id"] == "k", "\(name): the reply carries the id")
         #expect(
             reply["error"]?["code"] == .string(ErrorCode.invalidArgument.rawValue), "\(name): \(reply.serialized())")
-        #expect(reply["error"]?["message"]?.stringValue?.contains("already used by a different request") == true)
+        let message = reply["error"]?["message"]?.stringValue ?? ""
+        #expect(message.contains("already used by a different request"), "\(message)")
+        // Named like every refusal of a command on a navigator.
+        let sent = try JSON.parse(Array(other.utf8))
+        let prefix = "\(sent["cmd"]?.stringValue ?? "") on navigator \(sent["navigator"]?.stringValue ?? ""): "
+        #expect(message.hasPrefix(prefix), "\(message)")
         #expect(try c.lastSeq() == seq, "\(name): nothing appended")
         #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "r"])) == ["Home", "A"])
         #expect(TestClient.routes(try c.ok(["cmd": "state", "navigator": "s"])) == ["Home"])

@@ -242,6 +242,11 @@ import Testing
             #"{"cmd":"update","navigator":"m","percent":0.5,"velocty":1}"#,
             #"update on navigator m: Unknown field "velocty" in request. Known: cmd, id, navigator, expect, owner, percent, velocity, touch, edge, time."#
         ),
+        // Tens of thousands of unknown members make a sentence of eight and a count.
+        (
+            #"{"cmd":"ping","# + (0..<50_000).map { #""k\#($0)":1"# }.joined(separator: ",") + "}",
+            #"Unknown fields "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7" and 49992 more in request. Known: cmd, id."#
+        ),
     ])
     func theMessageListsTheKnownMembers(_ text: String, _ message: String) throws {
         guard case .failure(let failure) = RequestDecoder().decode(Array(text.utf8)) else {

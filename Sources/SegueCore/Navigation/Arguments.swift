@@ -73,7 +73,11 @@ package struct Arguments {
     package func rejectUnknown(allowedHint: String? = nil) throws(CoreError) {
         guard object.members.contains(where: { !used.contains($0.key) }) else { return }
         let unknown = object.keys.filter { !used.contains($0) }
-        let list = unknown.map { "\"\($0.prefix(64))\"" }.joined(separator: ", ")
+        // A human reads the sentence: the first few names, and how many more (a request may carry
+        // tens of thousands).
+        let shown = 8
+        var list = unknown.prefix(shown).map { "\"\($0.prefix(64))\"" }.joined(separator: ", ")
+        if unknown.count > shown { list += " and \(unknown.count - shown) more" }
         let noun = unknown.count == 1 ? "field" : "fields"
         let hint = allowedHint.map { " \($0)" } ?? " Known: \(used.joined(separator: ", "))."
         throw CoreError(.badRequest, "Unknown \(noun) \(list) in \(path.isEmpty ? "request" : path).\(hint)")

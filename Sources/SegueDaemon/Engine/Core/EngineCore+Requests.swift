@@ -96,7 +96,8 @@ extension EngineCore {
                 stats.rejected += 1
                 let error = WireError(
                     .invalidArgument,
-                    "id \"\(id.prefix(40))\" was already used by a different request; a retry must repeat the first "
+                    "\(command.name) on navigator \(navigator): id \"\(id.prefix(40))\" was already used by a different "
+                        + "request; a retry must repeat the first "
                         + "request exactly. Send a new id for a new request.")
                 outbox.enqueue(
                     .reply(
