@@ -211,8 +211,9 @@ package enum Daemon {
             if config.store == .sqlite { cleanup.removeWhatThisStartCreated(store: nil) }
             return 1
         }
-        starting.started(engine, reloader: Reloader(config: config, engine: engine, logger: logger, notifier: notifier))
-        installSupervision(engine, notifier: notifier)
+        let reloader = Reloader(config: config, engine: engine, logger: logger, notifier: notifier)
+        starting.started(engine, reloader: reloader)
+        installSupervision(engine, notifier: notifier, reloader: reloader)
         do {
             try engine.run {
                 let endpoints = (engine.boundCommandEndpoints + engine.boundPublishEndpoints).joined(separator: " ")
@@ -233,8 +234,9 @@ package enum Daemon {
     }
 
     /// WATCHDOG=1 at half of WATCHDOG_USEC from the engine loop itself (a wedged loop stops pinging and
-    /// systemd restarts it), and STATUS= with counts every few seconds.
-    static func installSupervision(_ engine: Engine, notifier: SystemdNotifier) {
+    /// systemd restarts it), and STATUS= with counts every few seconds, saying so while the last
+    /// reload failed (`systemctl reload` returns before segued has read the file).
+    static func installSupervision(_ engine: Engine, notifier: SystemdNotifier, reloader: Reloader) {
         guard notifier.isSupervised else { return }
         let period = notifier.watchdogInterval.map(\.inNanoseconds)
         var nextPing: Int64 = 0
@@ -251,7 +253,8 @@ package enum Daemon {
                 let endpoints =
                     "commands on \(engine.boundCommandEndpoints.joined(separator: ", ")), publishing on "
                     + engine.boundPublishEndpoints.joined(separator: ", ")
-                _ = notifier.status(engine.statusLine + "; " + endpoints)
+                let reload = reloader.lastFailure.withLock { $0 }.map { "; the last reload failed: \($0)" } ?? ""
+                _ = notifier.status(engine.statusLine + "; " + endpoints + reload)
                 nextStatus = now + 5_000_000_000
             }
         }
@@ -267,6 +270,8 @@ package enum Daemon {
 /// had revoked.
 final class Reloader: Sendable {
     let running: Mutex<DaemonConfig>
+    /// Why the last reload left the running configuration as it was; nil after one that applied.
+    let lastFailure = Mutex<String?>(nil)
     let engine: Engine
     let logger: Logger
     let notifier: SystemdNotifier
@@ -280,7 +285,8 @@ final class Reloader: Sendable {
 
     func reload() {
         _ = notifier.reloading(status: "Reloading")
-        defer { _ = notifier.ready(status: "Reloaded") }
+        var status = "Reloaded"
+        defer { _ = notifier.ready(status: status) }
         let config = running.withLock { $0 }
         guard let file = config.configFile else {
             logger.notice("SIGHUP: no config file to reload (started without --config); nothing changed.")
@@ -289,21 +295,28 @@ final class Reloader: Sendable {
         do {
             let reload = try config.reloadable(from: file)
             let options = try Daemon.options(from: reload.config)
-            logger.logLevel = reload.config.logLevel
             let rules = options.defaultAnimators
             engine.perform { $0.setDefaultAnimators(rules) }
             engine.setAdmittedClients(options.security?.clients ?? [:])
             running.withLock { $0 = reload.config }
-            logger.notice(
+            lastFailure.withLock { $0 = nil }
+            let applied =
                 reload.applied.isEmpty
-                    ? "Reloaded \(file): nothing that applies live has changed."
-                    : "Reloaded \(file): \(reload.applied.joined(separator: ", ")).")
+                ? "Reloaded \(file): nothing that applies live has changed."
+                : "Reloaded \(file): \(reload.applied.joined(separator: ", "))."
+            // Said at the more verbose of the two levels: a reload to `warning` still confirms itself.
+            logger.logLevel = min(logger.logLevel, reload.config.logLevel)
+            logger.notice(applied)
+            logger.logLevel = reload.config.logLevel
+            status = applied
             if !reload.needsRestart.isEmpty {
                 logger.warning(
                     "Changed in \(file) but only applied on restart: \(reload.needsRestart.joined(separator: ", ")).")
             }
         } catch {
             logger.error("SIGHUP: \(file) was not reloaded, the running configuration stays: \(error)")
+            lastFailure.withLock { $0 = "\(error)" }
+            status = "Reload failed, the running configuration stays: \(error)"
         }
     }
 }

@@ -58,6 +58,27 @@ import Testing
         let reload = try listener.receive(until: "READY=1").filter { $0 != "WATCHDOG=1" && !$0.hasPrefix("STATUS=") }
         #expect(reload.first?.contains("RELOADING=1") == true)
         #expect(reload.first?.contains("MONOTONIC_USEC=") == true)
+        #expect(reload.last?.contains("STATUS=Reloaded \(config): nothing that applies live has changed.") == true)
+
+        // A reload that fails says so in STATUS=, then in every periodic STATUS= until one applies:
+        // `systemctl reload` returns before segued has read the file.
+        try Data(#"{"dataDir": 1}"#.utf8).write(to: URL(fileURLWithPath: config))
+        kill(process.processIdentifier, SIGHUP)
+        let failed = try listener.receive(until: "READY=1").last ?? ""
+        #expect(failed.contains("STATUS=Reload failed, the running configuration stays: config error in "), "\(failed)")
+        let failedStatus = try Self.nextStatus(listener)
+        #expect(failedStatus.contains("; the last reload failed: config error in "), "\(failedStatus)")
+        // A reload to a quieter level still confirms itself.
+        try Data(
+            """
+            {"dataDir": "\(dir.path)/data", "command": ["ipc://\(dir.path)/cmd.sock"],
+             "publish": ["ipc://\(dir.path)/pub.sock"], "logLevel": "warning"}
+            """.utf8
+        ).write(to: URL(fileURLWithPath: config))
+        kill(process.processIdentifier, SIGHUP)
+        _ = try listener.receive(until: "READY=1")
+        let quiet = try Self.nextStatus(listener)
+        #expect(quiet.contains("navigators") && !quiet.contains("the last reload failed"), "\(quiet)")
 
         // SIGTERM: STOPPING=1 and a clean exit within 2 s.
         let stopAt = ContinuousClock.now
@@ -70,7 +91,18 @@ import Testing
         #expect(process.terminationStatus == 0)
         let output = String(decoding: log.fileHandleForReading.availableData, as: UTF8.self)
         #expect(output.contains("<5>segued: Ready"))
-        #expect(output.contains("Stopped cleanly"))
+        #expect(output.contains("<5>segued: Reloaded \(config): logLevel."), "\(output)")
+        // The last reload set `warning`: the notice that it stopped cleanly is not logged; its status is 0.
+        #expect(!output.contains("Stopped cleanly"))
+    }
+
+    /// The next periodic STATUS= (every 5 s), past the watchdog's pings.
+    static func nextStatus(_ listener: NotifySocketListener) throws -> String {
+        let deadline = ContinuousClock.now + .seconds(8)
+        while ContinuousClock.now < deadline, let message = try listener.receive(timeout: .seconds(1)) {
+            if message.hasPrefix("STATUS=") { return message }
+        }
+        return ""
     }
 
     /// On PostgreSQL with the server down: STATUS= says segued waits for it (and why), READY=1 comes
