@@ -73,7 +73,7 @@ extension Engine {
         case .saveSnapshots(let seq, let snapshots):
             let store = self.store
             let logger = self.logger
-            checkpointQueue.async {
+            snapshotWriter.async {
                 do { try store.saveSnapshots(snapshots) } catch {
                     logger.warning(
                         "Checkpoint at seq \(seq) was not saved (\(error)); start-up folds from the previous one.")
@@ -81,7 +81,7 @@ extension Engine {
             }
         case .saveLease(let frame, let shards, let generation):
             let store = self.store
-            leaseQueue.async { [weak self] in
+            leaseWriter.async { [weak self] in
                 var failure: StoreError?
                 do throws(StoreError) {
                     try store.raiseLease(shards: shards, to: frame)

@@ -58,10 +58,10 @@ package final class Engine: @unchecked Sendable {
     let wakeup = Wakeup()
     let stopRequested = Atomic<Bool>(false)
     let completions = CompletionQueue()
-    let checkpointQueue = DispatchQueue(label: "segue.checkpoint")
-    /// Frame lease writes: their own queue, so a long checkpoint does not hold ticks back.
-    let leaseQueue = DispatchQueue(label: "segue.lease")
-    /// The end of the last lease this run wrote (on `leaseQueue`), which a graceful stop lowers.
+    let snapshotWriter = SerialWorker(named: "segue-snapshot")
+    /// Frame lease writes: their own thread, so a long checkpoint does not hold ticks back.
+    let leaseWriter = SerialWorker(named: "segue-lease")
+    /// The end of the last lease this run wrote (on `leaseWriter`), which a graceful stop lowers.
     let leaseWritten = Mutex<Int64?>(nil)
     /// `history`, answered on a thread and a read connection of its own.
     let historyReads: HistoryReads
@@ -324,8 +324,10 @@ package final class Engine: @unchecked Sendable {
         router = nil
         // After the last commit: the standbys take the shards with everything acknowledged in the log.
         leadership?.stop()
-        checkpointQueue.sync {}
-        leaseQueue.sync {}
+        snapshotWriter.stop()
+        snapshotWriter.drain()
+        leaseWriter.stop()
+        leaseWriter.drain()
         publisher?.close()
         publisher = nil
         framesPublisher?.close()
@@ -340,7 +342,7 @@ package final class Engine: @unchecked Sendable {
     /// the standby that takes a shard, starts at once instead of after the rest of it.
     private func cutLeaseBack() {
         guard let (frame, shards) = core.leaseAtStop else { return }
-        leaseQueue.sync {}
+        leaseWriter.drain()
         guard let written = leaseWritten.withLock({ $0 }), written > frame else { return }
         do { try store.lowerLease(shards: shards, from: written, to: frame) } catch {
             logger.warning(

@@ -1,4 +1,3 @@
-import Dispatch
 import SegueCore
 import SegueProtocol
 import SegueStore
@@ -13,12 +12,12 @@ import Synchronization
 /// asked: a client with eight long pages waiting holds another's up by one page, not eight. The
 /// loop bounds how many wait (`ReplyOrder`).
 final class HistoryReads: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "segue.history")
+    private let worker = SerialWorker(named: "segue-history")
     private typealias Page = (query: HistoryQuery, deliver: @Sendable ([UInt8]) -> Void)
-    /// The pages not started yet; each job on `queue` takes the next in turn, whoever asked for it.
+    /// The pages not started yet; each job on `worker` takes the next in turn, whoever asked for it.
     private let pages = Mutex(TakingTurns<[UInt8], Page>())
     private let store: any EventStoring
-    /// Opened at the first request; touched only on `queue`.
+    /// Opened at the first request; touched only on `worker`.
     private var reader: (any PastReading)?
     /// Set at shutdown: pages not started yet are answered `unavailable` instead of read.
     private let stopping = Atomic<Bool>(false)
@@ -29,10 +28,7 @@ final class HistoryReads: @unchecked Sendable {
     /// its reply to `deliver` (there).
     func answer(_ query: HistoryQuery, for client: [UInt8], deliver: @escaping @Sendable ([UInt8]) -> Void) {
         pages.withLock { $0.append((query, deliver), for: client) }
-        queue.async { [self] in
-            // A pool thread may have inherited the loop's realtime policy: a long page must not
-            // compete with frames at their priority.
-            BackgroundThread.leaveRealtimePolicy()
+        worker.async { [self] in
             guard let next = pages.withLock({ $0.next() }) else { return }
             next.deliver(page(next.query).serializedBytes())
         }
@@ -56,6 +52,8 @@ final class HistoryReads: @unchecked Sendable {
     /// connection is closed. Every reply has been delivered when it returns.
     func stop() {
         stopping.store(true, ordering: .relaxed)
-        queue.sync { reader = nil }
+        worker.async { [self] in reader = nil }
+        worker.stop()
+        worker.drain()
     }
 }

@@ -1,15 +1,18 @@
-import Dispatch
+import Foundation
+import SegueStore
 
 /// Keeps systemd waiting for a start that is busy but not hung (a schema migration that rewrites a
 /// large log): from `start` to `stop`, asks for `extra` more every `interval`
-/// (`EXTEND_TIMEOUT_USEC=`), so `TimeoutStartSec=` counts from the last request.
+/// (`EXTEND_TIMEOUT_USEC=`), so `TimeoutStartSec=` counts from the last request. On a thread of its
+/// own (`segue-keepalive`), which keeps the process's nice value as a libdispatch timer's would not.
 final class StartKeepAlive: @unchecked Sendable {
     private let extend: @Sendable (Duration) -> Void
     private let interval: Duration
     private let extra: Duration
-    private let queue = DispatchQueue(label: "segued.start-keep-alive")
-    /// Touched only on `queue`.
-    private var timer: DispatchSourceTimer?
+    /// Guards `running` and `thread`.
+    private let condition = NSCondition()
+    private var running = false
+    private var thread: Thread?
 
     init(
         extend: @escaping @Sendable (Duration) -> Void, interval: Duration = .seconds(5),
@@ -22,21 +25,35 @@ final class StartKeepAlive: @unchecked Sendable {
 
     /// Asks for more time at once, then every `interval` until `stop`.
     func start() {
-        queue.sync {
-            guard timer == nil else { return }
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            let nanoseconds = Int(interval.inNanoseconds)
-            timer.schedule(deadline: .now(), repeating: .nanoseconds(nanoseconds))
-            timer.setEventHandler { [extend, extra] in extend(extra) }
-            timer.resume()
-            self.timer = timer
+        condition.withLock {
+            guard thread == nil else { return }
+            running = true
+            let thread = Thread(named: "segue-keepalive") { [self] in run() }
+            self.thread = thread
+            thread.start()
         }
     }
 
+    /// Returns once no more requests will be made.
     func stop() {
-        queue.sync {
-            timer?.cancel()
-            timer = nil
+        condition.withLock {
+            running = false
+            condition.broadcast()
+            while thread != nil { condition.wait() }
+        }
+    }
+
+    private func run() {
+        condition.lock()
+        defer {
+            thread = nil
+            condition.broadcast()
+            condition.unlock()
+        }
+        while running {
+            extend(extra)
+            let until = Date().addingTimeInterval(Double(interval.inNanoseconds) / 1e9)
+            while running, condition.wait(until: until) {}
         }
     }
 }
