@@ -1,3 +1,4 @@
+import Glibc
 import SegueCore
 import SegueProtocol
 import SegueWire
@@ -165,9 +166,30 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         case .malformed(let what): what
         case .handshake(let failure, let endpoint): Self.sentence(failure, endpoint: endpoint)
         case .keyFile(let path, let problem): "\(path) \(problem)"
-        case .unreachable(let endpoint):
-            "could not connect to \(endpoint): connection refused (is segued running there?)"
+        case .unreachable(let endpoint): Self.unreachableSentence(endpoint)
         }
+    }
+
+    /// Why nothing answered the connect. For an ipc endpoint libzmq says "refused" for a socket file
+    /// that is missing and for one this user may not open alike; the file says which.
+    static func unreachableSentence(_ endpoint: String) -> String {
+        let refused = "could not connect to \(endpoint): connection refused (is segued running there?)"
+        guard endpoint.hasPrefix("ipc://") else { return refused }
+        let path = String(endpoint.dropFirst("ipc://".count))
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            guard errno == EACCES else {
+                return "could not connect to \(endpoint): no socket at \(path) (is segued running there?)"
+            }
+            return "could not connect to \(endpoint): permission denied (a directory on the way to \(path) is "
+                + "closed to this user)"
+        }
+        guard access(path, W_OK) != 0, errno == EACCES else { return refused }
+        let mode = String(info.st_mode & 0o777, radix: 8)
+        let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "\(info.st_uid)"
+        let group = getgrgid(info.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "\(info.st_gid)"
+        return "could not connect to \(endpoint): permission denied (the socket is \(owner):\(group), mode "
+            + "0\(mode); connecting takes that user or a member of group \(group))"
     }
 
     static func sentence(_ failure: HandshakeFailure, endpoint: String) -> String {

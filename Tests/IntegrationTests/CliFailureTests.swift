@@ -20,6 +20,48 @@ import Testing
             result.stderr == "error: could not connect to \(endpoint): connection refused (is segued running there?)\n")
     }
 
+    /// libzmq says "refused" for an ipc socket that is missing and for one this user may not open
+    /// alike: the message tells them apart (the second as another user, `setpriv`).
+    @Test func anIpcSocketThatIsMissingOrClosedToTheUserIsSaidSo() throws {
+        let missing = "ipc://" + DaemonProcess.temporaryDirectory() + "/none.sock"
+        let result = try Cli.run(["ping", "--endpoint", missing])
+        #expect(result.status == 3)
+        #expect(
+            result.stderr.contains("no socket at \(missing.dropFirst(6)) (is segued running there?)"),
+            "\(result.stderr)")
+
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("⚠︎ SKIPPED: the ipc permission case needs root and setpriv to run segue as another user")
+            return
+        }
+        let d = try DaemonProcess(transport: .ipc)
+        defer { d.stop() }
+        // A copy of segue the other user may run, wherever the build is.
+        let bin = DaemonProcess.temporaryDirectory()
+        chmod(bin, 0o755)
+        try FileManager.default.copyItem(atPath: Cli.binary, toPath: bin + "/segue")
+        // The socket's directory open to all, the socket itself 0660 root:root, as segued leaves it.
+        let socket = String(d.commandEndpoint.dropFirst("ipc://".count))
+        for directory in [d.dataDir, (socket as NSString).deletingLastPathComponent] { chmod(directory, 0o755) }
+        let other = try ChildProcess.run(
+            [
+                "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin + "/segue", "ping", "--endpoint",
+                d.commandEndpoint,
+            ])
+        #expect(other.status == 3)
+        #expect(
+            other.stderr.hasSuffix(
+                "permission denied (the socket is root:root, mode 0660; connecting takes that user or a member of "
+                    + "group root)\n"), "\(other.stderr)")
+        chmod(d.dataDir, 0o700)
+        let closed = try ChildProcess.run(
+            [
+                "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin + "/segue", "ping", "--endpoint",
+                d.commandEndpoint,
+            ])
+        #expect(closed.stderr.contains("permission denied (a directory on the way to"), "\(closed.stderr)")
+    }
+
     @Test func anUnresolvableHostIsAUsageError() throws {
         let result = try Cli.run(["ping", "--endpoint", "tcp://nosuch.invalid:7400"])
         #expect(result.status == 64)
