@@ -159,6 +159,13 @@ struct SystemdServiceTests {
         }
         let state = try write("/var/lib/segue/segue-write-probe")
         #expect(state.status == 0, "/var/lib/segue is not writable for the service: \(state.output)")
+        // A member of group segue (a local client) reaches the ipc sockets, not the log.
+        let member = ["setpriv", "--reuid=65534", "--regid=\(gid)", "--clear-groups"]
+        let ping = try machine.run(member + ["env", "SEGUE_ENDPOINT=\(Self.ipcCommand)", "segue", "ping"])
+        #expect(ping.status == 0, "a member of group segue cannot reach \(Self.ipcCommand): \(ping.output)")
+        let log = try machine.run(member + ["ls", "/var/lib/segue"])
+        #expect(
+            log.status != 0 && log.stderr.contains("Permission denied"), "the log is open to the group: \(log.output)")
     }
 
     /// A command through each command endpoint, and an event through each publish endpoint (pyzmq:
