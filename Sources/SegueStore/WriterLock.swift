@@ -19,11 +19,18 @@ final class WriterLock {
         // O_CLOEXEC: a child spawned by the holder must not inherit (and outlive it with) the lock.
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
+            // Under the unit's ProtectSystem=strict every directory but its own is read-only, on a
+            // file system that is writable: the usual cause of EROFS for a data dir moved elsewhere.
+            let hint =
+                code == EROFS
+                ? " Under systemd's ProtectSystem= (the packaged unit), add the data dir to ReadWritePaths= "
+                    + "in a drop-in (systemctl edit segued)."
+                : ""
             throw StoreError(
                 kind: .io,
-                message: "Cannot open the lock file \(path): \(reason) (errno \(errno)). The data dir must be writable."
-            )
+                message: "Cannot open the lock file \(path): \(String(cString: strerror(code))) (errno \(code)). "
+                    + "The data dir must be writable.\(hint)")
         }
         var result: Int32
         repeat { result = flock(fd, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR

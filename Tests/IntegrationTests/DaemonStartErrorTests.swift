@@ -39,6 +39,31 @@ import Testing
                 + "binds host 'segue.invalid',"),
     ]
 
+    /// A data dir on a read-only mount, as the unit's ProtectSystem=strict makes every directory but
+    /// its own: the refusal says where to let it write. In a mount namespace of its own (unshare).
+    @Test func aReadOnlyDataDirPointsToReadWritePaths() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+            print("⚠︎ SKIPPED: a read-only data dir needs root and unshare(1) for a mount namespace")
+            return
+        }
+        let dir = DaemonProcess.temporaryDirectory() + "/data"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let result = try Reliability.run(
+            "/usr/bin/unshare",
+            [
+                "-m", "--propagation", "private", "/bin/sh", "-c",
+                "mount --bind -o ro \"$1\" \"$1\" && exec \"$2\" --data-dir \"$1\" --command tcp://127.0.0.1:* "
+                    + "--publish tcp://127.0.0.1:*",
+                "sh", dir, DaemonProcess.binary("segued"),
+            ])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(
+            result.output.contains(
+                "Read-only file system (errno 30). The data dir must be writable. Under systemd's ProtectSystem= "
+                    + "(the packaged unit), add the data dir to ReadWritePaths= in a drop-in (systemctl edit segued)."),
+            "\(result.output)")
+    }
+
     /// A log keeps the frame rate it was started at: `--check-config` reads it from the log (read
     /// only) and refuses another rate as the start would, before an upgrade or a change finds out.
     @Test func checkConfigRefusesAnotherFrameRateThanTheLogs() throws {
