@@ -1,6 +1,7 @@
 import Foundation
 import SegueCore
 import SegueWire
+import Synchronization
 import Testing
 
 /// Every configured limit answers with its own error, so one hostile or buggy client cannot bloat
@@ -34,6 +35,54 @@ import Testing
                 "segued closed the connection after the request was sent, as it does for a "
                     + "request over its limits.maxMessageBytes"), "\(cli.stderr)")
         #expect(daemon.stop() == 0)
+    }
+
+    /// Requests of a megabyte each, queued by one client while a transition animates: the loop
+    /// closes each frame as it falls due instead of answering the whole queue first, so the ticks of
+    /// every subscriber stall for about one such request, not for all of them. Measured in frames
+    /// (a stall skips frames), against one request of the same size alone, in the same run.
+    @Test(.frameTiming) func heavyRequestsWaitForTheFrameTheyWouldDelay() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        try client.ok(["cmd": "create", "navigator": "n", "root": "Home"])
+        let subscriber = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/", "hb/"])
+        _ = try subscriber.collect(idle: .seconds(3), max: .seconds(3)) { topic, _ in topic.hasPrefix("hb/") }
+        try client.ok(["cmd": "push", "navigator": "n", "screen": "A", "animator": ["duration": 30]])
+        // A ping with a member it does not take: the whole megabyte is parsed before it is refused.
+        let heavy =
+            Array(#"{"cmd":"ping","x":["#.utf8) + Array(repeating: Array("0,".utf8), count: 519_990).flatMap { $0 }
+            + Array(#"0]}"#.utf8)
+        let start = ContinuousClock.now
+        try client.send(raw: heavy)
+        _ = try client.receive(timeout: .seconds(30))
+        let one = ContinuousClock.now - start
+        let count = 30
+        nonisolated(unsafe) var frames: [Int64] = []
+        nonisolated(unsafe) let ticks = subscriber
+        let done = Atomic<Bool>(false)
+        let collector = Thread {
+            frames =
+                ((try? ticks.collect(idle: .seconds(20), max: .seconds(120)) { _, _ in done.load(ordering: .relaxed) })
+                ?? []).compactMap {
+                    $0.body["frame"]?.int64Value
+                }
+        }
+        collector.start()
+        usleep(100_000)
+        for _ in 0..<count { try client.send(raw: heavy) }
+        for _ in 0..<count { _ = try client.receive(timeout: .seconds(60)) }
+        usleep(200_000)
+        done.store(true, ordering: .relaxed)
+        while !collector.isFinished { usleep(10_000) }
+        let gaps = zip(frames, frames.dropFirst()).map { $1 - $0 }
+
+        let longest = gaps.max() ?? 0
+        let oneInFrames = Double(one / .microseconds(1)) / 1e6 * 60
+        print("heavy requests: one alone \(one), \(count) queued: the longest gap between ticks \(longest) frames")
+        #expect(frames.count > count, "ticks went on: \(frames.count)")
+        // Without the check, the gap is about `count` requests long.
+        #expect(Double(longest) < max(4, 5 * oneInFrames), "\(longest) frames, one request \(oneInFrames) frames")
     }
 
     @Test func oversizedParamsAreTooLarge() throws {

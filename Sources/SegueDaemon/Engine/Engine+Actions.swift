@@ -147,8 +147,9 @@ extension Engine {
 
     // MARK: Input
 
-    /// Most requests served before the loop looks at the clock again, so a flood of commands cannot
-    /// make frames late.
+    /// Most requests served in one turn of the loop, so a flood of commands cannot make frames late;
+    /// a turn also ends when a frame falls due (`EngineCore.nextFrameDue`), since one request of a
+    /// megabyte takes milliseconds to parse.
     static let requestsPerTurn = 256
 
     /// Built once: an array literal in the loop would allocate on every read.
@@ -158,10 +159,14 @@ extension Engine {
         guard let router else { return }
         // The user id is a metadata lookup, asked only when roles are checked.
         let metadata = options.security == nil ? [] : Self.userIDMetadata
-        for _ in 0..<Self.requestsPerTurn {
+        let due = core.nextFrameDue ?? .max
+        for served in 0..<Self.requestsPerTurn {
+            // Read before the request, so the check after one request costs no clock read of its own.
+            let now = WallClock.now()
+            if served > 0, now >= due { return }
             guard let message = try? router.receiveMessage(dontWait: true, metadata: metadata) else { return }
             let userID = options.security == nil ? nil : message.userID
-            feed(.request(frames: message.frames, userID: userID, now: WallClock.now()))
+            feed(.request(frames: message.frames, userID: userID, now: now))
         }
     }
 

@@ -180,6 +180,12 @@ final class EngineCore {
         return wake
     }
 
+    /// When the next frame falls due while something animates: requests queued past it wait for
+    /// that frame's close, so a client's heavy requests cannot hold every subscriber's ticks back.
+    var nextFrameDue: Int64? {
+        fleet.active.isEmpty ? nil : clock.instant(ofFrame: fleet.closedFrame + 1)
+    }
+
     /// The loop's time since the previous mark went to `phase` (`LoopProfile`).
     @inline(__always)
     func mark(_ phase: LoopProfile.Phase, now: Int64) { profile.mark(phase, now: now) }
