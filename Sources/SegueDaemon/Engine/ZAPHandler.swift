@@ -12,24 +12,36 @@ enum ZAPHandler {
         let transfer = ZMQSocketTransfer(socket)
         let thread = Thread(named: "segue-zap") {
             let socket = transfer.take()
+            var refusals = RefusalLog()
+            // Wakes at least once a second, to log what a flood of refusals held back.
+            try? socket.setReceiveTimeout(.seconds(1))
             while true {
-                guard let frames = try? socket.receiveMultipart() else { return }  // ETERM ends it
-                _ = try? socket.sendMultipart(reply(to: frames, clients: clients, logger: logger))
+                let frames: [[UInt8]]?
+                do { frames = try socket.receiveMultipart() } catch { return }  // ETERM ends it
+                if let frames {
+                    _ = try? socket.sendMultipart(
+                        reply(to: frames, clients: clients, refusals: &refusals, logger: logger))
+                }
+                if let line = refusals.flush(now: WallClock.monotonic()) { logger.warning(line) }
             }
         }
         thread.start()
     }
 
     /// The reply frames for one ZAP request: version, request id, status code, text, user id, metadata.
-    static func reply(to frames: [[UInt8]], clients: AdmittedClients, logger: Logger) -> [[UInt8]] {
+    static func reply(
+        to frames: [[UInt8]], clients: AdmittedClients, refusals: inout RefusalLog, logger: Logger
+    ) -> [[UInt8]] {
         guard let request = ZAPRequest(frames: frames) else { return ZAPRequest.malformedReply }
+        func refuse(_ line: String, key: String?) {
+            if let line = refusals.refused(line, key: key, now: WallClock.monotonic()) { logger.warning(line) }
+        }
         guard let key = request.curveKey else {
-            logger.warning(
-                "Refused a client that did not authenticate with CURVE (mechanism \(request.mechanism)).")
+            refuse("Refused a client that did not authenticate with CURVE (mechanism \(request.mechanism)).", key: nil)
             return request.reply(status: 400, text: "CURVE required")
         }
         guard let role = clients.role(of: key) else {
-            logger.warning("Refused CURVE client key \(key): not listed in security.curve.clients.")
+            refuse("Refused CURVE client key \(key): not listed in security.curve.clients.", key: key)
             return request.reply(status: 400, text: "Unknown client key")
         }
         return request.reply(status: 200, text: "OK", user: role.rawValue)
