@@ -85,6 +85,34 @@ import Testing
         #expect(Double(longest) < max(4, 5 * oneInFrames), "\(longest) frames, one request \(oneInFrames) frames")
     }
 
+    /// A client that pipelines requests and reads no reply fills its queue of 10,000 unread replies;
+    /// the replies past it are lost (the commands stand), and segued says so instead of nothing.
+    @Test func repliesAClientLeavesUnreadPastItsQueueAreReported() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let socket = try ZMQSocket(context, .dealer)
+        defer { socket.close() }
+        try socket.setLinger(.zero)
+        try socket.setReceiveHighWaterMark(1)
+        try socket.setSendHighWaterMark(0)
+        try socket.connect(daemon.commandEndpoint)
+        let count = 30_000
+        for index in 0..<count { _ = try socket.send(Array(#"{"cmd":"stats","id":"p\#(index)"}"#.utf8)) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, !daemon.log.contains("Dropped ") { usleep(50_000) }
+        #expect(
+            daemon.log.contains(
+                "<4>segued: Dropped 1 reply to a client that does not read them: its queue of 10000 unread replies "
+                    + "is full. The commands were applied"), "\(daemon.log.suffix(2000))")
+        var replies = 0
+        try socket.setReceiveTimeout(.seconds(2))
+        while try socket.receive() != nil { replies += 1 }
+        #expect(replies < count, "\(replies) replies")
+        #expect(try TestClient(endpoint: daemon.commandEndpoint).call(["cmd": "ping"])["ok"] == true)
+    }
+
     @Test func oversizedParamsAreTooLarge() throws {
         let (daemon, client) = try Self.daemon(["maxParamsBytes": 64])
         #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)

@@ -107,7 +107,14 @@ extension Engine {
     /// A reply, unless it waits behind a page its client asked for before (`ReplyOrder`).
     private func sendReply(_ message: [[UInt8]]) {
         guard let message = replyOrder.isEmpty ? message : replyOrder.admit(message) else { return }
-        _ = try? router?.sendMultipart(message, dontWait: true)
+        deliver(message)
+    }
+
+    /// Sends a reply now. One the client's full queue refuses is dropped and counted; one to a client
+    /// that has gone (`EHOSTUNREACH`) has no one to go to.
+    func deliver(_ message: [[UInt8]]) {
+        guard (try? router?.sendMultipart(message, dontWait: true)) == false else { return }
+        if let line = droppedReplies.dropped(now: WallClock.monotonic()) { logger.warning(line) }
     }
 
     /// Hands a `history` page to `historyReads`; its reply comes back as a task and goes out in the
@@ -119,9 +126,7 @@ extension Engine {
         let ticket = replyOrder.expectPage(for: envelope)
         historyReads.answer(query, for: ClientKey.of(envelope[...])) { [weak self] body in
             self?.perform { engine in
-                for message in engine.replyOrder.pageRead(ticket, envelope + [body]) {
-                    _ = try? engine.router?.sendMultipart(message, dontWait: true)
-                }
+                for message in engine.replyOrder.pageRead(ticket, envelope + [body]) { engine.deliver(message) }
             }
         }
     }

@@ -67,6 +67,8 @@ package final class Engine: @unchecked Sendable {
     let historyReads: HistoryReads
     /// Replies held behind a client's page still being read (engine thread).
     var replyOrder = ReplyOrder()
+    /// Replies refused by a client's full queue (`deliver`).
+    var droppedReplies = DroppedReplies()
     /// Work handed to the engine thread from elsewhere (a SIGHUP reload), run between requests.
     let tasks = TaskQueue()
     /// Called on the engine thread once per loop turn (at least every frame while anything is in
@@ -182,6 +184,7 @@ package final class Engine: @unchecked Sendable {
             feed(.commit)
             mark(.replies)
             feed(.housekeeping(now: now))
+            if let line = droppedReplies.flush(now: WallClock.monotonic()) { logger.warning(line) }
             mark(.heartbeat)
             // After the replies: a checkpoint decision may cost syncs, never before an acknowledgement.
             store.checkpointIfDue()
@@ -263,6 +266,8 @@ package final class Engine: @unchecked Sendable {
         try router.setMaxMessageSize(options.maxMessageBytes)
         try router.setReceiveHighWaterMark(10_000)
         try router.setSendHighWaterMark(10_000)
+        // A reply to a client whose queue is full fails instead of vanishing (`deliver`).
+        try router.setRouterMandatory(true)
         try secure(router)
         let publisher = try publishingSocket(context, highWaterMark: options.publishHighWaterMark)
         subscriberPeers.append(try SubscriberPeers(publisher, name: "inproc://segued-publish-peers"))
