@@ -20,7 +20,10 @@ extension TimingCurve {
                         below = middle
                     }
                 }
-                return above
+                // A curve that eases into its end reaches 1, within rounding, a few ulps of time
+                // before it: standing there, the views would show the end and a resume would take one
+                // more frame to finish, where UIKit's `fractionComplete = 1` stands at the end.
+                return 1 - above < 1e-6 ? 1 : above
             }
             low = high
         }

@@ -171,6 +171,14 @@ import Testing
             ])
     }
 
+    /// Eased curves reach 1, within rounding, a hair before their end: a scrub to 1 stands at the end.
+    @Test(arguments: [JSON.string("easeInOut"), "default", "easeIn", ["bezier": [0.2, 0.9, 0.1, 1]]])
+    func aLinearScrubToTheEndStandsAtTheEnd(_ curve: JSON) throws {
+        let s = decided(pushing(animator: ["curve": curve]), .pause, at: 17)
+        let t = try #require(F.when(s, .seek(fraction: 1, scrubsLinearly: true), at: 20).state.transition)
+        #expect(t.percent == 1)
+    }
+
     @Test func aLinearScrubOfAnOvershootingCurveStandsWhereItFirstGetsThere() throws {
         let curve = TimingCurve.bezier(x1: 0.3, y1: -0.4, x2: 0.7, y2: 1.4)
         let s = decided(pushing(animator: ["curve": curve.json]), .pause, at: 17)
