@@ -11,12 +11,11 @@ extension Decision {
         var v = velocity ?? releaseVelocity(t)
         if let percent {
             p = percent
-            let update = event(
-                .updated(
-                    transition: t.id, percent: p, velocity: velocity ?? estimatedVelocity(t, percent: percent),
-                    estimated: velocity == nil))
-            events.append(update)
-            v = velocity ?? releaseVelocity(t.evolved(by: update.kind, frame: frame, clock: state.clock))
+            // The update records the velocity the release is decided with, measured with its point.
+            let moved = event(.updated(transition: t.id, percent: p, velocity: 0, estimated: true))
+            v = velocity ?? releaseVelocity(t.evolved(by: moved.kind, frame: frame, clock: state.clock))
+            events.append(
+                event(.updated(transition: t.id, percent: p, velocity: v, estimated: velocity == nil)))
         }
         switch state.config.endRule.decide(percent: p, velocity: v) {
         case .finish:
@@ -36,11 +35,17 @@ extension Decision {
         return events
     }
 
-    /// Fraction per second since the last interaction, for clients that send no velocity. Updates that
-    /// land in one frame (touch input faster than the frame rate, or a batch of sends) count as one
+    /// The velocity an `update` without one records, and ticks carry: with the client's `time` on
+    /// every point, the fit `end` measures with (batched touches keep their spacing); otherwise
+    /// fraction per second since the last interaction. Updates that land in one frame count as one
     /// frame apart: keeping the earlier velocity instead would let a finger dragged back within a
     /// frame still fling the transition to completion.
-    func estimatedVelocity(_ t: Transition, percent: Double) -> Double {
+    func estimatedVelocity(_ t: Transition, percent: Double, time: Int64?) -> Double {
+        if let time, t.samples.allSatisfy({ $0.clientTime != nil }) {
+            var path = t
+            path.record(GestureSample(frame: frame, clientTime: time, percent: percent))
+            if let fit = VelocityEstimator.estimate(path.samples, clock: state.clock) { return fit }
+        }
         let frames = max(1, frame - t.lastInteractionFrame)
         return VelocityEstimator.bounded((percent - t.percent) * Double(state.clock.rate) / Double(frames))
     }

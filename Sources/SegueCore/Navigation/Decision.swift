@@ -26,7 +26,7 @@ struct Decision {
             return try begin(interactive, animator: animator, geometry: geometry)
         case .update(let percent, let velocity, let geometry):
             let t = try gestureTransition("update")
-            let v = velocity ?? estimatedVelocity(t, percent: percent)
+            let v = velocity ?? estimatedVelocity(t, percent: percent, time: geometry.time)
             return [
                 event(
                     .updated(

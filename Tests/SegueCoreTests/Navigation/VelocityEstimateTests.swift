@@ -140,6 +140,37 @@ import Testing
         #expect(ended.events.last.map(Self.velocity) == -0.7)
     }
 
+    /// What `interaction.updated` records (and ticks carry) for a client that gives times and no
+    /// velocity: the fit, so 120 Hz touches batched two a frame read at the finger's speed, not half.
+    @Test func anUpdateWithTimesRecordsTheFittedVelocity() throws {
+        var state = F.given(F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)]))
+        let ns: Int64 = 1_000_000_000
+        state = F.when(state, .begin(.pop, animator: nil, geometry: GestureGeometry(time: 5 * ns)), at: 600).state
+        var recorded: [Double] = []
+        for i in 1...36 {
+            let t = Double(i) / 120
+            let update = NavigationCommand.update(
+                percent: 0.1 + 1.2 * t, velocity: nil, geometry: GestureGeometry(time: 5 * ns + Int64(t * 1e9)))
+            let r = F.when(state, update, at: 600 + Int64(t * 60))
+            try #require(r.error == nil)
+            state = r.state
+            if case .updated(_, _, let v, _, _)? = r.events.last?.kind { recorded.append(v) }
+        }
+        #expect(recorded.suffix(20).allSatisfy { abs($0 - 1.2) < 0.06 }, "\(recorded)")
+    }
+
+    /// `end` with a percent records the velocity it decides with in the update it appends.
+    @Test func endWithAPercentRecordsTheVelocityItDecidesWith() throws {
+        var state = F.given(F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)]))
+        state = F.when(state, .begin(.pop, animator: nil), at: 10).state
+        let ended = F.when(state, .end(percent: 0.45, velocity: nil), at: 10)
+        guard case .updated(_, _, let recorded, _, _)? = ended.events.first?.kind else {
+            Issue.record("no update: \(ended.events)")
+            return
+        }
+        #expect(recorded == Self.velocity(try #require(ended.events.last)))
+    }
+
     /// Touches stamped far closer together than they moved (milliseconds given as nanoseconds, or
     /// one nanosecond apart) fit to an absurd speed: it is held to the ±1,000/s a request may give.
     @Test(arguments: [(spacing: Int64(16), sign: 1.0), (spacing: 1, sign: 1), (spacing: 16, sign: -1)])
