@@ -11,12 +11,18 @@ enum GestureCommands {
         let reply = try inv.client().begin(
             inv.argument("navigator"), start, animator: try NavigationCommands.animator(inv),
             geometry: try GestureOptions.geometry(inv), envelope: envelope(inv))
-        let what = start == nil ? "interrupted" : "began"
-        inv.print(
-            reply.json,
-            "\(reply.navigator): \(what) transition \(reply.transition.map(String.init) ?? "?") (revision \(reply.revision))"
-        )
+        let transition = "transition \(reply.transition.map(String.init) ?? "?")"
+        // An interrupt catches the transition where it was: the fraction a gesture goes on from.
+        let what =
+            start != nil
+            ? "began \(transition)"
+            : "interrupted \(transition)"
+                + (reply.json["fraction"]?.doubleValue.map { " at \(Self.fraction($0))" } ?? "")
+        inv.print(reply.json, "\(reply.navigator): \(what) (revision \(reply.revision))")
     }
+
+    /// A fraction to three decimals, as `watch` shows one.
+    static func fraction(_ value: Double) -> String { String(format: "%.3f", value) }
 
     static func update(_ inv: Invocation) throws {
         guard let percent = try inv.double("percent") else {

@@ -92,12 +92,17 @@ import Testing
         ]
         waiter.standardOutput = FileHandle.nullDevice
         try waiter.run()
-        var began = false
-        for _ in 0..<100 where !began {
+        var began: CliResult?
+        for _ in 0..<100 where began?.status != 0 {
             usleep(20_000)
-            began = try Cli.run(["gesture", "begin", "main", "--owner", "me"], daemon: d).status == 0
+            began = try Cli.run(["gesture", "begin", "main", "--owner", "me"], daemon: d)
         }
-        #expect(began)
+        #expect(began?.status == 0)
+        // Where the interrupt caught it, which `update` goes on from.
+        let caught = try #require(began?.stdout)
+        #expect(
+            caught.wholeMatch(of: #/main: interrupted transition \d+ at 0\.\d{3} \(revision \d+\)\n/#) != nil,
+            "\(caught)")
         #expect(try Cli.run(["gesture", "update", "main", "--percent", "0.2", "--owner", "me"], daemon: d).status == 0)
         let notOwner = try Cli.run(["gesture", "cancel", "main"], daemon: d)
         #expect(notOwner.status == 1)
