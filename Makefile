@@ -34,8 +34,10 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE)
 
+# `swift run` takes no --static-swift-stdlib: the release build's own binaries are run instead.
+# RUN_ARGS: segued's options, e.g. RUN_ARGS='--config /etc/segue/segued.json'.
 run: release
-	$(SWIFT) run $(RELEASE) segued
+	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/segued" $(RUN_ARGS)
 
 # The daemon's integration tests run twice: on SQLite with everything else, then on PostgreSQL
 # (SEGUE_TEST_STORE=postgres: each daemon gets a database of its own on a server the run starts).
@@ -54,13 +56,20 @@ test-release:
 	$(SWIFT) build $(RELEASE) --product segue
 	SEGUE_TEST_BINARIES="$$($(SWIFT) build $(RELEASE) --show-bin-path)" \
 	  $(SWIFT) test --skip-build --filter 'IntegrationTests.(DaemonSmokeTests|SystemdServiceTests)'
+	@$(MAKE) --no-print-directory release
+	@echo "make run: starts the release segued and stops on SIGINT"; dir=$$(mktemp -d); \
+	  out=$$(timeout -s INT 20 $(MAKE) --no-print-directory run \
+	    RUN_ARGS="--data-dir $$dir --command tcp://127.0.0.1:* --publish tcp://127.0.0.1:*" 2>&1); \
+	  rm -rf "$$dir"; \
+	  echo "$$out" | grep -q 'segued: Ready: commands on' && echo "$$out" | grep -q 'segued: Stopped cleanly' \
+	    || { echo "make run did not start and stop: $$out" >&2; exit 1; }
 
 ## test-postgres-pass: the integration tests again, every daemon on PostgreSQL (needs a test build).
 test-postgres-pass:
 	SEGUE_TEST_STORE=postgres $(SWIFT) test --skip-build --filter IntegrationTests
 
 bench: release
-	$(SWIFT) run $(RELEASE) segue-bench
+	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/segue-bench"
 
 # Install layout; override any of these, and DESTDIR for staging (make install DESTDIR=/tmp/stage).
 BINDIR ?= $(PREFIX)/bin
