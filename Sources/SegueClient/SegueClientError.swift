@@ -29,6 +29,9 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     /// `unavailable`, as the daemon applies an id once and answers a repeat with the stored reply.
     /// Not part of equality: it says which request, not what went wrong.
     public internal(set) var requestID: String?
+    /// Why an `unreachable` endpoint could not be used, found when the error was made (not part of
+    /// equality): its text must not change with the file system after the fact.
+    private var unreachableReason: String?
 
     public static func == (a: SegueClientError, b: SegueClientError) -> Bool { a.storage == b.storage }
 
@@ -76,7 +79,11 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     public static func handshake(_ failure: HandshakeFailure, endpoint: String) -> Self {
         Self(storage: .handshake(failure, endpoint: endpoint))
     }
-    public static func unreachable(endpoint: String) -> Self { Self(storage: .unreachable(endpoint: endpoint)) }
+    public static func unreachable(endpoint: String) -> Self {
+        var error = Self(storage: .unreachable(endpoint: endpoint))
+        error.unreachableReason = Self.unreachableReason(endpoint)
+        return error
+    }
     /// `problem` completes the sentence that starts with the path.
     public static func keyFile(path: String, problem: String) -> Self {
         Self(storage: .keyFile(path: path, problem: problem))
@@ -166,30 +173,54 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         case .malformed(let what): what
         case .handshake(let failure, let endpoint): Self.sentence(failure, endpoint: endpoint)
         case .keyFile(let path, let problem): "\(path) \(problem)"
-        case .unreachable(let endpoint): Self.unreachableSentence(endpoint)
+        case .unreachable(let endpoint):
+            "could not connect to \(endpoint): \(unreachableReason ?? "connection refused (is segued running there?)")"
         }
     }
 
     /// Why nothing answered the connect. For an ipc endpoint libzmq says "refused" for a socket file
-    /// that is missing and for one this user may not open alike; the file says which.
-    static func unreachableSentence(_ endpoint: String) -> String {
-        let refused = "could not connect to \(endpoint): connection refused (is segued running there?)"
-        guard endpoint.hasPrefix("ipc://") else { return refused }
+    /// that is missing and for one this user may not open alike; the file says which. Read once, when
+    /// the error is made, with the reentrant user and group lookups (a library shares the process).
+    static func unreachableReason(_ endpoint: String) -> String? {
+        guard endpoint.hasPrefix("ipc://"), !endpoint.hasPrefix("ipc://@") else { return nil }
         let path = String(endpoint.dropFirst("ipc://".count))
         var info = stat()
         guard stat(path, &info) == 0 else {
-            guard errno == EACCES else {
-                return "could not connect to \(endpoint): no socket at \(path) (is segued running there?)"
-            }
-            return "could not connect to \(endpoint): permission denied (a directory on the way to \(path) is "
-                + "closed to this user)"
+            guard errno == EACCES else { return "no socket at \(path) (is segued running there?)" }
+            return "permission denied (a directory on the way to \(path) is closed to this user)"
         }
-        guard access(path, W_OK) != 0, errno == EACCES else { return refused }
-        let mode = String(info.st_mode & 0o777, radix: 8)
-        let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "\(info.st_uid)"
-        let group = getgrgid(info.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "\(info.st_gid)"
-        return "could not connect to \(endpoint): permission denied (the socket is \(owner):\(group), mode "
-            + "0\(mode); connecting takes that user or a member of group \(group))"
+        guard access(path, W_OK) != 0, errno == EACCES else { return nil }
+        let owner = userName(info.st_uid)
+        let group = groupName(info.st_gid)
+        let mode = "0" + String(info.st_mode & 0o777, radix: 8)
+        // Connecting takes write access to the socket file.
+        let who =
+            info.st_mode & 0o020 != 0
+            ? "that user or a member of group \(group)" : "user \(owner), the only one it lets write"
+        return "permission denied (the socket is \(owner):\(group), mode \(mode); connecting takes \(who))"
+    }
+
+    /// The names the entry's strings point at live in `buffer`: read them inside its scope.
+    private static func userName(_ uid: uid_t) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer in
+            var entry = passwd()
+            var result: UnsafeMutablePointer<passwd>?
+            guard getpwuid_r(uid, &entry, buffer.baseAddress!, buffer.count, &result) == 0, result != nil else {
+                return "\(uid)"
+            }
+            return String(cString: entry.pw_name)
+        }
+    }
+
+    private static func groupName(_ gid: gid_t) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer in
+            var entry = group()
+            var result: UnsafeMutablePointer<group>?
+            guard getgrgid_r(gid, &entry, buffer.baseAddress!, buffer.count, &result) == 0, result != nil else {
+                return "\(gid)"
+            }
+            return String(cString: entry.gr_name)
+        }
     }
 
     static func sentence(_ failure: HandshakeFailure, endpoint: String) -> String {

@@ -48,6 +48,11 @@ import Testing
                 "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin + "/segue", "ping", "--endpoint",
                 d.commandEndpoint,
             ])
+        // 126/127: the loader could not reach the toolchain's runtime as that user; nothing to test.
+        guard other.status != 126, other.status != 127 else {
+            print("⚠︎ SKIPPED: the ipc permission case: segue cannot run as uid 65534 here: \(other.stderr)")
+            return
+        }
         #expect(other.status == 3)
         #expect(
             other.stderr.hasSuffix(
