@@ -106,7 +106,9 @@ import Testing
         _ = h.core.step(.housekeeping(now: h.now))
         let wake = h.core.nextWake(now: h.now, monotonic: h.timer.monotonic(), interval: nil)
         #expect(wake > h.now, "the overdue frame waits for the lease's write, which wakes the loop")
+        #expect(h.core.nextFrameDue == nil, "no frame falls due to end a turn of requests before the write")
         _ = Self.grant(pushed, in: h)
+        #expect(h.core.nextFrameDue == h.core.clock.instant(ofFrame: first), "granted, the overdue frame is due")
         var frames = Self.frames(h.advance(frames: 0))
         #expect(frames == [first])
         for _ in 0..<60 { frames += Self.frames(h.advance(frames: 1)) }

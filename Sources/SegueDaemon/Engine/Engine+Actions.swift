@@ -164,7 +164,7 @@ extension Engine {
         guard let router else { return }
         // The user id is a metadata lookup, asked only when roles are checked.
         let metadata = options.security == nil ? [] : Self.userIDMetadata
-        let due = core.nextFrameDue ?? .max
+        var due = core.nextFrameDue ?? .max
         for served in 0..<Self.requestsPerTurn {
             // Read before the request, so the check after one request costs no clock read of its own.
             let now = WallClock.now()
@@ -172,6 +172,8 @@ extension Engine {
             guard let message = try? router.receiveMessage(dontWait: true, metadata: metadata) else { return }
             let userID = options.security == nil ? nil : message.userID
             feed(.request(frames: message.frames, userID: userID, now: now))
+            // A command that starts the first animation makes a frame due.
+            if due == .max { due = core.nextFrameDue ?? .max }
         }
     }
 

@@ -180,10 +180,14 @@ final class EngineCore {
         return wake
     }
 
-    /// When the next frame falls due while something animates: requests queued past it wait for
-    /// that frame's close, so a client's heavy requests cannot hold every subscriber's ticks back.
+    /// When the next frame falls due while something animates, as `nextWake` finds it (frames held
+    /// for a lease write in flight fall due at none): requests queued past it wait for that frame's
+    /// close, so a client's heavy requests cannot hold every subscriber's ticks back.
     var nextFrameDue: Int64? {
-        fleet.active.isEmpty ? nil : clock.instant(ofFrame: fleet.closedFrame + 1)
+        guard !fleet.active.isEmpty,
+            let frame = lease.map({ $0.wakeFrame(after: fleet.closedFrame) }) ?? fleet.closedFrame + 1
+        else { return nil }
+        return clock.instant(ofFrame: frame)
     }
 
     /// The loop's time since the previous mark went to `phase` (`LoopProfile`).
