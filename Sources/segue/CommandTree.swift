@@ -244,7 +244,7 @@ enum CommandTree {
                         "begin, then one update per frame (the daemon's frame rate) moving the percent from 0 to --to "
                         + "over --over (linearly, or shaped by --curve), each with its velocity, then --then. Prints the decision. "
                         + "--completion-speed and --completion-curve need --then finish or cancel. Ctrl-C, SIGTERM or "
-                        + "SIGHUP cancels the transition and exits 128 + the signal's number.",
+                        + "SIGHUP during the gesture cancels the transition, then ends segue as the signal would.",
                     arguments: [
                         ArgumentSpec("navigator", help: "The navigator's name."),
                         ArgumentSpec(

@@ -147,6 +147,8 @@ enum GestureCommands {
                 last.requestID = client.nextID()
                 reply = try finalStep(
                     then, navigator, velocity: velocity, speed: speed, curve: curve, client, envelope: last)
+                // Let go: from here a signal ends segue as usual, `--wait` included.
+                signals.restore()
             }
         } catch {
             if let signal = signals.caught {
@@ -194,8 +196,8 @@ enum GestureCommands {
         }
     }
 
-    /// Cancels the swipe's transition after `signal` stopped it, says so, and ends with 128 + the
-    /// signal's number, as a shell reports a command the signal ended.
+    /// Cancels the swipe's transition after `signal` stopped it, says so, and then dies of the
+    /// signal, so that a shell loop around `segue swipe` stops on Ctrl-C as it would for any command.
     private static func cancelInterrupted(
         _ navigator: String, begun: CommandReply, by signal: Int32, _ client: SegueClient, envelope: CommandEnvelope
     ) throws -> Never {
@@ -208,7 +210,7 @@ enum GestureCommands {
                 "segue swipe: interrupted; could not cancel \(id) of \(navigator) (\(error.message)); it is "
                     + "cancelled after the navigator's interactionTimeout.")
         }
-        throw Exit(ExitCode(128 + signal))
+        SwipeSignals.die(of: signal)
     }
 
     /// The event that ended transition `id` (completed or cancelled), from the log after `seq`.
@@ -287,22 +289,31 @@ enum GestureCommands {
     }
 }
 
-/// SIGINT, SIGTERM and SIGHUP noted instead of ending `swipe` mid-gesture; the previous handlers come
-/// back with `restore`.
+/// SIGINT, SIGTERM and SIGHUP noted instead of ending `swipe` mid-gesture, once: a second one ends
+/// segue at once (`SA_RESETHAND`), as while the cancel it sent waits on a silent daemon. A signal
+/// ignored at start (`nohup`, a script's `&`) stays ignored. `restore` puts the previous handlers
+/// back.
 final class SwipeSignals {
     nonisolated(unsafe) private static let last = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
     private static let handled = [SIGINT, SIGTERM, SIGHUP]
-    private var previous: [sigaction] = []
+    private var previous: [(signal: Int32, action: sigaction)] = []
 
     init() {
         Self.last.pointee = 0
         for signal in Self.handled {
+            var old = sigaction()
+            sigaction(signal, nil, &old)
+            if let handler = old.__sigaction_handler.sa_handler,
+                unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            {
+                continue
+            }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { SwipeSignals.last.pointee = $0 }
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)  // 0x80000000
             sigemptyset(&action.sa_mask)
-            var old = sigaction()
-            sigaction(signal, &action, &old)
-            previous.append(old)
+            sigaction(signal, &action, nil)
+            previous.append((signal, old))
         }
     }
 
@@ -310,6 +321,21 @@ final class SwipeSignals {
     var caught: Int32? { Self.last.pointee == 0 ? nil : Self.last.pointee }
 
     func restore() {
-        for (signal, var old) in zip(Self.handled, previous) { sigaction(signal, &old, nil) }
+        for (signal, var old) in previous { sigaction(signal, &old, nil) }
+        previous = []
+    }
+
+    /// Ends the process as `signal` would have: its default action, raised again.
+    static func die(of signal: Int32) -> Never {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&action.sa_mask)
+        sigaction(signal, &action, nil)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, signal)
+        sigprocmask(SIG_UNBLOCK, &unblocked, nil)
+        raise(signal)
+        exit(128 + signal)
     }
 }
