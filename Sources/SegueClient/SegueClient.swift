@@ -155,6 +155,7 @@ public final class SegueClient {
         let command = request["cmd"]?.stringValue ?? "request"
         if endpoints.count > 1 { return try callAny(bytes, id: id, command: command) }
         let closedBefore = handshakes.closedAfterHandshake
+        let deadline = ContinuousClock.now + timeout
         var hops = 0
         var attempt = 0
         while attempt < attempts {
@@ -163,12 +164,21 @@ public final class SegueClient {
             do throws(SegueClientError) {
                 reply = try sendAndAwait(bytes, id: id, within: perAttempt)
             } catch  where error.kind == .unreachable && endpoint != endpoints[0] {
-                reply = nil
+                // A leader that a `moved` named refuses the connection now: back to the endpoint
+                // given, which names the leader since (it may lead itself) once it has seen the old
+                // one go. Not a silent attempt: asked again after a pause, until the deadline.
+                try move(to: endpoints[0])
+                hops = 0
+                if ContinuousClock.now < deadline { attempt -= 1 }
+                Self.pause(.milliseconds(50), before: deadline)
+                continue
             }
             guard let reply else {
-                // A leader that a `moved` named and that is gone now: the endpoint given knows who
-                // leads since (it may lead itself).
-                if endpoint != endpoints[0] { try move(to: endpoints[0]) }
+                // A silent leader that a `moved` named: the next attempt goes to the endpoint given.
+                if endpoint != endpoints[0], attempt < attempts {
+                    try move(to: endpoints[0])
+                    hops = 0
+                }
                 continue
             }
             if let leader = Self.movedLeader(reply), hops < Self.maxHops {
