@@ -18,7 +18,8 @@ struct DroppedReplies {
         return line(now: now)
     }
 
-    /// The line for the drops counted since the last one, once `interval` has passed.
+    /// The line for the drops counted since the last one, once `interval` has passed (at a stop,
+    /// `now: .max`: whatever is left).
     mutating func flush(now: Int64) -> String? {
         guard held > 0, let lastLine, now - lastLine >= Self.interval else { return nil }
         return line(now: now)
@@ -29,8 +30,8 @@ struct DroppedReplies {
             held = 0
             lastLine = now
         }
-        return "Dropped \(held == 1 ? "1 reply" : "\(held) replies") to a client that does not read them: its queue of "
-            + "10000 unread replies is full. The commands were applied; a client must read its replies, or keep fewer "
-            + "requests in flight."
+        return "Dropped \(held == 1 ? "1 reply" : "\(held) replies") to a connection that does not read them (behind a "
+            + "broker, every client behind it): its queue of 10000 unread replies is full. Their requests were served, "
+            + "commands among them applied; a client must read its replies, or keep fewer requests in flight."
     }
 }

@@ -25,7 +25,8 @@ struct RefusalLog {
         return "\(line) Before it, \(counted)."
     }
 
-    /// The line for the refusals counted, once `interval` has passed since the last line.
+    /// The line for the refusals counted, once `interval` has passed since the last line (at the
+    /// end, `now: .max`: whatever is left).
     mutating func flush(now: Int64) -> String? {
         guard held > 0, let lastLine, now - lastLine >= Self.interval, let counted = takeCount() else { return nil }
         self.lastLine = now

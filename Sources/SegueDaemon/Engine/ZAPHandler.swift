@@ -17,7 +17,11 @@ enum ZAPHandler {
             try? socket.setReceiveTimeout(.seconds(1))
             while true {
                 let frames: [[UInt8]]?
-                do { frames = try socket.receiveMultipart() } catch { return }  // ETERM ends it
+                do { frames = try socket.receiveMultipart() } catch {
+                    // ETERM ends it: what the flood held back is said first.
+                    if let line = refusals.flush(now: .max) { logger.warning(line) }
+                    return
+                }
                 if let frames {
                     _ = try? socket.sendMultipart(
                         reply(to: frames, clients: clients, refusals: &refusals, logger: logger))
