@@ -35,13 +35,13 @@ extension Decision {
         return events
     }
 
-    /// The velocity an `update` without one records, and ticks carry: with the client's `time` on
-    /// every point, the fit `end` measures with (batched touches keep their spacing); otherwise
+    /// The velocity an `update` without one records, and ticks carry: with the client's `time`, the
+    /// fit `end` measures with (batched touches keep their spacing); otherwise
     /// fraction per second since the last interaction. Updates that land in one frame count as one
     /// frame apart: keeping the earlier velocity instead would let a finger dragged back within a
     /// frame still fling the transition to completion.
     func estimatedVelocity(_ t: Transition, percent: Double, time: Int64?) -> Double {
-        if let time, t.samples.allSatisfy({ $0.clientTime != nil }) {
+        if let time {
             var path = t
             path.record(GestureSample(frame: frame, clientTime: time, percent: percent))
             if let fit = VelocityEstimator.estimate(path.samples, clock: state.clock) { return fit }

@@ -18,8 +18,9 @@ public struct GestureSample: Equatable, Sendable {
 ///
 /// The fit is a parabola when there are three or more points (a finger speeding up or slowing down
 /// keeps its release speed, where a straight line would report the window's average) and a line
-/// through two. Times are the clients' own when every point has one, since touches batched by a
-/// network or a run loop arrive in fewer frames than they were made in; otherwise frame instants.
+/// through two. Times are the clients' own when the newest point has one (over the points that
+/// have one), since touches batched by a network or a run loop arrive in fewer frames than they
+/// were made in; otherwise frame instants.
 enum VelocityEstimator {
     /// How far back the fit looks from the newest point.
     static let horizon = 0.1
@@ -36,14 +37,17 @@ enum VelocityEstimator {
     /// Fraction per second at the newest sample, or `nil` with fewer than two distinct times.
     static func estimate(_ samples: [GestureSample], clock: FrameClock) -> Double? {
         guard let newest = samples.last else { return nil }
-        let clientTimed = samples.allSatisfy { $0.clientTime != nil }
         var ts: [Double] = []
         var ps: [Double] = []
         for s in samples {
-            let t =
-                clientTimed
-                ? Double(s.clientTime! - newest.clientTime!) / 1e9
-                : Double(s.frame - newest.frame) / Double(clock.rate)
+            let t: Double
+            if let newestTime = newest.clientTime {
+                // A point without a time (a `begin` that gave none) has no place on the client's clock.
+                guard let time = s.clientTime else { continue }
+                t = Double(time - newestTime) / 1e9
+            } else {
+                t = Double(s.frame - newest.frame) / Double(clock.rate)
+            }
             guard t >= -horizon - 1e-9, t <= 0 else { continue }
             ts.append(t)
             ps.append(s.percent)

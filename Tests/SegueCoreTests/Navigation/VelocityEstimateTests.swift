@@ -142,10 +142,13 @@ import Testing
 
     /// What `interaction.updated` records (and ticks carry) for a client that gives times and no
     /// velocity: the fit, so 120 Hz touches batched two a frame read at the finger's speed, not half.
-    @Test func anUpdateWithTimesRecordsTheFittedVelocity() throws {
+    /// Also when the `begin` gave no time: the fit then leaves that point out.
+    @Test(arguments: [true, false])
+    func anUpdateWithTimesRecordsTheFittedVelocity(beginTimed: Bool) throws {
         var state = F.given(F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)]))
         let ns: Int64 = 1_000_000_000
-        state = F.when(state, .begin(.pop, animator: nil, geometry: GestureGeometry(time: 5 * ns)), at: 600).state
+        let begin = GestureGeometry(time: beginTimed ? 5 * ns : nil)
+        state = F.when(state, .begin(.pop, animator: nil, geometry: begin), at: 600).state
         var recorded: [Double] = []
         for i in 1...36 {
             let t = Double(i) / 120
@@ -157,6 +160,9 @@ import Testing
             if case .updated(_, _, let v, _, _)? = r.events.last?.kind { recorded.append(v) }
         }
         #expect(recorded.suffix(20).allSatisfy { abs($0 - 1.2) < 0.06 }, "\(recorded)")
+        let ended = F.when(state, .end(percent: nil, velocity: nil), at: 618)
+        let released = try #require(ended.events.last.flatMap(Self.velocity))
+        #expect(abs(released - 1.2) < 0.06, "end decides with the same fit: \(released)")
     }
 
     /// `end` with a percent records the velocity it decides with in the update it appends.
