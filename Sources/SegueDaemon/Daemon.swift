@@ -304,8 +304,8 @@ final class Reloader: Sendable {
                 reload.applied.isEmpty
                 ? "Reloaded \(file): nothing that applies live has changed."
                 : "Reloaded \(file): \(reload.applied.joined(separator: ", "))."
-            // Said at the more verbose of the two levels: a reload to `warning` still confirms itself.
-            logger.logLevel = min(logger.logLevel, reload.config.logLevel)
+            // Said whatever either level: an operator's reload confirms itself, a quieter one too.
+            logger.logLevel = min(logger.logLevel, reload.config.logLevel, .notice)
             logger.notice(applied)
             logger.logLevel = reload.config.logLevel
             status = applied
