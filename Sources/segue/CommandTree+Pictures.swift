@@ -1,6 +1,6 @@
 import SegueCommandLine
 
-/// The typed options of `timeline` and `view` (docs/cli.md, "Pictures: timeline and view"): each
+/// The typed options of `timeline` and `view` (docs/cli.md, "Pictures: `timeline` and `view`"): each
 /// declares its spelling and help for the command tree and reads its value with its type's message.
 enum PictureOptions {
     static let navigator = Option<String>("navigator", value: "name", help: "Only this navigator.")

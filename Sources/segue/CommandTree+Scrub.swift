@@ -1,6 +1,6 @@
 import SegueCommandLine
 
-/// `pause`, `seek` and `resume` (docs/cli.md, "Scrubbing"): UIViewPropertyAnimator's pauseAnimation,
+/// `pause`, `seek` and `resume` (docs/cli.md, "Commands", scrubbing): UIViewPropertyAnimator's pauseAnimation,
 /// fractionComplete and startAnimation on the transition in flight.
 extension CommandTree {
     static let scrubOwner = OptionSpec(

@@ -1,4 +1,4 @@
-/// Turning a clock-driven transition back (docs/design.md, "Reversal"): a `cancel`, or a `pop` or
+/// Turning a clock-driven transition back (docs/design.md, "Reversal and scrubbing"): a `cancel`, or a `pop` or
 /// `dismiss` of the very screen a push or present is bringing in.
 extension Decision {
     /// `transition.reversed` for `t` at this frame: where its fraction is and how fast it moves.

@@ -2,7 +2,7 @@ import Testing
 
 @testable import SegueCore
 
-/// A transition reversed mid-flight keeps its position and velocity (docs/design.md, "Reversal"):
+/// A transition reversed mid-flight keeps its position and velocity (docs/design.md, "Reversal and scrubbing"):
 /// frame by frame, no view value steps further than the animator's own largest step, and no step
 /// differs from the one before it by more than that step either.
 @Suite struct ReversalContinuityTests {
