@@ -31,7 +31,7 @@ let package = Package(
         // The wire protocol as types, both directions, with no socket code: requests, replies, topics,
         // publications, heartbeats. Shared by the daemon, the client library, the CLI and the fuzzers.
         .target(name: "SegueProtocol", dependencies: ["SegueCore"]),
-        .target(name: "SegueWire", dependencies: ["SegueCore", "SegueProtocol", "CZeroMQ"]),
+        .target(name: "SegueWire", dependencies: ["CZeroMQ"]),
         .target(name: "SeguePostgres", dependencies: ["SegueCore", "SegueStore", "CPostgres"]),
         .target(
             name: "SegueDaemon",
@@ -60,10 +60,7 @@ let package = Package(
         .executableTarget(name: "segue-store-crasher", dependencies: ["SegueStore", "SegueCore", "SeguePostgres"]),
         .executableTarget(
             name: "segue-bench",
-            dependencies: [
-                "SegueClient", "SegueStore", "SegueProtocol", "SegueWire", "CSQLite", "CZeroMQ", "SegueCommandLine",
-                "SeguePostgres",
-            ]),
+            dependencies: ["SegueCore", "SegueStore", "SegueProtocol", "SegueWire", "SegueCommandLine", "SeguePostgres"]),
 
         // The seeded generator the random-case tests share.
         .target(name: "SeededRandom", path: "Tests/SeededRandom"),
