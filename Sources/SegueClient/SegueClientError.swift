@@ -200,27 +200,28 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         return "permission denied (the socket is \(owner):\(group), mode \(mode); connecting takes \(who))"
     }
 
-    /// The names the entry's strings point at live in `buffer`: read them inside its scope.
     private static func userName(_ uid: uid_t) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer in
+        name(of: uid) { buffer, size in
             var entry = passwd()
             var result: UnsafeMutablePointer<passwd>?
-            guard getpwuid_r(uid, &entry, buffer.baseAddress!, buffer.count, &result) == 0, result != nil else {
-                return "\(uid)"
-            }
+            guard getpwuid_r(uid, &entry, buffer, size, &result) == 0, result != nil else { return nil }
             return String(cString: entry.pw_name)
         }
     }
 
     private static func groupName(_ gid: gid_t) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer in
+        name(of: gid) { buffer, size in
             var entry = group()
             var result: UnsafeMutablePointer<group>?
-            guard getgrgid_r(gid, &entry, buffer.baseAddress!, buffer.count, &result) == 0, result != nil else {
-                return "\(gid)"
-            }
+            guard getgrgid_r(gid, &entry, buffer, size, &result) == 0, result != nil else { return nil }
             return String(cString: entry.gr_name)
         }
+    }
+
+    /// A reentrant lookup's name, read inside the scope of the buffer its entry points into; the
+    /// number when there is none.
+    private static func name(of id: UInt32, _ lookup: (UnsafeMutablePointer<CChar>, Int) -> String?) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { lookup($0.baseAddress!, $0.count) } ?? "\(id)"
     }
 
     static func sentence(_ failure: HandshakeFailure, endpoint: String) -> String {

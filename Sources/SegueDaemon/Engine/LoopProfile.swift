@@ -160,37 +160,17 @@ struct LoopProfile {
 /// counts the stalls and frames skipped since the last line; the loop's housekeeping (once a
 /// second) reports what is left.
 struct StallLog {
-    static let interval: Int64 = 10_000_000_000
-
-    private var loggedAt: Int64?
-    private var stalls = 0
-    private var frames: Int64 = 0
+    private var lines = HeldBackLines()
 
     /// Notes a stall; when it is to be logged now, the stalls and frames noted since the last line
     /// (nil: not now).
     mutating func noted(frames skipped: Int64, now: Int64) -> (stalls: Int, frames: Int64)? {
-        if let loggedAt, now - loggedAt < Self.interval {
-            stalls += 1
-            frames += skipped
-            return nil
-        }
-        defer {
-            stalls = 0
-            frames = 0
-        }
-        loggedAt = now
-        return (stalls, frames)
+        lines.noted(weight: skipped, now: now).map { ($0.held, $0.weight) }
     }
 
-    /// The stalls folded since the last line, once `interval` has passed since it (housekeeping
-    /// asks): so that the last ones of a burst are reported even if no stall follows them.
+    /// The stalls folded since the last line, once `HeldBackLines.interval` has passed since it
+    /// (housekeeping asks): so that the last ones of a burst are reported even if no stall follows.
     mutating func pending(now: Int64) -> (stalls: Int, frames: Int64)? {
-        guard stalls > 0, let loggedAt, now - loggedAt >= Self.interval else { return nil }
-        defer {
-            self.loggedAt = now
-            stalls = 0
-            frames = 0
-        }
-        return (stalls, frames)
+        lines.pending(now: now).map { ($0.held, $0.weight) }
     }
 }

@@ -112,7 +112,7 @@ extension EngineCore {
     }
 
     /// Keeps the stall for `stats` and logs it: the first at once, later ones at most every
-    /// `StallLog.interval`, counted meanwhile, so an overloaded machine gets a line every few seconds
+    /// `HeldBackLines.interval`, counted meanwhile, so an overloaded machine gets a line every few seconds
     /// rather than one per frame.
     func reportStall(_ stall: LoopProfile.Stall) {
         lastStall = stall
