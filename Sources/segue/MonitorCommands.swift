@@ -131,16 +131,13 @@ enum MonitorCommands {
                 let size = Terminal.size()
                 Terminal.write("\u{1B}[H\u{1B}[2J")
                 // Each line cut to the width: one that wraps would push the screen down at each update.
-                func cut(_ line: String) -> String {
-                    line.count <= size.columns ? line : String(line.prefix(max(0, size.columns - 1))) + "…"
-                }
-                Output.line(cut(header) + "\n")
+                Output.line(header.cut(to: size.columns) + "\n")
                 // The header, a blank line, the counters in aligned columns, and the line the cursor
                 // rests on.
                 let pairs = statsPairs(reply)
                 let width = pairs.map(\.name.count).max() ?? 0
                 let lines = pairs.map { $0.name + String(repeating: " ", count: width + 2 - $0.name.count) + $0.value }
-                for line in fitted(lines, rows: size.rows - 3) { Output.line(cut(line)) }
+                for line in fitted(lines, rows: size.rows - 3) { Output.line(line.cut(to: size.columns)) }
             } else {
                 if !inv.json { Output.line("--- \(ISO8601DateFormatter().string(from: Date()))") }
                 printStats(reply, inv)

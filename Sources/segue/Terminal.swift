@@ -116,3 +116,8 @@ enum Key: Equatable {
         return keys
     }
 }
+
+extension String {
+    /// At most `width` characters: a longer string keeps `width - 1` of them and ends in "…".
+    func cut(to width: Int) -> String { count <= width ? self : String(prefix(max(0, width - 1))) + "…" }
+}

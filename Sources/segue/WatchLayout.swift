@@ -85,7 +85,7 @@ struct WatchLayout {
         }
         // A long name takes at most a third of the row, so the top of the stack stays in view.
         let room = max(12, columns / 3)
-        var first = [Piece(text: name.count > room ? String(name.prefix(room - 1)) + "…" : name, style: .bold)]
+        var first = [Piece(text: name.cut(to: room), style: .bold)]
         if row.status != "open" { first.append(Piece(text: "  \(row.status)", style: .red)) }
         first.append(Piece(text: "  rev \(row.revision)  ", style: .dim))
         first.append(Piece(text: WatchModel.stack(row.stack, modals: row.modals), elastic: true))
