@@ -9,7 +9,7 @@ import SegueCore
 /// segued refuses the file; an upgrade's "take an export first" would then break the daemon it was
 /// meant to protect. This opens only a `query_only` read connection and reads any schema version up
 /// to this build's (the events table has not changed since version 1).
-package final class EventLog: EventSequence, @unchecked Sendable {
+package final class EventLog: EventSequence, CommandSequence, @unchecked Sendable {
     package let path: String
     /// The file's schema version (`PRAGMA user_version`), left as it was.
     package let schemaVersion: Int64
@@ -38,6 +38,12 @@ package final class EventLog: EventSequence, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try reader.forEachEvent(after: seq, body)
+    }
+
+    package func commandRecords() throws(StoreError) -> [CommandRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        return try reader.commandRecords()
     }
 
     /// The log's first event (the creation of its first navigator), nil for an empty log.

@@ -5,7 +5,8 @@ import SegueCore
 ///
 /// Because export writes `EventRecord.json` with the protocol's serializer and import stores what it
 /// reads, export → import into a fresh store → export reproduces the file byte for byte. Only events
-/// travel: snapshots are derived data and command replies expire with their clients' retries.
+/// travel in the file: snapshots are derived data, and the stored command ids are not in it (`segue
+/// migrate` copies them store to store, `CommandRecord`).
 /// A log read in seq order: what an export needs, from a store or from a read-only `EventLog`.
 package protocol EventSequence {
     func forEachEvent(after seq: Int64, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
@@ -53,14 +54,14 @@ extension EventSequence {
 }
 
 extension EventStore {
-    /// Appends the events of the JSON Lines file at `path`, all or none, in one transaction; returns
-    /// the count.
+    /// Appends the events of the JSON Lines file at `path`, and `commands` with them, all or none, in
+    /// one transaction; returns the count of events.
     ///
     /// The file must continue this log: its first seq is `lastSeq + 1` (1 for a fresh store), seqs
     /// are gapless, and every navigator's revisions continue from its last stored one. The first
     /// line that breaks a rule (or is not an event) is reported with its 1-based line number.
     @discardableResult
-    package func importJSONLines(from path: String) throws(StoreError) -> Int {
+    package func importJSONLines(from path: String, commands: [CommandRecord]) throws(StoreError) -> Int {
         let events = try Self.readJSONLines(from: path)
         return try withWriter { writer throws(StoreError) in
             try Self.checkContinuity(events, after: writer.lastSeq) { navigator throws(StoreError) in
@@ -71,11 +72,20 @@ extension EventStore {
                     return statement.int64(at: 0)
                 }
             }
-            guard !events.isEmpty else { return 0 }
-            let results = writer.commit([AppendUnit(events: events.map(\.event))])
-            try results[0].get()
-            return events.count
+            return try Self.commitImport(events, commands: commands) { units in writer.commit(units) }
         }
+    }
+
+    /// Commits an import's `events` and `commands` through `commit` (one transaction); returns the
+    /// count of events.
+    package static func commitImport(
+        _ events: [(line: Int, event: EventRecord)], commands: [CommandRecord],
+        _ commit: ([AppendUnit]) -> [Result<Void, StoreError>]
+    ) throws(StoreError) -> Int {
+        guard !events.isEmpty || !commands.isEmpty else { return 0 }
+        let units = try AppendUnit.units(of: events.map(\.event), commands: commands)
+        for result in commit(units) { try result.get() }
+        return events.count
     }
 
     /// The events of the JSON Lines file at `path`, each with its 1-based line number.

@@ -23,7 +23,7 @@ package enum StoreKind: String, Sendable, CaseIterable {
 /// backend does in-process (SQLite's WAL checkpoints, which PostgreSQL's server runs itself) keeps its
 /// place with a default that does nothing and counts nothing, rather than a refinement callers would
 /// have to cast to: a daemon calls `checkpointIfDue()` after every inline commit, whichever the backend.
-package protocol EventStoring: AnyObject, Sendable, EventSequence {
+package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequence {
     /// What `commandIDs()` returns: a walk over every stored command id on a connection of its own.
     associatedtype CommandIDs: CommandIDWalking
 
@@ -94,8 +94,10 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence {
     /// The database's own check of the log, findings as sentences; empty when it is sound.
     func integrityCheck() throws(StoreError) -> [String]
     func commandIDs() throws(StoreError) -> CommandIDs
-    /// Appends the events of a JSON Lines export, all or none, in one transaction; returns the count.
-    @discardableResult func importJSONLines(from path: String) throws(StoreError) -> Int
+    /// Appends the events of a JSON Lines export, and `commands` with them (rows read from another
+    /// log's `commandRecords`, as `segue migrate` copies them), all or none, in one transaction;
+    /// returns the count of events.
+    @discardableResult func importJSONLines(from path: String, commands: [CommandRecord]) throws(StoreError) -> Int
 
     /// How the store checkpointed its WAL since open, for `stats`; all zeros where the database
     /// server checkpoints its own log (`kind` tells which).
@@ -116,6 +118,12 @@ extension EventStoring {
     }
 
     package func reply(forCommand id: String) throws(StoreError) -> JSON? { try command(id)?.reply }
+
+    /// Appends the events of a JSON Lines export, all or none; returns the count.
+    @discardableResult
+    package func importJSONLines(from path: String) throws(StoreError) -> Int {
+        try importJSONLines(from: path, commands: [])
+    }
 
     /// `submit` for callers that can block: waits until `unit` is stored (or failed).
     package func append(_ unit: AppendUnit) throws(StoreError) {

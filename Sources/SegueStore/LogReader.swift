@@ -72,6 +72,22 @@ package final class LogReader {
         return any ? last : nil
     }
 
+    /// Every row of `commands`, in id order (bytewise: the key's order).
+    func commandRecords() throws(StoreError) -> [CommandRecord] {
+        let statement = try statement("SELECT id, navigator, seq, reply, fingerprint FROM commands ORDER BY id")
+        defer { statement.reset() }
+        var records: [CommandRecord] = []
+        while try statement.step() {
+            let reply = try statement.text(at: 3).map { text throws(StoreError) in try StoreJSON.decode(text) }
+            records.append(
+                CommandRecord(
+                    id: statement.text(at: 0) ?? "", navigator: statement.text(at: 1),
+                    seq: statement.isNull(at: 2) ? nil : statement.int64(at: 2), reply: reply,
+                    fingerprint: statement.isNull(at: 4) ? nil : UInt64(bitPattern: statement.int64(at: 4))))
+        }
+        return records
+    }
+
     package func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord] {
         let statement: Statement
         if let navigator {

@@ -5,7 +5,7 @@ import SeguePostgres
 import SegueStore
 
 /// A stored log opened for reading: a data dir's `EventLog` or a PostgreSQL database's.
-protocol ReadableLog: EventSequence {
+protocol ReadableLog: EventSequence, CommandSequence {
     func integrityCheck() throws(StoreError) -> [String]
 }
 

@@ -8,8 +8,10 @@ import SegueStore
 ///
 /// Export, then import with the continuity checks `import` makes, then the target's export compared
 /// with the source's byte for byte: a copy that differs in anything is reported, never kept silently.
-/// Snapshots are not copied: the daemon folds the log at its first start on the target and writes
-/// its checkpoints from there.
+/// The stored command ids and their replies go in the same transaction as the events, and are
+/// compared too: a client retrying a command applied before the move gets its first reply, not a
+/// second application. Snapshots are not copied: the daemon folds the log at its first start on the
+/// target and writes its checkpoints from there.
 enum MigrateCommand {
     static let configuration = CommandConfiguration(
         name: "migrate", abstract: "Copy a log exactly into an empty log on the other backend.",
@@ -17,8 +19,10 @@ enum MigrateCommand {
             "FROM and TO are data dirs or postgresql:// URLs (no password in them: libpq reads it from "
             + "PGPASSFILE or ~/.pgpass). The source is only read, so a daemon may still run on it, but stop it "
             + "first to copy everything. The target must hold no events and no segued may run on it. Events "
-            + "are exported, checked as import checks them, appended in one transaction, and the target's "
-            + "export compared with the source's byte for byte (status 1 if they differ).",
+            + "are exported, checked as import checks them, and appended in one transaction with the stored "
+            + "command ids and replies (so retries of earlier commands are still answered, not applied again); "
+            + "then the target's export is compared with the source's byte for byte, and its command ids with "
+            + "the source's (status 1 if they differ).",
         options: [
             OptionSpec("from", value: "dir|url", completion: .directory, help: "The log to copy."),
             OptionSpec("to", value: "dir|url", completion: .directory, help: "An empty log to copy it into."),
@@ -42,7 +46,15 @@ enum MigrateCommand {
         var progress = Progress("migrate: exporting \(from)")
         progress.update(0)
         let count: Int
-        do { count = try source.exportJSONLines(to: exported) } catch { throw IOFailure(error.message) }
+        let commands: [CommandRecord]
+        do {
+            count = try source.exportJSONLines(to: exported)
+            // Read after the events: a segued still writing the source may have stored more since, and
+            // only the ids of copied events come along.
+            commands = try source.commandRecords().filter { ($0.seq ?? 0) <= Int64(count) }
+        } catch {
+            throw IOFailure(error.message)
+        }
         progress.finish()
 
         let target = try WritableLog(to)
@@ -57,12 +69,19 @@ enum MigrateCommand {
                     + "Give a new database or data dir.")
         }
         let incoming = try LogSource.events(exported)
-        guard let outcome = try StoreCommands.append(incoming, from: exported, to: target, inv) else { return }
+        guard let outcome = try StoreCommands.append(incoming, from: exported, to: target, commands: commands, inv)
+        else { return }
         copied = true
 
         progress = Progress("migrate: comparing \(to)'s export with \(from)'s")
         progress.update(0)
-        do { try target.store.exportJSONLines(to: readBack) } catch { throw IOFailure(error.message) }
+        let copiedCommands: [CommandRecord]
+        do {
+            try target.store.exportJSONLines(to: readBack)
+            copiedCommands = try target.store.commandRecords()
+        } catch {
+            throw IOFailure(error.message)
+        }
         progress.finish()
         guard FileManager.default.contentsEqual(atPath: exported, andPath: readBack) else {
             throw Refusal(
@@ -70,12 +89,19 @@ enum MigrateCommand {
                 "The copy in \(to) does not export byte for byte as \(from) does; check it with segue verify and "
                     + "do not use it.")
         }
+        guard copiedCommands == commands else {
+            throw Refusal(
+                .internal,
+                "The copy in \(to) does not hold the command ids \(from) holds (\(copiedCommands.count) against "
+                    + "\(commands.count)); do not use it.")
+        }
         inv.print(
             [
-                "copied": .int(outcome.count), "seq": .int(target.store.lastSeq), "from": .string(from),
-                "to": .string(to),
+                "copied": .int(outcome.count), "commands": .int(commands.count), "seq": .int(target.store.lastSeq),
+                "from": .string(from), "to": .string(to),
             ],
-            "Copied \(count.counted("event")) from \(from) to \(to); its export is byte-identical.")
+            "Copied \(count.counted("event")) and \(commands.count.counted("command id")) from \(from) to \(to); "
+                + "its export is byte-identical.")
     }
 
     static func temporaryFile(_ name: String) -> String {

@@ -64,9 +64,10 @@ enum StoreCommands {
 
     /// Checks the log followed by `incoming` (read from `file`) as `verify` would, then appends the
     /// file in one transaction. Reports the problems and returns nil when there are any.
-    static func append(_ incoming: [EventRecord], from file: String, to target: WritableLog, _ inv: Invocation)
-        throws -> (count: Int, before: Int64)?
-    {
+    static func append(
+        _ incoming: [EventRecord], from file: String, to target: WritableLog, commands: [CommandRecord] = [],
+        _ inv: Invocation
+    ) throws -> (count: Int, before: Int64)? {
         let store = target.store
         var checker = LogChecker()
         var progress = Progress("import: checking the \(target.noun)'s event", total: Int(store.lastSeq))
@@ -106,7 +107,7 @@ enum StoreCommands {
                 navigators: checker.navigators, inv)
             return nil
         }
-        do { return (try store.importJSONLines(from: file), Int64(existing)) } catch {
+        do { return (try store.importJSONLines(from: file, commands: commands), Int64(existing)) } catch {
             if error.kind == .io { throw IOFailure(error.message) }
             throw Refusal(error.code, error.message)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SegueCore
 import Testing
 
 /// `segue migrate` and the store commands on a PostgreSQL URL (docs/cli.md, `segue migrate`): a log
@@ -63,6 +64,41 @@ import Testing
 
         let verify = try Cli.run(["verify", "--data-dir", url])
         #expect(verify.status == 0 && verify.stdout.contains(": ok, "), "\(verify.stdout)\(verify.stderr)")
+    }
+
+    /// The stored command ids travel with the events, both ways: a client retrying a command applied
+    /// before the move gets the reply it got then, and nothing is applied a second time.
+    @Test func aMigratedLogAnswersRetriesOfEarlierCommands() throws {
+        let daemon = try DaemonProcess(store: .sqlite)
+        let c = try TestClient(endpoint: daemon.commandEndpoint)
+        let push: JSON = ["cmd": "push", "id": "p1", "navigator": "m", "screen": "A", "animated": false]
+        let present: JSON = ["cmd": "present", "id": "p2", "navigator": "m", "screen": "S", "animated": false]
+        try c.ok(["cmd": "create", "id": "c1", "navigator": "m", "root": "Home"])
+        let replies = [try c.ok(push), try c.ok(present)]
+        let seq = try c.lastSeq()
+        #expect(daemon.stop() == 0)
+
+        let url = try StoreBackend.newDatabase()
+        let back = DaemonProcess.temporaryDirectory() + "/back"
+        let there = try Cli.run(["migrate", "--from", daemon.dataDir, "--to", url])
+        #expect(there.status == 0, "\(there.stderr)")
+        #expect(there.stdout.contains("and 3 command ids"), "\(there.stdout)")
+        let home = try Cli.run(["migrate", "--from", url, "--to", back, "--json"])
+        #expect(home.status == 0, "\(home.stderr)")
+        #expect(home.stdout.contains("\"commands\":3"), "\(home.stdout)")
+
+        for copy in [
+            try DaemonProcess(store: .sqlite, arguments: ["--store-url", url]),
+            try DaemonProcess(dataDir: back, store: .sqlite),
+        ] {
+            let client = try TestClient(endpoint: copy.commandEndpoint)
+            #expect(try client.ok(push) == replies[0], "\(copy.logLocation)")
+            #expect(try client.ok(present) == replies[1], "\(copy.logLocation)")
+            #expect(try client.lastSeq() == seq, "a retry appends nothing (\(copy.logLocation))")
+            // A different request under a used id is still refused: the fingerprint came along too.
+            try client.fails(["cmd": "push", "id": "p1", "navigator": "m", "screen": "B"], .invalidArgument)
+            #expect(copy.stop() == 0)
+        }
     }
 
     /// import onto a PostgreSQL log checks continuity as on a data dir: the same export twice is refused.

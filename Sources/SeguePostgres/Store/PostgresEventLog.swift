@@ -4,7 +4,7 @@ import SegueStore
 /// A PostgreSQL log opened for reading only, as `segue export`, `verify` and `replay` read it: a
 /// read-only session, no schema created or migrated and no writer lock, so it is safe beside the
 /// segued that writes the log (SQLite's `EventLog`).
-package final class PostgresEventLog: EventSequence {
+package final class PostgresEventLog: EventSequence, CommandSequence {
     package let settings: ConnectionSettings
     private let reader: PostgresLogReader
 
@@ -42,6 +42,8 @@ package final class PostgresEventLog: EventSequence {
     {
         try reader.forEachEvent(after: seq, body)
     }
+
+    package func commandRecords() throws(StoreError) -> [CommandRecord] { try reader.commandRecords() }
 
     /// The log's first event (the creation of its first navigator), nil for an empty log.
     package func firstEvent() throws(StoreError) -> EventRecord? {

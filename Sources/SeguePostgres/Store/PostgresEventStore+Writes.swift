@@ -149,10 +149,11 @@ extension PostgresEventStore {
         }
     }
 
-    /// Appends the events of the JSON Lines file at `path`, all or none, in one transaction; returns
-    /// the count. The same rules as `EventStore.importJSONLines`: the file continues this log.
+    /// Appends the events of the JSON Lines file at `path`, and `commands` with them, all or none, in
+    /// one transaction; returns the count of events. The same rules as `EventStore.importJSONLines`:
+    /// the file continues this log.
     @discardableResult
-    package func importJSONLines(from path: String) throws(StoreError) -> Int {
+    package func importJSONLines(from path: String, commands: [CommandRecord]) throws(StoreError) -> Int {
         let events = try EventStore.readJSONLines(from: path)
         return try withWriter { writer throws(StoreError) in
             try writer.withSession { session throws(StoreError) in
@@ -160,10 +161,7 @@ extension PostgresEventStore {
                     try writer.lastRevisions([navigator], session)[navigator] ?? 0
                 }
             }
-            guard !events.isEmpty else { return 0 }
-            let results = writer.commit([AppendUnit(events: events.map(\.event))])
-            try results[0].get()
-            return events.count
+            return try EventStore.commitImport(events, commands: commands) { units in writer.commit(units[...]) }
         }
     }
 }

@@ -109,6 +109,10 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         try read { reader throws(StoreError) in try reader.command(id) }
     }
 
+    package func commandRecords() throws(StoreError) -> [CommandRecord] {
+        try read { reader throws(StoreError) in try reader.commandRecords() }
+    }
+
     package func events(after seq: Int64, navigator: String? = nil, limit: Int = .max) throws(StoreError)
         -> [EventRecord]
     {

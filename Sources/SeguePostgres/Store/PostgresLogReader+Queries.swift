@@ -48,6 +48,27 @@ extension PostgresLogReader {
         }
     }
 
+    /// Every row of `commands`, in id order (bytewise: `bytea`'s order, as SQLite's key).
+    func commandRecords() throws(StoreError) -> [CommandRecord] {
+        try withConnection { connection throws(PostgresError) -> [CommandRecord] in
+            let result = try connection.query("SELECT id, navigator, seq, reply, fingerprint FROM commands ORDER BY id")
+            return try (0..<result.rowCount).map { row throws(PostgresError) in
+                let id = try result.withBytes(row, 0) { String(decoding: $0, as: UTF8.self) }
+                let reply = try result.string(row, 3).map { text throws(PostgresError) in
+                    guard let json = try? StoreJSON.decode(text) else {
+                        throw PostgresError(
+                            sqlState: SQLState.invalidBinaryRepresentation,
+                            message: "The stored reply of command \"\(id)\" is not valid JSON.")
+                    }
+                    return json
+                }
+                return CommandRecord(
+                    id: id, navigator: try result.string(row, 1), seq: try result.int64(row, 2), reply: reply,
+                    fingerprint: try result.int64(row, 4).map { UInt64(bitPattern: $0) })
+            }
+        }
+    }
+
     func events(after seq: Int64, navigator: String?, limit: Int) throws(StoreError) -> [EventRecord] {
         var parameters = PostgresParameters()
         if let navigator { parameters.append(navigator) }

@@ -1,0 +1,73 @@
+import Foundation
+import SegueCore
+import Testing
+
+@testable import SegueStore
+
+/// The stored command ids as `segue migrate` copies them: read whole, imported with the events in
+/// one transaction, and stored again as they were.
+@Suite struct CommandRecordTests {
+    @Test(arguments: JSONLinesTests.copies)
+    func importWithCommandsStoresEveryRowAsItWas(from: Backend, to: Backend) throws {
+        let place = try LogPlace(from)
+        var numberer = Numberer()
+        let source = try place.open()
+        for round in 0..<12 {
+            var unit = numberer.unit(
+                round % 2 == 0 ? "main" : "side", count: 1 + round % 3,
+                commandID: round % 4 == 3 ? nil : "c\(round)", reply: ["ok": true, "round": .int(Int64(round))])
+            unit.fingerprint = round % 5 == 0 ? nil : UInt64.max - UInt64(round)
+            try source.append(unit)
+        }
+        // A command that appended nothing: its row has no seq.
+        try source.append(AppendUnit(events: [], commandID: "empty", navigator: "main", reply: ["ok": true]))
+        try source.append(numberer.unit("main"))  // a clock-decided event after the last command
+        let file = place.directory.file("log.jsonl")
+        try source.exportJSONLines(to: file)
+        let commands = try source.commandRecords()
+        #expect(commands.count == 10)
+        #expect(commands.map(\.id) == commands.map(\.id).sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) })
+        #expect(commands.first { $0.id == "empty" }?.seq == nil)
+
+        let target = try LogPlace(to)
+        let copy = try target.open()
+        #expect(try copy.importJSONLines(from: file, commands: commands) == Int(numberer.seq))
+        #expect(try copy.commandRecords() == commands)
+        #expect(try copy.allEvents() == source.allEvents())
+        #expect(try copy.command("c4") == source.command("c4"))
+    }
+
+    static func event(_ seq: Int64) -> EventRecord {
+        EventRecord(
+            seq: seq, navigator: "m", revision: seq, type: "screen.pushed", version: 1, frame: 0, time: 0,
+            command: nil, data: [:])
+    }
+
+    static func command(_ id: String, _ seq: Int64?) -> CommandRecord {
+        CommandRecord(id: id, navigator: "m", seq: seq, reply: ["ok": true], fingerprint: nil)
+    }
+
+    /// Each row: the commands, then each unit's seqs and id, or the refusal's words.
+    static let cuts: [(commands: [CommandRecord], units: [(seqs: [Int64], id: String?)]?, refusal: String?)] = [
+        ([], [([1, 2, 3, 4], nil)], nil),
+        ([command("a", 2)], [([1, 2], "a"), ([3, 4], nil)], nil),
+        ([command("b", 4), command("a", 1)], [([1], "a"), ([2, 3, 4], "b")], nil),
+        ([command("z", nil), command("a", 4)], [([], "z"), ([1, 2, 3, 4], "a")], nil),
+        ([command("a", 2), command("b", 2)], nil, "both end at seq 2"),
+        ([command("a", 9)], nil, "ends at seq 9, which is not an event of the log"),
+    ]
+
+    @Test(arguments: cuts.indices)
+    func unitsEndWhereTheirCommandsEnded(index: Int) throws {
+        let (commands, expected, refusal) = Self.cuts[index]
+        let events = (1...4).map(Self.event)
+        do {
+            let units = try AppendUnit.units(of: events, commands: commands)
+            #expect(refusal == nil)
+            #expect(units.map { $0.events.map(\.seq) } == expected?.map(\.seqs))
+            #expect(units.map(\.commandID) == expected?.map(\.id))
+        } catch {
+            #expect(refusal.map { error.message.contains($0) } == true, "\(error.message)")
+        }
+    }
+}
