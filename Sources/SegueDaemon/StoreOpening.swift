@@ -143,7 +143,14 @@ enum StoreOpening {
         switch config.store {
         case .sqlite:
             let path = (config.dataDir as NSString).appendingPathComponent("segue.db")
-            first = FileManager.default.fileExists(atPath: path) ? try EventLog(path: path).firstEvent() : nil
+            let log = FileManager.default.fileExists(atPath: path) ? try EventLog(path: path) : nil
+            if let log, log.schemaVersion < Schema.currentVersion {
+                check.summary =
+                    "SQLite at \(path): schema version \(log.schemaVersion); segued migrates it to "
+                    + "\(Schema.currentVersion) at its next start (in place, in milliseconds), after which an older "
+                    + "segued refuses the file: copy the data dir first to keep a way back"
+            }
+            first = try log?.firstEvent()
         case .postgres(let conninfo):
             let settings = try ConnectionSettings(conninfo: conninfo)
             let schema = try PostgresStoreCheck(settings: settings)

@@ -71,7 +71,7 @@ package enum Schema {
         """,
     ]
 
-    static var currentVersion: Int64 { Int64(migrations.count) }
+    package static var currentVersion: Int64 { Int64(migrations.count) }
 
     /// Refuses a file that holds tables but no schema version: another program's database, to which
     /// segued adds no tables of its own (an empty file becomes a log).

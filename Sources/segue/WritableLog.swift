@@ -16,7 +16,10 @@ final class WritableLog {
     init(_ place: String) throws {
         self.place = place
         if LogSource.isStoreURL(place) {
-            do { store = try PostgresEventStore(conninfo: place) } catch { throw IOFailure(error.message) }
+            let opened: PostgresEventStore
+            do { opened = try PostgresEventStore(conninfo: place) } catch { throw IOFailure(error.message) }
+            store = opened
+            if let migration = opened.migration { Self.report(migration, of: opened.location) }
             created = false
             createdDirectory = false
             return
@@ -27,10 +30,21 @@ final class WritableLog {
         do { try FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true) } catch {
             throw IOFailure("Cannot create the data dir \(place): \(IOFailure.reason(error)).")
         }
-        do { store = try EventStore(path: path) } catch {
+        let opened: EventStore
+        do { opened = try EventStore(path: path) } catch {
             Self.remove(place, directory: createdDirectory, log: created)
             throw IOFailure("Cannot open \(path): \(error.message)")
         }
+        store = opened
+        if let migration = opened.migration { Self.report(migration, of: path) }
+    }
+
+    /// A schema migration the opening ran said on stderr: an older segued refuses the file from now
+    /// on, which whoever imports into an old data dir must know.
+    private static func report(_ migration: SchemaMigration, of path: String) {
+        Output.error(
+            "Migrated \(path) from schema version \(migration.from) to \(migration.to) (an older segued "
+                + "refuses it from now on).")
     }
 
     /// What the log is called in messages: "data dir" or "database".

@@ -641,6 +641,25 @@ import Testing
         #expect(try sqlite("PRAGMA user_version;") == "1", "no reading tool migrated the store")
         #expect(try sqlite("SELECT COUNT(*) FROM pragma_table_info('commands') WHERE name = 'fingerprint';") == "0")
         #expect(try sqlite("SELECT name FROM sqlite_master WHERE name = 'events_command';") == "events_command")
+
+        // --check-config says what the next start will do to it, and leaves it as it was too.
+        let check = try Reliability.run(DaemonProcess.binary("segued"), ["--check-config", "--data-dir", d.dataDir])
+        #expect(check.status == 0, "\(check.output)")
+        #expect(
+            check.output.contains(
+                "segued: store: SQLite at \(database): schema version 1; segued migrates it to 4 at its next start"),
+            "\(check.output)")
+        #expect(try sqlite("PRAGMA user_version;") == "1")
+        // import writes, and so migrates: it says so, refused or not.
+        let export = d.dataDir + "/log.jsonl"
+        #expect(try Cli.run(["export", "--data-dir", d.logLocation, "-o", export]).status == 0)
+        let repeated = try Cli.run(["import", "--data-dir", d.logLocation, export])
+        #expect(repeated.status == 1)
+        #expect(
+            repeated.stderr.hasPrefix(
+                "Migrated \(database) from schema version 1 to 4 (an older segued refuses it from now on).\n"),
+            "\(repeated.stderr)")
+        #expect(try sqlite("PRAGMA user_version;") == "4")
     }
 
     @Test func keygenWritesASecretOnlyTheOwnerReads() throws {
