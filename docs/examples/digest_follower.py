@@ -4,12 +4,17 @@
 Usage: python3 digest_follower.py [--command tcp://127.0.0.1:7400] [--publish tcp://127.0.0.1:7401]
                                   [--drive NAVIGATOR] [--corrupt-after SEQ] [--seconds N]
 
-Folds each `event/` into what a frontend shows (stack and modals, ids and routes), recomputes the
+Folds every event into what a frontend shows (stack and modals, ids and routes), recomputes the
 digest of docs/protocol.md, "State digests", and compares it with the event's `digest`, with every
-final tick's, and with each heartbeat's fleet digest. `--drive` sends a session of commands to a new
-navigator first (a test runs it so); `--corrupt-after SEQ` also runs a second frontend whose fold is
-damaged right after event SEQ, which must notice at the next event. Prints a JSON summary and exits 0
-when the honest frontend agreed with the daemon everywhere.
+final tick's, and with each heartbeat's fleet digest. It joins as docs/protocol.md, "Late joiners",
+says for a global view, but takes the log before it from `history` (every event from seq 1) rather
+than from snapshots: then it has folded every navigator, those created before it started included,
+and the fleet digest is comparable once its seq cursor reaches a heartbeat's `seq`. Every event
+moves the cursor, also one it drops because `history` gave it already; a gap, or a heartbeat past
+the cursor, is filled from `history`. It does not follow a daemon restart. `--drive` sends a
+session of commands to a new navigator first (a test runs it so); `--corrupt-after SEQ` also runs a
+second frontend whose fold is damaged right after event SEQ, which must notice at the next event.
+Prints a JSON summary and exits 0 when the honest frontend agreed with the daemon everywhere.
 """
 import argparse
 import hashlib
@@ -63,14 +68,12 @@ class Frontend:
     def __init__(self):
         self.folds = {}
         self.by_revision = {}
-        self.last_seq = 0
         self.checked = {"events": 0, "finalTicks": 0, "heartbeats": 0}
         self.mismatches = []
 
     def event(self, event):
         fold = self.folds.setdefault(event["navigator"], Fold(event["navigator"]))
         fold.apply(event)
-        self.last_seq = event["seq"]
         mine = fold.digest()
         self.by_revision[(fold.name, fold.revision)] = mine
         self.compare("events", mine, event["digest"], seq=event["seq"], type=event["type"])
@@ -83,8 +86,8 @@ class Frontend:
         self.compare("finalTicks", mine, tick["digest"], frame=tick["frame"], revision=tick["revision"])
 
     def heartbeat(self, heartbeat):
-        # The fleet digest is as of the heartbeat's seq: comparable once this frontend is there too.
-        if heartbeat.get("digest") is None or heartbeat["seq"] != self.last_seq:
+        """Only for a heartbeat whose `seq` is the last event folded: its fleet digest is as of that seq."""
+        if heartbeat.get("digest") is None:
             return
         total = sum(int(fold.digest()[:16], 16) for fold in self.folds.values()) % 2**64
         self.compare("heartbeats", format(total, "016x"), heartbeat["digest"], seq=heartbeat["seq"])
@@ -158,7 +161,29 @@ def main():
     honest = Frontend()
     damaged = Frontend() if args.corrupt_after is not None else None
     frontends = [f for f in (honest, damaged) if f is not None]
+    driver = Driver(context, args.command)
+    cursor = 0  # the seq of the last event folded: every event up to it is folded, none after
     finals = 0
+
+    def fold(event):
+        nonlocal cursor
+        for frontend in frontends:
+            frontend.event(json.loads(json.dumps(event)))  # each frontend folds its own copy
+        cursor = event["seq"]
+        if damaged is not None and event["seq"] == args.corrupt_after:
+            # A frontend that got one screen wrong: the route of its top screen.
+            damaged_fold = damaged.folds[event["navigator"]]
+            top = damaged_fold.modals[-1] if damaged_fold.modals else damaged_fold.stack[-1]
+            top["name"] = top["name"] + "X"
+
+    def catch_up():
+        """Folds the events after the cursor from `history`, up to the end of the log."""
+        while True:
+            page = driver.call("history", after=cursor, limit=1000)
+            for event in page["events"]:
+                fold(event)
+            if not page["more"]:
+                return
 
     def receive(timeout):
         """Handles one publication; False when none came within `timeout` seconds."""
@@ -167,43 +192,51 @@ def main():
             return False
         topic, raw = feed.recv_multipart()
         topic = topic.decode("utf-8")
-        for frontend in frontends:
-            body = json.loads(raw)  # each frontend folds its own copy
-            if topic.startswith("event/"):
-                frontend.event(body)
-            elif topic.startswith("tick/"):
+        body = json.loads(raw)
+        if topic.startswith("event/"):
+            if body["seq"] > cursor + 1:
+                catch_up()  # events were lost: the gap, and this one, come from history
+            if body["seq"] == cursor + 1:
+                fold(body)
+            # An event at or below the cursor is folded already (history gave it first).
+        elif topic.startswith("tick/"):
+            known = honest.folds.get(body["navigator"])
+            if known is None or known.revision < body["revision"]:
+                catch_up()  # the tick is ahead of the events folded: some were lost
+            for frontend in frontends:
                 frontend.tick(body)
-            else:
-                frontend.heartbeat(body)
-        if topic.startswith("event/") and damaged is not None and body["seq"] == args.corrupt_after:
-            # A frontend that got one screen wrong: the route of its top screen.
-            fold = damaged.folds[body["navigator"]]
-            top = fold.modals[-1] if fold.modals else fold.stack[-1]
-            top["name"] = top["name"] + "X"
-        if topic.startswith("tick/") and body["final"]:
-            finals += 1
+            if body["final"]:
+                finals += 1
+        elif topic == "hb/":
+            if body["seq"] > cursor:
+                catch_up()  # events up to its seq were published before it: these were lost
+            if body["seq"] == cursor:
+                for frontend in frontends:
+                    frontend.heartbeat(body)
+            # A heartbeat below the cursor waited in the queue behind a history page that went further.
         return True
 
-    # A heartbeat first: then the subscriptions are in place (ZeroMQ's slow joiner).
+    # A heartbeat first: then the subscriptions are in place (ZeroMQ's slow joiner). Then the log
+    # so far: every event published from now on is either in it or after it.
     while True:
         if not feed.poll(5000):
             raise TimeoutError("no heartbeat within 5 s; is segued running?")
         topic, _ = feed.recv_multipart()
         if topic == b"hb/":
             break
+    catch_up()
 
     if args.drive:
-        driver = Driver(context, args.command)
         for request, wait in session(args.drive):
             before = finals
             driver.call(navigator=args.drive, **request)
             deadline = time.monotonic() + 5
             while wait == "final" and finals == before and time.monotonic() < deadline:
                 receive(0.1)
-        driver.socket.close()
     end = time.monotonic() + args.seconds
     while time.monotonic() < end:
         receive(0.05)
+    driver.socket.close()
     feed.close()
     context.term()
 
