@@ -34,6 +34,12 @@ class Client:
         self.feed.setsockopt(zmq.LINGER, 0)
         self.feed.connect(publish)
         self.timeout = timeout
+        self.navigator = None  # the navigator followed, once subscribed
+        self.instance = None  # the run of segued this client follows, from ping
+        self.seq = 0  # the seq of the navigator's last event received
+        self.revision = 0  # and its revision
+        self.known = 0  # how far the log is known: that event, or a heartbeat already looked into
+        self.backlog = []  # events read back with history, to hand out before the feed's
 
     def call(self, cmd, **arguments):
         """Sends one request (one frame of JSON) and returns the reply, raising SegueError on ok: false."""
@@ -45,24 +51,65 @@ class Client:
         assert reply["id"] == request["id"], "a DEALER gets its replies in request order"
         if not reply["ok"]:
             raise SegueError(reply["error"]["code"], reply["error"]["message"])
+        if cmd == "ping":
+            self.instance = reply["instance"]
         return reply
 
-    def subscribe(self, *topics):
-        """Subscribes, then waits for a heartbeat: once one arrives, every earlier subscription is in place
-        (ZeroMQ's slow joiner: messages published before a subscription reaches the daemon are not sent)."""
-        for topic in topics:
+    def subscribe(self, navigator):
+        """Subscribes to the navigator's events and ticks and to heartbeats, then waits for a heartbeat:
+        once one arrives, every earlier subscription is in place (ZeroMQ's slow joiner: messages
+        published before a subscription reaches the daemon are not sent). `hb/` stays subscribed."""
+        self.navigator = navigator
+        for topic in (f"event/{navigator}/", f"tick/{navigator}/", "hb/"):
             self.feed.setsockopt_string(zmq.SUBSCRIBE, topic)
-        self.feed.setsockopt_string(zmq.SUBSCRIBE, "hb/")
-        while self.receive()[0] != "hb/":
+        while self.next_message()[0] != "hb/":
             pass
-        self.feed.setsockopt_string(zmq.UNSUBSCRIBE, "hb/")
 
-    def receive(self):
-        """The next published message as (topic, body)."""
+    def next_message(self):
         if not self.feed.poll(int(self.timeout * 1000)):
             raise TimeoutError(f"nothing published within {self.timeout} s")
         topic, body = self.feed.recv_multipart()
         return topic.decode("utf-8"), json.loads(body)
+
+    def receive(self):
+        """The navigator's next event or tick as (topic, body); events in order, none twice. Heartbeats
+        are checked here (docs/protocol.md, "Late joiners"): another `instance` means segued restarted
+        (start over as a late joiner); a `seq` past the last event received means events were lost."""
+        while True:
+            if self.backlog:
+                return "event/", self.backlog.pop(0)
+            topic, body = self.next_message()
+            if topic == "hb/":
+                self.heartbeat(body)
+            elif topic.startswith("tick/"):
+                return topic, body
+            elif body["seq"] <= self.seq:
+                pass  # history gave it already
+            elif body["revision"] > self.revision + 1:
+                self.catch_up()  # a revision was skipped: read the gap, and this event, back
+            else:
+                self.seq, self.revision = body["seq"], body["revision"]
+                self.known = max(self.known, self.seq)
+                return topic, body
+
+    def heartbeat(self, heartbeat):
+        assert heartbeat["instance"] == self.instance, "segued restarted: start over as a late joiner"
+        if heartbeat["seq"] > self.known:
+            # Every event up to its seq was published before it, so events were lost, or moved other
+            # navigators: it cannot say whose, so ask, once per heartbeat.
+            self.catch_up()
+            self.known = max(self.known, heartbeat["seq"])
+
+    def catch_up(self):
+        """Reads the navigator's events after the last one received back with history."""
+        while True:
+            page = self.call("history", navigator=self.navigator, after=self.seq)
+            self.backlog += page["events"]
+            if page["events"]:
+                self.seq, self.revision = page["next"], page["events"][-1]["revision"]
+                self.known = max(self.known, self.seq)
+            if not page["more"]:
+                return
 
     def close(self):
         self.commands.close()
@@ -73,7 +120,7 @@ class Client:
 def run(client, navigator):
     """Returns the ticks seen per transition id, after a push and an interactive pop."""
     print("daemon", client.call("ping")["version"])
-    client.subscribe(f"event/{navigator}/", f"tick/{navigator}/")
+    client.subscribe(navigator)
     client.call("create", navigator=navigator, root="Home")
 
     # 1. An animated push; the reply comes once its start is durable, the completion is an event.
