@@ -331,8 +331,10 @@ enum CommandTree {
                 CommandConfiguration(
                     name: "replay", abstract: "Regenerate the ticks a log produced, bit for bit.",
                     discussion:
-                        "LOG is a data dir or a JSON Lines export. --json prints each tick body exactly as segued "
-                        + "published it; --publish re-publishes ticks and events on a PUB socket in real time (or --speed).",
+                        "LOG is a data dir, a postgresql:// URL or a JSON Lines export. --json prints each tick body "
+                        + "exactly as segued published it (a segued of this build: an older one's ticks lack the "
+                        + "members added since); --publish re-publishes ticks and events on a PUB socket in real time "
+                        + "(or --speed).",
                     arguments: [
                         ArgumentSpec(
                             "log", completion: .file, help: "A data dir, a postgresql:// URL or an export file.")
