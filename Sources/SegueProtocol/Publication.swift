@@ -7,7 +7,8 @@ public enum Publication: Equatable, Sendable {
     case heartbeat(Heartbeat)
 
     /// Reads a `(topic, body)` pair; the topic decides the kind. A body that does not decode is a
-    /// `bad_request` naming the topic.
+    /// `bad_request` naming the topic. Members the body has beyond those this build knows are
+    /// ignored (docs/protocol.md, "Requests and replies"): a newer daemon may add some.
     public init(topic: [UInt8], body: [UInt8]) throws(WireError) {
         guard let kind = Topic(bytes: topic) else {
             throw WireError(.badRequest, "a publication on unknown topic \(String(decoding: topic, as: UTF8.self))")
@@ -18,7 +19,7 @@ public enum Publication: Equatable, Sendable {
         }
         switch kind {
         case .event:
-            do { self = .event(try EventRecord(json: json)) } catch {
+            do { self = .event(try EventRecord(json: json, unknownMembers: .ignore)) } catch {
                 throw WireError(.badRequest, "\(kind.string) body: \(error.message)")
             }
         case .tick: self = .tick(try PublishedTick(json, bytes: body))

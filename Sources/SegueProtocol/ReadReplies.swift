@@ -188,7 +188,9 @@ public struct HistoryPage: Equatable, Sendable {
         }
         var events: [EventRecord] = []
         for item in items {
-            do { events.append(try EventRecord(json: item)) } catch { throw .malformed(error.message) }
+            do { events.append(try EventRecord(json: item, unknownMembers: .ignore)) } catch {
+                throw .malformed(error.message)
+            }
         }
         self.init(
             events: events, next: next, more: json["more"]?.boolValue ?? false, instance: json["instance"]?.stringValue)

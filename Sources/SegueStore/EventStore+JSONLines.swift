@@ -113,10 +113,15 @@ extension EventStore {
                     kind: .invalidData, message: "Line \(number), column \(column): not valid JSON: \(error.message).",
                     line: number)
             }
+            // Import stores what it reads: a member this build does not know would be lost.
             do throws(CoreError) {
-                events.append((number, try EventRecord(json: json)))
+                events.append((number, try EventRecord(json: json, unknownMembers: .reject)))
             } catch {
-                throw StoreError(kind: .invalidData, message: "Line \(number): \(error.message)", line: number)
+                let seq = json["seq"]?.int64Value.map { " (seq \($0))" } ?? ""
+                throw StoreError(
+                    kind: .invalidData,
+                    message: "Line \(number)\(seq): "
+                        + error.message(askingIfUnknown: "was it exported by a newer segue?"), line: number)
             }
         }
         return events

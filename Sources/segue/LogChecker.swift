@@ -11,9 +11,14 @@ import SegueCore
 struct LogChecker {
     static let rateSample = 200
 
+    /// What a problem about something this build does not know asks, of a file and of a log.
+    static let newerFile = "was it exported by a newer segue?"
+    static let newerLog = "was it written by a newer segued?"
+
     private(set) var problems: [String] = []
     private(set) var count = 0
-    private var pending: [EventRecord] = []
+    /// Each with its line in the file it was read from (nil for a data dir's or a database's).
+    private var pending: [(line: Int?, event: EventRecord)] = []
     private var fleet: Fleet?
     private var lastFrame = Int64.min
     /// After the first event the core refuses, the state is no longer the log's: stop folding.
@@ -21,10 +26,10 @@ struct LogChecker {
 
     var navigators: Int { fleet?.navigators.count ?? 0 }
 
-    mutating func add(_ event: EventRecord) {
+    mutating func add(_ event: EventRecord, line: Int? = nil) {
         count += 1
-        guard fleet == nil else { return apply(event) }
-        pending.append(event)
+        guard fleet == nil else { return apply(event, line: line) }
+        pending.append((line, event))
         if pending.count >= Self.rateSample { startFolding() }
     }
 
@@ -34,7 +39,7 @@ struct LogChecker {
     }
 
     private mutating func startFolding() {
-        guard let rate = LogSource.inferFrameRate(pending) ?? (pending.isEmpty ? 60 : nil) else {
+        guard let rate = LogSource.inferFrameRate(pending.map(\.event)) ?? (pending.isEmpty ? 60 : nil) else {
             problems.append("The events' frames and times fit no frame rate from 1 to 1000 Hz.")
             stopped = true
             fleet = Fleet(clock: try! FrameClock(rate: 60))
@@ -44,10 +49,10 @@ struct LogChecker {
         fleet = Fleet(clock: try! FrameClock(rate: rate))
         let held = pending
         pending = []
-        for event in held { apply(event) }
+        for (line, event) in held { apply(event, line: line) }
     }
 
-    private mutating func apply(_ event: EventRecord) {
+    private mutating func apply(_ event: EventRecord, line: Int?) {
         guard !stopped else { return }
         if event.frame < lastFrame {
             problems.append("Event \(event.seq) goes back to frame \(event.frame) from \(lastFrame).")
@@ -58,13 +63,22 @@ struct LogChecker {
             // state no command produced), then the fold itself (gaps, unreadable events).
             // A gap is reported by the fold, as the more basic fault.
             let state = fleet!.state(of: event.navigator)
-            if event.seq == fleet!.lastSeq + 1, event.revision == state.revision + 1,
-                let decoded = try? NavigationEvent(record: event),
-                let problem = Navigator.inconsistency(of: decoded, after: state)
-            {
-                problems.append("Event \(event.seq): \(problem)")
-                stopped = true
-                return
+            if event.seq == fleet!.lastSeq + 1, event.revision == state.revision + 1 {
+                let decoded: NavigationEvent
+                do { decoded = try NavigationEvent(record: event) } catch {
+                    // Said with where the event is, and, for something this build does not know,
+                    // where it may come from.
+                    let place = line.map { "Line \($0) (seq \(event.seq))" } ?? "Event \(event.seq)"
+                    let question = line == nil ? Self.newerLog : Self.newerFile
+                    problems.append("\(place): \(error.message(askingIfUnknown: question))")
+                    stopped = true
+                    return
+                }
+                if let problem = Navigator.inconsistency(of: decoded, after: state) {
+                    problems.append("Event \(event.seq): \(problem)")
+                    stopped = true
+                    return
+                }
             }
             try fleet!.apply(event)
         } catch {

@@ -53,11 +53,20 @@ enum LogSource {
 
     /// Every event of the log, in seq order (`upTo` stops early).
     static func events(_ path: String, upTo last: Int64 = .max) throws -> [EventRecord] {
-        var events: [EventRecord] = []
+        try numberedEvents(path, upTo: last).map(\.event)
+    }
+
+    /// `events`, each with its 1-based line in a JSON Lines file (nil for a data dir or a database), so
+    /// that a check can say where an event it refuses is.
+    ///
+    /// Each line is read as the importer stores it: a member this build does not know is refused (it
+    /// would be lost), with the question whether a newer segue wrote the file.
+    static func numberedEvents(_ path: String, upTo last: Int64 = .max) throws -> [(line: Int?, event: EventRecord)] {
+        var events: [(line: Int?, event: EventRecord)] = []
         if isDataDir(path) || isStoreURL(path) {
             let log = try openLog(path)
             do {
-                try log.forEachEvent(after: 0) { record in if record.seq <= last { events.append(record) } }
+                try log.forEachEvent(after: 0) { record in if record.seq <= last { events.append((nil, record)) } }
             } catch {
                 throw IOFailure("Reading \(path) failed: \(error.message)")
             }
@@ -75,18 +84,25 @@ enum LogSource {
         for line in Array(data).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             number += 1
             if line.isEmpty { continue }
-            let record: EventRecord
+            let json: JSON
             do {
-                record = try EventRecord(json: try JSON.parse(line))
-            } catch let error as JSONError {
+                json = try JSON.parse(line)
+            } catch {
                 let column = error.position(in: Array(line)).column
                 throw IOFailure(
                     "\(path) line \(number), column \(column): not valid JSON: \(error.message).", isContent: true)
-            } catch let error as CoreError {
-                throw IOFailure("\(path) line \(number): \(error.message)", isContent: true)
+            }
+            let record: EventRecord
+            do {
+                record = try EventRecord(json: json, unknownMembers: .reject)
+            } catch {
+                let seq = json["seq"]?.int64Value.map { " (seq \($0))" } ?? ""
+                throw IOFailure(
+                    "\(path) line \(number)\(seq): \(error.message(askingIfUnknown: LogChecker.newerFile))",
+                    isContent: true)
             }
             if record.seq > last { break }
-            events.append(record)
+            events.append((number, record))
         }
         return events
     }

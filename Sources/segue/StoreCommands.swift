@@ -46,8 +46,8 @@ enum StoreCommands {
         guard file == "-" || FileManager.default.fileExists(atPath: file) else {
             throw IOFailure("\(file) does not exist; pass a JSON Lines export (segue export -o FILE).")
         }
-        let incoming: [EventRecord]
-        do { incoming = try LogSource.events(file) } catch let failure as IOFailure where failure.isContent {
+        let incoming: [(line: Int?, event: EventRecord)]
+        do { incoming = try LogSource.numberedEvents(file) } catch let failure as IOFailure where failure.isContent {
             try report(
                 file, problems: [failure.description], conclusion: Self.nothingImported, events: 0, navigators: 0, inv)
             return
@@ -65,8 +65,8 @@ enum StoreCommands {
     /// Checks the log followed by `incoming` (read from `file`) as `verify` would, then appends the
     /// file in one transaction. Reports the problems and returns nil when there are any.
     static func append(
-        _ incoming: [EventRecord], from file: String, to target: WritableLog, commands: [CommandRecord] = [],
-        _ inv: Invocation
+        _ incoming: [(line: Int?, event: EventRecord)], from file: String, to target: WritableLog,
+        commands: [CommandRecord] = [], _ inv: Invocation
     ) throws -> (count: Int, before: Int64)? {
         let store = target.store
         var checker = LogChecker()
@@ -83,8 +83,8 @@ enum StoreCommands {
         let existing = checker.count
         // The same export again, or one that overlaps the log: said in those terms, not as the first
         // event that fails to follow (its frame going back).
-        if let first = incoming.first, existing > 0, first.seq <= store.lastSeq {
-            let last = incoming.last!.seq
+        if let first = incoming.first?.event, existing > 0, first.seq <= store.lastSeq {
+            let last = incoming.last!.event.seq
             try report(
                 file,
                 problems: [
@@ -95,8 +95,8 @@ enum StoreCommands {
             return nil
         }
         progress = Progress("import: checking \(file)'s event", total: incoming.count)
-        for (index, event) in incoming.enumerated() {
-            checker.add(event)
+        for (index, (line, event)) in incoming.enumerated() {
+            checker.add(event, line: line)
             progress.update(index + 1)
         }
         progress.finish()
@@ -133,10 +133,10 @@ enum StoreCommands {
         }
         var checker = LogChecker()
         do {
-            let events = try LogSource.events(target)
+            let events = try LogSource.numberedEvents(target)
             var progress = Progress("verifying: event", total: events.count)
-            for (index, event) in events.enumerated() {
-                checker.add(event)
+            for (index, (line, event)) in events.enumerated() {
+                checker.add(event, line: line)
                 progress.update(index + 1)
             }
             progress.finish()

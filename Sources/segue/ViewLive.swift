@@ -72,8 +72,12 @@ enum ViewLive {
         }
     }
 
+    /// The container a `navigator.created` declares, read from its tree as a tolerant reader: the
+    /// core's decoding of the whole event refuses members a newer daemon may add.
     static func createdContainer(_ record: EventRecord) -> ContainerSize? {
-        guard case .created(_, let config, _)? = try? NavigationEvent(record: record).kind else { return nil }
-        return config.container
+        guard let container = record.data["config"]?["container"], let width = container["width"]?.doubleValue,
+            let height = container["height"]?.doubleValue, width > 0, height > 0
+        else { return nil }
+        return ContainerSize(width: width, height: height)
     }
 }

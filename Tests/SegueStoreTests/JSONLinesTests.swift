@@ -94,4 +94,31 @@ import Testing
         #expect(store.lastSeq == 0)
         #expect(try store.allEvents().isEmpty)
     }
+
+    /// Import stores what it reads, so a member this build does not know (a file from a newer segue)
+    /// is refused, not dropped: each row puts one on line 2, at the top or among the known ones.
+    static let newerLines: [(line: String, member: String)] = [
+        (line(2, "a", 2).replacingOccurrences(of: #""data":{}"#, with: #""data":{},"shard":"x""#), "shard"),
+        (line(2, "a", 2).replacingOccurrences(of: #""frame":"#, with: #""lease":{"n":1},"frame":"#), "lease"),
+    ]
+
+    @Test(arguments: newerLines)
+    func importRefusesAMemberItDoesNotKnowAndAsksWhetherANewerSegueWroteIt(line: String, member: String) throws {
+        let place = try LogPlace(.sqlite)
+        let directory = place.directory
+        try ([Self.line(1, "a", 1), line].joined(separator: "\n") + "\n").write(
+            toFile: directory.file("newer.jsonl"), atomically: true, encoding: .utf8)
+        let store = try place.open()
+        do {
+            try store.importJSONLines(from: directory.file("newer.jsonl"))
+            Issue.record("a file with an unknown member was imported")
+        } catch {
+            #expect(error.line == 2)
+            #expect(
+                error.message
+                    == "Line 2 (seq 2): Event member \"\(member)\" is not part of the event format; was it exported by "
+                    + "a newer segue?")
+        }
+        #expect(store.lastSeq == 0)
+    }
 }

@@ -17,8 +17,10 @@ struct AnimationJSONReader {
     /// Rejects the first key not in `allowed`.
     func allowOnly(_ allowed: [String]) throws(CoreError) {
         for key in object.keys where !allowed.contains(key) {
-            throw .malformed(
+            var error = CoreError.malformed(
                 "\(path) has unknown key \"\(key.prefix(40))\"; allowed keys are \(allowed.joined(separator: ", ")).")
+            error.unknownToThisBuild = true
+            throw error
         }
     }
 

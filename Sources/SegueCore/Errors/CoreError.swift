@@ -12,6 +12,10 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// [0, 1]"). Set by the decoding errors of CoreError+Decoding; not part of equality, since the
     /// message already says both.
     package var value: (path: String, requirement: String)?
+    /// Whether the input names something this build does not know (a member, an event type, a
+    /// version): perhaps it was written by a newer build, which a reader of files says
+    /// (`message(askingIfUnknown:)`). Not part of equality.
+    package var unknownToThisBuild = false
 
     public init(_ code: ErrorCode, _ message: String, details: [String: Int64] = [:]) {
         self.code = code
@@ -27,6 +31,13 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
         var error = self
         error.message = "\(context): \(message)"
         return error
+    }
+
+    /// The message, followed by `question` (`was it exported by a newer segue?`) when the error is
+    /// about something this build does not know.
+    package func message(askingIfUnknown question: String) -> String {
+        guard unknownToThisBuild else { return message }
+        return (message.hasSuffix(".") ? String(message.dropLast()) : message) + "; " + question
     }
 
     public static func == (a: CoreError, b: CoreError) -> Bool {

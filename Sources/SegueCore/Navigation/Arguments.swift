@@ -80,6 +80,8 @@ package struct Arguments {
         if unknown.count > shown { list += " and \(unknown.count - shown) more" }
         let noun = unknown.count == 1 ? "field" : "fields"
         let hint = allowedHint.map { " \($0)" } ?? " Known: \(used.joined(separator: ", "))."
-        throw CoreError(.badRequest, "Unknown \(noun) \(list) in \(path.isEmpty ? "request" : path).\(hint)")
+        var error = CoreError(.badRequest, "Unknown \(noun) \(list) in \(path.isEmpty ? "request" : path).\(hint)")
+        error.unknownToThisBuild = true
+        throw error
     }
 }

@@ -131,7 +131,11 @@ public struct EventRecord: Equatable, Sendable {
     }
 
     /// Reads a wire body back, rejecting missing or mistyped members with the JSON path at fault.
-    public init(json: JSON) throws(CoreError) {
+    ///
+    /// A client ignores members it does not know (`unknownMembers: .ignore`, the default): the daemon
+    /// may add some, and an older client must still read the event. A reader that stores what it
+    /// reads (`segue import`) passes `.reject`, since it would lose them.
+    public init(json: JSON, unknownMembers: UnknownMembers = .ignore) throws(CoreError) {
         guard let object = json.objectValue else {
             throw CoreError(.badRequest, "An event must be a JSON object.")
         }
@@ -150,8 +154,10 @@ public struct EventRecord: Equatable, Sendable {
         let known: Set<String> = [
             "seq", "navigator", "revision", "type", "version", "frame", "time", "command", "data", "digest",
         ]
-        if let unknown = object.keys.first(where: { !known.contains($0) }) {
-            throw CoreError(.badRequest, "Event member \"\(unknown)\" is not part of the event format.")
+        if unknownMembers == .reject, let unknown = object.keys.first(where: { !known.contains($0) }) {
+            var error = CoreError(.badRequest, "Event member \"\(unknown)\" is not part of the event format.")
+            error.unknownToThisBuild = true
+            throw error
         }
         seq = try int("seq")
         navigator = try string("navigator")

@@ -77,9 +77,11 @@ extension NavigationEvent {
     /// Decodes a stored event. An unknown type or version is an error, never a crash.
     package init(type: String, version: Int, frame: Int64, command: String?, data: JSONObject) throws(CoreError) {
         guard version == Self.currentVersion else {
-            throw CoreError(
+            var error = CoreError(
                 .internal,
                 "Event type \(type) version \(version) is not known to this build (knows \(Self.currentVersion)).")
+            error.unknownToThisBuild = true
+            throw error
         }
         var reader = EventDataReader(type: type, d: Arguments(data, path: "\(type).data"))
         let kind = try reader.kind()
@@ -159,7 +161,9 @@ private struct EventDataReader {
             else { throw CoreError(.badRequest, "\(type).data.error must be {code, message}.") }
             return .dropped(request: req, code: code, message: message, transition: try optionalInt("transition"))
         case nil:
-            throw CoreError(.badRequest, "Unknown event type \"\(type.prefix(64))\".")
+            var error = CoreError(.badRequest, "Unknown event type \"\(type.prefix(64))\".")
+            error.unknownToThisBuild = true
+            throw error
         }
     }
 
