@@ -123,6 +123,11 @@ public struct TransitionSnapshot: Equatable, Sendable {
     public var from: Screen
     public var to: Screen
     public var owner: String?
+    /// The stack (root first) and modals (bottom first) the navigator has once the transition
+    /// completes: what its `transition.started` said, which a late joiner drops with the events the
+    /// snapshot covers, so it folds the `transition.completed` with these. nil from an older daemon.
+    public var targetStack: [Screen]?
+    public var targetModals: [Screen]?
 
     /// `t` as of `frame`: its fraction, and the animator's curve at that fraction.
     public static func encode(_ t: Transition, at frame: Int64) -> JSON {
@@ -134,6 +139,7 @@ public struct TransitionSnapshot: Equatable, Sendable {
                 fraction >= 1 ? 1 : t.animator.curve.progress(atFraction: fraction, duration: t.duration)),
             "from": t.from.json, "to": t.to.json, "interactive": .bool(t.interactive),
             "owner": t.owner.map(JSON.string) ?? .null,
+            "target": ["stack": .array(t.targetStack.map(\.json)), "modals": .array(t.targetModals.map(\.json))],
         ]
     }
 
@@ -155,6 +161,13 @@ public struct TransitionSnapshot: Equatable, Sendable {
             throw .malformed(error.message)
         }
         self.owner = json["owner"]?.stringValue
+        if let target = json["target"]?.objectValue {
+            guard let stack = target["stack"]?.arrayValue, let modals = target["modals"]?.arrayValue else {
+                throw .malformed("a transition target without stack and modals")
+            }
+            targetStack = try NavigatorSnapshot.screens(stack)
+            targetModals = try NavigatorSnapshot.screens(modals)
+        }
     }
 }
 

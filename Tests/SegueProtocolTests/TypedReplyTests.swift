@@ -45,13 +45,14 @@ import Testing
         #expect(t.id == 1 && t.operation == "push" && t.phase == "animating" && !t.interactive)
         #expect(t.fraction == 0.5, "15 of 30 frames")
         #expect(t.to.name == "Detail")
+        #expect(t.targetStack == [Self.home, Screen(id: "s2", name: "Detail")] && t.targetModals == [])
         #expect(
             reply.serialized().hasPrefix(
                 #"{"ok":true,"id":"r","navigator":"main","revision":2,"seq":2,"frame":27,"status":"open","stack":[{"id":"s1","name":"Home"}],"modals":[],"transition":{"id":1,"operation":"push","phase":"animating","fraction":0.5,"#
             ))
         #expect(
             reply.serialized().hasSuffix(
-                #""interactive":false,"owner":null},"queued":0,"digest":"f190d748960fddd8313e9737166f1ddb18428d2af84b90d17f8df50529edf860"}"#
+                #""interactive":false,"owner":null,"target":{"stack":[{"id":"s1","name":"Home"},{"id":"s2","name":"Detail"}],"modals":[]}},"queued":0,"digest":"f190d748960fddd8313e9737166f1ddb18428d2af84b90d17f8df50529edf860"}"#
             ))
         #expect(
             read.digest == "f190d748960fddd8313e9737166f1ddb18428d2af84b90d17f8df50529edf860", "main, 2, [s1 Home], []")
