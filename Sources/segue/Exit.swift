@@ -76,12 +76,42 @@ struct IOFailure: Error, CustomStringConvertible {
 }
 
 enum Output {
-    static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
+    static func line(_ text: String) { write(Array((text + "\n").utf8)) }
 
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+    static func error(_ text: String) { write(Array((text + "\n").utf8), to: STDERR_FILENO) }
+
+    /// Writes `bytes` whole with write(2). Foundation's `FileHandle.write` traps on any failure, so a
+    /// full disk or a closed stdout ended `segue` with a stack trace. A failed write to stdout ends
+    /// the command: a reader that went away (EPIPE, which reaches here when SIGPIPE is ignored, as
+    /// systemd's services have it) as though SIGPIPE had been left alone, quietly with 141; any other
+    /// failure with `error: stdout: REASON` and status 74. A failed write to stderr has nowhere to
+    /// be said, and is dropped.
+    static func write(_ bytes: [UInt8], to descriptor: Int32 = STDOUT_FILENO) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            let code = errno
+            if code == EINTR { continue }
+            if code == EAGAIN {
+                // A non-blocking stdout inherited from the caller: wait until it takes more.
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
+                continue
+            }
+            guard descriptor == STDOUT_FILENO else { return }
+            if code == EPIPE {
+                signal(SIGPIPE, SIG_DFL)
+                raise(SIGPIPE)
+            }
+            Output.error("error: stdout: \(IOFailure.reason(errno: code))")
+            Foundation.exit(ExitCode.io.rawValue)
+        }
     }
 
     /// `--json` was given: failures are also one JSON object on stdout (`failureJSON`). Set from argv

@@ -23,14 +23,14 @@ struct Progress {
         var line = "\(label) \(done)"
         if let total, total > 0 { line += " of \(total) (\(done * 100 / total)%)" }
         if !detail.isEmpty { line += ", \(detail)" }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        Output.write(Array(("\r\u{1B}[K" + line).utf8), to: STDERR_FILENO)
         drawn = true
     }
 
     /// Erases the line.
     mutating func finish() {
         guard drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Output.write(Array("\r\u{1B}[K".utf8), to: STDERR_FILENO)
         drawn = false
     }
 }

@@ -67,7 +67,7 @@ enum ReplayCommand {
                 if inv.json {
                     var bytes = tick.json.serializedBytes()
                     bytes.append(UInt8(ascii: "\n"))
-                    FileHandle.standardOutput.write(Data(bytes))
+                    Output.write(bytes)
                 } else {
                     let t = tick
                     Output.line(

@@ -28,7 +28,7 @@ enum StoreCommands {
             }
         } else {
             defer { try? FileManager.default.removeItem(atPath: path) }
-            if let data = FileManager.default.contents(atPath: path) { FileHandle.standardOutput.write(data) }
+            if let data = FileManager.default.contents(atPath: path) { Output.write(Array(data)) }
         }
     }
 

@@ -79,7 +79,7 @@ enum Terminal {
     }
 
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Output.write(Array(text.utf8))
     }
 }
 

@@ -19,7 +19,7 @@ enum TimelineCommand {
             output?.format == .html
             ? TimelineHTML.render(timeline, options: options) : TimelineSVG.render(timeline, options: options)
         guard let output else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Output.write(Array(text.utf8))
             return
         }
         do {

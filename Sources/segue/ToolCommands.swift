@@ -56,7 +56,7 @@ enum ToolCommands {
 
     static func completion(_ inv: Invocation) throws {
         let shell = try inv.parsed.argument("shell", as: CompletionShell.self)!
-        FileHandle.standardOutput.write(Data(CommandTree.root.completionScript(for: shell).utf8))
+        Output.write(Array(CommandTree.root.completionScript(for: shell).utf8))
     }
 
     /// `segue raw JSON` (or JSON lines on stdin): each request sent as it is, each reply printed as it

@@ -208,7 +208,7 @@ struct PipedPrinter {
 
     func tick(_ t: PublishedTick) {
         if json {
-            FileHandle.standardOutput.write(Data(t.bytes + [UInt8(ascii: "\n")]))
+            Output.write(t.bytes + [UInt8(ascii: "\n")])
         } else if plain {
             Output.line("\(t.navigator): " + WatchModel.bar(t, width: 20) + (t.final ? " final" : ""))
         }

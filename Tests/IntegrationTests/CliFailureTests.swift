@@ -67,6 +67,40 @@ import Testing
         #expect(closed.stderr.contains("permission denied (a directory on the way to"), "\(closed.stderr)")
     }
 
+    /// Each row: how the shell leaves stdout, the status, the stderr. A full disk or a closed stdout
+    /// is said in one line (status 74), not a stack trace.
+    static let brokenOutputs: [(redirect: String, status: Int32, stderr: String)] = [
+        ("> /dev/full", 74, "error: stdout: No space left on device (errno 28)\n"),
+        (">&-", 74, "error: stdout: Bad file descriptor (errno 9)\n"),
+    ]
+
+    @Test(arguments: brokenOutputs.indices)
+    func aFailedWriteToStdoutIsSaidInOneLine(index: Int) throws {
+        let (redirect, status, stderr) = Self.brokenOutputs[index]
+        let segue = DaemonProcess.binary("segue")
+        let result = try Reliability.run("/bin/bash", ["-c", "exec '\(segue)' help --man \(redirect)"])
+        #expect(result.status == status, "\(result.output)")
+        #expect(result.output == stderr)
+    }
+
+    /// A reader that went away ends `segue` as SIGPIPE would, also where SIGPIPE is ignored (as in a
+    /// systemd service): quietly, not with Foundation's trap.
+    @Test func aReaderThatWentAwayEndsItQuietly() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "trap '' PIPE; exec '\(DaemonProcess.binary("segue"))' help --man"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try output.fileHandleForReading.close()
+        try process.run()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE)
+        #expect(String(decoding: stderr, as: UTF8.self) == "")
+    }
+
     @Test func anUnresolvableHostIsAUsageError() throws {
         let result = try Cli.run(["ping", "--endpoint", "tcp://nosuch.invalid:7400"])
         #expect(result.status == 64)
