@@ -2,11 +2,13 @@ import Foundation
 
 /// The terminal chores of `watch`: the alternate screen, no cursor, keys read one at a time without
 /// echo, redraws that never scroll, the size (re-read on SIGWINCH), and everything put back on exit,
-/// on Ctrl-C and on SIGTERM or SIGHUP.
+/// on Ctrl-C and on SIGTERM or SIGHUP, and for the while a Ctrl-Z stops it.
 enum Terminal {
     /// The settings before `enter`, restored by `leave` and by the signal handler.
     nonisolated(unsafe) private static let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
     nonisolated(unsafe) private static let hasSaved = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+    /// The settings `enter` made, put back after a stop (Ctrl-Z, then `fg`).
+    nonisolated(unsafe) private static let raw = UnsafeMutablePointer<termios>.allocate(capacity: 1)
     /// Set by SIGWINCH: the next loop turn redraws at the new size.
     nonisolated(unsafe) static let resized = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
     private static let restoreSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
@@ -29,8 +31,9 @@ enum Terminal {
                 cc[Int(VTIME)] = 0
             }
             tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+            Self.raw.pointee = raw
         }
-        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+        write(enterSequence)
         atexit { Terminal.leave() }
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig) { _ in
@@ -39,6 +42,31 @@ enum Terminal {
             }
         }
         signal(SIGWINCH) { _ in Terminal.resized.pointee = 1 }
+        signal(SIGTSTP, suspendHandler)
+    }
+
+    private static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
+
+    /// Ctrl-Z: the terminal as it was, then the stop itself (the default action, unblocked for it);
+    /// on `fg` the view's settings and screen again, redrawn whole at the next turn (as top and less
+    /// do). Only async-signal-safe calls.
+    private static let suspendHandler: @convention(c) (Int32) -> Void = { _ in
+        let wasRaw = Terminal.hasSaved.pointee == 1
+        Terminal.restoreInHandler()
+        signal(SIGTSTP, SIG_DFL)
+        var stop = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &stop, nil)
+        raise(SIGTSTP)
+        // Continued.
+        signal(SIGTSTP, Terminal.suspendHandler)
+        if wasRaw {
+            tcsetattr(STDIN_FILENO, TCSANOW, Terminal.raw)
+            Terminal.hasSaved.pointee = 1
+        }
+        _ = Terminal.enterSequence.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
+        Terminal.resized.pointee = 1
     }
 
     /// Puts the terminal back (idempotent).

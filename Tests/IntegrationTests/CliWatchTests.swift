@@ -91,6 +91,42 @@ import Testing
         #expect(gone, "watch exits on Ctrl-C, which ends its tmux session")
     }
 
+    /// Ctrl-Z gives the shell its terminal back (main screen, cooked keys); `fg` takes the view up
+    /// again, redrawn and live, with keys read one at a time (`q` quits without Enter).
+    @Test func ctrlZStopsTheViewAndFgResumesIt() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let session = "segue-watch-tstp-\(getpid())"
+        _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "24", "bash --norc --noprofile"])
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        func alternateScreen() throws -> Bool {
+            try Self.tmux(["display-message", "-p", "-t", session, "#{alternate_on}"]).hasPrefix("1")
+        }
+        let command = "\(Cli.binary) watch --endpoint \(d.commandEndpoint) --publish-endpoint \(d.publishEndpoint)"
+        _ = try Self.tmux(["send-keys", "-t", session, command, "Enter"])
+        _ = try Self.capture(session) { $0.contains("main  rev 1  Home[s1]") }
+        #expect(try alternateScreen())
+
+        _ = try Self.tmux(["send-keys", "-t", session, "C-z"])
+        let stopped = try Self.capture(session) { $0.contains("Stopped") }
+        #expect(stopped.contains("Stopped"), "\(stopped)")
+        #expect(try !alternateScreen(), "the shell gets the main screen back")
+
+        _ = try Self.tmux(["send-keys", "-t", session, "fg", "Enter"])
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
+        let resumed = try Self.capture(session) { $0.contains("main  rev 3  Home[s1] > Detail[s2]") }
+        #expect(resumed.contains("main  rev 3  Home[s1] > Detail[s2]"), "\(resumed)")
+        #expect(try alternateScreen())
+        _ = try Self.tmux(["send-keys", "-t", session, "q"])
+        var back = false
+        for _ in 0..<100 where !back {
+            usleep(20_000)
+            back = try !alternateScreen()
+        }
+        #expect(back, "q quits at once after fg: keys are read raw again")
+    }
+
     @Test func plainLinesWhenStdoutIsNotATerminal() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
