@@ -156,11 +156,18 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The least `limits.maxMessageBytes` segued takes: a request no larger cannot be what it closed
+    /// the connection for, so the message does not send its reader looking at the limit.
+    static let smallestMessageLimit = 1024
+
     private var sentence: String {
         switch storage {
         case .rejected(_, let message, _): message
         case .timeout(let command, let waited):
             "\(command) got no reply within \(Self.seconds(waited)) s; is segued running at this endpoint?"
+        case .closedOnRequest(let command, let waited, let bytes) where bytes <= Self.smallestMessageLimit:
+            "\(command) got no reply within \(Self.seconds(waited)) s: segued closed the connection after the "
+                + "request was sent, as it does when it stops; is segued running at this endpoint?"
         case .closedOnRequest(let command, let waited, let bytes):
             "\(command) got no reply within \(Self.seconds(waited)) s: segued closed the connection after the "
                 + "request was sent, as it does for a request over its limits.maxMessageBytes (this one is "
