@@ -124,7 +124,7 @@ enum GestureCommands {
         let waiter = inv.parsed.flag("wait") ? try TransitionWaiter(inv, navigator: navigator) : nil
         // A script stopped mid-gesture (Ctrl-C, SIGTERM, SIGHUP) lifts the finger as a cancelled touch
         // does in UIKit: the transition is cancelled, rather than left busy until its timeout.
-        let signals = SwipeSignals()
+        let signals = NotedSignals()
         defer { signals.restore() }
         let begun = try client.begin(navigator, start, envelope: envelope)
         let frames = max(1, Int((over * Double(rate)).rounded()))
@@ -210,7 +210,7 @@ enum GestureCommands {
                 "segue swipe: interrupted; could not cancel \(id) of \(navigator) (\(error.message)); it is "
                     + "cancelled after the navigator's interactionTimeout.")
         }
-        SwipeSignals.die(of: signal)
+        NotedSignals.die(of: signal)
     }
 
     /// The event that ended transition `id` (completed or cancelled), from the log after `seq`.
@@ -286,56 +286,5 @@ enum GestureCommands {
             }
         }
         return (speed, curve)
-    }
-}
-
-/// SIGINT, SIGTERM and SIGHUP noted instead of ending `swipe` mid-gesture, once: a second one ends
-/// segue at once (`SA_RESETHAND`), as while the cancel it sent waits on a silent daemon. A signal
-/// ignored at start (`nohup`, a script's `&`) stays ignored. `restore` puts the previous handlers
-/// back.
-final class SwipeSignals {
-    nonisolated(unsafe) private static let last = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
-    private static let handled = [SIGINT, SIGTERM, SIGHUP]
-    private var previous: [(signal: Int32, action: sigaction)] = []
-
-    init() {
-        Self.last.pointee = 0
-        for signal in Self.handled {
-            var old = sigaction()
-            sigaction(signal, nil, &old)
-            if let handler = old.__sigaction_handler.sa_handler,
-                unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-            {
-                continue
-            }
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { SwipeSignals.last.pointee = $0 }
-            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)  // 0x80000000
-            sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, nil)
-            previous.append((signal, old))
-        }
-    }
-
-    /// The signal that came, if one did.
-    var caught: Int32? { Self.last.pointee == 0 ? nil : Self.last.pointee }
-
-    func restore() {
-        for (signal, var old) in previous { sigaction(signal, &old, nil) }
-        previous = []
-    }
-
-    /// Ends the process as `signal` would have: its default action, raised again.
-    static func die(of signal: Int32) -> Never {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = SIG_DFL
-        sigemptyset(&action.sa_mask)
-        sigaction(signal, &action, nil)
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        sigaddset(&unblocked, signal)
-        sigprocmask(SIG_UNBLOCK, &unblocked, nil)
-        raise(signal)
-        exit(128 + signal)
     }
 }

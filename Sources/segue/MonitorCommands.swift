@@ -27,7 +27,13 @@ enum MonitorCommands {
             } ?? 1
         var times: [Double] = []
         var samples: [ClockSample] = []
-        for sequence in 1...count {
+        // Ctrl-C ends the pings, not the statistics: they are printed for the pings sent, as ping(8)
+        // does, and then segue ends by the signal.
+        let signals = NotedSignals()
+        defer { signals.restore() }
+        var sent = 0
+        for sequence in 1...count where signals.caught == nil {
+            sent = sequence
             let start = ContinuousClock.now
             let sent = ClockSample.readClocks().monotonic
             if let reply = try answer(client) {
@@ -52,19 +58,21 @@ enum MonitorCommands {
             } else if !inv.json {
                 Output.line("no reply from \(client.endpoint): sequence=\(sequence)")
             }
-            if sequence < count { GestureCommands.sleep(until: start + .nanoseconds(Int64(interval * 1e9))) }
+            if sequence < count, signals.caught == nil {
+                GestureCommands.sleep(until: start + .nanoseconds(Int64(interval * 1e9)))
+            }
         }
         let clock = ClockEstimate(samples: samples)
-        let lost = Int(count) - times.count
+        let lost = sent - times.count
         let summary =
-            "\(count) sent, \(times.count) received, \(Int((Double(lost) / Double(count) * 100).rounded()))% lost"
+            "\(sent) sent, \(times.count) received, \(Int((Double(lost) / Double(sent) * 100).rounded()))% lost"
         // Lost pings fail the command (status 3): said on stderr, and under --json in the summary
         // object, as every failure's `error`.
-        let failure = lost == 0 ? nil : "No reply to \(lost) of \(count.counted("ping")) from \(client.endpoint)."
+        let failure = lost == 0 ? nil : "No reply to \(lost) of \(sent.counted("ping")) from \(client.endpoint)."
         if let failure { Output.error("error: \(failure)") }
         if inv.json {
             var object: JSONObject = [
-                "ok": .bool(failure == nil), "sent": .int(count), "received": .int(Int64(times.count)),
+                "ok": .bool(failure == nil), "sent": .int(sent), "received": .int(Int64(times.count)),
             ]
             if let failure { object["error"] = ["code": "timeout", "message": .string(failure)] }
             if let min = times.min(), let max = times.max() {
@@ -92,6 +100,7 @@ enum MonitorCommands {
                 )
             }
         }
+        if let signal = signals.caught { NotedSignals.die(of: signal) }
         if lost > 0 { throw Exit(.timeout) }
     }
 

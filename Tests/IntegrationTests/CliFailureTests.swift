@@ -101,6 +101,28 @@ import Testing
         #expect(String(decoding: stderr, as: UTF8.self) == "")
     }
 
+    /// Ctrl-C ends `ping --count` with its statistics for the pings sent, as ping(8) does, then by
+    /// the signal (so a loop around it stops).
+    @Test func anInterruptedPingCountPrintsItsStatistics() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Cli.binary)
+        process.arguments = ["ping", "--count", "50", "--interval", "0.1", "--endpoint", d.commandEndpoint]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        usleep(600_000)
+        kill(process.processIdentifier, SIGINT)
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
+        let replies = stdout.split(separator: "\n").filter { $0.hasPrefix("reply from ") }.count
+        #expect(replies > 1 && replies < 50, "\(stdout)")
+        #expect(stdout.contains("ping statistics ---\n\(replies) sent, \(replies) received, 0% lost\n"), "\(stdout)")
+        #expect(stdout.contains("round-trip min/avg/max = "), "\(stdout)")
+    }
+
     @Test func anUnresolvableHostIsAUsageError() throws {
         let result = try Cli.run(["ping", "--endpoint", "tcp://nosuch.invalid:7400"])
         #expect(result.status == 64)
