@@ -143,9 +143,7 @@ enum MonitorCommands {
                 Output.line(header.cut(to: size.columns) + "\n")
                 // The header, a blank line, the counters in aligned columns, and the line the cursor
                 // rests on.
-                let pairs = statsPairs(reply)
-                let width = pairs.map(\.name.count).max() ?? 0
-                let lines = pairs.map { $0.name + String(repeating: " ", count: width + 2 - $0.name.count) + $0.value }
+                let lines = columned(statsPairs(reply), width: size.columns)
                 for line in fitted(lines, rows: size.rows - 3) { Output.line(line.cut(to: size.columns)) }
             } else {
                 if !inv.json { Output.line("--- \(ISO8601DateFormatter().string(from: Date()))") }
@@ -176,6 +174,18 @@ enum MonitorCommands {
         }
         for (key, value) in reply.members where key != "ok" && key != "id" { pairs(key, value) }
         return out
+    }
+
+    /// Each counter as its name, padded so the values line up, and its value, in `width` columns: where
+    /// a line would not fit, its name is cut (with an ellipsis) rather than its value.
+    static func columned(_ pairs: [(name: String, value: String)], width: Int) -> [String] {
+        let names = pairs.map(\.name.count).max() ?? 0
+        let values = pairs.map(\.value.count).max() ?? 0
+        let room = min(names, max(1, width - 2 - values))
+        return pairs.map { pair in
+            let name = pair.name.cut(to: room)
+            return name + String(repeating: " ", count: room + 2 - name.count) + pair.value
+        }
     }
 
     /// `lines` in at most `rows` lines, the last of them then saying how many were left out.
