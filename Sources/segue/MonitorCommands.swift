@@ -129,7 +129,7 @@ enum MonitorCommands {
             try inv.parsed.argument("interval").map { (t: String) throws(UsageError) in
                 try ArgumentValues.seconds(t, for: "<interval>")
             } ?? 2
-        let terminal = !inv.json && isatty(STDOUT_FILENO) == 1
+        let terminal = !inv.json && Terminal.screenCapable
         while true {
             let start = ContinuousClock.now
             let reply = try client.stats()

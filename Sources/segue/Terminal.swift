@@ -18,6 +18,13 @@ enum Terminal {
         isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
+    /// Whether stdout is a terminal that takes cursor movement: a terminal whose `TERM` is set and is
+    /// not `dumb` (Emacs' shell, some CI consoles). Otherwise the screens print lines, as to a pipe.
+    static var screenCapable: Bool {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        return isatty(STDOUT_FILENO) == 1 && !term.isEmpty && term != "dumb"
+    }
+
     static func enter() {
         hasSaved.pointee = 0
         resized.pointee = 0

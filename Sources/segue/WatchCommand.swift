@@ -17,7 +17,7 @@ enum WatchCommand {
         // pacing without --publish).
         if inv.parsed.value("speed") != nil { throw UsageError("Option '--speed' needs '--replay <log>'.") }
         let navigators = inv.parsed.arguments["navigator"] ?? []
-        let terminal = !inv.json && isatty(STDOUT_FILENO) == 1
+        let terminal = !inv.json && Terminal.screenCapable
         let publish = try inv.subscriptionEndpoint()
         var screen = terminal ? WatchScreen(header: "segue watch  \(inv.endpoint)", keys: keys) : nil
         var model = WatchModel()

@@ -19,7 +19,7 @@ enum WatchReplay {
             throw IOFailure("Cannot tell the log's frame rate.")
         }
         let clock = try FrameClock(rate: rate)
-        let terminal = !inv.json && isatty(STDOUT_FILENO) == 1
+        let terminal = !inv.json && Terminal.screenCapable
         var screen = terminal ? WatchScreen(header: "", keys: keys) : nil
         screen?.enter()
         var model = WatchModel(awaited: navigators)

@@ -127,6 +127,22 @@ import Testing
         #expect(back, "q quits at once after fg: keys are read raw again")
     }
 
+    /// A terminal that takes no cursor movement (`TERM=dumb`) gets the plain lines a pipe gets.
+    @Test func plainLinesOnADumbTerminal() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let session = "segue-watch-dumb-\(getpid())"
+        let command =
+            "env TERM=dumb \(Cli.binary) watch main --endpoint \(d.commandEndpoint) "
+            + "--publish-endpoint \(d.publishEndpoint); sleep 30"
+        _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "24", command])
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        let pane = try Self.capture(session) { $0.contains("main: stack Home[s1]") }
+        #expect(pane.hasPrefix("main: stack Home[s1]\n"), "\(pane)")
+        #expect(try Self.tmux(["display-message", "-p", "-t", session, "#{alternate_on}"]).hasPrefix("0"))
+    }
+
     @Test func plainLinesWhenStdoutIsNotATerminal() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
