@@ -170,7 +170,8 @@ enum CommandTree {
 
     static let root = CommandConfiguration(
         name: "segue", abstract: "Drive and observe segued, the navigation coordinator daemon.",
-        discussion: "segue --version prints the version.\n\n"
+        discussion: "segue --version prints the version. segue raw, with no request, is an interactive prompt "
+            + "(as redis-cli is), and reads requests from stdin, one per line, when it is not a terminal.\n\n"
             + "The options commands share (\(global.map { "--\($0.name)" }.joined(separator: ", "))) may also come "
             + "before or between the command's words: segue --endpoint tcp://10.0.0.5:7400 push main Detail.\n\n"
             + "Exit status: 0 ok, 1 the daemon said no (code and message on stderr), 2 --wait saw a cancel, "

@@ -807,6 +807,18 @@ import Testing
         #expect(result.stderr == stderr)
     }
 
+    /// Requests piped into a bare `segue` are not dropped behind the help with status 0: it is a
+    /// usage error that names `segue raw`.
+    @Test func aBareSegueWithPipedRequestsPointsToRaw() throws {
+        let piped = try Cli.run([], stdin: "ping\n")
+        #expect(piped.status == 64, "\(piped.stdout)")
+        #expect(piped.stdout.isEmpty)
+        #expect(
+            piped.stderr
+                == "error: No command given. To send requests from stdin, one per line, use segue raw.\n"
+                + "See 'segue --help'.\n")
+    }
+
     @Test func versionAndExportJSON() throws {
         let version = try Cli.run(["--version"])
         #expect(version.status == 0)
