@@ -35,6 +35,11 @@ public final class SegueClient {
     /// Resends after silence: the deadline is split evenly over `retries + 1` attempts. Kept in
     /// 0...1000. With several endpoints it is not used: each daemon gets 300 ms before the next.
     public var retries: Int { didSet { retries = min(max(0, retries), 1000) } }
+    /// Asked every `interruptionCheck` while a call waits: `true` ends the call at once with
+    /// `.interrupted`, as a prompt's Ctrl-C does. The request may have reached the daemon: retry it
+    /// with the error's `requestID`, never as a new request.
+    public var interruption: (() -> Bool)?
+    static let interruptionCheck = Duration.milliseconds(50)
     let context: ZMQContext
     private(set) var socket: ZMQSocket
     /// Turns a refused or mismatched handshake into `.handshake` at once instead of a silent timeout.
@@ -313,10 +318,11 @@ public final class SegueClient {
         while true {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return nil }
+            if let interruption, interruption() { throw .interrupted }
             let frames: [[UInt8]]?
             let failure: HandshakeFailure?
             do {
-                let ready = try poller.poll(timeout: left)
+                let ready = try poller.poll(timeout: interruption == nil ? left : min(left, Self.interruptionCheck))
                 failure = ready[monitor].contains(.readable) ? try handshakes.drain() : nil
                 frames = ready[replies].contains(.readable) ? try socket.receiveMultipart(dontWait: true) : nil
             } catch {

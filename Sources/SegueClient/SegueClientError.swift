@@ -20,6 +20,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         case handshake(HandshakeFailure, endpoint: String)
         case unreachable(endpoint: String)
         case keyFile(path: String, problem: String)
+        case interrupted
     }
 
     private let storage: Storage
@@ -55,6 +56,8 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         public static let unreachable = Kind("unreachable")
         /// A CURVE key file that cannot be used: missing, unreadable, not a regular file, or not a key.
         public static let keyFile = Kind("key_file")
+        /// The caller's `interruption` ended the wait for the reply (see `SegueClient.interruption`).
+        public static let interrupted = Kind("interrupted")
         public var description: String { name }
     }
 
@@ -76,6 +79,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     }
     public static func transport(_ error: ZMQError) -> Self { Self(storage: .transport(error)) }
     public static func malformed(_ what: String) -> Self { Self(storage: .malformed(what)) }
+    public static let interrupted = Self(storage: .interrupted)
     public static func handshake(_ failure: HandshakeFailure, endpoint: String) -> Self {
         Self(storage: .handshake(failure, endpoint: endpoint))
     }
@@ -105,6 +109,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         case .handshake: .handshake
         case .unreachable: .unreachable
         case .keyFile: .keyFile
+        case .interrupted: .interrupted
         }
     }
 
@@ -152,7 +157,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         case .malformed: "malformed reply: " + sentence
         case .handshake: "handshake: " + sentence
         case .keyFile: "key file: " + sentence
-        case .unreachable: sentence
+        case .unreachable, .interrupted: sentence
         }
     }
 
@@ -180,6 +185,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
         case .malformed(let what): what
         case .handshake(let failure, let endpoint): Self.sentence(failure, endpoint: endpoint)
         case .keyFile(let path, let problem): "\(path) \(problem)"
+        case .interrupted: "interrupted: the reply was not awaited (the daemon may still apply the request)"
         case .unreachable(let endpoint):
             "could not connect to \(endpoint): \(unreachableReason ?? "connection refused (is segued running there?)")"
         }
