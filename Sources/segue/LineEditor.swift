@@ -1,82 +1,131 @@
 import Foundation
 
-/// The line input of `segue raw`'s prompt on a terminal: typing, backspace, Ctrl-U to clear the line,
-/// ↑ and ↓ through the history, Enter to send; Ctrl-D on an empty line or Ctrl-C quits. Just what a
-/// prompt needs, on the terminal's raw mode (libedit would be a new C dependency). The prompt and
-/// the echo go to stderr, so that stdout holds the replies only.
+/// The line input of `segue raw`'s prompt on a terminal, on its raw mode (libedit would be a new C
+/// dependency): `KeyDecoder` reads the keys, `LineBuffer` edits, `LineView` draws; this type does the
+/// reading and writing. The prompt and the echo go to stderr, so that stdout holds the replies only.
 struct LineEditor {
-    var history: [String] = []
+    var buffer = LineBuffer()
+    /// Bytes read past the end of the last line (typed ahead, or pasted without bracketed paste).
+    private var pending: [UInt8] = []
+    private var decoder = KeyDecoder()
+    /// How long a lone ESC waits for the rest of a sequence before it counts as the Escape key.
+    private static let escapeWait: Int32 = 50
+    /// Bracketed paste (xterm): the terminal marks pasted text, so its line breaks send nothing.
+    private static let pasteOn = "\u{1B}[?2004h"
+    private static let pasteOff = "\u{1B}[?2004l"
 
     /// The next line, or nil to quit (Ctrl-D on an empty line, Ctrl-C, or the end of input).
     mutating func read(prompt: String) -> String? {
-        var saved = termios()
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else {
+        guard let saved = Self.enterRawMode() else {
             Self.echo(prompt)
             return readLine()
         }
+        Self.echo(Self.pasteOn)
+        defer {
+            Self.echo(Self.pasteOff)
+            Self.restore(saved)
+        }
+        var view = LineView(prompt: prompt)
+        buffer.reset()
+        Self.echo(view.redraw(buffer, columns: Self.columns()))
+        while let bytes = nextBytes() {
+            var out = ""
+            var redraw = false
+            for (index, byte) in bytes.enumerated() {
+                guard let key = decoder.feed(byte) else { continue }
+                switch buffer.apply(key) {
+                case .none: continue
+                case .appended(let text):
+                    if !redraw { out += view.append(text, to: buffer, columns: Self.columns()) }
+                case .redraw: redraw = true
+                case .clearScreen:
+                    out = view.clearScreen()
+                    redraw = true
+                case .submit, .quit:
+                    if redraw { out += view.redraw(buffer, columns: Self.columns()) }
+                    Self.echo(out + view.finish(buffer, columns: Self.columns()))
+                    pending = Array(bytes[(index + 1)...])
+                    return key == .enter ? buffer.text : nil
+                }
+            }
+            // One redraw for all the keys of a read: a paste without bracketed paste is drawn once.
+            if redraw { out += view.redraw(buffer, columns: Self.columns()) }
+            if !out.isEmpty { Self.echo(out) }
+        }
+        Self.echo(view.finish(buffer, columns: Self.columns()))
+        return buffer.characters.isEmpty ? nil : buffer.text
+    }
+
+    /// Runs `body` (a request) with the terminal raw and unechoed, so that keys typed meanwhile are
+    /// not printed among the replies, and Ctrl-C is a key that `interrupted` sees rather than SIGINT.
+    /// Keys other than Ctrl-C typed meanwhile are dropped.
+    static func whileWaiting<T>(_ body: () throws -> T) rethrows -> T {
+        guard let saved = enterRawMode() else { return try body() }
+        defer {
+            tcflush(STDIN_FILENO, TCIFLUSH)
+            restore(saved)
+        }
+        return try body()
+    }
+
+    /// Whether Ctrl-C was typed since the last look; reads without waiting.
+    static func interrupted() -> Bool {
+        var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        var seen = false
+        while poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLIN) != 0 {
+            var bytes = [UInt8](repeating: 0, count: 256)
+            let count = Glibc.read(STDIN_FILENO, &bytes, bytes.count)
+            guard count > 0 else { break }
+            if bytes[..<count].contains(0x03) { seen = true }
+        }
+        return seen
+    }
+
+    /// Keys one at a time, unechoed; Ctrl-C as a key, so that the terminal is put back before quitting.
+    private static func enterRawMode() -> termios? {
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
         var raw = saved
-        // Keys one at a time, unechoed; Ctrl-C as a key, so that the terminal is put back before quitting.
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        defer { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
-        var line: [UInt8] = []
-        var position = history.count
-        var draft: [UInt8] = []
-        func redraw() { Self.echo("\r\u{1B}[K" + prompt + String(decoding: line, as: UTF8.self)) }
-        func recall(_ index: Int) {
-            if position == history.count { draft = line }
-            position = index
-            line = index == history.count ? draft : Array(history[index].utf8)
-            redraw()
-        }
-        redraw()
-        while let byte = Self.byte() {
-            switch byte {
-            case 0x0D, 0x0A:
-                Self.echo("\r\n")
-                return String(decoding: line, as: UTF8.self)
-            case 0x03:
-                Self.echo("\r\n")
-                return nil
-            case 0x04 where line.isEmpty:
-                Self.echo("\r\n")
-                return nil
-            case 0x7F, 0x08:
-                // One character: its UTF-8 continuation bytes, then its first byte.
-                while let last = line.last, last & 0xC0 == 0x80 { line.removeLast() }
-                if !line.isEmpty { line.removeLast() }
-                redraw()
-            case 0x15:
-                line = []
-                redraw()
-            case 0x1B:
-                guard Self.byte() == UInt8(ascii: "["), let key = Self.byte() else { continue }
-                if key == UInt8(ascii: "A"), position > 0 { recall(position - 1) }
-                if key == UInt8(ascii: "B"), position < history.count { recall(position + 1) }
-            case 0x20...0x7E, 0x80...0xFF:
-                line.append(byte)
-                redraw()
-            default:
-                continue
-            }
-        }
-        Self.echo("\r\n")
-        return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+        return saved
     }
 
-    /// One byte of input, nil at its end.
-    private static func byte() -> UInt8? {
-        var byte: UInt8 = 0
+    private static func restore(_ saved: termios) {
+        var saved = saved
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+    }
+
+    /// The bytes left from the last line, else the next read; nil at the end of input. After a lone
+    /// ESC, waits `escapeWait` ms for the rest of its sequence before taking it as the Escape key.
+    private mutating func nextBytes() -> [UInt8]? {
+        if !pending.isEmpty {
+            defer { pending = [] }
+            return pending
+        }
+        if decoder.awaitsEscape {
+            var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, Self.escapeWait) == 0 { decoder.escapeTimedOut() }
+        }
+        var bytes = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = Glibc.read(STDIN_FILENO, &byte, 1)
-            if count == 1 { return byte }
+            let count = Glibc.read(STDIN_FILENO, &bytes, bytes.count)
+            if count > 0 { return Array(bytes[..<count]) }
             if count < 0, errno == EINTR { continue }
             return nil
         }
+    }
+
+    /// The terminal's width, read at each draw so that a resize is followed.
+    private static func columns() -> Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     private static func echo(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }

@@ -119,46 +119,71 @@ struct RawPrompt {
     let client: SegueClient
     let endpoint: String
     static let historyLimit = 1000
-
-    static var historyFile: String {
-        let env = ProcessInfo.processInfo.environment
-        if let file = env["SEGUE_HISTORY"], !file.isEmpty { return file }
-        return (env["HOME"] ?? ".") + "/.segue_history"
-    }
+    /// How many lines `history` lists.
+    static let historyShown = 50
 
     /// Runs the prompt until `quit` or Ctrl-D; exit status 1 if any reply was `ok: false`, as for
     /// requests from the argument or stdin.
     func run() throws {
         var refused = false
         var editor = LineEditor()
-        editor.history =
-            (try? String(contentsOfFile: Self.historyFile, encoding: .utf8))?.split(separator: "\n").map(String.init)
-            ?? []
+        var file = openHistory()
+        if var loaded = file, let lines = Self.saying({ () throws(HistoryFailure) in try loaded.load() }) {
+            editor.buffer = LineBuffer(history: lines)
+            file = loaded
+        }
         Output.error(
             "segue raw \(endpoint): a JSON request or 'cmd [navigator] [key=value...]'; ↑/↓ recall, 'history', "
                 + "'quit'.")
+        // Ctrl-C while a request waits gives it up, as psql does, rather than ending the session.
+        client.interruption = LineEditor.interrupted
         while let line = editor.read(prompt: "segue> ") {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if text == "quit" || text == "exit" { break }
             if text == "history" {
-                for (index, entry) in editor.history.suffix(50).enumerated() { Output.line("\(index + 1)  \(entry)") }
+                let history = editor.buffer.history
+                let first = max(0, history.count - Self.historyShown)
+                for index in first..<history.count { Output.line("\(index + 1)  \(history[index])") }
                 continue
             }
-            if editor.history.last != text { editor.history.append(text) }
-            try? (editor.history.suffix(Self.historyLimit).joined(separator: "\n") + "\n").write(
-                toFile: Self.historyFile, atomically: true, encoding: .utf8)
+            if editor.buffer.history.last != text, file != nil {
+                // Said once: the prompt goes on without history.
+                if Self.saying({ () throws(HistoryFailure) in try file?.append(text) }) == nil { file = nil }
+            }
+            editor.buffer.remember(text, limit: Self.historyLimit)
             do {
-                try ToolCommands.send(text, client)
+                try LineEditor.whileWaiting { try ToolCommands.send(text, client) }
             } catch let error as UsageError {
                 Output.error("error: \(error.message)")
             } catch is Exit {
                 refused = true
+            } catch let error as SegueClientError where error.kind == .interrupted {
+                Output.error("^C \(error)")
             } catch let error as SegueClientError {
                 Output.error("error: \(error)")
             }
         }
         if refused { throw Exit(.rejected) }
+    }
+
+    /// The history file, or nil when there is none (said when that is not what the user chose).
+    private func openHistory() -> HistoryFile? {
+        switch HistoryFile.chosen(environment: ProcessInfo.processInfo.environment) {
+        case .success(let file): return file
+        case .failure(.off): return nil
+        case .failure(.noHome):
+            Output.error("segue raw: HOME is not set: lines are not kept (set SEGUE_HISTORY to keep them).")
+            return nil
+        }
+    }
+
+    /// `body`'s value, or nil after saying on stderr why the history file failed.
+    private static func saying<T>(_ body: () throws(HistoryFailure) -> T) -> T? {
+        do { return try body() } catch {
+            Output.error("segue raw: history not kept: \(error).")
+            return nil
+        }
     }
 
     /// A request from a line: a JSON object as it is, or words: `ping`, `state main`,
