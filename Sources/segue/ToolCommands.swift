@@ -142,9 +142,7 @@ struct RawPrompt {
             if text.isEmpty { continue }
             if text == "quit" || text == "exit" { break }
             if text == "history" {
-                let history = editor.buffer.history
-                let first = max(0, history.count - Self.historyShown)
-                for index in first..<history.count { Output.line("\(index + 1)  \(history[index])") }
+                Self.listing(editor.buffer.history).forEach(Output.line)
                 continue
             }
             if editor.buffer.history.last != text, file != nil {
@@ -165,6 +163,12 @@ struct RawPrompt {
             }
         }
         if refused { throw Exit(.rejected) }
+    }
+
+    /// What `history` prints: the last `historyShown` lines, numbered by their place in the whole.
+    static func listing(_ history: [String]) -> [String] {
+        let first = max(0, history.count - historyShown)
+        return (first..<history.count).map { "\($0 + 1)  \(history[$0])" }
     }
 
     /// The history file, or nil when there is none (said when that is not what the user chose).
