@@ -33,7 +33,8 @@ extension CommandTree {
         abstract: "Send requests as JSON (or 'cmd [navigator] [key=value...]') and print the replies.",
         discussion: "One request from the argument, or one per line of stdin; with neither, on a terminal, a "
             + "prompt whose lines the up and down arrows recall, kept in $SEGUE_HISTORY (default "
-            + "~/.segue_history). Status 1 if any reply was ok: false.",
+            + "~/.segue_history, mode 0600; empty or /dev/null keeps none). Ctrl-C while a reply is awaited "
+            + "gives up waiting for it, and at the prompt ends it. Status 1 if any reply was ok: false.",
         arguments: [
             ArgumentSpec("request", optional: true, help: "A request as JSON, e.g. '{\"cmd\": \"ping\"}'.")
         ],
