@@ -41,7 +41,8 @@ extension CommandConfiguration {
                 continue
             }
             guard let sub = current.subcommand(named: word) else {
-                throw .unknownCommand(word, in: path.map(\.name).joined(separator: " "))
+                throw .unknownCommand(
+                    word, in: path.map(\.name).joined(separator: " "), among: current.subcommands.map(\.name))
             }
             path.append(sub)
             rest = rest.dropFirst()
@@ -113,7 +114,7 @@ extension CommandConfiguration {
                     parsed.help = true
                     return parsed
                 }
-                guard let option = option(named: name) else { throw .unknownOption(token.spelling) }
+                guard let option = option(named: name) else { throw .unknownOption(token.spelling, among: options) }
                 try take(option, attached: attached)
             case .short(let c):
                 if c == "h" {
