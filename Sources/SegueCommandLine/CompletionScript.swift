@@ -20,7 +20,8 @@ extension CommandConfiguration {
 
     /// The words a shell offers after `path` (subcommands and options), for each option with a
     /// value what that value completes to, and what each positional argument completes to (`takes`
-    /// lists the options whose next word is their value, not a positional).
+    /// lists the options whose next word is their value, not a positional). zsh runs the same
+    /// functions through bashcompinit.
     private func bashCompletion() -> String {
         let function = "_" + name.replacing("-", with: "_")
         var cases = ""
@@ -39,7 +40,7 @@ extension CommandConfiguration {
             for (index, argument) in command.arguments.enumerated() {
                 // `help gesture <Tab>`: the commands below the ones already named.
                 let below = "COMPREPLY=($(compgen -W \"$(\(function)_below \"$args\")\" -- \"$cur\"))"
-                let reply = argument.completion == .commands ? below : Self.bashReply(argument.completion)
+                let reply = argument.completion == .commands ? below : Self.bashReply(argument.completion, function)
                 guard let reply else { continue }
                 arguments += "            \"\(key)|\(index)\") \(reply); return ;;\n"
             }
@@ -48,7 +49,7 @@ extension CommandConfiguration {
         for (path, command) in walk() {
             for option in command.options where !option.isFlag {
                 let prefix = path.dropFirst().joined(separator: " ") + "|"
-                guard let reply = Self.bashReply(resolved(option.completion)) else { continue }
+                guard let reply = Self.bashReply(resolved(option.completion), function) else { continue }
                 // The short form too: `-o <Tab>` completes as `--output <Tab>` does.
                 let keys = ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])
                 let pattern = keys.map { "\"\(prefix)\($0)\"" }.joined(separator: "|")
@@ -64,27 +65,30 @@ extension CommandConfiguration {
                 case "$1" in
             \(below)    esac
             }
-            \(function)() {
+            \(Self.bashHelpers(function))
+            \(function)_reply() {
                 local cur prev cmdpath="" word i n=0
-                cur="${COMP_WORDS[COMP_CWORD]}"
-                prev="${COMP_WORDS[COMP_CWORD-1]}"
+                cur="${typed[at]}"
+                prev="${typed[at-1]}"
                 local paths="\(paths)" candidate
-                for ((i = 1; i < COMP_CWORD; i++)); do
-                    word="${COMP_WORDS[i]}"
+                for ((i = 1; i < at; i++)); do
+                    word="${typed[i]}"
                     candidate="${cmdpath:+$cmdpath }$word"
                     [[ "$paths" == *"|$candidate|"* ]] && cmdpath="$candidate" && n=$i
                 done
-                case "$cmdpath|$prev" in
-            \(values)    esac
                 local words="" takes="" more=""
                 case "$cmdpath" in
             \(cases)    esac
+                case "$cmdpath|$prev" in
+            \(values)    esac
+                # The value of an option that takes any text: nothing to offer, and no option.
+                [[ "$takes" == *"|$prev|"* ]] && return
                 if [[ "$cur" != -* ]]; then
                     local pos=0 args=""
-                    for ((i = n + 1; i < COMP_CWORD; i++)); do
-                        [[ "${COMP_WORDS[i]}" == -* || "$takes" == *"|${COMP_WORDS[i-1]}|"* ]] && continue
+                    for ((i = n + 1; i < at; i++)); do
+                        [[ "${typed[i]}" == -* || "$takes" == *"|${typed[i-1]}|"* ]] && continue
                         pos=$((pos + 1))
-                        args="${args:+$args }${COMP_WORDS[i]}"
+                        args="${args:+$args }${typed[i]}"
                     done
                     [[ -n "$more" && $pos -gt $more ]] && pos=$more
                     case "$cmdpath|$pos" in
@@ -92,9 +96,86 @@ extension CommandConfiguration {
                 fi
                 COMPREPLY=($(compgen -W "$words" -- "$cur"))
             }
-            complete -F \(function) \(name)
+            # zsh adds no space after a match (nospace): \(function) adds it to all but directories.
+            if [[ -n "${ZSH_VERSION-}" ]]; then
+                complete -o nospace -F \(function) \(name)
+            else
+                complete -F \(function) \(name)
+            fi
 
             """
+    }
+
+    /// The functions every script shares: the words as `segue` reads them, paths, and the entry
+    /// point that trims what bash already has before a `:`.
+    private static func bashHelpers(_ function: String) -> String {
+        #"""
+        # Sets `typed` to the words up to the cursor and `at` to the index of the one under it, as
+        # segue reads them: bash also breaks words at COMP_WORDBREAKS, `:` among them, so
+        # `tcp://h:7400` is `tcp`, `:`, `//h`, `:`, `7400` in COMP_WORDS. A word of colons is joined
+        # again to the words it touches on the line (bash-completion's `_get_comp_words_by_ref -n :`).
+        \#(function)_words() {
+            local line="${COMP_LINE:0:$COMP_POINT}" word i glued=0 colons
+            typed=()
+            at=-1
+            for ((i = 0; i <= COMP_CWORD; i++)); do
+                word="${COMP_WORDS[i]}"
+                colons=0
+                [[ -n "$word" && -z "${word//:/}" ]] && colons=1
+                if [[ $at -ge 0 && -n "$COMP_LINE" && "$line" != [[:space:]]* ]] && ((glued || colons)); then
+                    typed[at]="${typed[at]}$word"
+                else
+                    at=$((at + 1))
+                    typed[at]="$word"
+                fi
+                glued=$colons
+                line="${line#"${line%%[![:space:]]*}"}"
+                line="${line#"$word"}"
+            done
+        }
+        # Paths that start with `cur` (compgen -f or -d as $1), one a line as compgen prints them, so a
+        # name may hold blanks. bash is told they are file names: it quotes them, and ends a
+        # directory with `/` and no space, so Tab goes on into it.
+        \#(function)_paths() {
+            local path="" rest="$cur" c line
+            case "$rest" in
+                \'*) path="${rest#?}" && path="${path%\'}" ;;
+                \"*) path="${rest#?}" && path="${path%\"}" ;;
+                *)
+                    while [[ -n "$rest" ]]; do
+                        c="${rest:0:1}" && rest="${rest:1}"
+                        [[ "$c" == \\ ]] && c="${rest:0:1}" && rest="${rest:1}"
+                        path="$path$c"
+                    done
+                    ;;
+            esac
+            [[ -z "${ZSH_VERSION-}" ]] && compopt -o filenames 2>/dev/null
+            COMPREPLY=()
+            while IFS= read -r line; do
+                [[ -n "${ZSH_VERSION-}" && -d "$line" ]] && line="$line/"
+                COMPREPLY+=("$line")
+            done < <(compgen "$1" -- "$path")
+        }
+        \#(function)() {
+            [[ -n "${ZSH_VERSION-}" ]] && setopt localoptions ksharrays
+            local -a typed
+            local at i
+            \#(function)_words
+            \#(function)_reply
+            # bash replaces only the part of the word after its last `:`
+            # (bash-completion's `__ltrim_colon_completions`).
+            local cur="${typed[at]}"
+            if [[ "$cur" == *:* && "${COMP_WORDBREAKS-}" == *:* ]]; then
+                for ((i = 0; i < ${#COMPREPLY[@]}; i++)); do COMPREPLY[i]="${COMPREPLY[i]#"${cur%"${cur##*:}"}"}"; done
+            fi
+            if [[ -n "${ZSH_VERSION-}" ]]; then
+                for ((i = 0; i < ${#COMPREPLY[@]}; i++)); do
+                    [[ "${COMPREPLY[i]}" == */ ]] || COMPREPLY[i]="${COMPREPLY[i]} "
+                done
+            fi
+            return 0
+        }
+        """#
     }
 
     /// `commands` as the words it stands for.
@@ -111,11 +192,11 @@ extension CommandConfiguration {
     }
 
     /// The bash line that completes a value of `kind` (nil: no completion of its own).
-    private static func bashReply(_ kind: CompletionKind) -> String? {
+    private static func bashReply(_ kind: CompletionKind, _ function: String) -> String? {
         switch kind {
         case .none, .commands: nil
-        case .file: "COMPREPLY=($(compgen -f -- \"$cur\"))"
-        case .directory: "COMPREPLY=($(compgen -d -- \"$cur\"))"
+        case .file: "\(function)_paths -f"
+        case .directory: "\(function)_paths -d"
         case .list(let list): "COMPREPLY=($(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\"))"
         }
     }
