@@ -11,12 +11,14 @@
  * with the callbacks SegueHTTP bridges: the request handler and a logger. */
 static inline struct MHD_Daemon *segue_mhd_start(
     unsigned int flags, int listen_fd, MHD_AccessHandlerCallback handler, void *handler_cls,
-    MHD_LogCallback logger, void *logger_cls, unsigned int connection_limit, unsigned int connection_timeout_seconds) {
+    MHD_LogCallback logger, void *logger_cls, unsigned int connection_limit, unsigned int per_address_limit,
+    unsigned int connection_timeout_seconds) {
     return MHD_start_daemon(
         flags, 0, NULL, NULL, handler, handler_cls,
         MHD_OPTION_EXTERNAL_LOGGER, logger, logger_cls, /* first, or start-up messages bypass it */
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
         MHD_OPTION_END);
 }

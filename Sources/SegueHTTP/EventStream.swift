@@ -26,7 +26,9 @@ package final class EventStream: Sendable {
 
     private let state = Mutex(State())
     /// Past this many queued bytes the client is too slow: the stream is ended, and a browser's
-    /// `EventSource` reconnects by itself (a viewer then starts over from a snapshot).
+    /// `EventSource` reconnects by itself (a viewer then starts over from a snapshot). One message
+    /// larger than this is still taken when nothing else waits: it would end every stream, however
+    /// fast its reader, and a reconnect would meet it again.
     package let limit: Int
     private let onFinish: @Sendable () -> Void
 
@@ -64,9 +66,10 @@ package final class EventStream: Sendable {
     package func send(raw message: [UInt8]) -> Bool {
         let (accepted, resume) = state.withLock { s -> (Bool, MHDConnection?) in
             guard !s.finished, !s.closing else { return (false, nil) }
+            let waiting = s.queued
             s.chunks.append(message)
             s.queued += message.count
-            if s.queued > limit {
+            if s.queued > limit, waiting > 0 {
                 s.closing = true
                 s.chunks = []
                 s.head = 0

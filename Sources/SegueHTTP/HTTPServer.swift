@@ -31,7 +31,8 @@ package final class HTTPServer: Sendable {
         let cls = context.toOpaque()
         guard
             let started = segue_mhd_start(
-                flags, fd, accessCallback, cls, logCallback, cls, Self.connectionLimit, Self.idleTimeoutSeconds)
+                flags, fd, accessCallback, cls, logCallback, cls, Self.connectionLimit, Self.connectionsPerAddress,
+                Self.idleTimeoutSeconds)
         else {
             context.release()
             close(fd)
@@ -42,8 +43,13 @@ package final class HTTPServer: Sendable {
 
     /// At most this many connections at once (each browser tab holds one or two).
     static let connectionLimit: UInt32 = 128
-    /// A connection idle this long is closed; an event stream's keep-alive comments keep it busy.
-    static let idleTimeoutSeconds: UInt32 = 120
+    /// At most this many from one address, so that one host cannot take every connection (a browser
+    /// opens at most six to a server). On loopback every local client shares the one address.
+    static let connectionsPerAddress: UInt32 = 32
+    /// A connection idle this long is closed; an event stream's keep-alive comments (every 15 s)
+    /// keep it busy. Short, so connections opened and left idle (or left half-sent) hold their
+    /// places for half a minute, not two.
+    static let idleTimeoutSeconds: UInt32 = 30
 
     /// Event streams still open.
     package var openStreams: Int { context.takeUnretainedValue().streamCount }
@@ -115,14 +121,30 @@ final class Context: Sendable {
             response = HTTPResponse(
                 status: 405, headers: [("Allow", "GET, HEAD"), ("Content-Type", "text/plain; charset=utf-8")],
                 body: .bytes(Array("Only GET and HEAD are served here.\n".utf8)))
-        } else if address.isLoopback, let host, !address.hostHeaders.contains(host.lowercased()) {
+        } else if address.isLoopback,
+            Self.hostCount(connection) != 1 || !address.hostHeaders.contains((host ?? "").lowercased())
+        {
             // A page elsewhere that made its own name resolve to 127.0.0.1 (DNS rebinding) must not
-            // read what a loopback server shows.
-            response = .text(421, "This server answers only to \(address.url) (Host was \(host)).\n")
+            // read what a loopback server shows; nor may a request without a Host, or with two.
+            response = .text(421, "This server answers only to \(address.url) (Host was \(host ?? "missing")).\n")
         } else {
             response = handler(HTTPRequest(method: method, path: url, host: host))
         }
         return queue(response, on: connection)
+    }
+
+    /// How many `Host` headers the request has.
+    private static func hostCount(_ connection: OpaquePointer) -> Int {
+        var count = 0
+        _ = withUnsafeMutablePointer(to: &count) { counter in
+            MHD_get_connection_values(
+                connection, .HEADER_KIND,
+                { cls, _, key, _ in
+                    if let key, strcasecmp(key, "Host") == 0 { cls!.assumingMemoryBound(to: Int.self).pointee += 1 }
+                    return .YES
+                }, counter)
+        }
+        return count
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

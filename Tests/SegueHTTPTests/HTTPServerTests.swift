@@ -40,6 +40,12 @@ import Testing
             "GET / HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n", 421,
             "This server answers only to http://127.0.0.1:"
         ),
+        // No Host, or a second one after the right one: neither is a browser's, and neither passes.
+        ("GET / HTTP/1.0\r\n\r\n", 421, "This server answers only to http://127.0.0.1:"),
+        (
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n", 421,
+            "This server answers only to http://127.0.0.1:"
+        ),
     ])
     func answers(request: String, status: Int, body: String) throws {
         let server = try HTTPServer(listen: Self.loopback, handler: Self.page)
@@ -152,6 +158,14 @@ import Testing
         #expect(!stream.send(data: [UInt8](repeating: 67, count: 3000)))
         #expect(stream.queuedBytes == 0)
         #expect(!stream.send(data: Array("after".utf8)))
+    }
+
+    /// One message larger than the limit is taken when nothing else waits (a fleet's picture, a
+    /// navigator of large params): it would otherwise end every stream, however fast its reader.
+    @Test func aMessageLargerThanTheLimitAloneIsTaken() throws {
+        let stream = EventStream(limit: 4096)
+        #expect(stream.send(data: [UInt8](repeating: 65, count: 10_000)))
+        #expect(!stream.send(data: [UInt8](repeating: 66, count: 10)), "behind it, the limit holds")
     }
 
     /// Stopping with streams suspended (libmicrohttpd must not stop so) ends them and returns.

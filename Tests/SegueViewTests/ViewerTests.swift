@@ -85,6 +85,21 @@ import Testing
         #expect(hub.pages == 0)
     }
 
+    /// A picture larger than a page's limit (navigators of large params, within the daemon's
+    /// limits) still opens, whole; the limit counts from its end.
+    @Test func aPictureLargerThanThePageLimitStillOpens() {
+        let hub = LiveHub(frameRate: 60, source: "segued", streamLimit: 1000)
+        for name in ["a", "b", "c"] {
+            hub.navigator(["navigator": .string(name), "params": .string(String(repeating: "x", count: 800))])
+        }
+        let page = hub.connect()
+        #expect(!page.isFinished && page.queuedBytes > 2400)
+        #expect(hub.pages == 1)
+        hub.tick(Array(#"{"navigator":"a","frame":1}"#.utf8), navigator: "a", final: false)
+        #expect(hub.pages == 1, "a small message after the picture fits")
+        hub.closeAll()
+    }
+
     /// A silent daemon is said to every page, and to a page that connects while it lasts; once
     /// heartbeats are back, every page says so and a new page starts as before.
     @Test func aLiveHubTellsEveryPageWhileTheDaemonIsSilent() {

@@ -25,17 +25,18 @@ package final class LiveHub: Sendable {
         self.streamLimit = streamLimit
     }
 
-    /// A new page's stream, already holding the current picture.
+    /// A new page's stream, already holding the current picture. Its limit counts from the end of
+    /// that picture, so a fleet whose picture is larger than the limit still opens.
     package func connect() -> EventStream {
-        let stream = EventStream(limit: streamLimit)
         state.withLock { s in
-            stream.send(raw: s.hello)
-            for name in s.navigators.keys.sorted() { stream.send(raw: s.navigators[name]!) }
-            for name in s.inFlight.keys.sorted() { stream.send(raw: s.inFlight[name]!) }
-            if let stale = s.stale { stream.send(raw: stale) }
+            let picture =
+                [s.hello] + s.navigators.keys.sorted().map { s.navigators[$0]! }
+                + s.inFlight.keys.sorted().map { s.inFlight[$0]! } + (s.stale.map { [$0] } ?? [])
+            let stream = EventStream(limit: streamLimit + picture.reduce(0) { $0 + $1.count })
+            for message in picture { stream.send(raw: message) }
             s.streams.append(stream)
+            return stream
         }
-        return stream
     }
 
     package var pages: Int { state.withLock { s in s.streams.filter { !$0.isFinished }.count } }
