@@ -78,15 +78,19 @@ enum ToolCommands {
             } catch let exit as Exit where exit.code == .rejected {
                 refused = true
             } catch let usage as UsageError {
-                // The other lines still go: one bad line in a script is said, with its number.
+                // The other lines still go: one bad line in a script is said, with its number, and
+                // in its place on stdout, so that reply N answers request line N.
                 Output.error("segue raw: line \(number): \(usage.message)")
+                let error: JSON = ["code": "usage", "message": .string("line \(number): \(usage.message)")]
+                Output.line(JSON.object(["ok": false, "error": error]).serialized())
                 malformed.append(number)
             }
         }
         if !malformed.isEmpty {
+            // Said on stderr only: stdout already holds a line for each of them.
             let lines = malformed.map(String.init).joined(separator: ", ")
-            throw UsageError(
-                "\(malformed.count.counted("line")) of stdin did not parse: \(lines).")
+            Output.error("error: \(malformed.count.counted("line")) of stdin did not parse: \(lines).")
+            throw Exit(.usage)
         }
         if refused { throw Exit(.rejected) }
     }

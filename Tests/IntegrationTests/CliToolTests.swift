@@ -280,10 +280,16 @@ import Testing
         #expect(replies.count == 2)
         #expect(replies.first?["stack"]?.arrayValue?.count == 1)
         #expect(replies.last?["error"]?["code"] == "cannot_pop_root")
-        // A line that does not parse is said with its number; the lines after it still go (64 at the end).
+        // A line that does not parse is said with its number, on stderr and in its place on stdout
+        // (reply N answers line N); the lines after it still go (64 at the end).
+        for json in [false, true] {
+            let mixed = try Cli.run(["raw"] + (json ? ["--json"] : []), daemon: d, stdin: "{bad\n[]\nstate main\n")
+            #expect(mixed.status == 64)
+            let out = try mixed.stdout.split(separator: "\n").map { try JSON.parse(String($0)) }
+            #expect(out.map { $0["error"]?["code"]?.stringValue } == ["usage", "usage", nil], "\(mixed.stdout)")
+            #expect(out.last?["navigator"] == "main", "state main was sent: \(mixed.stdout)")
+        }
         let mixed = try Cli.run(["raw"], daemon: d, stdin: "{bad\n[]\nstate main\n")
-        #expect(mixed.status == 64)
-        #expect(mixed.stdout.split(separator: "\n").count == 1, "state main was sent: \(mixed.stdout)")
         #expect(mixed.stderr.hasPrefix("segue raw: line 1: The value '{bad' is invalid"), "\(mixed.stderr)")
         #expect(mixed.stderr.contains("segue raw: line 2: The value '[]' is invalid"), "\(mixed.stderr)")
         #expect(mixed.stderr.contains("error: 2 lines of stdin did not parse: 1, 2."), "\(mixed.stderr)")
