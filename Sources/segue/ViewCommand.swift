@@ -59,7 +59,9 @@ enum ViewCommand {
         if !listen.isLoopback {
             Output.error(
                 "warning: --listen \(listen) is not a loopback address: anyone who can reach this machine on that "
-                    + "port sees every navigator shown (the page has no password). Use 127.0.0.1 to keep it local.")
+                    + "port sees every navigator shown, and so can any web page open in a browser that reaches it "
+                    + "(the page has no password, and its Host is not checked off loopback). Use 127.0.0.1 to keep "
+                    + "it local.")
         }
         do {
             return try HTTPServer(listen: listen, handler: handler)
