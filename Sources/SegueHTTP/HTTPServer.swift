@@ -107,21 +107,25 @@ final class Context: Sendable {
         _ connection: OpaquePointer, url: String, method: String, uploadSize: UnsafeMutablePointer<Int>,
         state: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
+        if method != "GET" && method != "HEAD" {
+            // Answered with the headers, before any body: an upload (even one that asked `Expect:
+            // 100-continue` for 100 MB) is refused, not read and dropped.
+            return queue(
+                HTTPResponse(
+                    status: 405, headers: [("Allow", "GET, HEAD"), ("Content-Type", "text/plain; charset=utf-8")],
+                    body: .bytes(Array("Only GET and HEAD are served here.\n".utf8))), on: connection)
+        }
         if state.pointee == nil {
             state.pointee = UnsafeMutableRawPointer(bitPattern: 1)
             return .YES
         }
         if uploadSize.pointee != 0 {
-            uploadSize.pointee = 0  // a body is never used: read and dropped
+            uploadSize.pointee = 0  // a GET's body is never used: read and dropped
             return .YES
         }
         let host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host").map { String(cString: $0) }
         let response: HTTPResponse
-        if method != "GET" && method != "HEAD" {
-            response = HTTPResponse(
-                status: 405, headers: [("Allow", "GET, HEAD"), ("Content-Type", "text/plain; charset=utf-8")],
-                body: .bytes(Array("Only GET and HEAD are served here.\n".utf8)))
-        } else if address.isLoopback,
+        if address.isLoopback,
             Self.hostCount(connection) != 1 || !address.hostHeaders.contains((host ?? "").lowercased())
         {
             // A page elsewhere that made its own name resolve to 127.0.0.1 (DNS rebinding) must not

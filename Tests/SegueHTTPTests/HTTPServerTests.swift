@@ -160,6 +160,20 @@ import Testing
         #expect(!stream.send(data: Array("after".utf8)))
     }
 
+    /// An upload is refused with the headers: a client that asked `Expect: 100-continue` for 100 MB
+    /// gets the 405, not a go-ahead to send what would be read and dropped.
+    @Test func anUploadIsRefusedBeforeItsBody() throws {
+        let server = try HTTPServer(listen: Self.loopback, handler: Self.page)
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.address.port)
+        client.send(
+            "POST / HTTP/1.1\r\nHost: 127.0.0.1:\(server.address.port)\r\nContent-Length: 104857600\r\n"
+                + "Expect: 100-continue\r\n\r\n")
+        client.read { $0.contains("GET and HEAD") }
+        #expect(client.status == 405, "\(client.text)")
+        #expect(!client.text.contains("100 Continue"), "\(client.text)")
+    }
+
     /// One message larger than the limit is taken when nothing else waits (a fleet's picture, a
     /// navigator of large params): it would otherwise end every stream, however fast its reader.
     @Test func aMessageLargerThanTheLimitAloneIsTaken() throws {
