@@ -82,6 +82,15 @@ return out;
 """
 
 
+def start(driver, args):
+    """Where a replay opened at `#HASH` stands: its index, its frame count and the position line."""
+    driver.get(args.url + "#" + args.hash)
+    wait(driver, "return window.segue && window.segue.ready", args.timeout, "the whole replay")
+    return driver.execute_script(
+        "return {index: window.segue.index, frames: window.segue.frameCount,"
+        " position: document.getElementById('position').textContent}")
+
+
 def cards(driver, args):
     open_replay(driver, args)
     result = []
@@ -222,7 +231,7 @@ def shot(driver, args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["cards", "edge", "tabs", "status", "timeline", "shot"])
+    parser.add_argument("command", choices=["cards", "edge", "tabs", "status", "timeline", "shot", "start"])
     parser.add_argument("url")
     parser.add_argument("--index", type=int, action="append", default=[])
     parser.add_argument("--frame", type=int, action="append", default=[], help="a frame number, for its index")
@@ -231,6 +240,7 @@ def main():
     parser.add_argument("--tabs", type=int, default=2)
     parser.add_argument("--text", action="append", default=[], help="status: a text the bar shows, in turn")
     parser.add_argument("--out")
+    parser.add_argument("--hash", default="", help="start: what follows # in the address")
     parser.add_argument("--width", type=int, default=1200)
     parser.add_argument("--height", type=int, default=1000)
     parser.add_argument("--timeout", type=float, default=60)
@@ -244,7 +254,10 @@ def main():
     signal.alarm(int(args.timeout) + 30)
     driver = browser(args.width, args.height)
     try:
-        commands = {"cards": cards, "edge": edge, "tabs": tabs, "status": status, "timeline": timeline, "shot": shot}
+        commands = {
+            "cards": cards, "edge": edge, "tabs": tabs, "status": status, "timeline": timeline, "shot": shot,
+            "start": start,
+        }
         result = commands[args.command](driver, args)
         print(json.dumps(result), flush=True)
         return 0

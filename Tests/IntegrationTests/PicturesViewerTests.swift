@@ -7,6 +7,21 @@ import Testing
 /// has the new card's edge at half the width; two tabs on a live daemon get the same frames.
 @Suite(.serialized, .enabled(if: Browser.available, Browser.skipReason))
 struct PicturesViewerTests {
+    /// An address's `#index=` or `#frame=` that is not a number, or past the end, opens the replay
+    /// at a frame it has (the start, or the last), not on an empty page.
+    @Test func aReplayOpensAtAFrameWhateverTheAddressAsks() throws {
+        let session = try PictureSession.record()
+        defer { session.daemon.stop() }
+        let viewer = try ViewerProcess(["--replay", session.daemon.logLocation])
+        defer { #expect(viewer.stop() == 0) }
+        for (hash, first) in [("index=abc", true), ("frame=abc", true), ("index=-5", true), ("index=99999", false)] {
+            let result = try Browser.Probe.run(["start", viewer.url, "--hash", hash])
+            let frames = try #require(result["frames"]?.int64Value)
+            #expect(result["index"]?.int64Value == (first ? 0 : frames - 1), "#\(hash): \(result)")
+            #expect(result["position"]?.stringValue?.hasPrefix("frame ") == true, "#\(hash): \(result)")
+        }
+    }
+
     @Test func pausedFramesDrawEveryCardAsItsTickSays() throws {
         let session = try PictureSession.record()
         defer { session.daemon.stop() }

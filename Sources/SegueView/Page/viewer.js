@@ -222,7 +222,8 @@
 
   function seek(index) {
     if (!page.frames.length) return;
-    page.index = Math.max(0, Math.min(page.frames.length - 1, index));
+    // Not a number (an address's `#index=abc`): the start, rather than no frame at all.
+    page.index = Number.isFinite(index) ? Math.max(0, Math.min(page.frames.length - 1, Math.trunc(index))) : 0;
     const f = page.frames[page.index];
     for (const nav of page.navigators.values()) {
       nav.state = lastAtOrBefore(page.stateLog[nav.name], page.index);
