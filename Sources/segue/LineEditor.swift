@@ -128,5 +128,5 @@ struct LineEditor {
         return Int(size.ws_col)
     }
 
-    private static func echo(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    private static func echo(_ text: String) { Output.write(Array(text.utf8), to: STDERR_FILENO) }
 }

@@ -29,16 +29,20 @@ enum MonitorCommands {
         var samples: [ClockSample] = []
         // Ctrl-C ends the pings, not the statistics: they are printed for the pings sent, as ping(8)
         // does, and then segue ends by the signal.
+        // A ping waiting on a silent daemon is given up at once too, and not counted.
         let signals = NotedSignals()
         defer { signals.restore() }
+        client.interruption = { signals.caught != nil }
         var sent = 0
         for sequence in 1...count where signals.caught == nil {
-            sent = sequence
             let start = ContinuousClock.now
-            let sent = ClockSample.readClocks().monotonic
-            if let reply = try answer(client) {
+            let sentAt = ClockSample.readClocks().monotonic
+            let reply = try answer(client)
+            if signals.caught != nil, reply == nil { break }
+            sent = sequence
+            if let reply {
                 let (received, wall) = ClockSample.readClocks()
-                let ms = Double(received - sent) / 1e6
+                let ms = Double(received - sentAt) / 1e6
                 times.append(ms)
                 var line = reply
                 line["time"] = .double(rounded(ms))
@@ -46,7 +50,7 @@ enum MonitorCommands {
                 var offset = ""
                 // The daemon's clock (an older daemon gives none): its offset from this host's.
                 if let clock = reply["clock"]?.int64Value {
-                    let sample = ClockSample(sent: sent, received: received, receivedWall: wall, daemonClock: clock)
+                    let sample = ClockSample(sent: sentAt, received: received, receivedWall: wall, daemonClock: clock)
                     samples.append(sample)
                     line["offset"] = .double(rounded(Double(sample.offset) / 1e6))
                     offset = " offset=\(signed(Double(sample.offset) / 1e6)) ms"
@@ -64,8 +68,8 @@ enum MonitorCommands {
         }
         let clock = ClockEstimate(samples: samples)
         let lost = sent - times.count
-        let summary =
-            "\(sent) sent, \(times.count) received, \(Int((Double(lost) / Double(sent) * 100).rounded()))% lost"
+        let percent = sent == 0 ? 0 : Int((Double(lost) / Double(sent) * 100).rounded())
+        let summary = "\(sent) sent, \(times.count) received, \(percent)% lost"
         // Lost pings fail the command (status 3): said on stderr, and under --json in the summary
         // object, as every failure's `error`.
         let failure = lost == 0 ? nil : "No reply to \(lost) of \(sent.counted("ping")) from \(client.endpoint)."
@@ -108,7 +112,7 @@ enum MonitorCommands {
     static func answer(_ client: SegueClient) throws -> JSONObject? {
         switch Result(catching: { () throws(SegueClientError) -> JSONObject in try client.call("ping") }) {
         case .success(let reply): return reply
-        case .failure(let error) where error.kind == .timeout: return nil
+        case .failure(let error) where error.kind == .timeout || error.kind == .interrupted: return nil
         case .failure(let error): throw error
         }
     }

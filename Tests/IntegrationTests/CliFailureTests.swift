@@ -102,20 +102,39 @@ import Testing
     }
 
     /// Ctrl-C ends `ping --count` with its statistics for the pings sent, as ping(8) does, then by
-    /// the signal (so a loop around it stops).
-    @Test func anInterruptedPingCountPrintsItsStatistics() throws {
+    /// the signal (so a loop around it stops). A ping waiting on a daemon that went silent (stopped
+    /// here with SIGSTOP) is given up at once and not counted.
+    @Test(arguments: [false, true])
+    func anInterruptedPingCountPrintsItsStatistics(silent: Bool) throws {
         let d = try DaemonProcess()
-        defer { d.stop() }
+        defer {
+            kill(d.pid, SIGCONT)
+            d.stop()
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Cli.binary)
-        process.arguments = ["ping", "--count", "50", "--interval", "0.1", "--endpoint", d.commandEndpoint]
+        process.arguments = [
+            "ping", "--count", "50", "--interval", "0.1", "--timeout", "20", "--endpoint", d.commandEndpoint,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        usleep(600_000)
+        // Two replies first: by then the signal handlers are in place, however slow the start.
+        var stdout = ""
+        while stdout.components(separatedBy: "reply from ").count < 3 {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            stdout += String(decoding: chunk, as: UTF8.self)
+        }
+        if silent {
+            kill(d.pid, SIGSTOP)
+            usleep(300_000)
+        }
+        let interrupted = ContinuousClock.now
         kill(process.processIdentifier, SIGINT)
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stdout += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        #expect(ContinuousClock.now - interrupted < .seconds(5), "not the 20 s timeout")
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
         let replies = stdout.split(separator: "\n").filter { $0.hasPrefix("reply from ") }.count
         #expect(replies > 1 && replies < 50, "\(stdout)")
