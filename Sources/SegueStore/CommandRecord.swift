@@ -36,6 +36,11 @@ extension AppendUnit {
     {
         var ending: [Int64: CommandRecord] = [:]
         var units: [AppendUnit] = []
+        // A unit refused for a duplicate id would leave the others committed: no import at all.
+        var ids = Set<String>()
+        for command in commands where !ids.insert(command.id).inserted {
+            throw StoreError(kind: .invalidData, message: "Command id \"\(command.id)\" appears twice.")
+        }
         for command in commands {
             guard let seq = command.seq else {
                 units.append(

@@ -37,6 +37,30 @@ import Testing
         #expect(try copy.command("c4") == source.command("c4"))
     }
 
+    /// More ids than one statement's arrays take (`PostgresBatch.rowsPerStatement`, 4096): they go in
+    /// several, in the one transaction.
+    @Test(arguments: Backend.allCases)
+    func manyCommandsImportWhole(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        var numberer = Numberer()
+        var lines: [String] = []
+        var commands: [CommandRecord] = []
+        for round in 0..<5000 {
+            let unit = numberer.unit("n\(round % 7)", commandID: "id-\(round)")
+            lines += unit.events.map { $0.json.serialized() }
+            commands.append(
+                CommandRecord(
+                    id: "id-\(round)", navigator: unit.navigator, seq: unit.events.last?.seq,
+                    reply: ["ok": true, "round": .int(Int64(round))], fingerprint: UInt64(round)))
+        }
+        let file = place.directory.file("many.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: false, encoding: .utf8)
+        let store = try place.open()
+        #expect(try store.importJSONLines(from: file, commands: commands) == 5000)
+        let sorted = commands.sorted { Array($0.id.utf8).lexicographicallyPrecedes($1.id.utf8) }
+        #expect(try store.commandRecords() == sorted)
+    }
+
     static func event(_ seq: Int64) -> EventRecord {
         EventRecord(
             seq: seq, navigator: "m", revision: seq, type: "screen.pushed", version: 1, frame: 0, time: 0,
@@ -55,6 +79,7 @@ import Testing
         ([command("z", nil), command("a", 4)], [([], "z"), ([1, 2, 3, 4], "a")], nil),
         ([command("a", 2), command("b", 2)], nil, "both end at seq 2"),
         ([command("a", 9)], nil, "ends at seq 9, which is not an event of the log"),
+        ([command("a", 2), command("a", nil)], nil, "Command id \"a\" appears twice."),
     ]
 
     @Test(arguments: cuts.indices)

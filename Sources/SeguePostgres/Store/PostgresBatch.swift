@@ -70,7 +70,7 @@ struct PostgresBatch {
     func steps() -> [PipelineStep] {
         if let values = SmallRows.step(units, events: eventCount, commands: commandCount) { return [values] }
         var eventChunks: [EventColumns] = []
-        var commands = CommandColumns()
+        var commandChunks: [CommandColumns] = []
         for unit in units {
             for (index, event) in unit.events.enumerated() {
                 if eventChunks.last.map({ $0.count >= Self.rowsPerStatement }) ?? true {
@@ -78,12 +78,18 @@ struct PostgresBatch {
                 }
                 eventChunks[eventChunks.count - 1].add(event, encoded: unit.encoded?[index])
             }
-            if let id = unit.commandID { commands.add(id: id, unit: unit) }
+            if let id = unit.commandID {
+                // Cut as the events are: an import's ids, replies included, may be millions of rows.
+                if commandChunks.last.map({ $0.count >= Self.rowsPerStatement }) ?? true {
+                    commandChunks.append(CommandColumns())
+                }
+                commandChunks[commandChunks.count - 1].add(id: id, unit: unit)
+            }
         }
         var steps: [PipelineStep] = []
         var chunks = eventChunks[...]
-        if commands.count > 0 {
-            if let first = chunks.popFirst() {
+        for (index, commands) in commandChunks.enumerated() {
+            if index == 0, let first = chunks.popFirst() {
                 var parameters = first.parameters()
                 commands.append(to: &parameters)
                 steps.append(.prepared(Self.insertCommandsAndEvents, parameters))

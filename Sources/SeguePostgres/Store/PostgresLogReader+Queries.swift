@@ -53,7 +53,16 @@ extension PostgresLogReader {
         try withConnection { connection throws(PostgresError) -> [CommandRecord] in
             let result = try connection.query("SELECT id, navigator, seq, reply, fingerprint FROM commands ORDER BY id")
             return try (0..<result.rowCount).map { row throws(PostgresError) in
-                let id = try result.withBytes(row, 0) { String(decoding: $0, as: UTF8.self) }
+                // An id that is not UTF-8 would be stored elsewhere as another id (its bytes
+                // replaced), and a retry of the original applied again: refused instead.
+                let id = try result.withBytes(row, 0) { bytes throws(PostgresError) in
+                    guard let id = String(validating: bytes, as: UTF8.self) else {
+                        throw PostgresError(
+                            sqlState: SQLState.invalidBinaryRepresentation,
+                            message: "Command id 0x\(bytes.map { String(format: "%02x", $0) }.joined()) is not UTF-8.")
+                    }
+                    return id
+                }
                 let reply = try result.string(row, 3).map { text throws(PostgresError) in
                     guard let json = try? StoreJSON.decode(text) else {
                         throw PostgresError(
