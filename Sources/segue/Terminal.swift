@@ -49,14 +49,20 @@ enum Terminal {
             }
         }
         signal(SIGWINCH) { _ in Terminal.resized.pointee = 1 }
-        signal(SIGTSTP, suspendHandler)
+        // A SIGTSTP ignored at start stays ignored: the parent will not continue a stopped job.
+        if let previous = signal(SIGTSTP, suspendHandler),
+            unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        {
+            signal(SIGTSTP, SIG_IGN)
+        }
     }
 
     private static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
 
     /// Ctrl-Z: the terminal as it was, then the stop itself (the default action, unblocked for it);
     /// on `fg` the view's settings and screen again, redrawn whole at the next turn (as top and less
-    /// do). Only async-signal-safe calls.
+    /// do). The settings put back are those `enter` made, not what an `stty` meanwhile set. Only
+    /// async-signal-safe calls.
     private static let suspendHandler: @convention(c) (Int32) -> Void = { _ in
         let wasRaw = Terminal.hasSaved.pointee == 1
         Terminal.restoreInHandler()

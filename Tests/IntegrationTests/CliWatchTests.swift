@@ -105,22 +105,22 @@ import Testing
         }
         let command = "\(Cli.binary) watch --endpoint \(d.commandEndpoint) --publish-endpoint \(d.publishEndpoint)"
         _ = try Self.tmux(["send-keys", "-t", session, command, "Enter"])
-        _ = try Self.capture(session) { $0.contains("main  rev 1  Home[s1]") }
+        _ = try Self.capture(session, tries: 500) { $0.contains("main  rev 1  Home[s1]") }
         #expect(try alternateScreen())
 
         _ = try Self.tmux(["send-keys", "-t", session, "C-z"])
-        let stopped = try Self.capture(session) { $0.contains("Stopped") }
+        let stopped = try Self.capture(session, tries: 500) { $0.contains("Stopped") }
         #expect(stopped.contains("Stopped"), "\(stopped)")
         #expect(try !alternateScreen(), "the shell gets the main screen back")
 
         _ = try Self.tmux(["send-keys", "-t", session, "fg", "Enter"])
         try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
-        let resumed = try Self.capture(session) { $0.contains("main  rev 3  Home[s1] > Detail[s2]") }
+        let resumed = try Self.capture(session, tries: 500) { $0.contains("main  rev 3  Home[s1] > Detail[s2]") }
         #expect(resumed.contains("main  rev 3  Home[s1] > Detail[s2]"), "\(resumed)")
         #expect(try alternateScreen())
         _ = try Self.tmux(["send-keys", "-t", session, "q"])
         var back = false
-        for _ in 0..<100 where !back {
+        for _ in 0..<500 where !back {
             usleep(20_000)
             back = try !alternateScreen()
         }
@@ -138,7 +138,7 @@ import Testing
             + "--publish-endpoint \(d.publishEndpoint); sleep 30"
         _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "24", command])
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
-        let pane = try Self.capture(session) { $0.contains("main: stack Home[s1]") }
+        let pane = try Self.capture(session, tries: 500) { $0.contains("main: stack Home[s1]") }
         #expect(pane.hasPrefix("main: stack Home[s1]\n"), "\(pane)")
         #expect(try Self.tmux(["display-message", "-p", "-t", session, "#{alternate_on}"]).hasPrefix("0"))
     }
