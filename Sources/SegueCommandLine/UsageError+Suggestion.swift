@@ -27,7 +27,10 @@ extension UsageError {
         let typed = Array(word.lowercased())
         guard !typed.isEmpty else { return nil }
         let limit = min(2, typed.count - 1)
-        let near = names.map { ($0, distance(typed, Array($0.lowercased()))) }.filter { $0.1 <= limit }
+        // Names whose length differs by more than the limit cannot be near: no table for them (a
+        // word of a megabyte costs nothing).
+        let near = names.filter { abs($0.count - typed.count) <= limit }
+            .map { ($0, distance(typed, Array($0.lowercased()))) }.filter { $0.1 <= limit }
         if let best = near.map(\.1).min() {
             let nearest = near.filter { $0.1 == best }
             if nearest.count == 1 { return nearest[0].0 }

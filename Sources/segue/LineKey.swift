@@ -26,8 +26,12 @@ struct KeyDecoder {
 
     private var state = State.ground
     private static let pasteEnd = Array("\u{1B}[201~".utf8)
-    /// Longer CSI sequences are no key: dropped, so that a stray ESC cannot swallow the line.
+    /// A CSI sequence with more parameter bytes than this is no key: what it held is dropped and the
+    /// bytes after it are read as typed, so that a stray ESC cannot swallow the line.
     private static let csiLimit = 16
+    /// A paste longer than this ends there, as if its end had come: a terminal that never sends the
+    /// end would otherwise hold every key after it (Ctrl-D and Ctrl-C included).
+    private static let pasteLimit = 1 << 20
 
     /// Whether an ESC came last: a lone ESC key, if nothing follows soon (`LineEditor` waits briefly).
     var awaitsEscape: Bool { state == .escape }
@@ -47,6 +51,8 @@ struct KeyDecoder {
             case UInt8(ascii: "f"): return .wordRight
             case 0x7F, 0x08: return .killWordBefore
             case 0x1B: state = .escape
+            // A control key right after a lone ESC (Esc, then Enter or Ctrl-C) is still that key.
+            case 0x00...0x1F: return ground(byte)
             default: break
             }
             return nil
@@ -81,6 +87,10 @@ struct KeyDecoder {
             return String(validating: bytes, as: UTF8.self).map(LineKey.text)
         case .paste(var bytes):
             bytes.append(byte)
+            if bytes.count > Self.pasteLimit {
+                state = .ground
+                return Self.pasted(bytes)
+            }
             guard bytes.count >= Self.pasteEnd.count, bytes.suffix(Self.pasteEnd.count).elementsEqual(Self.pasteEnd)
             else {
                 state = .paste(bytes)

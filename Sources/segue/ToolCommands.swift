@@ -79,7 +79,7 @@ enum ToolCommands {
                 refused = true
             } catch let usage as UsageError {
                 // The other lines still go: one bad line in a script is said, with its number, and
-                // in its place on stdout, so that reply N answers request line N.
+                // in its place on stdout, so that reply N answers request line N (blank lines aside).
                 Output.error("segue raw: line \(number): \(usage.message)")
                 let error: JSON = ["code": "usage", "message": .string("line \(number): \(usage.message)")]
                 Output.line(JSON.object(["ok": false, "error": error]).serialized())

@@ -30,6 +30,13 @@ import Testing
         ("paste of keys", "\u{1B}[200~a\u{1B}[3~\u{03}b\u{1B}[201~", [.text("a[3~b")]),
         ("paste then Enter", "\u{1B}[200~ping\u{1B}[201~\r", [.text("ping"), .enter]),
         ("an unfinished CSI", "\u{1B}[1;\u{01}", [.home]),
+        ("Esc then Enter", "\u{1B}\r", [.enter]), ("Esc then Ctrl-C", "\u{1B}\u{03}", [.interrupt]),
+        (
+            "a paste without its end", "\u{1B}[200~" + String(repeating: "x", count: 1 << 20) + "\u{03}",
+            [
+                .text(String(repeating: "x", count: 1 << 20))
+            ]
+        ),
     ]
 
     @Test(arguments: cases)
