@@ -186,6 +186,18 @@ def tabs(driver, args):
     return {"tabs": seen, "controls": controls}
 
 
+def memory(driver, args):
+    """What a live tab holds for --navigator once navigator --until appears (made after the rest)."""
+    driver.get(args.url)
+    name = json.dumps(args.navigator)
+    wait(driver, f"return window.segue && window.segue.navigators().includes({name})", args.timeout,
+         f"navigator {args.navigator}")
+    print(json.dumps({"ready": True}), flush=True)
+    wait(driver, f"return window.segue.navigators().includes({json.dumps(args.until)})", args.timeout,
+         f"navigator {args.until}")
+    return driver.execute_script(f"return window.segue.memory({name})")
+
+
 def status(driver, args):
     driver.get(args.url)
     wait(driver, "return document.getElementById('status').textContent === 'connected'", args.timeout,
@@ -231,7 +243,7 @@ def shot(driver, args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["cards", "edge", "tabs", "status", "timeline", "shot", "start"])
+    parser.add_argument("command", choices=["cards", "edge", "tabs", "status", "timeline", "shot", "start", "memory"])
     parser.add_argument("url")
     parser.add_argument("--index", type=int, action="append", default=[])
     parser.add_argument("--frame", type=int, action="append", default=[], help="a frame number, for its index")
@@ -241,6 +253,7 @@ def main():
     parser.add_argument("--text", action="append", default=[], help="status: a text the bar shows, in turn")
     parser.add_argument("--out")
     parser.add_argument("--hash", default="", help="start: what follows # in the address")
+    parser.add_argument("--until", default="done", help="memory: the navigator made last")
     parser.add_argument("--width", type=int, default=1200)
     parser.add_argument("--height", type=int, default=1000)
     parser.add_argument("--timeout", type=float, default=60)
@@ -256,7 +269,7 @@ def main():
     try:
         commands = {
             "cards": cards, "edge": edge, "tabs": tabs, "status": status, "timeline": timeline, "shot": shot,
-            "start": start,
+            "start": start, "memory": memory,
         }
         result = commands[args.command](driver, args)
         print(json.dumps(result), flush=True)

@@ -119,6 +119,29 @@ struct PicturesViewerTests {
         #expect(statuses.last?["text"] == "connected" && statuses.last?["problem"] == false)
     }
 
+    /// A live tab left open keeps the screens its navigators show now and the frames of its latest
+    /// 256 transitions, not every screen and transition it ever saw.
+    @Test func aLiveTabDoesNotGrowWithWhatItHasSeen() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        try client.ok(["cmd": "create", "navigator": "main", "root": "Home"])
+        let viewer = try ViewerProcess([], daemon: daemon)
+        defer { #expect(viewer.stop() == 0) }
+        let probe = try Browser.Probe(["memory", viewer.url, "--navigator", "main", "--until", "done"])
+        let ready = probe.waitReady()
+        if !ready { _ = try? probe.result() }
+        try #require(ready, "the page never showed main: \(probe.child.stderr.suffix(2000))")
+        for round in 0..<300 {
+            try client.ok(["cmd": "push", "navigator": "main", "screen": .string("S\(round)"), "animated": false])
+            try client.ok(["cmd": "pop", "navigator": "main", "animated": false])
+        }
+        try client.ok(["cmd": "create", "navigator": "done", "root": "Home"])
+        let held = try probe.result()
+        #expect((held["screens"]?.int64Value ?? .max) <= 2, "\(held)")
+        #expect(held["transitions"]?.int64Value == 256, "\(held)")
+    }
+
     @Test func twoTabsOnALiveDaemonGetTheSameFrames() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

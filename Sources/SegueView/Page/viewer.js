@@ -16,12 +16,16 @@
   const DEFAULT_CONTAINER = { width: 390, height: 844 };
   const MAX_WIDTH = 260;
   const MAX_HEIGHT = 520;
+  /// How many transitions' frames a live tab keeps for `window.segue.seen`: a tab left open for days
+  /// must not grow with every transition it ever saw.
+  const SEEN_KEPT = 256;
 
   const page = {
     mode: null, source: "", frameRate: 60,
     navigators: new Map(), // name -> {name, state, tick, lastEvent, screens, element}
-    seen: {}, // "name#transition" -> frames of the ticks received (live)
+    seen: {}, // "name#transition" -> frames of the ticks received (live), the newest SEEN_KEPT only
     finals: {}, // "name#transition" -> true once its final tick came
+    seenOrder: [], // the keys of `seen`, oldest first
     frames: [], stateLog: {}, eventLog: {}, ready: false,
     index: -1, playing: false, speed: 1, playhead: 0, lastTime: 0, requested: null,
   };
@@ -163,6 +167,9 @@
   function liveState(obj) {
     const nav = navigatorPanel(obj.navigator);
     nav.state = obj;
+    // The screens this state names, and no others: a tab left open must not keep every screen it
+    // ever saw. A transition in flight names its own (and a later event teaches the next ones).
+    nav.screens = {};
     learnScreens(nav, obj.stack.concat(obj.modals, obj.transition ? [obj.transition.from, obj.transition.to] : []));
     drawLive(nav);
   }
@@ -187,6 +194,14 @@
     const nav = navigatorPanel(t.navigator);
     nav.tick = t;
     const key = t.navigator + "#" + t.transition;
+    if (!page.seen[key]) {
+      page.seenOrder.push(key);
+      if (page.seenOrder.length > SEEN_KEPT) {
+        const oldest = page.seenOrder.shift();
+        delete page.seen[oldest];
+        delete page.finals[oldest];
+      }
+    }
     (page.seen[key] = page.seen[key] || []).push(t.frame);
     if (t.final) page.finals[key] = true;
     drawLive(nav);
@@ -343,6 +358,11 @@
     seen(name, transition) { return (page.seen[name + "#" + transition] || []).slice(); },
     finalSeen(name, transition) { return !!page.finals[name + "#" + transition]; },
     navigators() { return [...page.navigators.keys()]; },
+    revision(name) { const nav = page.navigators.get(name); return nav && nav.state ? nav.state.revision : 0; },
+    memory(name) {
+      const nav = page.navigators.get(name);
+      return { screens: nav ? Object.keys(nav.screens).length : 0, transitions: page.seenOrder.length };
+    },
     geometry(name) { const nav = page.navigators.get(name); return deviceSize(nav && nav.state && nav.state.container); },
   };
 })();
