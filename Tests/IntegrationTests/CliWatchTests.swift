@@ -133,9 +133,12 @@ import Testing
         defer { d.stop() }
         try Cli.run(["create", "main", "Home"], daemon: d)
         let session = "segue-watch-dumb-\(getpid())"
+        // exec: segue itself holds the pane, so closing the session hangs it up; a shell left between
+        // them (which inherits the test runner's blocked signals) would outlive it, and so would
+        // watch, waiting for its stopped daemon.
         let command =
-            "env TERM=dumb \(Cli.binary) watch main --endpoint \(d.commandEndpoint) "
-            + "--publish-endpoint \(d.publishEndpoint); sleep 30"
+            "exec env TERM=dumb \(Cli.binary) watch main --endpoint \(d.commandEndpoint) "
+            + "--publish-endpoint \(d.publishEndpoint)"
         _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "24", command])
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
         let pane = try Self.capture(session, tries: 500) { $0.contains("main: stack Home[s1]") }
