@@ -105,10 +105,7 @@ enum Output {
                 continue
             }
             guard descriptor == STDOUT_FILENO else { return }
-            if code == EPIPE {
-                signal(SIGPIPE, SIG_DFL)
-                raise(SIGPIPE)
-            }
+            if code == EPIPE { NotedSignals.die(of: SIGPIPE) }
             Output.error("error: stdout: \(IOFailure.reason(errno: code))")
             Foundation.exit(ExitCode.io.rawValue)
         }

@@ -15,11 +15,7 @@ final class NotedSignals {
         for signal in Self.handled {
             var old = sigaction()
             sigaction(signal, nil, &old)
-            if let handler = old.__sigaction_handler.sa_handler,
-                unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-            {
-                continue
-            }
+            if Self.isIgnore(old.__sigaction_handler.sa_handler) { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { NotedSignals.last.pointee = $0 }
             action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)  // 0x80000000
@@ -39,6 +35,14 @@ final class NotedSignals {
 
     /// Ends the process as `signal` would have: its default action, raised again.
     static func die(of signal: Int32) -> Never {
+        raiseWithDefaultAction(signal)
+        exit(128 + signal)
+    }
+
+    /// `signal` with its default action, unblocked, raised: the process ends or stops as it would
+    /// have without a handler. Only async-signal-safe calls, so a handler may call it (Ctrl-Z in
+    /// `watch` stops this way, and returns here once continued).
+    static func raiseWithDefaultAction(_ signal: Int32) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = SIG_DFL
         sigemptyset(&action.sa_mask)
@@ -46,8 +50,12 @@ final class NotedSignals {
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
         sigaddset(&unblocked, signal)
-        sigprocmask(SIG_UNBLOCK, &unblocked, nil)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         raise(signal)
-        exit(128 + signal)
+    }
+
+    /// Whether `handler` is `SIG_IGN`: a signal ignored by whoever started segue stays ignored.
+    static func isIgnore(_ handler: (@convention(c) (Int32) -> Void)?) -> Bool {
+        handler.map { unsafeBitCast($0, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) } ?? false
     }
 }

@@ -50,11 +50,7 @@ enum Terminal {
         }
         signal(SIGWINCH) { _ in Terminal.resized.pointee = 1 }
         // A SIGTSTP ignored at start stays ignored: the parent will not continue a stopped job.
-        if let previous = signal(SIGTSTP, suspendHandler),
-            unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-        {
-            signal(SIGTSTP, SIG_IGN)
-        }
+        if NotedSignals.isIgnore(signal(SIGTSTP, suspendHandler)) { signal(SIGTSTP, SIG_IGN) }
     }
 
     private static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
@@ -66,12 +62,7 @@ enum Terminal {
     private static let suspendHandler: @convention(c) (Int32) -> Void = { _ in
         let wasRaw = Terminal.hasSaved.pointee == 1
         Terminal.restoreInHandler()
-        signal(SIGTSTP, SIG_DFL)
-        var stop = sigset_t()
-        sigemptyset(&stop)
-        sigaddset(&stop, SIGTSTP)
-        pthread_sigmask(SIG_UNBLOCK, &stop, nil)
-        raise(SIGTSTP)
+        NotedSignals.raiseWithDefaultAction(SIGTSTP)
         // Continued.
         signal(SIGTSTP, Terminal.suspendHandler)
         if wasRaw {
