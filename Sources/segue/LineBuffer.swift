@@ -31,15 +31,19 @@ struct LineBuffer: Equatable {
         case clearScreen
         /// Enter: send this line.
         case submit(String)
-        /// Ctrl-C, or Ctrl-D on an empty line.
+        /// Ctrl-C on a line with text: the line is dropped, and an empty one begins (as in bash and psql).
+        case cancel
+        /// Ctrl-C or Ctrl-D on an empty line.
         case quit
     }
 
-    mutating func apply(_ key: LineKey) -> Outcome {
+    mutating func apply(_ key: TerminalKey) -> Outcome {
         switch key {
         case .text(let text): return insert(text)
+        case .tab: return insert(" ")
         case .enter: return .submit(text)
-        case .interrupt: return .quit
+        case .interrupt where characters.isEmpty: return .quit
+        case .interrupt: return .cancel
         case .endOfInput where characters.isEmpty: return .quit
         case .endOfInput, .delete:
             guard cursor < characters.count else { return .none }
@@ -69,6 +73,7 @@ struct LineBuffer: Equatable {
         case .up: return recall(position - 1)
         case .down: return recall(position + 1)
         case .clearScreen: return .clearScreen
+        case .escape, .pageUp, .pageDown: return .none
         }
         return .redraw
     }

@@ -14,7 +14,7 @@ struct LineEditor {
     private static let pasteOn = "\u{1B}[?2004h"
     private static let pasteOff = "\u{1B}[?2004l"
 
-    /// The next line, or nil to quit (Ctrl-D on an empty line, Ctrl-C, or the end of input).
+    /// The next line, or nil to quit (Ctrl-C or Ctrl-D on an empty line, or the end of input).
     mutating func read(prompt: String) -> String? {
         guard let saved = Self.enterRawMode() else {
             Self.echo(prompt)
@@ -41,6 +41,14 @@ struct LineEditor {
                 case .clearScreen:
                     out = view.clearScreen()
                     redraw = true
+                case .cancel:
+                    // The line stays on the screen, marked, as bash leaves it; a new prompt below.
+                    if redraw { out += view.redraw(buffer, columns: Self.columns()) }
+                    redraw = false
+                    out += view.finish(buffer, appending: "^C", columns: Self.columns())
+                    buffer.reset()
+                    view = LineView(prompt: prompt)
+                    out += view.redraw(buffer, columns: Self.columns())
                 case .submit, .quit:
                     if redraw { out += view.redraw(buffer, columns: Self.columns()) }
                     Self.echo(out + view.finish(buffer, columns: Self.columns()))
@@ -85,13 +93,7 @@ struct LineEditor {
     private static func enterRawMode() -> termios? {
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
-        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
+        var raw = TerminalSettings.raw(from: saved, signals: false, waitForKey: true)
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         return saved
     }
@@ -110,7 +112,7 @@ struct LineEditor {
         }
         if decoder.awaitsEscape {
             var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, Self.escapeWait) == 0 { decoder.escapeTimedOut() }
+            if poll(&poller, 1, Self.escapeWait) == 0 { _ = decoder.escapeTimedOut() }
         }
         var bytes = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -38,14 +38,19 @@ struct LineView: Equatable {
         return end % columns == 0 ? text + "\r\n" : text
     }
 
-    /// Below the line, for what Enter prints next.
-    mutating func finish(_ buffer: LineBuffer, columns: Int) -> String {
+    /// Below the line, for what Enter prints next; `marker` (Ctrl-C's `^C`) is written after the
+    /// line's end first.
+    mutating func finish(_ buffer: LineBuffer, appending marker: String = "", columns: Int) -> String {
         let columns = max(1, columns)
         let end = Self.width(prompt) + Self.width(buffer.characters)
         let down = end / columns - cursorRow
         cursorRow = 0
+        let out = down > 0 ? "\u{1B}[\(down)B" : ""
+        if !marker.isEmpty {
+            return out + "\r" + (end % columns > 0 ? "\u{1B}[\(end % columns)C" : "") + marker + "\r\n"
+        }
         // A line that ends at the last column has its cursor on a new row already.
-        return (down > 0 ? "\u{1B}[\(down)B" : "") + (end % columns == 0 ? "\r" : "\r\n")
+        return out + (end % columns == 0 ? "\r" : "\r\n")
     }
 
     /// Clears the screen; the next redraw starts at its top.

@@ -30,13 +30,7 @@ enum Terminal {
         resized.pointee = 0
         if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, saved) == 0 {
             hasSaved.pointee = 1
-            var raw = saved.pointee
-            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-            // Non-blocking reads: VMIN 0, VTIME 0.
-            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-                cc[Int(VMIN)] = 0
-                cc[Int(VTIME)] = 0
-            }
+            var raw = TerminalSettings.raw(from: saved.pointee, signals: true, waitForKey: false)
             tcsetattr(STDIN_FILENO, TCSANOW, &raw)
             Self.raw.pointee = raw
         }
@@ -101,51 +95,16 @@ enum Terminal {
         return (80, 24)
     }
 
-    /// The keys typed since the last call (none when stdin is not a terminal).
-    static func keys() -> [Key] {
+    /// The bytes typed since the last call, without waiting (none when stdin is not a terminal).
+    static func typed() -> [UInt8] {
         guard hasSaved.pointee == 1 else { return [] }
-        var buffer = [UInt8](repeating: 0, count: 64)
+        var buffer = [UInt8](repeating: 0, count: 256)
         let count = read(STDIN_FILENO, &buffer, buffer.count)
-        guard count > 0 else { return [] }
-        return Key.parse(Array(buffer[..<count]))
+        return count > 0 ? Array(buffer[..<count]) : []
     }
 
     static func write(_ text: String) {
         Output.write(Array(text.utf8))
-    }
-}
-
-/// A key `watch` acts on.
-enum Key: Equatable {
-    case character(Character)
-    case up, down, pageUp, pageDown, enter, escape, backspace
-
-    /// Bytes as a terminal sends them: arrows and page keys as CSI sequences.
-    static func parse(_ bytes: [UInt8]) -> [Key] {
-        var keys: [Key] = []
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == 0x1B, i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
-                switch bytes[i + 2] {
-                case UInt8(ascii: "A"): keys.append(.up)
-                case UInt8(ascii: "B"): keys.append(.down)
-                case UInt8(ascii: "5"): keys.append(.pageUp)
-                case UInt8(ascii: "6"): keys.append(.pageDown)
-                default: break
-                }
-                i += bytes[i + 2] == UInt8(ascii: "5") || bytes[i + 2] == UInt8(ascii: "6") ? 4 : 3
-                continue
-            }
-            switch b {
-            case 0x1B: keys.append(.escape)
-            case 0x0A, 0x0D: keys.append(.enter)
-            case 0x7F, 0x08: keys.append(.backspace)
-            default: keys.append(.character(Character(UnicodeScalar(b))))
-            }
-            i += 1
-        }
-        return keys
     }
 }
 

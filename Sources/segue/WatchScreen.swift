@@ -8,9 +8,7 @@ struct WatchScreen {
     var keys: String
     private var dirty = true
     private var lastDraw = ContinuousClock.now - .seconds(1)
-    /// Keys read but not acted on yet: one action per call, so that keys typed fast (ten steps) are
-    /// each taken.
-    private var pending: [Key] = []
+    private var keyReader = WatchKeys()
 
     enum Action: Equatable { case none, quit, pause, step, faster, slower }
 
@@ -28,10 +26,9 @@ struct WatchScreen {
     /// Reads the keys typed; returns what the command must do, one action at a time (scrolling and
     /// filtering are done here).
     mutating func handleKeys(_ model: WatchModel) -> Action {
-        pending += Terminal.keys()
+        keyReader.read(Terminal.typed(), now: .now)
         var action = Action.none
-        while action == .none, !pending.isEmpty {
-            let key = pending.removeFirst()
+        while action == .none, let key = keyReader.next() {
             dirty = true
             if layout.editingFilter {
                 switch key {
@@ -40,27 +37,27 @@ struct WatchScreen {
                     layout.editingFilter = false
                     layout.filter = ""
                 case .backspace: _ = layout.filter.popLast()
-                case .character(let c): layout.filter.append(c)
+                case .text(let text): layout.filter += text
                 default: break
                 }
                 layout.scroll = 0
                 continue
             }
             switch key {
-            case .character("q"): return .quit
-            case .character("j"), .down: layout.scroll = min(layout.scroll + 1, layout.maxScroll(model))
-            case .character("k"), .up: layout.scroll = max(0, layout.scroll - 1)
+            case .text("q"): return .quit
+            case .text("j"), .down: layout.scroll = min(layout.scroll + 1, layout.maxScroll(model))
+            case .text("k"), .up: layout.scroll = max(0, layout.scroll - 1)
             case .pageDown: layout.scroll = min(layout.scroll + max(1, layout.rows / 2), layout.maxScroll(model))
             case .pageUp: layout.scroll = max(0, layout.scroll - max(1, layout.rows / 2))
-            case .character("g"): layout.scroll = 0
-            case .character("/"):
+            case .text("g"), .home: layout.scroll = 0
+            case .text("/"):
                 // The filter kept is edited, not dropped: Esc clears it.
                 layout.editingFilter = true
             case .escape: layout.filter = ""
-            case .character(" "): action = .pause
-            case .character("."), .character("n"): action = .step
-            case .character("+"), .character("="): action = .faster
-            case .character("-"): action = .slower
+            case .text(" "): action = .pause
+            case .text("."), .text("n"): action = .step
+            case .text("+"), .text("="): action = .faster
+            case .text("-"): action = .slower
             default: break
             }
         }

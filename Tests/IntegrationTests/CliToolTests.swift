@@ -296,7 +296,7 @@ import Testing
     }
 
     /// `segue raw` on a terminal: a prompt whose lines ↑ recalls and `history` lists, kept for the
-    /// next session, and the terminal as it was after Ctrl-D.
+    /// next session, Ctrl-C dropping a line typed, and the terminal as it was after Ctrl-D.
     @Test func rawOnATerminalIsAPromptWithHistory() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
@@ -318,6 +318,10 @@ import Testing
         _ = try CliWatchTests.tmux(["send-keys", "-t", session, "history", "Enter"])
         let listed = try CliWatchTests.capture(session) { $0.contains("3  create main root=Home") }
         #expect(listed.contains("1  create main root=Home\n2  state main\n3  create main root=Home"), "\(listed)")
+        // Ctrl-C on a line drops it, marked, and the session goes on.
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "state nowhere", "C-c"])
+        let dropped = try CliWatchTests.capture(session) { $0.contains("segue> state nowhere^C\nsegue> ") }
+        #expect(!dropped.contains("unknown_navigator"), "the line was not sent: \(dropped)")
         _ = try CliWatchTests.tmux(["send-keys", "-t", session, "C-d"])
         let settings = CliWatchLayoutTests.terminalSettings(directory + "/stty")
         #expect(settings.isSuperset(of: ["icanon", "echo", "isig"]), "raw mode undone: \(settings)")

@@ -1,17 +1,8 @@
-/// A key of `segue raw`'s prompt, as `KeyDecoder` reads it from the terminal's bytes.
-enum LineKey: Equatable {
-    /// Printable text: a character typed, or a bracketed paste (its line breaks as spaces).
-    case text(String)
-    case enter, interrupt, endOfInput, backspace, delete
-    case left, right, home, end, wordLeft, wordRight, up, down
-    case killToEnd, killLine, killWordBefore, clearScreen
-}
-
 /// Turns the bytes a terminal sends into keys, one byte at a time (a key may span several reads).
 ///
 /// Escape sequences are read whole, as ECMA-48 frames them: CSI is `ESC [`, parameter bytes
 /// 0x30–0x3F, intermediate bytes 0x20–0x2F, a final byte 0x40–0x7E; SS3 is `ESC O` and one byte. Those
-/// the prompt has no use for (F1, F5, Insert…) are dropped whole rather than typed as their tails.
+/// no one has a use for (F1, F5, Insert…) are dropped whole rather than typed as their tails.
 struct KeyDecoder {
     private enum State: Equatable {
         case ground
@@ -33,13 +24,17 @@ struct KeyDecoder {
     /// end would otherwise hold every key after it (Ctrl-D and Ctrl-C included).
     private static let pasteLimit = 1 << 20
 
-    /// Whether an ESC came last: a lone ESC key, if nothing follows soon (`LineEditor` waits briefly).
+    /// Whether an ESC came last: the Escape key, if nothing follows soon (the reader waits briefly).
     var awaitsEscape: Bool { state == .escape }
 
-    /// Forgets a lone ESC.
-    mutating func escapeTimedOut() { if state == .escape { state = .ground } }
+    /// Nothing followed an ESC in time: it was the Escape key.
+    mutating func escapeTimedOut() -> TerminalKey? {
+        guard state == .escape else { return nil }
+        state = .ground
+        return .escape
+    }
 
-    mutating func feed(_ byte: UInt8) -> LineKey? {
+    mutating func feed(_ byte: UInt8) -> TerminalKey? {
         switch state {
         case .ground: return ground(byte)
         case .escape:
@@ -50,7 +45,10 @@ struct KeyDecoder {
             case UInt8(ascii: "b"): return .wordLeft
             case UInt8(ascii: "f"): return .wordRight
             case 0x7F, 0x08: return .killWordBefore
-            case 0x1B: state = .escape
+            case 0x1B:
+                // Escape pressed twice: the first is the key, the second may begin a sequence.
+                state = .escape
+                return .escape
             // A control key right after a lone ESC (Esc, then Enter or Ctrl-C) is still that key.
             case 0x00...0x1F: return ground(byte)
             default: break
@@ -84,7 +82,7 @@ struct KeyDecoder {
                 return nil
             }
             state = .ground
-            return String(validating: bytes, as: UTF8.self).map(LineKey.text)
+            return String(validating: bytes, as: UTF8.self).map(TerminalKey.text)
         case .paste(var bytes):
             bytes.append(byte)
             if bytes.count > Self.pasteLimit {
@@ -101,7 +99,7 @@ struct KeyDecoder {
         }
     }
 
-    private mutating func ground(_ byte: UInt8) -> LineKey? {
+    private mutating func ground(_ byte: UInt8) -> TerminalKey? {
         switch byte {
         case 0x1B:
             state = .escape
@@ -116,7 +114,7 @@ struct KeyDecoder {
     }
 
     /// Readline's emacs keys.
-    private static func control(_ byte: UInt8) -> LineKey? {
+    private static func control(_ byte: UInt8) -> TerminalKey? {
         switch byte {
         case 0x01: .home
         case 0x02: .left
@@ -125,7 +123,7 @@ struct KeyDecoder {
         case 0x05: .end
         case 0x06: .right
         case 0x08, 0x7F: .backspace
-        case 0x09: .text(" ")
+        case 0x09: .tab
         case 0x0A, 0x0D: .enter
         case 0x0B: .killToEnd
         case 0x0C: .clearScreen
@@ -137,7 +135,7 @@ struct KeyDecoder {
         }
     }
 
-    private static func cursorKey(_ final: UInt8) -> LineKey? {
+    private static func cursorKey(_ final: UInt8) -> TerminalKey? {
         switch final {
         case UInt8(ascii: "A"): .up
         case UInt8(ascii: "B"): .down
@@ -149,13 +147,15 @@ struct KeyDecoder {
         }
     }
 
-    private mutating func csi(_ parameters: [UInt8], final: UInt8) -> LineKey? {
+    private mutating func csi(_ parameters: [UInt8], final: UInt8) -> TerminalKey? {
         let numbers = String(decoding: parameters, as: UTF8.self).split(separator: ";").map { Int($0) }
         if final == UInt8(ascii: "~") {
             switch numbers.first ?? nil {
             case 1, 7: return .home
             case 4, 8: return .end
             case 3: return .delete
+            case 5: return .pageUp
+            case 6: return .pageDown
             case 200:
                 state = .paste([])
                 return nil
@@ -173,7 +173,7 @@ struct KeyDecoder {
 
     /// A paste goes in as typed, its line breaks as spaces and other control bytes dropped: a JSON
     /// request pasted over several lines is one line to edit, and a paste never sends a request.
-    private static func pasted(_ bytes: [UInt8]) -> LineKey? {
+    private static func pasted(_ bytes: [UInt8]) -> TerminalKey? {
         var text = ""
         for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
             if scalar == "\r" || scalar == "\n" || scalar == "\t" {
