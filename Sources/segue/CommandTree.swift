@@ -5,6 +5,23 @@ import SegueCore
 /// The `segue` command tree: every subcommand's configuration, in one place so `--help` and the
 /// parser read the same declarations.
 enum CommandTree {
+    /// The command `argv` names and the words left for it. Requests piped into a bare `segue`
+    /// (redis-cli's habit), or into `segue` with options only (`--endpoint X`), would be dropped after
+    /// the help or a missing-command error: a usage error that names `segue raw` instead.
+    static func resolve(_ argv: [String], stdinIsTerminal: Bool) throws(UsageError) -> (
+        path: [CommandConfiguration], rest: [String]
+    ) {
+        let noCommandPiped = UsageError(
+            "No command given. To send requests from stdin, one per line, use segue raw.", command: "segue")
+        if argv.isEmpty, !stdinIsTerminal { throw noCommandPiped }
+        do {
+            return try root.resolve(argv)
+        } catch {
+            let optionsOnly = UsageError.missingCommand("segue", among: root.subcommands.map(\.name))
+            throw !stdinIsTerminal && error == optionsOnly ? noCommandPiped : error
+        }
+    }
+
     static let global: [OptionSpec] = [
         OptionSpec(
             "endpoint", value: "endpoint", help: "Command endpoint (default $SEGUE_ENDPOINT or tcp://127.0.0.1:7400)."),

@@ -34,13 +34,7 @@ do {
         Output.line(Output.json ? #"{"version":"\#(SegueVersion.current)"}"# : "segue \(SegueVersion.current)")
         exit(0)
     }
-    // Requests piped into a bare `segue` (redis-cli's habit) would be dropped after the help, with
-    // status 0: a script would think they were sent.
-    if argv.isEmpty, isatty(STDIN_FILENO) == 0 {
-        throw UsageError(
-            "No command given. To send requests from stdin, one per line, use segue raw.", command: "segue")
-    }
-    let (path, rest) = try CommandTree.root.resolve(argv)
+    let (path, rest) = try CommandTree.resolve(argv, stdinIsTerminal: isatty(STDIN_FILENO) == 1)
     let command = path.last!
     let words = path.map(\.name)
     let name = words.dropFirst().joined(separator: " ")

@@ -808,9 +808,10 @@ import Testing
     }
 
     /// Requests piped into a bare `segue` are not dropped behind the help with status 0: it is a
-    /// usage error that names `segue raw`.
-    @Test func aBareSegueWithPipedRequestsPointsToRaw() throws {
-        let piped = try Cli.run([], stdin: "ping\n")
+    /// usage error that names `segue raw`, with global options or without.
+    @Test(arguments: [[], ["--endpoint", "tcp://127.0.0.1:1"], ["--timeout", "1"]])
+    func aBareSegueWithPipedRequestsPointsToRaw(options: [String]) throws {
+        let piped = try Cli.run(options, stdin: "ping\n")
         #expect(piped.status == 64, "\(piped.stdout)")
         #expect(piped.stdout.isEmpty)
         #expect(
