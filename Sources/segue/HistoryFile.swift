@@ -64,19 +64,21 @@ struct HistoryFile {
     }
 
     /// Cuts the file to its last `limit` lines, read again under the lock for the lines other
-    /// sessions added.
+    /// sessions added. The lines kept are copied as bytes to the start of the file and only then is
+    /// its end cut off: a kill in between leaves lines twice, never an empty history, and bytes
+    /// that are not UTF-8 stay as they were.
     private mutating func trim() throws(HistoryFailure) {
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw HistoryFailure(path: path, errno: errno) }
         defer { close(fd) }
         lines = try Self.locked(fd, path: path) { () throws(HistoryFailure) -> Int in
-            let all = try Self.lines(of: fd, path: path)
+            let bytes = try Self.contents(of: fd, path: path)
+            let all = bytes.split(separator: UInt8(ascii: "\n"))
             guard all.count > limit else { return all.count }
-            let kept = all.suffix(limit).map { $0 + "\n" }.joined()
-            guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
-                throw HistoryFailure(path: path, errno: errno)
-            }
-            try Self.write(Array(kept.utf8), to: fd, path: path)
+            let kept = Array(bytes[all[all.count - limit].startIndex...])
+            guard lseek(fd, 0, SEEK_SET) == 0 else { throw HistoryFailure(path: path, errno: errno) }
+            try Self.write(kept, to: fd, path: path)
+            guard ftruncate(fd, off_t(kept.count)) == 0 else { throw HistoryFailure(path: path, errno: errno) }
             return limit
         }
     }
@@ -92,16 +94,19 @@ struct HistoryFile {
     }
 
     private static func lines(of fd: Int32, path: String) throws(HistoryFailure) -> [String] {
+        String(decoding: try contents(of: fd, path: path), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    private static func contents(of fd: Int32, path: String) throws(HistoryFailure) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = read(fd, &chunk, chunk.count)
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw HistoryFailure(path: path, errno: errno) }
-            if count == 0 { break }
+            if count == 0 { return bytes }
             bytes += chunk[..<count]
         }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     private static func write(_ bytes: [UInt8], to fd: Int32, path: String) throws(HistoryFailure) {

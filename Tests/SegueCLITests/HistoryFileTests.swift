@@ -102,6 +102,22 @@ import Testing
         #expect(try file.load() == ["5", "other", "6", "7"])
     }
 
+    /// A cut copies the lines it keeps as they were: bytes that are not UTF-8 (a line typed in
+    /// Latin-1) are not replaced by U+FFFD.
+    @Test func aCutKeepsBytesThatAreNotUTF8() throws {
+        let path = directory + "/history"
+        let latin1: [UInt8] = Array("caf".utf8) + [0xE9, 0x0A]
+        let old = Array("1\n2\n3\n4\n".utf8)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(old + latin1)))
+        var file = HistoryFile(path: path, limit: 4)
+        _ = try file.load()
+        try file.append("a")
+        // 7 lines (> 4 + 2): cut to the last 4, the Latin-1 line among them.
+        try file.append("b")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: path)) == Data(Array("4\n".utf8) + latin1 + Array("a\nb\n".utf8)))
+    }
+
     /// A directory that does not exist: said, not lost in silence.
     @Test func aMissingDirectoryIsAFailure() throws {
         var file = HistoryFile(path: directory + "/missing/history")
