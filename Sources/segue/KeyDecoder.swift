@@ -131,6 +131,7 @@ struct KeyDecoder {
         case 0x10: .up
         case 0x15: .killLine
         case 0x17: .killWordBefore
+        case 0x1A: .suspend
         default: nil
         }
     }

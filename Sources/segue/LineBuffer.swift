@@ -35,6 +35,8 @@ struct LineBuffer: Equatable {
         case cancel
         /// Ctrl-C or Ctrl-D on an empty line.
         case quit
+        /// Ctrl-Z: stop as a job, the line kept for `fg`.
+        case suspend
     }
 
     mutating func apply(_ key: TerminalKey) -> Outcome {
@@ -73,6 +75,7 @@ struct LineBuffer: Equatable {
         case .up: return recall(position - 1)
         case .down: return recall(position + 1)
         case .clearScreen: return .clearScreen
+        case .suspend: return .suspend
         case .escape, .pageUp, .pageDown: return .none
         }
         return .redraw

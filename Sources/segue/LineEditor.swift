@@ -2,7 +2,8 @@ import Foundation
 
 /// The line input of `segue raw`'s prompt on a terminal, on its raw mode (libedit would be a new C
 /// dependency): `KeyDecoder` reads the keys, `LineBuffer` edits, `LineView` draws; this type does the
-/// reading and writing. The prompt and the echo go to stderr, so that stdout holds the replies only.
+/// reading and writing. The prompt and the echo go to stderr, so that stdout holds the replies only
+/// (to stdout when only it is a terminal: `segue raw 2>log` does not type blind).
 struct LineEditor {
     var buffer = LineBuffer()
     /// Bytes read past the end of the last line (typed ahead, or pasted without bracketed paste).
@@ -16,7 +17,7 @@ struct LineEditor {
 
     /// The next line, or nil to quit (Ctrl-C or Ctrl-D on an empty line, or the end of input).
     mutating func read(prompt: String) -> String? {
-        guard let saved = Self.enterRawMode() else {
+        guard var saved = Self.enterRawMode() else {
             Self.echo(prompt)
             return readLine()
         }
@@ -49,6 +50,16 @@ struct LineEditor {
                     buffer.reset()
                     view = LineView(prompt: prompt)
                     out += view.redraw(buffer, columns: Self.columns())
+                case .suspend:
+                    // What was typed before it, on the screen before the shell writes below it.
+                    if redraw { out += view.redraw(buffer, columns: Self.columns()) }
+                    Self.echo(out)
+                    out = ""
+                    redraw = false
+                    guard Self.suspend(restoring: &saved) else { continue }
+                    // Continued (`fg`): the shell has written below the line; drawn again there.
+                    view = LineView(prompt: prompt)
+                    redraw = true
                 case .submit, .quit:
                     if redraw { out += view.redraw(buffer, columns: Self.columns()) }
                     Self.echo(out + view.finish(buffer, columns: Self.columns()))
@@ -98,6 +109,21 @@ struct LineEditor {
         return saved
     }
 
+    /// Ctrl-Z: the terminal as it was, then the stop itself, as a job (readline's programs stop the
+    /// same way); on `fg` raw again, with the settings the terminal has then. False, and nothing
+    /// done, where SIGTSTP is ignored (no job control: the parent would never continue it).
+    private static func suspend(restoring saved: inout termios) -> Bool {
+        var current = sigaction()
+        sigaction(SIGTSTP, nil, &current)
+        guard !NotedSignals.isIgnore(current.__sigaction_handler.sa_handler) else { return false }
+        echo(pasteOff)
+        restore(saved)
+        NotedSignals.raiseWithDefaultAction(SIGTSTP)
+        if let again = enterRawMode() { saved = again }
+        echo(pasteOn)
+        return true
+    }
+
     private static func restore(_ saved: termios) {
         var saved = saved
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
@@ -126,9 +152,14 @@ struct LineEditor {
     /// The terminal's width, read at each draw so that a resize is followed.
     private static func columns() -> Int {
         var size = winsize()
-        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        guard ioctl(screen, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
     }
 
-    private static func echo(_ text: String) { Output.write(Array(text.utf8), to: STDERR_FILENO) }
+    private static func echo(_ text: String) { Output.write(Array(text.utf8), to: screen) }
+
+    /// Where the prompt and the echo go: stderr, unless only stdout is a terminal.
+    private static var screen: Int32 {
+        isatty(STDERR_FILENO) == 0 && isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : STDERR_FILENO
+    }
 }

@@ -7,4 +7,6 @@ enum TerminalKey: Equatable {
     case enter, tab, escape, interrupt, endOfInput, backspace, delete
     case left, right, home, end, wordLeft, wordRight, up, down, pageUp, pageDown
     case killToEnd, killLine, killWordBefore, clearScreen
+    /// Ctrl-Z where it is a key (the prompt's raw mode): the prompt stops as a shell job.
+    case suspend
 }

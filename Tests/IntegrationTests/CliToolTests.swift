@@ -331,6 +331,39 @@ import Testing
         #expect(status == "1\n", "a reply was ok: false, as from stdin")
     }
 
+    /// Ctrl-Z at the prompt stops `segue raw` as a job, the terminal cooked for the shell; `fg`
+    /// gives the prompt back with the line typed, still raw (Enter sends it). With stderr sent to a
+    /// file, the prompt and the echo are on the terminal (stdout) rather than typed blind.
+    @Test func ctrlZStopsThePromptAndFgResumesIt() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let directory = DaemonProcess.temporaryDirectory()
+        let session = "segue-raw-tstp-\(getpid())"
+        _ = try CliWatchTests.tmux([
+            "new-session", "-d", "-s", session, "-x", "120", "-y", "24", "bash --norc --noprofile",
+        ])
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        let command = "\(Cli.binary) raw --endpoint \(d.commandEndpoint) 2>\(directory)/stderr"
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, command, "Enter"])
+        _ = try CliWatchTests.capture(session) { $0.contains("segue> ") }
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "ping", "C-z"])
+        let stopped = try CliWatchTests.capture(session, tries: 500) { $0.contains("Stopped") }
+        #expect(stopped.contains("segue> ping"), "typed on the terminal, not blind: \(stopped)")
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "stty -a > \(directory)/stty", "Enter"])
+        let settings = CliWatchLayoutTests.terminalSettings(directory + "/stty")
+        #expect(settings.isSuperset(of: ["icanon", "echo", "isig"]), "cooked while stopped: \(settings)")
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "fg", "Enter"])
+        // The line again, drawn below what the shell wrote.
+        let resumed = try CliWatchTests.capture(session, tries: 500) {
+            $0.components(separatedBy: "segue> ping").count == 3
+        }
+        #expect(resumed.components(separatedBy: "segue> ping").count == 3, "\(resumed)")
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "Enter"])
+        let answered = try CliWatchTests.capture(session, tries: 500) { $0.contains(#""ok":true"#) }
+        #expect(answered.contains(#""ok":true"#), "\(answered)")
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "C-d"])
+    }
+
     @Test func pingCountPrintsRoundTripStatistics() throws {
         let d = try DaemonProcess()
         defer { d.stop() }
