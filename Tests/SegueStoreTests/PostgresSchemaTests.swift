@@ -148,6 +148,28 @@ import Testing
                 == text + ", about 1,234,567 events")
     }
 
+    /// A role that does not own the tables, granted just what docs/operations.md lists ("Setting up
+    /// PostgreSQL"), opens a migrated log and appends to it: opening took a lock on `schema_version`
+    /// that needs UPDATE, which the docs do not grant.
+    @Test func aRoleWithTheDocumentedGrantsOpensAndAppends() throws {
+        let place = try LogPlace(.postgres)
+        let schema = try #require(place.schema)
+        do { _ = try place.open() }  // the tables, made by their owner
+        let role = "r_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        try Self.admin(place).execute(
+            """
+            CREATE ROLE \(role) LOGIN;
+            GRANT USAGE ON SCHEMA \(schema) TO \(role);
+            GRANT SELECT, INSERT ON \(schema).events, \(schema).commands, \(schema).schema_version TO \(role);
+            GRANT SELECT, INSERT, UPDATE ON \(schema).snapshots TO \(role);
+            """)
+        let store = try PostgresEventStore(conninfo: try #require(place.conninfo) + " user=\(role)", durability: .full)
+        var numberer = Numberer()
+        try store.append(numberer.unit("main", commandID: "c1", reply: ["ok": true]))
+        #expect(store.lastSeq == 1)
+        #expect(try store.reply(forCommand: "c1") == ["ok": true])
+    }
+
     @Test func aDatabaseWithSomeoneElsesEventsTableIsRefused() throws {
         let place = try LogPlace(.postgres)
         try Self.admin(place).execute("CREATE TABLE events (id int)")

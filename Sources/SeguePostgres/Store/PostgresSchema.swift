@@ -111,6 +111,10 @@ enum PostgresSchema {
         _ connection: PostgresConnection, location: String, willMigrate: (PostgresSchemaUpgrade) -> Void = { _ in }
     ) throws(StoreError) -> Int64 {
         try createVersionTableIfMissing(connection, location: location)
+        // Up to date: nothing to lock. The lock below needs UPDATE on schema_version, which a role
+        // that does not own the tables is not granted (docs/operations.md).
+        let seen = try currentVersion(of: connection, location: location)
+        if seen == currentVersion { return seen }
         let action = "Cannot create or migrate the event store's schema at \(location)"
         try mapped(action) { () throws(PostgresError) in try connection.execute("BEGIN") }
         do throws(StoreError) {
