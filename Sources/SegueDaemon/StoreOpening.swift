@@ -57,6 +57,12 @@ enum StoreOpening {
             logMigration(opened.migration, logger: logger)
             logger.notice(
                 "Opened the log in \(server): seq \(opened.lastSeq), durability \(options.durability.rawValue).")
+            if (try? opened.mayThinSnapshots()) == false {
+                logger.warning(
+                    "The role may not DELETE from snapshots: checkpoints keep every older snapshot, which then "
+                        + "take about as much room as the events. GRANT DELETE ON snapshots TO the role "
+                        + "(docs/operations.md, \"Disk use\").")
+            }
             return opened
         }
     }

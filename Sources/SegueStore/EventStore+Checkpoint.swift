@@ -2,8 +2,9 @@ import SegueCore
 
 extension EventStore {
     /// Saves several snapshots in one transaction: a checkpoint is all of them or none, so start-up
-    /// never mixes snapshots of two checkpoints.
-    package func saveSnapshots(_ snapshots: [Snapshot]) throws(StoreError) {
+    /// never mixes snapshots of two checkpoints. With `thinning`, what it deletes goes in the same
+    /// transaction: a seek of a few index entries per navigator, and at most one row deleted.
+    package func saveSnapshots(_ snapshots: [Snapshot], thinning: SnapshotThinning?) throws(StoreError) {
         let rows = snapshots.map { ($0.navigator, $0.seq, $0.revision, StoreJSON.encode($0.state)) }
         try committer.perform { writer throws(StoreError) in
             try writer.withDatabase { database throws(StoreError) in
@@ -19,12 +20,37 @@ extension EventStore {
                         statement.bind(text, at: 4)
                         try statement.run()
                     }
+                    if let thinning {
+                        try Self.thin(snapshots.map(\.navigator), thinning, in: database)
+                    }
                     try database.execute("COMMIT")
                 } catch {
                     database.rollbackQuietly()
                     throw error
                 }
             }
+        }
+    }
+
+    private static func thin(_ navigators: [String], _ thinning: SnapshotThinning, in database: Database)
+        throws(StoreError)
+    {
+        // Below the leases' seq (the largest there is): they are rows of `#` names, skipped anyway.
+        let newest = try database.prepare(
+            "SELECT seq FROM snapshots WHERE navigator = ? AND seq < 9223372036854775807 ORDER BY seq DESC LIMIT ?")
+        let delete = try database.prepare("DELETE FROM snapshots WHERE navigator = ? AND seq = ?")
+        for navigator in navigators where SnapshotThinning.thins(navigator) {
+            newest.reset()
+            newest.bind(navigator, at: 1)
+            newest.bind(Int64(thinning.window), at: 2)
+            var seqs: [Int64] = []
+            while try newest.step() { seqs.append(newest.int64(at: 0)) }
+            newest.reset()
+            guard let seq = thinning.dropped(newestFirst: seqs) else { continue }
+            delete.reset()
+            delete.bind(navigator, at: 1)
+            delete.bind(seq, at: 2)
+            try delete.run()
         }
     }
 

@@ -69,8 +69,10 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequen
     // MARK: Snapshots
 
     func saveSnapshot(navigator: String, seq: Int64, revision: Int64, state: JSON) throws(StoreError)
-    /// Saves several snapshots in one transaction: a checkpoint is all of them or none.
-    func saveSnapshots(_ snapshots: [Snapshot]) throws(StoreError)
+    /// Saves several snapshots in one transaction: a checkpoint is all of them or none. With
+    /// `thinning`, the snapshots of those navigators that it judges are deleted in the same
+    /// transaction.
+    func saveSnapshots(_ snapshots: [Snapshot], thinning: SnapshotThinning?) throws(StoreError)
     /// Raises the lease rows of `shards` (nil: the whole log's, `FrameLeaseRows`) to `frame`, in one
     /// transaction, created as needed. A row already past `frame` stays: it is never lowered, so a
     /// daemon that lost a shard cannot take back the lease its successor relies on. With several
@@ -109,6 +111,11 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequen
 }
 
 extension EventStoring {
+    /// Saves a checkpoint's snapshots, deleting none.
+    package func saveSnapshots(_ snapshots: [Snapshot]) throws(StoreError) {
+        try saveSnapshots(snapshots, thinning: nil)
+    }
+
     package func checkpointIfDue() {}
 
     package func startDeferredCheck() {}

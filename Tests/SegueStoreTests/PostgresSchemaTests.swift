@@ -161,7 +161,7 @@ import Testing
             CREATE ROLE \(role) LOGIN;
             GRANT USAGE ON SCHEMA \(schema) TO \(role);
             GRANT SELECT, INSERT ON \(schema).events, \(schema).commands, \(schema).schema_version TO \(role);
-            GRANT SELECT, INSERT, UPDATE ON \(schema).snapshots TO \(role);
+            GRANT SELECT, INSERT, UPDATE, DELETE ON \(schema).snapshots TO \(role);
             """)
         let store = try PostgresEventStore(conninfo: try #require(place.conninfo) + " user=\(role)", durability: .full)
         var numberer = Numberer()

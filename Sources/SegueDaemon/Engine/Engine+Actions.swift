@@ -73,8 +73,9 @@ extension Engine {
         case .saveSnapshots(let seq, let snapshots):
             let store = self.store
             let logger = self.logger
+            let thinning = SnapshotThinning(checkpointEvery: options.checkpointEvery)
             snapshotWriter.async {
-                do { try store.saveSnapshots(snapshots) } catch {
+                do { try store.saveSnapshots(snapshots, thinning: thinning) } catch {
                     logger.warning(
                         "Checkpoint at seq \(seq) was not saved (\(error)); start-up folds from the previous one.")
                 }

@@ -126,8 +126,10 @@ extension PostgresEventStore {
     }
 
     /// Saves several snapshots in one statement (so one transaction): a checkpoint is all of them or
-    /// none, and start-up never mixes snapshots of two checkpoints.
-    package func saveSnapshots(_ snapshots: [Snapshot]) throws(StoreError) {
+    /// none, and start-up never mixes snapshots of two checkpoints. With `thinning`, in one
+    /// transaction with what it deletes: the navigators' newest seqs read in one query, the rows
+    /// judged deleted in one statement.
+    package func saveSnapshots(_ snapshots: [Snapshot], thinning: SnapshotThinning?) throws(StoreError) {
         var navigators = PostgresArray(of: .text)
         var seqs = PostgresArray(of: .int8)
         var revisions = PostgresArray(of: .int8)
@@ -140,13 +142,68 @@ extension PostgresEventStore {
         }
         var parameters = PostgresParameters()
         for column in [navigators, seqs, revisions, states] { parameters.append(column) }
+        let thinned = snapshots.map(\.navigator).filter(SnapshotThinning.thins)
         try withWriter { writer throws(StoreError) in
             try writer.withSession { session throws(StoreError) in
                 try mapped("Cannot save snapshots at \(writer.location)") { () throws(PostgresError) in
-                    _ = try session.connection.execute(Self.upsertSnapshots, parameters)
+                    let connection = session.connection
+                    guard let thinning, !thinned.isEmpty else {
+                        _ = try connection.execute(Self.upsertSnapshots, parameters)
+                        return
+                    }
+                    try connection.execute("BEGIN")
+                    do throws(PostgresError) {
+                        _ = try connection.execute(Self.upsertSnapshots, parameters)
+                        try Self.thin(thinned, thinning, on: connection)
+                        try connection.execute("COMMIT")
+                    } catch {
+                        if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
+                        throw error
+                    }
                 }
             }
         }
+    }
+
+    private static func thin(_ navigators: [String], _ thinning: SnapshotThinning, on connection: PostgresConnection)
+        throws(PostgresError)
+    {
+        var names = PostgresArray(of: .text)
+        for navigator in navigators { names.append(navigator) }
+        var parameters = PostgresParameters()
+        parameters.append(names)
+        parameters.append(Int64(thinning.window))
+        // Below the leases' seq (the largest there is), as on SQLite. A role granted no DELETE on
+        // `snapshots` (as the docs had it before thinning) gets no rows: its checkpoints are saved
+        // whole, as before, rather than refused (said at open: `mayThinSnapshots`).
+        let newest = try connection.query(
+            """
+            SELECT n.navigator, s.seq FROM unnest($1::text[]) AS n (navigator)
+            CROSS JOIN LATERAL (
+                SELECT seq FROM snapshots WHERE navigator = n.navigator AND seq < 9223372036854775807
+                ORDER BY seq DESC LIMIT $2
+            ) AS s
+            WHERE has_table_privilege('snapshots', 'DELETE')
+            ORDER BY n.navigator, s.seq DESC
+            """, parameters)
+        var seqsOf: [String: [Int64]] = [:]
+        for row in 0..<newest.rowCount {
+            guard let navigator = try newest.string(row, 0), let seq = try newest.int64(row, 1) else { continue }
+            seqsOf[navigator, default: []].append(seq)
+        }
+        var deletedNames = PostgresArray(of: .text)
+        var deletedSeqs = PostgresArray(of: .int8)
+        for (navigator, seqs) in seqsOf {
+            guard let seq = thinning.dropped(newestFirst: seqs) else { continue }
+            deletedNames.append(navigator)
+            deletedSeqs.append(seq)
+        }
+        guard deletedSeqs.count > 0 else { return }
+        var deleted = PostgresParameters()
+        deleted.append(deletedNames)
+        deleted.append(deletedSeqs)
+        try connection.query(
+            "DELETE FROM snapshots WHERE (navigator, seq) IN (SELECT * FROM unnest($1::text[], $2::bigint[]))", deleted)
     }
 
     /// Appends the events of the JSON Lines file at `path`, and `commands` with them, all or none, in

@@ -127,6 +127,16 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         try read { reader throws(StoreError) in try reader.navigators() }
     }
 
+    /// Whether the role may delete `snapshots` rows: without it, checkpoints are saved but older
+    /// snapshots are not thinned (`SnapshotThinning`).
+    package func mayThinSnapshots() throws(StoreError) -> Bool {
+        try read { reader throws(StoreError) in
+            try reader.withConnection { connection throws(PostgresError) in
+                try connection.query("SELECT has_table_privilege('snapshots', 'DELETE')").bool(0, 0) == true
+            }
+        }
+    }
+
     package func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)
     {
         try read { reader throws(StoreError) in try reader.forEachEvent(after: seq, body) }

@@ -1,0 +1,105 @@
+import Foundation
+import SegueCore
+import Testing
+
+@testable import SeguePostgres
+@testable import SegueStore
+
+/// Which older snapshots a checkpoint deletes: the recent ones kept whole, older ones one per
+/// `spacing` seqs, each judged once as it leaves the recent ones.
+@Suite struct SnapshotThinningTests {
+    static let thinning = SnapshotThinning(recent: 3, spacing: 50)
+
+    /// The seqs of a navigator's newest snapshots after a checkpoint, newest first, and the one to
+    /// delete.
+    static let decisions: [(String, [Int64], Int64?)] = [
+        ("fewer than the recent ones", [30, 20], nil),
+        ("the recent ones and one more: the oldest is the first kept", [40, 30, 20, 10], nil),
+        ("the one leaving is close to the kept one before it", [50, 40, 30, 20, 10], 20),
+        ("the one leaving is a spacing after it", [90, 80, 70, 60, 10], nil),
+        ("the one leaving is just short of a spacing after it", [90, 80, 70, 59, 10], 59),
+        ("more seqs than the window: the rest is not looked at", [90, 80, 70, 60, 55, 10], 60),
+    ]
+
+    @Test(arguments: decisions)
+    func dropped(name: String, newestFirst: [Int64], dropped: Int64?) {
+        #expect(
+            Self.thinning.dropped(newestFirst: Array(newestFirst.prefix(Self.thinning.window))) == dropped, "\(name)")
+    }
+
+    @Test func theDefaultKeepsEightThenOnePerThirtyTwoCheckpoints() {
+        #expect(SnapshotThinning(checkpointEvery: 1000) == SnapshotThinning(recent: 8, spacing: 32_000))
+        #expect(SnapshotThinning.thins("main") && !SnapshotThinning.thins("#checkpoint"))
+    }
+
+    /// 200 checkpoints of two navigators, every 10 seqs, on each backend: each keeps its 3 newest
+    /// and one per 50 seqs before them, counted from its first; the marker rows (`#`) are all kept;
+    /// a store asked for no thinning keeps every row.
+    @Test(arguments: Backend.allCases)
+    func aStoreKeepsTheRecentSnapshotsAndOnePerSpacing(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
+        let other = try place.sibling()
+        let plain = try other.open()
+        for checkpoint in 1...200 {
+            let seq = Int64(checkpoint * 10)
+            let snapshots = ["a", "b", "#checkpoint"].map {
+                Snapshot(navigator: $0, seq: seq, revision: Int64(checkpoint), state: ["at": .int(seq)])
+            }
+            try store.saveSnapshots(snapshots, thinning: Self.thinning)
+            try plain.saveSnapshots(snapshots)
+        }
+        let kept = Set(stride(from: Int64(10), through: 1960, by: 50)).union([1980, 1990, 2000])
+        for navigator in ["a", "b"] {
+            #expect(try Self.seqs(of: navigator, in: store) == kept, "\(backend) \(navigator)")
+            #expect(try store.snapshot(of: navigator, atOrBefore: 1000)?.state == ["at": 960])
+        }
+        #expect(try Self.seqs(of: "#checkpoint", in: store).count == 200)
+        #expect(try Self.seqs(of: "a", in: plain).count == 200)
+        #expect(try store.latestSnapshots().map(\.seq) == [2000, 2000, 2000])
+    }
+
+    /// A PostgreSQL role granted what the docs asked before thinning (no `DELETE` on `snapshots`)
+    /// still saves its checkpoints, whole, and is told so; granted `DELETE`, its next checkpoint thins.
+    @Test func aRoleWithoutDeleteOnSnapshotsKeepsEverySnapshot() throws {
+        let place = try LogPlace(.postgres)
+        let schema = try #require(place.schema)
+        do { _ = try place.open() }  // the tables, made by their owner
+        let role = "r_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        let admin = try LogPlace.server().admin()
+        try admin.execute(
+            """
+            CREATE ROLE \(role) LOGIN;
+            GRANT USAGE ON SCHEMA \(schema) TO \(role);
+            GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA \(schema) TO \(role);
+            GRANT UPDATE ON \(schema).snapshots TO \(role);
+            """)
+        let store = try PostgresEventStore(conninfo: try #require(place.conninfo) + " user=\(role)", durability: .full)
+        #expect(try store.mayThinSnapshots() == false)
+        func checkpoint(_ number: Int) throws {
+            let seq = Int64(number * 10)
+            try store.saveSnapshots(
+                [Snapshot(navigator: "a", seq: seq, revision: Int64(number), state: ["at": .int(seq)])],
+                thinning: Self.thinning)
+        }
+        for number in 1...20 { try checkpoint(number) }
+        #expect(try Self.seqs(of: "a", in: store).count == 20)
+        try admin.execute("GRANT DELETE ON \(schema).snapshots TO \(role)")
+        #expect(try store.mayThinSnapshots())
+        try checkpoint(21)
+        // 180 leaves the newest three, 10 seqs after 170: deleted.
+        #expect(try Self.seqs(of: "a", in: store).count == 20)
+        #expect(try store.snapshot(of: "a", atOrBefore: 180)?.seq == 170)
+    }
+
+    /// A navigator's snapshot seqs, found by asking for the one at or before each seq.
+    static func seqs(of navigator: String, in store: any EventStoring) throws -> Set<Int64> {
+        var seqs: Set<Int64> = []
+        var at: Int64 = 2000
+        while let snapshot = try store.snapshot(of: navigator, atOrBefore: at) {
+            seqs.insert(snapshot.seq)
+            at = snapshot.seq - 1
+        }
+        return seqs
+    }
+}
