@@ -45,6 +45,9 @@ final class Relay {
 
     /// Connects, binds and readies everything; nothing is forwarded until ``run()``.
     init(_ settings: Settings) throws(TransportFailure) {
+        for endpoint in [settings.publish] + (settings.control.map { [$0] } ?? []) {
+            try Self.refuseInUse(endpoint)
+        }
         self.settings = settings
         let (context, frontend, backend, steer): (ZMQContext, ZMQSocket, ZMQSocket, ZMQSocket)
         do {
@@ -105,6 +108,15 @@ final class Relay {
         backend.close()
         steer.close()
         context.terminate()
+    }
+
+    /// libzmq's bind would take an ipc socket file from the process that listens on it (another relay
+    /// on the same path), cutting that one's subscribers or `--stats` off for good; refuse instead.
+    private static func refuseInUse(_ endpoint: String) throws(TransportFailure) {
+        guard IPCSocketFile.isInUse(endpoint) else { return }
+        throw TransportFailure(
+            "Cannot bind \(endpoint): another process (another relay?) listens on it, and binding would take "
+                + "its socket file and cut off whoever connects to it; stop that process or choose another endpoint.")
     }
 
     private static func attempt(_ what: String, _ target: String, _ body: () throws(ZMQError) -> Void)

@@ -163,4 +163,29 @@ import Testing
         #expect(result.status == 69)
         #expect(result.stderr.contains("Cannot publish on \(a.publishEndpoint): Address already in use"))
     }
+
+    /// libzmq's ipc bind replaces a socket file another process listens on: a second relay given a
+    /// running one's `--publish` or `--control` path would cut that one's subscribers or `--stats` off
+    /// for good. It is refused instead, and the first relay keeps answering.
+    @Test(arguments: ["publish", "control"])
+    func anIpcEndpointARunningRelayListensOnIsRefused(taken option: String) throws {
+        let a = try DaemonProcess()
+        defer { a.stop() }
+        let directory = DaemonProcess.temporaryDirectory()
+        let running = try RelayProcess(from: [a.publishEndpoint], publish: "ipc://\(directory)/relay.pub")
+        defer { running.stop() }
+        let taken = option == "publish" ? running.publishEndpoint : running.controlEndpoint
+        let fresh =
+            option == "publish"
+            ? ["--publish", taken, "--control", "ipc://\(directory)/other.ctl"]
+            : ["--publish", "ipc://\(directory)/other.pub", "--control", taken]
+        let second = try CliBackground(["relay", "--from", a.publishEndpoint] + fresh)
+        second.finish(timeout: .seconds(3))
+        #expect(second.process.terminationReason == .exit && second.process.terminationStatus == 69)
+        #expect(
+            second.stderr.contains("Cannot bind \(taken): another process (another relay?) listens on it"),
+            "\(second.stderr)")
+        let stats = try Cli.run(["relay", "--stats", "--control", running.controlEndpoint, "--timeout", "2"])
+        #expect(stats.status == 0, "the running relay still answers: \(stats.stderr)")
+    }
 }

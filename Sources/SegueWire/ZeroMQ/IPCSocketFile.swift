@@ -1,0 +1,44 @@
+import Glibc
+
+/// The socket file of an `ipc://` endpoint, looked at before binding it.
+///
+/// zmq_ipc(7): binding an ipc endpoint whose file exists replaces the file, even while another process
+/// listens on it. That process keeps running, bound to a path that no longer leads to it: its peers can
+/// never reach it again. So a process that binds one first asks whether someone answers there.
+package enum IPCSocketFile {
+    /// The filesystem path of an `ipc://` endpoint; `nil` for other transports and for Linux's
+    /// abstract names (`ipc://@name`), which have no file to take.
+    package static func path(of endpoint: String) -> String? {
+        guard endpoint.hasPrefix("ipc://") else { return nil }
+        let path = String(endpoint.dropFirst("ipc://".count))
+        return path.hasPrefix("@") ? nil : path
+    }
+
+    /// True when another process listens on `endpoint`'s socket file (a connect to it succeeds). A
+    /// stale file, left by a process that was killed, is not in use and is fine to replace.
+    package static func isInUse(_ endpoint: String) -> Bool {
+        guard let path = path(of: endpoint) else { return false }
+        return isListening(path)
+    }
+
+    /// True when a connect to the Unix socket at `path` succeeds.
+    package static func isListening(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0
+    }
+}
