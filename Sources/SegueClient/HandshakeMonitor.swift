@@ -93,15 +93,8 @@ final class HandshakeMonitor {
     }
 
     private func note(_ event: ZMQMonitorEvent) -> HandshakeFailure? {
-        let outcome: HandshakeTally.Outcome =
-            switch event.kind {
-            case .handshakeSucceeded: .succeeded
-            case .handshakeFailedAuth: .refused(status: Int(event.value))
-            case .connected: .connected
-            case .connectRetried: .connectRetried
-            case .disconnected: .disconnected
-            default: .dropped(mismatch: event.isMechanismMismatch)
-            }
+        // The monitor is asked for handshake and connection events only; any other would be a failure.
+        let outcome = HandshakeTally.Outcome(event) ?? .dropped(mismatch: event.isMechanismMismatch)
         let hangUps = tally.hangUps
         let failure = tally.note(outcome, at: .now)
         guard tally.hangUps > hangUps, !asked else { return failure }

@@ -1,8 +1,10 @@
+import SegueWire
+
 /// The fold of one socket's handshake events: when a failure is final, and what a silence that ends a
 /// wait is blamed on. Time comes in with each event, so the rules are tested without sockets or sleeps.
-struct HandshakeTally {
+package struct HandshakeTally {
     /// What the socket monitor reported about one handshake.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         case succeeded
         /// The daemon's ZAP handler refused the key (`ZMQ_EVENT_HANDSHAKE_FAILED_AUTH`).
         case refused(status: Int)
@@ -32,8 +34,8 @@ struct HandshakeTally {
     /// daemon that went away mid-handshake, and the silence after it is a plain timeout.
     static let hangUpExplainsSilenceFor: Duration = .milliseconds(500)
 
-    let curve: Bool
-    private(set) var succeeded = false
+    package let curve: Bool
+    package private(set) var succeeded = false
     /// Hang-ups mid-handshake since the start (never reset: a caller compares it before and after).
     private(set) var hangUps = 0
     /// Connections closed after their handshake succeeded (never reset: a caller compares it before
@@ -51,14 +53,14 @@ struct HandshakeTally {
     private var connectedOnce = false
     private var retried = 0
 
-    init(curve: Bool) { self.curve = curve }
+    package init(curve: Bool) { self.curve = curve }
 
     /// Nothing listens at the endpoint: connects failed again and again and none was ever made. Once a
     /// connection was made, refusals are a daemon restarting, which a client waits out.
     var connectionRefused: Bool { !connectedOnce && retried >= Self.retriedLimit }
 
     /// Folds one event; returns the failure when it is final.
-    mutating func note(_ outcome: Outcome, at now: ContinuousClock.Instant) -> HandshakeFailure? {
+    package mutating func note(_ outcome: Outcome, at now: ContinuousClock.Instant) -> HandshakeFailure? {
         switch outcome {
         case .connected:
             connectedOnce = true
@@ -108,6 +110,21 @@ struct HandshakeTally {
         case .serverKeyRejected, .curveRequired, .notZeroMQ:
             guard let lastHangUp, now - lastHangUp <= Self.hangUpExplainsSilenceFor else { return nil }
             return failure
+        }
+    }
+}
+
+extension HandshakeTally.Outcome {
+    /// What a socket monitor event says about a handshake; `nil` for events that say nothing of one.
+    package init?(_ event: ZMQMonitorEvent) {
+        switch event.kind {
+        case .handshakeSucceeded: self = .succeeded
+        case .handshakeFailedAuth: self = .refused(status: Int(event.value))
+        case .connected: self = .connected
+        case .connectRetried: self = .connectRetried
+        case .disconnected: self = .disconnected
+        case .handshakeFailedNoDetail, .handshakeFailedProtocol: self = .dropped(mismatch: event.isMechanismMismatch)
+        default: return nil
         }
     }
 }

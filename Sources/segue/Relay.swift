@@ -13,8 +13,8 @@ import Synchronization
 /// below any number of relays is the daemon's bytes.
 ///
 /// Threads: the proxy runs on the calling thread and owns the two data sockets; a control thread owns
-/// the other end of the proxy's control `PAIR` and the optional `--control` REP, and logs the
-/// counters; a signal thread turns SIGTERM, SIGINT or SIGHUP into a `TERMINATE` for the proxy.
+/// the other end of the proxy's control `PAIR`, the optional `--control` REP and the XSUB's monitor,
+/// and logs the counters and failed handshakes upstream; a signal thread turns SIGTERM, SIGINT or SIGHUP into a `TERMINATE` for the proxy.
 final class Relay {
     struct Settings {
         var upstream: [String]
@@ -31,6 +31,8 @@ final class Relay {
     }
 
     static let controlEndpoint = "inproc://segue-relay-control"
+    /// Where the XSUB's socket monitor publishes its connections' handshakes.
+    static let upstreamMonitorEndpoint = "inproc://segue-relay-upstream-monitor"
 
     let settings: Settings
     let context: ZMQContext
@@ -58,11 +60,17 @@ final class Relay {
             throw TransportFailure("Cannot set up the relay's sockets: \(error)")
         }
         (self.context, self.frontend, self.backend, self.steer) = (context, frontend, backend, steer)
+        var upstreamEvents: ZMQSocket?
         try Self.attempt("connect to", settings.upstream.joined(separator: ", ")) { () throws(ZMQError) in
             try frontend.setReceiveHighWaterMark(settings.highWaterMark)
             // A peer that vanished without closing (a host cut off) is noticed in seconds, not hours.
             try frontend.setTCPKeepalive(true, idle: .seconds(5), interval: .seconds(2), count: 3)
             try settings.upstreamCurve?.apply(to: frontend)
+            // Before connecting, so that no handshake goes unseen (`UpstreamHandshakes`).
+            try frontend.monitor(Self.upstreamMonitorEndpoint, events: UpstreamHandshakes.events)
+            let events = try ZMQSocket(context, .pair)
+            try events.connect(Self.upstreamMonitorEndpoint)
+            upstreamEvents = events
             for endpoint in settings.upstream { try frontend.connect(endpoint) }
         }
         try Self.attempt("publish on", settings.publish) { () throws(ZMQError) in
@@ -81,9 +89,12 @@ final class Relay {
         }
         let sockets = try RelayControl.sockets(context: context, external: settings.control)
         let (proxySide, external) = (ZMQSocketTransfer(sockets.proxy), sockets.external.map(ZMQSocketTransfer.init))
+        let upstream = upstreamEvents.map(ZMQSocketTransfer.init)
         controlThread = Thread(named: "segue-relay-ctl") { [settings, stopping] in
-            RelayControl(proxy: proxySide.take(), external: external?.take(), settings: settings, stopping: stopping)
-                .run()
+            RelayControl(
+                proxy: proxySide.take(), external: external?.take(), upstream: upstream?.take(), settings: settings,
+                stopping: stopping
+            ).run()
         }
     }
 

@@ -6,11 +6,14 @@ import SegueWire
 ///
 /// It asks the proxy for `STATISTICS` to log them every `--stats-interval`, answers `segue relay
 /// --stats` on the `--control` endpoint (a REP that takes `STATISTICS` only: libzmq's proxy aborts
-/// the process on a command it does not know, so nothing from outside reaches it unchecked), and
-/// sends `TERMINATE` once a signal arrived, after logging the last counters. It sleeps in between.
+/// the process on a command it does not know, so nothing from outside reaches it unchecked), logs the
+/// handshakes upstream that fail (`UpstreamHandshakes`), and sends `TERMINATE` once a signal arrived,
+/// after logging the last counters. It sleeps in between.
 struct RelayControl {
     let proxy: ZMQSocket
     let external: ZMQSocket?
+    /// The XSUB's socket monitor: the handshakes of the connections upstream.
+    let upstream: ZMQSocket?
     let settings: Relay.Settings
     let stopping: StopFlag
 
@@ -43,7 +46,9 @@ struct RelayControl {
     func run() {
         var poller = ZMQPoller()
         poller.add(fd: stopping.fd)
-        if let external { poller.add(external) }
+        let externalIndex = external.map { poller.add($0) }
+        let upstreamIndex = upstream.map { poller.add($0) }
+        var handshakes = UpstreamHandshakes(curve: settings.upstreamCurve != nil)
         var last = (time: ContinuousClock.now, forwarded: UInt64(0))
         do {
             while true {
@@ -55,7 +60,13 @@ struct RelayControl {
                 // Asleep until a request, the stop, or the next report: no wake-up costs the relay CPU.
                 let untilReport = settings.statsInterval.map { max(.zero, $0 - (ContinuousClock.now - last.time)) }
                 let ready = try poller.poll(timeout: untilReport)
-                if let external, ready.last?.contains(.readable) == true { try answer(external) }
+                if let external, let externalIndex, ready[externalIndex].contains(.readable) { try answer(external) }
+                if let upstream, let upstreamIndex, ready[upstreamIndex].contains(.readable) {
+                    while let frames = try upstream.receiveMultipart(dontWait: true) {
+                        guard let event = ZMQMonitorEvent(frames: frames) else { continue }
+                        if let line = handshakes.note(event, at: .now) { RelayLog.line(line) }
+                    }
+                }
                 if let interval = settings.statsInterval, ContinuousClock.now - last.time >= interval {
                     let stats = try ask()
                     let now = ContinuousClock.now

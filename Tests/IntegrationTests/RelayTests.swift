@@ -188,4 +188,31 @@ import Testing
         let stats = try Cli.run(["relay", "--stats", "--control", running.controlEndpoint, "--timeout", "2"])
         #expect(stats.status == 0, "the running relay still answers: \(stats.stderr)")
     }
+
+    /// libzmq retries a failed handshake in silence, forever: a relay with keys its daemon refuses
+    /// would forward nothing and say nothing. It logs why, naming the option to fix.
+    @Test(arguments: [
+        (
+            ["--server-key", "server.pub", "--client-key", "stranger"],
+            "refused this relay's CURVE key (ZAP status 400)"
+        ),
+        (
+            ["--server-key", "stranger.pub", "--client-key", "relay"],
+            "hung up on the CURVE handshake: --server-key is not its public key"
+        ),
+        ([], "hung up on a handshake without keys: it requires CURVE; pass --server-key and --client-key"),
+    ])
+    func aFailedHandshakeUpstreamIsLogged(keys arguments: [String], message: String) throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        let keys = try CurveFixture.keys(["server", "relay", "stranger"], in: dir)
+        let daemon = try CurveFixture.daemon(in: dir, keys: keys, clients: [("relay", "observer")])
+        defer { daemon.stop() }
+        let relay = try RelayProcess(
+            from: [daemon.publishEndpoint], arguments: arguments.map { $0.hasPrefix("--") ? $0 : keys + "/" + $0 })
+        defer { relay.stop() }
+        #expect(
+            relay.process.wait(for: "segue relay: \(daemon.publishEndpoint) \(message)", onStderr: true),
+            "\(relay.log)")
+        #expect(relay.log.components(separatedBy: "hung up").count <= 2, "logged once, not at every retry")
+    }
 }
