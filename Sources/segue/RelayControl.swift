@@ -111,10 +111,13 @@ struct RelayControl {
     /// The counters in words: publications come in on the frontend and go out on the backend,
     /// subscriptions the other way.
     static func describe(_ stats: ZMQProxy.Statistics) -> String {
-        let bytes = ByteCountFormatter.string(
-            fromByteCount: Int64(clamping: stats.backend.bytesOut), countStyle: .decimal)
-        return "\(stats.frontend.messagesIn) publications received, \(stats.backend.messagesOut) forwarded "
-            + "(\(bytes)); \(stats.backend.messagesIn) subscription messages received, "
+        // Foundation says "Zero KB" for none.
+        let bytes =
+            stats.backend.bytesOut == 0
+            ? "0 bytes"
+            : ByteCountFormatter.string(fromByteCount: Int64(clamping: stats.backend.bytesOut), countStyle: .decimal)
+        return "\(stats.frontend.messagesIn.counted("publication")) received, \(stats.backend.messagesOut) forwarded "
+            + "(\(bytes)); \(stats.backend.messagesIn.counted("subscription message")) received, "
             + "\(stats.frontend.messagesOut) sent upstream"
     }
 
