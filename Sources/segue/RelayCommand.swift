@@ -39,7 +39,8 @@ enum RelayCommand {
                 help: "With --publish-key: a subscriber's public key to admit (40 Z85 characters or a file). Repeat."),
             OptionSpec(
                 "high-water-mark", value: "n",
-                help: "Messages queued per subscriber, and from upstream, before new ones are dropped (default 100000)."
+                help: "Messages queued per subscriber, and from upstream, before new ones are dropped (default 100000; "
+                    + "0: no limit)."
             ),
         ],
         examples: [
@@ -106,10 +107,26 @@ enum RelayCommand {
             if let warning = CurveKeyOptions.modeWarning(secretFile) { Output.error(warning) }
             serverKeys = keys
         }
+        if let control = inv.parsed.value("control"), !isLocal(control) {
+            Output.error(
+                "warning: --control \(control) is neither ipc:// nor a loopback address: anyone who can reach it "
+                    + "may read the counters.")
+        }
         return Relay.Settings(
             upstream: upstream, publish: publish, control: inv.parsed.value("control"), statsInterval: interval,
             highWaterMark: Int(try inv.count("high-water-mark") ?? 100_000), upstreamCurve: try inv.curve(),
             serverKeys: serverKeys, allowed: allowed)
+    }
+
+    /// Whether only this host can reach `endpoint`: `ipc://`, `inproc://`, or `tcp://` on a loopback
+    /// address.
+    static func isLocal(_ endpoint: String) -> Bool {
+        guard endpoint.hasPrefix("tcp://") else {
+            return endpoint.hasPrefix("ipc://") || endpoint.hasPrefix("inproc://")
+        }
+        let address = endpoint.dropFirst("tcp://".count)
+        let host = address.lastIndex(of: ":").map { address[..<$0] } ?? address
+        return host == "localhost" || host.hasPrefix("127.") || host == "[::1]"
     }
 
     /// `--stats`: one `STATISTICS` request to the relay at `--control`.

@@ -34,3 +34,15 @@ import Testing
         #expect(RelayControl.describe(stats) == text)
     }
 }
+
+/// Which `--control` endpoints only this host can reach (any other gets a warning).
+@Suite struct RelayControlEndpointTests {
+    @Test(arguments: [
+        ("ipc:///run/segue/relay.ctl", true), ("tcp://127.0.0.1:7601", true), ("tcp://localhost:7601", true),
+        ("tcp://[::1]:7601", true), ("tcp://10.88.0.2:7601", false), ("tcp://*:7601", false),
+        ("tcp://eth0:7601", false),
+    ])
+    func local(endpoint: String, local: Bool) {
+        #expect(RelayCommand.isLocal(endpoint) == local)
+    }
+}
