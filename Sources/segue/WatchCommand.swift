@@ -37,12 +37,7 @@ enum WatchCommand {
         let subscription = try CatchUpSubscription(
             client: client, publishEndpoint: publish, navigators: navigators, heartbeats: true, curve: try inv.curve())
         model.notice = nil
-        model.awaited = Set(navigators.filter { subscription.catchUp.revisions[$0] == nil })
-        if !terminal {
-            for name in model.awaited.sorted() {
-                if inv.json { Output.error(WatchModel.awaiting(name)) } else { Output.line(WatchModel.awaiting(name)) }
-            }
-        }
+        model.awaited = awaited(navigators, subscription, printing: !terminal, json: inv.json)
         var printer = PipedPrinter(json: inv.json, plain: !terminal && !inv.json)
         var silence = SilenceWatch(heartbeat: pong.heartbeatInterval)
         screen?.header = "segue watch  \(inv.endpoint)"
@@ -81,12 +76,15 @@ enum WatchCommand {
                 }
             case .rewound(let seq)?:
                 // What the view shows came from a log the daemon no longer has; snapshots follow.
-                model = WatchModel(awaited: Set(navigators))
                 printer = PipedPrinter(json: inv.json, plain: !terminal && !inv.json)
                 let line =
                     "the daemon's log no longer holds events shown (restarted on a restored older copy?); it ends at seq "
                     + "\(seq); starting over"
                 if !terminal { Output.error("segue watch: " + line) }
+                // A navigator the restored log does not hold is said to be so, as at start: piped, its
+                // last stack line would otherwise stand for a navigator that is gone.
+                model = WatchModel(
+                    awaited: awaited(navigators, subscription, printing: !terminal, json: inv.json))
             case nil:
                 break
             }
@@ -100,6 +98,20 @@ enum WatchCommand {
     }
 
     static let back = "heartbeats are back; the view is current."
+
+    /// The named navigators the daemon's log does not hold (yet), each said on its own line when
+    /// `printing` (stdout, or stderr under `--json`).
+    static func awaited(
+        _ navigators: [String], _ subscription: CatchUpSubscription, printing: Bool, json: Bool
+    ) -> Set<String> {
+        let names = Set(navigators.filter { subscription.catchUp.revisions[$0] == nil })
+        if printing {
+            for name in names.sorted() {
+                if json { Output.error(WatchModel.awaiting(name)) } else { Output.line(WatchModel.awaiting(name)) }
+            }
+        }
+        return names
+    }
 
     /// `ping`, or nil when nothing listens at the command endpoint.
     static func pingUnlessUnreachable(_ client: SegueClient) throws -> Pong? {

@@ -1,4 +1,5 @@
 import Foundation
+import SegueClient
 import SegueCore
 import Synchronization
 import Testing
@@ -432,6 +433,32 @@ import Testing
                 == "error: the daemon's log no longer holds the events printed up to seq 3 (restarted on a restored "
                 + "older copy?); run segue log again to read it.\n")
         #expect(follower.stdout.split(separator: "\n").count == 3, "\(follower.stdout)")
+    }
+
+    /// A piped `watch` across a restore to an older copy of the log: after starting over, a named
+    /// navigator the copy does not hold gets its "not created yet" line, as at start, so the last
+    /// stack line printed for it does not stand for a navigator that is gone; one the copy holds
+    /// gets its stack as the copy has it.
+    @Test(.sqliteOnly) func pipedWatchSaysWhatTheRestoredLogLacks() throws {
+        let scenario = try CatchUpRestoreTests.Scenario()
+        let daemon = scenario.daemon
+        try SegueClient(endpoint: daemon.commandEndpoint).create("late", root: ScreenSpec(name: "Home"))
+        try scenario.push("Detail")
+        let watcher = try CliBackground(
+            [
+                "watch", "main", "late", "--endpoint", daemon.commandEndpoint, "--publish-endpoint",
+                daemon.publishEndpoint,
+            ])
+        #expect(watcher.wait(for: "late: stack Home[s1]\n"))
+        let third = try scenario.restore()
+        defer { third.stop() }
+        #expect(watcher.wait(for: "starting over", onStderr: true), "\(watcher.stderr)")
+        #expect(watcher.wait { $0.hasSuffix("late: not created yet; waiting for it\nmain: stack Home[s1]\n") })
+        watcher.finish(timeout: .zero)
+        #expect(
+            watcher.stdout
+                == "main: stack Home[s1] > Detail[s2]\nlate: stack Home[s1]\n"
+                + "late: not created yet; waiting for it\nmain: stack Home[s1]\n")
     }
 
     /// Heartbeats every 50 ms while the log moves: some wait in the follower's queue behind the
