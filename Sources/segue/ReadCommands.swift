@@ -101,6 +101,8 @@ enum ReadCommands {
             }
             switch update {
             case .event(let e)?:
+                // Catching up on a long log, heartbeats wait unread behind the pages: not a silence.
+                silence.answered()
                 lastPrinted = max(lastPrinted, e.seq)
                 if printer.isPastEnd(e) { return printer.flush() }
                 guard printer.keeps(e) else { continue }

@@ -51,6 +51,7 @@ enum ViewLive {
             switch update {
             case .snapshot(let s)?: publish(s)
             case .event(let e)?:
+                silence.answered()
                 if e.eventType == .navigatorCreated { containers[e.navigator] = .some(createdContainer(e)) }
                 hub.event(e)
                 if e.eventType != .interactionUpdated, let s = try? client.state(e.navigator) { publish(s) }

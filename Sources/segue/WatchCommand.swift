@@ -60,6 +60,7 @@ enum WatchCommand {
                 model.set(s)
                 printer.snapshot(s)
             case .event(let e)?:
+                silence.answered()
                 model.heard(seq: e.seq)
                 if terminal, WatchModel.needsState(e), let s = try? client.state(e.navigator) { model.set(s) }
                 printer.event(e) { try? client.state(e.navigator) }

@@ -246,14 +246,17 @@ struct WatchModel {
 /// view or the follower says so once, and again when they are back.
 struct SilenceWatch {
     private(set) var limit: Duration
-    private var last = ContinuousClock.now
+    private var last: ContinuousClock.Instant
     private(set) var silent = false
 
-    init(heartbeat interval: Duration?) { limit = WatchModel.silenceLimit(heartbeat: interval) }
+    init(heartbeat interval: Duration?, now: ContinuousClock.Instant = .now) {
+        limit = WatchModel.silenceLimit(heartbeat: interval)
+        last = now
+    }
 
     /// Notes a heartbeat (its interval may have changed); true when it ends a silence.
-    mutating func heard(_ heartbeat: Heartbeat) -> Bool {
-        last = ContinuousClock.now
+    mutating func heard(_ heartbeat: Heartbeat, now: ContinuousClock.Instant = .now) -> Bool {
+        last = now
         if heartbeat.heartbeatSeconds > 0 {
             limit = WatchModel.silenceLimit(heartbeat: .seconds(heartbeat.heartbeatSeconds))
         }
@@ -261,9 +264,14 @@ struct SilenceWatch {
         return silent
     }
 
+    /// Notes that the daemon answered or published (a `history` page read while catching up, an
+    /// event): it is there, whatever waits unread behind that work in the heartbeats' queue. Ends no
+    /// silence already said; the next heartbeat does.
+    mutating func answered(now: ContinuousClock.Instant = .now) { last = max(last, now) }
+
     /// True once, when the silence passes the limit.
-    mutating func isNewlySilent() -> Bool {
-        guard !silent, ContinuousClock.now - last > limit else { return false }
+    mutating func isNewlySilent(now: ContinuousClock.Instant = .now) -> Bool {
+        guard !silent, now - last > limit else { return false }
         silent = true
         return true
     }
