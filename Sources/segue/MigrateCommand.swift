@@ -37,8 +37,10 @@ enum MigrateCommand {
         guard let to = inv.parsed.value("to") else { throw UsageError.missingOption("to", value: "dir|url") }
         guard from != to else { throw UsageError("--from and --to are the same log (\(from)).") }
         let source = try LogSource.openLog(from)
+        removeStaleTemporaryFiles()
         let exported = temporaryFile("export")
         let readBack = temporaryFile("check")
+        TemporaryFiles.removeOnSignal([exported, readBack])
         defer {
             try? FileManager.default.removeItem(atPath: exported)
             try? FileManager.default.removeItem(atPath: readBack)
@@ -104,7 +106,18 @@ enum MigrateCommand {
                 + "its export is byte-identical.")
     }
 
-    static func temporaryFile(_ name: String) -> String {
-        NSTemporaryDirectory() + "segue-migrate-\(getpid())-\(name).jsonl"
+    static func temporaryFile(_ name: String, pid: pid_t = getpid()) -> String {
+        NSTemporaryDirectory() + "segue-migrate-\(pid)-\(name).jsonl"
+    }
+
+    /// The copies a migrate killed outright (SIGKILL, a power cut) left: as large as the log, they are
+    /// removed by the next migrate once their process is gone.
+    static func removeStaleTemporaryFiles() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
+        for name in names where name.hasPrefix("segue-migrate-") && name.hasSuffix(".jsonl") {
+            let fields = name.split(separator: "-")
+            guard fields.count == 4, let pid = pid_t(fields[2]), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + name)
+        }
     }
 }

@@ -113,4 +113,55 @@ import Testing
         #expect(second.status == 1)
         #expect(second.stderr.contains("importing it would repeat them"), "\(second.stderr)")
     }
+
+    /// A migrate ended by Ctrl-C leaves no copy of the log in the temporary directory (it is as large
+    /// as the log); one killed outright leaves it, and the next migrate removes it once that process
+    /// is gone, not while it runs.
+    @Test func aMigrateEndedEarlyLeavesNoCopyOfTheLogBehind() throws {
+        let temporary = DaemonProcess.temporaryDirectory()
+        let environment = ["TMPDIR": temporary + "/"]
+        let daemon = try DaemonProcess(store: .sqlite)
+        try ProtocolCommandTests.longLog(try TestClient(endpoint: daemon.commandEndpoint), pairs: 1500)
+        #expect(daemon.stop() == 0)
+
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let stale = "\(temporary)/segue-migrate-\(gone.processIdentifier)-export.jsonl"
+        let running = "\(temporary)/segue-migrate-\(getpid())-export.jsonl"
+        for file in [stale, running] {
+            #expect(FileManager.default.createFile(atPath: file, contents: Data("{}".utf8)))
+        }
+
+        var interrupted = false
+        for attempt in 0..<5 where !interrupted {
+            let migrate = try CliBackground(
+                ["migrate", "--from", daemon.dataDir, "--to", "\(temporary)/copy\(attempt)"], environment: environment)
+            let copy = "\(temporary)/segue-migrate-\(migrate.process.processIdentifier)-export.jsonl"
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !FileManager.default.fileExists(atPath: copy), migrate.process.isRunning,
+                ContinuousClock.now < deadline
+            {
+                usleep(500)
+            }
+            // Stopped, so that Ctrl-C comes while the copy exists: it is delivered on SIGCONT.
+            kill(migrate.process.processIdentifier, SIGSTOP)
+            if FileManager.default.fileExists(atPath: copy) {
+                kill(migrate.process.processIdentifier, SIGINT)
+                interrupted = true
+            }
+            kill(migrate.process.processIdentifier, SIGCONT)
+            migrate.finish(timeout: .seconds(30))
+            if interrupted {
+                #expect(migrate.process.terminationReason == .uncaughtSignal, "\(migrate.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: copy), "the export copy was left behind")
+                #expect(
+                    !FileManager.default.fileExists(atPath: copy.replacingOccurrences(of: "-export", with: "-check")))
+            }
+        }
+        #expect(interrupted, "no migrate was caught while its copy existed")
+        #expect(!FileManager.default.fileExists(atPath: stale), "the stale copy of a process that is gone stays")
+        #expect(FileManager.default.fileExists(atPath: running), "a running process's copy was removed")
+    }
 }
