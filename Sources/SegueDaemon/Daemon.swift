@@ -62,6 +62,8 @@ package enum Daemon {
             }
             return 0
         case .run(let config):
+            // Before any thread of the engine's allocates.
+            HeapTrim.fixThresholds(environment: environment)
             return run(config)
         }
     }

@@ -1,0 +1,28 @@
+import CSystemd
+
+/// Keeps glibc's allocator from holding on to memory the daemon has freed.
+///
+/// By default glibc moves its thresholds as the process runs (mallopt(3), M_MMAP_THRESHOLD: "the
+/// threshold is adjusted upward to the size of the freed chunk"; M_TRIM_THRESHOLD follows at twice
+/// that): once a large block is freed (a history page, a filter slice, an array that grew), blocks up
+/// to its size come from the arenas instead of their own mappings, and up to twice it stays at the
+/// top of each heap when freed. Under load the daemon's resident size then crept up and stayed up
+/// when the load stopped (docs/operations.md, "Memory").
+enum HeapTrim {
+    /// glibc's own starting value for both thresholds.
+    static let threshold: Int32 = 128 * 1024
+
+    /// Fixes both thresholds at `threshold` (which also turns the moving off), unless the environment
+    /// tunes glibc's allocator itself: an operator's `GLIBC_TUNABLES` or `MALLOC_*_` variables win.
+    /// Before any thread starts. Returns whether it set them.
+    @discardableResult
+    static func fixThresholds(environment: [String: String]) -> Bool {
+        guard !tunedByEnvironment(environment) else { return false }
+        return mallopt(M_MMAP_THRESHOLD, threshold) == 1 && mallopt(M_TRIM_THRESHOLD, threshold) == 1
+    }
+
+    static func tunedByEnvironment(_ environment: [String: String]) -> Bool {
+        environment["GLIBC_TUNABLES"]?.contains("glibc.malloc.") == true
+            || environment.keys.contains { $0.hasPrefix("MALLOC_") && $0.hasSuffix("_") }
+    }
+}
