@@ -6,7 +6,7 @@
 // signals through a signalfd so the watcher thread can also be woken to stop (see SignalWatcher).
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
-// mallopt, which Glibc's Swift module does not export either: the daemon keeps the allocator's
-// thresholds fixed (see HeapTrim).
+// mallopt and malloc_trim, which Glibc's Swift module does not export either: the daemon keeps the
+// allocator's thresholds fixed and returns free pages once idle (see HeapTrim).
 #include <malloc.h>
 #endif

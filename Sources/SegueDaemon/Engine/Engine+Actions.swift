@@ -96,6 +96,10 @@ extension Engine {
             }
         case .confineHelperThreads:
             RealtimeConfinement.confineToCurrentThread()
+        case .trimHeap:
+            // On a helper thread: the walk holds each arena's lock in turn, and the loop may still
+            // close frames for an animation.
+            snapshotWriter.async { HeapTrim.trim() }
         case .checkLeadership:
             leadership?.stepDown([])
         case .giveUp(let shards):

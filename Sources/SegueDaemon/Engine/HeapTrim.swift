@@ -25,4 +25,10 @@ enum HeapTrim {
         environment["GLIBC_TUNABLES"]?.contains("glibc.malloc.") == true
             || environment.keys.contains { $0.hasPrefix("MALLOC_") && $0.hasSuffix("_") }
     }
+
+    /// Hands the free pages inside every arena back to the kernel (malloc_trim(3): "free memory from
+    /// the heap [...] in all arenas and all chunks with whole free pages"), which no threshold
+    /// reaches: free memory between blocks still in use. It walks every arena under its lock, so the
+    /// engine asks for it only once the daemon has gone quiet (`IdleTrim`).
+    static func trim() { _ = malloc_trim(0) }
 }

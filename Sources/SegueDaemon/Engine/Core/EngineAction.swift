@@ -27,6 +27,9 @@ enum EngineAction {
     case saveLease(frame: Int64, shards: [Int: Int64]?, generation: Int)
     /// Hands the loop's realtime policy back to helper threads started since (housekeeping).
     case confineHelperThreads
+    /// Gives the heap's free pages back to the kernel (`HeapTrim.trim`), off the loop's thread: the
+    /// daemon has gone quiet (`IdleTrim`).
+    case trimHeap
     /// An append was refused by a shard's fence: the leadership thread checks its shards now.
     case checkLeadership
     /// Gives these shards up (their fold failed): the leadership thread releases their locks.

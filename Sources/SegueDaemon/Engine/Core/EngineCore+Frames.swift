@@ -192,6 +192,7 @@ extension EngineCore {
         reportCheckpointFailures()
         reportCommitFailures(now: logNow ?? monotonic)
         reportPendingStalls(now: logNow ?? monotonic)
+        if idleTrim.isDue(requests: stats.commands, now: monotonic) { actions.append(.trimHeap) }
         nextHousekeeping = monotonic + 1_000_000_000
     }
 

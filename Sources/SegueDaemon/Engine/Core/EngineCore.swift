@@ -63,6 +63,8 @@ final class EngineCore {
     /// slow), while they still wait: a stall that ends the wait is the lease's (`closeFrames`).
     var leaseHoldBegan: Int64?
     var stallLog = StallLog()
+    /// When the heap's free pages go back to the kernel: once the requests stop (`housekeeping`).
+    var idleTrim = IdleTrim()
     var eventTopics: [String: [UInt8]] = [:]
     var recentCommands = RecentCommands(capacity: EngineCore.rememberedReplies)
     /// The store's WAL checkpoint failures when last logged (`reportCheckpointFailures`).
