@@ -84,6 +84,9 @@ struct KeyDecoder {
             state = .ground
             return String(validating: bytes, as: UTF8.self).map(TerminalKey.text)
         case .paste(var bytes):
+            // The state let go first, so that the append extends `bytes` in place instead of copying
+            // the paste so far at every byte (a 1 MB paste took seconds).
+            state = .ground
             bytes.append(byte)
             if bytes.count > Self.pasteLimit {
                 state = .ground
