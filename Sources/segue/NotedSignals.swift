@@ -12,17 +12,29 @@ final class NotedSignals {
 
     init() {
         Self.last.pointee = 0
-        for signal in Self.handled {
+        previous = Self.handle(
+            Self.handled, flags: Int32(truncatingIfNeeded: SA_RESETHAND),  // 0x80000000
+            with: { NotedSignals.last.pointee = $0 })
+    }
+
+    /// Installs `handler` for each of `signals` not ignored at start; returns the actions replaced.
+    @discardableResult
+    static func handle(
+        _ signals: [Int32], flags: Int32 = 0, with handler: @escaping @convention(c) (Int32) -> Void
+    ) -> [(signal: Int32, action: sigaction)] {
+        var replaced: [(signal: Int32, action: sigaction)] = []
+        for signal in signals {
             var old = sigaction()
             sigaction(signal, nil, &old)
-            if Self.isIgnore(old.__sigaction_handler.sa_handler) { continue }
+            if isIgnore(old.__sigaction_handler.sa_handler) { continue }
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { NotedSignals.last.pointee = $0 }
-            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)  // 0x80000000
+            action.__sigaction_handler.sa_handler = handler
+            action.sa_flags = flags
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
-            previous.append((signal, old))
+            replaced.append((signal, old))
         }
+        return replaced
     }
 
     /// The signal that came, if one did.

@@ -14,7 +14,8 @@ import Synchronization
 ///
 /// Threads: the proxy runs on the calling thread and owns the two data sockets; a control thread owns
 /// the other end of the proxy's control `PAIR`, the optional `--control` REP and the XSUB's monitor,
-/// and logs the counters and failed handshakes upstream; a signal thread turns SIGTERM, SIGINT or SIGHUP into a `TERMINATE` for the proxy.
+/// and logs the counters and failed handshakes upstream; a signal thread turns SIGTERM, SIGINT or
+/// SIGHUP into a `TERMINATE` for the proxy.
 final class Relay {
     struct Settings {
         var upstream: [String]

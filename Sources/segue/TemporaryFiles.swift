@@ -15,19 +15,11 @@ enum TemporaryFiles {
         count.pointee = 0
         for (index, file) in files.enumerated() { paths[index] = strdup(file) }
         count.pointee = sig_atomic_t(files.count)
-        for signal in [SIGINT, SIGTERM, SIGHUP] {
-            var old = sigaction()
-            sigaction(signal, nil, &old)
-            if NotedSignals.isIgnore(old.__sigaction_handler.sa_handler) { continue }
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in
-                for index in 0..<Int(TemporaryFiles.count.pointee) {
-                    if let path = TemporaryFiles.paths[index] { unlink(path) }
-                }
-                NotedSignals.raiseWithDefaultAction(signal)
+        NotedSignals.handle([SIGINT, SIGTERM, SIGHUP]) { signal in
+            for index in 0..<Int(TemporaryFiles.count.pointee) {
+                if let path = TemporaryFiles.paths[index] { unlink(path) }
             }
-            sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, nil)
+            NotedSignals.raiseWithDefaultAction(signal)
         }
     }
 }
