@@ -24,18 +24,22 @@ package protocol CommandSequence {
     func commandRecords() throws(StoreError) -> [CommandRecord]
 }
 
-extension AppendUnit {
-    /// `events` (a whole log, in seq order) cut into units that carry `commands` as they were
-    /// stored: a command's unit ends at its `seq`, which is how the store records it (the last seq
-    /// of its unit), and a command that appended nothing is a unit of no events.
-    ///
-    /// Fails on a command whose `seq` is no event's, or that another command already ends at: such
-    /// a row could not be stored as it was read.
-    package static func units(of events: [EventRecord], commands: [CommandRecord]) throws(StoreError)
-        -> [AppendUnit]
-    {
-        var ending: [Int64: CommandRecord] = [:]
-        var units: [AppendUnit] = []
+/// Cuts a log's events, read in seq order, into the units that carry its stored command ids as they
+/// were stored: a command's unit ends at its `seq`, which is how the store records it (the last seq
+/// of its unit), and a command that appended nothing is a unit of no events. Events that no command
+/// ends among are handed on in units without an id once `pendingLimit` of them wait, so an import
+/// holds at most that many events, however far apart the ids are.
+package struct UnitCutter {
+    /// The units of commands that appended nothing, to store before any event.
+    package private(set) var eventless: [AppendUnit] = []
+    private var ending: [Int64: CommandRecord] = [:]
+    private var pending: [EventRecord] = []
+    private let pendingLimit: Int
+
+    /// Fails on a command id given twice, and on two commands ending at one seq: such rows could not
+    /// be stored as they were read.
+    package init(commands: [CommandRecord], pendingLimit: Int = .max) throws(StoreError) {
+        self.pendingLimit = pendingLimit
         // A unit refused for a duplicate id would leave the others committed: no import at all.
         var ids = Set<String>()
         for command in commands where !ids.insert(command.id).inserted {
@@ -43,7 +47,7 @@ extension AppendUnit {
         }
         for command in commands {
             guard let seq = command.seq else {
-                units.append(
+                eventless.append(
                     AppendUnit(
                         events: [], commandID: command.id, navigator: command.navigator, reply: command.reply,
                         fingerprint: command.fingerprint))
@@ -56,21 +60,34 @@ extension AppendUnit {
                         + "each event belongs to one command.")
             }
         }
-        var start = events.startIndex
-        for index in events.indices {
-            guard let command = ending.removeValue(forKey: events[index].seq) else { continue }
-            units.append(
-                AppendUnit(
-                    events: Array(events[start...index]), commandID: command.id, navigator: command.navigator,
-                    reply: command.reply, fingerprint: command.fingerprint))
-            start = index + 1
+    }
+
+    /// Takes the next event; returns the unit it completes, if any.
+    package mutating func add(_ event: EventRecord) -> AppendUnit? {
+        pending.append(event)
+        if let command = ending.removeValue(forKey: event.seq) {
+            defer { pending.removeAll(keepingCapacity: true) }
+            return AppendUnit(
+                events: pending, commandID: command.id, navigator: command.navigator, reply: command.reply,
+                fingerprint: command.fingerprint)
         }
+        return pending.count >= pendingLimit ? takePending() : nil
+    }
+
+    /// After the last event: the events still waiting, as a unit without an id. Fails when a command
+    /// ends at a seq no event had.
+    package mutating func finish() throws(StoreError) -> AppendUnit? {
         if let (seq, command) = ending.min(by: { $0.key < $1.key }) {
             throw StoreError(
                 kind: .invalidData,
                 message: "Command \"\(command.id)\" ends at seq \(seq), which is not an event of the log.")
         }
-        if start < events.endIndex { units.append(AppendUnit(events: Array(events[start...]))) }
-        return units
+        return takePending()
+    }
+
+    private mutating func takePending() -> AppendUnit? {
+        guard !pending.isEmpty else { return nil }
+        defer { pending.removeAll(keepingCapacity: true) }
+        return AppendUnit(events: pending)
     }
 }

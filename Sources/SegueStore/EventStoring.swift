@@ -98,8 +98,11 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequen
     func commandIDs() throws(StoreError) -> CommandIDs
     /// Appends the events of a JSON Lines export, and `commands` with them (rows read from another
     /// log's `commandRecords`, as `segue migrate` copies them), all or none, in one transaction;
-    /// returns the count of events.
-    @discardableResult func importJSONLines(from path: String, commands: [CommandRecord]) throws(StoreError) -> Int
+    /// returns the count of events. The file is read a part at a time; `progress` is told the count of
+    /// events appended so far after each part.
+    @discardableResult func importJSONLines(
+        from path: String, commands: [CommandRecord], progress: @escaping (Int) -> Void
+    ) throws(StoreError) -> Int
 
     /// How the store checkpointed its WAL since open, for `stats`; all zeros where the database
     /// server checkpoints its own log (`kind` tells which).
@@ -126,10 +129,11 @@ extension EventStoring {
 
     package func reply(forCommand id: String) throws(StoreError) -> JSON? { try command(id)?.reply }
 
-    /// Appends the events of a JSON Lines export, all or none; returns the count.
+    /// Appends the events of a JSON Lines export, and `commands` with them, all or none; returns the
+    /// count.
     @discardableResult
-    package func importJSONLines(from path: String) throws(StoreError) -> Int {
-        try importJSONLines(from: path, commands: [])
+    package func importJSONLines(from path: String, commands: [CommandRecord] = []) throws(StoreError) -> Int {
+        try importJSONLines(from: path, commands: commands, progress: { _ in })
     }
 
     /// `submit` for callers that can block: waits until `unit` is stored (or failed).

@@ -241,25 +241,10 @@ final class LogWriter {
         do throws(StoreError) {
             try connection.begin.run()
             for unit in units {
-                let check = try numbering.check(unit, after: seq) { navigator throws(StoreError) in
-                    try lastRevision(of: navigator, connection)
-                }
-                if let rejection = check {
+                if let rejection = try append(unit, after: &seq, connection) {
                     results.append(.failure(rejection))
                     continue
                 }
-                let last = unit.events.last?.seq ?? seq
-                // The commands row goes first: its primary key is the duplicate check, so a retried
-                // command id fails here with nothing of its unit written (SQLite undoes just the
-                // failed statement, the transaction goes on).
-                if let id = unit.commandID, let duplicate = try insertCommand(id, of: unit, lastSeq: last, connection) {
-                    results.append(.failure(duplicate))
-                    continue
-                }
-                try rows.queue(unit.events, encoded: unit.encoded, connection)
-                // Revisions are updated in place; a failed batch clears them (`recover`).
-                numbering.accept()
-                seq = last
                 accepted = true
                 results.append(.success(()))
             }
@@ -281,6 +266,28 @@ final class LogWriter {
         numbering.committed(accepted: accepted)
         checkpointer.checkDue.store(true, ordering: .releasing)
         return results
+    }
+
+    /// Writes `unit` in the open transaction after `seq` (moved to its last event), or returns why
+    /// it does not continue the log, or is a retried command id, with nothing of it written.
+    func append(_ unit: AppendUnit, after seq: inout Int64, _ connection: Connection) throws(StoreError) -> StoreError?
+    {
+        let check = try numbering.check(unit, after: seq) { navigator throws(StoreError) in
+            try lastRevision(of: navigator, connection)
+        }
+        if let rejection = check { return rejection }
+        let last = unit.events.last?.seq ?? seq
+        // The commands row goes first: its primary key is the duplicate check, so a retried
+        // command id fails here with nothing of its unit written (SQLite undoes just the
+        // failed statement, the transaction goes on).
+        if let id = unit.commandID, let duplicate = try insertCommand(id, of: unit, lastSeq: last, connection) {
+            return duplicate
+        }
+        try rows.queue(unit.events, encoded: unit.encoded, connection)
+        // Revisions are updated in place; a failed batch clears them (`recover`).
+        numbering.accept()
+        seq = last
+        return nil
     }
 
     // MARK: Checkpoints
@@ -392,6 +399,60 @@ final class LogWriter {
         {
             lastSeq = last
         }
+    }
+
+    // MARK: Importing
+
+    /// An import's one transaction, part after part (`LogImport`): the seq its units reached.
+    private var importSeq: Int64?
+
+    func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
+        try lastRevision(of: navigator, liveConnection())
+    }
+
+    func beginImport() throws(StoreError) {
+        try liveConnection().begin.run()
+        importSeq = lastSeq
+    }
+
+    func appendImportPart(_ units: [AppendUnit]) throws(StoreError) {
+        guard var seq = importSeq, let connection else { preconditionFailure("appendImportPart outside an import") }
+        do throws(StoreError) {
+            for unit in units {
+                if let rejection = try append(unit, after: &seq, connection) { throw rejection }
+            }
+            try rows.flush(connection)
+        } catch {
+            failImport(error)
+            throw error
+        }
+        importSeq = seq
+    }
+
+    func commitImport() throws(StoreError) {
+        guard let seq = importSeq, let connection else { preconditionFailure("commitImport outside an import") }
+        do throws(StoreError) {
+            try connection.commit.run()
+        } catch {
+            failImport(error)
+            throw error
+        }
+        importSeq = nil
+        lastSeq = seq
+        numbering.committed(accepted: true)
+        checkpointer.checkDue.store(true, ordering: .releasing)
+    }
+
+    func rollbackImport() {
+        guard importSeq != nil else { return }
+        failImport(StoreError(kind: .invalidData, message: "The import was abandoned."))
+    }
+
+    /// Rolls the import's transaction back (a failed part leaves it open) and re-reads the log's end.
+    private func failImport(_ error: StoreError) {
+        importSeq = nil
+        connection?.database.rollbackQuietly()
+        recover(after: error)
     }
 }
 

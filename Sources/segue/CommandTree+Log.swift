@@ -46,12 +46,18 @@ extension CommandTree {
         discussion:
             "Writes the store directly, so it is refused while a segued runs on the data dir. The file must "
             + "continue the log, and the log followed by the file is checked as verify would before anything "
-            + "is written: a file that fails leaves the data dir as it was (status 1).",
-        arguments: [ArgumentSpec("file", completion: .file, help: "The JSON Lines file.")],
+            + "is written: a file that fails leaves the data dir as it was (status 1). The file is read one "
+            + "event at a time, so a log of any length imports in about the same memory.",
+        arguments: [
+            ArgumentSpec("file", completion: .file, help: "The JSON Lines file; - reads it from standard input.")
+        ],
         options: [
             OptionSpec("data-dir", value: "dir|url", completion: .directory, help: Self.storeHelp)
         ],
-        examples: ["segue import --data-dir ./restored log.jsonl"])
+        examples: [
+            "segue import --data-dir ./restored log.jsonl",
+            "ssh old-host segue export --data-dir /var/lib/segue | segue import --data-dir ./restored -",
+        ])
 
     static let verify = CommandConfiguration(
         name: "verify", abstract: "Check a data dir (SQLite integrity and the log) or an export file.",

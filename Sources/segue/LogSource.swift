@@ -58,53 +58,61 @@ enum LogSource {
 
     /// `events`, each with its 1-based line in a JSON Lines file (nil for a data dir or a database), so
     /// that a check can say where an event it refuses is.
-    ///
-    /// Each line is read as the importer stores it: a member this build does not know is refused (it
-    /// would be lost), with the question whether a newer segue wrote the file.
     static func numberedEvents(_ path: String, upTo last: Int64 = .max) throws -> [(line: Int?, event: EventRecord)] {
         var events: [(line: Int?, event: EventRecord)] = []
+        try forEachEvent(path, upTo: last) { line, event in events.append((line, event)) }
+        return events
+    }
+
+    /// Calls `body` with each event of the log at `path`, in seq order, and its 1-based line in a JSON
+    /// Lines file (nil for a data dir or a database), holding one event at a time: a check of a log
+    /// of any size takes the memory of its state, not of its events. `upTo` stops early.
+    ///
+    /// Each line is read as the importer stores it: a member this build does not know is refused (it
+    /// would be lost), with the question whether a newer segue wrote the file. Such a line, and any
+    /// other that is not an event, is an `IOFailure` about the content, naming the file and line.
+    static func forEachEvent(
+        _ path: String, upTo last: Int64 = .max, _ body: (_ line: Int?, _ event: EventRecord) throws -> Void
+    ) throws {
         if isDataDir(path) || isStoreURL(path) {
             let log = try openLog(path)
+            // The store's reader takes a body that throws only its own errors: the body's are carried out.
+            var failure: (any Error)?
             do {
-                try log.forEachEvent(after: 0) { record in if record.seq <= last { events.append((nil, record)) } }
+                try log.forEachEvent(after: 0) { record throws(StoreError) in
+                    guard failure == nil, record.seq <= last else { return }
+                    do { try body(nil, record) } catch { failure = error }
+                }
             } catch {
                 throw IOFailure("Reading \(path) failed: \(error.message)")
             }
-            return events
+            if let failure { throw failure }
+            return
         }
-        let stdin = path == "-" || path == "/dev/stdin"
+        let stdin = isStandardInput(path)
         guard stdin || FileManager.default.fileExists(atPath: path) else { throw missing(path) }
-        guard
-            let data = stdin
-                ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-        else {
+        let lines: EventLines
+        do { lines = try EventLines(stdin ? "-" : path) } catch {
             throw IOFailure("Cannot read \(path): it is neither a data dir nor a readable JSON Lines file.")
         }
-        var number = 0
-        for line in Array(data).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            number += 1
-            if line.isEmpty { continue }
-            let json: JSON
-            do {
-                json = try JSON.parse(line)
-            } catch {
-                let column = error.position(in: Array(line)).column
-                throw IOFailure(
-                    "\(path) line \(number), column \(column): not valid JSON: \(error.message).", isContent: true)
-            }
-            let record: EventRecord
-            do {
-                record = try EventRecord(json: json, unknownMembers: .reject)
-            } catch {
-                let seq = json["seq"]?.int64Value.map { " (seq \($0))" } ?? ""
-                throw IOFailure(
-                    "\(path) line \(number)\(seq): \(error.message(askingIfUnknown: LogChecker.newerFile))",
-                    isContent: true)
-            }
-            if record.seq > last { break }
-            events.append((number, record))
+        while true {
+            let next: (line: Int, event: EventRecord)?
+            do { next = try lines.next() } catch { throw contentFailure(error, in: path) }
+            guard let (line, event) = next, event.seq <= last else { return }
+            try body(line, event)
         }
-        return events
+    }
+
+    /// `-` or `/dev/stdin`: read once, as it comes.
+    static func isStandardInput(_ path: String) -> Bool { path == "-" || path == "/dev/stdin" }
+
+    /// A line of `path` that is not an event (`EventLines`), said with the file's name; a file that
+    /// cannot be read as it is, as such.
+    static func contentFailure(_ error: StoreError, in path: String) -> IOFailure {
+        guard error.kind == .invalidData, error.message.hasPrefix("Line ") else {
+            return IOFailure("Cannot read \(path): \(error.message)")
+        }
+        return IOFailure("\(path) line" + error.message.dropFirst("Line".count), isContent: true)
     }
 
     /// The rate to read `events` at: the log's own, or `given` (`--frame-rate`) where the log cannot

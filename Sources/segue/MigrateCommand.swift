@@ -70,9 +70,9 @@ enum MigrateCommand {
                 "\(to) already holds \(holds): migrate copies a log into an empty one only. Nothing was copied. "
                     + "Give a new database or data dir.")
         }
-        let incoming = try LogSource.numberedEvents(exported)
-        guard let outcome = try StoreCommands.append(incoming, from: exported, to: target, commands: commands, inv)
-        else { return }
+        guard let outcome = try StoreCommands.append(from: exported, to: target, commands: commands, inv) else {
+            return
+        }
         copied = true
 
         progress = Progress("migrate: comparing \(to)'s export with \(from)'s")

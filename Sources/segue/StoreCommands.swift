@@ -32,42 +32,62 @@ enum StoreCommands {
         }
     }
 
-    /// Reads the whole file first, then, holding the log's writer lock, checks the existing log
-    /// followed by the file as `verify` would, and appends only if that comes out clean: nothing is
-    /// written for a file that does not continue the log or that a daemon could not rebuild.
+    /// Holding the log's writer lock, checks the existing log followed by the file as `verify`
+    /// would, and appends only if that comes out clean: nothing is written for a file that does not
+    /// continue the log or that a daemon could not rebuild. The file is read twice, once to check and
+    /// once to append, an event at a time; standard input is first copied to a temporary file.
     static func importLog(_ inv: Invocation) throws {
         let place = try dataDir(inv)
-        let file = inv.argument("file")
+        var file = inv.argument("file")
         if LogSource.isDataDir(file) || LogSource.isStoreURL(file) {
             throw IOFailure(
                 "\(file) is a log, not a JSON Lines file: import appends an export. Export it first (segue export "
                     + "--data-dir \(file) -o FILE), or copy a whole log into an empty one with segue migrate.")
         }
-        guard file == "-" || FileManager.default.fileExists(atPath: file) else {
+        guard LogSource.isStandardInput(file) || FileManager.default.fileExists(atPath: file) else {
             throw IOFailure("\(file) does not exist; pass a JSON Lines export (segue export -o FILE).")
         }
-        let incoming: [(line: Int?, event: EventRecord)]
-        do { incoming = try LogSource.numberedEvents(file) } catch let failure as IOFailure where failure.isContent {
-            try report(
-                file, problems: [failure.description], conclusion: Self.nothingImported, events: 0, navigators: 0, inv)
-            return
-        }
+        let named = LogSource.isStandardInput(file) ? "standard input" : file
+        if LogSource.isStandardInput(file) { file = try spoolStandardInput() }
+        defer { if file != named { try? FileManager.default.removeItem(atPath: file) } }
         let target = try WritableLog(place)
         var imported = false
         defer { target.close(keep: imported) }
-        guard let outcome = try append(incoming, from: file, to: target, inv) else { return }
+        guard let outcome = try append(from: file, named: named, to: target, inv) else { return }
         imported = outcome.count > 0 || !target.created
         inv.print(
             ["imported": .int(outcome.count), "seq": .int(target.store.lastSeq), "before": .int(outcome.before)],
             "Imported \(outcome.count.counted("event")); the log ends at seq \(target.store.lastSeq).")
     }
 
-    /// Checks the log followed by `incoming` (read from `file`) as `verify` would, then appends the
-    /// file in one transaction. Reports the problems and returns nil when there are any.
+    /// Copies standard input to a temporary file (removed on exit and on SIGINT, SIGTERM, SIGHUP), so
+    /// that an import can read it twice.
+    private static func spoolStandardInput() throws -> String {
+        let path = NSTemporaryDirectory() + "segue-import-\(getpid())-stdin.jsonl"
+        TemporaryFiles.removeOnSignal([path])
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let output = FileHandle(forWritingAtPath: path)
+        else { throw IOFailure("Cannot create the temporary file \(path) to hold standard input.") }
+        defer { try? output.close() }
+        do {
+            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try output.write(contentsOf: chunk)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw IOFailure("Cannot copy standard input to \(path): \(IOFailure.reason(error)).")
+        }
+        return path
+    }
+
+    /// Checks the log followed by the file at `file` (`named` in messages) as `verify` would, then
+    /// appends the file in one transaction. Reports the problems and returns nil when there are any.
+    /// Both passes hold one event at a time.
     static func append(
-        _ incoming: [(line: Int?, event: EventRecord)], from file: String, to target: WritableLog,
-        commands: [CommandRecord] = [], _ inv: Invocation
+        from file: String, named: String? = nil, to target: WritableLog, commands: [CommandRecord] = [],
+        _ inv: Invocation
     ) throws -> (count: Int, before: Int64)? {
+        let named = named ?? file
         let store = target.store
         var checker = LogChecker()
         var progress = Progress("import: checking the \(target.noun)'s event", total: Int(store.lastSeq))
@@ -81,41 +101,62 @@ enum StoreCommands {
         }
         progress.finish()
         let existing = checker.count
+        var incoming = 0
         // The same export again, or one that overlaps the log: said in those terms, not as the first
-        // event that fails to follow (its frame going back).
-        if let first = incoming.first?.event, existing > 0, first.seq <= store.lastSeq {
-            let last = incoming.last!.event.seq
-            try report(
-                file,
-                problems: [
-                    "The \(target.noun) already holds seqs 1–\(store.lastSeq); \(file) holds seqs \(first.seq)–\(last), so "
-                        + "importing it would repeat them. Import only a file that continues the log (from seq "
-                        + "\(store.lastSeq + 1))."
-                ], conclusion: Self.nothingImported, events: incoming.count, navigators: checker.navigators, inv)
+        // event that fails to follow (its frame going back). The rest of the file is only counted.
+        var overlap: (first: Int64, last: Int64)?
+        progress = Progress("import: checking \(named)'s event")
+        do {
+            try LogSource.forEachEvent(file) { line, event in
+                incoming += 1
+                progress.update(incoming)
+                if let first = overlap?.first {
+                    overlap = (first, event.seq)
+                } else if incoming == 1, existing > 0, event.seq <= store.lastSeq {
+                    overlap = (event.seq, event.seq)
+                } else {
+                    checker.add(event, line: line)
+                }
+            }
+        } catch let failure as IOFailure where failure.isContent {
+            progress.finish()
+            let problem = file == named ? failure.description : failure.description.replacing(file, with: named)
+            try report(named, problems: [problem], conclusion: Self.nothingImported, events: 0, navigators: 0, inv)
             return nil
         }
-        progress = Progress("import: checking \(file)'s event", total: incoming.count)
-        for (index, (line, event)) in incoming.enumerated() {
-            checker.add(event, line: line)
-            progress.update(index + 1)
-        }
         progress.finish()
+        if let (first, last) = overlap {
+            try report(
+                named,
+                problems: [
+                    "The \(target.noun) already holds seqs 1–\(store.lastSeq); \(named) holds seqs \(first)–\(last), so "
+                        + "importing it would repeat them. Import only a file that continues the log (from seq "
+                        + "\(store.lastSeq + 1))."
+                ], conclusion: Self.nothingImported, events: incoming, navigators: checker.navigators, inv)
+            return nil
+        }
         checker.finish()
         guard checker.problems.isEmpty else {
+            let problems = file == named ? checker.problems : checker.problems.map { $0.replacing(file, with: named) }
             try report(
-                file, problems: checker.problems, conclusion: Self.nothingImported, events: incoming.count,
+                named, problems: problems, conclusion: Self.nothingImported, events: incoming,
                 navigators: checker.navigators, inv)
             return nil
         }
-        do { return (try store.importJSONLines(from: file, commands: commands), Int64(existing)) } catch {
+        progress = Progress("import: appending event", total: incoming)
+        defer { progress.finish() }
+        do {
+            let count = try store.importJSONLines(from: file, commands: commands) { progress.update($0) }
+            return (count, Int64(existing))
+        } catch {
             if error.kind == .io { throw IOFailure(error.message) }
             throw Refusal(error.code, error.message)
         }
     }
 
     /// SQLite's integrity check (for a data dir), then every event folded through the navigation core
-    /// (`LogChecker`). A file that is not JSON Lines of events is a problem found (status 1), like any
-    /// other; a file or data dir that cannot be read at all is status 74.
+    /// (`LogChecker`), one at a time. A file that is not JSON Lines of events is a problem found
+    /// (status 1), like any other; a file or data dir that cannot be read at all is status 74.
     static func verify(_ inv: Invocation) throws {
         let target: String
         var problems: [String] = []
@@ -132,17 +173,16 @@ enum StoreCommands {
             throw UsageError("Give a JSON Lines file or --data-dir <dir> to verify.")
         }
         var checker = LogChecker()
+        var progress = Progress("verifying: event")
         do {
-            let events = try LogSource.numberedEvents(target)
-            var progress = Progress("verifying: event", total: events.count)
-            for (index, (line, event)) in events.enumerated() {
+            try LogSource.forEachEvent(target) { line, event in
                 checker.add(event, line: line)
-                progress.update(index + 1)
+                progress.update(checker.count)
             }
-            progress.finish()
         } catch let failure as IOFailure where failure.isContent {
             problems.append(failure.description)
         }
+        progress.finish()
         checker.finish()
         try report(
             target, problems: problems + checker.problems, events: checker.count, navigators: checker.navigators, inv)

@@ -71,23 +71,31 @@ import Testing
         CommandRecord(id: id, navigator: "m", seq: seq, reply: ["ok": true], fingerprint: nil)
     }
 
-    /// Each row: the commands, then each unit's seqs and id, or the refusal's words.
-    static let cuts: [(commands: [CommandRecord], units: [(seqs: [Int64], id: String?)]?, refusal: String?)] = [
-        ([], [([1, 2, 3, 4], nil)], nil),
-        ([command("a", 2)], [([1, 2], "a"), ([3, 4], nil)], nil),
-        ([command("b", 4), command("a", 1)], [([1], "a"), ([2, 3, 4], "b")], nil),
-        ([command("z", nil), command("a", 4)], [([], "z"), ([1, 2, 3, 4], "a")], nil),
-        ([command("a", 2), command("b", 2)], nil, "both end at seq 2"),
-        ([command("a", 9)], nil, "ends at seq 9, which is not an event of the log"),
-        ([command("a", 2), command("a", nil)], nil, "Command id \"a\" appears twice."),
-    ]
+    /// Each row: the commands, the most events waiting for a command, then each unit's seqs and id, or
+    /// the refusal's words.
+    static let cuts:
+        [(commands: [CommandRecord], limit: Int, units: [(seqs: [Int64], id: String?)]?, refusal: String?)] = [
+            ([], .max, [([1, 2, 3, 4], nil)], nil),
+            ([], 3, [([1, 2, 3], nil), ([4], nil)], nil),
+            ([command("a", 2)], .max, [([1, 2], "a"), ([3, 4], nil)], nil),
+            ([command("b", 4), command("a", 1)], .max, [([1], "a"), ([2, 3, 4], "b")], nil),
+            ([command("b", 4), command("a", 1)], 2, [([1], "a"), ([2, 3], nil), ([4], "b")], nil),
+            ([command("z", nil), command("a", 4)], .max, [([], "z"), ([1, 2, 3, 4], "a")], nil),
+            ([command("a", 2), command("b", 2)], .max, nil, "both end at seq 2"),
+            ([command("a", 9)], .max, nil, "ends at seq 9, which is not an event of the log"),
+            ([command("a", 2), command("a", nil)], .max, nil, "Command id \"a\" appears twice."),
+        ]
 
     @Test(arguments: cuts.indices)
     func unitsEndWhereTheirCommandsEnded(index: Int) throws {
-        let (commands, expected, refusal) = Self.cuts[index]
-        let events = (1...4).map(Self.event)
+        let (commands, limit, expected, refusal) = Self.cuts[index]
         do {
-            let units = try AppendUnit.units(of: events, commands: commands)
+            var cutter = try UnitCutter(commands: commands, pendingLimit: limit)
+            var units = cutter.eventless
+            for event in (1...4).map(Self.event) {
+                if let unit = cutter.add(event) { units.append(unit) }
+            }
+            if let rest = try cutter.finish() { units.append(rest) }
             #expect(refusal == nil)
             #expect(units.map { $0.events.map(\.seq) } == expected?.map(\.seqs))
             #expect(units.map(\.commandID) == expected?.map(\.id))

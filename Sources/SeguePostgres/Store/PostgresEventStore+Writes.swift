@@ -207,18 +207,14 @@ extension PostgresEventStore {
     }
 
     /// Appends the events of the JSON Lines file at `path`, and `commands` with them, all or none, in
-    /// one transaction; returns the count of events. The same rules as `EventStore.importJSONLines`:
-    /// the file continues this log.
+    /// one transaction, a part at a time; returns the count of events. The same rules as
+    /// `EventStore.importJSONLines` (`LogImport`): the file continues this log.
     @discardableResult
-    package func importJSONLines(from path: String, commands: [CommandRecord]) throws(StoreError) -> Int {
-        let events = try EventStore.readJSONLines(from: path)
-        return try withWriter { writer throws(StoreError) in
-            try writer.withSession { session throws(StoreError) in
-                try EventStore.checkContinuity(events, after: writer.lastSeq) { navigator throws(StoreError) in
-                    try writer.lastRevisions([navigator], session)[navigator] ?? 0
-                }
-            }
-            return try EventStore.commitImport(events, commands: commands) { units in writer.commit(units[...]) }
+    package func importJSONLines(
+        from path: String, commands: [CommandRecord], progress: @escaping (Int) -> Void
+    ) throws(StoreError) -> Int {
+        try withWriter { writer throws(StoreError) in
+            try LogImport.run(path, commands: commands, into: writer, progress: progress)
         }
     }
 }

@@ -1,0 +1,85 @@
+import SegueStore
+
+/// An import's one explicit transaction (`LogImport`): `BEGIN`, each part's inserts as a pipeline
+/// (whose Sync, inside the block, commits nothing), then `COMMIT`. The import checks the numbering
+/// as it reads (`LogImport.Continuity`) and the table's keys check it again.
+extension PostgresLogWriter: ImportTransaction {
+    func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
+        try withSession { session throws(StoreError) in try lastRevisions([navigator], session)[navigator] ?? 0 }
+    }
+
+    func beginImport() throws(StoreError) {
+        try withSession { session throws(StoreError) in
+            try mapped("Cannot begin the import at \(location)") { () throws(PostgresError) in
+                try session.connection.execute("BEGIN")
+            }
+        }
+        importing = (lastSeq, lastSeq)
+    }
+
+    func appendImportPart(_ units: [AppendUnit]) throws(StoreError) {
+        guard let session, var (before, seq) = importing else {
+            preconditionFailure("appendImportPart outside an import")
+        }
+        var batch = PostgresBatch()
+        for unit in units {
+            batch.add(unit)
+            seq = unit.events.last?.seq ?? seq
+        }
+        guard !batch.isEmpty else { return }
+        if case .failure(let error) = session.connection.transaction(batch.steps(), afterSending: nil) {
+            rollbackImport()
+            throw StoreError(error, doing: "Not imported")
+        }
+        importing = (before, seq)
+    }
+
+    func commitImport() throws(StoreError) {
+        guard let session, let (before, seq) = importing else { preconditionFailure("commitImport outside an import") }
+        importing = nil
+        do throws(PostgresError) {
+            try session.connection.execute("COMMIT")
+        } catch  where error.connectionLost {
+            // The new session that reads the end back is the writer's from here (`liveSession`).
+            drop()
+            return try settleImport(before: before, seq: seq, error)
+        } catch {
+            if session.isBroken { drop() }
+            throw StoreError(error, doing: "Not imported")
+        }
+        setOpened(session, lastSeq: seq)
+    }
+
+    func rollbackImport() {
+        guard importing != nil else { return }
+        importing = nil
+        guard let session, !session.isBroken, (try? session.connection.execute("ROLLBACK")) != nil,
+            let end = try? session.lastSeq()
+        else { return drop() }
+        setOpened(session, lastSeq: end)
+    }
+
+    /// The connection went while `COMMIT` was on its way: reads the log's end on a new session rather
+    /// than guessing. It reached the import's last seq (committed) or stayed where it was (not).
+    private func settleImport(before: Int64, seq: Int64, _ error: PostgresError) throws(StoreError) {
+        let end: Int64
+        do throws(StoreError) {
+            end = try liveSession().lastSeq()
+        } catch {
+            throw StoreError(
+                kind: .postgres, sqlState: error.sqlState,
+                message: "The connection to \(location) was lost during the import's commit, and the log could not "
+                    + "be read back (\(error.message)): whether the import was kept is unknown. Check the log's end "
+                    + "with segue verify before importing again.")
+        }
+        if end == seq && seq > before { return }
+        let known = end == before && seq > before
+        throw StoreError(
+            kind: .postgres, sqlState: error.sqlState,
+            message: known
+                ? "Not imported: the connection to \(location) was lost during the commit, which did not happen "
+                    + "(the log still ends at seq \(before)). Import again."
+                : "The connection to \(location) was lost during the import's commit, and the log ends at seq \(end): "
+                    + "check it with segue verify before importing again.")
+    }
+}
