@@ -222,6 +222,23 @@ import Testing
         #expect(h.log.commandLookups == lookups + 1)
     }
 
+    /// Replies past the byte bound go as those past the count bound do: once durable, a retry of one
+    /// is answered from the store, while the newest are still answered from memory.
+    @Test func repliesPastTheByteBoundAreLookedUpInTheStore() throws {
+        let h = try EngineHarness()
+        h.core.recentCommands = RecentCommands(capacity: 100, byteLimit: 600)
+        _ = h.call(Self.create)
+        var originals: [[JSON]] = []
+        for index in 0..<8 { originals.append(h.call(Self.push("S\(index)", id: "w-\(index)")).replies) }
+        #expect(h.core.recentCommands.count < 8 && h.core.recentCommands.bytes <= 600)
+        let lookups = h.log.commandLookups
+        #expect(h.call(Self.push("S7", id: "w-7")).replies == originals[7])
+        #expect(h.log.commandLookups == lookups, "the newest from memory")
+        let retry = h.call(Self.push("S0", id: "w-0"))
+        #expect(retry.appended.isEmpty && retry.replies == originals[0])
+        #expect(h.log.commandLookups == lookups + 1, "the oldest from the store")
+    }
+
     /// A lookup the store cannot answer refuses the command with `unavailable` and applies nothing:
     /// taking the id for new would fail the commit on the `commands` key.
     @Test func aFailedLookupRefusesTheCommand() throws {

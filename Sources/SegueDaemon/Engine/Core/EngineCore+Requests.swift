@@ -243,7 +243,7 @@ extension EngineCore {
 
     /// Remembers the reply of a command decided under `id`, and notes the id as (about to be) stored.
     func remember(_ id: String, _ command: PreviousCommand) {
-        recentCommands.remember(id, command)
+        recentCommands.remember(id, command, durableSeq: durableSeq)
         let phase = knownCommandIDs.phase
         knownCommandIDs.insert(id)
         if phase != .off, knownCommandIDs.phase == .off {
