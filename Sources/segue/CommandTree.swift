@@ -349,13 +349,16 @@ enum CommandTree {
                 CommandConfiguration(
                     name: "replay", abstract: "Regenerate the ticks a log produced, bit for bit.",
                     discussion:
-                        "LOG is a data dir, a postgresql:// URL or a JSON Lines export. --json prints each tick body "
+                        "LOG is a data dir, a postgresql:// URL or a JSON Lines export (- reads it from standard "
+                        + "input), read one event at a time, so a log of any length replays in the memory of its "
+                        + "state. --json prints each tick body "
                         + "exactly as segued published it (a segued of this build: an older one's ticks lack the "
                         + "members added since); --publish re-publishes ticks and events on a PUB socket in real time "
                         + "(or --speed).",
                     arguments: [
                         ArgumentSpec(
-                            "log", completion: .file, help: "A data dir, a postgresql:// URL or an export file.")
+                            "log", completion: .file,
+                            help: "A data dir, a postgresql:// URL or an export file (- for standard input).")
                     ],
                     options: [
                         OptionSpec("navigator", value: "name", help: "Only this navigator's ticks."),

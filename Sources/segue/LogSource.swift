@@ -106,6 +106,26 @@ enum LogSource {
     /// `-` or `/dev/stdin`: read once, as it comes.
     static func isStandardInput(_ path: String) -> Bool { path == "-" || path == "/dev/stdin" }
 
+    /// Copies standard input to a temporary file, for a command that reads a log twice (`import`,
+    /// `replay`); removed on SIGINT, SIGTERM and SIGHUP, and by the caller when done.
+    static func spoolStandardInput(_ command: String) throws -> String {
+        let path = NSTemporaryDirectory() + "segue-\(command)-\(getpid())-stdin.jsonl"
+        TemporaryFiles.removeOnSignal([path])
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let output = FileHandle(forWritingAtPath: path)
+        else { throw IOFailure("Cannot create the temporary file \(path) to hold standard input.") }
+        defer { try? output.close() }
+        do {
+            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try output.write(contentsOf: chunk)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw IOFailure("Cannot copy standard input to \(path): \(IOFailure.reason(error)).")
+        }
+        return path
+    }
+
     /// A line of `path` that is not an event (`EventLines`), said with the file's name; a file that
     /// cannot be read as it is, as such.
     static func contentFailure(_ error: StoreError, in path: String) -> IOFailure {
@@ -171,8 +191,13 @@ enum LogSource {
     /// nothing that exits 0 looks as if it worked.
     static func requireNavigator(_ navigator: String, in events: [EventRecord], _ path: String) throws(Refusal) {
         guard !events.contains(where: { $0.navigator == navigator }) else { return }
-        let names = Set(events.map(\.navigator)).sorted()
-        throw Refusal(
+        throw unknownNavigator(navigator, names: Set(events.map(\.navigator)), path)
+    }
+
+    /// `--navigator` names none of the log's navigators (`names`).
+    static func unknownNavigator(_ navigator: String, names: Set<String>, _ path: String) -> Refusal {
+        let names = names.sorted()
+        return Refusal(
             .unknownNavigator,
             "\(path) has no navigator \(navigator)"
                 + (names.isEmpty ? " (it holds no events)." : "; it has \(names.joined(separator: ", ")).")

@@ -24,20 +24,18 @@ enum ReplayCommand {
             throw UsageError("--from \(from) is after --to \(to): nothing would be replayed.")
         }
         let navigator = inv.parsed.value("navigator")
-        var events = try LogSource.events(path, upTo: to == .max ? .max : to + 1)
-        // The first event left out by --to ends the replay at its frame (`LogReplay`).
-        var stopBefore = Int64.max
-        if let last = events.last, last.seq > to {
-            stopBefore = last.frame
-            events.removeLast()
-        }
+        // Read twice, an event at a time: once to learn the rate and the range, once to replay.
+        let source = LogSource.isStandardInput(path) ? try LogSource.spoolStandardInput("replay") : path
+        defer { if source != path { try? FileManager.default.removeItem(atPath: source) } }
+        var survey = Survey(from: from, to: to, navigator: navigator)
+        try LogSource.forEachEvent(source, upTo: to == .max ? .max : to + 1) { _, event in survey.add(event) }
         let given = try inv.parsed.value("frame-rate").map {
             try ParsedArguments.read($0, as: FrameRate.self, for: "--frame-rate").hz
         }
-        let rate = try LogSource.frameRate(events, given: given)
-        let replayed = try check(events, from: from, navigator: navigator, path: path)
+        let rate = try LogSource.frameRate(survey.sample, given: given)
+        let replayed = try survey.check(path: path)
         let clock = try FrameClock(rate: rate)
-        let startFrame = events.first { $0.seq >= from }?.frame ?? .max
+        let startFrame = survey.startFrame
         let waitForSubscriber = inv.parsed.flag("wait-subscriber")
         let publisher = try inv.parsed.value("publish").map {
             try Republisher(
@@ -45,10 +43,10 @@ enum ReplayCommand {
                 waitForSubscriber: waitForSubscriber)
         }
         var count = 0
-        var progress = Progress("replaying: seq", total: Int(events.last?.seq ?? 0))
+        var progress = Progress("replaying: seq", total: Int(survey.lastSeq))
         var seq: Int64 = 0
-        try FrameSource.run(events, clock: clock, stopBefore: stopBefore, presentationDelay: delay) {
-            frame, applied, ticks in
+        var replay = LogReplay(clock: clock, stopBefore: survey.stopBefore, presentationDelay: delay)
+        let body: LogReplay.FrameBody = { frame, applied, ticks in
             seq = applied.last?.seq ?? seq
             guard frame >= startFrame else { return }
             if let publisher {
@@ -77,25 +75,69 @@ enum ReplayCommand {
                 }
             }
         }
+        try LogSource.forEachEvent(source, upTo: to) { _, event in try replay.add(event, body) }
+        try replay.finish(body)
         progress.finish()
         if publisher != nil || !inv.json {
             Output.error("Replayed \(replayed.counted("event")) at \(rate) Hz: \(count.counted("tick")).")
         }
     }
 
-    /// The events the replay covers (from `from`, of `navigator`), or a refusal when there are none:
-    /// a replay of nothing that exits 0 looks as if it worked.
-    static func check(_ events: [EventRecord], from: Int64, navigator: String?, path: String) throws -> Int {
-        guard !events.isEmpty else {
-            throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to replay.")
+    /// What the first read of the log learns: the sample the frame rate is read from, the range
+    /// `--from` and `--to` cut, and whether `--navigator` is there.
+    struct Survey {
+        let from: Int64
+        let to: Int64
+        let navigator: String?
+        private(set) var sample: [EventRecord] = []
+        private(set) var count = 0
+        private(set) var lastSeq: Int64 = 0
+        /// The frame the replay stops before: the first event left out by `--to` took effect there.
+        private(set) var stopBefore = Int64.max
+        /// The frame of the first event from `--from` on.
+        private(set) var startFrame = Int64.max
+        /// The events the replay shows (from `from`, of `navigator`).
+        private(set) var replayed = 0
+        /// Every navigator's name, kept only while `navigator` has not been seen (for the refusal).
+        private var names = Set<String>()
+        private var hasNavigator = false
+
+        init(from: Int64, to: Int64, navigator: String?) {
+            self.from = from
+            self.to = to
+            self.navigator = navigator
         }
-        if let navigator { try LogSource.requireNavigator(navigator, in: events, path) }
-        guard let last = events.last?.seq, from <= last else {
-            throw Refusal(
-                .invalidArgument,
-                "--from \(from) is past the end of \(path) (seq \(events.last?.seq ?? 0)): nothing would be replayed.")
+
+        mutating func add(_ event: EventRecord) {
+            guard event.seq <= to else {
+                if stopBefore == .max { stopBefore = event.frame }
+                return
+            }
+            if sample.count < LogChecker.rateSample { sample.append(event) }
+            count += 1
+            lastSeq = event.seq
+            if event.seq >= from, startFrame == .max { startFrame = event.frame }
+            if let navigator, !hasNavigator {
+                hasNavigator = event.navigator == navigator
+                if hasNavigator { names = [] } else { names.insert(event.navigator) }
+            }
+            if event.seq >= from, navigator == nil || event.navigator == navigator { replayed += 1 }
         }
-        return events.count { $0.seq >= from && (navigator == nil || $0.navigator == navigator) }
+
+        /// The count of events replayed, or a refusal when there are none: a replay of nothing that
+        /// exits 0 looks as if it worked.
+        func check(path: String) throws -> Int {
+            guard count > 0 else {
+                throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to replay.")
+            }
+            if let navigator, !hasNavigator { throw LogSource.unknownNavigator(navigator, names: names, path) }
+            guard from <= lastSeq else {
+                throw Refusal(
+                    .invalidArgument,
+                    "--from \(from) is past the end of \(path) (seq \(lastSeq)): nothing would be replayed.")
+            }
+            return replayed
+        }
     }
 
     /// `--max-gap`: a duration, or `off` to keep every idle gap as it was; 2 s by default.

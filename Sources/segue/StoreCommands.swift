@@ -48,7 +48,7 @@ enum StoreCommands {
             throw IOFailure("\(file) does not exist; pass a JSON Lines export (segue export -o FILE).")
         }
         let named = LogSource.isStandardInput(file) ? "standard input" : file
-        if LogSource.isStandardInput(file) { file = try spoolStandardInput() }
+        if LogSource.isStandardInput(file) { file = try LogSource.spoolStandardInput("import") }
         defer { if file != named { try? FileManager.default.removeItem(atPath: file) } }
         let target = try WritableLog(place)
         var imported = false
@@ -58,26 +58,6 @@ enum StoreCommands {
         inv.print(
             ["imported": .int(outcome.count), "seq": .int(target.store.lastSeq), "before": .int(outcome.before)],
             "Imported \(outcome.count.counted("event")); the log ends at seq \(target.store.lastSeq).")
-    }
-
-    /// Copies standard input to a temporary file (removed on exit and on SIGINT, SIGTERM, SIGHUP), so
-    /// that an import can read it twice.
-    private static func spoolStandardInput() throws -> String {
-        let path = NSTemporaryDirectory() + "segue-import-\(getpid())-stdin.jsonl"
-        TemporaryFiles.removeOnSignal([path])
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let output = FileHandle(forWritingAtPath: path)
-        else { throw IOFailure("Cannot create the temporary file \(path) to hold standard input.") }
-        defer { try? output.close() }
-        do {
-            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
-                try output.write(contentsOf: chunk)
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw IOFailure("Cannot copy standard input to \(path): \(IOFailure.reason(error)).")
-        }
-        return path
     }
 
     /// Checks the log followed by the file at `file` (`named` in messages) as `verify` would, then

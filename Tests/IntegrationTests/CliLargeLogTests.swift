@@ -3,11 +3,12 @@ import PostgresTestSupport
 import SegueCore
 import Testing
 
-/// `segue import`, `verify` and `migrate` on a log larger than a part (`LogImport.eventsPerPart`):
-/// each holds one part of the file at a time, so its memory does not grow with the log. Measured as
+/// `segue import`, `verify`, `migrate` and `replay` on a log larger than a part
+/// (`LogImport.eventsPerPart`): each holds one event or one part of the file at a time, so its memory
+/// does not grow with the log. Measured as
 /// the peak RSS of the real `segue` on a log and on one four times as long:
-/// the longer log's file is ~5 MB more, and a command that held its events (as they did, at 2–4 KB
-/// an event) would take 30–50 MB more.
+/// the longer log's file is ~6 MB more, and a command that held its events (as they did, at 2–7 KB
+/// an event) would take 25–80 MB more.
 @Suite(.choosesItsBackends) struct CliLargeLogTests {
     /// A valid export of `pushes` non-animated push/pop pairs over eight navigators: every event
     /// decided by the navigation core, so `verify` folds it cleanly.
@@ -62,17 +63,17 @@ import Testing
         return (Int32(fields[0]), fields[1])
     }
 
-    @Test func importVerifyAndMigrateHoldOnePartNotTheLog() throws {
+    @Test func importVerifyMigrateAndReplayHoldOnePartNotTheLog() throws {
         let directory = DaemonProcess.temporaryDirectory()
         let small = directory + "/small.jsonl"
         let large = directory + "/large.jsonl"
-        try Self.export(pushes: 2_500, to: small)
-        try Self.export(pushes: 10_000, to: large)
+        try Self.export(pushes: 1_500, to: small)
+        try Self.export(pushes: 6_000, to: large)
         let bytes = { (path: String) in
             ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) / 1024
         }
         let fileGrowth = bytes(large) - bytes(small)
-        #expect(fileGrowth > 4_000, "the longer file is \(fileGrowth) KiB longer")
+        #expect(fileGrowth > 3_000, "the longer file is \(fileGrowth) KiB longer")
 
         var commands: [(name: String, small: [String], large: [String])] = [
             (
@@ -84,6 +85,8 @@ import Testing
                 "verify --data-dir", ["verify", "--data-dir", directory + "/a"],
                 ["verify", "--data-dir", directory + "/b"]
             ),
+            ("replay", ["replay", small, "--json"], ["replay", large, "--json"]),
+            ("replay --data-dir", ["replay", directory + "/a"], ["replay", directory + "/b"]),
         ]
         if PostgresTestServer.shared != nil {
             let (small, large) = (try StoreBackend.newDatabase(), try StoreBackend.newDatabase())
@@ -114,5 +117,22 @@ import Testing
             copied.count == original.count && differing == nil,
             "the import's export differs at line \((differing?.offset).map { $0 + 1 } ?? min(copied.count, original.count) + 1): \(differing.map { "\($0.element.0) against \($0.element.1)" } ?? "lengths \(copied.count), \(original.count)")"
         )
+    }
+
+    /// A replay reads its log twice (the rate and range, then the frames): from standard input, which
+    /// can be read once, it copies the log to a temporary file first, and prints what it prints for
+    /// the file.
+    @Test func aReplayFromStandardInputIsTheReplayOfTheFile() throws {
+        let file = DaemonProcess.temporaryDirectory() + "/log.jsonl"
+        try Self.export(pushes: 40, to: file)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        for options in [["--json"], ["--json", "--from", "30", "--to", "60"], ["--navigator", "nav3"]] {
+            let fromFile = try Cli.run(["replay", file] + options)
+            let fromInput = try Cli.run(["replay", "-"] + options, stdin: text)
+            #expect(fromFile.status == 0 && fromInput.status == 0, "\(fromFile.stderr)\(fromInput.stderr)")
+            #expect(!fromFile.stdout.isEmpty && fromInput.stdout == fromFile.stdout, "\(options)")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+        #expect(!leftovers.contains { $0.hasPrefix("segue-replay-") }, "the copy of standard input is removed")
     }
 }

@@ -12,9 +12,18 @@
 /// A replay cut short stops before `stopBefore`, the frame of the first event left out: from that
 /// frame on, what the daemon published showed that event, which this replay does not have.
 package struct LogReplay {
+    package typealias FrameBody = (_ frame: Int64, _ events: [EventRecord], _ ticks: [Tick]) throws -> Void
+
     package private(set) var fleet: Fleet
-    private let events: [EventRecord]
     private let stopBefore: Int64
+    private var events: [EventRecord]
+    /// The next frame to close; nil before the first event.
+    private var frame: Int64?
+    /// Events read but not applied yet: those of `frame` (the log's frames never go back, so a
+    /// frame is closed once an event of a later one is read, and the log has not ended there).
+    private var waiting: [EventRecord] = []
+    /// Set once `stopBefore` is reached: later events change nothing.
+    private var stopped = false
 
     /// `presentationDelay` (ns): the daemon's, which its ticks' `presentAt` carried; the log does not
     /// record it.
@@ -25,38 +34,73 @@ package struct LogReplay {
         fleet.presentationDelay = presentationDelay
     }
 
+    /// A replay fed one event at a time (`add`, then `finish`), holding only the events of one frame:
+    /// a log of any length replays in the memory of its state.
+    package init(clock: FrameClock, stopBefore: Int64 = .max, presentationDelay: Int64 = 0) {
+        self.init(events: [], clock: clock, stopBefore: stopBefore, presentationDelay: presentationDelay)
+    }
+
     /// Calls `body` for every frame visited, in order, with the events that took effect in it (those
     /// applied just before its ticks, each with the digest of the state it left) and its ticks.
-    package mutating func run(_ body: (_ frame: Int64, _ events: [EventRecord], _ ticks: [Tick]) throws -> Void) throws {
+    package mutating func run(_ body: FrameBody) throws {
         let events = self.events
-        guard let first = events.first else { return }
-        var frame = first.frame
-        var next = 0
-        while frame < stopBefore {
-            var applied: [EventRecord] = []
-            var ticks: [Tick] = []
-            try fleet.closeFrame(
-                frame,
-                advance: { fleet throws(CoreError) in
-                    while next < events.count, events[next].frame <= frame {
-                        applied.append(try fleet.apply(events[next]))
-                        next += 1
-                    }
-                },
-                tick: { ticks.append($0) })
-            let logEnded = next == events.count
-            if logEnded { ticks.removeAll { wouldHaveLogged($0.navigator, by: frame) } }
-            try body(frame, applied, ticks)
-            if logEnded {
-                // Carry on only while some navigator still had frames the daemon closed.
-                guard fleet.active.contains(where: { stillTicks($0, after: frame) }) else { return }
-                frame += 1
-            } else if fleet.active.isEmpty {
-                frame = max(frame + 1, events[next].frame)
-            } else {
-                frame += 1
-            }
+        self.events = []
+        for event in events { try add(event, body) }
+        try finish(body)
+    }
+
+    /// Takes the log's next event, first closing (through `body`) every frame before its own that
+    /// the daemon visited.
+    package mutating func add(_ event: EventRecord, _ body: FrameBody) throws {
+        guard !stopped else { return }
+        guard var current = frame else {
+            frame = event.frame
+            waiting.append(event)
+            return
         }
+        while current < event.frame {
+            guard current < stopBefore else {
+                stopped = true
+                return
+            }
+            try close(current, logEnded: false, body)
+            // Idle: the daemon's loop slept until the next event's frame.
+            current = fleet.active.isEmpty ? event.frame : current + 1
+            frame = current
+        }
+        waiting.append(event)
+    }
+
+    /// After the last event: closes its frame, then those the daemon closed while some navigator
+    /// still moved.
+    package mutating func finish(_ body: FrameBody) throws {
+        guard !stopped, var current = frame else { return }
+        stopped = true
+        while current < stopBefore {
+            try close(current, logEnded: true, body)
+            guard fleet.active.contains(where: { stillTicks($0, after: current) }) else { return }
+            current += 1
+        }
+    }
+
+    /// Applies the waiting events of `frame` and earlier, closes it, and hands it to `body`.
+    private mutating func close(_ frame: Int64, logEnded: Bool, _ body: FrameBody) throws {
+        var applied: [EventRecord] = []
+        var ticks: [Tick] = []
+        var taken = 0
+        let waiting = self.waiting
+        try fleet.closeFrame(
+            frame,
+            advance: { fleet throws(CoreError) in
+                while taken < waiting.count, waiting[taken].frame <= frame {
+                    applied.append(try fleet.apply(waiting[taken]))
+                    taken += 1
+                }
+            },
+            tick: { ticks.append($0) })
+        self.waiting.removeFirst(taken)
+        if logEnded { ticks.removeAll { wouldHaveLogged($0.navigator, by: frame) } }
+        try body(frame, applied, ticks)
     }
 
     /// Whether `navigator`'s next clock event, missing from the log, falls due by `frame`.
