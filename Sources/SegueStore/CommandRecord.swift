@@ -19,75 +19,88 @@ package struct CommandRecord: Sendable, Equatable {
     }
 }
 
-/// A log whose command ids can be read whole, in bytewise id order (the key's order on both backends).
+/// A log whose stored commands can be read a page at a time, in bytewise id order (the key's order
+/// on both backends).
 package protocol CommandSequence {
-    func commandRecords() throws(StoreError) -> [CommandRecord]
+    /// The stored commands after `id` (from the first for nil), at most `limit`.
+    func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord]
 }
 
-/// Cuts a log's events, read in seq order, into the units that carry its stored command ids as they
-/// were stored: a command's unit ends at its `seq`, which is how the store records it (the last seq
-/// of its unit), and a command that appended nothing is a unit of no events. Events that no command
-/// ends among are handed on in units without an id once `pendingLimit` of them wait, so an import
-/// holds at most that many events, however far apart the ids are.
-package struct UnitCutter {
-    /// The units of commands that appended nothing, to store before any event.
-    package private(set) var eventless: [AppendUnit] = []
-    private var ending: [Int64: CommandRecord] = [:]
-    private var pending: [EventRecord] = []
-    private let pendingLimit: Int
-
-    /// Fails on a command id given twice, and on two commands ending at one seq: such rows could not
-    /// be stored as they were read.
-    package init(commands: [CommandRecord], pendingLimit: Int = .max) throws(StoreError) {
-        self.pendingLimit = pendingLimit
-        // A unit refused for a duplicate id would leave the others committed: no import at all.
-        var ids = Set<String>()
-        for command in commands where !ids.insert(command.id).inserted {
-            throw StoreError(kind: .invalidData, message: "Command id \"\(command.id)\" appears twice.")
-        }
-        for command in commands {
-            guard let seq = command.seq else {
-                eventless.append(
-                    AppendUnit(
-                        events: [], commandID: command.id, navigator: command.navigator, reply: command.reply,
-                        fingerprint: command.fingerprint))
-                continue
-            }
-            if let other = ending.updateValue(command, forKey: seq) {
-                throw StoreError(
-                    kind: .invalidData,
-                    message: "Commands \"\(other.id)\" and \"\(command.id)\" both end at seq \(seq); "
-                        + "each event belongs to one command.")
-            }
-        }
+extension CommandSequence {
+    /// Calls `body` with every stored command in id order, holding one page of them.
+    package func forEachCommandRecord(pageSize: Int = 4096, _ body: (CommandRecord) throws(StoreError) -> Void)
+        throws(StoreError)
+    {
+        var cursor = CommandCursor(self, pageSize: pageSize)
+        while let record = try cursor.next() { try body(record) }
     }
 
-    /// Takes the next event; returns the unit it completes, if any.
-    package mutating func add(_ event: EventRecord) -> AppendUnit? {
-        pending.append(event)
-        if let command = ending.removeValue(forKey: event.seq) {
-            defer { pending.removeAll(keepingCapacity: true) }
-            return AppendUnit(
-                events: pending, commandID: command.id, navigator: command.navigator, reply: command.reply,
-                fingerprint: command.fingerprint)
-        }
-        return pending.count >= pendingLimit ? takePending() : nil
+    /// Every stored command, in id order.
+    package func commandRecords() throws(StoreError) -> [CommandRecord] {
+        var records: [CommandRecord] = []
+        try forEachCommandRecord { records.append($0) }
+        return records
+    }
+}
+
+/// Commands given whole (tests, small imports), read as a log's are.
+extension Array: CommandSequence where Element == CommandRecord {
+    package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
+        let sorted = self.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        guard let id else { return Array(sorted.prefix(limit)) }
+        let start = sorted.firstIndex { id.utf8.lexicographicallyPrecedes($0.id.utf8) } ?? sorted.endIndex
+        return Array(sorted[start...].prefix(limit))
+    }
+}
+
+/// Reads a log's stored commands one at a time, in id order, a page at a time: what compares two
+/// logs' commands in step.
+package struct CommandCursor {
+    private let base: any CommandSequence
+    private let pageSize: Int
+    private var page: [CommandRecord] = []
+    private var index = 0
+    private var atEnd = false
+
+    package init(_ base: any CommandSequence, pageSize: Int = 4096) {
+        self.base = base
+        self.pageSize = pageSize
     }
 
-    /// After the last event: the events still waiting, as a unit without an id. Fails when a command
-    /// ends at a seq no event had.
-    package mutating func finish() throws(StoreError) -> AppendUnit? {
-        if let (seq, command) = ending.min(by: { $0.key < $1.key }) {
-            throw StoreError(
-                kind: .invalidData,
-                message: "Command \"\(command.id)\" ends at seq \(seq), which is not an event of the log.")
+    package mutating func next() throws(StoreError) -> CommandRecord? {
+        if index == page.count {
+            guard !atEnd else { return nil }
+            let after = page.last?.id
+            page = try base.commandRecords(after: after, limit: pageSize)
+            index = 0
+            atEnd = page.count < pageSize
+            guard !page.isEmpty else { return nil }
         }
-        return takePending()
+        defer { index += 1 }
+        return page[index]
+    }
+}
+
+/// A log's stored commands up to a seq: those of the events an export copied (and those that
+/// appended nothing), when a daemon may still be writing the log.
+package struct CommandsThrough: CommandSequence {
+    package let base: any CommandSequence
+    package let seq: Int64
+
+    package init(_ base: any CommandSequence, seq: Int64) {
+        self.base = base
+        self.seq = seq
     }
 
-    private mutating func takePending() -> AppendUnit? {
-        guard !pending.isEmpty else { return nil }
-        defer { pending.removeAll(keepingCapacity: true) }
-        return AppendUnit(events: pending)
+    package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
+        var kept: [CommandRecord] = []
+        var after = id
+        while kept.count < limit {
+            let page = try base.commandRecords(after: after, limit: limit)
+            kept += page.lazy.filter { ($0.seq ?? 0) <= seq }.prefix(limit - kept.count)
+            guard page.count == limit, let last = page.last else { break }
+            after = last.id
+        }
+        return kept
     }
 }

@@ -40,10 +40,10 @@ package final class EventLog: EventSequence, CommandSequence, @unchecked Sendabl
         try reader.forEachEvent(after: seq, body)
     }
 
-    package func commandRecords() throws(StoreError) -> [CommandRecord] {
+    package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
         lock.lock()
         defer { lock.unlock() }
-        return try reader.commandRecords()
+        return try reader.commandRecords(after: id, limit: limit)
     }
 
     /// The log's first event (the creation of its first navigator), nil for an empty log.

@@ -59,7 +59,7 @@ extension EventStore {
     /// events.
     @discardableResult
     package func importJSONLines(
-        from path: String, commands: [CommandRecord], progress: @escaping (Int) -> Void
+        from path: String, commands: any CommandSequence, progress: @escaping (Int) -> Void
     ) throws(StoreError) -> Int {
         try withWriter { writer throws(StoreError) in
             try LogImport.run(path, commands: commands, into: writer, progress: progress)

@@ -157,8 +157,8 @@ package final class EventStore: @unchecked Sendable {
 
     /// Calls `body` with every event after `seq` in seq order without building an array: how the
     /// daemon rebuilds state and how export streams the log.
-    package func commandRecords() throws(StoreError) -> [CommandRecord] {
-        try read { reader throws(StoreError) in try reader.commandRecords() }
+    package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
+        try read { reader throws(StoreError) in try reader.commandRecords(after: id, limit: limit) }
     }
 
     package func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError)

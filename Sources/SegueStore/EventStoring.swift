@@ -96,12 +96,12 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequen
     /// The database's own check of the log, findings as sentences; empty when it is sound.
     func integrityCheck() throws(StoreError) -> [String]
     func commandIDs() throws(StoreError) -> CommandIDs
-    /// Appends the events of a JSON Lines export, and `commands` with them (rows read from another
-    /// log's `commandRecords`, as `segue migrate` copies them), all or none, in one transaction;
-    /// returns the count of events. The file is read a part at a time; `progress` is told the count of
-    /// events appended so far after each part.
+    /// Appends the events of a JSON Lines export, and `commands` with them (another log's rows, as
+    /// `segue migrate` copies them), all or none, in one transaction; returns the count of events.
+    /// Both are read a part at a time (`LogImport`); `progress` is told the count of events appended
+    /// so far after each part.
     @discardableResult func importJSONLines(
-        from path: String, commands: [CommandRecord], progress: @escaping (Int) -> Void
+        from path: String, commands: any CommandSequence, progress: @escaping (Int) -> Void
     ) throws(StoreError) -> Int
 
     /// How the store checkpointed its WAL since open, for `stats`; all zeros where the database

@@ -72,10 +72,15 @@ package final class LogReader {
         return any ? last : nil
     }
 
-    /// Every row of `commands`, in id order (bytewise: the key's order).
-    func commandRecords() throws(StoreError) -> [CommandRecord] {
-        let statement = try statement("SELECT id, navigator, seq, reply, fingerprint FROM commands ORDER BY id")
+    /// The rows of `commands` after `id` (from the first for nil), at most `limit`, in id order
+    /// (bytewise: the key's order).
+    func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
+        let columns = "SELECT id, navigator, seq, reply, fingerprint FROM commands"
+        let statement = try statement(
+            id == nil ? "\(columns) ORDER BY id LIMIT ?1" : "\(columns) WHERE id > ?2 ORDER BY id LIMIT ?1")
         defer { statement.reset() }
+        statement.bind(Int64(clamping: limit), at: 1)
+        if let id { statement.bind(id, at: 2) }
         var records: [CommandRecord] = []
         while try statement.step() {
             let reply = try statement.text(at: 3).map { text throws(StoreError) in try StoreJSON.decode(text) }

@@ -373,12 +373,21 @@ final class LogWriter {
     private func insertCommand(_ id: String, of unit: AppendUnit, lastSeq: Int64, _ connection: Connection)
         throws(StoreError) -> StoreError?
     {
+        try insertCommand(
+            CommandRecord(
+                id: id, navigator: unit.navigator, seq: unit.events.isEmpty ? nil : lastSeq, reply: unit.reply,
+                fingerprint: unit.fingerprint), connection)
+    }
+
+    /// Stores `record` as it is, or returns the refusal of an id already stored.
+    private func insertCommand(_ record: CommandRecord, _ connection: Connection) throws(StoreError) -> StoreError? {
+        let id = record.id
         let insert = connection.insertCommand
         insert.bind(id, at: 1)
-        insert.bind(unit.navigator, at: 2)
-        if unit.events.isEmpty { insert.bind(nil as String?, at: 3) } else { insert.bind(lastSeq, at: 3) }
-        insert.bind(unit.reply.map(StoreJSON.encode), at: 4)
-        insert.bind(unit.fingerprint.map { Int64(bitPattern: $0) }, at: 5)
+        insert.bind(record.navigator, at: 2)
+        insert.bind(record.seq, at: 3)
+        insert.bind(record.reply.map(StoreJSON.encode), at: 4)
+        insert.bind(record.fingerprint.map { Int64(bitPattern: $0) }, at: 5)
         do throws(StoreError) {
             try insert.run()
         } catch  where error.extendedCode == Self.constraintPrimaryKey {
@@ -427,6 +436,29 @@ final class LogWriter {
             throw error
         }
         importSeq = seq
+    }
+
+    func appendImportCommands(_ records: [CommandRecord]) throws(StoreError) {
+        guard importSeq != nil, let connection else { preconditionFailure("appendImportCommands outside an import") }
+        do throws(StoreError) {
+            for record in records where try insertCommand(record, connection) != nil {
+                throw StoreError(
+                    kind: .duplicateCommand,
+                    message: "Command id \"\(record.id)\" appears twice, or the log holds it already.")
+            }
+        } catch {
+            failImport(error)
+            throw error
+        }
+    }
+
+    func commandsSharingASeq() throws(StoreError) -> (seq: Int64, ids: (String, String))? {
+        guard let connection else { preconditionFailure("commandsSharingASeq outside an import") }
+        let statement = try connection.database.prepare(
+            "SELECT seq, MIN(id), MAX(id) FROM commands WHERE seq IS NOT NULL GROUP BY seq HAVING COUNT(*) > 1 "
+                + "ORDER BY seq LIMIT 1")
+        guard try statement.step() else { return nil }
+        return (statement.int64(at: 0), (statement.text(at: 1) ?? "", statement.text(at: 2) ?? ""))
     }
 
     func commitImport() throws(StoreError) {

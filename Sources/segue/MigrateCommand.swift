@@ -48,16 +48,10 @@ enum MigrateCommand {
         var progress = Progress("migrate: exporting \(from)")
         progress.update(0)
         let count: Int
-        let commands: [CommandRecord]
-        do {
-            count = try source.exportJSONLines(to: exported)
-            // Read after the events: a segued still writing the source may have stored more since, and
-            // only the ids of copied events come along.
-            commands = try source.commandRecords().filter { ($0.seq ?? 0) <= Int64(count) }
-        } catch {
-            throw IOFailure(error.message)
-        }
+        do { count = try source.exportJSONLines(to: exported) } catch { throw IOFailure(error.message) }
         progress.finish()
+        // A segued still writing the source may store more: only the ids of copied events come along.
+        let commands = CommandsThrough(source, seq: Int64(count))
 
         let target = try WritableLog(to)
         var copied = false
@@ -77,10 +71,10 @@ enum MigrateCommand {
 
         progress = Progress("migrate: comparing \(to)'s export with \(from)'s")
         progress.update(0)
-        let copiedCommands: [CommandRecord]
+        let sameCommands: Result<Int, CommandMismatch>
         do {
             try target.store.exportJSONLines(to: readBack)
-            copiedCommands = try target.store.commandRecords()
+            sameCommands = try compare(commands, target.store)
         } catch {
             throw IOFailure(error.message)
         }
@@ -91,19 +85,53 @@ enum MigrateCommand {
                 "The copy in \(to) does not export byte for byte as \(from) does; check it with segue verify and "
                     + "do not use it.")
         }
-        guard copiedCommands == commands else {
+        let commandCount: Int
+        switch sameCommands {
+        case .success(let count): commandCount = count
+        case .failure(let mismatch):
             throw Refusal(
                 .internal,
-                "The copy in \(to) does not hold the command ids \(from) holds (\(copiedCommands.count) against "
-                    + "\(commands.count)); do not use it.")
+                "The copy in \(to) does not hold the command ids \(from) holds (\(mismatch.description)); do not use it."
+            )
         }
         inv.print(
             [
-                "copied": .int(outcome.count), "commands": .int(commands.count), "seq": .int(target.store.lastSeq),
+                "copied": .int(outcome.count), "commands": .int(commandCount), "seq": .int(target.store.lastSeq),
                 "from": .string(from), "to": .string(to),
             ],
-            "Copied \(count.counted("event")) and \(commands.count.counted("command id")) from \(from) to \(to); "
+            "Copied \(count.counted("event")) and \(commandCount.counted("command id")) from \(from) to \(to); "
                 + "its export is byte-identical.")
+    }
+
+    /// Where two logs' stored commands first differ.
+    struct CommandMismatch: Error, CustomStringConvertible {
+        var source: CommandRecord?
+        var copy: CommandRecord?
+        var description: String {
+            switch (source, copy) {
+            case (let a?, let b?) where a.id == b.id: "command \"\(a.id)\" differs"
+            case (let a?, let b?): "\"\(a.id)\" where the copy holds \"\(b.id)\""
+            case (let a?, nil): "\"\(a.id)\" is missing"
+            case (nil, let b?): "the copy holds \"\(b.id)\" besides"
+            case (nil, nil): "none"
+            }
+        }
+    }
+
+    /// Reads both logs' stored commands in step, a page at a time: their count when every one is
+    /// the same, else the first that differs.
+    static func compare(_ source: any CommandSequence, _ copy: any CommandSequence) throws(StoreError) -> Result<
+        Int, CommandMismatch
+    > {
+        var a = CommandCursor(source)
+        var b = CommandCursor(copy)
+        var count = 0
+        while true {
+            let (x, y) = (try a.next(), try b.next())
+            if x == nil && y == nil { return .success(count) }
+            guard x == y else { return .failure(CommandMismatch(source: x, copy: y)) }
+            count += 1
+        }
     }
 
     static func temporaryFile(_ name: String, pid: pid_t = getpid()) -> String {

@@ -64,7 +64,8 @@ enum StoreCommands {
     /// appends the file in one transaction. Reports the problems and returns nil when there are any.
     /// Both passes hold one event at a time.
     static func append(
-        from file: String, named: String? = nil, to target: WritableLog, commands: [CommandRecord] = [],
+        from file: String, named: String? = nil, to target: WritableLog,
+        commands: any CommandSequence = [CommandRecord](),
         _ inv: Invocation
     ) throws -> (count: Int, before: Int64)? {
         let named = named ?? file

@@ -75,7 +75,17 @@ import Testing
         let fileGrowth = bytes(large) - bytes(small)
         #expect(fileGrowth > 3_000, "the longer file is \(fileGrowth) KiB longer")
 
-        var commands: [(name: String, small: [String], large: [String])] = [
+        func measure(_ name: String, _ smallRun: [String], _ largeRun: [String], growth: Int = fileGrowth) throws {
+            let a = try Self.peakRSS(smallRun)
+            let b = try Self.peakRSS(largeRun)
+            #expect(a.status == 0 && b.status == 0, "\(name) exited \(a.status), \(b.status)")
+            print("segue \(name): peak RSS \(a.kilobytes) KiB, 4× the log \(b.kilobytes) KiB (log +\(growth) KiB)")
+            // Holding the log would add more than its growth; a part at a time adds only allocator noise.
+            #expect(
+                b.kilobytes - a.kilobytes < growth / 2,
+                "\(name): \(a.kilobytes) KiB for the log, \(b.kilobytes) KiB for one 4× as long (+\(growth) KiB)")
+        }
+        let commands: [(name: String, small: [String], large: [String])] = [
             (
                 "import", ["import", "--data-dir", directory + "/a", small],
                 ["import", "--data-dir", directory + "/b", large]
@@ -88,27 +98,36 @@ import Testing
             ("replay", ["replay", small, "--json"], ["replay", large, "--json"]),
             ("replay --data-dir", ["replay", directory + "/a"], ["replay", directory + "/b"]),
         ]
-        if PostgresTestServer.shared != nil {
-            let (small, large) = (try StoreBackend.newDatabase(), try StoreBackend.newDatabase())
-            commands.append(
-                (
-                    "migrate", ["migrate", "--from", directory + "/a", "--to", small],
-                    ["migrate", "--from", directory + "/b", "--to", large]
-                ))
+        for (name, smallRun, largeRun) in commands { try measure(name, smallRun, largeRun) }
+        if let server = PostgresTestServer.shared {
+            let names = ["small", "large", "ids", "moreids"].map {
+                "d_\($0)_\(UUID().uuidString.prefix(8).lowercased())"
+            }
+            for name in names { try server.admin().execute("CREATE DATABASE \(name)") }
+            let urls = names.map { StoreBackend.url(server, database: $0) }
+            try measure(
+                "migrate", ["migrate", "--from", directory + "/a", "--to", urls[0]],
+                ["migrate", "--from", directory + "/b", "--to", urls[1]])
+            // The stored commands come along a page at a time too: the same events with 12,000 or
+            // 48,000 ids (of commands that appended nothing), each with a 300-byte reply. The first
+            // pages fill the caches; past them, holding the ids would add more than the replies' text.
+            let replies = [12_000, 48_000]
+            for (name, count) in zip(names[2...], replies) {
+                let copy = try Cli.run([
+                    "migrate", "--from", directory + "/a", "--to", StoreBackend.url(server, database: name),
+                ])
+                #expect(copy.status == 0, "\(copy.stderr)")
+                try server.admin(database: name).execute(
+                    "INSERT INTO commands (id, navigator, seq, reply, fingerprint) SELECT convert_to('id-' || i, "
+                        + "'UTF8'), 'nav1', NULL, '{\"ok\":true,\"note\":\"' || repeat('x', 280) || '\"}', i "
+                        + "FROM generate_series(1, \(count)) i")
+            }
+            try measure(
+                "migrate with command ids", ["migrate", "--from", urls[2], "--to", directory + "/c"],
+                ["migrate", "--from", urls[3], "--to", directory + "/d"], growth: (replies[1] - replies[0]) * 300 / 1024
+            )
         } else {
             print("⚠︎ SKIPPED: migrate's memory, which needs PostgreSQL: \(PostgresTestServer.unavailableReason ?? "")")
-        }
-        for (name, smallRun, largeRun) in commands {
-            let a = try Self.peakRSS(smallRun)
-            let b = try Self.peakRSS(largeRun)
-            #expect(a.status == 0 && b.status == 0, "\(name) exited \(a.status), \(b.status)")
-            print("segue \(name): peak RSS \(a.kilobytes) KiB, 4× the log \(b.kilobytes) KiB (file +\(fileGrowth) KiB)")
-            // Holding the events would add more than the file's growth; one part at a time adds
-            // nothing but allocator noise.
-            #expect(
-                b.kilobytes - a.kilobytes < fileGrowth / 2,
-                "\(name): \(a.kilobytes) KiB for the log, \(b.kilobytes) KiB for one 4× as long (file +\(fileGrowth) KiB)"
-            )
         }
         let copied = try Cli.run(["export", "--data-dir", directory + "/b"]).stdout.split(separator: "\n")
         let original = try String(contentsOfFile: large, encoding: .utf8).split(separator: "\n")

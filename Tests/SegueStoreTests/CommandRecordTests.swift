@@ -71,36 +71,41 @@ import Testing
         CommandRecord(id: id, navigator: "m", seq: seq, reply: ["ok": true], fingerprint: nil)
     }
 
-    /// Each row: the commands, the most events waiting for a command, then each unit's seqs and id, or
-    /// the refusal's words.
-    static let cuts:
-        [(commands: [CommandRecord], limit: Int, units: [(seqs: [Int64], id: String?)]?, refusal: String?)] = [
-            ([], .max, [([1, 2, 3, 4], nil)], nil),
-            ([], 3, [([1, 2, 3], nil), ([4], nil)], nil),
-            ([command("a", 2)], .max, [([1, 2], "a"), ([3, 4], nil)], nil),
-            ([command("b", 4), command("a", 1)], .max, [([1], "a"), ([2, 3, 4], "b")], nil),
-            ([command("b", 4), command("a", 1)], 2, [([1], "a"), ([2, 3], nil), ([4], "b")], nil),
-            ([command("z", nil), command("a", 4)], .max, [([], "z"), ([1, 2, 3, 4], "a")], nil),
-            ([command("a", 2), command("b", 2)], .max, nil, "both end at seq 2"),
-            ([command("a", 9)], .max, nil, "ends at seq 9, which is not an event of the log"),
-            ([command("a", 2), command("a", nil)], .max, nil, "Command id \"a\" appears twice."),
-        ]
+    /// Each row: the commands imported with four events of navigator "m", and the refusal's words
+    /// (nil: stored as given).
+    static let commandSets: [(commands: [CommandRecord], refusal: String?)] = [
+        ([], nil),
+        ([command("a", 2)], nil),
+        ([command("b", 4), command("a", 1)], nil),
+        ([command("z", nil), command("a", 4)], nil),
+        ([command("a", 2), command("b", 2)], "both end at seq 2"),
+        ([command("a", 9)], "ends at seq 9, which is not an event of the log"),
+        ([command("a", 0)], "ends at seq 0, which is not an event of the log"),
+        ([command("a", 2), command("a", nil)], "appears twice, or the log holds it already"),
+    ]
 
-    @Test(arguments: cuts.indices)
-    func unitsEndWhereTheirCommandsEnded(index: Int) throws {
-        let (commands, limit, expected, refusal) = Self.cuts[index]
-        do {
-            var cutter = try UnitCutter(commands: commands, pendingLimit: limit)
-            var units = cutter.eventless
-            for event in (1...4).map(Self.event) {
-                if let unit = cutter.add(event) { units.append(unit) }
-            }
-            if let rest = try cutter.finish() { units.append(rest) }
-            #expect(refusal == nil)
-            #expect(units.map { $0.events.map(\.seq) } == expected?.map(\.seqs))
-            #expect(units.map(\.commandID) == expected?.map(\.id))
-        } catch {
-            #expect(refusal.map { error.message.contains($0) } == true, "\(error.message)")
+    @Test(arguments: Backend.allCases, commandSets)
+    func importStoresCommandsAsGivenOrNothing(backend: Backend, set: (commands: [CommandRecord], refusal: String?))
+        throws
+    {
+        let place = try LogPlace(backend)
+        let file = place.directory.file("log.jsonl")
+        var numberer = Numberer()
+        let text = (1...4).map { _ in StoreJSON.encode(numberer.unit("m").events[0].json) + "\n" }.joined()
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let store = try place.open()
+        let outcome = Result { () throws(StoreError) -> Int in
+            try store.importJSONLines(from: file, commands: set.commands)
+        }
+        switch outcome {
+        case .success(let count):
+            #expect(count == 4 && set.refusal == nil)
+            #expect(try store.commandRecords() == set.commands.commandRecords())
+        case .failure(let error):
+            let refused = set.refusal.map { error.message.contains($0) } ?? false
+            #expect(refused, "\(error.message)")
+            #expect(store.lastSeq == 0, "no event kept")
+            #expect(try store.commandRecords().isEmpty, "no command kept")
         }
     }
 }

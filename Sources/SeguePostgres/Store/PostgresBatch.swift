@@ -177,11 +177,19 @@ struct CommandColumns {
     var count: Int { Int(id.count) }
 
     mutating func add(id value: String, unit: AppendUnit) {
-        id.append(value)
-        if let name = unit.navigator { navigator.append(name) } else { navigator.appendNull() }
-        if let last = unit.events.last?.seq { seq.append(last) } else { seq.appendNull() }
-        if let value = unit.reply { reply.append(StoreJSON.encode(value)) } else { reply.appendNull() }
-        if let value = unit.fingerprint {
+        add(
+            CommandRecord(
+                id: value, navigator: unit.navigator, seq: unit.events.last?.seq, reply: unit.reply,
+                fingerprint: unit.fingerprint))
+    }
+
+    /// A row as another log stored it (an import's).
+    mutating func add(_ record: CommandRecord) {
+        id.append(record.id)
+        if let name = record.navigator { navigator.append(name) } else { navigator.appendNull() }
+        if let last = record.seq { seq.append(last) } else { seq.appendNull() }
+        if let value = record.reply { reply.append(StoreJSON.encode(value)) } else { reply.appendNull() }
+        if let value = record.fingerprint {
             fingerprint.append(Int64(bitPattern: value))
         } else {
             fingerprint.appendNull()

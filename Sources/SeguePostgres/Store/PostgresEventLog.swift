@@ -43,7 +43,9 @@ package final class PostgresEventLog: EventSequence, CommandSequence {
         try reader.forEachEvent(after: seq, body)
     }
 
-    package func commandRecords() throws(StoreError) -> [CommandRecord] { try reader.commandRecords() }
+    package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
+        try reader.commandRecords(after: id, limit: limit)
+    }
 
     /// The log's first event (the creation of its first navigator), nil for an empty log.
     package func firstEvent() throws(StoreError) -> EventRecord? {

@@ -211,7 +211,7 @@ extension PostgresEventStore {
     /// `EventStore.importJSONLines` (`LogImport`): the file continues this log.
     @discardableResult
     package func importJSONLines(
-        from path: String, commands: [CommandRecord], progress: @escaping (Int) -> Void
+        from path: String, commands: any CommandSequence, progress: @escaping (Int) -> Void
     ) throws(StoreError) -> Int {
         try withWriter { writer throws(StoreError) in
             try LogImport.run(path, commands: commands, into: writer, progress: progress)

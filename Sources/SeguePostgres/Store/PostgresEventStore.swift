@@ -109,8 +109,8 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         try read { reader throws(StoreError) in try reader.command(id) }
     }
 
-    package func commandRecords() throws(StoreError) -> [CommandRecord] {
-        try read { reader throws(StoreError) in try reader.commandRecords() }
+    package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
+        try read { reader throws(StoreError) in try reader.commandRecords(after: id, limit: limit) }
     }
 
     package func events(after seq: Int64, navigator: String? = nil, limit: Int = .max) throws(StoreError)

@@ -49,9 +49,16 @@ extension PostgresLogReader {
     }
 
     /// Every row of `commands`, in id order (bytewise: `bytea`'s order, as SQLite's key).
-    func commandRecords() throws(StoreError) -> [CommandRecord] {
-        try withConnection { connection throws(PostgresError) -> [CommandRecord] in
-            let result = try connection.query("SELECT id, navigator, seq, reply, fingerprint FROM commands ORDER BY id")
+    /// The rows of `commands` after `id` (from the first for nil), at most `limit`, in id order
+    /// (bytewise: `bytea`'s order).
+    func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
+        var parameters = PostgresParameters()
+        parameters.append(Int64(clamping: limit))
+        if let id { parameters.append(bytes: id.utf8) }
+        let columns = "SELECT id, navigator, seq, reply, fingerprint FROM commands"
+        let sql = id == nil ? "\(columns) ORDER BY id LIMIT $1" : "\(columns) WHERE id > $2 ORDER BY id LIMIT $1"
+        return try withConnection { connection throws(PostgresError) -> [CommandRecord] in
+            let result = try connection.query(sql, parameters)
             return try (0..<result.rowCount).map { row throws(PostgresError) in
                 // An id that is not UTF-8 would be stored elsewhere as another id (its bytes
                 // replaced), and a retry of the original applied again: refused instead.

@@ -34,6 +34,37 @@ extension PostgresLogWriter: ImportTransaction {
         importing = (before, seq)
     }
 
+    func appendImportCommands(_ records: [CommandRecord]) throws(StoreError) {
+        guard let session, importing != nil else { preconditionFailure("appendImportCommands outside an import") }
+        var columns = CommandColumns()
+        for record in records { columns.add(record) }
+        var parameters = PostgresParameters()
+        columns.append(to: &parameters)
+        let steps: [PipelineStep] = [.prepared(PostgresBatch.insertCommands, parameters)]
+        if case .failure(let error) = session.connection.transaction(steps, afterSending: nil) {
+            rollbackImport()
+            if error.sqlState == SQLState.uniqueViolation {
+                throw StoreError(
+                    kind: .duplicateCommand,
+                    message: "Not imported: a command id appears twice, or the log holds it already ("
+                        + ([error.message] + (error.detail.map { [$0] } ?? [])).joined(separator: ": ") + ").")
+            }
+            throw StoreError(error, doing: "Not imported")
+        }
+    }
+
+    func commandsSharingASeq() throws(StoreError) -> (seq: Int64, ids: (String, String))? {
+        guard let session else { preconditionFailure("commandsSharingASeq outside an import") }
+        return try mapped("Cannot check the imported command ids at \(location)") {
+            () throws(PostgresError) -> (seq: Int64, ids: (String, String))? in
+            let result = try session.connection.query(
+                "SELECT seq, MIN(convert_from(id, 'UTF8')), MAX(convert_from(id, 'UTF8')) FROM commands "
+                    + "WHERE seq IS NOT NULL GROUP BY seq HAVING COUNT(*) > 1 ORDER BY seq LIMIT 1")
+            guard result.rowCount > 0, let seq = try result.int64(0, 0) else { return nil }
+            return (seq, (try result.string(0, 1) ?? "", try result.string(0, 2) ?? ""))
+        }
+    }
+
     func commitImport() throws(StoreError) {
         guard let session, let (before, seq) = importing else { preconditionFailure("commitImport outside an import") }
         importing = nil
