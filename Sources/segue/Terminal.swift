@@ -11,6 +11,9 @@ enum Terminal {
     nonisolated(unsafe) private static let raw = UnsafeMutablePointer<termios>.allocate(capacity: 1)
     /// Set by SIGWINCH: the next loop turn redraws at the new size.
     nonisolated(unsafe) static let resized = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+    /// Set while the view's screen is up: leaving it twice would move the cursor back over what was
+    /// printed in between (an error said after an early `leave`, before the exit's).
+    nonisolated(unsafe) private static let onScreen = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
     private static let restoreSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
     /// Whether stdout should get colour: a terminal, and no `NO_COLOR` (no-color.org: any non-empty value).
@@ -35,6 +38,7 @@ enum Terminal {
             Self.raw.pointee = raw
         }
         write(enterSequence)
+        onScreen.pointee = 1
         atexit { Terminal.leave() }
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig) { _ in
@@ -64,6 +68,7 @@ enum Terminal {
             Terminal.hasSaved.pointee = 1
         }
         _ = Terminal.enterSequence.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
+        Terminal.onScreen.pointee = 1
         Terminal.resized.pointee = 1
     }
 
@@ -78,6 +83,8 @@ enum Terminal {
             tcsetattr(STDIN_FILENO, TCSANOW, saved)
             hasSaved.pointee = 0
         }
+        guard onScreen.pointee == 1 else { return }
+        onScreen.pointee = 0
         _ = restoreSequence.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
     }
 

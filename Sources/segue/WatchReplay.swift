@@ -11,29 +11,89 @@ import SegueProtocol
 enum WatchReplay {
     static let keys = "space pauses · . steps · +/- speed · j/k scroll · / filters · q quits"
 
+    /// Reads the log once, an event at a time: the first `LogChecker.rateSample` events are held
+    /// until they tell the frame rate, then each goes to the view as it is read.
     static func run(_ inv: Invocation, log path: String) throws {
-        let navigators = Set(inv.parsed.arguments["navigator"] ?? [])
-        var speed = try ReplayCommand.speed(inv)
-        let events = try LogSource.events(path)
-        guard let rate = LogSource.inferFrameRate(events) ?? (events.isEmpty ? 60 : nil) else {
-            throw IOFailure("Cannot tell the log's frame rate.")
+        // Checked before the log is read, so a typo fails at once even on a big log.
+        let speed = try ReplayCommand.speed(inv)
+        var view: View?
+        var sample: [EventRecord] = []
+        var count = 0
+        func start() throws -> View {
+            guard let rate = LogSource.inferFrameRate(sample) ?? (sample.isEmpty ? 60 : nil) else {
+                throw IOFailure("Cannot tell the log's frame rate.")
+            }
+            let view = try View(inv, path: path, clock: FrameClock(rate: rate), speed: speed)
+            for event in sample { try view.add(event) }
+            sample = []
+            return view
         }
-        let clock = try FrameClock(rate: rate)
-        let terminal = !inv.json && Terminal.screenCapable
-        var screen = terminal ? WatchScreen(header: "", keys: keys) : nil
-        screen?.enter()
-        var model = WatchModel(awaited: navigators)
-        var fleet = Fleet(clock: clock)
-        var pacing = ReplayPacing(clock: clock, speed: speed, maxGap: 2)
+        let replay: View
+        do {
+            try LogSource.forEachEvent(path) { _, event in
+                count += 1
+                if let view { return try view.add(event) }
+                sample.append(event)
+                if sample.count == LogChecker.rateSample { view = try start() }
+            }
+            replay = try view ?? start()
+            try replay.finish()
+        } catch {
+            // A line found bad after the view began: said on the terminal's own screen, not the view's.
+            if view?.screen != nil { Terminal.leave() }
+            throw error
+        }
+        guard var s = replay.screen else {
+            Output.error("Replayed \(count.counted("event")) at \(replay.clock.rate) Hz.")
+            return
+        }
+        var model = replay.model
+        holdTheLastFrame(&s, &model)
+    }
+
+    /// The view as the replay moves it, frame by frame.
+    final class View {
+        let path: String
+        let clock: FrameClock
+        let navigators: Set<String>
+        var speed: Double
+        var screen: WatchScreen?
+        var model: WatchModel
+        var fleet: Fleet
+        var pacing: ReplayPacing
         var start = ContinuousClock.now
         var paused = false
-        var printer = PipedPrinter(json: inv.json, plain: !terminal && !inv.json)
+        var printer: PipedPrinter
+        var replay: LogReplay
+
+        init(_ inv: Invocation, path: String, clock: FrameClock, speed: Double) {
+            self.path = path
+            self.clock = clock
+            self.speed = speed
+            navigators = Set(inv.parsed.arguments["navigator"] ?? [])
+            let terminal = !inv.json && Terminal.screenCapable
+            screen = terminal ? WatchScreen(header: "", keys: keys) : nil
+            model = WatchModel(awaited: navigators)
+            fleet = Fleet(clock: clock)
+            pacing = ReplayPacing(clock: clock, speed: speed, maxGap: 2)
+            printer = PipedPrinter(json: inv.json, plain: !terminal && !inv.json)
+            replay = LogReplay(clock: clock)
+            screen?.enter()
+        }
+
+        func add(_ event: EventRecord) throws { try replay.add(event, show) }
+
+        func finish() throws { try replay.finish(show) }
+
         func shows(_ name: String) -> Bool { navigators.isEmpty || navigators.contains(name) }
+
         func title(_ frame: Int64) -> String {
             (paused ? "[paused]  " : "") + "replay \(path)  \(WatchLayout.format(speed))x  frame \(frame)  "
                 + "seq \(model.seq)"
         }
-        try FrameSource.run(events, clock: clock) { frame, applied, ticks in
+
+        /// Shows one frame, then waits for its time in the replay, reading keys and redrawing meanwhile.
+        func show(_ frame: Int64, _ applied: [EventRecord], _ ticks: [Tick]) throws {
             for e in applied {
                 try fleet.apply(e)
                 guard shows(e.navigator) else { continue }
@@ -51,7 +111,6 @@ enum WatchReplay {
                 }
             }
             guard var s = screen else { return }
-            // Waits for the frame's time in the replay, reading keys and redrawing meanwhile.
             let due = start + .nanoseconds(pacing.offset(of: frame))
             s.changed()
             while true {
@@ -78,11 +137,6 @@ enum WatchReplay {
             }
             screen = s
         }
-        guard var s = screen else {
-            Output.error("Replayed \(events.count.counted("event")) at \(rate) Hz.")
-            return
-        }
-        holdTheLastFrame(&s, &model)
     }
 
     /// After the last frame the view stays, as it ended, until q.

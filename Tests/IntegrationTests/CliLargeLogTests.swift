@@ -3,7 +3,7 @@ import PostgresTestSupport
 import SegueCore
 import Testing
 
-/// `segue import`, `verify`, `migrate` and `replay` on a log larger than a part
+/// `segue import`, `verify`, `migrate`, `replay` and `watch --replay` on a log larger than a part
 /// (`LogImport.eventsPerPart`): each holds one event or one part of the file at a time, so its memory
 /// does not grow with the log. Measured as
 /// the peak RSS of the real `segue` on a log and on one four times as long:
@@ -96,6 +96,7 @@ import Testing
                 ["verify", "--data-dir", directory + "/b"]
             ),
             ("replay", ["replay", small, "--json"], ["replay", large, "--json"]),
+            ("watch --replay", ["watch", "--replay", small, "--json"], ["watch", "--replay", large, "--json"]),
             ("replay --data-dir", ["replay", directory + "/a"], ["replay", directory + "/b"]),
         ]
         for (name, smallRun, largeRun) in commands { try measure(name, smallRun, largeRun) }

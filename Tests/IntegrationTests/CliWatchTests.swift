@@ -127,6 +127,24 @@ import Testing
         #expect(back, "q quits at once after fg: keys are read raw again")
     }
 
+    /// `watch --replay` reads the log as it shows it, so a bad line past the first frames is found
+    /// with the view up: the error is said on the main screen once the view is gone, whole (putting
+    /// the terminal back twice moved the cursor back over it).
+    @Test func aBadLineFoundDuringAReplayIsSaidOnTheMainScreen() throws {
+        let file = DaemonProcess.temporaryDirectory() + "/log.jsonl"
+        try CliLargeLogTests.export(pushes: 100, to: file)
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").prefix(300)
+        try (lines.joined(separator: "\n") + "\n{\"seq\": 301\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let session = "segue-watch-bad-\(getpid())"
+        _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "160", "-y", "24", "bash --norc --noprofile"])
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try Self.tmux(["send-keys", "-t", session, "\(Cli.binary) watch --replay \(file); echo EXIT=$?", "Enter"])
+        // The typed line holds "EXIT=" too: wait for the echo's.
+        let pane = try Self.capture(session, tries: 500) { $0.components(separatedBy: "EXIT=").count > 2 }
+        #expect(pane.contains("EXIT=74"), "\(pane)")
+        #expect(pane.contains("error: \(file) line 301, column "), "\(pane)")
+    }
+
     /// A terminal that takes no cursor movement (`TERM=dumb`) gets the plain lines a pipe gets.
     @Test func plainLinesOnADumbTerminal() throws {
         let d = try DaemonProcess()
