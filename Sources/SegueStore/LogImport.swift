@@ -83,7 +83,7 @@ package enum LogImport {
     ) throws(StoreError) {
         var part: [CommandRecord] = []
         try commands.forEachCommandRecord(pageSize: eventsPerPart) { command throws(StoreError) in
-            if let seq = command.seq, !(1...lastSeq).contains(seq) {
+            if let seq = command.seq, seq < 1 || seq > lastSeq {
                 throw StoreError(
                     kind: .invalidData,
                     message: "Command \"\(command.id)\" ends at seq \(seq), which is not an event of the log.")

@@ -71,27 +71,29 @@ import Testing
         CommandRecord(id: id, navigator: "m", seq: seq, reply: ["ok": true], fingerprint: nil)
     }
 
-    /// Each row: the commands imported with four events of navigator "m", and the refusal's words
-    /// (nil: stored as given).
-    static let commandSets: [(commands: [CommandRecord], refusal: String?)] = [
-        ([], nil),
-        ([command("a", 2)], nil),
-        ([command("b", 4), command("a", 1)], nil),
-        ([command("z", nil), command("a", 4)], nil),
-        ([command("a", 2), command("b", 2)], "both end at seq 2"),
-        ([command("a", 9)], "ends at seq 9, which is not an event of the log"),
-        ([command("a", 0)], "ends at seq 0, which is not an event of the log"),
-        ([command("a", 2), command("a", nil)], "appears twice, or the log holds it already"),
+    /// Each row: how many events of navigator "m" the file holds, the commands imported with them, and
+    /// the refusal's words (nil: stored as given).
+    static let commandSets: [(events: Int, commands: [CommandRecord], refusal: String?)] = [
+        (4, [], nil),
+        (4, [command("a", 2)], nil),
+        (4, [command("b", 4), command("a", 1)], nil),
+        (4, [command("z", nil), command("a", 4)], nil),
+        (4, [command("a", 2), command("b", 2)], "both end at seq 2"),
+        (4, [command("a", 9)], "ends at seq 9, which is not an event of the log"),
+        (4, [command("a", 0)], "ends at seq 0, which is not an event of the log"),
+        (0, [command("z", nil)], nil),
+        (0, [command("a", 1)], "ends at seq 1, which is not an event of the log"),
+        (4, [command("a", 2), command("a", nil)], "appears twice, or the log holds it already"),
     ]
 
     @Test(arguments: Backend.allCases, commandSets)
-    func importStoresCommandsAsGivenOrNothing(backend: Backend, set: (commands: [CommandRecord], refusal: String?))
-        throws
-    {
+    func importStoresCommandsAsGivenOrNothing(
+        backend: Backend, set: (events: Int, commands: [CommandRecord], refusal: String?)
+    ) throws {
         let place = try LogPlace(backend)
         let file = place.directory.file("log.jsonl")
         var numberer = Numberer()
-        let text = (1...4).map { _ in StoreJSON.encode(numberer.unit("m").events[0].json) + "\n" }.joined()
+        let text = (0..<set.events).map { _ in StoreJSON.encode(numberer.unit("m").events[0].json) + "\n" }.joined()
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let store = try place.open()
         let outcome = Result { () throws(StoreError) -> Int in
@@ -99,7 +101,7 @@ import Testing
         }
         switch outcome {
         case .success(let count):
-            #expect(count == 4 && set.refusal == nil)
+            #expect(count == set.events && set.refusal == nil)
             #expect(try store.commandRecords() == set.commands.commandRecords())
         case .failure(let error):
             let refused = set.refusal.map { error.message.contains($0) } ?? false

@@ -2,6 +2,7 @@ import Foundation
 import SegueCore
 import Testing
 
+@testable import SeguePostgres
 @testable import SegueStore
 
 /// An import longer than a part (`LogImport.eventsPerPart`): written part after part in one
@@ -69,6 +70,40 @@ import Testing
         #expect(copy.lastSeq == 1)
         #expect(source.lastSeq > 1)
         withExtendedLifetime((place, target)) {}
+    }
+
+    /// The writer's connection cut after the first part (the server rolls that part back): the import
+    /// fails `unavailable` and the log holds nothing. The second part brings navigators the first did
+    /// not, so their revisions are looked up after the cut; every step of an import stays on the
+    /// session that began it, so none can run on a new connection, where it would commit on its own.
+    @Test func aConnectionLostBetweenPartsKeepsNothing() throws {
+        let place = try LogPlace(.postgres)
+        let store = try PostgresEventStore(conninfo: place.conninfo!, durability: .full)
+        var numberer = Numberer()
+        var text = ""
+        for index in 0..<(LogImport.eventsPerPart * 2) {
+            let navigator = index < LogImport.eventsPerPart ? ["a", "b", "c"][index % 3] : "d\(index % 5)"
+            text += StoreJSON.encode(numberer.unit(navigator).events[0].json) + "\n"
+        }
+        let file = place.directory.file("log.jsonl")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let pid = try PostgresFaultTests.writerPID(store)
+        let admin = try PostgresSchemaTests.admin(place)
+        var cut = false
+        let outcome = Result { () throws(StoreError) -> Int in
+            try store.importJSONLines(from: file, commands: [CommandRecord]()) { _ in
+                guard !cut else { return }
+                cut = true
+                var parameters = PostgresParameters()
+                parameters.append(pid)
+                _ = try? admin.query("SELECT pg_terminate_backend($1, 5000)", parameters)
+                usleep(200_000)
+            }
+        }
+        #expect(cut, "the first part was appended")
+        #expect(outcome.failure?.code == .unavailable, "\(outcome)")
+        #expect(try store.allEvents().isEmpty, "nothing kept")
+        #expect(store.lastSeq == 0)
     }
 
     /// Commits `units` in one transaction (the store is idle: nothing else writes in these tests).

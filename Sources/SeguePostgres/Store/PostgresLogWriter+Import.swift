@@ -3,24 +3,40 @@ import SegueStore
 /// An import's one explicit transaction (`LogImport`): `BEGIN`, each part's inserts as a pipeline
 /// (whose Sync, inside the block, commits nothing), then `COMMIT`. The import checks the numbering
 /// as it reads (`LogImport.Continuity`) and the table's keys check it again.
+///
+/// Every step uses the session that began the transaction, never `liveSession`: after a lost
+/// connection that would connect again, and the next parts would commit on their own.
 extension PostgresLogWriter: ImportTransaction {
     func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
-        try withSession { session throws(StoreError) in try lastRevisions([navigator], session)[navigator] ?? 0 }
+        guard let session = importing?.session else {
+            return try withSession { session throws(StoreError) in
+                try lastRevisions([navigator], session)[navigator] ?? 0
+            }
+        }
+        do throws(StoreError) {
+            return try lastRevisions([navigator], session)[navigator] ?? 0
+        } catch {
+            rollbackImport()
+            throw error
+        }
     }
 
     func beginImport() throws(StoreError) {
-        try withSession { session throws(StoreError) in
-            try mapped("Cannot begin the import at \(location)") { () throws(PostgresError) in
-                try session.connection.execute("BEGIN")
-            }
+        let session = try liveSession()
+        do throws(PostgresError) {
+            try session.connection.execute("BEGIN")
+        } catch {
+            if session.isBroken { drop() }
+            throw StoreError(error, doing: "Cannot begin the import at \(location)")
         }
-        importing = (lastSeq, lastSeq)
+        importing = (session, lastSeq, lastSeq)
     }
 
     func appendImportPart(_ units: [AppendUnit]) throws(StoreError) {
-        guard let session, var (before, seq) = importing else {
+        guard let (session, before, start) = importing else {
             preconditionFailure("appendImportPart outside an import")
         }
+        var seq = start
         var batch = PostgresBatch()
         for unit in units {
             batch.add(unit)
@@ -31,11 +47,11 @@ extension PostgresLogWriter: ImportTransaction {
             rollbackImport()
             throw StoreError(error, doing: "Not imported")
         }
-        importing = (before, seq)
+        importing = (session, before, seq)
     }
 
     func appendImportCommands(_ records: [CommandRecord]) throws(StoreError) {
-        guard let session, importing != nil else { preconditionFailure("appendImportCommands outside an import") }
+        guard let session = importing?.session else { preconditionFailure("appendImportCommands outside an import") }
         var columns = CommandColumns()
         for record in records { columns.add(record) }
         var parameters = PostgresParameters()
@@ -54,7 +70,7 @@ extension PostgresLogWriter: ImportTransaction {
     }
 
     func commandsSharingASeq() throws(StoreError) -> (seq: Int64, ids: (String, String))? {
-        guard let session else { preconditionFailure("commandsSharingASeq outside an import") }
+        guard let session = importing?.session else { preconditionFailure("commandsSharingASeq outside an import") }
         return try mapped("Cannot check the imported command ids at \(location)") {
             () throws(PostgresError) -> (seq: Int64, ids: (String, String))? in
             let result = try session.connection.query(
@@ -66,7 +82,7 @@ extension PostgresLogWriter: ImportTransaction {
     }
 
     func commitImport() throws(StoreError) {
-        guard let session, let (before, seq) = importing else { preconditionFailure("commitImport outside an import") }
+        guard let (session, before, seq) = importing else { preconditionFailure("commitImport outside an import") }
         importing = nil
         do throws(PostgresError) {
             try session.connection.execute("COMMIT")
@@ -82,9 +98,9 @@ extension PostgresLogWriter: ImportTransaction {
     }
 
     func rollbackImport() {
-        guard importing != nil else { return }
+        guard let session = importing?.session else { return }
         importing = nil
-        guard let session, !session.isBroken, (try? session.connection.execute("ROLLBACK")) != nil,
+        guard !session.isBroken, (try? session.connection.execute("ROLLBACK")) != nil,
             let end = try? session.lastSeq()
         else { return drop() }
         setOpened(session, lastSeq: end)

@@ -51,9 +51,9 @@ final class PostgresLogWriter: BatchWriter {
     let leases: ShardLeases?
     /// The leases' generation the cached revisions were read under.
     private var leasesGeneration = -1
-    /// While an import's transaction is open (`PostgresLogWriter+Import`): the log's end before it,
-    /// and the seq its parts reached.
-    var importing: (before: Int64, seq: Int64)?
+    /// While an import's transaction is open (`PostgresLogWriter+Import`): its session, the log's end
+    /// before it, and the seq its parts reached.
+    var importing: (session: PostgresSession, before: Int64, seq: Int64)?
 
     var location: String { settings.redacted }
 
