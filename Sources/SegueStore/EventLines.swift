@@ -57,7 +57,7 @@ package final class EventLines {
     }
 
     /// One line read as an event, its faults said with its line number.
-    package static func event(_ line: ArraySlice<UInt8>, number: Int) throws(StoreError) -> EventRecord {
+    private static func event(_ line: ArraySlice<UInt8>, number: Int) throws(StoreError) -> EventRecord {
         let json: JSON
         do throws(JSONError) {
             json = try JSON.parse(line)

@@ -51,16 +51,10 @@ enum LogSource {
         }
     }
 
-    /// Every event of the log, in seq order (`upTo` stops early).
-    static func events(_ path: String, upTo last: Int64 = .max) throws -> [EventRecord] {
-        try numberedEvents(path, upTo: last).map(\.event)
-    }
-
-    /// `events`, each with its 1-based line in a JSON Lines file (nil for a data dir or a database), so
-    /// that a check can say where an event it refuses is.
-    static func numberedEvents(_ path: String, upTo last: Int64 = .max) throws -> [(line: Int?, event: EventRecord)] {
-        var events: [(line: Int?, event: EventRecord)] = []
-        try forEachEvent(path, upTo: last) { line, event in events.append((line, event)) }
+    /// Every event of the log, in seq order, held whole (the pictures' `LogWindow`).
+    static func events(_ path: String) throws -> [EventRecord] {
+        var events: [EventRecord] = []
+        try forEachEvent(path) { _, event in events.append(event) }
         return events
     }
 

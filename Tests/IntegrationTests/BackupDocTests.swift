@@ -64,27 +64,6 @@ import Testing
         }
     }
 
-    /// Runs the one command `line` with /bin/sh (in its place, so that a kill reaches it); nil when
-    /// it did not end within `limit` (it is killed then).
-    static func sh(_ line: String, limit: Duration) throws -> CliResult? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec " + line]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
-        guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            return nil
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return CliResult(status: process.terminationStatus, stdout: text, stderr: "")
-    }
-
     /// SQLite's shell copies with the backup API 100 pages a step, and starts over whenever another
     /// process commits between steps: under steady commands its `.backup` never ends. The doc's
     /// command must finish while the writers go on, and its copy hold what was acknowledged first.
@@ -103,11 +82,12 @@ import Testing
             command
             .replacingOccurrences(of: "/var/lib/segue/segue.db", with: daemon.dataDir + "/segue.db")
             .replacingOccurrences(of: "/backup/segue.db", with: backup + "/segue.db")
-        let result = try Self.sh(line, limit: .seconds(30))
+        // exec: the shell's place is the command's, so the kill at the time limit reaches it.
+        let copy = try ChildProcess.run(["/bin/sh", "-c", "exec " + line], timeout: .seconds(30))
         let during = writers.count - before.count
         writers.finish()
-        let copy = try #require(result, "`\(line)` did not finish in 30 s while segued took commands")
-        #expect(copy.status == 0, "\(copy.stdout)")
+        try #require(!copy.timedOut, "`\(line)` did not finish in 30 s while segued took commands")
+        #expect(copy.status == 0, "\(copy.output)")
         #expect(during > 0, "no command was acknowledged during the copy")
 
         let verify = try Cli.run(["verify", "--data-dir", backup])

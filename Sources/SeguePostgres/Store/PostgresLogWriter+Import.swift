@@ -8,11 +8,7 @@ import SegueStore
 /// connection that would connect again, and the next parts would commit on their own.
 extension PostgresLogWriter: ImportTransaction {
     func lastRevision(of navigator: String) throws(StoreError) -> Int64 {
-        guard let session = importing?.session else {
-            return try withSession { session throws(StoreError) in
-                try lastRevisions([navigator], session)[navigator] ?? 0
-            }
-        }
+        guard let session = importing?.session else { preconditionFailure("lastRevision outside an import") }
         do throws(StoreError) {
             return try lastRevisions([navigator], session)[navigator] ?? 0
         } catch {

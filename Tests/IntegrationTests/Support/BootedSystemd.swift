@@ -1,6 +1,6 @@
 import Foundation
-import PostgresTestSupport
 import Glibc
+import PostgresTestSupport
 
 /// A real systemd booted as PID 1 in fresh namespaces by scripts/systemd-boot.sh, on an overlay of `/`
 /// with a `make install-built DESTDIR=` stage of this build copied in: the unit as `make install`
@@ -129,6 +129,8 @@ enum ChildProcess {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Killed at the time limit (`status` is then -1).
+        var timedOut = false
         var output: String { stdout + stderr }
     }
 
@@ -168,7 +170,8 @@ enum ChildProcess {
         // WIFEXITED: the low 7 bits are 0; then the status is in the next 8.
         let exited = status & 0x7f == 0
         return Result(
-            status: timedOut || !exited ? -1 : (status >> 8) & 0xff, stdout: read(outPath), stderr: stderr)
+            status: timedOut || !exited ? -1 : (status >> 8) & 0xff, stdout: read(outPath), stderr: stderr,
+            timedOut: timedOut)
     }
 }
 
