@@ -35,9 +35,17 @@ package final class EventLog: EventSequence, CommandSequence, @unchecked Sendabl
     package func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void)
         throws(StoreError)
     {
+        try forEachEvent(after: seq, through: .max, body)
+    }
+
+    /// Every event with seq in `(seq, last]`, in seq order: a reader that needs only the start of
+    /// a long log stops there.
+    package func forEachEvent(
+        after seq: Int64, through last: Int64, _ body: (EventRecord) throws(StoreError) -> Void
+    ) throws(StoreError) {
         lock.lock()
         defer { lock.unlock() }
-        try reader.forEachEvent(after: seq, body)
+        try reader.forEachEvent(after: seq, through: last, body)
     }
 
     package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {

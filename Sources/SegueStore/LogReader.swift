@@ -118,10 +118,14 @@ package final class LogReader {
         return try collect(statement)
     }
 
-    func forEachEvent(after seq: Int64, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError) {
-        let statement = try statement("SELECT \(Self.eventColumns) FROM events WHERE seq > ? ORDER BY seq")
+    /// Every event with seq in `(seq, last]`, in seq order, one at a time.
+    func forEachEvent(
+        after seq: Int64, through last: Int64 = .max, _ body: (EventRecord) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        let statement = try statement("SELECT \(Self.eventColumns) FROM events WHERE seq > ? AND seq <= ? ORDER BY seq")
         defer { statement.reset() }
         statement.bind(seq, at: 1)
+        statement.bind(last, at: 2)
         while try statement.step() {
             try body(Self.event(statement))
         }

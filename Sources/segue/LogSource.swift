@@ -6,6 +6,9 @@ import SegueStore
 
 /// A stored log opened for reading: a data dir's `EventLog` or a PostgreSQL database's.
 protocol ReadableLog: EventSequence, CommandSequence {
+    func forEachEvent(
+        after seq: Int64, through last: Int64, _ body: (EventRecord) throws(StoreError) -> Void
+    ) throws(StoreError)
     func integrityCheck() throws(StoreError) -> [String]
 }
 
@@ -51,13 +54,6 @@ enum LogSource {
         }
     }
 
-    /// Every event of the log, in seq order, held whole (the pictures' `LogWindow`).
-    static func events(_ path: String) throws -> [EventRecord] {
-        var events: [EventRecord] = []
-        try forEachEvent(path) { _, event in events.append(event) }
-        return events
-    }
-
     /// Calls `body` with each event of the log at `path`, in seq order, and its 1-based line in a JSON
     /// Lines file (nil for a data dir or a database), holding one event at a time: a check of a log
     /// of any size takes the memory of its state, not of its events. `upTo` stops early.
@@ -73,8 +69,8 @@ enum LogSource {
             // The store's reader takes a body that throws only its own errors: the body's are carried out.
             var failure: (any Error)?
             do {
-                try log.forEachEvent(after: 0) { record throws(StoreError) in
-                    guard failure == nil, record.seq <= last else { return }
+                try log.forEachEvent(after: 0, through: last) { record throws(StoreError) in
+                    guard failure == nil else { return }
                     do { try body(nil, record) } catch { failure = error }
                 }
             } catch {
@@ -151,7 +147,7 @@ enum LogSource {
     }
 
     /// How many events the frame rate is inferred from.
-    private static let rateSample = 200
+    static let rateSample = 200
 
     /// The frame rate a log was recorded at: the one rate whose clock puts every event's time in
     /// its frame (frame F−1's instant < time ≤ frame F's instant, up to the log's monotonic clamp).
@@ -179,13 +175,6 @@ enum LogSource {
             if clock.instant(ofFrame: e.frame) >= e.time { score += 1 }
         }
         return score
-    }
-
-    /// Refuses a `--navigator` the log does not hold, naming those it does: a picture or replay of
-    /// nothing that exits 0 looks as if it worked.
-    static func requireNavigator(_ navigator: String, in events: [EventRecord], _ path: String) throws(Refusal) {
-        guard !events.contains(where: { $0.navigator == navigator }) else { return }
-        throw unknownNavigator(navigator, names: Set(events.map(\.navigator)), path)
     }
 
     /// `--navigator` names none of the log's navigators (`names`).

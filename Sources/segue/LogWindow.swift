@@ -4,18 +4,28 @@ import SegueCommandLine
 import SegueCore
 import SegueView
 
-/// The part of a log that `timeline` and `view --replay` show: the log read whole (a data dir or an
-/// export), cut by `--from` and `--to` (each a seq or a time), one navigator's or all of them.
+/// The part of a log that `timeline` and `view --replay` show: a data dir, a database or an export
+/// (standard input too), cut by `--from` and `--to` (each a seq or a time), one navigator's or all
+/// of them.
+///
+/// The log is read twice, an event at a time: once to learn its frame rate and where the window
+/// falls (`Survey`), once to replay it into the picture (`feed`). Events before `--from` are folded
+/// and dropped, and reading stops at `--to`, so memory holds what is drawn, not the log.
 struct LogWindow {
+    /// The log as given: what messages and the picture's title name.
     let path: String
-    /// Every event up to `--to`: earlier ones are folded even when not shown, so states are right.
-    let events: [EventRecord]
+    /// What is read: `path`, or standard input's copy.
+    let source: String
     let clock: FrameClock
     /// Frames before it are folded but not shown (`--from`).
     let startFrame: Int64
     /// The replay stops before this frame, where the first event left out took effect (`--to`).
     let stopBefore: Int64
     let navigator: String?
+    /// The last event replayed (`--to`).
+    let lastSeq: Int64
+    /// Whether `--from` or `--to` was given: a window that shows no event is then refused.
+    let bounded: Bool
 
     /// A bound of `--from` or `--to`: a seq, an instant, or an offset from the log's first event.
     enum Bound: ExpressibleByArgument, Equatable {
@@ -58,65 +68,157 @@ struct LogWindow {
         }
     }
 
-    /// Reads `path` and applies the command's `--navigator`, `--from`, `--to` and `--frame-rate`.
-    /// A log that is missing, empty, or has no such navigator, or a range with no event, is an error
-    /// with a sentence (docs/cli.md, "Pictures").
-    static func open(_ path: String, _ inv: Invocation) throws -> LogWindow {
+    /// Opens `path` (standard input is first copied to a temporary file, removed when `body`
+    /// returns), applies the command's `--navigator`, `--from`, `--to` and `--frame-rate`, and
+    /// hands the window to `body`. A log that is missing, empty, or has no such navigator, or a
+    /// range with no event, is an error with a sentence (docs/cli.md, "Pictures").
+    static func open<T>(_ path: String, _ inv: Invocation, _ body: (LogWindow) throws -> T) throws -> T {
         let from = try inv.parsed.value(PictureOptions.from)
         let to = try inv.parsed.value(PictureOptions.to)
         let rate = try inv.parsed.value(PictureOptions.frameRate)?.hz
         if case .seq(let a)? = from, case .seq(let b)? = to, a > b {
             throw UsageError("--from \(a) is after --to \(b): nothing would be shown.")
         }
-        let all = try LogSource.events(path)
-        guard let first = all.first, let last = all.last else {
+        let navigator = try inv.parsed.value(PictureOptions.navigator)
+        let source = LogSource.isStandardInput(path) ? try LogSource.spoolStandardInput("pictures") : path
+        defer { if source != path { try? FileManager.default.removeItem(atPath: source) } }
+        var survey = Survey(from: from, to: to, navigator: navigator)
+        // A seq bound is read through the event after it (where the replay stops); a time bound
+        // to the end, since the log says where it falls only as it goes.
+        let readTo: Int64 = if case .seq(let seq)? = to { seq == .max ? .max : seq + 1 } else { .max }
+        try LogSource.forEachEvent(source, upTo: readTo) { _, event in survey.add(event) }
+        guard let first = survey.first else {
             throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to draw.")
         }
-        let navigator = try inv.parsed.value(PictureOptions.navigator)
-        if let navigator { try LogSource.requireNavigator(navigator, in: all, path) }
-        let clock = try FrameClock(rate: LogSource.frameRate(all, given: rate))
-        let (kept, stopBefore) = cut(all, to: to, clock: clock)
+        if let navigator, !survey.hasNavigator {
+            // Seen nowhere up to --to: it may still be further on, which says "not in the range".
+            let rest = try Rest.names(source, after: survey.lastRead)
+            guard rest.contains(navigator) else {
+                throw LogSource.unknownNavigator(navigator, names: survey.names.union(rest), path)
+            }
+        }
+        let clock = try FrameClock(rate: LogSource.frameRate(survey.sample, given: rate))
         var startFrame = Int64.min
-        if case .seq(let seq)? = from {
-            startFrame = kept.first { $0.seq >= seq }?.frame ?? .max
+        if case .seq? = from {
+            startFrame = survey.fromSeqFrame ?? .max
         } else if let t = from?.instant(after: first) {
             startFrame = clock.frame(atOrAfter: t)
         }
-        let shown = kept.filter { $0.frame >= startFrame && (navigator == nil || $0.navigator == navigator) }
-        if shown.isEmpty && (from != nil || to != nil) {
-            throw Refusal(
-                .invalidArgument,
-                "No event of \(navigator.map { "navigator \($0) in " } ?? "")\(path) falls between --from and --to "
-                    + "(its seqs run \(first.seq)–\(last.seq), from \(Self.describe(first.time)) to \(Self.describe(last.time)))."
-            )
-        }
-        return LogWindow(
-            path: path, events: kept, clock: clock, startFrame: startFrame, stopBefore: stopBefore, navigator: navigator
-        )
+        let window = LogWindow(
+            path: path, source: source, clock: clock, startFrame: startFrame,
+            stopBefore: survey.stopBefore(clock: clock), navigator: navigator, lastSeq: survey.lastKept?.seq ?? 0,
+            bounded: from != nil || to != nil)
+        return try body(window)
     }
 
-    /// `--to`: the events kept, and the frame the replay stops before (that of the first event left
-    /// out, or the one after a time bound and after the last event kept).
-    static func cut(_ all: [EventRecord], to: Bound?, clock: FrameClock) -> (kept: [EventRecord], stopBefore: Int64) {
-        guard let to, let first = all.first else { return (all, .max) }
-        var kept = all
-        var stopBefore = Int64.max
-        if case .seq(let seq) = to {
-            kept = all.filter { $0.seq <= seq }
-        } else if let t = to.instant(after: first) {
-            kept = all.filter { $0.time <= t }
-            // An event accepted by `t` takes effect at the next frame: that frame is shown too.
-            stopBefore = max(clock.frame(atOrBefore: t), kept.last?.frame ?? .min) + 1
+    /// What the first read learns: the log's first event and the sample its rate is read from, the
+    /// events `--to` keeps (a prefix: seqs and times only grow), the frame `--from` (a seq) starts
+    /// at, and whether `--navigator` is there.
+    struct Survey {
+        let from: Bound?
+        let to: Bound?
+        let navigator: String?
+        private(set) var first: EventRecord?
+        private(set) var sample: [EventRecord] = []
+        private(set) var lastKept: EventRecord?
+        /// The first event `--to` leaves out.
+        private(set) var firstLeftOut: EventRecord?
+        /// `--to` as an instant, once the first event tells an offset's origin; nil for a seq.
+        private var toTime: Int64?
+        /// `--from` as a seq: the frame of the first kept event at or after it.
+        private(set) var fromSeqFrame: Int64?
+        private(set) var lastRead: Int64 = 0
+        private(set) var hasNavigator = false
+        /// Every navigator's name, kept only while `navigator` has not been seen (for the refusal).
+        private(set) var names = Set<String>()
+
+        init(from: Bound?, to: Bound?, navigator: String?) {
+            self.from = from
+            self.to = to
+            self.navigator = navigator
         }
-        if let next = all.dropFirst(kept.count).first { stopBefore = min(stopBefore, next.frame) }
-        return (kept, stopBefore)
+
+        mutating func add(_ event: EventRecord) {
+            lastRead = event.seq
+            if first == nil {
+                first = event
+                toTime = to?.instant(after: event)
+            }
+            if sample.count < LogSource.rateSample { sample.append(event) }
+            if let navigator, !hasNavigator {
+                hasNavigator = event.navigator == navigator
+                if hasNavigator { names = [] } else { names.insert(event.navigator) }
+            }
+            guard firstLeftOut == nil else { return }
+            guard keeps(event) else {
+                firstLeftOut = event
+                return
+            }
+            lastKept = event
+            if case .seq(let seq)? = from, fromSeqFrame == nil, event.seq >= seq { fromSeqFrame = event.frame }
+        }
+
+        private func keeps(_ event: EventRecord) -> Bool {
+            if case .seq(let seq)? = to { return event.seq <= seq }
+            return toTime.map { event.time <= $0 } ?? true
+        }
+
+        /// The frame the replay stops before: that of the first event `--to` leaves out, and for a
+        /// time bound at most the frame after the one it falls in (an event accepted by then takes
+        /// effect at the next frame, which is shown too) and after the last event kept.
+        func stopBefore(clock: FrameClock) -> Int64 {
+            var stop = Int64.max
+            if let toTime { stop = max(clock.frame(atOrBefore: toTime), lastKept?.frame ?? .min) + 1 }
+            if let firstLeftOut { stop = min(stop, firstLeftOut.frame) }
+            return stop
+        }
     }
 
-    /// Every frame of the window, through the replay core, into `consumer`.
+    /// The navigators of the rest of a log, past the first read: for a refusal only.
+    enum Rest {
+        static func names(_ source: String, after seq: Int64) throws -> Set<String> {
+            var names = Set<String>()
+            try LogSource.forEachEvent(source) { _, event in
+                if event.seq > seq { names.insert(event.navigator) }
+            }
+            return names
+        }
+    }
+
+    /// Every frame of the window, through the replay core (`LogReplay`, the daemon's own frame
+    /// path), into `consumer`; refuses a bounded window in which no event is shown.
     func feed<Consumer: FrameConsumer>(_ consumer: inout Consumer) throws {
-        try FrameSource.run(events, clock: clock, stopBefore: stopBefore) { frame, events, ticks in
-            try consumer.add(frame: frame, events: events, ticks: ticks)
+        var replay = LogReplay(clock: clock, stopBefore: stopBefore)
+        var shown = 0
+        // The frame body is stored, so it holds the consumer by reference, not the inout.
+        var drawn = consumer
+        defer { consumer = drawn }
+        let body: LogReplay.FrameBody = { frame, events, ticks in
+            shown += events.count { $0.frame >= startFrame && (navigator == nil || $0.navigator == navigator) }
+            try drawn.add(frame: frame, events: events, ticks: ticks)
         }
+        try LogSource.forEachEvent(source, upTo: lastSeq) { _, event in try replay.add(event, body) }
+        try replay.finish(body)
+        guard shown == 0, bounded else { return }
+        throw try emptyRange()
+    }
+
+    /// No event of the window falls between `--from` and `--to`: said with the log's whole range.
+    private func emptyRange() throws -> Refusal {
+        var first: EventRecord?
+        var last: EventRecord?
+        try LogSource.forEachEvent(source) { _, event in
+            if first == nil { first = event }
+            last = event
+        }
+        let range =
+            first.flatMap { a in last.map { b in (a, b) } }.map { a, b in
+                " (its seqs run \(a.seq)–\(b.seq), from \(Self.describe(a.time)) to \(Self.describe(b.time)))"
+            } ?? ""
+        return Refusal(
+            .invalidArgument,
+            "No event of \(navigator.map { "navigator \($0) in " } ?? "")\(path) falls between --from and --to"
+                + range + ".")
     }
 
     /// The log's name as pictures show it: the file or directory's last component.

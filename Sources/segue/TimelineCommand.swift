@@ -10,11 +10,12 @@ enum TimelineCommand {
         let output = try inv.parsed.value(PictureOptions.output)
         var options = TimelineLayout.Options()
         if let scale = try inv.parsed.value(PictureOptions.scale) { options.pixelsPerSecond = scale.value }
-        let window = try LogWindow.open(inv.argument("log"), inv)
-        var builder = TimelineBuilder(
-            source: window.name, clock: window.clock, navigator: window.navigator, startFrame: window.startFrame)
-        try window.feed(&builder)
-        let timeline = builder.timeline
+        let timeline = try LogWindow.open(inv.argument("log"), inv) { window in
+            var builder = TimelineBuilder(
+                source: window.name, clock: window.clock, navigator: window.navigator, startFrame: window.startFrame)
+            try window.feed(&builder)
+            return builder.timeline
+        }
         let text =
             output?.format == .html
             ? TimelineHTML.render(timeline, options: options) : TimelineSVG.render(timeline, options: options)

@@ -34,12 +34,13 @@ enum ViewCommand {
     }
 
     static func replay(_ path: String, _ inv: Invocation, listen: ListenAddress, shutdown: Shutdown) throws {
-        let window = try LogWindow.open(path, inv)
-        var script = ReplayScript(
-            source: window.name, clock: window.clock, navigator: window.navigator, startFrame: window.startFrame)
-        try window.feed(&script)
-        script.finish()
-        let finished = script
+        let (finished, rate) = try LogWindow.open(path, inv) { window in
+            var script = ReplayScript(
+                source: window.name, clock: window.clock, navigator: window.navigator, startFrame: window.startFrame)
+            try window.feed(&script)
+            script.finish()
+            return (script, window.clock.rate)
+        }
         let server = try serve(listen) { request in
             ViewerSite.respond(request) {
                 let stream = EventStream()
@@ -49,7 +50,7 @@ enum ViewCommand {
         }
         shutdown.onSignal { server.stop() }
         Output.line(
-            "segue view: replaying \(path) (\(finished.frameCount) frames at \(window.clock.rate) Hz) on "
+            "segue view: replaying \(path) (\(finished.frameCount) frames at \(rate) Hz) on "
                 + "\(server.address.url)  (Ctrl-C to stop)")
         while true { sleep(3600) }
     }

@@ -3,9 +3,9 @@ import PostgresTestSupport
 import SegueCore
 import Testing
 
-/// `segue import`, `verify`, `migrate`, `replay` and `watch --replay` on a log larger than a part
-/// (`LogImport.eventsPerPart`): each holds one event or one part of the file at a time, so its memory
-/// does not grow with the log. Measured as
+/// `segue import`, `verify`, `migrate`, `replay`, `watch --replay` and `timeline` on a log larger
+/// than a part (`LogImport.eventsPerPart`): each holds one event or one part of the file at a time
+/// (a picture, what it draws), so its memory does not grow with the log. Measured as
 /// the peak RSS of the real `segue` on a log and on one four times as long:
 /// the longer log's file is ~6 MB more, and a command that held its events (as they did, at 2–7 KB
 /// an event) would take 25–80 MB more.
@@ -98,6 +98,11 @@ import Testing
             ("replay", ["replay", small, "--json"], ["replay", large, "--json"]),
             ("watch --replay", ["watch", "--replay", small, "--json"], ["watch", "--replay", large, "--json"]),
             ("replay --data-dir", ["replay", directory + "/a"], ["replay", directory + "/b"]),
+            // The last hundred events drawn: the three or four thousand folded before them are not held.
+            (
+                "timeline --from", ["timeline", small, "--from", "\(try Self.lineCount(small) - 100)"],
+                ["timeline", large, "--from", "\(try Self.lineCount(large) - 100)"]
+            ),
         ]
         for (name, smallRun, largeRun) in commands { try measure(name, smallRun, largeRun) }
         if let server = PostgresTestServer.shared {
@@ -137,6 +142,64 @@ import Testing
             copied.count == original.count && differing == nil,
             "the import's export differs at line \((differing?.offset).map { $0 + 1 } ?? min(copied.count, original.count) + 1): \(differing.map { "\($0.element.0) against \($0.element.1)" } ?? "lengths \(copied.count), \(original.count)")"
         )
+    }
+
+    static func lineCount(_ path: String) throws -> Int {
+        try Data(contentsOf: URL(fileURLWithPath: path)).count { $0 == UInt8(ascii: "\n") }
+    }
+
+    /// `replay` and `timeline` (whose reading `view --replay` shares) with `--to` on a stored log read
+    /// no event past it (the
+    /// one after, where the replay stops, aside), as they read a file: shown by an event past it that
+    /// cannot be read, which a read of the whole log reports.
+    @Test func aStoredLogIsReadOnlyUpToTo() throws {
+        let directory = DaemonProcess.temporaryDirectory()
+        let file = directory + "/log.jsonl"
+        try Self.export(pushes: 40, to: file)
+        let dataDir = directory + "/a"
+        let imported = try Cli.run(["import", "--data-dir", dataDir, file])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        var logs: [(name: String, place: String)] = []
+        if let server = PostgresTestServer.shared {
+            let database = "d_to_\(UUID().uuidString.prefix(8).lowercased())"
+            try server.admin().execute("CREATE DATABASE \(database)")
+            let url = StoreBackend.url(server, database: database)
+            let copy = try Cli.run(["migrate", "--from", dataDir, "--to", url])
+            try #require(copy.status == 0, "\(copy.stderr)")
+            try server.admin(database: database).execute(
+                "ALTER TABLE events DISABLE TRIGGER events_append_only; UPDATE events SET data = '[]' WHERE seq = 50")
+            logs.append(("PostgreSQL", url))
+        } else {
+            print(
+                "⚠︎ SKIPPED: the PostgreSQL rows, which need PostgreSQL: \(PostgresTestServer.unavailableReason ?? "")")
+        }
+        let damage = try Self.python(
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('DROP TRIGGER events_no_update'); "
+                + "c.execute(\"UPDATE events SET data = '[' WHERE seq = 50\"); c.commit()", dataDir + "/segue.db")
+        try #require(damage == 0)
+        logs.append(("SQLite", dataDir))
+        let fromFile = try Cli.run(["replay", file, "--to", "45", "--json"])
+        try #require(fromFile.status == 0 && !fromFile.stdout.isEmpty, "\(fromFile.stderr)")
+        for (name, place) in logs {
+            let whole = try Cli.run(["replay", place, "--json"])
+            #expect(whole.status != 0 && whole.stderr.contains("Event 50"), "\(name): \(whole.stderr)")
+            let replay = try Cli.run(["replay", place, "--to", "45", "--json"])
+            #expect(replay.status == 0 && replay.stdout == fromFile.stdout, "\(name): \(replay.stderr)")
+            let timeline = try Cli.run(["timeline", place, "--to", "45"])
+            #expect(timeline.status == 0 && timeline.stdout.contains("<svg"), "\(name): \(timeline.stderr)")
+            let wholeTimeline = try Cli.run(["timeline", place])
+            #expect(wholeTimeline.status != 0 && wholeTimeline.stderr.contains("Event 50"), "\(name)")
+        }
+    }
+
+    /// Runs `python3 -c script arguments…`; its exit status.
+    static func python(_ script: String, _ arguments: String...) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     /// A replay reads its log twice (the rate and range, then the frames): from standard input, which

@@ -43,6 +43,13 @@ package final class PostgresEventLog: EventSequence, CommandSequence {
         try reader.forEachEvent(after: seq, body)
     }
 
+    /// Every event with seq in `(seq, last]`, in seq order, a page at a time.
+    package func forEachEvent(
+        after seq: Int64, through last: Int64, _ body: (EventRecord) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        try reader.forEachEvent(after: seq, through: last, body)
+    }
+
     package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
         try reader.commandRecords(after: id, limit: limit)
     }

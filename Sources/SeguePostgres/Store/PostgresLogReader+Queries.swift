@@ -109,13 +109,18 @@ extension PostgresLogReader {
     /// Every event after `seq`, a page per statement (keyset on `seq`): memory stays bounded and
     /// no transaction stays open for the length of the walk. Seqs only grow and a commit's events
     /// appear together, so the walk sees a gapless prefix of the log.
-    func forEachEvent(after seq: Int64, _ body: (EventRecord) throws(StoreError) -> Void) throws(StoreError) {
+    /// With `last`, no row past it is read: seqs are gapless, so `(after, last]` holds at most
+    /// `last - after` events.
+    func forEachEvent(
+        after seq: Int64, through last: Int64 = .max, _ body: (EventRecord) throws(StoreError) -> Void
+    ) throws(StoreError) {
         var after = seq
-        while true {
-            let page = try events(after: after, navigator: nil, limit: Self.pageSize)
-            for event in page { try body(event) }
-            guard page.count == Self.pageSize, let last = page.last else { return }
-            after = last.seq
+        while after < last {
+            let limit = Int(min(Int64(Self.pageSize), last - after))
+            let page = try events(after: after, navigator: nil, limit: limit)
+            for event in page where event.seq <= last { try body(event) }
+            guard page.count == limit, let end = page.last else { return }
+            after = end.seq
         }
     }
 
