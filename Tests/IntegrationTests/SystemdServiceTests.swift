@@ -217,6 +217,8 @@ struct SystemdServiceTests {
         #expect(moved, "WATCHDOG=1 did not move the watchdog timestamp in 8 s (still \(first))")
     }
 
+    /// A reload applies the file; a file segued would refuse fails `systemctl reload` itself (the
+    /// unit's `--check-config`), and the daemon serves on as it was, unsignalled.
     func checkReload(_ machine: BootedSystemd) throws {
         let reload = try machine.run(["systemctl", "reload", "segued"])
         #expect(reload.status == 0, "systemctl reload failed: \(reload.output)")
@@ -224,6 +226,26 @@ struct SystemdServiceTests {
             try machine.journalContains("Reloaded /etc/segue/segued.json")
         }
         #expect(logged, "the reload was not logged")
+        let pid = try machine.property("MainPID")
+        let config = "/etc/segue/segued.json"
+        // Rewritten in place, so the file keeps its group (segue) and mode.
+        try machine.shell("cat \(config) > /root/segued.json.good && printf '{\"logLevel\": \"loud\"}' > \(config)")
+        let refused = try machine.run(["systemctl", "reload", "segued"])
+        try machine.shell("cat /root/segued.json.good > \(config)")
+        #expect(refused.status != 0, "systemctl reload of an invalid file succeeded: \(refused.output)")
+        #expect(
+            try machine.journalContains("at $.logLevel: must be one of"), "the check's reason is not in the journal")
+        #expect(
+            !(try machine.journalContains("was not reloaded, the running configuration stays")),
+            "segued was signalled with the invalid file")
+        let state = "\(try machine.property("ActiveState"))/\(try machine.property("SubState"))"
+        let pidAfter = try machine.property("MainPID")
+        #expect(state == "active/running" && pidAfter == pid, "after the refusal: \(state), pid \(pid) → \(pidAfter)")
+        let again = try machine.run(["systemctl", "reload", "segued"])
+        #expect(
+            again.status == 0,
+            "systemctl reload after the file was put back failed: \(again.output)\n\((try? machine.journal())?.suffix(2000) ?? "")"
+        )
     }
 
     func checkSecurity(_ machine: BootedSystemd) throws {

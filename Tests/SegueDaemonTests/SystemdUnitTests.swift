@@ -43,6 +43,7 @@ struct SystemdUnitTests {
         let lines = Set(unit.split(separator: "\n").map(String.init))
         for setting in [
             "Type=notify", "ExecStart=/usr/local/bin/segued --config /etc/segue/segued.json",
+            "ExecReload=/bin/sh -c 'exec /usr/local/bin/segued --config /etc/segue/segued.json --check-config >/dev/null'",
             "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=10", "Restart=on-failure", "TimeoutStopSec=5",
             "TimeoutAbortSec=5",
             "User=segue", "Group=segue", "StateDirectory=segue", "RuntimeDirectory=segue", "RuntimeDirectoryMode=0750",
