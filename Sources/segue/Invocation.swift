@@ -78,6 +78,32 @@ struct Invocation {
         }
     }
 
+    /// What is wrong with an endpoint segue binds (`relay --publish`, `replay --publish`), or nil: the
+    /// same shapes, but a tcp host may be `*` or an interface and the port `*` or 0 (one the system picks),
+    /// so only the form is checked; what is left (an address not on this machine, a port taken) is
+    /// the bind's to say.
+    static func bindEndpointProblem(_ text: String) -> String? {
+        guard let separator = text.firstRange(of: "://") else { return "no transport://" }
+        let address = text[separator.upperBound...]
+        guard text[..<separator.lowerBound] == "tcp" else { return endpointProblem(text) }
+        guard let colon = address.lastIndex(of: ":"), colon != address.startIndex else {
+            return "tcp needs host:port"
+        }
+        let port = address[address.index(after: colon)...]
+        guard port == "*" || Int(port).map({ (0...65535).contains($0) }) == true else {
+            return "the port must be a number up to 65535, or *"
+        }
+        return nil
+    }
+
+    /// `--publish`: a malformed endpoint to bind is a usage error, said before anything is read or bound.
+    static func publishEndpoint(_ parsed: ParsedArguments) throws(UsageError) -> String? {
+        guard let endpoint = parsed.value("publish") else { return nil }
+        guard let problem = bindEndpointProblem(endpoint) else { return endpoint }
+        throw UsageError.invalidValue(
+            endpoint, for: "--publish", "expected a ZeroMQ endpoint to bind like tcp://127.0.0.1:7401 (\(problem))")
+    }
+
     /// A host name that does not resolve: libzmq would retry it forever in silence, so it is a usage
     /// error at once (a typo in --endpoint, not a daemon that is down).
     static func hostProblem(_ host: String) -> String? {

@@ -81,7 +81,7 @@ enum RelayCommand {
                     endpoint, for: "--from", "expected a ZeroMQ endpoint like tcp://127.0.0.1:7401 (\(problem))")
             }
         }
-        guard let publish = inv.parsed.value("publish") else {
+        guard let publish = try Invocation.publishEndpoint(inv.parsed) else {
             throw UsageError.missingOption("publish", value: "endpoint")
         }
         var interval: Duration? = .seconds(60)

@@ -15,7 +15,8 @@ enum ReplayCommand {
             }
         }
         // Every option is checked before the log is read, so a typo fails at once even on a big log.
-        let pacing = inv.parsed.value("publish") == nil ? nil : (speed: try speed(inv), maxGap: try maxGap(inv))
+        let publishEndpoint = try Invocation.publishEndpoint(inv.parsed)
+        let pacing = publishEndpoint == nil ? nil : (speed: try speed(inv), maxGap: try maxGap(inv))
         let delay = try presentationDelay(inv)
         let path = inv.argument("log")
         let to = try inv.count("to") ?? .max
@@ -37,7 +38,7 @@ enum ReplayCommand {
         let clock = try FrameClock(rate: rate)
         let startFrame = survey.startFrame
         let waitForSubscriber = inv.parsed.flag("wait-subscriber")
-        let publisher = try inv.parsed.value("publish").map {
+        let publisher = try publishEndpoint.map {
             try Republisher(
                 endpoint: $0, speed: pacing?.speed ?? 1, maxGap: pacing?.maxGap, clock: clock,
                 waitForSubscriber: waitForSubscriber)

@@ -148,6 +148,19 @@ import Testing
             "--publish-key needs at least one --allow <key|file>: the public keys of the subscribers to admit."
         ),
         (["relay", "--from", "tcp://127.0.0.1:1", "--endpoint", "tcp://127.0.0.1:3"], "Unknown option '--endpoint'"),
+        // A --publish that is no endpoint is a usage error as a --from is, not the bind's failure (69).
+        (
+            ["relay", "--from", "tcp://127.0.0.1:1", "--publish", "foo"],
+            "The value 'foo' is invalid for '--publish': expected a ZeroMQ endpoint to bind like tcp://127.0.0.1:7401 (no transport://)."
+        ),
+        (
+            ["relay", "--from", "tcp://127.0.0.1:1", "--publish", "tcp://*:70000"],
+            "invalid for '--publish': expected a ZeroMQ endpoint to bind like tcp://127.0.0.1:7401 (the port must be a number up to 65535, or *)."
+        ),
+        (
+            ["replay", "/nonexistent.jsonl", "--publish", "tcp://127.0.0.1"],
+            "invalid for '--publish': expected a ZeroMQ endpoint to bind like tcp://127.0.0.1:7401 (tcp needs host:port)."
+        ),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let result = try Cli.run(arguments)
