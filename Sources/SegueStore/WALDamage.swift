@@ -19,6 +19,20 @@ package struct WALDamage: Equatable, Sendable {
 
     /// Looks for commits beyond the `validFrames` SQLite kept in the WAL at `walPath`; nil when none.
     static func find(walPath: String, validFrames: Int) -> WALDamage? {
+        guard let look = look(walPath: walPath, validFrames: validFrames), look.commits > 1 else { return nil }
+        return WALDamage(validFrames: validFrames, lostCommits: look.commits - 1, copy: nil)
+    }
+
+    /// How many frames past the valid ones end a commit of this WAL's generation, and how many frames
+    /// the look read; nil for a file that is not a WAL.
+    ///
+    /// SQLite writes a generation's frames one after the other from the start of the file, so the
+    /// frames after a damaged one that still belong to it follow it. A run of 64 frames that do not
+    /// (never written: the preallocated WAL is zeros; or left by an earlier generation, which a WAL
+    /// reset writes over from the start) ends the look: a WAL that has been reset many times holds
+    /// older frames to its end, and reading them all made every start read the whole file (22 MB
+    /// after a log of 10 million events, ~13 ms of a 32 ms start).
+    static func look(walPath: String, validFrames: Int) -> (commits: Int, framesRead: Int)? {
         let fd = Glibc.open(walPath, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -30,31 +44,27 @@ package struct WALDamage: Equatable, Sendable {
         let salts = (bigEndian(header, 16), bigEndian(header, 20))
         let frameSize = 24 + pageSize
         var commits = 0
-        var zeros = 0
+        var framesRead = 0
+        var foreign = 0
         var offset = 32 + validFrames * frameSize
-        // A chunk of whole frames at a time. Frame headers: page number, the database size after a
-        // commit (0 inside a transaction), the two salts, the two checksums. The preallocated WAL is
-        // zeros past what was ever written: a run of never-written frames ends the look.
-        let framesPerRead = max(1, (1 << 20) / frameSize)
+        // 64 frames at a time, the length of a run that ends the look. Frame headers: page number,
+        // the database size after a commit (0 inside a transaction), the two salts, the two checksums.
+        let framesPerRead = 64
         scan: while let chunk = read(fd, upTo: framesPerRead * frameSize, at: off_t(offset)) {
             for start in stride(from: 0, to: chunk.count - 23, by: frameSize) {
-                if chunk[start..<start + 24].allSatisfy({ $0 == 0 }) {
-                    zeros += 1
-                    if zeros >= 64 { break scan }
+                framesRead += 1
+                guard (bigEndian(chunk, start + 8), bigEndian(chunk, start + 12)) == salts else {
+                    foreign += 1
+                    if foreign >= 64 { break scan }
                     continue
                 }
-                zeros = 0
-                if bigEndian(chunk, start + 4) != 0,
-                    (bigEndian(chunk, start + 8), bigEndian(chunk, start + 12)) == salts
-                {
-                    commits += 1
-                }
+                foreign = 0
+                if bigEndian(chunk, start + 4) != 0 { commits += 1 }
             }
             offset += chunk.count
             if chunk.count < framesPerRead * frameSize { break }
         }
-        guard commits > 1 else { return nil }
-        return WALDamage(validFrames: validFrames, lostCommits: commits - 1, copy: nil)
+        return (commits, framesRead)
     }
 
     /// Keeps a copy of the WAL beside it (`…-wal.damaged-<unix time>`), before the writer reuses it.

@@ -69,4 +69,59 @@ import Testing
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains("damaged") })
     }
+
+    /// A frame past the valid ones, as the WAL file holds it: of this generation (the header's salts)
+    /// or an earlier one, ending a commit or not; or never written.
+    enum Frame {
+        case current(commit: Bool)
+        case earlier(commit: Bool)
+        case damaged, zeros
+    }
+
+    /// A WAL file of `frames` after `valid` frames of this generation, 4 KiB pages.
+    private static func wal(valid: Int, then frames: [Frame], at path: String) throws {
+        func word(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        let salts = word(0x1234_5678) + word(0x9abc_def0)
+        var bytes = word(0x377f_0682) + word(3_007_000) + word(4096) + word(7) + salts + word(1) + word(2)
+        func frame(commit: Bool, salts: [UInt8]) {
+            bytes += word(1) + word(commit ? 9 : 0) + salts + word(3) + word(4) + [UInt8](repeating: 0x5a, count: 4096)
+        }
+        for n in 0..<valid { frame(commit: n == valid - 1, salts: salts) }
+        for f in frames {
+            switch f {
+            case .current(let commit): frame(commit: commit, salts: salts)
+            case .earlier(let commit): frame(commit: commit, salts: word(0x0bad_0bad) + word(1))
+            case .damaged: frame(commit: true, salts: word(0xdead_beef) + word(2))
+            case .zeros: bytes += [UInt8](repeating: 0, count: 24 + 4096)
+            }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// (what follows the valid frames, commits found, at most this many frames read): the look ends
+    /// 64 frames into a run that is not this generation's, so a WAL reset over an older one, or
+    /// preallocated, costs 64 frames at a start and not the file's length.
+    @Test(
+        arguments: [
+            ([Frame](repeating: .earlier(commit: true), count: 2_000), 0, 64),
+            ([Frame](repeating: .zeros, count: 2_000), 0, 64),
+            (
+                [.damaged] + [Frame](repeating: .current(commit: true), count: 5)
+                    + Array(repeating: .earlier(commit: true), count: 2_000), 5, 70
+            ),
+            (
+                [.current(commit: false), .current(commit: true)] + Array(repeating: .zeros, count: 63) + [
+                    .current(commit: true)
+                ] + Array(repeating: .zeros, count: 500), 2, 130
+            ),
+        ] as [([Frame], Int, Int)])
+    func theLookEndsWithinARunOfFramesOfNoGeneration(after frames: [Frame], commits: Int, atMost: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db-wal")
+        try Self.wal(valid: 3, then: frames, at: path)
+        let look = try #require(WALDamage.look(walPath: path, validFrames: 3))
+        #expect(look.commits == commits)
+        #expect(look.framesRead <= atMost, "read \(look.framesRead) frames")
+        #expect((WALDamage.find(walPath: path, validFrames: 3)?.lostCommits ?? 0) == max(0, commits - 1))
+    }
 }
