@@ -66,17 +66,20 @@ enum LogSource {
     ) throws {
         if isDataDir(path) || isStoreURL(path) {
             let log = try openLog(path)
-            // The store's reader takes a body that throws only its own errors: the body's are carried out.
+            // The store's reader takes a body that throws only its own errors: the body's are carried
+            // out, and the walk is ended at once with one of the store's kind, which the body's replaces.
             var failure: (any Error)?
             do {
                 try log.forEachEvent(after: 0, through: last) { record throws(StoreError) in
-                    guard failure == nil else { return }
-                    do { try body(nil, record) } catch { failure = error }
+                    do { try body(nil, record) } catch {
+                        failure = error
+                        throw StoreError(kind: .closed, message: "stopped by an error in what read the log")
+                    }
                 }
             } catch {
+                if let failure { throw failure }
                 throw IOFailure("Reading \(path) failed: \(error.message)")
             }
-            if let failure { throw failure }
             return
         }
         let stdin = isStandardInput(path)

@@ -192,6 +192,31 @@ import Testing
         }
     }
 
+    /// An event of a stored log that does not fold ends the read there, and is what the error names:
+    /// an unreadable event further on is never reached (it was, and its read error replaced the fold's).
+    /// `watch --replay` folds as it reads, past the 200 events it first holds for the frame rate
+    /// (`replay` and `timeline` read the whole range first).
+    @Test func aStoredLogIsReadNoFurtherThanAnEventThatDoesNotFold() throws {
+        let directory = DaemonProcess.temporaryDirectory()
+        let file = directory + "/log.jsonl"
+        try Self.export(pushes: 100, to: file)
+        let dataDir = directory + "/a"
+        let imported = try Cli.run(["import", "--data-dir", dataDir, file])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let damage = try Self.python(
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('DROP TRIGGER events_no_update'); "
+                + "c.execute('UPDATE events SET revision = 999 WHERE seq = 300'); "
+                + "c.execute(\"UPDATE events SET data = '[' WHERE seq = 350\"); c.commit()", dataDir + "/segue.db")
+        try #require(damage == 0)
+        for command in [["watch", "--replay", dataDir, "--json"]] {
+            let run = try Cli.run(command)
+            #expect(run.status != 0, "\(command)")
+            #expect(
+                run.stderr.contains("Event 300 has revision 999") && !run.stderr.contains("Event 350"),
+                "\(command): \(run.stderr)")
+        }
+    }
+
     /// Runs `python3 -c script arguments…`; its exit status.
     static func python(_ script: String, _ arguments: String...) throws -> Int32 {
         let process = Process()
