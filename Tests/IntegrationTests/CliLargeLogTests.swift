@@ -148,17 +148,30 @@ import Testing
         try Data(contentsOf: URL(fileURLWithPath: path)).count { $0 == UInt8(ascii: "\n") }
     }
 
-    /// `replay` and `timeline` (whose reading `view --replay` shares) with `--to` on a stored log read
-    /// no event past it (the
-    /// one after, where the replay stops, aside), as they read a file: shown by an event past it that
-    /// cannot be read, which a read of the whole log reports.
-    @Test func aStoredLogIsReadOnlyUpToTo() throws {
+    /// An export of `pushes` push/pop pairs (`export`) and a data dir it was imported into.
+    static func importedLog(pushes: Int) throws -> (file: String, dataDir: String) {
         let directory = DaemonProcess.temporaryDirectory()
         let file = directory + "/log.jsonl"
-        try Self.export(pushes: 40, to: file)
+        try export(pushes: pushes, to: file)
         let dataDir = directory + "/a"
         let imported = try Cli.run(["import", "--data-dir", dataDir, file])
         try #require(imported.status == 0, "\(imported.stderr)")
+        return (file, dataDir)
+    }
+
+    /// Runs `statements` on a data dir's `segue.db` with its UPDATE trigger dropped (python3's sqlite3).
+    static func damage(_ dataDir: String, _ statements: [String]) throws {
+        let script =
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('DROP TRIGGER events_no_update'); "
+            + "[c.execute(s) for s in sys.argv[2:]]; c.commit()"
+        try #require(try python(script, [dataDir + "/segue.db"] + statements) == 0)
+    }
+
+    /// `replay` and `timeline` (whose reading `view --replay` shares) with `--to` on a stored log read
+    /// no event past it (the one after, where the replay stops, aside), as they read a file: shown by
+    /// an event past it that cannot be read, which a read of the whole log reports.
+    @Test func aStoredLogIsReadOnlyUpToTo() throws {
+        let (file, dataDir) = try Self.importedLog(pushes: 40)
         var logs: [(name: String, place: String)] = []
         if let server = PostgresTestServer.shared {
             let database = "d_to_\(UUID().uuidString.prefix(8).lowercased())"
@@ -173,10 +186,7 @@ import Testing
             print(
                 "⚠︎ SKIPPED: the PostgreSQL rows, which need PostgreSQL: \(PostgresTestServer.unavailableReason ?? "")")
         }
-        let damage = try Self.python(
-            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('DROP TRIGGER events_no_update'); "
-                + "c.execute(\"UPDATE events SET data = '[' WHERE seq = 50\"); c.commit()", dataDir + "/segue.db")
-        try #require(damage == 0)
+        try Self.damage(dataDir, ["UPDATE events SET data = '[' WHERE seq = 50"])
         logs.append(("SQLite", dataDir))
         let fromFile = try Cli.run(["replay", file, "--to", "45", "--json"])
         try #require(fromFile.status == 0 && !fromFile.stdout.isEmpty, "\(fromFile.stderr)")
@@ -197,17 +207,10 @@ import Testing
     /// `watch --replay` folds as it reads, past the 200 events it first holds for the frame rate
     /// (`replay` and `timeline` read the whole range first).
     @Test func aStoredLogIsReadNoFurtherThanAnEventThatDoesNotFold() throws {
-        let directory = DaemonProcess.temporaryDirectory()
-        let file = directory + "/log.jsonl"
-        try Self.export(pushes: 100, to: file)
-        let dataDir = directory + "/a"
-        let imported = try Cli.run(["import", "--data-dir", dataDir, file])
-        try #require(imported.status == 0, "\(imported.stderr)")
-        let damage = try Self.python(
-            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('DROP TRIGGER events_no_update'); "
-                + "c.execute('UPDATE events SET revision = 999 WHERE seq = 300'); "
-                + "c.execute(\"UPDATE events SET data = '[' WHERE seq = 350\"); c.commit()", dataDir + "/segue.db")
-        try #require(damage == 0)
+        let (_, dataDir) = try Self.importedLog(pushes: 100)
+        try Self.damage(
+            dataDir,
+            ["UPDATE events SET revision = 999 WHERE seq = 300", "UPDATE events SET data = '[' WHERE seq = 350"])
         for command in [["watch", "--replay", dataDir, "--json"]] {
             let run = try Cli.run(command)
             #expect(run.status != 0, "\(command)")
@@ -218,7 +221,7 @@ import Testing
     }
 
     /// Runs `python3 -c script arguments…`; its exit status.
-    static func python(_ script: String, _ arguments: String...) throws -> Int32 {
+    static func python(_ script: String, _ arguments: [String]) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script] + arguments
