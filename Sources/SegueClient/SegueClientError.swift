@@ -240,8 +240,10 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
     static func sentence(_ failure: HandshakeFailure, endpoint: String) -> String {
         switch failure {
         case .keyRefused(let status):
+            // A relay's publish endpoint refuses the same way (a subscriber cannot tell the two apart),
+            // and its list is --allow, not a config file.
             return "segued at \(endpoint) refused this client's CURVE key (ZAP status \(status)); only keys listed "
-                + "in its security.curve.clients may connect."
+                + "in its security.curve.clients (a relay's: its --allow) may connect."
         case .serverKeyRejected:
             return "segued at \(endpoint) hung up on the CURVE handshake: the server key given is not its public "
                 + "key, or it does not use CURVE."

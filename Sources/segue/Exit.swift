@@ -186,7 +186,8 @@ enum Output {
             return "hint: --server-key must be the public half of the daemon's serverSecretKeyFile; for a daemon "
                 + "without security.curve, drop --server-key and --client-key."
         case .keyRefused:
-            return "hint: the public key of --client-key (its NAME.pub) must be listed in the daemon's config."
+            return "hint: the public key of --client-key (its NAME.pub) must be listed in the daemon's config "
+                + "(behind a relay's CURVE publish endpoint: in the relay's --allow)."
         case .notZeroMQ:
             return "hint: segued takes commands at --endpoint (SEGUE_ENDPOINT, default \(SegueClient.defaultEndpoint)) "
                 + "and publishes at --publish-endpoint (SEGUE_PUBLISH_ENDPOINT, default "

@@ -138,8 +138,9 @@ import Testing
         (
             ["ping"], "server", "stranger", 69,
             "error: handshake: segued at COMMAND refused this client's CURVE key (ZAP status 400); only keys listed "
-                + "in its security.curve.clients may connect.\n"
-                + "hint: the public key of --client-key (its NAME.pub) must be listed in the daemon's config.\n"
+                + "in its security.curve.clients (a relay's: its --allow) may connect.\n"
+                + "hint: the public key of --client-key (its NAME.pub) must be listed in the daemon's config "
+                + "(behind a relay's CURVE publish endpoint: in the relay's --allow).\n"
         ),
         (
             ["ping"], nil, nil, 69,

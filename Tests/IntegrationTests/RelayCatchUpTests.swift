@@ -144,11 +144,13 @@ import Testing
         #expect(events == ["navigator.created", "transition.started", "transition.completed"])
         #expect(ticks > 0, "ticks through two CURVE hops")
 
-        #expect(throws: SegueClientError.self, "a key relay2 was not given") {
+        // Refused by the relay, the subscriber is pointed at the relay's list too, not only the daemon's.
+        let refused = #expect(throws: SegueClientError.self, "a key relay2 was not given") {
             try SegueSubscriber(
                 endpoint: relay2.publishEndpoint, topics: ["tick/"],
                 curve: credentials(server: "relay2", client: "stranger"))
         }
+        #expect(refused?.message.contains("(a relay's: its --allow)") == true, "\(String(describing: refused))")
         #expect(relay2.process.wait(for: "segue relay: Refused a subscriber: CURVE key", onStderr: true))
         #expect(throws: SegueClientError.self, "no keys at all") {
             try SegueSubscriber(endpoint: relay2.publishEndpoint, topics: ["tick/"])
