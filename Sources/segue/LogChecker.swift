@@ -6,10 +6,9 @@ import SegueCore
 /// `verify` runs it over a log; `import` runs it over the data dir's log followed by the file, and
 /// writes nothing unless it comes out clean, so an import can never leave a log segued refuses.
 ///
-/// Streams: only the first `rateSample` events are held (the frame rate is inferred from them), so
-/// checking a long data dir before an import costs the navigators' state, not the log's size.
+/// Streams: only the first `LogSource.rateSample` events are held (the frame rate is inferred from
+/// them), so checking a long data dir before an import costs the navigators' state, not the log's size.
 struct LogChecker {
-    static let rateSample = 200
 
     /// What a problem about something this build does not know asks, of a file and of a log.
     static let newerFile = "was it exported by a newer segue?"
@@ -30,7 +29,7 @@ struct LogChecker {
         count += 1
         guard fleet == nil else { return apply(event, line: line) }
         pending.append((line, event))
-        if pending.count >= Self.rateSample { startFolding() }
+        if pending.count >= LogSource.rateSample { startFolding() }
     }
 
     /// Folds what is still held; call once after the last event.

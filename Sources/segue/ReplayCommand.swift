@@ -114,7 +114,7 @@ enum ReplayCommand {
                 if stopBefore == .max { stopBefore = event.frame }
                 return
             }
-            if sample.count < LogChecker.rateSample { sample.append(event) }
+            if sample.count < LogSource.rateSample { sample.append(event) }
             count += 1
             lastSeq = event.seq
             if event.seq >= from, startFrame == .max { startFrame = event.frame }

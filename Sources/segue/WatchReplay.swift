@@ -11,7 +11,7 @@ import SegueProtocol
 enum WatchReplay {
     static let keys = "space pauses · . steps · +/- speed · j/k scroll · / filters · q quits"
 
-    /// Reads the log once, an event at a time: the first `LogChecker.rateSample` events are held
+    /// Reads the log once, an event at a time: the first `LogSource.rateSample` events are held
     /// until they tell the frame rate, then each goes to the view as it is read.
     static func run(_ inv: Invocation, log path: String) throws {
         // Checked before the log is read, so a typo fails at once even on a big log.
@@ -34,7 +34,7 @@ enum WatchReplay {
                 count += 1
                 if let view { return try view.add(event) }
                 sample.append(event)
-                if sample.count == LogChecker.rateSample { view = try start() }
+                if sample.count == LogSource.rateSample { view = try start() }
             }
             replay = try view ?? start()
             try replay.finish()
