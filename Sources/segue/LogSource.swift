@@ -180,6 +180,29 @@ enum LogSource {
         return score
     }
 
+    /// Whether `--navigator` turns up among the events read, and the names read until it does (for
+    /// the refusal): what `replay` and the pictures learn on their first read.
+    struct NavigatorPresence {
+        let navigator: String?
+        private(set) var found = false
+        /// Every navigator's name, kept only while `navigator` has not been seen.
+        private(set) var names = Set<String>()
+
+        init(_ navigator: String?) { self.navigator = navigator }
+
+        mutating func note(_ name: String) {
+            guard navigator != nil, !found else { return }
+            found = name == navigator
+            if found { names = [] } else { names.insert(name) }
+        }
+
+        /// The refusal of a `navigator` not found, also given the names read elsewhere (`more`).
+        func refusal(_ path: String, more: Set<String> = []) -> Refusal? {
+            guard let navigator, !found else { return nil }
+            return unknownNavigator(navigator, names: names.union(more), path)
+        }
+    }
+
     /// `--navigator` names none of the log's navigators (`names`).
     static func unknownNavigator(_ navigator: String, names: Set<String>, _ path: String) -> Refusal {
         let names = names.sorted()

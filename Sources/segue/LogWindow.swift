@@ -90,12 +90,10 @@ struct LogWindow {
         guard let first = survey.first else {
             throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to draw.")
         }
-        if let navigator, !survey.hasNavigator {
+        if let navigator, !survey.presence.found {
             // Seen nowhere up to --to: it may still be further on, which says "not in the range".
-            let rest = try Rest.names(source, after: survey.lastRead)
-            guard rest.contains(navigator) else {
-                throw LogSource.unknownNavigator(navigator, names: survey.names.union(rest), path)
-            }
+            let rest = try Self.navigators(source, after: survey.lastRead)
+            if !rest.contains(navigator), let refusal = survey.presence.refusal(path, more: rest) { throw refusal }
         }
         let clock = try FrameClock(rate: LogSource.frameRate(survey.sample, given: rate))
         var startFrame = Int64.min
@@ -117,7 +115,6 @@ struct LogWindow {
     struct Survey {
         let from: Bound?
         let to: Bound?
-        let navigator: String?
         private(set) var first: EventRecord?
         private(set) var sample: [EventRecord] = []
         private(set) var lastKept: EventRecord?
@@ -128,14 +125,12 @@ struct LogWindow {
         /// `--from` as a seq: the frame of the first kept event at or after it.
         private(set) var fromSeqFrame: Int64?
         private(set) var lastRead: Int64 = 0
-        private(set) var hasNavigator = false
-        /// Every navigator's name, kept only while `navigator` has not been seen (for the refusal).
-        private(set) var names = Set<String>()
+        private(set) var presence: LogSource.NavigatorPresence
 
         init(from: Bound?, to: Bound?, navigator: String?) {
             self.from = from
             self.to = to
-            self.navigator = navigator
+            presence = LogSource.NavigatorPresence(navigator)
         }
 
         mutating func add(_ event: EventRecord) {
@@ -145,10 +140,7 @@ struct LogWindow {
                 toTime = to?.instant(after: event)
             }
             if sample.count < LogSource.rateSample { sample.append(event) }
-            if let navigator, !hasNavigator {
-                hasNavigator = event.navigator == navigator
-                if hasNavigator { names = [] } else { names.insert(event.navigator) }
-            }
+            presence.note(event.navigator)
             guard firstLeftOut == nil else { return }
             guard keeps(event) else {
                 firstLeftOut = event
@@ -175,14 +167,12 @@ struct LogWindow {
     }
 
     /// The navigators of the rest of a log, past the first read: for a refusal only.
-    enum Rest {
-        static func names(_ source: String, after seq: Int64) throws -> Set<String> {
-            var names = Set<String>()
-            try LogSource.forEachEvent(source) { _, event in
-                if event.seq > seq { names.insert(event.navigator) }
-            }
-            return names
+    private static func navigators(_ source: String, after seq: Int64) throws -> Set<String> {
+        var names = Set<String>()
+        try LogSource.forEachEvent(source) { _, event in
+            if event.seq > seq { names.insert(event.navigator) }
         }
+        return names
     }
 
     /// Every frame of the window, through the replay core (`LogReplay`, the daemon's own frame

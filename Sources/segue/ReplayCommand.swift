@@ -99,14 +99,13 @@ enum ReplayCommand {
         private(set) var startFrame = Int64.max
         /// The events the replay shows (from `from`, of `navigator`).
         private(set) var replayed = 0
-        /// Every navigator's name, kept only while `navigator` has not been seen (for the refusal).
-        private var names = Set<String>()
-        private var hasNavigator = false
+        private var presence: LogSource.NavigatorPresence
 
         init(from: Int64, to: Int64, navigator: String?) {
             self.from = from
             self.to = to
             self.navigator = navigator
+            presence = LogSource.NavigatorPresence(navigator)
         }
 
         mutating func add(_ event: EventRecord) {
@@ -118,10 +117,7 @@ enum ReplayCommand {
             count += 1
             lastSeq = event.seq
             if event.seq >= from, startFrame == .max { startFrame = event.frame }
-            if let navigator, !hasNavigator {
-                hasNavigator = event.navigator == navigator
-                if hasNavigator { names = [] } else { names.insert(event.navigator) }
-            }
+            presence.note(event.navigator)
             if event.seq >= from, navigator == nil || event.navigator == navigator { replayed += 1 }
         }
 
@@ -131,7 +127,7 @@ enum ReplayCommand {
             guard count > 0 else {
                 throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to replay.")
             }
-            if let navigator, !hasNavigator { throw LogSource.unknownNavigator(navigator, names: names, path) }
+            if let refusal = presence.refusal(path) { throw refusal }
             guard from <= lastSeq else {
                 throw Refusal(
                     .invalidArgument,
