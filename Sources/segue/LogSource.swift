@@ -203,6 +203,16 @@ enum LogSource {
         }
     }
 
+    /// The navigators of a log's events after `seq`, each with the seq of its first event there: what
+    /// a refusal of `--navigator` says when the first read stopped at `--to`.
+    static func firstSeqs(_ source: String, after seq: Int64) throws -> [String: Int64] {
+        var first: [String: Int64] = [:]
+        try forEachEvent(source) { _, event in
+            if event.seq > seq, first[event.navigator] == nil { first[event.navigator] = event.seq }
+        }
+        return first
+    }
+
     /// `--navigator` names none of the log's navigators (`names`).
     static func unknownNavigator(_ navigator: String, names: Set<String>, _ path: String) -> Refusal {
         let names = names.sorted()

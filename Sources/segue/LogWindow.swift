@@ -92,8 +92,10 @@ struct LogWindow {
         }
         if let navigator, !survey.presence.found {
             // Seen nowhere up to --to: it may still be further on, which says "not in the range".
-            let rest = try Self.navigators(source, after: survey.lastRead)
-            if !rest.contains(navigator), let refusal = survey.presence.refusal(path, more: rest) { throw refusal }
+            let rest = try LogSource.firstSeqs(source, after: survey.lastRead)
+            if rest[navigator] == nil, let refusal = survey.presence.refusal(path, more: Set(rest.keys)) {
+                throw refusal
+            }
         }
         let clock = try FrameClock(rate: LogSource.frameRate(survey.sample, given: rate))
         var startFrame = Int64.min
@@ -164,15 +166,6 @@ struct LogWindow {
             if let firstLeftOut { stop = min(stop, firstLeftOut.frame) }
             return stop
         }
-    }
-
-    /// The navigators of the rest of a log, past the first read: for a refusal only.
-    private static func navigators(_ source: String, after seq: Int64) throws -> Set<String> {
-        var names = Set<String>()
-        try LogSource.forEachEvent(source) { _, event in
-            if event.seq > seq { names.insert(event.navigator) }
-        }
-        return names
     }
 
     /// Every frame of the window, through the replay core (`LogReplay`, the daemon's own frame

@@ -34,7 +34,7 @@ enum ReplayCommand {
             try ParsedArguments.read($0, as: FrameRate.self, for: "--frame-rate").hz
         }
         let rate = try LogSource.frameRate(survey.sample, given: given)
-        let replayed = try survey.check(path: path)
+        let replayed = try survey.check(path: path) { try LogSource.firstSeqs(source, after: survey.lastSeq) }
         let clock = try FrameClock(rate: rate)
         let startFrame = survey.startFrame
         let waitForSubscriber = inv.parsed.flag("wait-subscriber")
@@ -122,12 +122,22 @@ enum ReplayCommand {
         }
 
         /// The count of events replayed, or a refusal when there are none: a replay of nothing that
-        /// exits 0 looks as if it worked.
-        func check(path: String) throws -> Int {
+        /// exits 0 looks as if it worked. `later` reads the navigators past `--to`, each with its
+        /// first seq, when `--navigator` was not seen up to it.
+        func check(path: String, later: () throws -> [String: Int64]) throws -> Int {
             guard count > 0 else {
                 throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to replay.")
             }
-            if let refusal = presence.refusal(path) { throw refusal }
+            if let navigator, !presence.found {
+                let rest = to == .max ? [:] : try later()
+                if let seq = rest[navigator] {
+                    throw Refusal(
+                        .invalidArgument,
+                        "No event of navigator \(navigator) in \(path) falls up to --to \(to): its first is seq \(seq)."
+                    )
+                }
+                if let refusal = presence.refusal(path, more: Set(rest.keys)) { throw refusal }
+            }
             guard from <= lastSeq else {
                 throw Refusal(
                     .invalidArgument,

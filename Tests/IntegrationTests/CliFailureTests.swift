@@ -301,6 +301,19 @@ import Testing
         #expect(taken.status == 69, "\(taken.stderr)")
         #expect(try JSON.parse(taken.stdout)["error"]?["code"] == "transport", "\(taken.stdout)")
         #expect(taken.stderr.hasPrefix("error: Cannot publish on \(d.publishEndpoint): "), "\(taken.stderr)")
+        // A navigator created after --to is in the log, but not in what is replayed.
+        try Cli.run(["create", "late", "Home"], daemon: d)
+        let longer = d.dataDir + "/longer.jsonl"
+        #expect(try Cli.run(["export", "--data-dir", d.logLocation, "-o", longer]).status == 0)
+        let early = try Cli.run(["replay", longer, "--to", "41", "--navigator", "late"])
+        #expect(early.status == 1)
+        #expect(
+            early.stderr == "error: No event of navigator late in \(longer) falls up to --to 41: its first is seq 42.\n"
+        )
+        let none = try Cli.run(["replay", longer, "--to", "41", "--navigator", "nope"])
+        #expect(none.stderr == "error: \(longer) has no navigator nope; it has late, main.\n")
+        let whole = try Cli.run(["replay", longer, "--navigator", "late"])
+        #expect(whole.stderr.hasPrefix("Replayed 1 event at 60 Hz: "), "\(whole.stderr)")
     }
 
     @Test(.sqliteOnly) func reimportingAnExportSaysTheDataDirHoldsItAlready() throws {
