@@ -48,6 +48,38 @@ import Testing
         }
     }
 
+    /// A role granted what the docs asked before 0.3.0 (no `DELETE` on `snapshots`) is told at start
+    /// that its checkpoints keep every snapshot, and works; granted `DELETE`, it is told nothing.
+    @Test(.choosesItsBackends) func aRoleThatMayNotThinSnapshotsIsToldAtStart() throws {
+        let server = try StoreBackend.server()
+        let ownerURL = try StoreBackend.newDatabase()
+        let database = String(ownerURL.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+        // The tables, made by their owner.
+        try DaemonProcess(store: .sqlite, arguments: ["--store-url", ownerURL]).stop()
+        let role = "r_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        let admin = try server.admin(database: database)
+        try admin.execute(
+            """
+            CREATE ROLE \(role) LOGIN;
+            GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO \(role);
+            GRANT UPDATE ON snapshots TO \(role);
+            """)
+        let roleURL = ownerURL.replacingOccurrences(of: "user=segue", with: "user=\(role)")
+        #expect(roleURL != ownerURL)
+        let warning =
+            "The role may not DELETE from snapshots: checkpoints keep every older snapshot, which then take about "
+            + "as much room as the events. GRANT DELETE ON snapshots TO the role (docs/operations.md, \"Disk use\")."
+        let limited = try DaemonProcess(store: .sqlite, arguments: ["--store-url", roleURL])
+        #expect(limited.log.contains("<4>segued: " + warning), "\(limited.log)")
+        try TestClient(endpoint: limited.commandEndpoint).ok(["cmd": "create", "navigator": "a", "root": "Home"])
+        limited.stop()
+        try admin.execute("GRANT DELETE ON snapshots TO \(role)")
+        let granted = try DaemonProcess(store: .sqlite, arguments: ["--store-url", roleURL])
+        defer { granted.stop() }
+        #expect(granted.log.contains("Opened the log in PostgreSQL"), "\(granted.log)")
+        #expect(!granted.log.contains("may not DELETE"), "\(granted.log)")
+    }
+
     /// Snapshot rows of navigators (not the `#` marker and lease rows), read by the database's own
     /// client: `sqlite3` on the data dir's file, or a session on the daemon's PostgreSQL database.
     static func snapshotRows(_ daemon: DaemonProcess, store: StoreBackend) throws -> Int {
