@@ -73,6 +73,13 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequen
     /// `thinning`, the snapshots of those navigators that it judges are deleted in the same
     /// transaction.
     func saveSnapshots(_ snapshots: [Snapshot], thinning: SnapshotThinning?) throws(StoreError)
+    /// Judges the next `rows` snapshot rows of a pass over those no checkpoint judged
+    /// (`SnapshotBacklog`), deleting what it drops, in one transaction; marks it done when no row is
+    /// left. On failure the pass stays where it was.
+    func thin(_ backlog: inout SnapshotBacklog, rows: Int) throws(StoreError)
+    /// Whether this store's role may delete snapshots (PostgreSQL's grants); without it nothing is
+    /// thinned.
+    func mayThinSnapshots() throws(StoreError) -> Bool
     /// Raises the lease rows of `shards` (nil: the whole log's, `FrameLeaseRows`) to `frame`, in one
     /// transaction, created as needed. A row already past `frame` stays: it is never lowered, so a
     /// daemon that lost a shard cannot take back the lease its successor relies on. With several
@@ -120,6 +127,8 @@ extension EventStoring {
     }
 
     package func checkpointIfDue() {}
+
+    package func mayThinSnapshots() throws(StoreError) -> Bool { true }
 
     package func startDeferredCheck() {}
 

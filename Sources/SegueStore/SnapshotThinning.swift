@@ -1,3 +1,5 @@
+import SegueCore
+
 /// Which of a navigator's older snapshots a checkpoint deletes, so that they do not grow with the
 /// log as fast as the events do (each checkpoint writes every navigator changed since the last one,
 /// whole).
@@ -41,4 +43,59 @@ package struct SnapshotThinning: Sendable, Equatable {
     /// Whether a snapshot row of `navigator` is thinned at all: not the rows whose name begins with
     /// `#` (the checkpoint marker, the frame leases), which are not navigators' states.
     package static func thins(_ navigator: String) -> Bool { !navigator.hasPrefix("#") }
+}
+
+/// One pass over the snapshots no checkpoint judged (those a build before 0.3.0 saved, or a
+/// PostgreSQL role without `DELETE` on `snapshots`), judging each as the checkpoint that pushed it
+/// out of the recent ones would have. Rows come in key order, (navigator, seq), a part at a time;
+/// the pass keeps where it is between parts. Judging a row a checkpoint already kept keeps it again,
+/// so the pass can be run over any log, and run again after it stopped half way.
+package struct SnapshotBacklog: Sendable {
+    /// The row that records whether a pass went through the whole log since a checkpoint last left
+    /// snapshots unjudged: `{"done": true, "read": …, "deleted": …}` after a pass, `{"done": false}`
+    /// from a daemon whose role may not delete.
+    package static let marker = "#thinned"
+
+    /// The marker a daemon that may not delete leaves.
+    package static let pending = Snapshot(navigator: marker, seq: 0, revision: 0, state: ["done": false])
+
+    /// The marker of this pass, done.
+    package var marker: Snapshot {
+        Snapshot(
+            navigator: Self.marker, seq: 0, revision: 0,
+            state: ["done": true, "read": .int(Int64(read)), "deleted": .int(Int64(deleted))])
+    }
+
+    package let thinning: SnapshotThinning
+    /// The last row judged: the next part reads after it.
+    package private(set) var navigator = ""
+    package private(set) var seq = Int64.min
+    /// The seq of the last snapshot of `navigator` the pass kept; nil before its first.
+    private var kept: Int64?
+    package private(set) var read = 0
+    package private(set) var deleted = 0
+    /// Every row has been judged.
+    package private(set) var done = false
+
+    package init(_ thinning: SnapshotThinning) { self.thinning = thinning }
+
+    /// Whether to delete the row (`navigator`, `seq`), the next in key order. `recentFrom` is the seq of
+    /// the navigator's `recent`-th newest snapshot (nil: it has fewer): rows from there on are the
+    /// recent ones, which no checkpoint has judged yet.
+    package mutating func deletes(_ navigator: String, _ seq: Int64, recentFrom: Int64?) -> Bool {
+        if navigator != self.navigator { kept = nil }
+        self.navigator = navigator
+        self.seq = seq
+        read += 1
+        guard SnapshotThinning.thins(navigator), let recentFrom, seq < recentFrom else { return false }
+        if let kept, seq - kept < thinning.spacing {
+            deleted += 1
+            return true
+        }
+        kept = seq
+        return false
+    }
+
+    /// A part read no row: the pass is over.
+    package mutating func finish() { done = true }
 }

@@ -92,6 +92,94 @@ import Testing
         #expect(try store.snapshot(of: "a", atOrBefore: 180)?.seq == 170)
     }
 
+    /// Checkpoint seqs of one navigator: regular, irregular, and too few to judge any.
+    static let schedules: [(String, [Int64])] = [
+        ("every 10 seqs", Array(stride(from: 10, through: 2000, by: 10))),
+        ("gaps of 1 to 97", (1...150).reduce(into: [Int64]()) { $0.append(($0.last ?? 0) + Int64($1 * 37 % 97 + 1)) }),
+        ("a spacing apart or more", Array(stride(from: 100, through: 3000, by: 60))),
+        ("only the recent ones and one more", [5, 10, 15, 20]),
+    ]
+
+    /// The seqs a checkpoint after each seq of `schedule` leaves.
+    static func thinnedByCheckpoints(_ schedule: [Int64]) -> [Int64] {
+        var kept: [Int64] = []
+        for seq in schedule {
+            kept.append(seq)
+            if let dropped = thinning.dropped(newestFirst: Array(kept.reversed().prefix(thinning.window))) {
+                kept.removeAll { $0 == dropped }
+            }
+        }
+        return kept
+    }
+
+    /// The seqs a pass over `seqs` (one navigator's rows, oldest first) leaves.
+    static func thinnedByPass(_ seqs: [Int64], navigator: String = "a") -> [Int64] {
+        var pass = SnapshotBacklog(thinning)
+        let recentFrom = seqs.count >= thinning.recent ? seqs[seqs.count - thinning.recent] : nil
+        return seqs.filter { !pass.deletes(navigator, $0, recentFrom: recentFrom) }
+    }
+
+    /// A pass over snapshots no checkpoint judged leaves what checkpoints would have; over what
+    /// they left, it deletes nothing.
+    @Test(arguments: schedules)
+    func aPassLeavesWhatCheckpointsWouldHave(name: String, schedule: [Int64]) {
+        let checkpoints = Self.thinnedByCheckpoints(schedule)
+        #expect(Self.thinnedByPass(schedule) == checkpoints, "\(name)")
+        #expect(Self.thinnedByPass(checkpoints) == checkpoints, "\(name)")
+        #expect(Self.thinnedByPass(schedule, navigator: "#checkpoint") == schedule, "\(name)")
+    }
+
+    /// Unjudged rows below rows checkpoints judged (an upgrade): the newest and the recent ones stay,
+    /// and no two kept rows below them are two spacings apart.
+    @Test func aPassOverAnUpgradedLogKeepsTheSpacing() {
+        let old = Array(stride(from: Int64(10), through: 1000, by: 10))
+        var kept = old
+        for seq in stride(from: Int64(1010), through: 2000, by: 10) {
+            kept.append(seq)
+            if let dropped = Self.thinning.dropped(newestFirst: Array(kept.reversed().prefix(Self.thinning.window))) {
+                kept.removeAll { $0 == dropped }
+            }
+        }
+        let left = Self.thinnedByPass(kept)
+        #expect(left.suffix(3) == [1980, 1990, 2000])
+        #expect(left.first == 10)
+        #expect(zip(left, left.dropFirst()).allSatisfy { $1 - $0 < 2 * Self.thinning.spacing }, "\(left)")
+        #expect(left.count < 50, "\(left)")
+    }
+
+    /// On each backend, a log whose snapshots no checkpoint judged (saved with no thinning), thinned
+    /// by a pass of 7 rows a part: what checkpoints would have left, the `#` rows untouched, the
+    /// newest snapshots unchanged; a second pass deletes nothing.
+    @Test(arguments: Backend.allCases)
+    func aStoreThinsTheSnapshotsNoCheckpointJudged(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
+        for checkpoint in 1...200 {
+            let seq = Int64(checkpoint * 10)
+            try store.saveSnapshots(
+                ["a", "b", "#checkpoint"].map {
+                    Snapshot(navigator: $0, seq: seq, revision: Int64(checkpoint), state: ["at": .int(seq)])
+                })
+        }
+        try store.raiseLease(shards: nil, to: 500)
+        let latest = try store.latestSnapshots()
+        var pass = SnapshotBacklog(Self.thinning)
+        var parts = 0
+        while !pass.done {
+            try store.thin(&pass, rows: 7)
+            parts += 1
+        }
+        let kept = Set(stride(from: Int64(10), through: 1960, by: 50)).union([1980, 1990, 2000])
+        #expect(pass.read == 600 && pass.deleted == 2 * (200 - kept.count), "\(pass.read) \(pass.deleted)")
+        #expect(parts == 600 / 7 + 2)
+        for navigator in ["a", "b"] { #expect(try Self.seqs(of: navigator, in: store) == kept, "\(backend)") }
+        #expect(try Self.seqs(of: "#checkpoint", in: store).count == 200)
+        #expect(try store.latestSnapshots() == latest)
+        var again = SnapshotBacklog(Self.thinning)
+        while !again.done { try store.thin(&again, rows: 1000) }
+        #expect(again.read == 2 * kept.count + 200 && again.deleted == 0)
+    }
+
     /// A navigator's snapshot seqs, found by asking for the one at or before each seq.
     static func seqs(of navigator: String, in store: any EventStoring) throws -> Set<Int64> {
         var seqs: Set<Int64> = []

@@ -206,6 +206,62 @@ extension PostgresEventStore {
             "DELETE FROM snapshots WHERE (navigator, seq) IN (SELECT * FROM unnest($1::text[], $2::bigint[]))", deleted)
     }
 
+    /// Judges the next `rows` snapshot rows of `backlog` and deletes those it drops, in one
+    /// transaction (`EventStore.thin(_:rows:)`): one query for the rows, one statement for the deletes.
+    package func thin(_ backlog: inout SnapshotBacklog, rows: Int) throws(StoreError) {
+        var next = backlog
+        var parameters = PostgresParameters()
+        parameters.append(backlog.navigator)
+        parameters.append(backlog.seq)
+        parameters.append(Int64(rows))
+        parameters.append(Int64(backlog.thinning.recent - 1))
+        try withWriter { writer throws(StoreError) in
+            try writer.withSession { session throws(StoreError) in
+                try mapped("Cannot thin snapshots at \(writer.location)") { () throws(PostgresError) in
+                    let connection = session.connection
+                    try connection.execute("BEGIN")
+                    do throws(PostgresError) {
+                        let part = try connection.query(
+                            """
+                            SELECT s.navigator, s.seq, (
+                                SELECT r.seq FROM snapshots AS r
+                                WHERE r.navigator = s.navigator AND r.seq < 9223372036854775807
+                                ORDER BY r.seq DESC LIMIT 1 OFFSET $4
+                            ) FROM snapshots AS s
+                            WHERE (s.navigator, s.seq) > ($1, $2) AND s.seq < 9223372036854775807
+                            ORDER BY s.navigator, s.seq LIMIT $3
+                            """, parameters)
+                        var names = PostgresArray(of: .text)
+                        var seqs = PostgresArray(of: .int8)
+                        for row in 0..<part.rowCount {
+                            guard let navigator = try part.string(row, 0), let seq = try part.int64(row, 1) else {
+                                continue
+                            }
+                            if next.deletes(navigator, seq, recentFrom: try part.int64(row, 2)) {
+                                names.append(navigator)
+                                seqs.append(seq)
+                            }
+                        }
+                        if part.rowCount == 0 { next.finish() }
+                        if seqs.count > 0 {
+                            var deleted = PostgresParameters()
+                            deleted.append(names)
+                            deleted.append(seqs)
+                            try connection.query(
+                                "DELETE FROM snapshots WHERE (navigator, seq) IN "
+                                    + "(SELECT * FROM unnest($1::text[], $2::bigint[]))", deleted)
+                        }
+                        try connection.execute("COMMIT")
+                    } catch {
+                        if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
+                        throw error
+                    }
+                }
+            }
+        }
+        backlog = next
+    }
+
     /// Appends the events of the JSON Lines file at `path`, and `commands` with them, all or none, in
     /// one transaction, a part at a time; returns the count of events. The same rules as
     /// `EventStore.importJSONLines` (`LogImport`): the file continues this log.
