@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import SeguePostgres
 import Testing
 
 /// A daemon that checkpoints every 2 events thins each navigator's older snapshots, and time travel
@@ -12,11 +13,26 @@ import Testing
         let config = try Reliability.writeConfig(["snapshotEvery": 2], in: dir)
         var daemon = try DaemonProcess(dataDir: dir, store: store, arguments: ["--config", config])
         defer { daemon.stop() }
+        let published = try Self.pushAndPop(daemon)
+        let last = Int64(published.count)
+        // Checkpoints are saved behind the loop, each thinned as it is saved: the bound holds at any time.
+        let rows = try Self.snapshotRows(daemon, store: store)
+        // Per navigator 8 recent and one per 64 seqs of ~480 before them (about 8), not ~120 each.
+        #expect(rows > 0 && rows <= 2 * 18, "\(rows) snapshot rows of t1 and t2")
+        for run in ["first run", "restarted"] {
+            try Self.expectTimeTravel(daemon, published, run)
+            if run == "first run" { daemon = try daemon.restarted(arguments: ["--config", config]) }
+        }
+    }
+
+    typealias Published = [Int64: (navigator: String, digest: JSON?)]
+
+    /// 2 × 60 push/pop pairs of t1 and t2 (482 events); each event's navigator and digest as published.
+    static func pushAndPop(_ daemon: DaemonProcess) throws -> Published {
         let c = try TestClient(endpoint: daemon.commandEndpoint)
         let events = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["event/"])
         try events.settle(c)
         for name in ["t1", "t2"] { try c.ok(["cmd": "create", "navigator": .string(name), "root": "Home"]) }
-        // 2 × 60 push/pop pairs: 482 events, a checkpoint every 2, each navigator's snapshot spacing 64.
         for i in 0..<60 {
             for name in ["t1", "t2"] {
                 try c.ok(["cmd": "push", "navigator": .string(name), "screen": .string("S\(i)"), "animated": false])
@@ -24,33 +40,33 @@ import Testing
             }
         }
         let last = try c.lastSeq()
-        var published: [Int64: (navigator: String, digest: JSON?)] = [:]
+        var published: Published = [:]
         for message in try events.collect(until: { _, body in body["seq"]?.int64Value == last }) {
             published[message.body["seq"]!.int64Value!] = (
                 message.body["navigator"]!.stringValue!, message.body["digest"]
             )
         }
         #expect(published.count == Int(last))
-        // Checkpoints are saved behind the loop, each thinned as it is saved: the bound holds at any time.
-        let rows = try Self.snapshotRows(daemon, store: store)
-        // Per navigator 8 recent and one per 64 seqs of ~480 before them (about 8), not ~120 each.
-        #expect(rows > 0 && rows <= 2 * 18, "\(rows) snapshot rows of t1 and t2")
-        for run in ["first run", "restarted"] {
-            let client = try TestClient(endpoint: daemon.commandEndpoint)
-            for seq in 1...last {
-                let (navigator, digest) = try #require(published[seq])
-                let then = try client.ok(["cmd": "state", "navigator": .string(navigator), "at": .int(seq)])
-                #expect(then["digest"] == digest, "\(run): state of \(navigator) at \(seq)")
-                let page = try client.ok(["cmd": "history", "after": .int(seq - 1), "limit": 1])
-                #expect(page["events"]?.arrayValue?.first?["digest"] == digest, "\(run): history at \(seq)")
-            }
-            if run == "first run" { daemon = try daemon.restarted(arguments: ["--config", config]) }
+        return published
+    }
+
+    /// `state` with `at` and `history`'s digests give, for every seq, the digest that was published.
+    static func expectTimeTravel(_ daemon: DaemonProcess, _ published: Published, _ run: String) throws {
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        for seq in 1...Int64(published.count) {
+            let (navigator, digest) = try #require(published[seq])
+            let then = try client.ok(["cmd": "state", "navigator": .string(navigator), "at": .int(seq)])
+            #expect(then["digest"] == digest, "\(run): state of \(navigator) at \(seq)")
+            let page = try client.ok(["cmd": "history", "after": .int(seq - 1), "limit": 1])
+            #expect(page["events"]?.arrayValue?.first?["digest"] == digest, "\(run): history at \(seq)")
         }
     }
 
     /// A role granted what the docs asked before 0.3.0 (no `DELETE` on `snapshots`) is told at start
-    /// that its checkpoints keep every snapshot, and works; granted `DELETE`, it is told nothing.
-    @Test(.choosesItsBackends) func aRoleThatMayNotThinSnapshotsIsToldAtStart() throws {
+    /// that its checkpoints keep every snapshot, and keeps them all. Granted `DELETE`, it is told
+    /// nothing, and the next start thins what the checkpoints left, once, behind the loop: time
+    /// travel still gives every published digest.
+    @Test(.choosesItsBackends) func aRoleThatMayNotThinSnapshotsIsToldAtStartAndThinsOnceGranted() throws {
         let server = try StoreBackend.server()
         let ownerURL = try StoreBackend.newDatabase()
         let database = String(ownerURL.dropFirst("postgresql:///".count).prefix { $0 != "?" })
@@ -66,18 +82,40 @@ import Testing
             """)
         let roleURL = ownerURL.replacingOccurrences(of: "user=segue", with: "user=\(role)")
         #expect(roleURL != ownerURL)
+        let dir = DaemonProcess.temporaryDirectory()
+        let arguments = [
+            "--store-url", roleURL, "--config", try Reliability.writeConfig(["snapshotEvery": 2], in: dir),
+        ]
         let warning =
             "The role may not DELETE from snapshots: checkpoints keep every older snapshot, which then take about "
             + "as much room as the events. GRANT DELETE ON snapshots TO the role (docs/operations.md, \"Disk use\")."
-        let limited = try DaemonProcess(store: .sqlite, arguments: ["--store-url", roleURL])
+        let limited = try DaemonProcess(dataDir: dir, store: .sqlite, arguments: arguments)
         #expect(limited.log.contains("<4>segued: " + warning), "\(limited.log)")
-        try TestClient(endpoint: limited.commandEndpoint).ok(["cmd": "create", "navigator": "a", "root": "Home"])
+        let published = try Self.pushAndPop(limited)
         limited.stop()
+        let kept = try Self.snapshotRows(admin)
+        #expect(kept > 200, "\(kept) snapshot rows of t1 and t2")
+        #expect(!limited.log.contains("Thinned"), "\(limited.log)")
         try admin.execute("GRANT DELETE ON snapshots TO \(role)")
-        let granted = try DaemonProcess(store: .sqlite, arguments: ["--store-url", roleURL])
+        var granted = try limited.restarted(arguments: arguments)
         defer { granted.stop() }
-        #expect(granted.log.contains("Opened the log in PostgreSQL"), "\(granted.log)")
-        #expect(!granted.log.contains("may not DELETE"), "\(granted.log)")
+        let thinned = "<5>segued: Thinned the snapshots checkpoints had not judged"
+        for _ in 0..<500 where !granted.log.contains(thinned) { usleep(20_000) }
+        let log = granted.log
+        #expect(!log.contains(warning), "\(log)")
+        #expect(log.contains(thinned + " (saved before 0.3.0, or without DELETE): deleted "), "\(log)")
+        let rows = try Self.snapshotRows(admin)
+        #expect(rows > 0 && rows <= 2 * 18, "\(rows) of \(kept) snapshot rows of t1 and t2 left")
+        try Self.expectTimeTravel(granted, published, "thinned")
+        // Once: the marker row says the pass went through.
+        granted = try granted.restarted(arguments: arguments)
+        try TestClient(endpoint: granted.commandEndpoint).ok(["cmd": "ping"])
+        #expect(granted.log.contains("Ready: "), "\(granted.log)")
+        #expect(!granted.log.contains(thinned), "\(granted.log)")
+    }
+
+    static func snapshotRows(_ session: PostgresConnection) throws -> Int {
+        Int(try session.query("SELECT count(*) FROM snapshots WHERE navigator NOT LIKE '#%'").int64(0, 0) ?? -1)
     }
 
     /// Snapshot rows of navigators (not the `#` marker and lease rows), read by the database's own
@@ -91,8 +129,7 @@ import Testing
         case .postgres:
             let url = try #require(daemon.storeArguments.last)
             let database = String(url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
-            let result = try StoreBackend.server().admin(database: database).query(sql)
-            return Int(try result.int64(0, 0) ?? -1)
+            return try snapshotRows(StoreBackend.server().admin(database: database))
         }
     }
 }

@@ -165,6 +165,7 @@ package final class Engine: @unchecked Sendable {
         startLeadership()
         ready()
         store.startDeferredCheck()
+        thinSnapshotBacklog()
         mark(.recovery)
         defer { shutdown() }
         var poller = ZMQPoller()
