@@ -24,6 +24,7 @@ extension EventStore {
                         try Self.thin(snapshots.map(\.navigator), thinning, in: database)
                     }
                     try database.execute("COMMIT")
+                    writer.committedBesideAppends()
                 } catch {
                     database.rollbackQuietly()
                     throw error
@@ -64,6 +65,7 @@ extension EventStore {
                 do throws(StoreError) {
                     try Self.judge(&next, rows: rows, in: database)
                     try database.execute("COMMIT")
+                    writer.committedBesideAppends()
                 } catch {
                     database.rollbackQuietly()
                     throw error
@@ -143,6 +145,7 @@ extension EventStore {
                         try statement.run()
                     }
                     try database.execute("COMMIT")
+                    writer.committedBesideAppends()
                 } catch {
                     database.rollbackQuietly()
                     throw error

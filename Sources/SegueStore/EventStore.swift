@@ -59,12 +59,13 @@ package final class EventStore: @unchecked Sendable {
     /// Starts the deferred check (`OpenCheck.deferred`), once. Not at open: the check reads every
     /// page of the file, and beside a daemon's start-up (on two cores, even at nice 19) it made
     /// the first reply on a 10-million-event log ~20 % later than on a small one.
-    package func startDeferredCheck() {
+    package func startDeferredCheck(then: @escaping @Sendable (Bool) -> Void) {
         let check = deferredCheck.withLock { check in
             defer { check = nil }
             return check
         }
-        check?.startDeferred(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        guard let check else { return then(true) }
+        check.startDeferred(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, then: then)
     }
 
     /// WAL pages at which a background checkpoint starts: SQLite's own `wal_autocheckpoint` default.

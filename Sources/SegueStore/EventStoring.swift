@@ -116,8 +116,10 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequen
     var walCheckpoints: WALCheckpointCounts { get }
 
     /// Starts the check of the whole log that the open deferred (SQLite's `OpenCheck.deferred`), once
-    /// the owner has started; nothing where there is none. Idempotent.
-    func startDeferredCheck()
+    /// the owner has started; nothing where there is none. `then` is told whether the log is sound
+    /// when the check ends (at once where there is none, or it was started already): bulk upkeep
+    /// waits for it, since the check's read holds the WAL from restarting until it ends.
+    func startDeferredCheck(then: @escaping @Sendable (Bool) -> Void)
 }
 
 extension EventStoring {
@@ -130,7 +132,9 @@ extension EventStoring {
 
     package func mayThinSnapshots() throws(StoreError) -> Bool { true }
 
-    package func startDeferredCheck() {}
+    package func startDeferredCheck(then: @escaping @Sendable (Bool) -> Void) { then(true) }
+
+    package func startDeferredCheck() { startDeferredCheck(then: { _ in }) }
 
     package var walCheckpoints: WALCheckpointCounts {
         WALCheckpointCounts(background: 0, catchUps: 0, forced: 0, failures: 0, restarts: 0)

@@ -163,6 +163,9 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
                 commit(round, start..<task.position)
                 task.body()
                 committedSeq.store(writer.lastSeq, ordering: .releasing)
+                // A task's transaction (snapshots, leases) grows the WAL as appends do; its caller
+                // was answered inside `body`.
+                writer.runDueUpkeep()
                 start = task.position
             }
             commit(round, start..<round.units.count)

@@ -220,6 +220,12 @@ final class LogWriter {
         try body(liveConnection().database)
     }
 
+    /// A transaction other than an append (snapshots, leases) committed on the write connection: the
+    /// WAL's checkpoint decision is due as after an append, for `EventStore.checkpointIfDue`.
+    func committedBesideAppends() {
+        checkpointer.checkDue.store(true, ordering: .releasing)
+    }
+
     // MARK: Committing
 
     /// Commits `units` in one transaction and returns one result per unit, in order.

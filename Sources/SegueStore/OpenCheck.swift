@@ -15,9 +15,10 @@ package enum OpenCheck: Sendable {
 
     package var checksBeforeOpen: Bool { if case .quick = self { true } else { false } }
 
-    /// Starts the deferred check of the file at `path`, if this is `.deferred`.
-    func startDeferred(path: String, busyTimeoutMilliseconds: Int32) {
-        guard case .deferred(let report) = self else { return }
+    /// Starts the deferred check of the file at `path`, if this is `.deferred`; `then` is told
+    /// whether the file is sound once it is known (at once when there is no deferred check).
+    func startDeferred(path: String, busyTimeoutMilliseconds: Int32, then: @escaping @Sendable (Bool) -> Void) {
+        guard case .deferred(let report) = self else { return then(true) }
         let thread = Thread(named: "segue-check") {
             // Background work: started from the daemon's frame loop, whose realtime policy a new
             // thread inherits, so back to the normal policy first (nice means nothing under FIFO);
@@ -27,7 +28,9 @@ package enum OpenCheck: Sendable {
             if let tid = BackgroundThread.currentThreadID() {
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), 19)
             }
-            report(Self.quickCheck(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            let failure = Self.quickCheck(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            report(failure)
+            then(failure == nil)
         }
         thread.start()
     }

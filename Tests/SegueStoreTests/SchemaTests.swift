@@ -225,10 +225,45 @@ import Testing
             })
         #expect(store.lastSeq == 500)
         #expect(reported.wait(timeout: .now() + .milliseconds(200)) == .timedOut, "it waits to be started")
-        store.startDeferredCheck()
-        store.startDeferredCheck()
+        let then = DispatchSemaphore(value: 0)
+        let sound = Mutex<[Bool]>([])
+        store.startDeferredCheck { ok in
+            // After the report: what waits for the check sees its outcome logged first.
+            sound.withLock { $0.append(ok && outcome.all.count == 1) }
+            then.signal()
+        }
+        // Started already: told at once.
+        store.startDeferredCheck { ok in sound.withLock { $0.append(ok) } }
+        #expect(sound.withLock { $0 } == [true])
         reported.wait()
+        then.wait()
         #expect(outcome.all.first?.1.failure == nil)
+        #expect(sound.withLock { $0 } == [true, true])
+    }
+
+    /// What waits for the deferred check of a damaged file is told it is not sound.
+    @Test func deferredCheckTellsWhatWaitsForItOfADamagedFile() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.populatedStore(in: directory)
+        try Self.damage(path)
+        let sound = Mutex<Bool?>(nil)
+        let then = DispatchSemaphore(value: 0)
+        let store = try EventStore(path: path, check: .deferred { _ in })
+        store.startDeferredCheck { ok in
+            sound.withLock { $0 = ok }
+            then.signal()
+        }
+        then.wait()
+        #expect(sound.withLock { $0 } == false)
+    }
+
+    /// Pages 3 to 6: b-tree pages of the events table and its indexes, headers included.
+    static func damage(_ path: String) throws {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let pageSize = 4096
+        try handle.seek(toOffset: UInt64(pageSize * 2))
+        handle.write(Data(repeating: 0xa5, count: pageSize * 4))
+        try handle.close()
     }
 
     /// Started from a realtime thread (the daemon's frame loop under `CPUSchedulingPolicy=fifo`), the
@@ -260,12 +295,7 @@ import Testing
     @Test func quickCheckRefusesADamagedFile() throws {
         let directory = TemporaryDirectory()
         let path = try Self.populatedStore(in: directory)
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        let pageSize = 4096
-        // Pages 3 to 6: b-tree pages of the events table and its indexes, headers included.
-        try handle.seek(toOffset: UInt64(pageSize * 2))
-        handle.write(Data(repeating: 0xa5, count: pageSize * 4))
-        try handle.close()
+        try Self.damage(path)
         do {
             _ = try EventStore(path: path)
             Issue.record("a damaged file passed the quick check")

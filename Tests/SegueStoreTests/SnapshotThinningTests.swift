@@ -180,6 +180,35 @@ import Testing
         #expect(again.read == 2 * kept.count + 200 && again.deleted == 0)
     }
 
+    /// The pass's commits leave the WAL's checkpoint due as appends do: with no append at all, the
+    /// WAL stays within the checkpointer's limit (it grew by the whole pass when only appends did).
+    @Test func aPassKeepsTheWALWithinItsLimit() throws {
+        let directory = TemporaryDirectory()
+        let threshold: Int32 = 32
+        let store = try EventStore(path: directory.file("log.db"), durability: .full, checkpointThreshold: threshold)
+        defer { store.close() }
+        let state: JSON = ["padding": .string(String(repeating: "x", count: 3000))]
+        for checkpoint in 1...40 {
+            try store.saveSnapshots(
+                (0..<20).map { Snapshot(navigator: "n\($0)", seq: Int64(checkpoint * 10), revision: 1, state: state) })
+
+        }
+        func walFrames() throws -> Int32 {
+            try store.withWriter { writer throws(StoreError) in try writer.withDatabase { $0.walFrames } }
+        }
+        var most: Int32 = 0
+        var pass = SnapshotBacklog(Self.thinning)
+        while !pass.done {
+            try store.thin(&pass, rows: 10)
+            // The decision the part left due, and the background pass, done: the same on a loaded machine.
+            store.flush()
+            store.committer.checkpointer.waitUntilIdle()
+            most = max(most, try walFrames())
+        }
+        #expect(pass.deleted > 500)
+        #expect(most < threshold * 8 + 40, "the WAL reached \(most) frames")
+    }
+
     /// A navigator's snapshot seqs, found by asking for the one at or before each seq.
     static func seqs(of navigator: String, in store: any EventStoring) throws -> Set<Int64> {
         var seqs: Set<Int64> = []

@@ -1,10 +1,14 @@
+import Foundation
 import SegueCore
 import SegueStore
 
 extension Engine {
     /// How many snapshot rows one part of the pass judges: a part holds the store's writer, which
-    /// appends wait for, for a few milliseconds at most.
-    static let snapshotBacklogPart = 500
+    /// appends wait for (parts of 500 rows put a durable push's p99 at 53 ms, against 1.6 ms).
+    static let snapshotBacklogPart = 50
+    /// The pause after a part, as a multiple of the part's own time: the pass takes at most a quarter
+    /// of the writer's time.
+    static let snapshotBacklogPause = 3
 
     /// Thins, once per log, the snapshots no checkpoint judged (`SnapshotBacklog`): those a build
     /// before 0.3.0 saved, or a PostgreSQL role that could not delete them. It runs behind the loop on
@@ -38,6 +42,7 @@ extension Engine {
         _ backlog: SnapshotBacklog, store: any EventStoring, worker: SerialWorker, logger: Logger, started: Int64
     ) {
         var backlog = backlog
+        let partStarted = WallClock.monotonic()
         do throws(StoreError) {
             try store.thin(&backlog, rows: snapshotBacklogPart)
             if backlog.done {
@@ -60,6 +65,9 @@ extension Engine {
         if backlog.read == snapshotBacklogPart {
             logger.notice("Thinning the snapshots checkpoints had not judged, behind the loop (once).")
         }
+        // At least a millisecond, at most 0.1 s: a checkpoint queued behind waits no longer.
+        let pause = Double((WallClock.monotonic() - partStarted) * Int64(snapshotBacklogPause)) / 1e9
+        Thread.sleep(forTimeInterval: min(max(pause, 0.001), 0.1))
         worker.async { [backlog] in thin(backlog, store: store, worker: worker, logger: logger, started: started) }
     }
 }

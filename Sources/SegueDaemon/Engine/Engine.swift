@@ -164,8 +164,9 @@ package final class Engine: @unchecked Sendable {
         loadCommandIDs()
         startLeadership()
         ready()
-        store.startDeferredCheck()
-        thinSnapshotBacklog()
+        // Thinning after the check: a damaged file is not to be rewritten, and the check's read holds
+        // the WAL from restarting, which a bulk delete beside it grew by hundreds of megabytes.
+        store.startDeferredCheck { [weak self] sound in if sound { self?.thinSnapshotBacklog() } }
         mark(.recovery)
         defer { shutdown() }
         var poller = ZMQPoller()
