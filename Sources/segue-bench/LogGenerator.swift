@@ -7,7 +7,9 @@ import SegueStore
 ///
 /// The checkpoint layout (per-navigator snapshots plus a `#checkpoint` marker row holding the frame
 /// and time) is the daemon's, from `EngineCore+Log.swift`; start-up reads the newest marker, then folds
-/// only the tail after it.
+/// only the tail after it. Checkpoints thin older snapshots as a daemon with `snapshotEvery` 10,000
+/// does, and the `#thinned` row says no older snapshot is left unjudged, so a daemon's first start
+/// has no pass to run.
 enum LogGenerator {
     static let checkpointMarker = "#checkpoint"
 
@@ -27,6 +29,7 @@ enum LogGenerator {
         batch.reserveCapacity(25_000)
         var dirty = Set<String>()
         var lastCheckpoint: Int64 = 0
+        let thinning = SnapshotThinning(checkpointEvery: checkpointEvery)
         let names = (0..<navigators).map { "s\($0)" }
         let still = TransitionOptions(animated: false)
         var step = 0
@@ -61,12 +64,13 @@ enum LogGenerator {
                     Snapshot(
                         navigator: checkpointMarker, seq: seq, revision: 0,
                         state: ["frame": .int(fleet.lastFrame), "time": .int(fleet.lastTime)]))
-                try store.saveSnapshots(snapshots)
+                try store.saveSnapshots(snapshots, thinning: thinning)
                 dirty.removeAll(keepingCapacity: true)
                 lastCheckpoint = seq
             }
         }
         if !batch.isEmpty { try store.append(AppendUnit(events: batch)) }
+        try store.saveSnapshots([SnapshotBacklog(thinning).marker])
         store.flush()
         return Double(Bench.monotonic() - started) / 1e9
     }
