@@ -61,6 +61,13 @@ package final class EventLog: EventSequence, CommandSequence, @unchecked Sendabl
         return try reader.events(after: 0, navigator: nil, limit: 1).first
     }
 
+    /// The log's last event, nil for an empty log.
+    package func lastEvent() throws(StoreError) -> EventRecord? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try reader.lastEvent()
+    }
+
     /// SQLite's full `PRAGMA integrity_check`: the problems found, empty when the file is sound.
     package func integrityCheck() throws(StoreError) -> [String] {
         lock.lock()

@@ -109,6 +109,11 @@ package final class LogReader {
         return try collect(statement)
     }
 
+    /// The event with the highest seq, nil for an empty log.
+    package func lastEvent() throws(StoreError) -> EventRecord? {
+        try collect(statement("SELECT \(Self.eventColumns) FROM events ORDER BY seq DESC LIMIT 1")).first
+    }
+
     package func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
         let statement = try statement(
             "SELECT \(Self.eventColumns) FROM events WHERE navigator = ? AND seq > ? AND seq <= ? ORDER BY seq")

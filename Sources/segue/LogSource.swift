@@ -10,6 +10,8 @@ protocol ReadableLog: EventSequence, CommandSequence {
         after seq: Int64, through last: Int64, _ body: (EventRecord) throws(StoreError) -> Void
     ) throws(StoreError)
     func integrityCheck() throws(StoreError) -> [String]
+    func firstEvent() throws(StoreError) -> EventRecord?
+    func lastEvent() throws(StoreError) -> EventRecord?
 }
 
 extension EventLog: ReadableLog {}
@@ -201,6 +203,23 @@ enum LogSource {
             guard let navigator, !found else { return nil }
             return unknownNavigator(navigator, names: names.union(more), path)
         }
+    }
+
+    /// A log's first and last events (nil when it holds none): a store's are read by seq, a file's
+    /// by reading it to its end.
+    static func ends(_ source: String) throws -> (first: EventRecord, last: EventRecord)? {
+        if isDataDir(source) || isStoreURL(source) {
+            let log = try openLog(source)
+            do {
+                guard let first = try log.firstEvent(), let last = try log.lastEvent() else { return nil }
+                return (first, last)
+            } catch {
+                throw IOFailure("Reading \(source) failed: \(error.message)")
+            }
+        }
+        var ends: (first: EventRecord, last: EventRecord)?
+        try forEachEvent(source) { _, event in ends = (ends?.first ?? event, event) }
+        return ends
     }
 
     /// The navigators of a log's events after `seq`, each with the seq of its first event there: what

@@ -24,8 +24,6 @@ struct LogWindow {
     let navigator: String?
     /// The last event replayed (`--to`).
     let lastSeq: Int64
-    /// Whether `--from` or `--to` was given: a window that shows no event is then refused.
-    let bounded: Bool
 
     /// A bound of `--from` or `--to`: a seq, an instant, or an offset from the log's first event.
     enum Bound: ExpressibleByArgument, Equatable {
@@ -106,8 +104,11 @@ struct LogWindow {
         }
         let window = LogWindow(
             path: path, source: source, clock: clock, startFrame: startFrame,
-            stopBefore: survey.stopBefore(clock: clock), navigator: navigator, lastSeq: survey.lastKept?.seq ?? 0,
-            bounded: from != nil || to != nil)
+            stopBefore: survey.stopBefore(clock: clock), navigator: navigator, lastSeq: survey.lastKept?.seq ?? 0)
+        // A window cut by --from or --to that shows no event is refused before it is drawn.
+        if from != nil || to != nil, !survey.shows(from: startFrame, before: window.stopBefore) {
+            throw try window.emptyRange()
+        }
         return try body(window)
     }
 
@@ -128,6 +129,10 @@ struct LogWindow {
         private(set) var fromSeqFrame: Int64?
         private(set) var lastRead: Int64 = 0
         private(set) var presence: LogSource.NavigatorPresence
+        /// The frame of the last kept event of `--navigator` (of any, without it), and the frame
+        /// before it that one took effect in: what the window shows is known before it is drawn.
+        private var shownFrame: Int64?
+        private var shownFrameBefore: Int64?
 
         init(from: Bound?, to: Bound?, navigator: String?) {
             self.from = from
@@ -150,6 +155,20 @@ struct LogWindow {
             }
             lastKept = event
             if case .seq(let seq)? = from, fromSeqFrame == nil, event.seq >= seq { fromSeqFrame = event.frame }
+            if presence.navigator == nil || event.navigator == presence.navigator, event.frame != shownFrame {
+                shownFrameBefore = shownFrame
+                shownFrame = event.frame
+            }
+        }
+
+        /// Whether the replay shows a kept event of the window (`feed` draws those from `start` on,
+        /// in the frames it closes, all before `stop`). Frames only grow, and every kept frame is at
+        /// or before the first left out's, where a seq bound stops: only the last frame can be at
+        /// `stop`.
+        func shows(from start: Int64, before stop: Int64) -> Bool {
+            guard let last = shownFrame else { return false }
+            guard let frame = last < stop ? last : shownFrameBefore else { return false }
+            return frame >= start && frame < stop
         }
 
         private func keeps(_ event: EventRecord) -> Bool {
@@ -169,33 +188,23 @@ struct LogWindow {
     }
 
     /// Every frame of the window, through the replay core (`LogReplay`, the daemon's own frame
-    /// path), into `consumer`; refuses a bounded window in which no event is shown.
+    /// path), into `consumer`.
     func feed<Consumer: FrameConsumer>(_ consumer: inout Consumer) throws {
         var replay = LogReplay(clock: clock, stopBefore: stopBefore)
-        var shown = 0
         // The frame body is stored, so it holds the consumer by reference, not the inout.
         var drawn = consumer
         defer { consumer = drawn }
         let body: LogReplay.FrameBody = { frame, events, ticks in
-            shown += events.count { $0.frame >= startFrame && (navigator == nil || $0.navigator == navigator) }
             try drawn.add(frame: frame, events: events, ticks: ticks)
         }
         try LogSource.forEachEvent(source, upTo: lastSeq) { _, event in try replay.add(event, body) }
         try replay.finish(body)
-        guard shown == 0, bounded else { return }
-        throw try emptyRange()
     }
 
     /// No event of the window falls between `--from` and `--to`: said with the log's whole range.
     private func emptyRange() throws -> Refusal {
-        var first: EventRecord?
-        var last: EventRecord?
-        try LogSource.forEachEvent(source) { _, event in
-            if first == nil { first = event }
-            last = event
-        }
         let range =
-            first.flatMap { a in last.map { b in (a, b) } }.map { a, b in
+            try LogSource.ends(source).map { a, b in
                 " (its seqs run \(a.seq)–\(b.seq), from \(Self.describe(a.time)) to \(Self.describe(b.time)))"
             } ?? ""
         return Refusal(

@@ -114,6 +114,41 @@ import Testing
         #expect(run.stdout.components(separatedBy: "<g class=\"event ").count - 1 == events, "\(options)")
     }
 
+    /// A non-animated push logs its start and end in one frame: `--to` its start stops the replay
+    /// before that frame, so a window of the start alone shows nothing and is refused; with its end
+    /// it is drawn. A navigator created after `--to` is in no window up to it.
+    @Test func aWindowEndingInsideAFrameShowsNothingOfIt() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        for command in [
+            ["create", "main", "Home"], ["push", "main", "Detail", "--no-animate"], ["create", "b", "Home"],
+        ] {
+            #expect(try Cli.run(command, daemon: daemon).status == 0)
+        }
+        let log = daemon.dataDir + "/log.jsonl"
+        #expect(try Cli.run(["export", "--data-dir", daemon.logLocation, "-o", log]).status == 0)
+        let frames = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map {
+            try JSON.parse(String($0))["frame"]?.int64Value
+        }
+        try #require(frames.count == 4 && frames[1] == frames[2], "\(frames)")
+        let start = try Cli.run(["timeline", log, "--from", "2", "--to", "2"])
+        #expect(start.status == 1)
+        #expect(start.stderr.hasPrefix("error: No event of \(log) falls between --from and --to (its seqs run 1–4"))
+        // The store gives its range by seq (its first and last events), not by a read to its end.
+        let stored = try Cli.run(["timeline", daemon.logLocation, "--from", "2", "--to", "2"])
+        #expect(stored.status == 1)
+        #expect(
+            stored.stderr.hasPrefix(
+                "error: No event of \(daemon.logLocation) falls between --from and --to (its seqs run 1–4"),
+            "\(stored.stderr)")
+        let both = try Cli.run(["timeline", log, "--from", "2", "--to", "3"])
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(both.stdout.components(separatedBy: "<g class=\"event ").count - 1 == 2)
+        let late = try Cli.run(["timeline", log, "--to", "3", "--navigator", "b"])
+        #expect(late.status == 1)
+        #expect(late.stderr.hasPrefix("error: No event of navigator b in \(log) falls between --from and --to"))
+    }
+
     /// (arguments after `timeline`, status, what stderr says). `DIR` is a data dir with the session;
     /// `EMPTY` an empty file; `BARE` a directory without a log.
     static let badInputs: [(arguments: [String], status: Int32, message: String)] = [

@@ -59,6 +59,9 @@ package final class PostgresEventLog: EventSequence, CommandSequence {
         try reader.events(after: 0, navigator: nil, limit: 1).first
     }
 
+    /// The log's last event, nil for an empty log.
+    package func lastEvent() throws(StoreError) -> EventRecord? { try reader.lastEvent() }
+
     /// The server's check of the log's invariants, findings as sentences; empty when sound.
     package func integrityCheck() throws(StoreError) -> [String] { try reader.integrityCheck() }
 }

@@ -96,6 +96,15 @@ extension PostgresLogReader {
         }
     }
 
+    /// The event with the highest seq, nil for an empty log.
+    func lastEvent() throws(StoreError) -> EventRecord? {
+        try withConnection { connection throws(PostgresError) in
+            try Self.events(
+                connection.query("SELECT \(Self.eventColumns) FROM events ORDER BY seq DESC LIMIT 1")
+            ).first
+        }
+    }
+
     func events(of navigator: String, after seq: Int64, upTo last: Int64) throws(StoreError) -> [EventRecord] {
         var parameters = PostgresParameters()
         parameters.append(navigator)
