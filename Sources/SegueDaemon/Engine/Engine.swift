@@ -165,8 +165,12 @@ package final class Engine: @unchecked Sendable {
         startLeadership()
         ready()
         // Thinning after the check: a damaged file is not to be rewritten, and the check's read holds
-        // the WAL from restarting, which a bulk delete beside it grew by hundreds of megabytes.
-        store.startDeferredCheck { [weak self] sound in if sound { self?.thinSnapshotBacklog() } }
+        // the WAL from restarting, which a bulk delete beside it grew by hundreds of megabytes. Handed
+        // back to the loop: the check's thread runs at nice 19, and a worker thread it started
+        // (the checkpoints') would keep that.
+        store.startDeferredCheck { [weak self] sound in
+            if sound { self?.perform { $0.thinSnapshotBacklog() } }
+        }
         mark(.recovery)
         defer { shutdown() }
         var poller = ZMQPoller()
