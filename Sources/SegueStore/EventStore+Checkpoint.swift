@@ -76,32 +76,21 @@ extension EventStore {
     }
 
     private static func judge(_ backlog: inout SnapshotBacklog, rows: Int, in database: Database) throws(StoreError) {
-        // Below the leases' seq, as `thin`; each row with the seq its navigator's recent ones start at.
-        let part = try database.prepare(
-            """
-            SELECT s.navigator, s.seq, (
-                SELECT r.seq FROM snapshots AS r
-                WHERE r.navigator = s.navigator AND r.seq < 9223372036854775807
-                ORDER BY r.seq DESC LIMIT 1 OFFSET ?4
-            ) FROM snapshots AS s
-            WHERE (s.navigator, s.seq) > (?1, ?2) AND s.seq < 9223372036854775807
-            ORDER BY s.navigator, s.seq LIMIT ?3
-            """)
+        let part = try database.prepare(SnapshotBacklog.partQuery { "?\($0)" })
         part.bind(backlog.navigator, at: 1)
         part.bind(backlog.seq, at: 2)
         part.bind(Int64(rows), at: 3)
         part.bind(Int64(backlog.thinning.recent - 1), at: 4)
         var dropped: [(String, Int64)] = []
-        var read = 0
+        let readBefore = backlog.read
         while try part.step() {
-            read += 1
             let navigator = part.text(at: 0) ?? ""
             let seq = part.int64(at: 1)
             let recentFrom = part.isNull(at: 2) ? nil : part.int64(at: 2)
             if backlog.deletes(navigator, seq, recentFrom: recentFrom) { dropped.append((navigator, seq)) }
         }
         part.reset()
-        if read == 0 { backlog.finish() }
+        if backlog.read == readBefore { backlog.finish() }
         let delete = try database.prepare("DELETE FROM snapshots WHERE navigator = ? AND seq = ?")
         for (navigator, seq) in dropped {
             delete.reset()

@@ -96,6 +96,21 @@ package struct SnapshotBacklog: Sendable {
         return false
     }
 
+    /// The query of a part, on either backend (`parameter` spells the n-th parameter, `?n` or `$n`):
+    /// with 1, 2 the position, 3 the rows, 4 `recent - 1`, each row of a navigator below the leases'
+    /// seq comes with the seq its recent ones start at (`recentFrom`, null when it has fewer).
+    package static func partQuery(_ parameter: (Int) -> String) -> String {
+        """
+        SELECT s.navigator, s.seq, (
+            SELECT r.seq FROM snapshots AS r
+            WHERE r.navigator = s.navigator AND r.seq < 9223372036854775807
+            ORDER BY r.seq DESC LIMIT 1 OFFSET \(parameter(4))
+        ) FROM snapshots AS s
+        WHERE (s.navigator, s.seq) > (\(parameter(1)), \(parameter(2))) AND s.seq < 9223372036854775807
+        ORDER BY s.navigator, s.seq LIMIT \(parameter(3))
+        """
+    }
+
     /// A part read no row: the pass is over.
     package mutating func finish() { done = true }
 }

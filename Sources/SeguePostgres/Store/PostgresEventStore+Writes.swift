@@ -221,16 +221,7 @@ extension PostgresEventStore {
                     let connection = session.connection
                     try connection.execute("BEGIN")
                     do throws(PostgresError) {
-                        let part = try connection.query(
-                            """
-                            SELECT s.navigator, s.seq, (
-                                SELECT r.seq FROM snapshots AS r
-                                WHERE r.navigator = s.navigator AND r.seq < 9223372036854775807
-                                ORDER BY r.seq DESC LIMIT 1 OFFSET $4
-                            ) FROM snapshots AS s
-                            WHERE (s.navigator, s.seq) > ($1, $2) AND s.seq < 9223372036854775807
-                            ORDER BY s.navigator, s.seq LIMIT $3
-                            """, parameters)
+                        let part = try connection.query(SnapshotBacklog.partQuery { "$\($0)" }, parameters)
                         var names = PostgresArray(of: .text)
                         var seqs = PostgresArray(of: .int8)
                         for row in 0..<part.rowCount {
