@@ -125,6 +125,9 @@ final class Relay {
     /// libzmq's bind would take an ipc socket file from the process that listens on it (another relay
     /// on the same path), cutting that one's subscribers or `--stats` off for good; refuse instead.
     private static func refuseInUse(_ endpoint: String) throws(TransportFailure) {
+        if let refusal = IPCSocketFile.refusal(endpoint) {
+            throw TransportFailure("Cannot bind \(endpoint): it \(refusal).")
+        }
         guard IPCSocketFile.isInUse(endpoint) else { return }
         throw TransportFailure(
             "Cannot bind \(endpoint): another process (another relay?) listens on it, and binding would take "

@@ -64,6 +64,36 @@ import Testing
             "\(result.output)")
     }
 
+    /// libzmq deletes whatever an ipc path names before it binds: an endpoint written over a log
+    /// (a slip of the path) would turn `segue.db` into a socket. segued refuses it before anything
+    /// is bound, and the log stays as it was.
+    @Test(.sqliteOnly) func anIPCEndpointOverAFileIsRefusedAndTheFileKept() throws {
+        let daemon = try DaemonProcess()
+        try TestClient(endpoint: daemon.commandEndpoint).ok(["cmd": "create", "navigator": "main", "root": "Home"])
+        #expect(daemon.stop() == 0)
+        let log = daemon.dataDir + "/segue.db"
+        let endpoint = "ipc://" + log
+        let dir = DaemonProcess.temporaryDirectory()
+        let flag = try Reliability.run(
+            DaemonProcess.binary("segued"),
+            ["--data-dir", dir + "/data", "--command", "tcp://127.0.0.1:*", "--publish", endpoint])
+        #expect(flag.status == 64, "\(flag.output)")
+        #expect(
+            flag.output.contains(
+                "'\(endpoint)' names a regular file, not a socket: binding would delete it (libzmq replaces "
+                    + "whatever is at an ipc path); choose a path where nothing else lives"), "\(flag.output)")
+        let config = dir + "/segued.json"
+        try #"{"command": ["tcp://127.0.0.1:*"], "publish": ["\#(endpoint)"]}"#.write(
+            toFile: config, atomically: true, encoding: .utf8)
+        let check = try Reliability.run(
+            DaemonProcess.binary("segued"), ["--check-config", "--config", config, "--data-dir", dir + "/data"])
+        #expect(check.status == 78, "\(check.output)")
+        #expect(check.output.contains("at $.publish[0]: '\(endpoint)' names a regular file"), "\(check.output)")
+
+        let verify = try Cli.run(["verify", daemon.dataDir])
+        #expect(verify.status == 0, "the log is untouched: \(verify)")
+    }
+
     /// A log keeps the frame rate it was started at: `--check-config` reads it from the log (read
     /// only) and refuses another rate as the start would, before an upgrade or a change finds out.
     @Test func checkConfigRefusesAnotherFrameRateThanTheLogs() throws {

@@ -230,8 +230,8 @@ extension DaemonConfig {
             // twice is two endpoints, not one given twice.
             func isFixed(_ endpoint: Endpoint) -> Bool { !endpoint.description.hasSuffix(":*") }
             for (name, list) in [("--command", command), ("--publish", publish), ("--publish-frames", publishFrames)] {
-                for (index, endpoint) in list.enumerated() where isFixed(endpoint) && list[..<index].contains(endpoint)
-                {
+                for (index, endpoint) in list.enumerated()
+                where isFixed(endpoint) && list[..<index].contains(where: endpoint.repeats) {
                     throw ConfigError(.usage, at: name, "endpoint '\(endpoint)' was given twice to '\(name)'")
                 }
             }

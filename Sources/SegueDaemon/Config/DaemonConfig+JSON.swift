@@ -138,7 +138,9 @@ extension DaemonConfig {
             let text = try ConfigReader.string(value, at: path.index(index))
             do throws(EndpointError) {
                 let endpoint = try Endpoint(binding: text)
-                guard !endpoints.contains(endpoint) else { throw EndpointError("'\(text)' is listed twice") }
+                guard !endpoints.contains(where: endpoint.repeats) else {
+                    throw EndpointError("'\(text)' is listed twice")
+                }
                 endpoints.append(endpoint)
             } catch {
                 throw .config(at: path.index(index), error.reason)

@@ -1,4 +1,5 @@
 import Glibc
+import SegueWire
 
 /// A ZeroMQ endpoint: `tcp://host:port`, `ipc://path` or `inproc://name`, checked when the config
 /// is read so that a typo fails start-up with its path instead of a bare `EINVAL` from `zmq_bind`
@@ -53,6 +54,7 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// `zmq_bind` with `ENODEV` at start.
     package init(binding text: String) throws(EndpointError) {
         try self.init(parsing: text)
+        if let refusal = IPCSocketFile.refusal(text) { throw EndpointError("'\(text)' \(refusal)") }
         guard transport == .tcp, let host = tcpHost, host != "*", !address.hasPrefix("["),
             !Self.isIPv4Address(host), if_nametoindex(host) == 0
         else { return }
@@ -78,11 +80,13 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether binding both would fail on the second, as the same endpoint written another way:
     /// tcp on one port number (`017400` is `17400`) where the hosts are equal or either is every
-    /// interface (`*`, `0.0.0.0`, `::`); ipc and inproc on the same path or name. A `*` port is a new
-    /// free port at each bind and clashes with nothing. (Two interfaces, or an interface and its
+    /// interface (`*`, `0.0.0.0`, `::`); ipc on the same file however its path is written
+    /// (`ipcFile`), inproc on the same name. A `*` port is a new free port at each bind and clashes
+    /// with nothing. (Two interfaces, or an interface and its
     /// address, are not compared: the bind says so at start.)
     package func clashes(with other: Endpoint) -> Bool {
         guard transport == other.transport else { return false }
+        if transport == .ipc { return ipcFile == other.ipcFile }
         guard transport == .tcp else { return address == other.address }
         guard let port = tcpPort, let otherPort = other.tcpPort, port == otherPort,
             let host = tcpHost, let otherHost = other.tcpHost
@@ -90,6 +94,35 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         let everywhere: Set = ["*", "0.0.0.0", "::"]
         return host.lowercased() == otherHost.lowercased() || everywhere.contains(host)
             || everywhere.contains(otherHost)
+    }
+
+    /// Whether `other` is this endpoint given again in one list: the same text, or the same ipc file
+    /// written another way. (Other clashes within a list are left to the bind.)
+    package func repeats(_ other: Endpoint) -> Bool {
+        self == other || (transport == .ipc && other.transport == .ipc && ipcFile == other.ipcFile)
+    }
+
+    /// The socket file an ipc path names, as one spelling: absolute, with the directory's `.`, `..` and
+    /// symbolic links resolved when it exists (lexically when it does not). An abstract name (`@name`)
+    /// is itself.
+    var ipcFile: String {
+        guard !address.hasPrefix("@") else { return address }
+        var absolute = address
+        if !absolute.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+            absolute = String(cString: cwd) + "/" + absolute
+            free(cwd)
+        }
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        let name = parts.popLast().map(String.init) ?? ""
+        var directory = "/" + parts.joined(separator: "/")
+        if let resolved = realpath(directory, nil) {
+            directory = String(cString: resolved)
+            free(resolved)
+        }
+        return directory == "/" ? "/" + name : directory + "/" + name
     }
 
     /// The port of a tcp endpoint as a number; nil for `*` and other transports.

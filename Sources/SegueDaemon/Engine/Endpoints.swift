@@ -15,10 +15,20 @@ enum Endpoints {
         }
     }
 
+    /// An ipc endpoint's path names a file that is not a socket, which binding would delete.
+    struct NotASocket: Error, CustomStringConvertible {
+        let endpoint: String
+        let refusal: String
+        var description: String { "\(endpoint) \(refusal)." }
+    }
+
     /// Creates an ipc endpoint's directory with mode 0750 when missing, and refuses an ipc endpoint
-    /// some process listens on (a stale socket file, left by a killed process, is fine to replace).
+    /// some process listens on (a stale socket file, left by a killed process, is fine to replace) or
+    /// whose path names something other than a socket (the config check said so already, unless the
+    /// file came since).
     static func prepare(_ endpoint: String) throws {
         guard let path = IPCSocketFile.path(of: endpoint) else { return }
+        if let refusal = IPCSocketFile.refusal(endpoint) { throw NotASocket(endpoint: endpoint, refusal: refusal) }
         if IPCSocketFile.isListening(path) { throw InUse(endpoint: endpoint) }
         let directory = (path as NSString).deletingLastPathComponent
         guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }

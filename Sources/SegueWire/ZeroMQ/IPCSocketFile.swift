@@ -21,6 +21,30 @@ package enum IPCSocketFile {
         return isListening(path)
     }
 
+    /// What stands at `path` when it is not a socket ("a regular file", "a directory"), or nil when
+    /// nothing does or a socket does. libzmq unlinks whatever the path names before it binds, so an
+    /// endpoint written over a data file or a config would delete it: the binder refuses instead.
+    package static func nonSocket(at path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a FIFO"
+        default: return "a device file"
+        }
+    }
+
+    /// Why binding `endpoint` would destroy what is at its path, as a sentence that follows the
+    /// endpoint; nil when binding is safe in that respect.
+    package static func refusal(_ endpoint: String) -> String? {
+        guard let path = path(of: endpoint), let what = nonSocket(at: path) else { return nil }
+        return "names \(what), not a socket: binding would delete it (libzmq replaces whatever is at an ipc "
+            + "path); choose a path where nothing else lives"
+    }
+
     /// True when a connect to the Unix socket at `path` succeeds.
     package static func isListening(_ path: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
