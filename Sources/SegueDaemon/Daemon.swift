@@ -46,7 +46,8 @@ package enum Daemon {
                     FileHandle.standardError.write(Data("segued: store: \(store)\n".utf8))
                 }
                 if let mismatch = check.frameRateMismatch {
-                    FileHandle.standardError.write(Data("segued: config error at $.frameRate: \(mismatch)\n".utf8))
+                    let error = LateConfigError(frameRate: mismatch, in: config)
+                    FileHandle.standardError.write(Data("segued: \(error)\n".utf8))
                     return 78
                 }
             } catch {
@@ -68,19 +69,34 @@ package enum Daemon {
         }
     }
 
-    /// A config problem found after parsing (the engine's own validation), reported like the parser's.
+    /// A config problem found after parsing (the engine's own validation), worded as the parser's
+    /// (`ConfigError`): "config error in FILE at PATH: what", the file named when the path is in it.
     struct LateConfigError: Error, CustomStringConvertible {
-        var description: String
+        let error: ConfigError
+        var description: String { error.description }
 
-        init(description: String) { self.description = description }
+        /// `location`: a JSON path (`$.cluster`), or the option that set the value (`--data-dir`).
+        init(at location: String, _ message: String, in config: DaemonConfig) {
+            var error = ConfigError(.config, at: location, message)
+            if location.hasPrefix("$") { error.file = config.configFile }
+            self.error = error
+        }
 
-        /// The core's "PATH says what" as the config parser words it: "config error at PATH: what".
-        init(animators error: CoreError) {
-            let message = error.message
+        /// A log started at another frame rate, at the option or key that set the daemon's.
+        init(frameRate mismatch: FrameRateMismatch, in config: DaemonConfig) {
+            self.init(
+                at: config.commandLineKeys.contains("frameRate") ? "--frame-rate" : "$.frameRate", "\(mismatch)",
+                in: config)
+        }
+
+        /// The core's "PATH says what" as the config parser words it.
+        init(animators problem: CoreError, in config: DaemonConfig) {
+            let message = problem.message
             if message.hasPrefix("$."), let space = message.firstIndex(of: " ") {
-                description = "config error at \(message[..<space]): \(message[message.index(after: space)...])"
+                self.init(
+                    at: String(message[..<space]), String(message[message.index(after: space)...]), in: config)
             } else {
-                description = "config error at $.animators: \(message)"
+                self.init(at: "$.animators", message, in: config)
             }
         }
     }
@@ -91,11 +107,10 @@ package enum Daemon {
         // by `--check-config` too, as the mistake it is.
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: config.dataDir, isDirectory: &isDirectory), !isDirectory.boolValue {
-            let place = config.commandLineKeys.contains("dataDir") ? "--data-dir" : "$.dataDir"
             throw LateConfigError(
-                description:
-                    "config error at \(place): \(config.dataDir) is a file, not a directory; give the directory "
-                    + "segued keeps its files in (created if missing)")
+                at: config.commandLineKeys.contains("dataDir") ? "--data-dir" : "$.dataDir",
+                "\(config.dataDir) is a file, not a directory; give the directory segued keeps its files in "
+                    + "(created if missing)", in: config)
         }
         var o = EngineOptions(
             dataDirectory: config.dataDir, commandEndpoints: config.command.map(\.description),
@@ -116,8 +131,9 @@ package enum Daemon {
         if let cluster = config.cluster {
             guard config.store != .sqlite else {
                 throw LateConfigError(
-                    description: "config error at $.cluster: several daemons share a PostgreSQL log only; set store "
-                        + "kind \"postgres\" (or --store-url), or remove cluster")
+                    at: "$.cluster",
+                    "several daemons share a PostgreSQL log only; set store kind \"postgres\" (or --store-url), "
+                        + "or remove cluster", in: config)
             }
             // `moved` replies send clients to the advertised endpoint, by default the first command
             // endpoint as bound: one on every interface (0.0.0.0) reaches nobody on another host.
@@ -125,10 +141,10 @@ package enum Daemon {
                 let host = first.tcpHost, ["*", "0.0.0.0", "::"].contains(host)
             {
                 throw LateConfigError(
-                    description: "config error at $.cluster.advertise: is required when the first command endpoint "
-                        + "(\(first)) binds every interface: moved replies send clients there; give the address "
-                        + "they reach this daemon at, e.g. \"tcp://10.0.0.5:\(first.address.split(separator: ":").last ?? "7400")\""
-                )
+                    at: "$.cluster.advertise",
+                    "is required when the first command endpoint (\(first)) binds every interface: moved replies "
+                        + "send clients there; give the address they reach this daemon at, e.g. "
+                        + "\"tcp://10.0.0.5:\(first.address.split(separator: ":").last ?? "7400")\"", in: config)
             }
             o.shards = ShardMap(count: cluster.shards)
             o.advertise = cluster.advertise
@@ -140,9 +156,11 @@ package enum Daemon {
             do {
                 parsed = try AnimatorRules(json: rules, path: "$.animators")
             } catch {
-                throw LateConfigError(animators: error)
+                throw LateConfigError(animators: error, in: config)
             }
-            if let problem = parsed.requestProblem(path: "$.animators") { throw LateConfigError(animators: problem) }
+            if let problem = parsed.requestProblem(path: "$.animators") {
+                throw LateConfigError(animators: problem, in: config)
+            }
             o.defaultAnimators = parsed
         }
         if let curve = config.security?.curve {
@@ -200,7 +218,7 @@ package enum Daemon {
                 return 0
             }
             if let mismatch = error as? FrameRateMismatch {
-                logger.critical("config error at $.frameRate: \(mismatch)")
+                logger.critical("\(LateConfigError(frameRate: mismatch, in: config))")
                 return 78
             }
             // A StoreError's own text leads with its wire code (`bad_request: …`), which means

@@ -110,7 +110,7 @@ import Testing
         #expect(refused.status == 78, "\(refused.output)")
         #expect(
             refused.output.hasPrefix(
-                "segued: config error at $.frameRate: the log numbers its frames at 60 Hz (navigator \"main\" was "
+                "segued: config error at --frame-rate: the log numbers its frames at 60 Hz (navigator \"main\" was "
                     + "created at that rate), not 30 Hz"), "\(refused.output)")
         #expect(try check("60").status == 0, "checked beside the running daemon")
         #expect(daemon.stop() == 0)

@@ -22,7 +22,7 @@ import Testing
         #expect(refused.exitStatus(within: .seconds(20)) == 78, "\(refused.log)")
         #expect(
             refused.log.contains(
-                "<2>segued: config error at $.frameRate: the log numbers its frames at 60 Hz (navigator \"main\" was "
+                "<2>segued: config error at --frame-rate: the log numbers its frames at 60 Hz (navigator \"main\" was "
                     + "created at that rate), not \(rate) Hz: start segued with --frame-rate 60"), "\(refused.log)")
         #expect(try Cli.run(["export", "--data-dir", daemon.logLocation]).stdout == before)
 

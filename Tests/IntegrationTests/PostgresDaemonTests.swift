@@ -36,7 +36,7 @@ import Testing
             DaemonProcess.binary("segued"),
             ["--check-config", "--config", config, "--data-dir", dir + "/data", "--frame-rate", "30"])
         #expect(otherRate.status == 78, "a start at another rate is refused, so the check refuses it too")
-        #expect(otherRate.output.contains("config error at $.frameRate: the log numbers its frames at 60 Hz"))
+        #expect(otherRate.output.contains("config error at --frame-rate: the log numbers its frames at 60 Hz"))
 
         // Back to what version 3 left: the next start rewrites the tables.
         try server.admin().execute(

@@ -114,6 +114,25 @@ import Testing
                 + "maxNavigators, maxQueue, maxStackDepth, publishHighWaterMark, interactionTimeoutSeconds"
         ),
         (#"{"limits": 5}"#, "config error at $.limits: must be an object; got 5"),
+        // Unknown keys anywhere are named before any value is checked, outer objects first.
+        (
+            #"{"frameRate": 0, "limits": {"maxQueu": 1}}"#,
+            "config error at $.limits.maxQueu: unknown key; expected one of maxMessageBytes, maxParamsBytes, "
+                + "maxNavigators, maxQueue, maxStackDepth, publishHighWaterMark, interactionTimeoutSeconds"
+        ),
+        (
+            #"{"limits": {"maxQueue": 0}, "store": {"knd": "sqlite"}}"#,
+            "config error at $.store.knd: unknown key; expected one of kind, conninfo"
+        ),
+        (
+            #"{"frameRate": 0, "security": {"curve": {"serverSecretKeyFile": "/nonexistent", "clients": [{"role": "observer", "publicKeyFil": "x"}]}}}"#,
+            "config error at $.security.curve.clients[0].publicKeyFil: unknown key; expected one of publicKey, "
+                + "publicKeyFile, role"
+        ),
+        (
+            #"{"cluster": {"shard": 2}, "limits": {"bogus": 1}}"#,
+            "config error at $.cluster.shard: unknown key; expected one of shards, advertise"
+        ),
         (#"{"frameRate": 0}"#, "config error at $.frameRate: must be an integer from 1 to 1000; got 0"),
         (#"{"frameRate": 1001}"#, "config error at $.frameRate: must be an integer from 1 to 1000; got 1001"),
         (#"{"frameRate": true}"#, "config error at $.frameRate: must be an integer from 1 to 1000; got true"),

@@ -1,4 +1,5 @@
 import SegueCore
+import SegueWire
 import Testing
 
 @testable import SegueDaemon
@@ -93,6 +94,33 @@ import Testing
         for (document, message) in cases {
             #expect(configError(document)?.description == message)
         }
+    }
+
+    /// `segue keygen` writes NAME.key and NAME.pub; the public one given as the server's secret passes
+    /// every check of a key's form, and then fails every client's handshake.
+    @Test func aPublicKeyFileGivenAsTheServerSecretIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("server.key", TestKeys.serverSecret + "\n")
+        let serverPublic = try ZMQCurve.publicKey(fromSecret: TestKeys.serverSecret)
+        let pair = try directory.write("server.pub", serverPublic + "\n", mode: 0o644)
+        let lone = try directory.write("other.pub", serverPublic + "\n", mode: 0o644)
+        let unrelated = try directory.write("unrelated.pub", TestKeys.serverSecret + "\n")
+        func curve(_ secretFile: String) -> String {
+            #"{"security": {"curve": {"serverSecretKeyFile": "\#(secretFile)", "clients": "#
+                + #"[{"publicKey": "\#(TestKeys.clientPublic)", "role": "controller"}]}}}"#
+        }
+        let location = "config error at $.security.curve.serverSecretKeyFile: "
+        #expect(
+            configError(curve(pair))?.description
+                == location + "\(pair) holds the public key of \(directory.path)/server.key; give the secret key "
+                + "file, \(directory.path)/server.key")
+        for file in [lone, unrelated] {
+            #expect(
+                configError(curve(file))?.description
+                    == location + "\(file) is named as a public key (segue keygen writes NAME.key, the secret, and "
+                    + "NAME.pub); give the server's secret key file")
+        }
+        #expect(configError(curve(directory.path + "/server.key")) == nil)
     }
 
     @Test func nonLoopbackTCPWithoutCurveIsWarnedAbout() throws {

@@ -74,8 +74,40 @@ struct ConfigReader {
         for key in object.keys where !read.contains(key) { throw unknownKey(key) }
     }
 
-    private func unknownKey(_ key: String) -> ConfigError {
+    private func unknownKey(_ key: String) -> ConfigError { Self.unknownKey(key, at: path, known: known) }
+
+    private static func unknownKey(_ key: String, at path: ConfigPath, known: [String]) -> ConfigError {
         .config(at: path.key(key), "unknown key; expected one of \(known.joined(separator: ", "))")
+    }
+
+    /// The keys an object of the config may have, and the shapes of its members that hold objects.
+    struct Shape {
+        var known: [String]
+        /// Members that are objects, or arrays of objects, by key.
+        var members: [String: Shape] = [:]
+        /// An array whose items are objects of this shape (`clients`), not one object.
+        var isList = false
+    }
+
+    /// Names the first unknown key anywhere in `value`, outer objects first, before any value is
+    /// checked: a misspelt nested key (`limits.maxQueu`) is named even when another value is also
+    /// wrong. A member of the wrong type is left to the check of its value.
+    static func rejectUnknownKeys(_ value: JSON, _ shape: Shape, at path: ConfigPath) throws(ConfigError) {
+        switch value {
+        case .object(let object) where !shape.isList:
+            if let unknown = object.keys.first(where: { !shape.known.contains($0) }) {
+                throw unknownKey(unknown, at: path, known: shape.known)
+            }
+            for key in object.keys {
+                guard let member = shape.members[key], let memberValue = object[key] else { continue }
+                try rejectUnknownKeys(memberValue, member, at: path.key(key))
+            }
+        case .array(let items) where shape.isList:
+            var item = shape
+            item.isList = false
+            for (index, value) in items.enumerated() { try rejectUnknownKeys(value, item, at: path.index(index)) }
+        default: break
+        }
     }
 
     /// `; got "60"`: the value a check refused, as request errors show it (`JSON.messageText`).

@@ -1,4 +1,6 @@
+import Foundation
 import SegueCore
+import SegueWire
 
 /// Reading the config file's JSON strictly, and writing the effective config back as JSON for
 /// `--check-config`. Writing then reading yields the same config (tested), so the printed config can
@@ -13,6 +15,21 @@ extension DaemonConfig {
         "maxMessageBytes", "maxParamsBytes", "maxNavigators", "maxQueue", "maxStackDepth",
         "publishHighWaterMark", "interactionTimeoutSeconds",
     ]
+    static let curveKeys = ["serverSecretKeyFile", "clients"]
+    static let clientKeys = ["publicKey", "publicKeyFile", "role"]
+    /// Every object of the file with its keys (`animators` are checked by the core, rule by rule).
+    static let shape = ConfigReader.Shape(
+        known: topLevelKeys,
+        members: [
+            "store": .init(known: StoreConfig.keys),
+            "limits": .init(known: limitKeys),
+            "security": .init(
+                known: ["curve"],
+                members: [
+                    "curve": .init(known: curveKeys, members: ["clients": .init(known: clientKeys, isList: true)])
+                ]),
+            "cluster": .init(known: ClusterConfig.keys),
+        ])
 
     /// Reads and checks a config file; keys it leaves out keep their defaults.
     ///
@@ -57,6 +74,7 @@ extension DaemonConfig {
     package init(json: JSON, checkingEndpoints: Bool = true) throws(ConfigError) {
         self.init()
         let root = ConfigPath.root
+        try ConfigReader.rejectUnknownKeys(json, Self.shape, at: root)
         var reader = try ConfigReader(json, at: root, known: Self.topLevelKeys)
         if let dataDir = try reader.string("dataDir") { self.dataDir = dataDir }
         if let value = reader.value("store") { store = try StoreConfig.read(value, at: root.key("store")) }
@@ -208,12 +226,13 @@ extension DaemonConfig {
         guard let curveValue else { throw .config(at: path.key("curve"), "is required in security") }
 
         let curvePath = path.key("curve")
-        var curve = try ConfigReader(curveValue, at: curvePath, known: ["serverSecretKeyFile", "clients"])
+        var curve = try ConfigReader(curveValue, at: curvePath, known: curveKeys)
         guard let secretFile = try curve.string("serverSecretKeyFile") else {
             throw .config(
                 at: curvePath.key("serverSecretKeyFile"), "is required: the file holding the server's Z85 secret key")
         }
         let secret = try key(fromFile: secretFile, at: curvePath.key("serverSecretKeyFile"))
+        try refusePublicKey(secret, from: secretFile, at: curvePath.key("serverSecretKeyFile"))
         guard let list = try curve.array("clients"), !list.isEmpty else {
             throw .config(at: curvePath.key("clients"), "must list at least one client; without one nobody can connect")
         }
@@ -222,7 +241,7 @@ extension DaemonConfig {
         var clients: [SecurityConfig.Client] = []
         for (index, item) in list.enumerated() {
             let clientPath = curvePath.key("clients").index(index)
-            var client = try ConfigReader(item, at: clientPath, known: ["publicKey", "publicKeyFile", "role"])
+            var client = try ConfigReader(item, at: clientPath, known: clientKeys)
             let inline = try client.string("publicKey")
             let file = try client.string("publicKeyFile")
             guard let roleWord = try client.choice("role", from: SecurityConfig.Role.allCases.map(\.rawValue)) else {
@@ -255,6 +274,28 @@ extension DaemonConfig {
     }
 
     /// A key file holds the 40 Z85 characters, optionally followed by whitespace (a trailing newline).
+    /// A public key given where the secret belongs (`server.pub` for `server.key`) passes every check
+    /// of a key's form and fails every client's handshake: refused by the file `segue keygen` wrote it
+    /// in, or by the secret beside it that it is the public key of.
+    private static func refusePublicKey(_ key: CurveKey, from path: String, at location: ConfigPath)
+        throws(ConfigError)
+    {
+        guard path.hasSuffix(".pub") else { return }
+        let secretPath = String(path.dropLast(".pub".count)) + ".key"
+        let sibling = (try? ConfigFile.contents(secretPath, location: location)).map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if let sibling, (try? ZMQCurve.publicKey(fromSecret: sibling)) == key.z85 {
+            throw .config(
+                at: location,
+                "\(path) holds the public key of \(secretPath); give the secret key file, \(secretPath)")
+        }
+        throw .config(
+            at: location,
+            "\(path) is named as a public key (segue keygen writes NAME.key, the secret, and NAME.pub); give "
+                + "the server's secret key file")
+    }
+
     private static func key(fromFile path: String, at location: ConfigPath) throws(ConfigError) -> CurveKey {
         var bytes = try ConfigFile.contents(path, location: location)
         while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }
