@@ -36,6 +36,11 @@ package enum Daemon {
         case .checkConfig(let config):
             do {
                 _ = try options(from: config)
+                if config.store == .sqlite, let problem = DataDirectoryError.accessProblem(config.dataDir) {
+                    throw LateConfigError(
+                        at: config.commandLineKeys.contains("dataDir") ? "--data-dir" : "$.dataDir", problem,
+                        in: config)
+                }
             } catch {
                 FileHandle.standardError.write(Data("segued: \(error)\n".utf8))
                 return 78

@@ -19,13 +19,40 @@ struct DataDirPermissionTests {
         _ = try Reliability.run("/bin/chown", ["root:root", dir + "/segue.db"])
         _ = try Reliability.run("/bin/chmod", ["0644", dir + "/segue.db"])
 
+        // `--check-config` run as the service user says so too, where it used to pass.
+        let check = try Self.checkConfigAsNobody(dir: dir)
+        #expect(check.status == 78, "\(check.output)")
+        #expect(
+            check.output.contains(
+                "config error at --data-dir: the event store file \(dir)/segue.db cannot be written by this process "
+                    + "(uid 65534)"), "\(check.output)")
+        let parent = DaemonProcess.temporaryDirectory()
+        let missing = try Self.checkConfigAsNobody(dir: parent + "/data")
+        #expect(missing.status == 78, "\(missing.output)")
+        #expect(
+            missing.output.contains(
+                "the data directory \(parent)/data cannot be created by this process (uid 65534): \(parent) is not "
+                    + "writable"), "\(missing.output)")
+
         let refused = try Self.runAsNobody(dir: dir, timeout: .seconds(20))
         #expect(refused.status == 1, "\(refused.log)")
         #expect(refused.log.contains("cannot be written by this process (uid 65534)"), "\(refused.log)")
 
         _ = try Reliability.run("/bin/chown", ["nobody:nogroup", dir + "/segue.db"])
+        let passed = try Self.checkConfigAsNobody(dir: dir)
+        #expect(passed.status == 0, "\(passed.output)")
         let started = try Self.runAsNobody(dir: dir, timeout: .seconds(2))
         #expect(started.status == nil, "segued stopped although its files are its own:\n\(started.log)")
+    }
+
+    /// `segued --check-config` as nobody on `dir`.
+    static func checkConfigAsNobody(dir: String) throws -> (status: Int32, output: String) {
+        try Reliability.run(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "--", DaemonProcess.binary("segued"),
+                "--check-config", "--data-dir", dir, "--command", "tcp://127.0.0.1:*", "--publish", "tcp://127.0.0.1:*",
+            ])
     }
 
     /// Starts segued as nobody on `dir`; returns its exit status if it exits within `timeout` (nil if
