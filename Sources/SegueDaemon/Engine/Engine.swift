@@ -161,6 +161,9 @@ package final class Engine: @unchecked Sendable {
         // From before recovery: the frames that pass during it are explained by it.
         core.profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
         try recoverAtStart()
+        // A stop asked for during start-up (SIGTERM while recovery waited) is not answered with
+        // READY=1 and a daemon that serves: what recovery appended is durable and published.
+        if stopRequested.load(ordering: .acquiring) { return shutdown() }
         loadCommandIDs()
         startLeadership()
         ready()
@@ -371,8 +374,9 @@ package final class Engine: @unchecked Sendable {
         let index = poller.add(publisher)
         let deadline = ContinuousClock.now + limit
         var lastArrival: ContinuousClock.Instant?
-        while ContinuousClock.now < deadline {
-            var wait = deadline - ContinuousClock.now
+        while ContinuousClock.now < deadline, !stopRequested.load(ordering: .acquiring) {
+            // In steps, so that a stop asked for meanwhile ends the wait.
+            var wait = min(deadline - ContinuousClock.now, .milliseconds(50))
             if let lastArrival {
                 let quiet = lastArrival + settle - ContinuousClock.now
                 guard quiet > .zero else { return }

@@ -223,7 +223,7 @@ extension EngineCore {
         durableSeq = fleet.lastSeq
         log(
             .info,
-            "Published the \(events.count) recovered events after \(waited) ms for subscribers to reconnect "
+            "Published \(events.count.counted("recovered event")) after \(waited) ms for subscribers to reconnect "
                 + "(\(stats.subscriptions) subscriptions).")
         let cancelled = events.filter { $0.type == "transition.cancelled" }.count
         log(
