@@ -325,23 +325,40 @@ final class Reloader: Sendable {
             engine.setAdmittedClients(options.security?.clients ?? [:])
             running.withLock { $0 = reload.config }
             lastFailure.withLock { $0 = nil }
-            let applied =
+            var applied =
                 reload.applied.isEmpty
                 ? "Reloaded \(file): nothing that applies live has changed."
                 : "Reloaded \(file): \(reload.applied.joined(separator: ", "))."
+            if !reload.keptByCommandLine.isEmpty {
+                applied +=
+                    " Kept as the command line sets them (the file says otherwise): "
+                    + "\(reload.keptByCommandLine.joined(separator: ", "))."
+            }
             // Said whatever either level: an operator's reload confirms itself, a quieter one too.
             logger.logLevel = min(logger.logLevel, reload.config.logLevel, .notice)
             logger.notice(applied)
             logger.logLevel = reload.config.logLevel
             status = applied
             if !reload.needsRestart.isEmpty {
-                logger.warning(
-                    "Changed in \(file) but only applied on restart: \(reload.needsRestart.joined(separator: ", ")).")
+                var line =
+                    "Changed in \(file) but only applied on restart: \(reload.needsRestart.joined(separator: ", "))."
+                if let rate = reload.frameRateOnRestart, let refusal = Self.refusal(ofFrameRate: rate, config) {
+                    line += " A restart with this file would be refused (exit 78): \(refusal)."
+                }
+                logger.warning(line)
             }
         } catch {
             logger.error("SIGHUP: \(file) was not reloaded, the running configuration stays: \(error)")
             lastFailure.withLock { $0 = "\(error)" }
             status = "Reload failed, the running configuration stays: \(error)"
         }
+    }
+
+    /// Why the log would refuse a restart at `rate` (`--check-config`'s look at the log's first
+    /// event), or nil when it would not or the log cannot be read now.
+    static func refusal(ofFrameRate rate: Int, _ config: DaemonConfig) -> FrameRateMismatch? {
+        var probe = config
+        probe.frameRate = rate
+        return (try? StoreOpening.check(probe))?.frameRateMismatch
     }
 }

@@ -27,6 +27,7 @@ import Testing
         let reload = try running.reloadable(from: file)
         #expect(reload.applied == ["logLevel", "animators", "security.curve.clients"])
         #expect(reload.needsRestart == ["$.frameRate"])
+        #expect(reload.frameRateOnRestart == 30, "the daemon asks the log whether a restart at 30 Hz would start")
         #expect(reload.config.logLevel == .debug)
         #expect(reload.config.animators == [["x": 1]])
         #expect(reload.config.security?.curve.clients.map(\.publicKey.z85) == [TestKeys.otherPublic])
@@ -52,6 +53,8 @@ import Testing
         #expect(reload.config.logLevel == .trace)
         #expect(reload.applied == [])
         #expect(reload.needsRestart == ["$.dataDir"])
+        #expect(reload.keptByCommandLine == ["logLevel"], "said, so the file's change is not a mystery")
+        #expect(reload.frameRateOnRestart == nil, "the flag's rate is the one a restart uses")
     }
 
     /// A presentation delay changed under running frontends would move `presentAt` mid-transition:

@@ -11,6 +11,12 @@ package struct ConfigReload: Sendable, Equatable {
     package var applied: [String]
     /// Keys that changed in the file but take effect only after a restart, as JSON paths.
     package var needsRestart: [String]
+    /// The file's `frameRate`, when it is one of those: a log keeps the rate it was started with, so
+    /// the daemon checks whether a restart would be refused.
+    package var frameRateOnRestart: Int? = nil
+    /// Live settings the command line sets (`--log-level`) to another value than the file's: the flag
+    /// keeps winning, as at start-up, and the daemon says so (the others wait for a restart anyway).
+    package var keptByCommandLine: [String] = []
 }
 
 extension DaemonConfig {
@@ -24,9 +30,14 @@ extension DaemonConfig {
         var applied: [String] = []
         var needsRestart: [String] = []
 
-        if !commandLineKeys.contains("logLevel") && fresh.logLevel != logLevel {
-            next.logLevel = fresh.logLevel
-            applied.append("logLevel")
+        var kept: [String] = []
+        if fresh.logLevel != logLevel {
+            if commandLineKeys.contains("logLevel") {
+                kept.append("logLevel")
+            } else {
+                next.logLevel = fresh.logLevel
+                applied.append("logLevel")
+            }
         }
         if fresh.animators != animators {
             next.animators = fresh.animators
@@ -74,6 +85,8 @@ extension DaemonConfig {
         compare("snapshotEvery", \.snapshotEvery)
         compare("limits", \.limits)
         compare("cluster", \.cluster)
-        return ConfigReload(config: next, applied: applied, needsRestart: needsRestart)
+        return ConfigReload(
+            config: next, applied: applied, needsRestart: needsRestart,
+            frameRateOnRestart: needsRestart.contains("$.frameRate") ? fresh.frameRate : nil, keptByCommandLine: kept)
     }
 }

@@ -40,7 +40,7 @@ final class DaemonProcess: @unchecked Sendable {
     /// Starts a daemon and waits until it answers `ping`. Its output goes to `logPath`, by default
     /// `segued.log` in the data dir (a test that fills the data dir's disk puts it elsewhere).
     init(
-        dataDir: String? = nil, store: StoreBackend = .selected, transport: Transport = .tcp, frameRate: Int = 60,
+        dataDir: String? = nil, store: StoreBackend = .selected, transport: Transport = .tcp, frameRate: Int? = 60,
         arguments: [String] = [], environment: [String: String] = [:], waitReady: Bool = true, logPath: String? = nil
     ) throws {
         self.dataDir = dataDir ?? Self.temporaryDirectory()
@@ -62,20 +62,21 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// `launcher`: a program that execs segued in its own process (its arguments, then segued's
     /// path and arguments follow), e.g. `execShell`.
+    /// `frameRate`: nil starts segued without `--frame-rate` (its config file or default decides).
     private func start(
-        frameRate: Int, arguments: [String], environment: [String: String], launcher: [String] = [],
+        frameRate: Int?, arguments: [String], environment: [String: String], launcher: [String] = [],
         waitReady: Bool
     ) throws {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = FileHandle(forWritingAtPath: logPath)!
         log.seekToEndOfFile()
         process.executableURL = URL(fileURLWithPath: launcher.first ?? Self.binary("segued"))
+        let rate: [String] = frameRate.map { ["--frame-rate", "\($0)"] } ?? []
+        let daemonArguments: [String] =
+            ["--data-dir", dataDir, "--command", commandEndpoint, "--publish", publishEndpoint] + rate
+            + storeArguments + arguments
         process.arguments =
-            launcher.dropFirst() + (launcher.isEmpty ? [] : [Self.binary("segued")])
-            + [
-                "--data-dir", dataDir, "--command", commandEndpoint, "--publish", publishEndpoint,
-                "--frame-rate", String(frameRate),
-            ] + storeArguments + arguments
+            Array(launcher.dropFirst()) + (launcher.isEmpty ? [] : [Self.binary("segued")]) + daemonArguments
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = nil
         env["WATCHDOG_USEC"] = nil
