@@ -65,7 +65,11 @@ extension CommandTree {
             "Folds every event through the navigation core: seqs and revisions gapless, every event one the "
             + "core can read, frames never going back. Status 1 for any problem found (a line that is not "
             + "an event included), 74 when the file or data dir cannot be read.",
-        arguments: [ArgumentSpec("file", optional: true, completion: .file, help: "A JSON Lines export.")],
+        arguments: [
+            ArgumentSpec(
+                "file", optional: true, completion: .file,
+                help: "A JSON Lines export, or a data dir or postgresql:// URL (as --data-dir).")
+        ],
         options: [OptionSpec("data-dir", value: "dir|url", completion: .directory, help: Self.storeHelp)],
-        examples: ["segue verify --data-dir ./.segue", "segue verify log.jsonl"])
+        examples: ["segue verify --data-dir ./.segue", "segue verify /var/lib/segue", "segue verify log.jsonl"])
 }

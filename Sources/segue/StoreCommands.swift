@@ -146,12 +146,16 @@ enum StoreCommands {
                 throw UsageError("Give either a file (\(file)) or --data-dir <dir> to verify, not both.")
             }
             target = dir
-            let log = try LogSource.openLog(dir)
-            do { problems += try log.integrityCheck() } catch { problems.append(error.message) }
         } else if let file = inv.parsed.argument("file") {
             target = file
         } else {
             throw UsageError("Give a JSON Lines file or --data-dir <dir> to verify.")
+        }
+        // A data dir or database given either way gets the store's own check too: a restored file
+        // beside a stale -wal folds cleanly and is still damaged.
+        if inv.parsed.value("data-dir") != nil || LogSource.isDataDir(target) || LogSource.isStoreURL(target) {
+            let log = try LogSource.openLog(target)
+            do { problems += try log.integrityCheck() } catch { problems.append(error.message) }
         }
         var checker = LogChecker()
         var progress = Progress("verifying: event")

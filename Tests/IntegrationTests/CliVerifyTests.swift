@@ -1,0 +1,47 @@
+import Foundation
+import SegueCore
+import Testing
+
+/// `segue verify` on a data dir, however it is given.
+@Suite struct CliVerifyTests {
+    /// A damaged index folds cleanly (the fold reads the events table), so only SQLite's own check
+    /// finds it. `verify DIR`, the form docs/operations.md gives, runs that check as `--data-dir` does.
+    @Test(.sqliteOnly) func aDataDirGivenAsTheArgumentGetsTheIntegrityCheck() throws {
+        let daemon = try DaemonProcess()
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        for name in ["nav1", "nav2", "nav3"] {
+            try client.ok(["cmd": "create", "navigator": .string(name), "root": "Home"])
+        }
+        #expect(daemon.stop() == 0)
+        let dir = daemon.dataDir
+        for arguments in [["verify", dir], ["verify", "--data-dir", dir]] {
+            let clean = try Cli.run(arguments)
+            #expect(clean.status == 0 && clean.stdout.contains("ok, 3 events, 3 navigators."), "\(clean)")
+        }
+
+        // One byte of a navigator's name in the (navigator, revision) index's page, the WAL checkpointed
+        // into the file first.
+        let damage = """
+            import sqlite3, sys
+            path = sys.argv[1] + "/segue.db"
+            db = sqlite3.connect(path)
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            size = db.execute("PRAGMA page_size").fetchone()[0]
+            root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events_navigator_revision'").fetchone()[0]
+            db.close()
+            data = bytearray(open(path, "rb").read())
+            at = data.find(b"nav2", (root - 1) * size, root * size)
+            assert at >= 0, "nav2 is not in the index's page"
+            data[at + 3] = ord("9")
+            open(path, "wb").write(bytes(data))
+            """
+        try #require(try CliLargeLogTests.python(damage, [dir]) == 0)
+        for arguments in [["verify", dir], ["verify", "--data-dir", dir]] {
+            let damaged = try Cli.run(arguments)
+            #expect(damaged.status == 1, "\(arguments): \(damaged)")
+            #expect(
+                damaged.stderr.contains("\(dir): row 2 missing from index events_navigator_revision"),
+                "\(arguments): \(damaged.stderr)")
+        }
+    }
+}
