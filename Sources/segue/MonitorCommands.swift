@@ -128,11 +128,17 @@ enum MonitorCommands {
 
     static func stats(_ inv: Invocation) throws {
         let client = try inv.client()
-        guard inv.parsed.flag("watch") else { return printStats(try client.stats(), inv) }
+        let given = inv.parsed.argument("interval")
+        guard inv.parsed.flag("watch") else {
+            // An interval means nothing without --watch: taken silently, `stats 5` would look like it watched.
+            if let given {
+                throw UsageError.invalidValue(
+                    given, for: "<interval>", "an interval is the time between updates of --watch; add --watch")
+            }
+            return printStats(try client.stats(), inv)
+        }
         let interval =
-            try inv.parsed.argument("interval").map { (t: String) throws(UsageError) in
-                try ArgumentValues.seconds(t, for: "<interval>")
-            } ?? 2
+            try given.map { (t: String) throws(UsageError) in try ArgumentValues.seconds(t, for: "<interval>") } ?? 2
         let terminal = !inv.json && Terminal.screenCapable
         while true {
             let start = ContinuousClock.now

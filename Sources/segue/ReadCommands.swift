@@ -83,6 +83,9 @@ enum ReadCommands {
         printer: inout LogPrinter
     ) throws {
         var left = limit
+        // The command socket first: a daemon not there is said within the client's second, where the
+        // subscription would first wait 2 s for its handshake.
+        let heartbeat = try client.ping().heartbeatInterval
         let subscription = try CatchUpSubscription(
             client: client, publishEndpoint: try inv.subscriptionEndpoint(), navigators: navigator.map { [$0] } ?? [],
             ticks: false, heartbeats: true, curve: try inv.curve(), after: after)
@@ -90,7 +93,7 @@ enum ReadCommands {
         var toldMissing = false
         // No heartbeat for three of the daemon's intervals: say so once on stderr (a daemon stopped, a
         // link down, or a --publish-endpoint where no segued publishes), and again when they are back.
-        var silence = SilenceWatch(heartbeat: try? client.ping().heartbeatInterval)
+        var silence = SilenceWatch(heartbeat: heartbeat)
         while left != 0 {
             let update = try subscription.next(timeout: .milliseconds(500))
             // Nothing of a named navigator once the backlog is read: say whether it exists, so that a

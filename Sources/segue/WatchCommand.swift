@@ -131,6 +131,9 @@ enum WatchCommand {
             + "\((model.rows.count - closed).counted("navigator"))\(closed > 0 ? " (\(closed) closed)" : "")  \(endpoint)"
     }
 
+    /// How long a publisher with no command socket may stay silent from the start before the view says so.
+    static let nothingPublished: Duration = .seconds(3)
+
     /// A publisher with no command socket beside it (`segue replay --publish`, a relay): what it
     /// publishes from now on, stacks from the events, progress from the ticks.
     static func watchPublisher(
@@ -145,8 +148,24 @@ enum WatchCommand {
         model.notice = notice
         if screen == nil { Output.error("segue watch: " + notice) }
         var printer = PipedPrinter(json: inv.json, plain: screen == nil && !inv.json)
+        // A replay publishes no heartbeats, so only a publisher never heard from is said: nothing
+        // there at all (no segued, relay or replay) would otherwise be an empty view forever.
+        let started = ContinuousClock.now
+        var heard = false
+        var toldNothing = false
         while true {
             let publication = try subscriber.next(timeout: .milliseconds(16))
+            if publication != nil, !heard {
+                heard = true
+                if toldNothing { model.notice = notice }
+            } else if !heard, !toldNothing, ContinuousClock.now - started > Self.nothingPublished {
+                toldNothing = true
+                model.notice =
+                    "nothing published at \(endpoint) for \(WatchModel.seconds(Self.nothingPublished)) s, and no "
+                    + "command socket at \(inv.endpoint): is segued, a relay or replay --publish there? Still waiting."
+                if screen == nil { Output.error("segue watch: " + model.notice!) }
+                screen?.changed()
+            }
             switch publication {
             case .event(let e)?:
                 model.fold(e)

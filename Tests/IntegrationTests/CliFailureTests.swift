@@ -20,6 +20,21 @@ import Testing
             result.stderr == "error: could not connect to \(endpoint): connection refused (is segued running there?)\n")
     }
 
+    /// Commands that subscribe as well say a refused command socket as quickly: `log --follow` used to
+    /// wait 2 s for its subscription's handshake first.
+    @Test(arguments: [
+        ["log", "--follow"], ["log", "-f", "--navigator", "main", "--json"], ["push", "main", "A", "--wait"],
+    ])
+    func aRefusedConnectionIsReportedWithinASecondBySubscribingCommands(arguments: [String]) throws {
+        let endpoint = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let start = ContinuousClock.now
+        let result = try Cli.run(
+            arguments + ["--endpoint", endpoint, "--publish-endpoint", "tcp://127.0.0.1:\(DaemonProcess.freePort())"])
+        #expect(Self.seconds(since: start) < 1, "\(arguments): reported at once")
+        #expect(result.status == 3, "\(arguments): \(result)")
+        #expect(result.stderr.contains("could not connect to \(endpoint): connection refused"), "\(result.stderr)")
+    }
+
     /// libzmq says "refused" for an ipc socket that is missing and for one this user may not open
     /// alike: the message tells them apart (the second as another user, `setpriv`).
     @Test func anIpcSocketThatIsMissingOrClosedToTheUserIsSaidSo() throws {
@@ -192,6 +207,10 @@ import Testing
             "The value '0.6s' is invalid for '--duration': animator.duration cannot be given with a spring that settles "
         ),
         (["log", "--limit", "0"], "The value '0' is invalid for '--limit': expected a positive integer"),
+        (
+            ["stats", "5"],
+            "The value '5' is invalid for '<interval>': an interval is the time between updates of --watch; add --watch"
+        ),
         (
             ["push", "main", "X", "--preset", "nope"],
             "The value 'nope' is invalid for '--preset': animator.preset must be"

@@ -4,6 +4,22 @@ import Testing
 
 /// `segue watch` in a real terminal (a detached tmux session of fixed size), and through a pipe.
 @Suite(.serialized) struct CliWatchTests {
+    /// No command socket and nothing published: the view says so after 3 s instead of waiting in
+    /// silence (a replay publishes no heartbeats, so a silence after something came is not said).
+    @Test func aWatchOfNothingAtAllSaysSo() throws {
+        let publish = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let watch = try CliBackground([
+            "watch", "--endpoint", "tcp://127.0.0.1:\(DaemonProcess.freePort())", "--publish-endpoint", publish,
+        ])
+        defer { watch.finish(timeout: .zero) }
+        #expect(
+            watch.wait(
+                for: "segue watch: nothing published at \(publish) for 3 s", onStderr: true, timeout: .seconds(20)),
+            "\(watch.stderr)")
+        #expect(
+            watch.stderr.contains("is segued, a relay or replay --publish there? Still waiting."), "\(watch.stderr)")
+    }
+
     /// Runs tmux through posix_spawn and waitpid: tmux's server daemonizes from the first client, and
     /// Foundation's Process waits on it unreliably; only capture-pane's output is kept (via a file).
     static func tmux(_ arguments: [String]) throws -> String {
