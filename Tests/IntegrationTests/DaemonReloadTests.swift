@@ -14,9 +14,7 @@ import Testing
         try TestClient(endpoint: daemon.commandEndpoint).ok(["cmd": "create", "navigator": "main", "root": "Home"])
 
         _ = try Reliability.writeConfig(["frameRate": 30], in: dir)
-        kill(daemon.pid, SIGHUP)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !daemon.log.contains("only applied on restart"), ContinuousClock.now < deadline { usleep(20_000) }
+        Self.reload(daemon, until: "only applied on restart")
         #expect(
             daemon.log.contains(
                 "Changed in \(config) but only applied on restart: $.frameRate. A restart with this file would be "
@@ -36,12 +34,17 @@ import Testing
         let daemon = try DaemonProcess(arguments: ["--config", config, "--log-level", "notice"])
         defer { daemon.stop() }
         _ = try Reliability.writeConfig(["logLevel": "debug"], in: dir)
-        kill(daemon.pid, SIGHUP)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !daemon.log.contains("Reloaded "), ContinuousClock.now < deadline { usleep(20_000) }
+        Self.reload(daemon, until: "Reloaded ")
         #expect(
             daemon.log.contains(
                 "Reloaded \(config): nothing that applies live has changed. Kept as the command line sets them (the "
                     + "file says otherwise): logLevel."), "\(daemon.log)")
+    }
+
+    /// SIGHUP, then up to 10 s for `text` in the log.
+    static func reload(_ daemon: DaemonProcess, until text: String) {
+        kill(daemon.pid, SIGHUP)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !daemon.log.contains(text), ContinuousClock.now < deadline { usleep(20_000) }
     }
 }
