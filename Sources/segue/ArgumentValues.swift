@@ -25,12 +25,16 @@ enum ArgumentValues {
     /// `bezier:x1,y1,x2,y2`, `spring:dampingRatio,initialVelocity` (UIKit),
     /// `spring:mass,stiffness,damping,initialVelocity` (CASpringAnimation) or
     /// `spring-response:response,dampingFraction` (SwiftUI). The daemon checks the ranges.
-    static func curve(_ text: String, for name: String) throws(UsageError) -> JSON {
+    /// `springs`: false where only a name or a bezier is taken (`--completion-curve`), so that the
+    /// message lists no form the option then refuses.
+    static func curve(_ text: String, for name: String, springs: Bool = true) throws(UsageError) -> JSON {
         let names = TimingCurve.namedCurves.map(\.name)
         if names.contains(text) { return .string(text) }
         let expectation =
-            "expected \(names.joined(separator: ", ")), bezier:x1,y1,x2,y2, spring:dampingRatio,velocity, "
-            + "spring:mass,stiffness,damping,velocity or spring-response:response,dampingFraction"
+            springs
+            ? "expected \(names.joined(separator: ", ")), bezier:x1,y1,x2,y2, spring:dampingRatio,velocity, "
+                + "spring:mass,stiffness,damping,velocity or spring-response:response,dampingFraction"
+            : "expected \(names.joined(separator: ", ")) or bezier:x1,y1,x2,y2"
         guard let colon = text.firstIndex(of: ":") else { throw .invalidValue(text, for: name, expectation) }
         let kind = text[..<colon]
         var numbers: [Double] = []

@@ -276,7 +276,9 @@ enum CommandTree {
                         OptionSpec(
                             "then", value: "step", completion: .list(["end", "finish", "cancel"]),
                             help: "end (default), finish or cancel."),
-                        OptionSpec("curve", value: "curve", help: "Shape of the finger's motion (default linear)."),
+                        OptionSpec(
+                            "curve", value: "curve", completion: .list(TimingCurve.namedCurves.map(\.name)),
+                            help: "Shape of the finger's motion (default linear)."),
                         gestureOwner,
                     ] + completion + [gestureWait],
                     examples: [

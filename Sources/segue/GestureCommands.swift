@@ -7,7 +7,8 @@ import SegueProtocol
 /// gesture begin|update|finish|cancel|end, and swipe (a whole gesture from a script).
 enum GestureCommands {
     static func begin(_ inv: Invocation) throws {
-        let start = try interactiveStart(inv, inv.parsed.value("operation"), screen: inv.parsed.argument("screen"))
+        let start = try interactiveStart(
+            inv, inv.parsed.value("operation"), named: "--operation", screen: inv.parsed.argument("screen"))
         let reply = try inv.client().begin(
             inv.argument("navigator"), start, animator: try NavigationCommands.animator(inv),
             geometry: try GestureOptions.geometry(inv), envelope: envelope(inv))
@@ -29,7 +30,7 @@ enum GestureCommands {
             throw UsageError.missingOption("percent", value: "fraction")
         }
         let reply = try inv.client().update(
-            inv.argument("navigator"), percent: percent, velocity: try inv.double("velocity"),
+            inv.argument("navigator"), percent: percent, velocity: try inv.velocity(),
             geometry: try GestureOptions.geometry(inv), envelope: envelope(inv))
         inv.print(reply.json, "\(reply.navigator): percent \(reply.percent ?? percent) (revision \(reply.revision))")
     }
@@ -37,7 +38,7 @@ enum GestureCommands {
     static func finish(_ inv: Invocation) throws {
         let (speed, curve) = try completion(inv)
         let animator = try GestureOptions.animator(inv)
-        let velocity = try inv.double("velocity")
+        let velocity = try inv.velocity()
         try ending(inv) { client, navigator, envelope in
             let reply = try client.finish(
                 navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve ?? .easeInOut,
@@ -50,7 +51,7 @@ enum GestureCommands {
     static func cancel(_ inv: Invocation) throws {
         let (speed, curve) = try completion(inv)
         let animator = try GestureOptions.animator(inv)
-        let velocity = try inv.double("velocity")
+        let velocity = try inv.velocity()
         try ending(inv) { client, navigator, envelope in
             let reply = try client.cancel(
                 navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, animator: animator,
@@ -62,7 +63,7 @@ enum GestureCommands {
 
     static func end(_ inv: Invocation) throws {
         let percent = try inv.double("percent")
-        let velocity = try inv.double("velocity")
+        let velocity = try inv.velocity()
         let animator = try GestureOptions.animator(inv)
         try ending(inv) { client, navigator, envelope in
             let reply = try client.end(
@@ -90,7 +91,8 @@ enum GestureCommands {
     /// begin, an update per frame along the finger's path, then `--then`.
     static func swipe(_ inv: Invocation) throws {
         let navigator = inv.argument("navigator")
-        let start = try interactiveStart(inv, inv.argument("operation"), screen: inv.parsed.argument("screen"))
+        let start = try interactiveStart(
+            inv, inv.argument("operation"), named: "<operation>", screen: inv.parsed.argument("screen"))
         let to = try inv.double("to") ?? 0.7
         guard (0...1).contains(to) else {
             throw UsageError.invalidValue(String(to), for: "--to", "expected a fraction in 0...1")
@@ -244,11 +246,23 @@ enum GestureCommands {
         try NavigationCommands.envelope(inv, owner: try NavigationCommands.key(inv, "owner"))
     }
 
-    static func interactiveStart(_ inv: Invocation, _ operation: String?, screen: String?) throws(UsageError)
-        -> InteractiveStart?
+    /// `named`: how the command line spells the operation (`--operation`, `<operation>`), for errors.
+    static func interactiveStart(_ inv: Invocation, _ operation: String?, named: String, screen: String?)
+        throws(UsageError) -> InteractiveStart?
     {
-        guard let operation else { return nil }
-        let op = try ArgumentValues.choice(operation, for: "operation", in: ["pop", "push", "dismiss", "present"])
+        guard let operation else {
+            // A screen is the route of a push or present: without one of them it would be dropped unsaid.
+            if let screen {
+                let operations = ["pop", "push", "dismiss", "present"]
+                throw UsageError(
+                    operations.contains(screen)
+                        ? "\(screen) is given as \(named) \(screen); without \(named), begin takes over the "
+                            + "transition in flight."
+                        : "\(screen) is the route of a push or present: give \(named) push or present.")
+            }
+            return nil
+        }
+        let op = try ArgumentValues.choice(operation, for: named, in: ["pop", "push", "dismiss", "present"])
         switch op {
         case "pop", "dismiss":
             if let screen { throw UsageError.unexpectedArgument(screen) }
@@ -273,7 +287,9 @@ enum GestureCommands {
         }
         var curve: TimingCurve?
         if let c = inv.parsed.value("completion-curve") {
-            do { curve = try TimingCurve(json: try ArgumentValues.curve(c, for: "--completion-curve")) } catch let error
+            do {
+                curve = try TimingCurve(json: try ArgumentValues.curve(c, for: "--completion-curve", springs: false))
+            } catch let error
                 as CoreError
             {
                 throw UsageError.invalidValue(c, for: "--completion-curve", error.message)

@@ -23,6 +23,12 @@ struct Invocation {
     init(path: String, parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
         self.path = path
         self.parsed = parsed
+        // A name no navigator can have is a mistake on the command line: said as one (status 64)
+        // before anything is sent, with the daemon's own rule.
+        if let navigator = parsed.argument("navigator"), !NavigatorName.isValid(navigator) {
+            throw UsageError.invalidValue(
+                navigator, for: "<navigator>", "expected a navigator name matching [A-Za-z0-9._-]{1,64}")
+        }
         // An empty variable counts as unset (docs/cli.md), as for the key variables.
         func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         endpoint = parsed.value("endpoint") ?? variable("SEGUE_ENDPOINT") ?? SegueClient.defaultEndpoint
@@ -154,6 +160,18 @@ struct Invocation {
         try parsed.value(option).map { (v: String) throws(UsageError) in
             try ArgumentValues.number(v, for: "--\(option)")
         }
+    }
+
+    /// `--velocity`, held to the daemon's range before anything is sent.
+    func velocity() throws(UsageError) -> Double? {
+        guard let velocity = try double("velocity") else { return nil }
+        let range = NavigationCommand.velocities
+        guard range.contains(velocity) else {
+            throw UsageError.invalidValue(
+                parsed.value("velocity") ?? "", for: "--velocity",
+                "expected a velocity from \(Int(range.lowerBound)) to \(Int(range.upperBound)) (fractions per second)")
+        }
+        return velocity
     }
 
     func count(_ option: String) throws(UsageError) -> Int64? {

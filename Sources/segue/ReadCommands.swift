@@ -83,11 +83,13 @@ enum ReadCommands {
         printer: inout LogPrinter
     ) throws {
         var left = limit
-        // The command socket first: a daemon not there is said within the client's second, where the
-        // subscription would first wait 2 s for its handshake.
+        // A malformed publish endpoint is a usage error before anything connects. Then the command
+        // socket: a daemon not there is said within the client's second, where the subscription
+        // would first wait 2 s for its handshake.
+        let publishEndpoint = try inv.subscriptionEndpoint()
         let heartbeat = try client.ping().heartbeatInterval
         let subscription = try CatchUpSubscription(
-            client: client, publishEndpoint: try inv.subscriptionEndpoint(), navigators: navigator.map { [$0] } ?? [],
+            client: client, publishEndpoint: publishEndpoint, navigators: navigator.map { [$0] } ?? [],
             ticks: false, heartbeats: true, curve: try inv.curve(), after: after)
         var lastPrinted = after
         var toldMissing = false

@@ -741,7 +741,7 @@ import Testing
             "error: The value '' is invalid for '--id': expected 1 to 128 bytes, got 0.\nSee 'segue push --help'.\n"
         ),
         (
-            ["gesture", "begin", "main", "pop", "--owner", String(repeating: "o", count: 129)],
+            ["gesture", "begin", "main", "--operation", "pop", "--owner", String(repeating: "o", count: 129)],
             "error: The value '\(String(repeating: "o", count: 40))…' is invalid for '--owner': expected 1 to 128 bytes, "
                 + "got 129.\nSee 'segue gesture begin --help'.\n"
         ),
@@ -811,6 +811,11 @@ import Testing
             "error: The value 'spring:0.5,0' is invalid for '--completion-curve': expected a curve name or a bezier; "
                 + "a spring is given as --animator-curve (on gesture finish, cancel and end), and starts at the release "
                 + "velocity.\nSee 'segue gesture finish --help'.\n"
+        ),
+        (
+            ["gesture", "cancel", "main", "--completion-curve", "bogus"],
+            "error: The value 'bogus' is invalid for '--completion-curve': expected linear, easeIn, easeOut, "
+                + "easeInOut, default or bezier:x1,y1,x2,y2.\nSee 'segue gesture cancel --help'.\n"
         ),
         (
             ["swipe", "main", "pop", "--completion-speed", "3"],

@@ -208,6 +208,28 @@ import Testing
         ),
         (["log", "--limit", "0"], "The value '0' is invalid for '--limit': expected a positive integer"),
         (
+            ["create", "bad name/with slash", "Home"],
+            "The value 'bad name/with slash' is invalid for '<navigator>': expected a navigator name matching "
+                + "[A-Za-z0-9._-]{1,64}"
+        ),
+        (
+            ["gesture", "update", "main", "--percent", "0.3", "--velocity", "5000"],
+            "The value '5000' is invalid for '--velocity': expected a velocity from -1000 to 1000 (fractions per second)"
+        ),
+        (
+            ["gesture", "end", "main", "--velocity", "-1e6"],
+            "The value '-1e6' is invalid for '--velocity': expected a velocity from -1000 to 1000"
+        ),
+        (["gesture", "begin", "main", "--operation", "bogus"], "The value 'bogus' is invalid for '--operation'"),
+        (
+            ["gesture", "begin", "inbox", "Foo"],
+            "Foo is the route of a push or present: give --operation push or present."
+        ),
+        (
+            ["gesture", "begin", "inbox", "pop"],
+            "pop is given as --operation pop; without --operation, begin takes over the transition in flight."
+        ),
+        (
             ["stats", "5"],
             "The value '5' is invalid for '<interval>': an interval is the time between updates of --watch; add --watch"
         ),

@@ -93,7 +93,8 @@ import Testing
         ("segue watch a b --replay l", "log.jsonl"), ("segue help pu", "push"),
         ("segue timeline log.jsonl -o l", "log.jsonl"), ("segue export -o l", "log.jsonl"),
         ("segue gesture finish main --completion-curve easeI", "easeIn easeInOut"),
-        ("segue gesture end main --animator-curve l", "linear"), ("segue help gesture e", "end"),
+        ("segue gesture end main --animator-curve l", "linear"),
+        ("segue swipe main pop --curve easeI", "easeIn easeInOut"), ("segue help gesture e", "end"),
         ("segue help gesture ''", "begin update finish cancel end"), ("segue help push ''", ""),
     ]
 

@@ -100,7 +100,7 @@ extension NavigationCommand {
     static func clamped(_ percent: Double) -> Double { min(1, max(0, percent)) + 0 }
 
     private static func velocity(_ args: inout Arguments) throws(CoreError) -> Double? {
-        try args.double("velocity", in: -VelocityEstimator.limit...VelocityEstimator.limit)
+        try args.double("velocity", in: velocities)
     }
 
     private static func completion(_ args: inout Arguments) throws(CoreError) -> (
@@ -130,6 +130,8 @@ extension NavigationCommand {
 
     /// `finish`'s and `cancel`'s `completionSpeed`.
     package static let completionSpeeds = 0.001...1000.0
+    /// The velocities a gesture's `update`, `finish`, `cancel` and `end` take, fractions per second.
+    package static let velocities = -VelocityEstimator.limit...VelocityEstimator.limit
 
     /// UIKit's completionCurve is a UIView.AnimationCurve: a timing shape, never a spring (a spring
     /// has its own duration, which a completion segment does not have).
