@@ -9,7 +9,8 @@ enum PictureOptions {
         help: "Start at this seq, at this time (2025-06-01T12:00:00.5Z), or this long after the log's first "
             + "event (+2.5s, +10m).")
     static let to = Option<LogWindow.Bound>(
-        "to", value: "seq|time", help: "Stop after this seq, or at this time (as --from).")
+        "to", value: "seq|time",
+        help: "Stop after this seq (drawn up to the frame of the next event), or at this time (as --from).")
     static let frameRate = Option<FrameRate>(
         "frame-rate", value: "hz",
         help:

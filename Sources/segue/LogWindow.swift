@@ -109,6 +109,7 @@ struct LogWindow {
         if from != nil || to != nil, !survey.shows(from: startFrame, before: window.stopBefore) {
             throw try window.emptyRange()
         }
+        if let cut = survey.cutFrame() { Output.error("segue \(inv.path): " + cut) }
         return try body(window)
     }
 
@@ -133,6 +134,8 @@ struct LogWindow {
         /// before it that one took effect in: what the window shows is known before it is drawn.
         private var shownFrame: Int64?
         private var shownFrameBefore: Int64?
+        /// The first kept event in the frame of the last kept one.
+        private var firstOfLastFrame: EventRecord?
 
         init(from: Bound?, to: Bound?, navigator: String?) {
             self.from = from
@@ -153,12 +156,27 @@ struct LogWindow {
                 firstLeftOut = event
                 return
             }
+            if lastKept?.frame != event.frame { firstOfLastFrame = event }
             lastKept = event
             if case .seq(let seq)? = from, fromSeqFrame == nil, event.seq >= seq { fromSeqFrame = event.frame }
             if presence.navigator == nil || event.navigator == presence.navigator, event.frame != shownFrame {
                 shownFrameBefore = shownFrame
                 shownFrame = event.frame
             }
+        }
+
+        /// The kept events a seq bound leaves undrawn, said: those in the frame of the first event
+        /// it leaves out. A frame's ticks show every event of it, so that frame is not drawn.
+        func cutFrame() -> String? {
+            guard case .seq(let bound)? = to, let lastKept, let firstLeftOut, let firstOfLastFrame,
+                lastKept.frame == firstLeftOut.frame
+            else { return nil }
+            let kept =
+                firstOfLastFrame.seq == lastKept.seq
+                ? "seq \(lastKept.seq) takes" : "seqs \(firstOfLastFrame.seq)–\(lastKept.seq) take"
+            return "\(kept) effect in frame \(lastKept.frame) with seq \(firstLeftOut.seq), after --to \(bound): a "
+                + "frame's ticks show every event of it, so the picture stops before that frame (--to "
+                + "\(firstLeftOut.seq) draws it)."
         }
 
         /// Whether the replay shows a kept event of the window (`feed` draws those from `start` on,

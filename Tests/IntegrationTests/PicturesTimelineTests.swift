@@ -144,6 +144,15 @@ import Testing
         let both = try Cli.run(["timeline", log, "--from", "2", "--to", "3"])
         #expect(both.status == 0, "\(both.stderr)")
         #expect(both.stdout.components(separatedBy: "<g class=\"event ").count - 1 == 2)
+        #expect(!both.stderr.contains("takes effect"), "\(both.stderr)")
+        // Cut inside a frame, the window is drawn up to it, and the events it leaves undrawn are said.
+        let cut = try Cli.run(["timeline", log, "--to", "2"])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        let frame = try #require(frames[1])
+        #expect(
+            cut.stderr
+                == "segue timeline: seq 2 takes effect in frame \(frame) with seq 3, after --to 2: a frame's ticks "
+                + "show every event of it, so the picture stops before that frame (--to 3 draws it).\n")
         let late = try Cli.run(["timeline", log, "--to", "3", "--navigator", "b"])
         #expect(late.status == 1)
         #expect(late.stderr.hasPrefix("error: No event of navigator b in \(log) falls between --from and --to"))
