@@ -43,7 +43,10 @@ enum GestureCommands {
             let reply = try client.finish(
                 navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve ?? .easeInOut,
                 animator: animator, envelope: envelope)
-            inv.print(reply.json, "\(reply.navigator): finishing (revision \(reply.revision))")
+            // A finish from 1 ends in the frame it starts: nothing is left "finishing" (a queued
+            // command may have started another transition meanwhile, in its own phase).
+            let done = reply.phase == TransitionPhase.finishing.rawValue ? "finishing" : "completed"
+            inv.print(reply.json, "\(reply.navigator): \(done) (revision \(reply.revision))")
             return reply
         }
     }
@@ -56,7 +59,8 @@ enum GestureCommands {
             let reply = try client.cancel(
                 navigator, velocity: velocity, completionSpeed: speed, completionCurve: curve, animator: animator,
                 envelope: envelope)
-            inv.print(reply.json, "\(reply.navigator): cancelling (revision \(reply.revision))")
+            let done = reply.phase == TransitionPhase.cancelling.rawValue ? "cancelling" : "cancelled"
+            inv.print(reply.json, "\(reply.navigator): \(done) (revision \(reply.revision))")
             return reply
         }
     }
@@ -95,7 +99,7 @@ enum GestureCommands {
             inv, inv.argument("operation"), named: "<operation>", screen: inv.parsed.argument("screen"))
         let to = try inv.double("to") ?? 0.7
         guard (0...1).contains(to) else {
-            throw UsageError.invalidValue(String(to), for: "--to", "expected a fraction in 0...1")
+            throw UsageError.invalidValue(inv.parsed.value("to") ?? "", for: "--to", "expected a fraction in 0...1")
         }
         let over =
             try inv.parsed.value("over").map { (v: String) throws(UsageError) in

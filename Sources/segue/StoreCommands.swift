@@ -55,9 +55,13 @@ enum StoreCommands {
         defer { target.close(keep: imported) }
         guard let outcome = try append(from: file, named: named, to: target, inv) else { return }
         imported = outcome.count > 0 || !target.created
+        // An empty file into a log that was not there makes no log: said, not "the log ends at seq 0".
+        let text =
+            imported
+            ? "Imported \(outcome.count.counted("event")); the log ends at seq \(target.store.lastSeq)."
+            : "Imported no events: \(named) holds none, so no log was made at \(place)."
         inv.print(
-            ["imported": .int(outcome.count), "seq": .int(target.store.lastSeq), "before": .int(outcome.before)],
-            "Imported \(outcome.count.counted("event")); the log ends at seq \(target.store.lastSeq).")
+            ["imported": .int(outcome.count), "seq": .int(target.store.lastSeq), "before": .int(outcome.before)], text)
     }
 
     /// Checks the log followed by the file at `file` (`named` in messages) as `verify` would, then

@@ -10,6 +10,12 @@ enum ToolCommands {
     static func help(_ inv: Invocation) throws {
         if inv.parsed.flag("man") {
             if inv.json { throw UsageError("--man prints roff; it does not combine with --json.") }
+            // One page for every command (segue.1, as installed): a command named with it would be ignored.
+            if let command = inv.parsed.arguments["command"]?.first {
+                throw UsageError(
+                    "--man prints the one page of every command (segue.1); give it no command (\(command)), "
+                        + "or run 'segue help \(command)'.")
+            }
             Output.line(CommandTree.root.manPage(date: SegueVersion.current, extra: CommandTree.manSections))
             return
         }

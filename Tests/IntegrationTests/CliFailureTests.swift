@@ -35,6 +35,16 @@ import Testing
         #expect(result.stderr.contains("could not connect to \(endpoint): connection refused"), "\(result.stderr)")
     }
 
+    /// `help --man` prints the one page of every command: a command named with it is refused, not ignored.
+    @Test func helpManTakesNoCommand() throws {
+        let result = try Cli.run(["help", "--man", "push"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix(
+                "error: --man prints the one page of every command (segue.1); give it no command (push), or run "
+                    + "'segue help push'."), "\(result.stderr)")
+    }
+
     /// libzmq says "refused" for an ipc socket that is missing and for one this user may not open
     /// alike: the message tells them apart (the second as another user, `setpriv`).
     @Test func anIpcSocketThatIsMissingOrClosedToTheUserIsSaidSo() throws {
@@ -229,6 +239,7 @@ import Testing
             ["gesture", "begin", "inbox", "pop"],
             "pop is given as --operation pop; without --operation, begin takes over the transition in flight."
         ),
+        (["swipe", "main", "pop", "--to", "2"], "The value '2' is invalid for '--to': expected a fraction in 0...1"),
         (
             ["stats", "5"],
             "The value '5' is invalid for '<interval>': an interval is the time between updates of --watch; add --watch"

@@ -67,4 +67,16 @@ import Testing
         #expect(result.status == 1, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target), "left: \(Self.size(target)) bytes")
     }
+
+    /// An empty file imported where no log is makes none, and says so rather than "the log ends at seq 0".
+    @Test func anEmptyImportMakesNoDataDirAndSaysSo() throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        let empty = dir + "/empty.jsonl"
+        try "".write(toFile: empty, atomically: true, encoding: .utf8)
+        let target = dir + "/restored"
+        let result = try Cli.run(["import", "--data-dir", target, empty])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "Imported no events: \(empty) holds none, so no log was made at \(target).\n")
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
 }
