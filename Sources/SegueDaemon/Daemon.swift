@@ -95,13 +95,26 @@ package enum Daemon {
         }
 
         /// The core's "PATH says what" as the config parser words it.
+        /// The core words its checks for requests, as sentences; the parser's form has no full stop,
+        /// and names an unknown key at its own path ("at $.animators[0].zzz: unknown key; expected
+        /// one of …"), as it does everywhere else in the file.
         init(animators problem: CoreError, in config: DaemonConfig) {
-            let message = problem.message
-            if message.hasPrefix("$."), let space = message.firstIndex(of: " ") {
-                self.init(
-                    at: String(message[..<space]), String(message[message.index(after: space)...]), in: config)
-            } else {
+            var message = problem.message
+            if message.hasSuffix(".") { message.removeLast() }
+            guard message.hasPrefix("$."), let space = message.firstIndex(of: " ") else {
                 self.init(at: "$.animators", message, in: config)
+                return
+            }
+            let path = String(message[..<space])
+            let rest = message[message.index(after: space)...]
+            let unknown = #/^has unknown key "(?<key>[^"]*)"; allowed keys are (?<known>.*)$/#
+            if let match = rest.wholeMatch(of: unknown) {
+                self.init(
+                    at: ConfigPath.appending(String(match.key), to: path),
+                    "unknown key; expected one of \(match.known)",
+                    in: config)
+            } else {
+                self.init(at: path, String(rest), in: config)
             }
         }
     }

@@ -305,20 +305,30 @@ import Testing
     @Test(arguments: [
         (
             #"{"animators": {"rules": []}}"#,
-            #"config error at $.animators: must be an array of rules; got an object with "rules"."#
+            #"config error at $.animators: must be an array of rules; got an object with "rules""#
         ),
         (
             #"{"animators": [{"animator": {"style": "wobble"}}]}"#,
             "config error at $.animators[0].animator.style: must be one of slide, cover, reveal, push, fade, crossfade, "
-                + #"flip, zoom, iris, none, keyframes; got "wobble"."#
+                + #"flip, zoom, iris, none, keyframes; got "wobble""#
         ),
         (
             #"{"animators": [{"from": "Detail Screen", "animator": {"style": "fade"}}]}"#,
-            #"config error at $.animators[0].from: must be a route name matching [A-Za-z0-9._-]{1,64}; got "Detail Screen"."#
+            #"config error at $.animators[0].from: must be a route name matching [A-Za-z0-9._-]{1,64}; got "Detail Screen""#
         ),
         (
             #"{"animators": [{"animator": {"style": "keyframes", "keyframes": {"to": {"tracks": {"alpha": [{"time": 0, "value": -5}]}}}}}]}"#,
-            "config error at $.animators[0].animator.keyframes.to.tracks.alpha[0].value: must be in [0, 1]; got -5."
+            "config error at $.animators[0].animator.keyframes.to.tracks.alpha[0].value: must be in [0, 1]; got -5"
+        ),
+        // An unknown key is named at its own path, in the parser's words, as anywhere else in the file.
+        (
+            #"{"animators": [{"animator": {"style": "fade", "zzz": 1}}]}"#,
+            "config error at $.animators[0].animator.zzz: unknown key; expected one of preset, style, edge, duration, "
+                + "curve, parallax, scale, offset, fade, keyframes"
+        ),
+        (
+            #"{"animators": [{"zzz": 1, "animator": {}}]}"#,
+            "config error at $.animators[0].zzz: unknown key; expected one of operation, from, to, animator"
         ),
     ])
     func animatorErrorsSayWhere(document: String, message: String) throws {

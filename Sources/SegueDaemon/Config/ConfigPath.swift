@@ -23,6 +23,12 @@ struct ConfigPath: Equatable, Sendable, CustomStringConvertible {
 
     func index(_ index: Int) -> ConfigPath { ConfigPath(description: description + "[\(index)]") }
 
+    /// `path` (a location another part of segued printed, such as the core's `$.animators[0]`) with
+    /// `key` after it, spelled as `key(_:)` spells it.
+    static func appending(_ key: String, to path: String) -> String {
+        ConfigPath(description: path).key(key).description
+    }
+
     private static func identifierScalar(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
         case "a"..."z", "A"..."Z", "0"..."9", "_": true
