@@ -58,6 +58,16 @@ package final class EventLines {
 
     /// One line read as an event, its faults said with its line number.
     private static func event(_ line: ArraySlice<UInt8>, number: Int) throws(StoreError) -> EventRecord {
+        // A line that does not even open an object (a log line, a note pasted in) is said as what it
+        // is: the parser would read "not json" as a misspelt `null`.
+        if let start = line.first(where: { $0 != 0x20 && $0 != 0x09 }), start != UInt8(ascii: "{") {
+            let text = String(decoding: line.prefix(40), as: UTF8.self)
+            throw StoreError(
+                kind: .invalidData,
+                message: "Line \(number) is not an event: an export holds one JSON object per line, and this one "
+                    + "starts \(JSON.string(text).serialized())\(line.count > 40 ? "…" : "").",
+                line: number)
+        }
         let json: JSON
         do throws(JSONError) {
             json = try JSON.parse(line)

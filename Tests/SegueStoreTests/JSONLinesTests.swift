@@ -67,6 +67,7 @@ import Testing
         ([line(1, "a", 1), line(2, "a", 2), "{\"seq\": 3"], 3),  // not JSON
         ([line(1, "a", 1), "{\"seq\": 2}"], 2),  // not an event
         ([line(1, "a", 1), "", line(2, "a", 2)], 2),  // blank line
+        ([line(1, "a", 1), "not json", line(2, "a", 2)], 2),  // not an object at all
     ]
 
     @Test(arguments: Backend.allCases, badFiles)
@@ -89,6 +90,12 @@ import Testing
                     error.message
                         == "Line 3, column 10: not valid JSON: unexpected end of input: expected ',' or '}' after an "
                         + "object member.")
+            }
+            if lines.contains("not json") {
+                #expect(
+                    error.message
+                        == #"Line 2 is not an event: an export holds one JSON object per line, and this one starts "not json"."#
+                )
             }
         }
         #expect(store.lastSeq == 0)
