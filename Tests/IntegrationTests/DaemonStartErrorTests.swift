@@ -94,6 +94,21 @@ import Testing
         #expect(verify.status == 0, "the log is untouched: \(verify)")
     }
 
+    /// A start whose second bind fails (a port taken) closes what it bound first: libzmq unlinks an
+    /// ipc socket file only when its listener closes, and segued exits right after.
+    @Test func aFailedBindLeavesNoIPCSocketFileBehind() throws {
+        let busy = try DaemonProcess()
+        defer { busy.stop() }
+        let dir = DaemonProcess.temporaryDirectory()
+        let socket = dir + "/run/c.sock"
+        let result = try Reliability.run(
+            DaemonProcess.binary("segued"),
+            ["--data-dir", dir + "/data", "--command", "ipc://" + socket, "--publish", busy.publishEndpoint])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("Address already in use"), "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: socket), "left behind: \(socket)")
+    }
+
     /// A log keeps the frame rate it was started at: `--check-config` reads it from the log (read
     /// only) and refuses another rate as the start would, before an upgrade or a change finds out.
     @Test func checkConfigRefusesAnotherFrameRateThanTheLogs() throws {

@@ -86,6 +86,8 @@ package final class Engine: @unchecked Sendable {
 
     var context: ZMQContext?
     var router: ZMQSocket?
+    /// The socket files of the ipc endpoints bound so far, removed if a later bind fails.
+    private var ipcFilesBound: [String] = []
     var publisher: ZMQSocket?
     /// The frames socket (`EngineOptions.framesEndpoints`): one compact batch of ticks a frame.
     var framesPublisher: ZMQSocket?
@@ -151,7 +153,10 @@ package final class Engine: @unchecked Sendable {
 
     /// Binds the sockets, resolves restart recovery, calls `ready`, then serves until `stop()`.
     package func run(ready: () -> Void = {}) throws {
-        try bind()
+        do { try bind() } catch {
+            closeAfterFailedBind()
+            throw error
+        }
         let confinement = RealtimeConfinement.confineToCurrentThread()
         if confinement.realtime {
             logger.info(
@@ -280,16 +285,35 @@ package final class Engine: @unchecked Sendable {
         try secure(router)
         let publisher = try publishingSocket(context, highWaterMark: options.publishHighWaterMark)
         subscriberPeers.append(try SubscriberPeers(publisher, name: "inproc://segued-publish-peers"))
-        boundCommandEndpoints = try bind(router, to: options.commandEndpoints)
-        boundPublishEndpoints = try bind(publisher, to: options.publishEndpoints)
         self.router = router
         self.publisher = publisher
+        boundCommandEndpoints = try bind(router, to: options.commandEndpoints)
+        boundPublishEndpoints = try bind(publisher, to: options.publishEndpoints)
         if !options.framesEndpoints.isEmpty {
             let frames = try publishingSocket(context, highWaterMark: options.framesHighWaterMark)
+            framesPublisher = frames
             subscriberPeers.append(try SubscriberPeers(frames, name: "inproc://segued-frames-peers"))
             boundFramesEndpoints = try bind(frames, to: options.framesEndpoints)
-            framesPublisher = frames
         }
+    }
+
+    /// A bind that failed leaves the endpoints bound before it: their sockets are closed, and the ipc
+    /// socket files this start made are removed (libzmq's I/O thread would unlink them only once their
+    /// listeners were torn down, and the process exits next). Each was refused unless nothing or a
+    /// stale socket was at its path, so the file is this start's own.
+    private func closeAfterFailedBind() {
+        for path in ipcFilesBound { unlink(path) }
+        ipcFilesBound = []
+        router?.close()
+        router = nil
+        publisher?.close()
+        publisher = nil
+        framesPublisher?.close()
+        framesPublisher = nil
+        for peers in subscriberPeers { peers.close() }
+        subscriberPeers = []
+        context?.terminate()
+        context = nil
     }
 
     /// An XPUB with the publisher's limits and security: the publish socket, and the frames socket.
@@ -315,6 +339,7 @@ package final class Engine: @unchecked Sendable {
         for endpoint in endpoints {
             try Endpoints.prepare(endpoint)
             try socket.bind(endpoint)
+            if let path = IPCSocketFile.path(of: endpoint) { ipcFilesBound.append(path) }
             bound.append(try socket.lastEndpoint)
             try Endpoints.restrict(endpoint)
         }
