@@ -297,10 +297,41 @@ import Testing
         }
     }
 
+    /// A connection string libpq cannot parse is quoted by libpq (a URL whole, a token it could not
+    /// decode): the secret in it is masked before the message goes anywhere. Each row: the text and
+    /// its secret.
+    @Test(arguments: [
+        ("postgresql://segueop:Sup3rS3cret@[::1/seguedb", "Sup3rS3cret"),
+        ("postgresql://segueop:s3cret%PW@/seguedb", "s3cret%PW"),
+        ("postgresql://segueop@/seguedb?password=hunter2&port=x%zz", "hunter2"),
+        ("host=/run/postgresql password='open sesame' dbname='unterminated", "open sesame"),
+    ])
+    func anUnparseableConninfoIsRefusedWithoutItsSecret(conninfo: String, secret: String) throws {
+        do {
+            _ = try ConnectionSettings(conninfo: conninfo)
+            Issue.record("\(conninfo) was accepted")
+        } catch {
+            #expect(error.message.hasPrefix("The PostgreSQL connection string is not valid: "), "\(error.message)")
+            #expect(!error.description.contains(secret), "\(error.description)")
+            #expect(error.sqlState == SQLState.invalidParameterValue, "nothing was tried: not a connection failure")
+        }
+    }
+
+    /// The client key's passphrase is a secret too: refused, as a password is, never printed.
+    @Test func anSSLPasswordIsRefusedWithoutBeingRepeated() throws {
+        do {
+            _ = try ConnectionSettings(conninfo: "host=/run/postgresql dbname=segue sslkey=/k sslpassword=KeyPass123")
+            Issue.record("an sslpassword was accepted")
+        } catch {
+            #expect(!error.description.contains("KeyPass123"))
+            #expect(error.message.contains("sets an sslpassword"), "\(error.message)")
+        }
+    }
+
     @Test func theRedactedConninfoShowsWhereButNoSecrets() throws {
-        let settings = try ConnectionSettings(conninfo: "host=/run/postgresql dbname=segue sslkey=/k sslpassword=x")
+        let settings = try ConnectionSettings(conninfo: "host=/run/postgresql dbname=segue sslkey=/k sslcert=/c")
         // In libpq's order of keywords, whatever the conninfo's.
-        #expect(settings.redacted == "dbname=segue host=/run/postgresql sslkey=<redacted> sslpassword=<redacted>")
+        #expect(settings.redacted == "dbname=segue host=/run/postgresql sslcert=<redacted> sslkey=<redacted>")
         #expect(settings.value("dbname") == "segue")
     }
 }

@@ -29,12 +29,20 @@ package struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible 
         connectTimeout: Duration = .seconds(5), applicationName: String = "segued"
     ) throws(PostgresError) {
         parameters = try Self.parse(conninfo)
-        if let key = parameters.first(where: { $0.keyword == "password" })?.keyword {
+        if parameters.contains(where: { $0.keyword == "password" }) {
             throw PostgresError(
                 sqlState: SQLState.invalidAuthorization,
-                message: "The PostgreSQL connection string \(Self.redact(parameters)) sets a \(key): Segue takes "
+                message: "The PostgreSQL connection string \(Self.redact(parameters)) sets a password: Segue takes "
                     + "passwords only from a password file. Remove it and put it in a file named by passfile= "
                     + "(or PGPASSFILE), mode 0600, one line host:port:dbname:user:password.")
+        }
+        // The client key's passphrase is a secret as well, printed by --check-config with the rest.
+        if parameters.contains(where: { $0.keyword == "sslpassword" }) {
+            throw PostgresError(
+                sqlState: SQLState.invalidAuthorization,
+                message: "The PostgreSQL connection string \(Self.redact(parameters)) sets an sslpassword: a secret "
+                    + "in it ends up in config files, process lists and logs. Give sslkey= a key without a "
+                    + "passphrase, readable by segued's user only (mode 0600).")
         }
         self.keepaliveIdle = keepaliveIdle
         self.tcpUserTimeout = tcpUserTimeout
@@ -95,15 +103,37 @@ package struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible 
             + "'"
     }
 
+    /// What in conninfo text libpq could not parse may be a secret: a URL's password (`user:secret@`),
+    /// a `password`/`sslpassword` query parameter, or a keyword's value. Longest first, so that no
+    /// part of one is left when a shorter one is masked.
+    static func secrets(in conninfo: String) -> [String] {
+        var found: [String] = []
+        if let userinfo = conninfo.firstMatch(of: #/^[A-Za-z][A-Za-z0-9+.-]*://(?<user>[^@/?#]*)@/#)?.user,
+            let colon = userinfo.firstIndex(of: ":")
+        {
+            found.append(String(userinfo[userinfo.index(after: colon)...]))
+        }
+        for match in conninfo.matches(
+            of: #/(?i)(?:^|[?&\s])(?:ssl)?password\s*=\s*(?<value>'(?:[^'\\]|\\.)*'|[^&\s]+)/#)
+        {
+            found.append(String(match.value))
+            if match.value.hasPrefix("'") { found.append(String(match.value.dropFirst().dropLast())) }
+        }
+        return found.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+    }
+
     /// `PQconninfoParse`: libpq's own reading of both syntaxes, so nothing is reinterpreted here.
     static func parse(_ conninfo: String) throws(PostgresError) -> [(keyword: String, value: String)] {
         var errorMessage: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(conninfo, &errorMessage) else {
-            let reason = errorMessage.map { String(cString: $0) } ?? "out of memory"
+            var reason = errorMessage.map { String(cString: $0) } ?? "out of memory"
             if let errorMessage { PQfreemem(errorMessage) }
-            // libpq's message quotes no values, so it cannot leak a password.
+            // libpq quotes a URL it cannot read, or the token it could not decode: whatever could be a
+            // secret in the text is masked first.
+            for secret in secrets(in: conninfo) { reason = reason.replacingOccurrences(of: secret, with: "<redacted>") }
+            // Not 08001: nothing was tried, so no server is to be checked.
             throw PostgresError(
-                sqlState: SQLState.unableToConnect,
+                sqlState: SQLState.invalidParameterValue,
                 message: "The PostgreSQL connection string is not valid: "
                     + reason.split(whereSeparator: \.isNewline).joined(separator: " ")
                     + ". Write it as key=value pairs (host=/run/postgresql dbname=segue) or as a postgresql:// URL.")
