@@ -63,7 +63,12 @@ package enum Daemon {
                 return 78
             }
             print(config.json.prettyPrinted())
-            for warning in config.warnings {
+            var warnings = config.warnings
+            // The start's own warning about the store's password, said by the check too.
+            if case .postgres = config.store, let warning = StoreOpening.passwordInEnvironment(environment) {
+                warnings.append(warning)
+            }
+            for warning in warnings {
                 FileHandle.standardError.write(Data("segued: warning: \(warning)\n".utf8))
             }
             return 0

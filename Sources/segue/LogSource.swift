@@ -25,17 +25,28 @@ enum LogSource {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
     }
 
-    /// A PostgreSQL log's URL, where a data dir may be given.
+    /// A PostgreSQL log, where a data dir may be given: a `postgresql://` or `postgres://` URL (the
+    /// scheme in any case), or a libpq keyword conninfo (`dbname=segue host=/run/postgresql`), as
+    /// segued's `store.conninfo` takes it. Taken for a path, either became a local data dir that
+    /// `import` and `migrate` created and wrote, reporting success. A path that exists is a path.
     static func isStoreURL(_ place: String) -> Bool {
-        place.hasPrefix("postgresql://") || place.hasPrefix("postgres://")
+        let lower = place.lowercased()
+        if lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://") { return true }
+        return place.wholeMatch(of: #/\s*[A-Za-z_]+\s*=.*/#) != nil && !FileManager.default.fileExists(atPath: place)
     }
 
-    /// A stored log (a data dir or a `postgresql://` URL), read-only: no write connection, no schema
+    /// `place` as libpq takes it: libpq knows a URL only by its scheme in lower case.
+    static func conninfo(_ place: String) -> String {
+        guard let end = place.range(of: "://") else { return place }
+        return place[..<end.lowerBound].lowercased() + place[end.lowerBound...]
+    }
+
+    /// A stored log (a data dir or a PostgreSQL database), read-only: no write connection, no schema
     /// migration and no writer lock, so the segued writing it keeps working (`EventLog`,
     /// `PostgresEventLog`).
     static func openLog(_ place: String) throws -> any ReadableLog {
         guard isStoreURL(place) else { return try openDataDir(place) }
-        do { return try PostgresEventLog(conninfo: place) } catch { throw IOFailure(error.message) }
+        do { return try PostgresEventLog(conninfo: conninfo(place)) } catch { throw IOFailure(error.message) }
     }
 
     /// A log given that is not there, said the same way by every command that reads one.

@@ -4,7 +4,7 @@ import SegueStore
 
 /// A log opened for writing by `import` and `migrate`, holding its writer lock (so both are refused
 /// while a segued runs on it): a data dir's `segue.db`, created with the directory if missing, or a
-/// PostgreSQL database (a `postgresql://` URL), whose schema is created if missing.
+/// PostgreSQL database (a `postgresql://` URL or a keyword conninfo), whose schema is created if missing.
 final class WritableLog {
     let place: String
     let store: any EventStoring
@@ -17,7 +17,9 @@ final class WritableLog {
         self.place = place
         if LogSource.isStoreURL(place) {
             let opened: PostgresEventStore
-            do { opened = try PostgresEventStore(conninfo: place) } catch { throw IOFailure(error.message) }
+            do { opened = try PostgresEventStore(conninfo: LogSource.conninfo(place)) } catch {
+                throw IOFailure(error.message)
+            }
             store = opened
             if let migration = opened.migration { Self.report(migration, of: opened.location) }
             created = false

@@ -45,6 +45,7 @@ extension PostgresLogWriter {
         if first {
             let started = ContinuousClock.now
             let found = try PostgresSchema.migrate(session.connection, location: location, willMigrate: willMigrate)
+            try PostgresPrivileges.refuseMissing(session.connection, schemaExists: true, location: location)
             if found != 0 && found < PostgresSchema.currentVersion {
                 migration = SchemaMigration(
                     from: found, to: PostgresSchema.currentVersion, took: ContinuousClock.now - started)
@@ -147,7 +148,9 @@ struct ReconnectBackoff {
     mutating func attempt(_ connect: () throws(StoreError) -> Void) throws(StoreError) {
         if let next, let lastError, ContinuousClock.now < next {
             var error = lastError
-            error.message = "Not stored: the store cannot reach PostgreSQL (\(lastError.message))"
+            // The last connect's own reason: a server away, a refused role or a read-only database alike.
+            error.message =
+                "Not stored: the store has no PostgreSQL session; the last attempt failed (\(lastError.message))"
             throw error
         }
         do throws(StoreError) {

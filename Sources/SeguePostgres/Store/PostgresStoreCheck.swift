@@ -27,6 +27,8 @@ package struct PostgresStoreCheck: Sendable {
             return (version, try PostgresSchemaUpgrade.from(version, on: connection).rewrite)
         }
         currentVersion = PostgresSchema.currentVersion
+        // What the start would refuse, or (no CREATE) fail on while it makes the tables.
+        try PostgresPrivileges.refuseMissing(connection, schemaExists: schemaVersion > 0, location: session.location)
         guard schemaVersion <= currentVersion else {
             throw StoreError(
                 kind: .invalidData,
