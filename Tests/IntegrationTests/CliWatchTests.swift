@@ -155,9 +155,10 @@ import Testing
         _ = try Self.tmux(["new-session", "-d", "-s", session, "-x", "160", "-y", "24", "bash --norc --noprofile"])
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
         _ = try Self.tmux(["send-keys", "-t", session, "\(Cli.binary) watch --replay \(file); echo EXIT=$?", "Enter"])
-        // The typed line holds "EXIT=" too: wait for the echo's. Half a second alone; up to 30 s
-        // beside the rest of the suite (a CI run once saw no frame drawn in 10 s).
-        let pane = try Self.capture(session, tries: 1500) { $0.components(separatedBy: "EXIT=").count > 2 }
+        // The typed line holds "EXIT=$?" too, twice when bash starts after the keys were sent (tmux
+        // shows them, then bash's prompt again): wait for the echo's digits. Half a second alone; up
+        // to 30 s beside the rest of the suite (a CI run once saw no frame drawn in 10 s).
+        let pane = try Self.capture(session, tries: 1500) { $0.contains(#/EXIT=\d/#) }
         #expect(pane.contains("EXIT=74"), "\(pane)")
         #expect(pane.contains("error: \(file) line 301, column "), "\(pane)")
     }
