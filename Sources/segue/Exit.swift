@@ -169,6 +169,12 @@ enum Output {
             return transport.isTimeout
                 ? ("timeout", .timeout, "error: \(transport)", [:])
                 : ("transport", .unavailable, "error: \(transport)", [:])
+        // A log that was read, and is not a log (a line that is not an event, an event that does not
+        // fold: a gap) is a log found wrong, as verify says it: not a file that could not be read.
+        case let io as IOFailure where io.isContent:
+            return ("invalid_log", .rejected, "error: \(io)", [:])
+        case let core as CoreError:
+            return ("invalid_log", .rejected, "error: \(core.message)", [:])
         case let io as IOFailure:
             return ("io", .io, "error: \(io)", [:])
         default:

@@ -35,6 +35,7 @@ enum ReplayCommand {
         }
         let rate = try LogSource.frameRate(survey.sample, given: given)
         let replayed = try survey.check(path: path) { try LogSource.firstSeqs(source, after: survey.lastSeq) }
+        if let cut = survey.cutFrame { Output.error("segue replay: " + cut.notice) }
         let clock = try FrameClock(rate: rate)
         let startFrame = survey.startFrame
         let waitForSubscriber = inv.parsed.flag("wait-subscriber")
@@ -100,6 +101,13 @@ enum ReplayCommand {
         /// The events the replay shows (from `from`, of `navigator`).
         private(set) var replayed = 0
         private var presence: LogSource.NavigatorPresence
+        /// The first event `--to` leaves out, and the first kept event in the frame of the last kept
+        /// one: a frame's events are shown together, so those sharing the left-out one's frame are not.
+        private(set) var firstLeftOut: EventRecord?
+        private var firstOfLastFrame: EventRecord?
+        private var lastKept: EventRecord?
+        /// Of `replayed`, those in the frame of the last kept event.
+        private var replayedInLastFrame = 0
 
         init(from: Int64, to: Int64, navigator: String?) {
             self.from = from
@@ -110,7 +118,10 @@ enum ReplayCommand {
 
         mutating func add(_ event: EventRecord) {
             guard event.seq <= to else {
-                if stopBefore == .max { stopBefore = event.frame }
+                if stopBefore == .max {
+                    stopBefore = event.frame
+                    firstLeftOut = event
+                }
                 return
             }
             if sample.count < LogSource.rateSample { sample.append(event) }
@@ -118,7 +129,31 @@ enum ReplayCommand {
             lastSeq = event.seq
             if event.seq >= from, startFrame == .max { startFrame = event.frame }
             presence.note(event.navigator)
-            if event.seq >= from, navigator == nil || event.navigator == navigator { replayed += 1 }
+            if lastKept?.frame != event.frame {
+                firstOfLastFrame = event
+                replayedInLastFrame = 0
+            }
+            lastKept = event
+            if event.seq >= from, navigator == nil || event.navigator == navigator {
+                replayed += 1
+                replayedInLastFrame += 1
+            }
+        }
+
+        /// The kept events that share the frame of the first one `--to` leaves out, said, and how many
+        /// of them the count of replayed events loses (nil: none are cut).
+        var cutFrame: (notice: String, lost: Int)? {
+            guard let lastKept, let firstLeftOut, let firstOfLastFrame, lastKept.frame == firstLeftOut.frame else {
+                return nil
+            }
+            let kept =
+                firstOfLastFrame.seq == lastKept.seq
+                ? "seq \(lastKept.seq) takes" : "seqs \(firstOfLastFrame.seq)–\(lastKept.seq) take"
+            return (
+                "\(kept) effect in frame \(lastKept.frame) with seq \(firstLeftOut.seq), after --to \(to): a frame's "
+                    + "events and ticks go out together, so the replay stops before that frame (--to "
+                    + "\(firstLeftOut.seq) takes it in).", replayedInLastFrame
+            )
         }
 
         /// The count of events replayed, or a refusal when there are none: a replay of nothing that
@@ -126,6 +161,11 @@ enum ReplayCommand {
         /// first seq, when `--navigator` was not seen up to it.
         func check(path: String, later: () throws -> [String: Int64]) throws -> Int {
             guard count > 0 else {
+                if let firstLeftOut {
+                    throw Refusal(
+                        .invalidArgument,
+                        "No event of \(path) falls up to --to \(to): its first is seq \(firstLeftOut.seq).")
+                }
                 throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to replay.")
             }
             if let navigator, !presence.found {
@@ -143,7 +183,17 @@ enum ReplayCommand {
                     .invalidArgument,
                     "--from \(from) is past the end of \(path) (seq \(lastSeq)): nothing would be replayed.")
             }
-            return replayed
+            // Events in the range, none of them shown: another navigator's only, or all in a frame
+            // the bound cuts.
+            let shown = replayed - (cutFrame?.lost ?? 0)
+            if shown == 0 {
+                throw Refusal(
+                    .invalidArgument,
+                    "No event of \(navigator.map { "navigator \($0) in " } ?? "")\(path) falls between --from \(from) "
+                        + "and --to \(to == .max ? "the end" : "\(to)"): nothing would be replayed."
+                        + (cutFrame.map { " (\($0.notice))" } ?? ""))
+            }
+            return shown
         }
     }
 

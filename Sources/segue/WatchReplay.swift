@@ -19,6 +19,8 @@ enum WatchReplay {
         var view: View?
         var sample: [EventRecord] = []
         var count = 0
+        // Every name the log holds, for a navigator asked for that it never creates.
+        var names = Set<String>()
         func start() throws -> View {
             guard let rate = LogSource.inferFrameRate(sample) ?? (sample.isEmpty ? 60 : nil) else {
                 throw IOFailure("Cannot tell the log's frame rate.")
@@ -32,12 +34,17 @@ enum WatchReplay {
         do {
             try LogSource.forEachEvent(path) { _, event in
                 count += 1
+                names.insert(event.navigator)
                 if let view { return try view.add(event) }
                 sample.append(event)
                 if sample.count == LogSource.rateSample { view = try start() }
             }
             replay = try view ?? start()
             try replay.finish()
+            // A misspelt name showed nothing, and said so only as a count: refused as replay refuses it.
+            if let missing = replay.navigators.sorted().first(where: { !names.contains($0) }) {
+                throw LogSource.unknownNavigator(missing, names: names, path)
+            }
         } catch {
             // A line found bad after the view began: said on the terminal's own screen, not the view's.
             if view?.screen != nil { Terminal.leave() }

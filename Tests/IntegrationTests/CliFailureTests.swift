@@ -366,6 +366,46 @@ import Testing
         #expect(none.stderr == "error: \(longer) has no navigator nope; it has late, main.\n")
         let whole = try Cli.run(["replay", longer, "--navigator", "late"])
         #expect(whole.stderr.hasPrefix("Replayed 1 event at 60 Hz: "), "\(whole.stderr)")
+        // In the log, but not in the range: refused, not "Replayed 0 events" with status 0.
+        let past = try Cli.run(["replay", longer, "--navigator", "main", "--from", "42"])
+        #expect(past.status == 1)
+        #expect(
+            past.stderr
+                == "error: No event of navigator main in \(longer) falls between --from 42 and --to the end: nothing "
+                + "would be replayed.\n")
+        let zero = try Cli.run(["replay", file, "--to", "0"])
+        #expect(zero.status == 1)
+        #expect(zero.stderr == "error: No event of \(file) falls up to --to 0: its first is seq 1.\n")
+        // Seq 2 (a push's start) shares its frame with seq 3 (its end): not replayed, said, not counted.
+        let frames = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map {
+            try JSON.parse(String($0))["frame"]?.int64Value
+        }
+        let frame = try #require(frames[1])
+        let shared = try Cli.run(["replay", file, "--to", "2"])
+        #expect(shared.status == 0)
+        #expect(
+            shared.stderr.hasPrefix(
+                "segue replay: seq 2 takes effect in frame \(frame) with seq 3, after --to 2: a frame's events and "
+                    + "ticks go out together, so the replay stops before that frame (--to 3 takes it in).\n"
+                    + "Replayed 1 event at 60 Hz: "), "\(shared.stderr)")
+        // A log with a gap is a log found wrong (status 1, invalid_log), not a file unread (74).
+        var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        lines.remove(at: 30)
+        let gap = d.dataDir + "/gap.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: gap, atomically: true, encoding: .utf8)
+        // The ticks before the gap went out; the last line is the failure.
+        let broken = try Cli.run(["replay", gap, "--json"])
+        #expect(broken.status == 1, "\(broken.stderr)")
+        let reply = try JSON.parse(String(broken.stdout.split(separator: "\n").last ?? ""))
+        #expect(reply["error"]?["code"] == "invalid_log", "\(broken.stdout)")
+        #expect(reply["error"]?["message"] == "Event seq 32 does not follow 30; the log has a gap.", "\(broken.stdout)")
+        let drawn = try Cli.run(["timeline", gap])
+        #expect(drawn.status == 1, "\(drawn.stderr)")
+        #expect(drawn.stderr == "error: Event seq 32 does not follow 30; the log has a gap.\n", "\(drawn.stderr)")
+        // watch --replay of a navigator the log never creates: refused as replay refuses it.
+        let unseen = try Cli.run(["watch", "nope", "--replay", file])
+        #expect(unseen.status == 1, "\(unseen.stderr)")
+        #expect(unseen.stderr.hasSuffix("error: \(file) has no navigator nope; it has main.\n"), "\(unseen.stderr)")
     }
 
     @Test(.sqliteOnly) func reimportingAnExportSaysTheDataDirHoldsItAlready() throws {
