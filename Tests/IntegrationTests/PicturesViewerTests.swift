@@ -14,7 +14,12 @@ struct PicturesViewerTests {
         defer { session.daemon.stop() }
         let viewer = try ViewerProcess(["--replay", session.daemon.logLocation])
         defer { #expect(viewer.stop() == 0) }
-        for (hash, first) in [("index=abc", true), ("frame=abc", true), ("index=-5", true), ("index=99999", false)] {
+        // A frame past the last opens at the last (it opened at the start); one before the first, at the first.
+        let cases = [
+            ("index=abc", true), ("frame=abc", true), ("index=-5", true), ("index=99999", false),
+            ("frame=1", true), ("frame=999999999999999", false),
+        ]
+        for (hash, first) in cases {
             let result = try Browser.Probe.run(["start", viewer.url, "--hash", hash])
             let frames = try #require(result["frames"]?.int64Value)
             #expect(result["index"]?.int64Value == (first ? 0 : frames - 1), "#\(hash): \(result)")

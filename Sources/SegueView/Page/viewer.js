@@ -286,10 +286,18 @@
     return null;
   }
 
+  /// The frame on screen at `frame`: the last one at or before it (a frame holds until the next),
+  /// the first for one before them all or not a number, the last for one past them.
+  function indexShowing(frame) {
+    if (!Number.isFinite(frame)) return 0;
+    const after = page.frames.findIndex((f) => f.frame > frame);
+    return after === -1 ? page.frames.length - 1 : Math.max(0, after - 1);
+  }
+
   function replayEnd() {
     page.ready = true;
     const r = requestedStart();
-    if (r && r.frame !== undefined) seek(Math.max(0, page.frames.findIndex((f) => f.frame >= r.frame)));
+    if (r && r.frame !== undefined) seek(indexShowing(r.frame));
     else if (r) seek(r.index);
     else { seek(0); play(); }
     setStatus(page.frames.length + " frames", false);
