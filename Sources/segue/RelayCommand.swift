@@ -156,7 +156,12 @@ enum RelayCommand {
         guard try socket.send(RelayControl.statistics), let frames = try socket.receiveMultipart() else {
             throw silence
         }
-        let stats = try ZMQProxy.Statistics(frames: frames)
+        // Something answered that is no relay's control socket (a daemon's command socket, say).
+        guard let stats = try? ZMQProxy.Statistics(frames: frames) else {
+            throw TransportFailure(
+                "What answers at \(endpoint) is not a relay's control socket (its reply is not a relay's "
+                    + "statistics); give the --control endpoint of 'segue relay'.")
+        }
         inv.print(
             ["ok": true, "relay": .string(endpoint), "statistics": RelayControl.json(stats)],
             "\(endpoint): " + RelayControl.describe(stats) + ".")

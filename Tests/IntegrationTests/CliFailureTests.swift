@@ -35,6 +35,19 @@ import Testing
         #expect(result.stderr.contains("could not connect to \(endpoint): connection refused"), "\(result.stderr)")
     }
 
+    /// `relay --stats` pointed at a daemon's command socket gets an answer, and not a relay's: said as
+    /// such (69), not as a malformed STATISTICS reply with a file error's 74.
+    @Test func relayStatsOfSomethingThatIsNotARelaySaysSo() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let result = try Cli.run(["relay", "--stats", "--control", d.commandEndpoint, "--timeout", "2s"])
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "error: What answers at \(d.commandEndpoint) is not a relay's control socket (its reply is not a "
+                + "relay's statistics); give the --control endpoint of 'segue relay'.\n", "\(result.stderr)")
+    }
+
     /// `help --man` prints the one page of every command: a command named with it is refused, not ignored.
     @Test func helpManTakesNoCommand() throws {
         let result = try Cli.run(["help", "--man", "push"])
