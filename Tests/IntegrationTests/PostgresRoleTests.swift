@@ -9,19 +9,8 @@ import Testing
     /// Tables made by their owner, then a role given them with one grant short: without `UPDATE` on
     /// `snapshots` segued used to say Ready and freeze every transition (no frame lease).
     @Test(.choosesItsBackends) func aRoleMissingAGrantIsRefusedByTheCheckAndTheStart() throws {
-        let server = try StoreBackend.server()
-        let ownerURL = try StoreBackend.newDatabase()
-        let database = String(ownerURL.dropFirst("postgresql:///".count).prefix { $0 != "?" })
-        try DaemonProcess(store: .sqlite, arguments: ["--store-url", ownerURL]).stop()
-        let role = Self.newRole()
-        let admin = try server.admin(database: database)
-        try admin.execute(
-            """
-            CREATE ROLE \(role) LOGIN;
-            GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO \(role);
-            GRANT DELETE ON snapshots TO \(role);
-            """)
-        let roleURL = ownerURL.replacingOccurrences(of: "user=segue", with: "user=\(role)")
+        let (admin, role, roleURL) = try StoreBackend.tablesAndRole(
+            granting: "GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA public TO ROLE; GRANT DELETE ON snapshots TO ROLE;")
         let lacks =
             "lacks UPDATE on snapshots, which segued needs (docs/operations.md, \"Setting up PostgreSQL\"): "
             + "GRANT UPDATE ON snapshots TO \(role); (or have that role own the database)."

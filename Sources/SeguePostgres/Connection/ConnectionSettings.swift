@@ -29,20 +29,18 @@ package struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible 
         connectTimeout: Duration = .seconds(5), applicationName: String = "segued"
     ) throws(PostgresError) {
         parameters = try Self.parse(conninfo)
-        if parameters.contains(where: { $0.keyword == "password" }) {
+        // A secret in the conninfo ends up in config files, process lists and logs (and --check-config
+        // prints the conninfo): the password goes in a password file, the key is kept without one.
+        if let key = parameters.first(where: { $0.keyword == "password" || $0.keyword == "sslpassword" })?.keyword {
             throw PostgresError(
                 sqlState: SQLState.invalidAuthorization,
-                message: "The PostgreSQL connection string \(Self.redact(parameters)) sets a password: Segue takes "
-                    + "passwords only from a password file. Remove it and put it in a file named by passfile= "
-                    + "(or PGPASSFILE), mode 0600, one line host:port:dbname:user:password.")
-        }
-        // The client key's passphrase is a secret as well, printed by --check-config with the rest.
-        if parameters.contains(where: { $0.keyword == "sslpassword" }) {
-            throw PostgresError(
-                sqlState: SQLState.invalidAuthorization,
-                message: "The PostgreSQL connection string \(Self.redact(parameters)) sets an sslpassword: a secret "
-                    + "in it ends up in config files, process lists and logs. Give sslkey= a key without a "
-                    + "passphrase, readable by segued's user only (mode 0600).")
+                message:
+                    "The PostgreSQL connection string \(Self.redact(parameters)) sets \(key == "password" ? "a" : "an") \(key): "
+                    + (key == "password"
+                        ? "Segue takes passwords only from a password file. Remove it and put it in a file named by "
+                            + "passfile= (or PGPASSFILE), mode 0600, one line host:port:dbname:user:password."
+                        : "a secret in it ends up in config files, process lists and logs. Give sslkey= a key "
+                            + "without a passphrase, readable by segued's user only (mode 0600)."))
         }
         self.keepaliveIdle = keepaliveIdle
         self.tcpUserTimeout = tcpUserTimeout

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import SeguePostgres
 import Testing
 
 /// The store a test's daemon keeps its log in: SQLite in the data dir, or a database of its own on
@@ -39,6 +40,22 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         let name = "d_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
         try server.admin().execute("CREATE DATABASE \(name)")
         return url(server, database: name)
+    }
+
+    /// A database whose tables the run's superuser made (a segued started on it and stopped), and a
+    /// new login role given `grants` on them (SQL, ROLE standing for its name): a deployment where
+    /// another role owns the tables. Returns a session on the database as the owner and the role's URL.
+    static func tablesAndRole(granting grants: String) throws -> (
+        admin: PostgresConnection, role: String, roleURL: String
+    ) {
+        let server = try Self.server()
+        let ownerURL = try newDatabase()
+        let database = String(ownerURL.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+        try DaemonProcess(store: .sqlite, arguments: ["--store-url", ownerURL]).stop()
+        let role = "r_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
+        let admin = try server.admin(database: database)
+        try admin.execute("CREATE ROLE \(role) LOGIN; " + grants.replacingOccurrences(of: "ROLE", with: role))
+        return (admin, role, ownerURL.replacingOccurrences(of: "user=segue", with: "user=\(role)"))
     }
 
     /// The URL of `database` on `server` as its superuser.
