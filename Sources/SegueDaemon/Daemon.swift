@@ -37,9 +37,7 @@ package enum Daemon {
             do {
                 _ = try options(from: config)
                 if config.store == .sqlite, let problem = DataDirectoryError.accessProblem(config.dataDir) {
-                    throw LateConfigError(
-                        at: config.commandLineKeys.contains("dataDir") ? "--data-dir" : "$.dataDir", problem,
-                        in: config)
+                    throw LateConfigError(dataDir: problem, in: config)
                 }
             } catch {
                 FileHandle.standardError.write(Data("segued: \(error)\n".utf8))
@@ -92,6 +90,12 @@ package enum Daemon {
             self.error = error
         }
 
+        /// A problem with the data dir, at the option or key that set it.
+        init(dataDir message: String, in config: DaemonConfig) {
+            self.init(
+                at: config.commandLineKeys.contains("dataDir") ? "--data-dir" : "$.dataDir", message, in: config)
+        }
+
         /// A log started at another frame rate, at the option or key that set the daemon's.
         init(frameRate mismatch: FrameRateMismatch, in config: DaemonConfig) {
             self.init(
@@ -99,8 +103,7 @@ package enum Daemon {
                 in: config)
         }
 
-        /// The core's "PATH says what" as the config parser words it.
-        /// The core words its checks for requests, as sentences; the parser's form has no full stop,
+        /// The core's "PATH says what" as the config parser words it. The core words its checks for requests, as sentences; the parser's form has no full stop,
         /// and names an unknown key at its own path ("at $.animators[0].zzz: unknown key; expected
         /// one of …"), as it does everywhere else in the file.
         init(animators problem: CoreError, in config: DaemonConfig) {
@@ -131,9 +134,8 @@ package enum Daemon {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: config.dataDir, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw LateConfigError(
-                at: config.commandLineKeys.contains("dataDir") ? "--data-dir" : "$.dataDir",
-                "\(config.dataDir) is a file, not a directory; give the directory segued keeps its files in "
-                    + "(created if missing)", in: config)
+                dataDir: "\(config.dataDir) is a file, not a directory; give the directory segued keeps its files "
+                    + "in (created if missing)", in: config)
         }
         var o = EngineOptions(
             dataDirectory: config.dataDir, commandEndpoints: config.command.map(\.description),

@@ -1,4 +1,3 @@
-import Foundation
 import SegueCore
 import SegueWire
 
@@ -273,7 +272,6 @@ extension DaemonConfig {
         return SecurityConfig(curve: .init(serverSecretKeyFile: secretFile, serverSecretKey: secret, clients: clients))
     }
 
-    /// A key file holds the 40 Z85 characters, optionally followed by whitespace (a trailing newline).
     /// A public key given where the secret belongs (`server.pub` for `server.key`) passes every check
     /// of a key's form and fails every client's handshake: refused by the file `segue keygen` wrote it
     /// in, or by the secret beside it that it is the public key of.
@@ -282,10 +280,9 @@ extension DaemonConfig {
     {
         guard path.hasSuffix(".pub") else { return }
         let secretPath = String(path.dropLast(".pub".count)) + ".key"
-        let sibling = (try? ConfigFile.contents(secretPath, location: location)).map {
-            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        if let sibling, (try? ZMQCurve.publicKey(fromSecret: sibling)) == key.z85 {
+        if let sibling = try? Self.key(fromFile: secretPath, at: location),
+            (try? ZMQCurve.publicKey(fromSecret: sibling.z85)) == key.z85
+        {
             throw .config(
                 at: location,
                 "\(path) holds the public key of \(secretPath); give the secret key file, \(secretPath)")
@@ -296,6 +293,7 @@ extension DaemonConfig {
                 + "the server's secret key file")
     }
 
+    /// A key file holds the 40 Z85 characters, optionally followed by whitespace (a trailing newline).
     private static func key(fromFile path: String, at location: ConfigPath) throws(ConfigError) -> CurveKey {
         var bytes = try ConfigFile.contents(path, location: location)
         while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 || last == 0x09 { bytes.removeLast() }

@@ -99,7 +99,7 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// Whether `other` is this endpoint given again in one list: the same text, or the same ipc file
     /// written another way. (Other clashes within a list are left to the bind.)
     package func repeats(_ other: Endpoint) -> Bool {
-        self == other || (transport == .ipc && other.transport == .ipc && ipcFile == other.ipcFile)
+        self == other || (transport == .ipc && clashes(with: other))
     }
 
     /// The socket file an ipc path names, as one spelling: absolute, with the directory's `.`, `..` and

@@ -23,13 +23,8 @@ struct DataDirectoryError: Error, CustomStringConvertible {
     /// says where the start would fail (`access(2)`, so a read-only file system counts too).
     static func accessProblem(_ path: String) -> String? {
         let user = "this process (uid \(getuid()))"
-        var directory = (path as NSString).standardizingPath
-        var missing = false
-        while !FileManager.default.fileExists(atPath: directory), directory != "/", !directory.isEmpty {
-            missing = true
-            directory = (directory as NSString).deletingLastPathComponent
-        }
-        if directory.isEmpty { directory = "." }
+        let directory = nearestExisting(path)
+        let missing = directory != (path as NSString).standardizingPath
         if access(directory, W_OK | X_OK) != 0 {
             let reason = String(cString: strerror(errno))
             return missing
@@ -48,14 +43,19 @@ struct DataDirectoryError: Error, CustomStringConvertible {
 
     /// The path itself or the nearest existing ancestor of it, when that is not a directory.
     static func fileInTheWay(of path: String) -> String? {
+        let candidate = nearestExisting(path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory) else { return nil }
+        return isDirectory.boolValue ? nil : candidate
+    }
+
+    /// The path, standardized, or its nearest ancestor that exists (`.` for a relative path none of
+    /// whose parts exists).
+    static func nearestExisting(_ path: String) -> String {
         var candidate = (path as NSString).standardizingPath
-        while !candidate.isEmpty, candidate != "/" {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory) {
-                return isDirectory.boolValue ? nil : candidate
-            }
+        while !FileManager.default.fileExists(atPath: candidate), candidate != "/", !candidate.isEmpty {
             candidate = (candidate as NSString).deletingLastPathComponent
         }
-        return nil
+        return candidate.isEmpty ? "." : candidate
     }
 }
