@@ -13,26 +13,40 @@ enum PostgresPrivileges {
         ("INSERT", "schema_version"),
     ]
 
-    /// The grants the connected role lacks ("UPDATE on snapshots"); on a database with no Segue
-    /// schema yet, the right to create the tables in the schema they would go to.
-    static func missing(_ connection: PostgresConnection, schemaExists: Bool) throws(PostgresError) -> [String] {
+    /// Something the role may not do that segued needs: what it is ("UPDATE on snapshots"), and the
+    /// statement that allows it (nil where no GRANT does: no schema of the search_path exists).
+    struct Lacking: Equatable {
+        var what: String
+        var grant: String?
+    }
+
+    /// What the connected role (`role`) lacks; on a database with no Segue schema yet, the right to
+    /// create the tables in the schema they would go to.
+    static func missing(_ connection: PostgresConnection, schemaExists: Bool, role: String) throws(PostgresError)
+        -> [Lacking]
+    {
         guard schemaExists else {
             let result = try connection.query(
                 "SELECT current_schema(), has_schema_privilege(current_schema(), 'CREATE')")
             guard let schema = try result.string(0, 0) else {
-                return ["a schema on the search_path to create the tables in (none of it exists)"]
+                return [Lacking(what: "a schema on the search_path to create the tables in (none of it exists)")]
             }
-            return try result.bool(0, 1) == true ? [] : ["CREATE on schema \(schema)"]
+            if try result.bool(0, 1) == true { return [] }
+            return [Lacking(what: "CREATE on schema \(schema)", grant: "GRANT CREATE ON SCHEMA \(schema) TO \(role);")]
         }
         let rows = needed.map { "('\($0.privilege)', '\($0.table)')" }.joined(separator: ", ")
         // CASE: has_table_privilege fails on a table that is missing, and a WHERE's order is the planner's.
         let result = try connection.query(
             """
-            SELECT p.privilege || ' on ' || p.name FROM (VALUES \(rows)) AS p(privilege, name)
+            SELECT p.privilege, p.name FROM (VALUES \(rows)) AS p(privilege, name)
             WHERE CASE WHEN to_regclass(p.name) IS NULL THEN false ELSE NOT has_table_privilege(p.name, p.privilege) END
             """)
-        var missing: [String] = []
-        for row in 0..<result.rowCount { if let grant = try result.string(row, 0) { missing.append(grant) } }
+        var missing: [Lacking] = []
+        for row in 0..<result.rowCount {
+            guard let privilege = try result.string(row, 0), let table = try result.string(row, 1) else { continue }
+            missing.append(
+                Lacking(what: "\(privilege) on \(table)", grant: "GRANT \(privilege) ON \(table) TO \(role);"))
+        }
         return missing
     }
 
@@ -41,24 +55,16 @@ enum PostgresPrivileges {
         throws(StoreError)
     {
         let (lacking, role) = try mapped("Cannot read the role's privileges at \(location)") {
-            () throws(PostgresError) -> ([String], String) in
-            (
-                try Self.missing(connection, schemaExists: schemaExists),
-                try connection.query("SELECT current_user::text").string(0, 0) ?? "the role"
-            )
+            () throws(PostgresError) -> ([Lacking], String) in
+            let role = try connection.query("SELECT current_user::text").string(0, 0) ?? "the role"
+            return (try Self.missing(connection, schemaExists: schemaExists, role: role), role)
         }
         guard !lacking.isEmpty else { return }
-        let grants = lacking.compactMap { grant -> String? in
-            if grant.hasPrefix("CREATE on schema ") {
-                return "GRANT CREATE ON SCHEMA \(grant.dropFirst("CREATE on schema ".count)) TO \(role);"
-            }
-            return grant.hasPrefix("a schema")
-                ? nil : "GRANT \(grant.replacingOccurrences(of: " on ", with: " ON ")) TO \(role);"
-        }
+        let grants = lacking.compactMap(\.grant)
         throw StoreError(
             kind: .postgres, sqlState: SQLState.insufficientPrivilege,
-            message: "The role \(role) at \(location) lacks \(lacking.joined(separator: ", ")), which segued needs "
-                + "(docs/operations.md, \"Setting up PostgreSQL\")"
+            message: "The role \(role) at \(location) lacks \(lacking.map(\.what).joined(separator: ", ")), which "
+                + "segued needs (docs/operations.md, \"Setting up PostgreSQL\")"
                 + (grants.isEmpty ? "." : ": \(grants.joined(separator: " ")) (or have that role own the database)."))
     }
 }
