@@ -49,6 +49,18 @@ enum LogSource {
         do { return try PostgresEventLog(conninfo: conninfo(place)) } catch { throw IOFailure(error.message) }
     }
 
+    /// The events up to a `--to` seq that share their frame with the first event after it, said
+    /// (`first` through `last`, the next being `next`): `consequence` is what the command does about
+    /// that frame, `remedy` what `--to` the next seq does.
+    static func cutFrame(
+        _ first: EventRecord, through last: EventRecord, with next: EventRecord, bound: Int64, _ consequence: String,
+        _ remedy: String
+    ) -> String {
+        let kept = first.seq == last.seq ? "seq \(last.seq) takes" : "seqs \(first.seq)–\(last.seq) take"
+        return "\(kept) effect in frame \(last.frame) with seq \(next.seq), after --to \(bound): \(consequence) "
+            + "(--to \(next.seq) \(remedy))."
+    }
+
     /// A log given that is not there, said the same way by every command that reads one.
     static func missing(_ place: String, export: Bool = true) -> IOFailure {
         IOFailure(

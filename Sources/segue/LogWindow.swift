@@ -171,12 +171,9 @@ struct LogWindow {
             guard case .seq(let bound)? = to, let lastKept, let firstLeftOut, let firstOfLastFrame,
                 lastKept.frame == firstLeftOut.frame
             else { return nil }
-            let kept =
-                firstOfLastFrame.seq == lastKept.seq
-                ? "seq \(lastKept.seq) takes" : "seqs \(firstOfLastFrame.seq)–\(lastKept.seq) take"
-            return "\(kept) effect in frame \(lastKept.frame) with seq \(firstLeftOut.seq), after --to \(bound): a "
-                + "frame's ticks show every event of it, so the picture stops before that frame (--to "
-                + "\(firstLeftOut.seq) draws it)."
+            return LogSource.cutFrame(
+                firstOfLastFrame, through: lastKept, with: firstLeftOut, bound: bound,
+                "a frame's ticks show every event of it, so the picture stops before that frame", "draws it")
         }
 
         /// Whether the replay shows a kept event of the window (`feed` draws those from `start` on,

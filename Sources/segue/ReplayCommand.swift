@@ -146,14 +146,10 @@ enum ReplayCommand {
             guard let lastKept, let firstLeftOut, let firstOfLastFrame, lastKept.frame == firstLeftOut.frame else {
                 return nil
             }
-            let kept =
-                firstOfLastFrame.seq == lastKept.seq
-                ? "seq \(lastKept.seq) takes" : "seqs \(firstOfLastFrame.seq)–\(lastKept.seq) take"
-            return (
-                "\(kept) effect in frame \(lastKept.frame) with seq \(firstLeftOut.seq), after --to \(to): a frame's "
-                    + "events and ticks go out together, so the replay stops before that frame (--to "
-                    + "\(firstLeftOut.seq) takes it in).", replayedInLastFrame
-            )
+            let notice = LogSource.cutFrame(
+                firstOfLastFrame, through: lastKept, with: firstLeftOut, bound: to,
+                "a frame's events and ticks go out together, so the replay stops before that frame", "takes it in")
+            return (notice, replayedInLastFrame)
         }
 
         /// The count of events replayed, or a refusal when there are none: a replay of nothing that
