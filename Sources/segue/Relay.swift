@@ -41,6 +41,8 @@ final class Relay {
     private let backend: ZMQSocket
     private let steer: ZMQSocket
     private var controlThread: Thread?
+    /// The ipc socket files of --publish and --control, removed at stop (`IPCSocketFile.Bound`).
+    private var ipcFiles: [IPCSocketFile.Bound] = []
     /// Raised (by the signal thread) to have the control thread end the proxy.
     let stopping = StopFlag()
     /// Where subscribers connect, with a wildcard port resolved.
@@ -89,6 +91,9 @@ final class Relay {
             try steer.bind(Self.controlEndpoint)
         }
         let sockets = try RelayControl.sockets(context: context, external: settings.control)
+        ipcFiles = ([settings.publish] + (settings.control.map { [$0] } ?? [])).compactMap {
+            IPCSocketFile.Bound(endpoint: $0)
+        }
         let (proxySide, external) = (ZMQSocketTransfer(sockets.proxy), sockets.external.map(ZMQSocketTransfer.init))
         let upstream = upstreamEvents.map(ZMQSocketTransfer.init)
         controlThread = Thread(named: "segue-relay-ctl") { [settings, stopping] in
@@ -120,6 +125,7 @@ final class Relay {
         backend.close()
         steer.close()
         context.terminate()
+        for file in ipcFiles { file.remove() }
     }
 
     /// libzmq's bind would take an ipc socket file from the process that listens on it (another relay

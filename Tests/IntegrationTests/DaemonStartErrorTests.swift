@@ -109,6 +109,36 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: socket), "left behind: \(socket)")
     }
 
+    /// A clean stop removes the ipc socket files segued bound (libzmq would only once their listeners
+    /// were torn down, which a process that exits does not wait for), but not a socket another
+    /// process bound at the same path since.
+    @Test func aCleanStopRemovesItsIPCSocketFiles() throws {
+        let daemon = try DaemonProcess(transport: .ipc)
+        let files = [daemon.commandEndpoint, daemon.publishEndpoint].map { String($0.dropFirst("ipc://".count)) }
+        #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        #expect(daemon.stop() == 0)
+        for file in files { #expect(!FileManager.default.fileExists(atPath: file), "left behind: \(file)") }
+
+        let again = try DaemonProcess(dataDir: daemon.dataDir, store: .sqlite, transport: .ipc)
+        // Another socket now lives at the command path: a stop must leave it alone.
+        let command = files[0]
+        #expect(unlink(command) == 0)
+        let other = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(other) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(command.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(other, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        #expect(again.stop() == 0)
+        #expect(FileManager.default.fileExists(atPath: command), "another process's socket was removed")
+        #expect(!FileManager.default.fileExists(atPath: files[1]))
+    }
+
     /// A log keeps the frame rate it was started at: `--check-config` reads it from the log (read
     /// only) and refuses another rate as the start would, before an upgrade or a change finds out.
     @Test func checkConfigRefusesAnotherFrameRateThanTheLogs() throws {

@@ -202,6 +202,18 @@ import Testing
         #expect(stats.status == 0, "the running relay still answers: \(stats.stderr)")
     }
 
+    /// A relay stopped by SIGTERM removes the socket files of its ipc `--publish` and `--control`.
+    @Test func aStoppedRelayRemovesItsIPCSocketFiles() throws {
+        let a = try DaemonProcess()
+        defer { a.stop() }
+        let directory = DaemonProcess.temporaryDirectory()
+        let relay = try RelayProcess(from: [a.publishEndpoint], publish: "ipc://\(directory)/relay.pub")
+        let files = [relay.publishEndpoint, relay.controlEndpoint].map { String($0.dropFirst("ipc://".count)) }
+        #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        #expect(relay.stop() == 0, "\(relay.log)")
+        for file in files { #expect(!FileManager.default.fileExists(atPath: file), "left behind: \(file)") }
+    }
+
     /// libzmq retries a failed handshake in silence, forever: a relay with keys its daemon refuses
     /// would forward nothing and say nothing. It logs why, naming the option to fix.
     @Test(arguments: [

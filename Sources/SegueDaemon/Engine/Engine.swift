@@ -87,7 +87,7 @@ package final class Engine: @unchecked Sendable {
     var context: ZMQContext?
     var router: ZMQSocket?
     /// The socket files of the ipc endpoints bound so far, removed if a later bind fails.
-    private var ipcFilesBound: [String] = []
+    private var ipcFilesBound: [IPCSocketFile.Bound] = []
     var publisher: ZMQSocket?
     /// The frames socket (`EngineOptions.framesEndpoints`): one compact batch of ticks a frame.
     var framesPublisher: ZMQSocket?
@@ -154,7 +154,7 @@ package final class Engine: @unchecked Sendable {
     /// Binds the sockets, resolves restart recovery, calls `ready`, then serves until `stop()`.
     package func run(ready: () -> Void = {}) throws {
         do { try bind() } catch {
-            closeAfterFailedBind()
+            closeAfterFailedStart()
             throw error
         }
         let confinement = RealtimeConfinement.confineToCurrentThread()
@@ -165,7 +165,10 @@ package final class Engine: @unchecked Sendable {
         }
         // From before recovery: the frames that pass during it are explained by it.
         core.profile = LoopProfile(now: WallClock.monotonic(), cpu: WallClock.threadCPU())
-        try recoverAtStart()
+        do { try recoverAtStart() } catch {
+            closeAfterFailedStart()
+            throw error
+        }
         // A stop asked for during start-up (SIGTERM while recovery waited) is not answered with
         // READY=1 and a daemon that serves: what recovery appended is durable and published.
         if stopRequested.load(ordering: .acquiring) { return shutdown() }
@@ -297,13 +300,10 @@ package final class Engine: @unchecked Sendable {
         }
     }
 
-    /// A bind that failed leaves the endpoints bound before it: their sockets are closed, and the ipc
-    /// socket files this start made are removed (libzmq's I/O thread would unlink them only once their
-    /// listeners were torn down, and the process exits next). Each was refused unless nothing or a
-    /// stale socket was at its path, so the file is this start's own.
-    private func closeAfterFailedBind() {
-        for path in ipcFilesBound { unlink(path) }
-        ipcFilesBound = []
+    /// A bind or a recovery that failed leaves the endpoints bound before it: their sockets are closed,
+    /// and the ipc socket files this start made are removed.
+    private func closeAfterFailedStart() {
+        removeIPCFiles()
         router?.close()
         router = nil
         publisher?.close()
@@ -339,7 +339,7 @@ package final class Engine: @unchecked Sendable {
         for endpoint in endpoints {
             try Endpoints.prepare(endpoint)
             try socket.bind(endpoint)
-            if let path = IPCSocketFile.path(of: endpoint) { ipcFilesBound.append(path) }
+            if let file = IPCSocketFile.Bound(endpoint: endpoint) { ipcFilesBound.append(file) }
             bound.append(try socket.lastEndpoint)
             try Endpoints.restrict(endpoint)
         }
@@ -375,7 +375,15 @@ package final class Engine: @unchecked Sendable {
         for peers in subscriberPeers { peers.close() }
         context?.terminate()
         context = nil
+        removeIPCFiles()
         store.close()
+    }
+
+    /// The ipc socket files this start bound: libzmq's I/O thread would unlink them only once their
+    /// listeners were torn down, and the process exits next.
+    private func removeIPCFiles() {
+        for file in ipcFilesBound { file.remove() }
+        ipcFilesBound = []
     }
 
     /// Writes the lease back to the last frame closed, after the writes still queued: a restart, or

@@ -65,4 +65,36 @@ package enum IPCSocketFile {
         }
         return result == 0
     }
+
+    /// The socket file a bind made, known by its inode. libzmq unlinks it only when its listener is torn
+    /// down, which a process that exits without `zmq_ctx_term` never waits for: the binder removes it
+    /// at stop, unless the path has since led to another file (another process's bind).
+    package struct Bound: Sendable {
+        package let path: String
+        private let device: UInt64
+        private let inode: UInt64
+
+        /// The socket file `endpoint` names, right after binding it; nil for other transports,
+        /// abstract names, and a path where no socket is.
+        package init?(endpoint: String) {
+            guard let path = IPCSocketFile.path(of: endpoint), let (device, inode) = Self.socketIdentity(path) else {
+                return nil
+            }
+            (self.path, self.device, self.inode) = (path, device, inode)
+        }
+
+        /// Unlinks the file if it is still the one bound.
+        package func remove() {
+            guard let (device, inode) = Self.socketIdentity(path), device == self.device, inode == self.inode else {
+                return
+            }
+            unlink(path)
+        }
+
+        private static func socketIdentity(_ path: String) -> (UInt64, UInt64)? {
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
+            return (UInt64(status.st_dev), UInt64(status.st_ino))
+        }
+    }
 }
