@@ -61,6 +61,15 @@ package final class EventLog: EventSequence, CommandSequence, @unchecked Sendabl
         return try reader.events(after: 0, navigator: nil, limit: 1).first
     }
 
+    /// The process that writes the log (a segued, an import) as words that follow "open for writing
+    /// by", or nil when none does.
+    package func writer() -> String? {
+        guard let pid = WriterLock.holder(ofLog: path) else { return nil }
+        let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        return "process \(pid)" + (name.map { " (\($0))" } ?? "")
+    }
+
     /// The log's last event, nil for an empty log.
     package func lastEvent() throws(StoreError) -> EventRecord? {
         lock.lock()

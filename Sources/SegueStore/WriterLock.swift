@@ -63,6 +63,31 @@ final class WriterLock {
         close(fd)
     }
 
+    /// The pid of the process that holds the lock of the log at `logPath`, found in `/proc/locks`
+    /// without taking the lock (a probe that took it, however briefly, could make a segued starting
+    /// at that moment fail); nil when nobody holds it.
+    static func holder(ofLog logPath: String) -> Int32? {
+        var status = stat()
+        guard stat(logPath + ".lock", &status) == 0,
+            let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return nil }
+        // "1: FLOCK  ADVISORY  WRITE 4242 fd:01:1234567 0 EOF": the device's major and minor in hex
+        // (glibc's gnu_dev_major and gnu_dev_minor), then the inode. A waiter's line has "->" after the
+        // number, which shifts its fields.
+        let device = UInt64(status.st_dev)
+        let major = (device >> 8) & 0xfff | (device >> 32) & ~0xfff
+        let minor = device & 0xff | (device >> 12) & ~0xff
+        let file = String(format: "%02llx:%02llx:%llu", major, minor, UInt64(status.st_ino))
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[3] == "WRITE", fields[5] == file,
+                let pid = Int32(fields[4])
+            else { continue }
+            return pid
+        }
+        return nil
+    }
+
     /// The pid the holder wrote, when it is there to read.
     private static func holder(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 16)

@@ -12,6 +12,8 @@ protocol ReadableLog: EventSequence, CommandSequence {
     func integrityCheck() throws(StoreError) -> [String]
     func firstEvent() throws(StoreError) -> EventRecord?
     func lastEvent() throws(StoreError) -> EventRecord?
+    /// Who holds the log's writer lock (a segued, an import), or nil.
+    func writer() -> String?
 }
 
 extension EventLog: ReadableLog {}

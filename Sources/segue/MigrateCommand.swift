@@ -37,6 +37,11 @@ enum MigrateCommand {
         guard let to = inv.parsed.value("to") else { throw UsageError.missingOption("to", value: "dir|url") }
         guard from != to else { throw UsageError("--from and --to are the same log (\(from)).") }
         let source = try LogSource.openLog(from)
+        if let writer = source.writer() {
+            Output.error(
+                "warning: \(from) is open for writing by \(writer): what it appends after this copy's read is "
+                    + "not in \(to). Stop it, and migrate again into an empty log, before serving \(to).")
+        }
         removeStaleTemporaryFiles()
         let exported = temporaryFile("export")
         let readBack = temporaryFile("check")

@@ -68,6 +68,27 @@ import Testing
 
     /// The stored command ids travel with the events, both ways: a client retrying a command applied
     /// before the move gets the reply it got then, and nothing is applied a second time.
+    /// A source that a segued still writes is copied as it was when read, and the operator is told
+    /// that what it appends later is not in the target; a stopped one is copied without a word.
+    @Test(arguments: StoreBackend.allCases)
+    func aSourceADaemonStillWritesIsSaid(_ backend: StoreBackend) throws {
+        let daemon = try DaemonProcess(store: backend)
+        defer { daemon.stop() }
+        try TestClient(endpoint: daemon.commandEndpoint).ok(["cmd": "create", "navigator": "m", "root": "Home"])
+        let target = DaemonProcess.temporaryDirectory() + "/copy"
+        let live = try Cli.run(["migrate", "--from", daemon.logLocation, "--to", target])
+        #expect(live.status == 0, "\(live.stderr)")
+        let said = backend == .sqlite ? "process \(daemon.pid) (segued)" : "a session (PostgreSQL backend pid"
+        #expect(
+            live.stderr.contains("warning: \(daemon.logLocation) is open for writing by \(said)"), "\(live.stderr)")
+        #expect(live.stderr.contains("what it appends after this copy's read is not in \(target)"), "\(live.stderr)")
+
+        #expect(daemon.stop() == 0)
+        let stopped = try Cli.run(["migrate", "--from", daemon.logLocation, "--to", target + "2"])
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(!stopped.stderr.contains("warning"), "\(stopped.stderr)")
+    }
+
     @Test func aMigratedLogAnswersRetriesOfEarlierCommands() throws {
         let daemon = try DaemonProcess(store: .sqlite)
         let c = try TestClient(endpoint: daemon.commandEndpoint)

@@ -54,6 +54,15 @@ package final class PostgresEventLog: EventSequence, CommandSequence {
         try reader.commandRecords(after: id, limit: limit)
     }
 
+    /// The session that writes the log (a segued, an import) as words that follow "open for writing
+    /// by", or nil when none does.
+    package func writer() -> String? {
+        guard let holder = try? reader.withConnection({ PostgresLogWriter.lockHolder($0) }) else {
+            return nil
+        }
+        return (holder.shared ? "daemons configured with `cluster`" : "a session") + holder.text
+    }
+
     /// The log's first event (the creation of its first navigator), nil for an empty log.
     package func firstEvent() throws(StoreError) -> EventRecord? {
         try reader.events(after: 0, navigator: nil, limit: 1).first

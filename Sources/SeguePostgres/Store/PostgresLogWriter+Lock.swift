@@ -50,6 +50,12 @@ extension PostgresLogWriter {
     /// " (PostgreSQL backend pid …, application …, client …)" for a holder of the lock, or "", and
     /// whether it holds it shared (daemons configured with `cluster`).
     private func holder(_ session: PostgresSession) -> (text: String, shared: Bool) {
+        Self.lockHolder(session.connection) ?? ("", false)
+    }
+
+    /// The session holding the log's writer lock, as " (PostgreSQL backend pid …, application …,
+    /// client …)", and whether it holds it shared; nil when none does (or the look failed).
+    static func lockHolder(_ connection: PostgresConnection) -> (text: String, shared: Bool)? {
         var parameters = PostgresParameters()
         parameters.append(Int64(Self.lockClass))
         let sql = """
@@ -60,9 +66,9 @@ extension PostgresLogWriter {
                 AND l.objid = 'events'::regclass::oid AND l.objsubid = 2
             ORDER BY a.backend_start LIMIT 1
             """
-        guard let result = try? session.connection.query(sql, parameters), result.rowCount > 0,
+        guard let result = try? connection.query(sql, parameters), result.rowCount > 0,
             let pid = try? result.int64(0, 0)
-        else { return ("", false) }
+        else { return nil }
         let application = (try? result.string(0, 1)) ?? nil
         let client = (try? result.string(0, 2)) ?? nil
         let shared = (try? result.bool(0, 3)) == true
