@@ -122,7 +122,8 @@ extension Transition {
             t.percent = fraction
             t.velocity = 0
             t.lastInteractionFrame = frame
-            if let owner { t.owner = owner }
+            // A new gesture: without an owner, any client may drive it, whoever owned the transition.
+            t.owner = owner
         case .finishing(_, let fraction, _, let speed, let curve):
             t.phase = .finishing
             t.pausedFrom = nil

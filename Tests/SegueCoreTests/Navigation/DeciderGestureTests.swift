@@ -104,6 +104,27 @@ import Testing
         #expect(fin.state.transition?.fraction(at: 17) == f)
     }
 
+    /// Catching an animation is a new gesture: an interrupting begin without an owner frees a
+    /// transition that was owned, so whoever drives it next needs no owner (one that went away would
+    /// otherwise leave it to the interaction timeout).
+    @Test func anInterruptWithoutAnOwnerFreesAnOwnedTransition() {
+        let owned = F.when(
+            beginPop(owner: "o"), .finish(velocity: nil, completionSpeed: 0.1, completionCurve: .linear), at: 11,
+            .init(owner: "o")
+        ).state
+        #expect(owned.transition?.owner == "o")
+        let caught = F.when(owned, .begin(nil, animator: nil), at: 12)
+        #expect(
+            caught.events == [
+                F.event(.interrupted(transition: 2, fraction: owned.transition!.fraction(at: 12), owner: nil), at: 12)
+            ])
+        #expect(caught.state.transition?.owner == nil)
+        #expect(F.when(caught.state, .update(percent: 0.5, velocity: nil), at: 13).error == nil)
+        let taken = F.when(owned, .begin(nil, animator: nil), at: 12, .init(owner: "p")).state
+        #expect(taken.transition?.owner == "p")
+        #expect(F.when(taken, .update(percent: 0.5, velocity: nil), at: 13).error?.code == .notOwner)
+    }
+
     @Test func interruptingAnInteractiveTransitionIsBusy() {
         #expect(F.when(beginPop(), .begin(nil, animator: nil), at: 11).error?.code == .busy)
         #expect(F.when(beginPop(), .begin(.pop, animator: nil), at: 11).error?.code == .busy)
