@@ -9,9 +9,17 @@ enum GestureCommands {
     static func begin(_ inv: Invocation) throws {
         let start = try interactiveStart(
             inv, inv.parsed.value("operation"), named: "--operation", screen: inv.parsed.argument("screen"))
+        let animator = try NavigationCommands.animator(inv)
+        if start == nil, animator != nil {
+            // The daemon would refuse it: the transition taken over keeps the animator it started with.
+            throw UsageError(
+                "--preset, --style, --edge, --duration and --curve go with --operation: without it, begin takes "
+                    + "over the transition in flight, which keeps its animator (give the release's to 'gesture "
+                    + "finish', 'cancel' or 'end').")
+        }
         let reply = try inv.client().begin(
-            inv.argument("navigator"), start, animator: try NavigationCommands.animator(inv),
-            geometry: try GestureOptions.geometry(inv), envelope: envelope(inv))
+            inv.argument("navigator"), start, animator: animator, geometry: try GestureOptions.geometry(inv),
+            envelope: envelope(inv))
         let transition = "transition \(reply.transition.map(String.init) ?? "?")"
         // An interrupt catches the transition where it was: the fraction a gesture goes on from.
         let what =

@@ -252,6 +252,10 @@ import Testing
             ["gesture", "begin", "inbox", "pop"],
             "pop is given as --operation pop; without --operation, begin takes over the transition in flight."
         ),
+        (
+            ["gesture", "begin", "inbox", "--curve", "linear"],
+            "--preset, --style, --edge, --duration and --curve go with --operation: without it, begin takes over"
+        ),
         (["swipe", "main", "pop", "--to", "2"], "The value '2' is invalid for '--to': expected a fraction in 0...1"),
         (
             ["stats", "5"],

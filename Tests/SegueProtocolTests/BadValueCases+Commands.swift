@@ -126,6 +126,10 @@ extension BadValueCase {
         .init(
             "screen", nav("begin", #""operation":"push""#), .badRequest,
             "screen is required: begin needs \(screenForms)."),
+        .init(
+            "animator", nav("begin", #""animator":{"curve":"linear"}"#), .badRequest,
+            "animator goes with operation: an interrupting begin (no operation) keeps the transition's animator; "
+                + "give the release's with finish, cancel or end (animator, or completionSpeed and completionCurve)."),
         .init("percent", nav("update", #""percent":"0.5""#), .badRequest, #"percent must be a number; got "0.5"."#),
         .init(
             "percent", nav("update", #""percent":null"#), .badRequest,

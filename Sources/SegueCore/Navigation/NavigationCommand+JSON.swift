@@ -58,6 +58,13 @@ extension NavigationCommand {
             }
             let animator = args.raw("animator")
             if let animator { _ = try Animator(json: animator, base: .default) }
+            if animator != nil, start == nil {
+                // It would be dropped: the interrupted transition keeps the animator it started with.
+                throw .malformed(
+                    "animator goes with operation: an interrupting begin (no operation) keeps the transition's "
+                        + "animator; give the release's with finish, cancel or end (animator, or completionSpeed and "
+                        + "completionCurve).")
+            }
             self = .begin(start, animator: animator, geometry: try GestureGeometry(reading: &args))
         case "update":
             // Any number is clamped to [0, 1], so percent has a type but no range to be out of.
