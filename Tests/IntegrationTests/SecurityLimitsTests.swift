@@ -154,6 +154,14 @@ import Testing
         let third = try client.call(["cmd": "create", "navigator": "c", "root": "Home"])
         #expect(Self.code(third) == "too_large", "\(third)")
         #expect(try client.call(["cmd": "list"])["navigators"]?.arrayValue?.count == 2)
+        // A closed name is never reused, so closing one frees nothing, and the refusal says so.
+        #expect(try client.call(["cmd": "close", "navigator": "a"])["ok"] == true)
+        let after = try client.call(["cmd": "create", "navigator": "c", "root": "Home"])
+        #expect(Self.code(after) == "too_large", "\(after)")
+        #expect(
+            after["error"]?["message"]?.stringValue
+                == "create on navigator c: the daemon holds its limit of 2 navigators, closed ones included (a "
+                + "closed name is never reused); raise limits.maxNavigators.")
         #expect(daemon.stop() == 0)
     }
 
@@ -168,6 +176,9 @@ import Testing
         #expect(Self.code(full) == "busy", "\(full)")
         let asked = try client.call(["cmd": "create", "navigator": "r", "root": "Home", "queueLimit": 3])
         #expect(Self.code(asked) == "too_large", "\(asked)")
+        #expect(
+            asked["error"]?["message"]?.stringValue
+                == "create on navigator r: queueLimit 3 is past the daemon's limits.maxQueue of 2.")
         #expect(daemon.stop() == 0)
     }
 }

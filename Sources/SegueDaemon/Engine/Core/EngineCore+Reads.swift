@@ -18,7 +18,8 @@ extension EngineCore {
             guard at <= durableSeq else {
                 return Reply.error(
                     id: request.id, .invalidArgument,
-                    "at is seq \(at), past the end of the log (seq \(durableSeq)); give a seq from 0 to \(durableSeq).")
+                    "state on navigator \(name): at is seq \(at), past the end of the log (seq \(durableSeq)); give a "
+                        + "seq from 0 to \(durableSeq).")
             }
             do {
                 state = try stateFromLog(name, at: at)

@@ -113,17 +113,20 @@ extension EngineCore {
             return
         }
         if case .create(let root, var config) = command {
-            if let error = applyDefaults(&config) {
+            if var error = applyDefaults(&config) {
+                error.message = "create on navigator \(navigator): " + error.message
                 reject(envelope, Reply.error(id: request.id, error))
                 return
             }
             if fleet.navigators[navigator] == nil, fleet.navigators.count >= options.maxNavigators {
+                // Closed ones count: a closed name is never reused, and the fleet keeps each.
                 reject(
                     envelope,
                     Reply.error(
                         id: request.id, .tooLarge,
-                        "The daemon holds its limit of \(options.maxNavigators) navigators; close some or raise limits.maxNavigators."
-                    ))
+                        "create on navigator \(navigator): the daemon holds its limit of \(options.maxNavigators) "
+                            + "navigators, closed ones included (a closed name is never reused); raise "
+                            + "limits.maxNavigators."))
                 return
             }
             decideAndSubmit(.create(root: root, config: config), request, envelope, now: now)
