@@ -18,11 +18,23 @@ extension Decision {
 
     /// The reversal a plain `pop` or `dismiss` means, on a navigator created with `retarget`, while the
     /// push or present of the top screen runs toward completion under the `reject` policy (which
-    /// would refuse it as `busy`); `nil` for any other command, without `retarget`, or when the
-    /// transition belongs to a gesture's owner. Under `queue` the command waits its turn.
-    func reversal(by command: NavigationCommand) -> NavigationEvent? {
-        guard state.config.retarget, state.config.busy == .reject, state.queue.isEmpty, let t = state.transition,
-            t.owner == nil || t.owner == envelope.owner
+    /// would refuse it as `busy`); `nil` for any other command, and without `retarget`. Under `queue`
+    /// the command waits its turn. A transition a gesture's owner holds turns back only for that
+    /// owner: anyone else's command is refused as `busy`, saying so.
+    func reversal(by command: NavigationCommand) throws(CoreError) -> NavigationEvent? {
+        guard let t = reversible(by: command) else { return nil }
+        if let owner = t.owner, owner != envelope.owner {
+            throw CoreError(
+                .busy,
+                "Transition \(t.id) (\(t.operation.rawValue), \(t.phase.rawValue)) on \(name) is held by owner "
+                    + "\"\(owner)\": a \(command.name) turns it back only with that owner; retry when it ends.")
+        }
+        return reverse(t, completionSpeed: 1)
+    }
+
+    /// The transition `command` would turn back, whoever owns it.
+    private func reversible(by command: NavigationCommand) -> Transition? {
+        guard state.config.retarget, state.config.busy == .reject, state.queue.isEmpty, let t = state.transition
         else { return nil }
         let heading = t.phase == .paused ? t.pausedFrom : t.phase
         guard heading == .animating || heading == .finishing else { return nil }
@@ -30,11 +42,11 @@ extension Decision {
         case .pop(let options)
         where options == .standard && t.operation == .push && t.popped.isEmpty
             && t.targetStack == state.stack + [t.to] && t.targetModals == state.modals:
-            return reverse(t, completionSpeed: 1)
+            return t
         case .dismiss(let options)
         where options == .standard && t.operation == .present && t.targetModals == state.modals + [t.to]
             && t.targetStack == state.stack:
-            return reverse(t, completionSpeed: 1)
+            return t
         default:
             return nil
         }

@@ -15,7 +15,7 @@ struct Decision {
 
     mutating func decide(_ command: NavigationCommand) throws(CoreError) -> [NavigationEvent] {
         if command.isQueueable, !fromQueue, state.hasTransition || !state.queue.isEmpty {
-            if let reversal = reversal(by: command) { return [reversal] }
+            if let reversal = try reversal(by: command) { return [reversal] }
             return try queueOrReject(command)
         }
         switch command {

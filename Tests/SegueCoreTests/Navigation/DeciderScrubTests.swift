@@ -63,6 +63,21 @@ import Testing
         #expect(after.transition == nil)
     }
 
+    /// A push a gesture's owner holds (caught and finished by "o") turns back only for a pop with that
+    /// owner; anyone else's pop is `busy`, and the message names the owner rather than the policy.
+    @Test func aPopOfAnOwnedPushTurnsItBackOnlyWithItsOwner() {
+        let caught = Self.decided(pushing(), .begin(nil, animator: nil), at: 14, owner: "o")
+        let owned = Self.decided(
+            caught, .finish(velocity: nil, completionSpeed: 0.2, completionCurve: .linear), at: 15, owner: "o")
+        let refused = F.when(owned, .pop(.standard), at: 17)
+        #expect(refused.error?.code == .busy)
+        #expect(
+            refused.error?.message
+                == "Transition 1 (push, finishing) on main is held by owner \"o\": a pop turns it back only with "
+                + "that owner; retry when it ends.")
+        #expect(F.when(owned, .pop(.standard), at: 17, .init(owner: "o")).events.map(\.type) == ["transition.reversed"])
+    }
+
     @Test func aPopUnderTheQueuePolicyStillWaitsItsTurn() {
         let r = F.when(
             pushing(
