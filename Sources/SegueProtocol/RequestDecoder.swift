@@ -35,7 +35,11 @@ package struct RequestDecoder: Sendable {
             // A string past the limit is well-formed JSON that is too large, not invalid JSON.
             guard error.kind != .stringTooLong else {
                 return .failure(
-                    Failure(id: nil, error: WireError(.tooLarge, "The request is too large: \(error.description).")))
+                    Failure(
+                        id: nil,
+                        error: WireError(
+                            .tooLarge, "The request is too large: at byte \(error.offset), \(error.message).")
+                    ))
             }
             return .failure(
                 Failure(id: nil, error: WireError(.badRequest, "The request is not valid JSON: \(error.description).")))

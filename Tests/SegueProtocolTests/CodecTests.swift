@@ -185,7 +185,10 @@ import Testing
             return
         }
         #expect(long.error.code == .tooLarge)
-        #expect(long.error.message.hasPrefix("The request is too large: "), "\(long.error.message)")
+        // Well-formed JSON: the message does not call it invalid.
+        #expect(
+            long.error.message == "The request is too large: at byte 18, string longer than 4 bytes.",
+            "\(long.error.message)")
     }
 
     @Test func requestKnowsWhetherItMutates() throws {
