@@ -16,6 +16,10 @@ import Testing
         defer { cluster.stopAll() }
         let navigators = ShardedCluster.names(inShard: 0, of: 4, count: 16, prefix: "busy")
         let clients = BusyClients(navigators: navigators, endpoints: cluster.endpoints)
+        // Transitions in flight at each kill: the new leader's recovery completes them among its own
+        // commands, and the log's frames must not go back (LogCheck).
+        let animators = AnimatingClients(
+            navigators: ShardedCluster.names(inShard: 0, of: 4, count: 2, prefix: "anim"), endpoints: cluster.endpoints)
         var takeovers: [Double] = []
         for round in 1...rounds {
             usleep(400_000)
@@ -35,6 +39,7 @@ import Testing
         }
         usleep(300_000)
         clients.stop()
+        animators.stop()
         let acks = clients.acks
         let p50 = LogCheck.percentile(50, takeovers)
         let p99 = LogCheck.percentile(99, takeovers)
@@ -123,6 +128,10 @@ extension FailoverTests {
         defer { cluster.stopAll() }
         let navigators = (0..<6).flatMap { ShardedCluster.names(inShard: $0, of: 6, count: 3, prefix: "all") }
         let clients = BusyClients(navigators: Array(navigators.prefix(16)), endpoints: cluster.endpoints)
+        // Completions each leader's clock appends among the others' events: the log's frames must
+        // still never go back (LogCheck).
+        let animating = (0..<6).flatMap { ShardedCluster.names(inShard: $0, of: 6, count: 1, prefix: "anim") }
+        let animators = AnimatingClients(navigators: animating, endpoints: cluster.endpoints)
         let end = ContinuousClock.now + .seconds(seconds)
         var stalls = 0
         while ContinuousClock.now < end {
@@ -135,6 +144,7 @@ extension FailoverTests {
         }
         usleep(500_000)
         clients.stop()
+        animators.stop()
         let acks = clients.acks
         let ledBy = Set(acks.map(\.endpoint))
         let races = cluster.logs.components(separatedBy: "Another daemon appended first").count - 1

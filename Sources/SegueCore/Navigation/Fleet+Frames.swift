@@ -93,6 +93,7 @@ extension Fleet {
         if let earliestDue, frame < earliestDue { return [] }
         var due: [(frame: Int64, order: Int, name: String, event: NavigationEvent)] = []
         var later = Int64.max
+        let floor = lastFrame
         for name in active where sparing.map({ !$0.contains(name) }) ?? true {
             inPlace(name) { state in
                 guard let next = Navigator.nextDueFrame(state) else { return }
@@ -100,7 +101,7 @@ extension Fleet {
                     later = min(later, next)
                     return
                 }
-                let events = Navigator.advance(state, toFrame: frame)
+                let events = Self.dueEvents(state, toFrame: frame, floor: floor)
                 // Nothing decided although due: look again next frame, as without the cache.
                 if events.isEmpty { later = min(later, next) }
                 for event in events {
@@ -112,6 +113,18 @@ extension Fleet {
         earliestDue = later
         due.sort { ($0.frame, $0.order) < ($1.frame, $1.order) }
         return due
+    }
+
+    /// What the clock decides for `state` up to `frame`, never before `floor`, the log's last frame: frames
+    /// never go back in a log. Only a log that moved on without this fleet's events makes the floor
+    /// bind: after a failed commit's rollback (the voided events' frames stay the high-water mark), or
+    /// behind another daemon's events on a shared log. An event due earlier then takes effect at that
+    /// frame, as a completion seen late.
+    static func dueEvents(_ state: NavigatorState, toFrame frame: Int64, floor: Int64) -> [NavigationEvent] {
+        guard state.frame < floor else { return Navigator.advance(state, toFrame: frame) }
+        var raised = state
+        raised.frame = floor
+        return Navigator.advance(raised, toFrame: frame)
     }
 
     /// Advances every navigator to `frame` and takes its ticks; later commands land after it.

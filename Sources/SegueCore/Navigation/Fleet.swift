@@ -139,7 +139,8 @@ package struct Fleet: Sendable {
         // This navigator's clock events up to the command's frame come first (a completion due in
         // this very frame lets the command through instead of answering busy).
         var due: [NavigationEvent] = []
-        inPlace(navigator) { due = Navigator.advance($0, toFrame: frame) }
+        let floor = lastFrame
+        inPlace(navigator) { due = Self.dueEvents($0, toFrame: frame, floor: floor) }
         for e in due {
             result.clockEvents.append(
                 append(e, navigator: navigator, time: max(clock.instant(ofFrame: e.frame), lastTime)))

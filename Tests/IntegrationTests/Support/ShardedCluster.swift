@@ -98,6 +98,42 @@ struct Acknowledged: Sendable {
     var endpoint: String
 }
 
+/// Clients that push and pop animated transitions (50 ms) on navigators of their own until stopped,
+/// so that each leader's frame loop appends completions among the other daemons' events. Refusals
+/// (`busy`, `moved`, `unavailable`) are expected and ignored: what counts is the log they leave.
+final class AnimatingClients: Sendable {
+    private let stopping = Atomic<Bool>(false)
+    private let done = DispatchGroup()
+
+    init(navigators: [String], endpoints: [String]) {
+        for navigator in navigators {
+            done.enter()
+            Thread { [self] in
+                defer { done.leave() }
+                guard let client = try? SegueClient(endpoint: endpoints.joined(separator: ","), timeout: .seconds(15))
+                else { return }
+                _ = try? client.call(["cmd": "create", "navigator": .string(navigator), "root": "Home"])
+                var step = 0
+                while !stopping.load(ordering: .acquiring) {
+                    step += 1
+                    var request: JSONObject = [
+                        "cmd": step % 2 == 1 ? "push" : "pop", "navigator": .string(navigator),
+                        "animator": ["duration": 0.05],
+                    ]
+                    if step % 2 == 1 { request["screen"] = .string("S\(step)") }
+                    _ = try? client.call(request)
+                    usleep(70_000)
+                }
+            }.start()
+        }
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        done.wait()
+    }
+}
+
 /// Clients that each push and pop on a navigator of their own through `SegueClient` with every
 /// daemon's endpoint, recording every acknowledged reply, until stopped.
 final class BusyClients: Sendable {
@@ -191,6 +227,13 @@ enum LogCheck {
         var problems: [String] = []
         if !events.enumerated().allSatisfy({ Int64($0.offset + 1) == $0.element.seq }) {
             problems.append("seq is not gapless from 1 (\(events.count) events, last \(events.last?.seq ?? 0))")
+        }
+        // Frames and times never go back in a log, whichever daemon appended (`segue verify` checks it).
+        for (before, event) in zip(events, events.dropFirst())
+        where event.frame < before.frame || event.time < before.time {
+            problems.append(
+                "seq \(event.seq) goes back to frame \(event.frame) from \(before.frame) (seq \(before.seq))")
+            break
         }
         var fleet = Fleet(clock: try FrameClock(rate: 60))
         for record in events {

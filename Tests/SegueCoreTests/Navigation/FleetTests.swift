@@ -54,6 +54,33 @@ import Testing
         #expect(liveTicks.values.flatMap { $0 }.count == 7 + 13 + 19)
     }
 
+    /// Behind another daemon's event on a shared log (`skip`), a completion due earlier takes effect
+    /// at that event's frame, not its own: frames never go back in a log. Without the foreign event
+    /// it completes on schedule.
+    @Test func aCompletionDueBeforeTheLogsLastFrameTakesEffectThere() {
+        let start = clock.frame(atOrAfter: t0)
+        func pushing() -> Fleet {
+            var fleet = Fleet(clock: clock)
+            created(&fleet, "a", at: t0)
+            let push = fleet.execute(
+                .push(ScreenSpec(name: "Detail"), TransitionOptions(animator: ["duration": 0.1])), .init(),
+                navigator: "a", time: t0)
+            precondition(push.error == nil)
+            return fleet
+        }
+        var onSchedule = pushing()
+        let scheduled = onSchedule.advance(toFrame: start + 30)
+        #expect(scheduled.map(\.type) == ["transition.completed"])
+        let due = scheduled[0].frame
+        var behind = pushing()
+        behind.skip(toSeq: behind.lastSeq + 1, frame: due + 5, time: clock.instant(ofFrame: due + 5))
+        #expect(behind.advance(toFrame: due + 4).isEmpty, "not before the foreign event's frame")
+        let late = behind.advance(toFrame: start + 30)
+        #expect(late.map(\.type) == ["transition.completed"])
+        #expect(late.map(\.frame) == [due + 5])
+        #expect(late[0].time == clock.instant(ofFrame: due + 5))
+    }
+
     /// `advance` + `takeTicks` (the daemon's frame loop) give what `closeFrame` gives, frame by frame.
     @Test func takingTicksOneByOneMatchesCloseFrame() {
         var gathered = Fleet(clock: clock)
