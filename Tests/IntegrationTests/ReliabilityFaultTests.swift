@@ -28,6 +28,11 @@ import Testing
             if try push(client, "before\(n)")["ok"] == true { acked.insert("before\(n)") }
         }
         #expect(acked.count == 10)
+        // A transition that completes during the fault: its completion may be voided with a failed
+        // batch, and must go back into the log at its own frame, before the commands that follow.
+        #expect(try client.call(["cmd": "create", "navigator": "spin", "root": "Home"])["ok"] == true)
+        let spin: JSON = ["cmd": "push", "navigator": "spin", "screen": "A", "animator": ["duration": 0.3]]
+        #expect(try client.call(spin)["ok"] == true)
 
         try inject()
         var refused = 0
@@ -70,6 +75,9 @@ import Testing
         let seqs = try Reliability.history(reader).compactMap { $0["seq"]?.int64Value }
         #expect(seqs == Array(1...Int64(seqs.count)))
         #expect(restarted.stop() == 0)
+        // Frames in seq order, among the other invariants verify checks.
+        let verify = try Cli.run(["verify", restarted.dataDir])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         return (acked.count, refused)
     }
 

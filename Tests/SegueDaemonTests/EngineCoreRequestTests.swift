@@ -54,6 +54,26 @@ import Testing
         #expect(h.core.step(.housekeeping(now: h.now)).logLines == ["Commits succeed again, after 1 failed commit(s)."])
     }
 
+    /// A completion that a failed commit voided is decided again at its own frame, before any
+    /// command: a command placed first (at the current frame) would put the log's frames out of
+    /// order, which `segue verify` reports as damage.
+    @Test func aCommandAfterAFailedCommitGoesInAfterTheCompletionsItVoided() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        _ = h.call(#"{"cmd":"create","navigator":"b","root":"Home"}"#)
+        _ = h.call(#"{"cmd":"push","navigator":"r","screen":"A","animator":{"duration":0.1}}"#)
+        h.commitFailure = StoreError(kind: .io, message: "disk full")
+        // The push completes (frame 7 of its 0.1 s) while commits fail: its completion is voided.
+        _ = h.advance(frames: 20)
+        h.commitFailure = nil
+        let first = h.call(#"{"cmd":"push","navigator":"b","screen":"B","animated":false}"#)
+        #expect(first.reply["ok"] == true, "\(first)")
+        _ = h.advance(frames: 1)
+        let frames = h.log.events.map(\.frame)
+        #expect(frames == frames.sorted(), "frames in seq order: \(h.log.events.map { ($0.seq, $0.type, $0.frame) })")
+        #expect(h.log.events.contains { $0.navigator == "r" && $0.type == "transition.completed" })
+    }
+
     /// What the voided reply tells the client to do: retry once storage recovers, or, for a damaged
     /// file, that only the operator's restore helps.
     @Test(arguments: [

@@ -97,6 +97,17 @@ extension EngineCore {
         lastCloseNanoseconds = timer.monotonic() - started
     }
 
+    /// After a failed commit's rollback: the clock's events of frames already closed that the voided
+    /// batches held (a completion, a timeout) are decided again at their own frames, with their final
+    /// ticks, before any command. A command is placed after the closed frames; going in first, it
+    /// would put the log's frames out of order.
+    func redecideClosedFrames() {
+        guard fleet.closedFrame >= 0, !fleet.active.isEmpty else { return }
+        var finals: [Tick] = []
+        submitClockEvents(fleet.advance(toFrame: fleet.closedFrame) { finals.append($0) })
+        publishSkippedFinals(finals)
+    }
+
     /// The final ticks of skipped frames, in frame order, each frame's as its own batch, behind the
     /// events just decided (they show them).
     private func publishSkippedFinals(_ finals: [Tick]) {

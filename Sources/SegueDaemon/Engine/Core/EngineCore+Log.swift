@@ -140,6 +140,7 @@ extension EngineCore {
         if !voided.isEmpty { actions.append(.send(voided)) }
         fleet.rollback(to: confirmed)
         if durable > fleet.lastSeq { takeCommittedFromStore(through: durable) }
+        redecideClosedFrames()
         // Their ids stay in the filter of stored ids (`knownCommandIDs`): a retry of one is looked
         // up, found new and applied, as a false positive is; one the log holds gets its stored reply.
         recentCommands.forget(after: confirmed)
