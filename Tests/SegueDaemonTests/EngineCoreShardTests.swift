@@ -84,4 +84,45 @@ import Testing
             old.call(#"{"cmd":"pop","navigator":"\#(name)"}"#).reply["error"]?["code"] == "moved",
             "the old leader forgot the shard")
     }
+
+    /// A leader cut off mid-commit while a standby took its shard: the log holds the standby's events
+    /// on the seqs of the lost batch. The old leader folds them in, but does not publish them as its
+    /// own late commit: the standby published them, and subscribers would get each twice.
+    @Test func anotherDaemonsEventsOnALostBatchsSeqsAreNotPublishedAgain() throws {
+        let log = FakeLog()
+        let old = try Self.sharded(log, leading: [0])
+        let standby = try Self.sharded(log, leading: [])
+        let name = Self.name(in: 0)
+        _ = old.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#)
+        _ = old.send(#"{"cmd":"push","navigator":"\#(name)","screen":"Mine","animated":false}"#)
+        _ = standby.core.step(.leadership([.acquired(shard: 0, epoch: 2)], now: standby.now))
+        _ = standby.commit()
+        _ = standby.call(#"{"cmd":"push","navigator":"\#(name)","screen":"Theirs","animated":false}"#)
+        let theirs = log.events.filter { $0.seq > 1 }
+        #expect(theirs.count == 2)
+        let (lost, _) = EngineCoreLateCommitTests.commitFailing(old, EngineCoreLateCommitTests.lost)
+        #expect(lost.reply["error"]?["code"] == "unavailable")
+        #expect(lost.events.isEmpty, "republished: \(lost.events.map { $0.serialized() })")
+        #expect(!lost.logLines.contains { $0.contains("found committed after all") }, "\(lost.logLines)")
+    }
+
+    /// The same read-back when the lost batch did commit: its events are this daemon's, and go out.
+    @Test func aLostBatchFoundCommittedIsPublishedByItsLeader() throws {
+        let log = FakeLog()
+        let leader = try Self.sharded(log, leading: [0])
+        let name = Self.name(in: 0)
+        _ = leader.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#)
+        _ = leader.send(#"{"cmd":"push","navigator":"\#(name)","screen":"Mine","animated":false}"#)
+        var out = leader.core.step(.commit)
+        for case .append(let batch, let epoch) in out {
+            for unit in batch { log.store(unit) }
+            out += leader.core.step(
+                .committed(
+                    batch.map {
+                        EngineCompletion(epoch: epoch, for: $0, result: .failure(EngineCoreLateCommitTests.lost))
+                    }))
+        }
+        #expect(out.events.map { $0["type"] } == ["transition.started", "transition.completed"])
+        #expect(out.logLines.contains { $0.contains("found committed after all: 2 events") }, "\(out.logLines)")
+    }
 }

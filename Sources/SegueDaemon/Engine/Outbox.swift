@@ -49,20 +49,29 @@ struct Outbox {
     /// still answered; publications are dropped, since what they showed never happened. A `history`
     /// request stays: it reads only what is stored.
     /// `damaged`: the commit failed on a damaged file, which no retry mends (the replies say so).
-    mutating func voidUndurable(damaged: Bool = false) -> [Message] {
-        var out: [Message] = []
-        for (_, message) in pending[head...] {
+    mutating func voidUndurable(damaged: Bool = false) -> Voided {
+        var voided = Voided()
+        for (seq, message) in pending[head...] {
             switch message {
-            case .reply(let envelope, _, let voided):
-                let body = Reply.error(id: voided.id, .unavailable, voided.message(damaged: damaged)).serializedBytes()
-                out.append(.reply(envelope: envelope, body: body, ifVoided: voided))
-            case .history: out.append(message)
-            case .publish, .tick: break
+            case .reply(let envelope, _, let ifVoided):
+                let body = Reply.error(id: ifVoided.id, .unavailable, ifVoided.message(damaged: damaged))
+                    .serializedBytes()
+                voided.answers.append(.reply(envelope: envelope, body: body, ifVoided: ifVoided))
+            case .history: voided.answers.append(message)
+            case .publish(_, let body): voided.events[seq] = body
+            case .tick: break
             }
         }
         pending.removeAll(keepingCapacity: true)
         head = 0
-        return out
+        return voided
+    }
+
+    /// What `voidUndurable` leaves to do: the answers to send now, and the voided events' bodies by
+    /// seq, which tell this daemon's events from another's when a lost commit is read back.
+    struct Voided {
+        var answers: [Message] = []
+        var events: [Int64: [UInt8]] = [:]
     }
 
     private mutating func compact() {

@@ -13,10 +13,15 @@ extension EngineCore {
     ///
     /// When the store cannot be read now, the durable seq stays at the fleet's: nothing is released
     /// past what the fleet holds, the next commit fails on the numbering, and this runs again.
-    func takeCommittedFromStore(through durable: Int64) {
+    ///
+    /// `ours`: with several daemons on the log, the voided events' bodies by seq. An event there
+    /// with other bytes is another daemon's (one that took a shard while this one was cut off): it
+    /// is folded in but not published again, since its daemon published it. Nil: one writer, so
+    /// every event past the fleet is this daemon's.
+    func takeCommittedFromStore(through durable: Int64, ours: [Int64: [UInt8]]? = nil) {
         var fleet = self.fleet
         let from = fleet.lastSeq + 1
-        var skipped = 0
+        var own = 0
         var publications: [Outbox.Message] = []
         do {
             try store.forEachEvent(after: fleet.lastSeq) { record throws(StoreError) in
@@ -24,17 +29,17 @@ extension EngineCore {
                 // With shards, events of navigators led elsewhere are other daemons': position only.
                 // Published as applied, with its digest: the store keeps none.
                 guard let applied = try Self.take(record, into: &fleet, applying: leads(record.navigator)) else {
-                    skipped += 1
                     return
                 }
                 dirty.insert(record.navigator)
-                publications.append(
-                    .publish(topic: eventTopic(record.navigator), body: applied.encodedWithData().bytes))
+                let body = applied.encodedWithData().bytes
+                guard ours.map({ $0[record.seq] == body }) ?? true else { return }
+                own += 1
+                publications.append(.publish(topic: eventTopic(record.navigator), body: body))
             }
             fleet.markDurable(through: durable)
             self.fleet = fleet
             if !publications.isEmpty { actions.append(.send(publications)) }
-            let own = Int(durable - from + 1) - skipped
             if own > 0 {
                 log(
                     .notice,

@@ -137,9 +137,10 @@ extension EngineCore {
         flushOutbox()
         uncommitted.removeAll()
         let voided = outbox.voidUndurable(damaged: error.isDamage)
-        if !voided.isEmpty { actions.append(.send(voided)) }
+        if !voided.answers.isEmpty { actions.append(.send(voided.answers)) }
         fleet.rollback(to: confirmed)
-        if durable > fleet.lastSeq { takeCommittedFromStore(through: durable) }
+        // With several daemons, what the log holds past the fleet may be another's, which it publishes.
+        if durable > fleet.lastSeq { takeCommittedFromStore(through: durable, ours: isSharded ? voided.events : nil) }
         redecideClosedFrames()
         // Their ids stay in the filter of stored ids (`knownCommandIDs`): a retry of one is looked
         // up, found new and applied, as a false positive is; one the log holds gets its stored reply.
