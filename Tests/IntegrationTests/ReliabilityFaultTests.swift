@@ -87,6 +87,37 @@ import Testing
         try Self.survive(daemon, inject: { mount.fill() }, clear: { mount.clear() })
     }
 
+    /// A restart whose recovery cannot store its events (the disk full) ends the start with a line
+    /// that says what to do; the next start, with space again, resolves them: nothing is lost.
+    @Test(.sqliteOnly) func aRecoveryThatCannotBeStoredSaysWhatToDo() throws {
+        let mount = try TmpfsMount(sizeKiB: 8192)
+        let daemon = try DaemonProcess(
+            dataDir: mount.path + "/data", logPath: DaemonProcess.temporaryDirectory() + "/segued.log")
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        #expect(try client.call(["cmd": "create", "navigator": "m", "root": "Home"])["ok"] == true)
+        let push: JSON = ["cmd": "push", "navigator": "m", "screen": "A", "animator": ["duration": 0.2]]
+        #expect(try client.call(push)["ok"] == true)
+        _ = daemon.stop(signal: SIGKILL)
+        mount.fill()
+        usleep(300_000)
+        let full = try daemon.restarted(waitReady: false)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while full.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        #expect(full.stop() == 1, "\(full.log)")
+        #expect(
+            full.log.contains(
+                "Could not store the 1 event that recovery resolved (transitions that fell due while segued was down)"),
+            "\(full.log)")
+        #expect(
+            full.log.contains("Free space on its file system (or make it writable), then start again"), "\(full.log)")
+
+        mount.clear()
+        let again = try full.restarted()
+        let state = try TestClient(endpoint: again.commandEndpoint).call(["cmd": "state", "navigator": "m"])
+        #expect(TestClient.routes(state) == ["Home", "A"], "\(state.serialized())")
+        #expect(again.stop() == 0)
+    }
+
     /// Commit failures after the first in a second are held back from the log and counted; the
     /// loop's housekeeping reports them a second later, and a stop reports them at once. Reported
     /// with the heartbeat instead, with `heartbeatSeconds` 30 the count would come up to half a

@@ -434,11 +434,32 @@ package final class Engine: @unchecked Sendable {
     func recoverAtStart() throws {
         let events = core.recover(now: WallClock.now())
         guard !events.isEmpty else { return }
-        try store.append(AppendUnit(events: events))
+        do { try store.append(AppendUnit(events: events)) } catch {
+            throw RecoveryNotStored(events: events.count, error: error, location: store.location)
+        }
         let waitStarted = ContinuousClock.now
         awaitSubscribers(for: Self.recoveryPublishDelay)
         let waited = Int(((ContinuousClock.now - waitStarted) / .milliseconds(1)).rounded())
         core.recovered(events, waited: waited)
         performActions()
+    }
+}
+
+/// Recovery's events could not be stored, so the start ends: nothing is served before they are.
+/// Nothing is lost: the next start resolves them again.
+struct RecoveryNotStored: Error, CustomStringConvertible {
+    let events: Int
+    let error: any Error
+    let location: String
+
+    var description: String {
+        let reason = (error as? StoreError).map(\.message) ?? "\(error)"
+        let remedy =
+            (error as? StoreError).map { $0.code == .unavailable && !$0.isDamage } == true
+            ? " Free space on its file system (or make it writable), then start again; the next start resolves "
+                + "them again, and nothing is lost."
+            : ""
+        return "Could not store the \(events.counted("event")) that recovery resolved (transitions that fell due "
+            + "while segued was down) in \(location): \(reason).\(remedy)"
     }
 }
