@@ -155,10 +155,34 @@ import Testing
         // push still being committed.
         #expect(hb["digest"] == "3cd180529b013572", "\(hb)")
         h.now += 1_999_000_000
+        h.timer.advance(by: 1_999_000_000)
         #expect(h.core.step(.housekeeping(now: h.now)).published("hb/").isEmpty)
         h.now += 1_000_000
+        h.timer.advance(by: 1_000_000)
         #expect(h.core.step(.housekeeping(now: h.now)).published("hb/").count == 1)
         #expect(h.core.nextWake(now: h.now, monotonic: h.timer.monotonic(), interval: nil) <= h.now + 1_000_000_000)
+    }
+
+    /// A wall clock set back 20 s while serving: heartbeats keep their interval (they are due on the
+    /// monotonic clock), and the log says how long ticks wait for the clock to pass the last closed
+    /// frame again.
+    @Test func aWallClockSetBackKeepsTheHeartbeatsAndIsSaid() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        _ = h.call(#"{"cmd":"push","navigator":"r","screen":"A","animator":{"duration":60}}"#)
+        _ = h.advance(frames: 3)
+        _ = h.core.step(.housekeeping(now: h.now))
+        h.timer.advance(by: 1_100_000_000)
+        h.now -= 20_000_000_000
+        let after = h.core.step(.housekeeping(now: h.now))
+        #expect(after.published("hb/").count == 1, "\(after)")
+        let line = after.logLines.first { $0.contains("The wall clock went back") }
+        #expect(
+            line?.hasPrefix("The wall clock went back 21.1 s: ticks wait until it passes frame ") == true,
+            "\(after.logLines)")
+        #expect(
+            line?.hasSuffix(" again, in 20 s (frames never go back); heartbeats and commands go on meanwhile.") == true,
+            "\(after.logLines)")
     }
 
     /// Failed commits are logged at once, later ones once a second as a count.

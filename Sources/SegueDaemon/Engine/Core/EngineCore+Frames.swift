@@ -167,8 +167,10 @@ extension EngineCore {
     /// actions in order), so every event up to a heartbeat's seq is published before it, which is
     /// how a subscriber tells that it missed the last ones (protocol.md, "Heartbeats").
     func housekeepingIfDue(now: Int64) {
-        if now >= nextHeartbeat { heartbeat(now: now) }
-        if timer.monotonic() >= nextHousekeeping {
+        let monotonic = timer.monotonic()
+        noticeClockStepBack(now: now, monotonic: monotonic)
+        if monotonic >= nextHeartbeat { heartbeat(now: now, monotonic: monotonic) }
+        if monotonic >= nextHousekeeping {
             // Another daemon's appends, read once a second: this daemon's next batch then numbers
             // after them instead of losing the race for their seqs.
             if isSharded { try? isQuiescent ? catchUp() : followLog() }
@@ -177,7 +179,7 @@ extension EngineCore {
     }
 
     /// `hb/` once per interval, from the durable position, never gated (it shows nothing undurable).
-    func heartbeat(now: Int64) {
+    func heartbeat(now: Int64, monotonic: Int64) {
         let interval = options.heartbeatInterval.inNanoseconds
         let heartbeat = Heartbeat(
             frame: clock.frame(atOrBefore: now), time: now, seq: durableSeq, navigators: fleet.navigators.count,
@@ -187,7 +189,24 @@ extension EngineCore {
             heartbeatSeconds: Double(interval) / 1e9, instance: instance, since: openedAt,
             digest: fleet.digest(asOf: durableSeq))
         actions.append(.send([.publish(topic: Topic.heartbeat.bytes, body: heartbeat.json.serializedBytes())]))
-        nextHeartbeat = now + max(interval, 1_000_000)
+        nextHeartbeat = monotonic + max(interval, 1_000_000)
+    }
+
+    /// Says when the wall clock steps back more than a second (an NTP step, an operator): frames
+    /// never go back, so ticks wait until the clock passes the last closed frame again; heartbeats
+    /// and commands go on meanwhile.
+    func noticeClockStepBack(now: Int64, monotonic: Int64) {
+        defer { lastClocks = (now, monotonic) }
+        guard let last = lastClocks else { return }
+        let back = (monotonic - last.monotonic) - (now - last.wall)
+        guard back > 1_000_000_000 else { return }
+        let waiting = clock.instant(ofFrame: fleet.closedFrame) - now
+        let wait =
+            waiting > 0
+            ? "ticks wait until it passes frame \(fleet.closedFrame) again, in \(JSON.messageText((Double(waiting) / 1e8).rounded() / 10)) s "
+                + "(frames never go back); heartbeats and commands go on meanwhile"
+            : "no frame was closed past it"
+        log(.warning, "The wall clock went back \(JSON.messageText((Double(back) / 1e8).rounded() / 10)) s: \(wait).")
     }
 
     /// Once a second, whatever the heartbeat interval: the log lines that rate limits held back,

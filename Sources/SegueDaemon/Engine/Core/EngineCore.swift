@@ -48,8 +48,11 @@ final class EngineCore {
     var openedAt: Int64 = 0
     /// Bumped on every commit failure: completions of units handed out before it are already voided.
     var epoch = 0
-    /// When the next heartbeat is due (wall clock; 0: at the first `.housekeeping`).
+    /// When the next heartbeat is due (monotonic, so a wall clock set back does not silence them;
+    /// 0: at the first `.housekeeping`).
     var nextHeartbeat: Int64 = 0
+    /// The wall and monotonic clocks at the last look, to notice the wall clock stepped back.
+    var lastClocks: (wall: Int64, monotonic: Int64)?
     /// When the rate-limited reports are next looked at: once a second, not with the heartbeat, whose
     /// interval may be up to a minute. Monotonic, so a wall clock set back does not silence them.
     var nextHousekeeping: Int64 = 0
@@ -152,7 +155,7 @@ final class EngineCore {
             leased(frame, generation: generation, failure: failure, now: now)
         case .shutdown(let now):
             housekeeping(logNow: .max)
-            heartbeat(now: now)
+            heartbeat(now: now, monotonic: timer.monotonic())
         }
     }
 
@@ -171,7 +174,7 @@ final class EngineCore {
     /// otherwise the next heartbeat or housekeeping pass, and at the latest `now + interval`.
     func nextWake(now: Int64, monotonic: Int64, interval: Int64?) -> Int64 {
         // Housekeeping is due on the monotonic clock; the loop sleeps until a wall-clock instant.
-        var wake = min(nextHeartbeat, now + max(0, nextHousekeeping - monotonic))
+        var wake = now + max(0, min(nextHeartbeat, nextHousekeeping) - monotonic)
         if let interval { wake = min(wake, now + interval) }
         // A frame past the lease waits for its write, whose completion wakes the loop.
         if !fleet.active.isEmpty,
