@@ -125,4 +125,36 @@ import Testing
         #expect(out.events.map { $0["type"] } == ["transition.started", "transition.completed"])
         #expect(out.logLines.contains { $0.contains("found committed after all: 2 events") }, "\(out.logLines)")
     }
+
+    /// A batch that lost the race for its seqs (or its command id) to another daemon is answered
+    /// `unavailable` saying so, not pointing at storage; the log line for it comes once per 10 s,
+    /// counting the rest, where two leaders under load used to write dozens a second.
+    @Test func aBatchThatLostTheRaceSaysSoOncePerInterval() throws {
+        let h = try Self.sharded(leading: [0])
+        let name = Self.name(in: 0)
+        _ = h.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#)
+        h.commitFailure = StoreError(kind: .postgres, sqlState: "SG002", message: "another daemon appended first")
+        var lines: [String] = []
+        for n in 0..<3 {
+            let lost = h.call(#"{"cmd":"push","navigator":"\#(name)","screen":"S\#(n)","animated":false}"#)
+            #expect(
+                lost.reply["error"]?["message"]?.stringValue
+                    == "Another daemon on the log appended first, so push on \(name) was not applied; retry it.")
+            lines += lost.logLines
+        }
+        h.move(frames: 601)
+        let later = h.call(#"{"cmd":"push","navigator":"\#(name)","screen":"T","animated":false}"#)
+        lines += later.logLines
+        #expect(
+            lines.filter { $0.hasPrefix("Another daemon") } == [
+                "Another daemon appended first; the batch after seq 1 is answered unavailable.",
+                "Another daemon appended first; the batch after seq 1 is answered unavailable (2 more such batches "
+                    + "since the last line).",
+            ], "\(lines)")
+        h.commitFailure = StoreError(kind: .duplicateCommand, message: "stored by another writer")
+        let duplicate = h.call(#"{"cmd":"push","navigator":"\#(name)","screen":"U","animated":false,"id":"x"}"#)
+        #expect(
+            duplicate.reply["error"]?["message"]?.stringValue?.hasPrefix("Another daemon on the log appended first")
+                == true)
+    }
 }

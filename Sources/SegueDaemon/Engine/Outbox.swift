@@ -48,13 +48,13 @@ struct Outbox {
     /// `unavailable` error (built only now; on the normal path it costs nothing), so each request is
     /// still answered; publications are dropped, since what they showed never happened. A `history`
     /// request stays: it reads only what is stored.
-    /// `damaged`: the commit failed on a damaged file, which no retry mends (the replies say so).
-    mutating func voidUndurable(damaged: Bool = false) -> Voided {
+    /// `cause`: why the commit failed, which the replies say (a damaged file, which no retry mends).
+    mutating func voidUndurable(_ cause: VoidedReply.Cause = .storage) -> Voided {
         var voided = Voided()
         for (seq, message) in pending[head...] {
             switch message {
             case .reply(let envelope, _, let ifVoided):
-                let body = Reply.error(id: ifVoided.id, .unavailable, ifVoided.message(damaged: damaged))
+                let body = Reply.error(id: ifVoided.id, .unavailable, ifVoided.message(cause))
                     .serializedBytes()
                 voided.answers.append(.reply(envelope: envelope, body: body, ifVoided: ifVoided))
             case .history: voided.answers.append(message)
@@ -93,10 +93,25 @@ struct VoidedReply: Equatable {
     var command: String?
     var navigator: String?
 
-    /// `damaged`: the log's file is damaged, which storage recovering does not mend.
-    func message(damaged: Bool = false) -> String {
+    /// Why the commit failed, which decides what the client can do.
+    enum Cause {
+        /// Storage refused the write (disk full, I/O, a lost connection): it may recover.
+        case storage
+        /// The log's file is damaged, which storage recovering does not mend.
+        case damaged
+        /// Another daemon on the log appended first: nothing is wrong, a retry goes through.
+        case raced
+    }
+
+    func message(_ cause: Cause = .storage) -> String {
+        if cause == .raced {
+            guard let command, let navigator else {
+                return "Another daemon on the log appended first while this request waited; retry it."
+            }
+            return "Another daemon on the log appended first, so \(command) on \(navigator) was not applied; retry it."
+        }
         let next =
-            damaged
+            cause == .damaged
             ? "the log's file is damaged: the operator must stop segued and restore a backup"
             : "retry when storage recovers"
         guard let command, let navigator else {

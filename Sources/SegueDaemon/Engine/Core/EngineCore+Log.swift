@@ -120,7 +120,12 @@ extension EngineCore {
             log(.warning, "An append was refused by a shard's fence (\(error.message)): another daemon took over.")
             actions.append(.checkLeadership)
         } else if isSharded, Self.isLogMoved(error) {
-            log(.info, "Another daemon appended first; the batch after seq \(durableSeq) is answered unavailable.")
+            if let (held, _) = raceLog.noted(now: timer.monotonic()) {
+                log(
+                    .info,
+                    "Another daemon appended first; the batch after seq \(durableSeq) is answered unavailable"
+                        + (held > 0 ? " (\(held) more such batches since the last line)." : "."))
+            }
         } else if let reason = commitFailureLog.reason(error, now: timer.monotonic()) {
             log(
                 .error,
@@ -136,7 +141,10 @@ extension EngineCore {
         durableSeq = confirmed
         flushOutbox()
         uncommitted.removeAll()
-        let voided = outbox.voidUndurable(damaged: error.isDamage)
+        let cause: VoidedReply.Cause =
+            error.isDamage
+            ? .damaged : isSharded && (Self.isLogMoved(error) || error.kind == .duplicateCommand) ? .raced : .storage
+        let voided = outbox.voidUndurable(cause)
         if !voided.answers.isEmpty { actions.append(.send(voided.answers)) }
         fleet.rollback(to: confirmed)
         // With several daemons, what the log holds past the fleet may be another's, which it publishes.

@@ -74,6 +74,8 @@ final class EngineCore {
     var walCheckpointFailuresReported = 0
     /// Failed commits are logged at most once a second (a full disk fails every command).
     var commitFailureLog = CommitFailureLog()
+    /// Batches that lost the race for the next seqs to another daemon: a line every 10 s at most.
+    var raceLog = HeldBackLines()
     /// The same for command id lookups that fail (a client retrying under one id during an outage
     /// commits nothing, so only these say it is refused).
     var lookupFailureLog = CommitFailureLog()
