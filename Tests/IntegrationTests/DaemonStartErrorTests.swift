@@ -120,23 +120,16 @@ import Testing
         for file in files { #expect(!FileManager.default.fileExists(atPath: file), "left behind: \(file)") }
 
         let again = try DaemonProcess(dataDir: daemon.dataDir, store: .sqlite, transport: .ipc)
-        // Another socket now lives at the command path: a stop must leave it alone.
+        // Another daemon now listens at the command path (the file was deleted under the first one):
+        // the first one's stop must leave that socket alone.
         let command = files[0]
         #expect(unlink(command) == 0)
-        let other = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(other) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(command.utf8) + [0]) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(other, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        #expect(bound == 0)
+        let other = try DaemonProcess(arguments: ["--command", "ipc://" + command])
+        defer { other.stop() }
         #expect(again.stop() == 0)
         #expect(FileManager.default.fileExists(atPath: command), "another process's socket was removed")
         #expect(!FileManager.default.fileExists(atPath: files[1]))
+        #expect(try TestClient(endpoint: "ipc://" + command).call(["cmd": "ping"])["ok"] == true)
     }
 
     /// A log keeps the frame rate it was started at: `--check-config` reads it from the log (read
