@@ -87,6 +87,29 @@ import Testing
         try Self.survive(daemon, inject: { mount.fill() }, clear: { mount.clear() })
     }
 
+    /// Out of file descriptors, libzmq cannot accept connections and says so to no one: the clients
+    /// wait unanswered. segued counts its descriptors against the limit every 5 s and says when they
+    /// near it, and when they are back.
+    @Test func runningOutOfDescriptorsIsSaid() throws {
+        let first = try DaemonProcess()
+        let daemon = try first.restarted(launcher: ["/usr/bin/prlimit", "--nofile=64:64"])
+        defer { daemon.stop() }
+        var clients = try (0..<40).map { _ in try TestClient(endpoint: daemon.commandEndpoint) }
+        func said(_ text: String) -> Bool {
+            let deadline = ContinuousClock.now + .seconds(12)
+            while ContinuousClock.now < deadline {
+                if daemon.log.contains(text) { return true }
+                usleep(100_000)
+            }
+            return false
+        }
+        #expect(said("Open file descriptors: "), "\(daemon.log)")
+        #expect(daemon.log.contains(" of the limit of 64 (ulimit -n; LimitNOFILE= in the unit)."), "\(daemon.log)")
+        clients.removeAll()
+        #expect(said("Open file descriptors back to "), "\(daemon.log)")
+        #expect(try TestClient(endpoint: daemon.commandEndpoint).call(["cmd": "ping"])["ok"] == true)
+    }
+
     /// A restart whose recovery cannot store its events (the disk full) ends the start with a line
     /// that says what to do; the next start, with space again, resolves them: nothing is lost.
     @Test(.sqliteOnly) func aRecoveryThatCannotBeStoredSaysWhatToDo() throws {

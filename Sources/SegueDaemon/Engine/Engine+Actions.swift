@@ -100,6 +100,11 @@ extension Engine {
             // On a helper thread: the walk holds each arena's lock in turn, and the loop may still
             // close frames for an animation.
             snapshotWriter.async { HeapTrim.trim() }
+        case .checkDescriptors:
+            guard let (open, limit) = descriptorWatch.usage(),
+                let (level, line) = descriptorWatch.look(open: open, limit: limit)
+            else { break }
+            logger.log(level: level, line)
         case .checkLeadership:
             leadership?.stepDown([])
         case .giveUp(let shards):

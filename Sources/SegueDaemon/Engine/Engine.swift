@@ -93,6 +93,8 @@ package final class Engine: @unchecked Sendable {
     var framesPublisher: ZMQSocket?
     /// Who is connected to the publisher and the frames socket (`stats.subscribers`).
     var subscriberPeers: [SubscriberPeers] = []
+    /// Open descriptors against the limit (`EngineAction.checkDescriptors`).
+    let descriptorWatch = DescriptorWatch()
     var waitTimer: ZMQWaitTimer?
     /// The core's actions being performed (swapped with `core.actions`, so neither reallocates).
     var performing: [EngineAction] = []

@@ -30,6 +30,8 @@ enum EngineAction {
     /// Gives the heap's free pages back to the kernel (`HeapTrim.trim`), off the loop's thread: the
     /// daemon has gone quiet (`IdleTrim`).
     case trimHeap
+    /// Counts the open file descriptors against the limit (`DescriptorWatch`), every few seconds.
+    case checkDescriptors
     /// An append was refused by a shard's fence: the leadership thread checks its shards now.
     case checkLeadership
     /// Gives these shards up (their fold failed): the leadership thread releases their locks.

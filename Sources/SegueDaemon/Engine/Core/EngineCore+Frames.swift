@@ -223,6 +223,10 @@ extension EngineCore {
         reportCommitFailures(now: logNow ?? monotonic)
         reportPendingStalls(now: logNow ?? monotonic)
         if idleTrim.isDue(requests: stats.commands, now: monotonic) { actions.append(.trimHeap) }
+        if monotonic >= nextDescriptorCheck {
+            actions.append(.checkDescriptors)
+            nextDescriptorCheck = monotonic + 5_000_000_000
+        }
         nextHousekeeping = monotonic + 1_000_000_000
     }
 

@@ -56,6 +56,8 @@ final class EngineCore {
     /// When the rate-limited reports are next looked at: once a second, not with the heartbeat, whose
     /// interval may be up to a minute. Monotonic, so a wall clock set back does not silence them.
     var nextHousekeeping: Int64 = 0
+    /// When the open file descriptors are next counted (monotonic; every 5 s).
+    var nextDescriptorCheck: Int64 = 0
     /// How long the last frame close took, to notice overload.
     var lastCloseNanoseconds: Int64 = 0
     /// Where the loop's time went since its previous frame close began, to explain skipped frames.
