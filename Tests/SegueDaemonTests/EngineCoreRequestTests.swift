@@ -54,10 +54,10 @@ import Testing
         #expect(h.core.step(.housekeeping(now: h.now)).logLines == ["Commits succeed again, after 1 failed commit(s)."])
     }
 
-    /// A completion that a failed commit voided is decided again at its own frame, before any
-    /// command: a command placed first (at the current frame) would put the log's frames out of
-    /// order, which `segue verify` reports as damage.
-    @Test func aCommandAfterAFailedCommitGoesInAfterTheCompletionsItVoided() throws {
+    /// A completion that a failed commit voided is decided again, never before the log's last frame:
+    /// at its scheduled frame it would go in behind the command that came meanwhile (at the current
+    /// frame), the log's frames out of order, which `segue verify` reports as damage.
+    @Test func aCompletionAFailedCommitVoidedKeepsTheLogsFramesInOrder() throws {
         let h = try EngineHarness()
         _ = h.call(Self.create)
         _ = h.call(#"{"cmd":"create","navigator":"b","root":"Home"}"#)

@@ -5,7 +5,9 @@ import Glibc
 /// loop, and a monitor whose queue fills blocks libzmq's I/O thread): the clients wait, unanswered.
 /// Looked at every few seconds (`EngineAction.checkDescriptors`); said when the use passes 90 % of the
 /// limit, and again when it is back under 80 %.
-final class DescriptorWatch {
+///
+/// Unchecked: the engine uses it on one serial worker only (the snapshot writer's thread).
+final class DescriptorWatch: @unchecked Sendable {
     /// Whether the last line said the use was high.
     private(set) var warned = false
 

@@ -101,10 +101,14 @@ extension Engine {
             // close frames for an animation.
             snapshotWriter.async { HeapTrim.trim() }
         case .checkDescriptors:
-            guard let (open, limit) = descriptorWatch.usage(),
-                let (level, line) = descriptorWatch.look(open: open, limit: limit)
-            else { break }
-            logger.log(level: level, line)
+            // On a helper thread, as the heap trim: with thousands of connections the directory read
+            // is not the frame loop's to pay for.
+            snapshotWriter.async { [descriptorWatch, logger] in
+                guard let (open, limit) = descriptorWatch.usage(),
+                    let (level, line) = descriptorWatch.look(open: open, limit: limit)
+                else { return }
+                logger.log(level: level, line)
+            }
         case .checkLeadership:
             leadership?.stepDown([])
         case .giveUp(let shards):

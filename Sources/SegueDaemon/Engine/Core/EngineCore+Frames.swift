@@ -97,17 +97,6 @@ extension EngineCore {
         lastCloseNanoseconds = timer.monotonic() - started
     }
 
-    /// After a failed commit's rollback: the clock's events of frames already closed that the voided
-    /// batches held (a completion, a timeout) are decided again at their own frames, with their final
-    /// ticks, before any command. A command is placed after the closed frames; going in first, it
-    /// would put the log's frames out of order.
-    func redecideClosedFrames() {
-        guard fleet.closedFrame >= 0, !fleet.active.isEmpty else { return }
-        var finals: [Tick] = []
-        submitClockEvents(fleet.advance(toFrame: fleet.closedFrame) { finals.append($0) })
-        publishSkippedFinals(finals)
-    }
-
     /// The final ticks of skipped frames, in frame order, each frame's as its own batch, behind the
     /// events just decided (they show them).
     private func publishSkippedFinals(_ finals: [Tick]) {
@@ -200,13 +189,14 @@ extension EngineCore {
         guard let last = lastClocks else { return }
         let back = (monotonic - last.monotonic) - (now - last.wall)
         guard back > 1_000_000_000 else { return }
+        func seconds(_ nanoseconds: Int64) -> String { JSON.messageText((Double(nanoseconds) / 1e8).rounded() / 10) }
         let waiting = clock.instant(ofFrame: fleet.closedFrame) - now
         let wait =
             waiting > 0
-            ? "ticks wait until it passes frame \(fleet.closedFrame) again, in \(JSON.messageText((Double(waiting) / 1e8).rounded() / 10)) s "
-                + "(frames never go back); heartbeats and commands go on meanwhile"
+            ? "ticks wait until it passes frame \(fleet.closedFrame) again, in \(seconds(waiting)) s (frames never go "
+                + "back); heartbeats and commands go on meanwhile"
             : "no frame was closed past it"
-        log(.warning, "The wall clock went back \(JSON.messageText((Double(back) / 1e8).rounded() / 10)) s: \(wait).")
+        log(.warning, "The wall clock went back \(seconds(back)) s: \(wait).")
     }
 
     /// Once a second, whatever the heartbeat interval: the log lines that rate limits held back,

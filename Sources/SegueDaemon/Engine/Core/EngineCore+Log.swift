@@ -149,7 +149,6 @@ extension EngineCore {
         fleet.rollback(to: confirmed)
         // With several daemons, what the log holds past the fleet may be another's, which it publishes.
         if durable > fleet.lastSeq { takeCommittedFromStore(through: durable, ours: isSharded ? voided.events : nil) }
-        redecideClosedFrames()
         // Their ids stay in the filter of stored ids (`knownCommandIDs`): a retry of one is looked
         // up, found new and applied, as a false positive is; one the log holds gets its stored reply.
         recentCommands.forget(after: confirmed)
