@@ -120,6 +120,11 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequen
     /// when the check ends (at once where there is none, or it was started already): bulk upkeep
     /// waits for it, since the check's read holds the WAL from restarting until it ends.
     func startDeferredCheck(then: @escaping @Sendable (Bool) -> Void)
+
+    /// From now on, the reads above wait at most `answerTimeout` for a database server that does not
+    /// answer, and fail `unavailable` instead: the daemon's frame loop reads through them. Nothing
+    /// where reads are local (SQLite).
+    func limitReadWaits(to answerTimeout: Duration)
 }
 
 extension EventStoring {
@@ -129,6 +134,8 @@ extension EventStoring {
     }
 
     package func checkpointIfDue() {}
+
+    package func limitReadWaits(to answerTimeout: Duration) {}
 
     package func mayThinSnapshots() throws(StoreError) -> Bool { true }
 

@@ -147,6 +147,11 @@ package final class Engine: @unchecked Sendable {
     /// A one-line summary for systemd's STATUS= (engine thread).
     package var statusLine: String { core.statusLine }
 
+    /// The longest a read on the loop waits for a database server that does not answer (a network
+    /// cut, a stalled disk, an operator's lock) before it fails `unavailable`: 15 frames at 60 Hz,
+    /// where a read of a healthy server takes well under a millisecond.
+    static let loopReadTimeout = Duration.milliseconds(250)
+
     /// Stops the loop from any thread; `run` returns after the graceful shutdown.
     package func stop() {
         stopRequested.store(true, ordering: .releasing)
@@ -174,6 +179,8 @@ package final class Engine: @unchecked Sendable {
         // A stop asked for during start-up (SIGTERM while recovery waited) is not answered with
         // READY=1 and a daemon that serves: what recovery appended is durable and published.
         if stopRequested.load(ordering: .acquiring) { return shutdown() }
+        // Recovery may read for seconds; from here the loop's reads must not hold its frames.
+        store.limitReadWaits(to: Self.loopReadTimeout)
         loadCommandIDs()
         startLeadership()
         ready()

@@ -15,6 +15,9 @@ package final class PostgresConnection {
     /// Set when libpq failed without the server's word (a read or write on the socket failed) or
     /// a pipeline could not be finished: the session's state is unknown, so it is not used again.
     private(set) var poisoned = false
+    /// How long a statement may wait with nothing from the server before it fails and the
+    /// connection is given up (`PostgresConnection+Deadline`); nil waits as long as the socket lives.
+    package var answerTimeout: Duration?
 
     package init(_ settings: ConnectionSettings) throws(PostgresError) {
         var pairs = settings.keywordsAndValues()
@@ -125,7 +128,10 @@ package final class PostgresConnection {
     /// DDL; returns the last statement's rows.
     @discardableResult
     package func execute(_ sql: String) throws(PostgresError) -> PostgresResult {
-        try checked(PQexec(handle, sql), statement: sql)
+        if let answerTimeout {
+            return try awaitingAnswer(within: answerTimeout, statement: sql) { PQsendQuery(handle, sql) }
+        }
+        return try checked(PQexec(handle, sql), statement: sql)
     }
 
     /// Runs one statement with parameters, unprepared; rows come back in binary format.
@@ -133,6 +139,13 @@ package final class PostgresConnection {
     package func query(_ sql: String, _ parameters: PostgresParameters = PostgresParameters()) throws(PostgresError)
         -> PostgresResult
     {
+        if let answerTimeout {
+            return try awaitingAnswer(within: answerTimeout, statement: sql) {
+                parameters.withLibpqArrays { values, lengths, formats, types in
+                    PQsendQueryParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+                }
+            }
+        }
         let result = parameters.withLibpqArrays { values, lengths, formats, types in
             PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
         }
@@ -145,6 +158,13 @@ package final class PostgresConnection {
         throws(PostgresError) -> PostgresResult
     {
         try prepareIfNeeded(statement)
+        if let answerTimeout {
+            return try awaitingAnswer(within: answerTimeout, statement: statement.sql) {
+                parameters.withLibpqArrays { values, lengths, formats, _ in
+                    PQsendQueryPrepared(handle, statement.name, Int32(parameters.count), values, lengths, formats, 1)
+                }
+            }
+        }
         let result = parameters.withLibpqArrays { values, lengths, formats, _ in
             PQexecPrepared(handle, statement.name, Int32(parameters.count), values, lengths, formats, 1)
         }
@@ -154,8 +174,14 @@ package final class PostgresConnection {
     private func prepareIfNeeded(_ statement: PreparedStatement) throws(PostgresError) {
         guard !prepared.contains(statement.name) else { return }
         let types = statement.parameterTypes.map(\.rawValue)
-        try checked(
-            PQprepare(handle, statement.name, statement.sql, Int32(types.count), types), statement: statement.sql)
+        if let answerTimeout {
+            try awaitingAnswer(within: answerTimeout, statement: statement.sql) {
+                PQsendPrepare(handle, statement.name, statement.sql, Int32(types.count), types)
+            }
+        } else {
+            try checked(
+                PQprepare(handle, statement.name, statement.sql, Int32(types.count), types), statement: statement.sql)
+        }
         prepared.insert(statement.name)
     }
 

@@ -21,6 +21,10 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
     /// True when the connection is gone (the socket closed, the server stopped or terminated the
     /// backend): the connection must be replaced, and an outcome the server did not report is unknown.
     package var connectionLost: Bool
+    /// True when the server said nothing for the connection's `answerTimeout`, or the statement
+    /// gave up waiting for a lock (`lock_timeout`): it may answer later, so a caller that must not
+    /// wait asks again only after a pause.
+    package var timedOut = false
 
     package init(
         sqlState: String, message: String, detail: String? = nil, hint: String? = nil, statement: String? = nil,

@@ -160,6 +160,15 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         try read { reader throws(StoreError) in try reader.schemaVersion() }
     }
 
+    /// From now on, reads through the shared reader wait at most `answerTimeout` for the server and
+    /// never connect on the calling thread (`BoundedReads`): the daemon's frame loop reads through
+    /// it. History, exports and walks have sessions of their own and wait as long as they need.
+    package func limitReadWaits(to answerTimeout: Duration) {
+        readLock.lock()
+        defer { readLock.unlock() }
+        reader.limitWaits(to: answerTimeout)
+    }
+
     /// A session of its own, beside the shared reader's (`PastReading`); it connects when first read.
     package func pastReader() throws(StoreError) -> any PastReading { PostgresLogReader(settings: settings) }
 

@@ -9,6 +9,8 @@ import SegueStore
 final class PostgresLogReader {
     let settings: ConnectionSettings
     private var session: PostgresSession?
+    /// Set for the reader the frame loop reads through (`limitWaits`): its reads never wait long.
+    private var bounded: BoundedReads?
 
     static let eventColumns = "seq, navigator, revision, type, version, frame, time, command, data"
     /// Rows per statement when walking the whole log.
@@ -20,9 +22,24 @@ final class PostgresLogReader {
 
     var location: String { settings.redacted }
 
+    /// From now on, each read waits at most `answerTimeout` for the server (`BoundedReads`). The
+    /// live session is kept, bounded as a new one would be; one that cannot be is made again later.
+    func limitWaits(to answerTimeout: Duration) {
+        bounded = BoundedReads(settings, answerTimeout: answerTimeout)
+        guard let connection = session?.connection else { return }
+        do throws(PostgresError) {
+            try connection.execute(PostgresSession.lockTimeout(for: answerTimeout))
+            connection.answerTimeout = answerTimeout
+        } catch {
+            session = nil
+        }
+    }
+
     /// Runs `body` on the live connection; a read that finds the connection lost (the server
-    /// restarted since the last read) is run once more on a new one, as reads change nothing.
+    /// restarted since the last read) is run once more on a new one, as reads change nothing. With
+    /// bounded waits, a read that timed out is not run again, and starts a pause instead.
     func withConnection<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(StoreError) -> T {
+        try bounded?.refuseWhilePaused(location)
         for attempt in 0..<2 {
             // Reads are not on a hot path: look each time for a session the server ended while idle.
             session?.connection.readIdleInput()
@@ -31,18 +48,28 @@ final class PostgresLogReader {
             if let session {
                 live = session
             } else {
-                live = try PostgresSession(settings, role: .reader)
+                live = try newSession()
                 session = live
             }
             do throws(PostgresError) {
-                return try body(live.connection)
-            } catch  where error.connectionLost && attempt == 0 {
-                session = nil
+                let result = try body(live.connection)
+                bounded?.succeeded()
+                return result
             } catch {
+                if error.connectionLost || live.isBroken { session = nil }
+                let timedOut = error.timedOut || (bounded != nil && error.sqlState == SQLState.lockNotAvailable)
+                if timedOut { bounded?.timedOut(error) }
+                if error.connectionLost, !timedOut, attempt == 0 { continue }
                 throw StoreError(error, doing: "Cannot read the event store at \(location)")
             }
         }
         preconditionFailure("unreachable: the second attempt returns or throws")
+    }
+
+    /// A session made here, or with bounded waits, in the background (`BackgroundConnect`).
+    private func newSession() throws(StoreError) -> PostgresSession {
+        if let bounded { return try bounded.connector.session(location: location) }
+        return try PostgresSession(settings, role: .reader)
     }
 
     func close() { session = nil }

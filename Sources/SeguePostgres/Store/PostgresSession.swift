@@ -19,7 +19,10 @@ final class PostgresSession {
         case reader
     }
 
-    init(_ settings: ConnectionSettings, role: Role) throws(StoreError) {
+    /// With `answerTimeout` (a reader's only), every statement after the set-up gives up after that
+    /// much silence from the server, and one waiting for a lock a little sooner (`lock_timeout`),
+    /// so that the server's own error ends it and the session stays usable.
+    init(_ settings: ConnectionSettings, role: Role, answerTimeout: Duration? = nil) throws(StoreError) {
         let location = settings.redacted
         let connection = try mapped("Cannot open the event store") {
             () throws(PostgresError) in try PostgresConnection(settings)
@@ -49,10 +52,18 @@ final class PostgresSession {
                         + "SET lock_timeout = \(lockTimeout); SET idle_in_transaction_session_timeout = 0")
             }
         case .reader:
+            let lockTimeout = answerTimeout.map { "; " + Self.lockTimeout(for: $0) } ?? ""
             try mapped("Cannot set up the session at \(location)") { () throws(PostgresError) in
-                try connection.execute("SET default_transaction_read_only = on")
+                try connection.execute("SET default_transaction_read_only = on" + lockTimeout)
             }
+            connection.answerTimeout = answerTimeout
         }
+    }
+
+    /// A bounded reader's `lock_timeout`: a little under its answer timeout, so that the server's
+    /// own error ends a wait for a lock and the session stays usable.
+    static func lockTimeout(for answerTimeout: Duration) -> String {
+        "SET lock_timeout = \(ConnectionSettings.milliseconds(answerTimeout) * 4 / 5)"
     }
 
     private static func refuseReadOnly(recovery: Bool, readOnly: Bool, source: String?, location: String)

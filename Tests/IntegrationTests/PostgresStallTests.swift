@@ -1,0 +1,108 @@
+import Foundation
+import PostgresTestSupport
+import SegueCore
+import SeguePostgres
+import Synchronization
+import Testing
+
+/// The frame loop while the log's database does not answer (docs/operations.md, "When the database
+/// does not answer"): its reads wait a bounded time, so ticks and replies go on.
+///
+/// The database is made silent by an operator's `LOCK TABLE … ACCESS EXCLUSIVE`, which holds every
+/// read of the log until the lock's transaction ends: a server that answers nothing, as one cut off
+/// by the network or stuck on its disk does, without a network to cut.
+@Suite(.serialized, .timeLimit(.minutes(2)), .choosesItsBackends) struct PostgresStallTests {
+    /// A daemon that shares its log (`cluster.shards`) reads it on its loop: every command id, and
+    /// the log's new events once a second. With the log locked for 3 s, an animation's ticks keep
+    /// their pace, commands are answered `unavailable` at once, and service resumes by itself after.
+    @Test func theFramesGoOnWhileTheLogDoesNotAnswer() throws {
+        let server = try StoreBackend.server()
+        let url = try StoreBackend.newDatabase()
+        let database = String(url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+        let config = try DaemonProcess.configFile(#"{"cluster": {"shards": 2}}"#)
+        let daemon = try DaemonProcess(store: .sqlite, arguments: ["--store-url", url] + config)
+        defer { daemon.stop() }
+        try MultiHostFanoutTests.await("Took shard 1", in: daemon.logPath)
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        try client.ok(["cmd": "create", "navigator": "spin", "root": "Home"])
+        try client.ok(["cmd": "create", "navigator": "m", "root": "Home"])
+        let ticks = TickTimes(endpoint: daemon.publishEndpoint, topic: "tick/spin/")
+        try client.ok(["cmd": "push", "navigator": "spin", "screen": "A", "animator": ["duration": 12]])
+        usleep(500_000)
+
+        let admin = try server.admin(database: database)
+        try admin.execute("BEGIN; LOCK TABLE events, commands IN ACCESS EXCLUSIVE MODE")
+        let locked = ContinuousClock.now
+        var answers: [(code: String, took: Duration)] = []
+        var index = 0
+        while ContinuousClock.now < locked + .seconds(3) {
+            let sent = ContinuousClock.now
+            let reply = try client.call(
+                [
+                    "cmd": "push", "navigator": "m", "screen": .string("S\(index)"), "animated": false,
+                    "id": .string("stall-\(index)"),
+                ], timeout: .seconds(10))
+            answers.append((reply["error"]?["code"]?.stringValue ?? "ok", ContinuousClock.now - sent))
+            index += 1
+            usleep(100_000)
+        }
+        try admin.execute("COMMIT")
+        let unlocked = ContinuousClock.now
+        usleep(1_000_000)
+        let times = ticks.stop()
+
+        let during = times.filter { $0 > locked && $0 < unlocked }
+        let gaps = zip(during.dropFirst(), during).map { $0 - $1 }
+        let longest = gaps.max() ?? .zero
+        #expect(during.count > 60, "ticks went on while the log was locked: \(during.count) in 3 s")
+        #expect(longest < .milliseconds(600), "the longest pause between ticks while locked: \(longest)")
+        let slowest = answers.map(\.took).max() ?? .zero
+        print(
+            "Locked 3 s: \(during.count) ticks, longest pause \(longest); \(answers.count) commands, slowest answer "
+                + "\(slowest), \(answers.filter { $0.code == "unavailable" }.count) unavailable")
+        #expect(answers.count >= 10, "commands were answered while the log was locked: \(answers.count)")
+        #expect(slowest < .seconds(1), "the slowest answer while locked: \(slowest)")
+        #expect(
+            answers.allSatisfy { $0.code == "unavailable" || $0.code == "ok" }, "\(answers.map(\.code))")
+        #expect(answers.contains { $0.code == "unavailable" }, "a command whose id could not be looked up is refused")
+
+        // Service resumes by itself once the lock is gone.
+        var resumed: JSON?
+        let deadline = ContinuousClock.now + .seconds(10)
+        while resumed?["ok"] != true, ContinuousClock.now < deadline {
+            resumed = try client.call(
+                ["cmd": "push", "navigator": "m", "screen": "After", "animated": false, "id": "after-the-lock"])
+            if resumed?["ok"] != true { usleep(200_000) }
+        }
+        #expect(resumed?["ok"] == true, "\(resumed?.serialized() ?? "")")
+    }
+}
+
+/// When each message of `topic` arrived, on a thread of its own until `stop`.
+final class TickTimes: Sendable {
+    private let times = Mutex<[ContinuousClock.Instant]>([])
+    private let stopping = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(endpoint: String, topic: String) {
+        let thread = Thread { [self] in
+            defer { done.signal() }
+            guard let subscriber = try? TestSubscriber(endpoint: endpoint, topics: [topic]),
+                (try? subscriber.socket.setReceiveTimeout(.milliseconds(50))) != nil
+            else { return }
+            while !stopping.load(ordering: .relaxed) {
+                guard (try? subscriber.socket.receiveMultipart()) ?? nil != nil else { continue }
+                let now = ContinuousClock.now
+                times.withLock { $0.append(now) }
+            }
+        }
+        thread.start()
+        usleep(200_000)
+    }
+
+    func stop() -> [ContinuousClock.Instant] {
+        stopping.store(true, ordering: .relaxed)
+        done.wait()
+        return times.withLock { $0 }
+    }
+}
