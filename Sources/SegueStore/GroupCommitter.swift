@@ -69,9 +69,11 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
     package func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
         let outcome = withWriterIfIdle { writer -> CommitQueue.InlineCommit in
             let copy = writer.takeDueUpkeep()
-            let results = writer.commit(units[...])
-            commits.add(1, ordering: .relaxed)
-            committedSeq.store(writer.lastSeq, ordering: .releasing)
+            let results = writer.commitInline(units[...])
+            if results != nil {
+                commits.add(1, ordering: .relaxed)
+                committedSeq.store(writer.lastSeq, ordering: .releasing)
+            }
             return CommitQueue.InlineCommit(results: results, copy: copy)
         }
         guard let outcome else { return nil }
@@ -281,7 +283,8 @@ private struct CommitQueue {
 
     /// An inline commit's results, and the costly part of the upkeep it took (run on the committer thread).
     struct InlineCommit {
-        var results: [Result<Void, StoreError>]
+        /// Nil when the writer left the units to the committer thread (`BatchWriter.commitInline`).
+        var results: [Result<Void, StoreError>]?
         var copy: (() -> Void)?
     }
 }
@@ -294,6 +297,10 @@ package protocol BatchWriter: AnyObject, SendableMetatype {
     var lastSeq: Int64 { get }
     /// Commits `units` in one transaction (rejected units skipped) and returns one result per unit.
     func commit(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>]
+    /// `commit` for a caller that must not wait for a connection to be made (`commitIfIdle`'s: the
+    /// daemon's frame loop); nil, having done nothing, when the writer would have to connect or
+    /// settle an earlier batch first, which the committer thread then does.
+    func commitInline(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>]?
     /// Closes the writer's connection; called once, on the committer thread, after the last work.
     func close()
     /// Whether a commit left an upkeep decision due; read from any thread, so cheap and atomic.
@@ -303,6 +310,10 @@ package protocol BatchWriter: AnyObject, SendableMetatype {
     func takeDueUpkeep() -> (() -> Void)?
     /// Takes the due decision and runs what it calls for, here.
     func runDueUpkeep()
+}
+
+extension BatchWriter {
+    package func commitInline(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>]? { commit(units) }
 }
 
 extension GroupCommitter where Writer == LogWriter {

@@ -81,7 +81,23 @@ final class PostgresLogWriter: BatchWriter {
         previousBackend = nil
     }
 
+    /// Set during `commitInline`: a commit outcome lost then is read back by the committer thread,
+    /// not by a new connection made on the caller's.
+    var settlesLater = false
+
     // MARK: Committing
+
+    /// Commits on the caller's thread only over a session known live, with no lost outcome to read
+    /// back: a new connection waits up to `connect_timeout`, too long for the frame loop to hold
+    /// its frames.
+    func commitInline(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>]? {
+        guard unresolved == nil, importing == nil, let session else { return nil }
+        if ContinuousClock.now - lastUse >= Self.idleCheckAfter { session.connection.readIdleInput() }
+        guard !session.isBroken else { return nil }
+        settlesLater = true
+        defer { settlesLater = false }
+        return commit(units)
+    }
 
     func commit(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>] {
         let session: PostgresSession
