@@ -88,12 +88,12 @@ package final class EventStore: @unchecked Sendable {
         committer.submit(unit, completion: completion)
     }
 
-    /// Commits `units` (in order, one transaction) on the calling thread when the writer is idle, and
-    /// returns one result per unit; nil when a group commit or other writer work is under way, in
-    /// which case the caller `submit`s them. Saves the two thread hand-offs of `submit` for a caller
-    /// that gathers its own batches.
-    package func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
-        committer.commitIfIdle(units)
+    /// Commits `units` (in order, one transaction) on the calling thread when the writer is idle
+    /// (`GroupCommitter.commitIfIdle`); `.notRun` when a group commit or other writer work is under
+    /// way, in which case the caller `submit`s them. Saves the two thread hand-offs of `submit` for a
+    /// caller that gathers its own batches.
+    package func commitIfIdle(_ units: [AppendUnit], later: () -> BatchCompletion) -> InlineCommit {
+        committer.commitIfIdle(units, later: later)
     }
 
     /// Decides about WAL checkpoints after an inline commit (`commitIfIdle`), once its replies are

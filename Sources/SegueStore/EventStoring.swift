@@ -37,9 +37,11 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequen
     /// Queues `unit` for the next group commit; `completion` fires after COMMIT returned (or the batch
     /// failed), on the committer thread, and must not block.
     func submit(_ unit: AppendUnit, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
-    /// Commits `units` in one transaction on the calling thread when the writer is idle; nil when it
-    /// is busy (then `submit` them).
-    func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]?
+    /// Commits `units` in one transaction on the calling thread when the writer is idle; `.notRun`
+    /// when it is busy or must connect first (then `submit` them); `.handedOff` when the server was
+    /// slow to answer and the committer thread waits for it, calling the handler `later` makes with
+    /// the results (`GroupCommitter.commitIfIdle`).
+    func commitIfIdle(_ units: [AppendUnit], later: () -> BatchCompletion) -> InlineCommit
     /// Runs the maintenance an inline commit left due without delaying the caller (SQLite: WAL
     /// checkpoints). A no-op where the database server maintains its own log.
     func checkpointIfDue()
@@ -125,6 +127,9 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequen
     /// answer, and fail `unavailable` instead: the daemon's frame loop reads through them. Nothing
     /// where reads are local (SQLite).
     func limitReadWaits(to answerTimeout: Duration)
+    /// From now on, `commitIfIdle` hands the wait for a server silent for `wait` to the committer
+    /// thread. Nothing where commits are local (SQLite).
+    func limitInlineCommitWaits(to wait: Duration)
 }
 
 extension EventStoring {
@@ -136,6 +141,19 @@ extension EventStoring {
     package func checkpointIfDue() {}
 
     package func limitReadWaits(to answerTimeout: Duration) {}
+
+    package func limitInlineCommitWaits(to wait: Duration) {}
+
+    /// `commitIfIdle` for a caller that can wait: results now, or nil when the writer was busy (then
+    /// `submit` them). A commit handed to the committer thread is waited for.
+    package func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
+        let handedOff = HandedOffResults()
+        switch commitIfIdle(units, later: { handedOff.deliver }) {
+        case .done(let results): return results
+        case .notRun: return nil
+        case .handedOff: return handedOff.wait()
+        }
+    }
 
     package func mayThinSnapshots() throws(StoreError) -> Bool { true }
 
@@ -189,3 +207,19 @@ extension EventStore: EventStoring {
 }
 
 extension CommandIDReader: CommandIDWalking {}
+
+/// The results of a commit handed to the committer thread, for a caller that waits for them.
+private final class HandedOffResults: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var results: [Result<Void, StoreError>] = []
+
+    func deliver(_ results: [Result<Void, StoreError>]) {
+        self.results = results
+        done.signal()
+    }
+
+    func wait() -> [Result<Void, StoreError>] {
+        done.wait()
+        return results
+    }
+}

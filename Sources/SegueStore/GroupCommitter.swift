@@ -59,26 +59,57 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Commits `units` in one transaction on the calling thread, if nothing is queued or running;
-    /// returns one result per unit, or nil when the writer is busy (then `submit` them instead).
+    /// Commits `units` in one transaction on the calling thread, if nothing is queued or running.
+    ///
+    /// The writer may decline (`.notRun`: it must connect first; then `submit` them), or, when the
+    /// server is slow to answer, leave the wait to the committer thread (`.handedOff`): that
+    /// thread then reads the answer, ahead of anything submitted meanwhile, and calls the handler
+    /// `later` made (made only then, so the common path allocates nothing) with the results.
     ///
     /// The checkpoint decision a previous commit left due is taken here, but a copy it calls for
     /// (a catch-up's two syncs, the backstop's wait for a pass) goes to the committer thread: the
     /// caller is the daemon's frame loop, which must not wait for the disk. Commits that come while
     /// it runs queue behind it, as they would behind SQLite's own checkpoint.
-    package func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
-        let outcome = withWriterIfIdle { writer -> CommitQueue.InlineCommit in
-            let copy = writer.takeDueUpkeep()
-            let results = writer.commitInline(units[...])
-            if results != nil {
+    package func commitIfIdle(_ units: [AppendUnit], later: () -> BatchCompletion) -> InlineCommit {
+        condition.lock()
+        guard !stopping, !busy, pending.isEmpty else {
+            condition.unlock()
+            return .notRun
+        }
+        busy = true
+        condition.unlock()
+        let copy = writer.takeDueUpkeep()
+        let attempt = writer.commitInline(units[...])
+        var rest: (() -> Void)?
+        switch attempt {
+        case .done:
+            commits.add(1, ordering: .relaxed)
+            committedSeq.store(writer.lastSeq, ordering: .releasing)
+        case .continuing(let finish):
+            let deliver = later()
+            rest = { [self] in
+                let results = finish()
                 commits.add(1, ordering: .relaxed)
                 committedSeq.store(writer.lastSeq, ordering: .releasing)
+                deliver(results)
             }
-            return CommitQueue.InlineCommit(results: results, copy: copy)
+        case .notRun: break
         }
-        guard let outcome else { return nil }
-        handOff(outcome.copy)
-        return outcome.results
+        condition.lock()
+        busy = false
+        // First in the queue: whatever was submitted meanwhile comes after this batch.
+        if let rest { pending.tasks.insert((0, rest), at: 0) }
+        // Whatever was submitted meanwhile waited for us; the committer thread takes it now (and a
+        // `flush` may be waiting for the writer to go idle). Only then: waking the sleeping committer
+        // thread for nothing costs two context switches per commit, more than the commit itself.
+        if !pending.isEmpty || stopping || idleWaiters > 0 { condition.broadcast() }
+        condition.unlock()
+        handOff(copy)
+        switch attempt {
+        case .done(let results): return .done(results)
+        case .notRun: return .notRun
+        case .continuing: return .handedOff
+        }
     }
 
     /// Runs `body` with the writer on the calling thread if nothing is queued or running; nil when the
@@ -280,13 +311,6 @@ private struct CommitQueue {
         completions.removeAll(keepingCapacity: true)
         tasks.removeAll(keepingCapacity: true)
     }
-
-    /// An inline commit's results, and the costly part of the upkeep it took (run on the committer thread).
-    struct InlineCommit {
-        /// Nil when the writer left the units to the committer thread (`BatchWriter.commitInline`).
-        var results: [Result<Void, StoreError>]?
-        var copy: (() -> Void)?
-    }
 }
 
 /// What the group committer drives: a writer that commits a batch of units in one transaction, on
@@ -297,10 +321,9 @@ package protocol BatchWriter: AnyObject, SendableMetatype {
     var lastSeq: Int64 { get }
     /// Commits `units` in one transaction (rejected units skipped) and returns one result per unit.
     func commit(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>]
-    /// `commit` for a caller that must not wait for a connection to be made (`commitIfIdle`'s: the
-    /// daemon's frame loop); nil, having done nothing, when the writer would have to connect or
-    /// settle an earlier batch first, which the committer thread then does.
-    func commitInline(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>]?
+    /// `commit` for a caller that must not wait long (`commitIfIdle`'s: the daemon's frame loop): it
+    /// may decline, or leave the rest of the wait to the committer thread (`InlineAttempt`).
+    func commitInline(_ units: ArraySlice<AppendUnit>) -> InlineAttempt
     /// Closes the writer's connection; called once, on the committer thread, after the last work.
     func close()
     /// Whether a commit left an upkeep decision due; read from any thread, so cheap and atomic.
@@ -313,8 +336,31 @@ package protocol BatchWriter: AnyObject, SendableMetatype {
 }
 
 extension BatchWriter {
-    package func commitInline(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>]? { commit(units) }
+    package func commitInline(_ units: ArraySlice<AppendUnit>) -> InlineAttempt { .done(commit(units)) }
 }
+
+/// What a writer did with an inline commit (`BatchWriter.commitInline`).
+package enum InlineAttempt {
+    case done([Result<Void, StoreError>])
+    /// Nothing: the writer must connect, or settle an earlier batch, first (on the committer thread).
+    case notRun
+    /// Sent; the rest (the answer, and what it means for the units) is to run on the committer thread.
+    case continuing(() -> [Result<Void, StoreError>])
+}
+
+/// What `commitIfIdle` did with the units.
+package enum InlineCommit {
+    /// Committed, or failed, on the caller's thread: one result per unit.
+    case done([Result<Void, StoreError>])
+    /// Not run (the writer was busy, or must connect first): `submit` them.
+    case notRun
+    /// Sent, and the answer is awaited on the committer thread, which hands the results to the
+    /// handler the caller gave.
+    case handedOff
+}
+
+/// Receives the results of a batch whose commit the committer thread finished, one per unit.
+package typealias BatchCompletion = @Sendable ([Result<Void, StoreError>]) -> Void
 
 extension GroupCommitter where Writer == LogWriter {
     /// The writer's background checkpointer, whose counters any thread may read.

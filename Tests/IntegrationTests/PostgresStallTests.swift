@@ -26,7 +26,7 @@ import Testing
         let client = try TestClient(endpoint: daemon.commandEndpoint)
         try client.ok(["cmd": "create", "navigator": "spin", "root": "Home"])
         try client.ok(["cmd": "create", "navigator": "m", "root": "Home"])
-        let ticks = TickTimes(endpoint: daemon.publishEndpoint, topic: "tick/spin/")
+        let ticks = ArrivalTimes(endpoint: daemon.publishEndpoint, topic: "tick/spin/")
         try client.ok(["cmd": "push", "navigator": "spin", "screen": "A", "animator": ["duration": 12]])
         usleep(500_000)
 
@@ -76,10 +76,44 @@ import Testing
         }
         #expect(resumed?["ok"] == true, "\(resumed?.serialized() ?? "")")
     }
+
+    /// One daemon on its log, its appends held 1.5 s by `LOCK TABLE events IN EXCLUSIVE MODE`
+    /// (reads go on): the commit on the loop's thread leaves the wait to the committer thread after
+    /// 10 ms, so heartbeats keep their 100 ms pace, and the push is acknowledged once the lock goes.
+    @Test func heartbeatsGoOnWhileACommitWaitsForTheServer() throws {
+        let server = try StoreBackend.server()
+        let url = try StoreBackend.newDatabase()
+        let database = String(url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+        let config = try DaemonProcess.configFile(#"{"heartbeatSeconds": 0.1}"#)
+        let daemon = try DaemonProcess(store: .sqlite, arguments: ["--store-url", url] + config)
+        defer { daemon.stop() }
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        try client.ok(["cmd": "create", "navigator": "m", "root": "Home"])
+        let heartbeats = ArrivalTimes(endpoint: daemon.publishEndpoint, topic: "hb/")
+
+        let admin = try server.admin(database: database)
+        try admin.execute("BEGIN; LOCK TABLE events IN EXCLUSIVE MODE")
+        let locked = ContinuousClock.now
+        let push: JSON = ["cmd": "push", "navigator": "m", "screen": "Held", "animated": false]
+        try client.send(raw: push.serializedBytes())
+        usleep(1_500_000)
+        try admin.execute("ROLLBACK")
+        let unlocked = ContinuousClock.now
+        let reply = try client.receive(timeout: .seconds(10))
+        usleep(300_000)
+        let times = heartbeats.stop()
+
+        #expect(reply["ok"] == true, "\(reply.serialized())")
+        let during = times.filter { $0 > locked && $0 < unlocked }
+        let longest = zip(during.dropFirst(), during).map { $0 - $1 }.max() ?? .zero
+        print("Commit held 1.5 s: \(during.count) heartbeats, longest pause \(longest)")
+        #expect(during.count >= 8, "heartbeats went on while the commit waited: \(during.count) in 1.5 s")
+        #expect(longest < .milliseconds(600), "the longest pause between heartbeats: \(longest)")
+    }
 }
 
 /// When each message of `topic` arrived, on a thread of its own until `stop`.
-final class TickTimes: Sendable {
+final class ArrivalTimes: Sendable {
     private let times = Mutex<[ContinuousClock.Instant]>([])
     private let stopping = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)

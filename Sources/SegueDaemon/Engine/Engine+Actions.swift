@@ -146,16 +146,28 @@ extension Engine {
     }
 
     /// Commits on this thread when the store's writer is idle, otherwise through the group committer,
-    /// whose completions come back through `wakeup`.
+    /// whose completions come back through `wakeup`, as do those of a commit whose answer was slow
+    /// and is awaited on the committer thread.
     private func commit(_ units: [AppendUnit], epoch: Int) {
-        if let results = store.commitIfIdle(units) {
-            let completions = zip(units, results).map { unit, result in
-                EngineCompletion(epoch: epoch, for: unit, result: result)
-            }
-            return core.receive(.committed(completions))
-        }
         let completions = self.completions
         let wakeup = self.wakeup
+        let inline = store.commitIfIdle(units) {
+            { results in
+                for (unit, result) in zip(units, results) {
+                    completions.append(EngineCompletion(epoch: epoch, for: unit, result: result))
+                }
+                wakeup.signal()
+            }
+        }
+        switch inline {
+        case .done(let results):
+            let completed = zip(units, results).map { unit, result in
+                EngineCompletion(epoch: epoch, for: unit, result: result)
+            }
+            return core.receive(.committed(completed))
+        case .handedOff: return
+        case .notRun: break
+        }
         for unit in units {
             store.submit(unit) { result in
                 completions.append(EngineCompletion(epoch: epoch, for: unit, result: result))

@@ -32,14 +32,34 @@ extension PostgresConnection {
         return try checked(answer, statement: statement)
     }
 
+    /// Whether the server has begun to answer within `milliseconds` (or the connection failed,
+    /// which the next read reports): false when it was silent that long, and reading would block.
+    /// What arrived is read into libpq's buffer, so the results are parsed without another `poll`.
+    package func answerArrives(withinMilliseconds milliseconds: Int32) -> Bool {
+        guard PQisBusy(handle) == 1 else { return true }
+        guard readable(withinMilliseconds: milliseconds) != 0 else { return false }
+        // A failure shows when the results are read.
+        _ = PQconsumeInput(handle)
+        return true
+    }
+
+    /// `poll` for input on the socket: 1 when there is some, 0 after the wait without, -1 on failure.
+    private func readable(withinMilliseconds milliseconds: Int32) -> Int32 {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return -1 }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            return ready
+        }
+    }
+
     /// Reads what the server sends until a whole result is in (`PQisBusy` false).
     private func waitWhileBusy(_ timeout: Duration, statement: String) throws(PostgresError) {
         let milliseconds = Int32(clamping: ConnectionSettings.milliseconds(timeout))
         while PQisBusy(handle) == 1 {
-            let socket = PQsocket(handle)
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let ready = socket < 0 ? -1 : poll(&descriptor, 1, milliseconds)
-            if ready < 0, errno == EINTR { continue }
+            let ready = readable(withinMilliseconds: milliseconds)
             if ready == 0 {
                 poison()
                 var error = PostgresError(

@@ -35,11 +35,23 @@ extension PostgresConnection {
     package func transaction(_ steps: [PipelineStep], afterSending: (() -> Void)?) -> Result<
         [PostgresResult], PostgresError
     > {
+        send(steps, afterSending: afterSending).flatMap(receive)
+    }
+
+    /// A pipeline sent whose results are not read yet (`send`, then `receive`).
+    package struct SentPipeline {
+        let steps: [PipelineStep]
+        /// What each result read back answers: a step, or the Prepare sent ahead of one.
+        let expected: [(step: Int, isPrepare: Bool)]
+        let synced: Bool
+    }
+
+    /// The first half of `transaction`: every step and the Sync sent, nothing read.
+    package func send(_ steps: [PipelineStep], afterSending: (() -> Void)?) -> Result<SentPipeline, PostgresError> {
         guard PQenterPipelineMode(handle) == 1 else {
             poison()
             return .failure(PostgresError(result: nil, connection: handle, statement: steps.first?.sql, lost: true))
         }
-        // What each result read back answers: a step, or the Prepare sent ahead of one.
         var expected: [(step: Int, isPrepare: Bool)] = []
         expected.reserveCapacity(steps.count + 2)
         for (index, step) in steps.enumerated() {
@@ -47,8 +59,14 @@ extension PostgresConnection {
         }
         let synced = PQpipelineSync(handle) == 1
         afterSending?()
+        return .success(SentPipeline(steps: steps, expected: expected, synced: synced))
+    }
+
+    /// The second half of `transaction`: the steps' results, up to the Sync's.
+    package func receive(_ sent: SentPipeline) -> Result<[PostgresResult], PostgresError> {
+        let steps = sent.steps
         var results = [Result<PostgresResult, PostgresError>?](repeating: nil, count: steps.count)
-        for entry in expected {
+        for entry in sent.expected {
             let outcome = nextResult(statement: steps[entry.step].sql)
             if entry.isPrepare {
                 if case .failure = outcome {
@@ -61,7 +79,7 @@ extension PostgresConnection {
             if results[entry.step] == nil { results[entry.step] = outcome }
         }
         let sync: Result<Void, PostgresError>
-        if synced {
+        if sent.synced {
             sync = finishPipeline()
         } else {
             poison()

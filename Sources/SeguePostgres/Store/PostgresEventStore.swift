@@ -84,8 +84,8 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         committer.submit(unit, completion: completion)
     }
 
-    package func commitIfIdle(_ units: [AppendUnit]) -> [Result<Void, StoreError>]? {
-        committer.commitIfIdle(units)
+    package func commitIfIdle(_ units: [AppendUnit], later: () -> BatchCompletion) -> InlineCommit {
+        committer.commitIfIdle(units, later: later)
     }
 
     package func flush() { committer.flush() }
@@ -167,6 +167,13 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         readLock.lock()
         defer { readLock.unlock() }
         reader.limitWaits(to: answerTimeout)
+    }
+
+    /// From now on, an inline commit (`commitIfIdle`) leaves the wait for its answer to the
+    /// committer thread once the server has been silent for `wait`.
+    package func limitInlineCommitWaits(to wait: Duration) {
+        let milliseconds = Int32(clamping: ConnectionSettings.milliseconds(wait))
+        try? committer.perform { writer throws(StoreError) in writer.inlineAnswerWait = milliseconds }
     }
 
     /// A session of its own, beside the shared reader's (`PastReading`); it connects when first read.

@@ -13,19 +13,38 @@ extension PostgresLogWriter {
 
     /// Sends the batch as one pipeline, one implicit transaction, and says what became of it.
     func run(_ batch: PostgresBatch, _ session: PostgresSession) -> Outcome {
+        switch send(batch, session) {
+        case .success(let sent): finish(sent, batch, session)
+        case .failure(let error): outcome(of: error, batch, session)
+        }
+    }
+
+    /// The batch's pipeline sent; its answer is read by `finish`.
+    func send(_ batch: PostgresBatch, _ session: PostgresSession) -> Result<
+        PostgresConnection.SentPipeline, PostgresError
+    > {
         let connection = session.connection
         let hook = afterSendingForTesting.map { hook in { hook(connection) } }
         var steps = batch.steps()
         if let leases, let base = batch.firstSeq.map({ $0 - 1 }) {
             steps.insert(Self.fence(leases, batch, base: base), at: 0)
         }
-        let error: PostgresError
-        switch connection.transaction(steps, afterSending: hook) {
+        return connection.send(steps, afterSending: hook)
+    }
+
+    /// Reads the answer to a batch `send` sent, and says what became of it.
+    func finish(_ sent: PostgresConnection.SentPipeline, _ batch: PostgresBatch, _ session: PostgresSession)
+        -> Outcome
+    {
+        switch session.connection.receive(sent) {
         case .success(let rows):
-            retire(steps, rows)
+            retire(sent.steps, rows)
             return .committed
-        case .failure(let failure): error = failure
+        case .failure(let error): return outcome(of: error, batch, session)
         }
+    }
+
+    func outcome(of error: PostgresError, _ batch: PostgresBatch, _ session: PostgresSession) -> Outcome {
         if error.connectionLost {
             return .unknown(StoreError(error, doing: "Not stored: the connection was lost during the commit"))
         }

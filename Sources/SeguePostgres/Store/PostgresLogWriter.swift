@@ -84,53 +84,86 @@ final class PostgresLogWriter: BatchWriter {
     /// Set during `commitInline`: a commit outcome lost then is read back by the committer thread,
     /// not by a new connection made on the caller's.
     var settlesLater = false
+    /// How long (ms) an inline commit waits for the server to begin answering before it leaves the
+    /// rest of the wait to the committer thread (nil: it waits, as `commit` does).
+    var inlineAnswerWait: Int32?
 
     // MARK: Committing
 
-    /// Commits on the caller's thread only over a session known live, with no lost outcome to read
-    /// back: a new connection waits up to `connect_timeout`, too long for the frame loop to hold
-    /// its frames.
-    func commitInline(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>]? {
-        guard unresolved == nil, importing == nil, let session else { return nil }
-        if ContinuousClock.now - lastUse >= Self.idleCheckAfter { session.connection.readIdleInput() }
-        guard !session.isBroken else { return nil }
-        settlesLater = true
-        defer { settlesLater = false }
-        return commit(units)
+    func commit(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>] {
+        switch commit(units, answerWait: nil) {
+        case .done(let results): results
+        case .continuing(let rest): rest()
+        case .notRun: preconditionFailure("a commit that may wait always runs")
+        }
     }
 
-    func commit(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>] {
+    /// Commits on the caller's thread only over a session known live, with no lost outcome to read
+    /// back: a new connection waits up to `connect_timeout`, too long for the frame loop to hold
+    /// its frames. When the server has not begun to answer within `inlineAnswerWait` (a slow
+    /// flush, a lock, a cut network), the rest is left to the committer thread (`.continuing`).
+    func commitInline(_ units: ArraySlice<AppendUnit>) -> InlineAttempt {
+        guard unresolved == nil, importing == nil, let session else { return .notRun }
+        if ContinuousClock.now - lastUse >= Self.idleCheckAfter { session.connection.readIdleInput() }
+        guard !session.isBroken else { return .notRun }
+        settlesLater = true
+        defer { settlesLater = false }
+        return commit(units, answerWait: inlineAnswerWait)
+    }
+
+    private func commit(_ units: ArraySlice<AppendUnit>, answerWait: Int32?) -> InlineAttempt {
         let session: PostgresSession
         do throws(StoreError) {
             session = try liveSession()
         } catch {
-            return units.map { _ in .failure(error) }
+            return .done(units.map { _ in .failure(error) })
         }
         if let leases { follow(leases, units) }
-        var duplicates = Set<String>()
-        while true {
-            var plan: Plan
+        let plan: Plan
+        do throws(StoreError) {
+            plan = try self.plan(units, duplicates: [], session)
+        } catch {
+            return .done(fail(units, plan: nil, error))
+        }
+        guard !plan.batch.isEmpty else { return .done(plan.results.map { $0 ?? .success(()) }) }
+        let sent: PostgresConnection.SentPipeline
+        switch send(plan.batch, session) {
+        case .success(let pipeline): sent = pipeline
+        case .failure(let error): return .done(conclude(units, plan, outcome(of: error, plan.batch, session)))
+        }
+        if let answerWait, !session.connection.answerArrives(withinMilliseconds: answerWait) {
+            return .continuing { [self] in conclude(units, plan, finish(sent, plan.batch, session)) }
+        }
+        return .done(conclude(units, plan, finish(sent, plan.batch, session)))
+    }
+
+    /// What a batch's outcome means for its units. A command id found stored (a retry's that raced
+    /// it, or another writer's) takes its unit out, and the rest is planned and run once more.
+    private func conclude(
+        _ units: ArraySlice<AppendUnit>, _ plan: Plan, _ outcome: Outcome, duplicates: Set<String> = []
+    ) -> [Result<Void, StoreError>] {
+        switch outcome {
+        case .committed:
+            retire(plan)
+            return committed(plan)
+        case .duplicates(let found) where duplicates.isEmpty:
+            // The plan's revisions were rolled back with it: read them again for the next one.
+            numbering.forgetRevisions()
+            guard let session else { return fail(units, plan: plan, Self.unexpectedDuplicate) }
+            let again: Plan
             do throws(StoreError) {
-                plan = try self.plan(units, duplicates: duplicates, session)
+                again = try self.plan(units, duplicates: found, session)
             } catch {
                 return fail(units, plan: nil, error)
             }
-            guard !plan.batch.isEmpty else { return plan.results.map { $0 ?? .success(()) } }
-            switch run(plan.batch, session) {
-            case .committed:
-                retire(plan)
-                return committed(plan)
-            case .duplicates(let found) where duplicates.isEmpty:
-                // The plan's revisions were rolled back with it: read them again for the next one.
-                numbering.forgetRevisions()
-                duplicates = found
-            case .duplicates:
-                return fail(units, plan: plan, Self.unexpectedDuplicate)
-            case .failed(let error):
-                return fail(units, plan: plan, error)
-            case .unknown(let error):
-                return settle(units, plan: plan, error)
-            }
+            guard !again.batch.isEmpty else { return again.results.map { $0 ?? .success(()) } }
+            return conclude(units, again, run(again.batch, session), duplicates: found)
+        case .duplicates:
+            return fail(units, plan: plan, Self.unexpectedDuplicate)
+        case .failed(let error):
+            return fail(units, plan: plan, error)
+        case .unknown(let error):
+            return settle(units, plan: plan, error)
         }
     }
 
