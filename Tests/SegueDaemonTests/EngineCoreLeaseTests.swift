@@ -247,6 +247,35 @@ import Testing
         #expect(Self.run(h, frames: 10).ticked.isEmpty, "published once")
     }
 
+    /// A failed commit voids the final ticks held for the lease that show what it voided: they are
+    /// never published (a subscriber would see a push that never happened), and they do not hold up
+    /// the replies after them, which they did: each waited in the outbox behind a seq the log no
+    /// longer reached, and no reply went out again.
+    @Test func aFailedCommitDropsTheHeldFinalTicksItVoided() throws {
+        let h = try Self.leasing()
+        _ = h.call(Self.create)
+        let pushed = h.call(Self.push("A", animated: false))
+        for _ in 0..<2 { _ = h.advance(frames: 1) }
+        _ = h.send(Self.push("B", animated: false))
+        h.move(frames: 2)
+        // Passes over the held frames: B's final tick is kept for the lease, behind B's events.
+        _ = h.send(#"{"cmd":"create","navigator":"q","root":"Home"}"#)
+        h.commitFailure = StoreError(kind: .io, message: "disk full")
+        let failed = h.commit()
+        #expect(failed.replies.count == 2 && failed.replies.allSatisfy { $0["error"]?["code"] == "unavailable" })
+        h.commitFailure = nil
+        let granted = Self.grant(pushed, in: h)
+        #expect(granted.tickBodies.map { $0["navigator"] } == ["r"], "A's final tick: \(granted.tickBodies)")
+        #expect(h.call(#"{"cmd":"state","navigator":"r"}"#).reply["ok"] == true, "replies flow again")
+        // The log grows past B's seqs again: still no tick of r, whose push B never happened.
+        var after: [EngineAction] = []
+        for name in ["q1", "q2", "q3"] { after += h.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#) }
+        for _ in 0..<5 { after += h.advance(frames: 1) }
+        #expect(h.log.lastSeq >= 5)
+        #expect(after.tickBodies.isEmpty, "\(after.tickBodies)")
+        #expect(h.core.outbox.isEmpty)
+    }
+
     /// After a crash on a wall clock set back, the restarted core starts its frames after the lease
     /// the log holds: a command is placed after every frame that may have been ticked, and frames
     /// tick again from the one after the lease once the clock passes it.

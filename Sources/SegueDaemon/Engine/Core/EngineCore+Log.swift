@@ -146,6 +146,9 @@ extension EngineCore {
             ? .damaged : isSharded && (Self.isLogMoved(error) || error.kind == .duplicateCommand) ? .raced : .storage
         let voided = outbox.voidUndurable(cause)
         if !voided.answers.isEmpty { actions.append(.send(voided.answers)) }
+        // Final ticks held for the lease behind voided events show what never happened, as the
+        // outbox's ticks did; kept, each would wait for a seq the log may never reach again.
+        heldFinals.removeAll { $0.seq > confirmed }
         fleet.rollback(to: confirmed)
         // With several daemons, what the log holds past the fleet may be another's, which it publishes.
         if durable > fleet.lastSeq { takeCommittedFromStore(through: durable, ours: isSharded ? voided.events : nil) }
