@@ -7,14 +7,15 @@ import Testing
 @testable import SeguePostgres
 @testable import SegueStore
 
-/// A commit on the caller's thread (`commitIfIdle`, the frame loop's) never connects there: a lost
-/// outcome is left for the committer thread to read back, and until it has, commits go there.
+/// A commit on the caller's thread (`commitIfIdle`, the frame loop's) runs no statement there but
+/// its batch's: a lost outcome is read back by the committer thread, which hands the results over.
 @Suite struct PostgresInlineCommitTests {
     @Test func anInlineCommitWhoseOutcomeIsLostIsReadBackByTheCommitterThread() throws {
         let place = try LogPlace(.postgres)
         let store = try PostgresEventStore(conninfo: place.conninfo!)
         var numberer = Numberer()
         try store.append(numberer.unit("main"))
+        store.limitInlineCommitWaits(to: .milliseconds(50))
         nonisolated(unsafe) let admin = try PostgresSchemaTests.admin(place)
         try store.withWriter { writer in
             writer.afterSendingForTesting = { connection in
@@ -29,26 +30,81 @@ import Testing
             }
         }
         store.flush()  // the writer idle, so that the commit runs here
-        let results = try #require(
-            store.commitIfIdle([numberer.unit("main", count: 2, commandID: "lost", reply: ["ok": true])]))
-        let failure = try #require(results.first?.failure)
-        #expect(failure.code == .unavailable)
-        #expect(failure.message.contains("the daemon's frame loop does not wait for a new connection"), "\(failure)")
-
-        // Numbered as the engine numbers after the failure: from seq 1 again.
-        var renumbered = Numberer(seq: 1, revisions: ["main": 1])
-        let unit = renumbered.unit("main")
-        store.flush()
-        #expect(store.commitIfIdle([unit]) == nil, "left to the committer thread")
-        // There it connects, finds the lost batch committed, and the unit numbered behind it fails.
-        #expect(throws: StoreError.self) { try store.append(unit) }
+        let handed = HandedResults()
+        let outcome = store.commitIfIdle(
+            [numberer.unit("main", count: 2, commandID: "lost", reply: ["ok": true])], later: handed.handler)
+        guard case .handedOff = outcome else {
+            Issue.record("the lost outcome was not left to the committer thread: \(outcome)")
+            return
+        }
+        // There it connects again, reads the batch back and finds it committed.
+        let results = try #require(handed.wait())
+        #expect(results.count == 1 && results[0].failure == nil, "\(results)")
         #expect(store.lastSeq == 3)
         #expect(try store.reply(forCommand: "lost") == ["ok": true])
-        var next = Numberer(seq: 3, revisions: ["main": 3])
+        // The new session reads main's revision first, on the committer thread; then inline again.
         store.flush()
-        #expect(store.commitIfIdle([next.unit("main")])?.first?.failure == nil, "inline again over the new session")
+        var next = Numberer(seq: 3, revisions: ["main": 3])
+        let reading = next.unit("main")
+        guard case .notRun = store.commitIfIdle([reading], later: handed.handler) else {
+            Issue.record("a revision to read after the reconnect was read on the caller's thread")
+            return
+        }
+        try store.append(reading)
+        store.flush()
+        guard case .done(let inline) = store.commitIfIdle([next.unit("main")], later: handed.handler) else {
+            Issue.record("inline again over the new session")
+            return
+        }
+        #expect(inline.first?.failure == nil)
         #expect(checkGapless(try store.allEvents()) == nil)
     }
+
+    /// A navigator whose revision the writer has not read yet (new, or after a reconnect or a failed
+    /// commit) is read on the committer thread: behind a lock that read would wait 2 s.
+    @Test func revisionsToReadAreLeftToTheCommitterThread() throws {
+        let place = try LogPlace(.postgres)
+        let store = try PostgresEventStore(conninfo: place.conninfo!)
+        var numberer = Numberer()
+        try store.append(numberer.unit("main"))
+        store.limitInlineCommitWaits(to: .milliseconds(50))
+        store.flush()
+        let handed = HandedResults()
+        let unit = numberer.unit("other")
+        guard case .notRun = store.commitIfIdle([unit], later: handed.handler) else {
+            Issue.record("a navigator without a cached revision was committed on the caller's thread")
+            return
+        }
+        try store.append(unit)
+        store.flush()
+        guard case .done = store.commitIfIdle([numberer.unit("other")], later: handed.handler) else {
+            Issue.record("inline once its revision is known")
+            return
+        }
+    }
+}
+
+/// The results handed to a `commitIfIdle` caller's handler, waited for.
+final class HandedResults: Sendable {
+    private let results = Mutex<[Result<Void, StoreError>]?>(nil)
+    private let delivered = DispatchSemaphore(value: 0)
+
+    var handler: () -> BatchCompletion {
+        {
+            { [self] handed in
+                results.withLock { $0 = handed }
+                delivered.signal()
+            }
+        }
+    }
+
+    /// The results, once delivered (nil after `timeout`).
+    func wait(timeout: Double = 10) -> [Result<Void, StoreError>]? {
+        guard delivered.wait(timeout: .now() + timeout) == .success else { return nil }
+        return results.withLock { $0 }
+    }
+
+    var isDelivered: Bool { results.withLock { $0 != nil } }
 }
 
 /// An inline commit the server is slow to answer (a lock, a stalled flush, a cut network) is not
@@ -64,16 +120,10 @@ import Testing
         let admin = try PostgresSchemaTests.admin(place)
         try admin.execute("BEGIN; LOCK TABLE events IN EXCLUSIVE MODE")
 
-        let delivered = DispatchSemaphore(value: 0)
-        let results = Mutex<[Result<Void, StoreError>]>([])
+        let handed = HandedResults()
         store.flush()
         let started = ContinuousClock.now
-        let outcome = store.commitIfIdle([numberer.unit("main", count: 2, commandID: "held")]) {
-            { handed in
-                results.withLock { $0 = handed }
-                delivered.signal()
-            }
-        }
+        let outcome = store.commitIfIdle([numberer.unit("main", count: 2, commandID: "held")], later: handed.handler)
         let returned = ContinuousClock.now - started
         guard case .handedOff = outcome else {
             Issue.record("the commit behind the lock was not handed off: \(outcome)")
@@ -88,10 +138,10 @@ import Testing
         }
 
         usleep(300_000)
-        #expect(delivered.wait(timeout: .now()) == .timedOut, "nothing delivered while the lock holds")
+        #expect(!handed.isDelivered, "nothing delivered while the lock holds")
         try admin.execute("ROLLBACK")
-        #expect(delivered.wait(timeout: .now() + 5) == .success)
-        #expect(results.withLock { $0.count == 1 && $0[0].failure == nil })
+        let results = try #require(handed.wait())
+        #expect(results.count == 1 && results[0].failure == nil, "\(results)")
         #expect(store.lastSeq == 3)
         store.flush()
         var after = Numberer(seq: 3, revisions: ["main": 3])

@@ -48,7 +48,7 @@ final class BoundedReads {
         pausedUntil = ContinuousClock.now + pause
         pauseReason =
             error.sqlState == SQLState.lockNotAvailable
-            ? "waited \(Self.milliseconds(answerTimeout)) ms for a lock on the log's tables"
+            ? "waited \(Self.milliseconds(answerTimeout) * 4 / 5) ms for a lock on the log's tables"
             : "got no answer within \(Self.milliseconds(answerTimeout)) ms"
     }
 
@@ -82,25 +82,30 @@ final class BackgroundConnect: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if made == nil, !connecting {
-            if let retryAt, ContinuousClock.now < retryAt, let lastFailure { throw Self.noSession(lastFailure) }
+            if let retryAt, ContinuousClock.now < retryAt, let lastFailure {
+                throw Self.noSession(lastFailure, location)
+            }
             start()
             let deadline = Date(timeIntervalSinceNow: Double(BoundedReads.milliseconds(answerTimeout)) / 1000)
             while made == nil, connecting, condition.wait(until: deadline) {}
         }
         if let session = made {
             made = nil
-            return session
+            // Made a while ago perhaps (its caller had given up waiting): the server may have ended it.
+            session.connection.readIdleInput()
+            if !session.isBroken { return session }
         }
-        if let lastFailure, !connecting { throw Self.noSession(lastFailure) }
+        if let lastFailure, !connecting { throw Self.noSession(lastFailure, location) }
         throw StoreError(
             kind: .postgres, sqlState: SQLState.unableToConnect,
             message: "Cannot read the event store at \(location) now: the connection to it is being made again "
                 + "and the server has not answered yet. Nothing unacknowledged was kept; segued reconnects by itself.")
     }
 
-    private static func noSession(_ failure: StoreError) -> StoreError {
+    private static func noSession(_ failure: StoreError, _ location: String) -> StoreError {
         var error = failure
-        error.message = "Cannot read the event store now: the last attempt to connect failed (\(failure.message))"
+        error.message =
+            "Cannot read the event store at \(location) now: the last attempt to connect failed (\(failure.message))"
         return error
     }
 

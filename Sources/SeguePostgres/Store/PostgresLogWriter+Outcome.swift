@@ -91,35 +91,24 @@ extension PostgresLogWriter {
     }
 
     /// After a commit whose outcome was lost: connects again at once (ignoring the backoff) to read
-    /// the batch back, and reports what it found; when the server cannot be asked yet, or the
-    /// commit was inline (`settlesLater`), fails the batch and leaves the question to the next
-    /// session.
+    /// the batch back, and reports what it found; when the server cannot be asked yet, fails the
+    /// batch and leaves the question to the next session.
     func settle(_ units: ArraySlice<AppendUnit>, plan: Plan, _ error: StoreError) -> [Result<Void, StoreError>] {
         unresolved = plan.batch
         drop()
         lastResolution = nil
-        guard !settlesLater else {
-            return unknown(
-                units, plan: plan, error, because: "the daemon's frame loop does not wait for a new connection")
-        }
         do throws(StoreError) {
             try openSession(first: false)
         } catch let reconnectError {
-            return unknown(units, plan: plan, error, because: reconnectError.message)
+            var unknown = error
+            unknown.message =
+                "Not acknowledged: the connection to PostgreSQL was lost while the batch committed, and "
+                + "whether the server committed it cannot be asked yet (\(reconnectError.message)). It is read "
+                + "back at the next connection; a retry with the same command id gets the stored reply if it did."
+            return fail(units, plan: plan, unknown)
         }
         if lastResolution == true { return committed(plan) }
         return fail(units, plan: plan, error)
-    }
-
-    private func unknown(_ units: ArraySlice<AppendUnit>, plan: Plan, _ error: StoreError, because reason: String)
-        -> [Result<Void, StoreError>]
-    {
-        var unknown = error
-        unknown.message =
-            "Not acknowledged: the connection to PostgreSQL was lost while the batch committed, and "
-            + "whether the server committed it cannot be asked yet (\(reason)). It is read "
-            + "back at the next connection; a retry with the same command id gets the stored reply if it did."
-        return fail(units, plan: plan, unknown)
     }
 
     /// True when the batch is in the log; false when none of it is, its seqs empty or holding

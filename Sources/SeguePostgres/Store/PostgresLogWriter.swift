@@ -81,60 +81,68 @@ final class PostgresLogWriter: BatchWriter {
         previousBackend = nil
     }
 
-    /// Set during `commitInline`: a commit outcome lost then is read back by the committer thread,
-    /// not by a new connection made on the caller's.
-    var settlesLater = false
     /// How long (ms) an inline commit waits for the server to begin answering before it leaves the
-    /// rest of the wait to the committer thread (nil: it waits, as `commit` does).
+    /// rest to the committer thread (nil: it waits, as `commit` does).
     var inlineAnswerWait: Int32?
 
     // MARK: Committing
 
     func commit(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>] {
-        switch commit(units, answerWait: nil) {
-        case .done(let results): results
-        case .continuing(let rest): rest()
-        case .notRun: preconditionFailure("a commit that may wait always runs")
-        }
-    }
-
-    /// Commits on the caller's thread only over a session known live, with no lost outcome to read
-    /// back: a new connection waits up to `connect_timeout`, too long for the frame loop to hold
-    /// its frames. When the server has not begun to answer within `inlineAnswerWait` (a slow
-    /// flush, a lock, a cut network), the rest is left to the committer thread (`.continuing`).
-    func commitInline(_ units: ArraySlice<AppendUnit>) -> InlineAttempt {
-        guard unresolved == nil, importing == nil, let session else { return .notRun }
-        if ContinuousClock.now - lastUse >= Self.idleCheckAfter { session.connection.readIdleInput() }
-        guard !session.isBroken else { return .notRun }
-        settlesLater = true
-        defer { settlesLater = false }
-        return commit(units, answerWait: inlineAnswerWait)
-    }
-
-    private func commit(_ units: ArraySlice<AppendUnit>, answerWait: Int32?) -> InlineAttempt {
         let session: PostgresSession
         do throws(StoreError) {
             session = try liveSession()
         } catch {
-            return .done(units.map { _ in .failure(error) })
+            return units.map { _ in .failure(error) }
         }
         if let leases { follow(leases, units) }
         let plan: Plan
         do throws(StoreError) {
             plan = try self.plan(units, duplicates: [], session)
         } catch {
-            return .done(fail(units, plan: nil, error))
+            return fail(units, plan: nil, error)
+        }
+        guard !plan.batch.isEmpty else { return plan.results.map { $0 ?? .success(()) } }
+        return conclude(units, plan, run(plan.batch, session))
+    }
+
+    /// Commits on the caller's thread (the frame loop's) only what needs no statement but the batch's
+    /// own, over a session known live, and waits there at most `inlineAnswerWait` for the answer to
+    /// begin. Everything else is the committer thread's: a new connection (up to `connect_timeout`),
+    /// revisions to read, a lost outcome to read back, a failure to look into (`.notRun` before the
+    /// batch is sent, `.continuing` after), and the rest of a slow answer. Without a wait set, a
+    /// plain `commit`.
+    func commitInline(_ units: ArraySlice<AppendUnit>) -> InlineAttempt {
+        guard let answerWait = inlineAnswerWait else { return .done(commit(units)) }
+        guard unresolved == nil, importing == nil, let session else { return .notRun }
+        let now = ContinuousClock.now
+        if now - lastUse >= Self.idleCheckAfter { session.connection.readIdleInput() }
+        guard !session.isBroken else { return .notRun }
+        if let leases { follow(leases, units) }
+        guard numbering.unknownNavigators(in: units).isEmpty else { return .notRun }
+        lastUse = now
+        let plan: Plan
+        do throws(StoreError) {
+            plan = try self.plan(units, duplicates: [], known: [:])
+        } catch {
+            return .continuing { [self] in fail(units, plan: nil, error) }
         }
         guard !plan.batch.isEmpty else { return .done(plan.results.map { $0 ?? .success(()) }) }
         let sent: PostgresConnection.SentPipeline
         switch send(plan.batch, session) {
         case .success(let pipeline): sent = pipeline
-        case .failure(let error): return .done(conclude(units, plan, outcome(of: error, plan.batch, session)))
+        case .failure(let error):
+            return .continuing { [self] in conclude(units, plan, outcome(of: error, plan.batch, session)) }
         }
-        if let answerWait, !session.connection.answerArrives(withinMilliseconds: answerWait) {
+        guard session.connection.answerArrives(withinMilliseconds: answerWait) else {
             return .continuing { [self] in conclude(units, plan, finish(sent, plan.batch, session)) }
         }
-        return .done(conclude(units, plan, finish(sent, plan.batch, session)))
+        switch session.connection.receive(sent) {
+        case .success(let rows):
+            retire(sent.steps, rows)
+            return .done(conclude(units, plan, .committed))
+        case .failure(let error):
+            return .continuing { [self] in conclude(units, plan, outcome(of: error, plan.batch, session)) }
+        }
     }
 
     /// What a batch's outcome means for its units. A command id found stored (a retry's that raced
@@ -187,11 +195,19 @@ final class PostgresLogWriter: BatchWriter {
         var lastSeq: Int64
     }
 
-    /// Checks every unit's numbering and command id, and gathers the accepted ones' rows.
+    /// `plan`, with the revisions of navigators not cached yet read over `session`.
     private func plan(_ units: ArraySlice<AppendUnit>, duplicates: Set<String>, _ session: PostgresSession)
         throws(StoreError) -> Plan
     {
-        let known = try lastRevisions(numbering.unknownNavigators(in: units), session)
+        try plan(
+            units, duplicates: duplicates, known: try lastRevisions(numbering.unknownNavigators(in: units), session))
+    }
+
+    /// Checks every unit's numbering and command id, and gathers the accepted ones' rows; `known`
+    /// holds the stored revisions of the navigators the numbering has no revision of.
+    private func plan(_ units: ArraySlice<AppendUnit>, duplicates: Set<String>, known: [String: Int64])
+        throws(StoreError) -> Plan
+    {
         var plan = Plan(results: Array(repeating: nil, count: units.count), lastSeq: lastSeq)
         var ids = Set<String>()
         for (index, unit) in units.enumerated() {
