@@ -276,6 +276,30 @@ import Testing
         #expect(h.core.outbox.isEmpty)
     }
 
+    /// A held final tick waits behind the fleet's last seq when it was held, which may be another
+    /// navigator's event: when that one is voided, the tick of a push that is stored still goes out
+    /// (a subscriber sees every transition end), now behind the durable seq.
+    @Test func aFailedCommitKeepsTheHeldFinalTicksOfWhatIsStored() throws {
+        let h = try Self.leasing()
+        _ = h.call(Self.create)
+        _ = h.call(#"{"cmd":"create","navigator":"m","root":"Home"}"#)
+        let pushed = h.call(Self.push("A", animated: false))
+        let stored = h.log.lastSeq
+        h.move(frames: 2)
+        _ = h.send(#"{"cmd":"push","navigator":"m","screen":"B","animated":false}"#)
+        // r's final is held; tagged as if it had been held behind m's events, as a completion of m
+        // decided in the same pass would have it.
+        #expect(h.core.heldFinals.map(\.tick.navigator) == ["r"])
+        h.core.heldFinals = h.core.heldFinals.map { ($0.tick, h.core.fleet.lastSeq) }
+        h.commitFailure = StoreError(kind: .io, message: "disk full")
+        _ = h.commit()
+        h.commitFailure = nil
+        #expect(h.core.heldFinals.map(\.seq) == [stored], "kept, behind what is stored")
+        let granted = Self.grant(pushed, in: h)
+        #expect(granted.tickBodies.map { $0["navigator"] } == ["r"], "\(granted.tickBodies)")
+        #expect(h.call(#"{"cmd":"state","navigator":"m"}"#).reply["ok"] == true)
+    }
+
     /// After a crash on a wall clock set back, the restarted core starts its frames after the lease
     /// the log holds: a command is placed after every frame that may have been ticked, and frames
     /// tick again from the one after the lease once the clock passes it.

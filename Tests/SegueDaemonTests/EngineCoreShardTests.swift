@@ -22,6 +22,29 @@ import Testing
         return h
     }
 
+    /// Stepping down for a shard drops the final ticks held for the lease of its navigators: the
+    /// leases written from then on cover only the shards still led, and the new leader ticks them.
+    @Test func aStepDownDropsTheHeldFinalTicksOfTheShardsLost() throws {
+        let h = try EngineHarness(log: FakeLog()) {
+            $0.shards = Self.shards
+            $0.frameLease = .seconds(1)
+        }
+        h.core.leaderOf = { shard in "tcp://leader-of-\(shard):7400" }
+        _ = h.core.step(.leadership([.acquired(shard: 0, epoch: 1), .acquired(shard: 1, epoch: 1)], now: h.now))
+        let lost = Self.name(in: 0)
+        let kept = Self.name(in: 1)
+        for name in [lost, kept] { _ = h.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#) }
+        for name in [lost, kept] {
+            _ = h.call(#"{"cmd":"push","navigator":"\#(name)","screen":"A","animated":false}"#)
+        }
+        h.move(frames: 2)
+        // A command passes over the frames held for the lease, keeping their final ticks.
+        _ = h.call(#"{"cmd":"create","navigator":"\#(Self.name(in: 1, "q"))","root":"Home"}"#)
+        #expect(Set(h.core.heldFinals.map(\.tick.navigator)) == [lost, kept])
+        _ = h.core.step(.leadership([.lost(shards: [0], reason: "test")], now: h.now))
+        #expect(h.core.heldFinals.map(\.tick.navigator) == [kept])
+    }
+
     @Test func aCommandForAShardLedElsewhereIsAnsweredMoved() throws {
         let h = try Self.sharded(leading: [0])
         let mine = Self.name(in: 0)

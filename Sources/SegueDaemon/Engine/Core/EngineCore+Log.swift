@@ -146,17 +146,31 @@ extension EngineCore {
             ? .damaged : isSharded && (Self.isLogMoved(error) || error.kind == .duplicateCommand) ? .raced : .storage
         let voided = outbox.voidUndurable(cause)
         if !voided.answers.isEmpty { actions.append(.send(voided.answers)) }
-        // Final ticks held for the lease behind voided events show what never happened, as the
-        // outbox's ticks did; kept, each would wait for a seq the log may never reach again.
-        heldFinals.removeAll { $0.seq > confirmed }
         fleet.rollback(to: confirmed)
         // With several daemons, what the log holds past the fleet may be another's, which it publishes.
         if durable > fleet.lastSeq { takeCommittedFromStore(through: durable, ours: isSharded ? voided.events : nil) }
+        keepDurableHeldFinals()
         // Their ids stay in the filter of stored ids (`knownCommandIDs`): a retry of one is looked
         // up, found new and applied, as a false positive is; one the log holds gets its stored reply.
         recentCommands.forget(after: confirmed)
         pendingCheckpoint = nil
         dirty.formUnion(fleet.navigators.keys)
+    }
+
+    /// After a rollback: the final ticks held for the lease that show voided events are dropped,
+    /// and those that show durable ones now wait for the durable seq. A held final waits behind the
+    /// fleet's last seq when it was held, which may be another navigator's voided event: kept as it
+    /// was, it would wait in the outbox for a seq the log may never reach, and every reply with it.
+    func keepDurableHeldFinals() {
+        guard !heldFinals.isEmpty else { return }
+        heldFinals = heldFinals.compactMap { held in
+            guard held.seq > durableSeq else { return held }
+            // Its navigator's revision is past the tick's: the state it shows is in the log.
+            guard let state = fleet.navigators[held.tick.navigator], state.revision >= held.tick.revision else {
+                return nil
+            }
+            return (held.tick, durableSeq)
+        }
     }
 
     // MARK: Start-up

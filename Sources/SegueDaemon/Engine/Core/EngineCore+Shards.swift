@@ -185,6 +185,9 @@ extension EngineCore {
             fleet.forget(name)
             dirty.remove(name)
         }
+        // Their final ticks held for the lease are the new leader's to tick: the leases written
+        // from now on cover only the shards still led.
+        heldFinals.removeAll { lost.contains(map.shard(of: $0.tick.navigator)) }
         log(
             .warning,
             "Stepped down for shard(s) \(lost.sorted().map(String.init).joined(separator: ", ")): \(reason); "
