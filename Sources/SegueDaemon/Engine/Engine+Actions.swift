@@ -164,7 +164,9 @@ extension Engine {
             let completed = zip(units, results).map { unit, result in
                 EngineCompletion(epoch: epoch, for: unit, result: result)
             }
-            return core.receive(.committed(completed))
+            // Behind the results of earlier batches that came since the loop last drained them: a
+            // failure here taken first would void replies of batches that are stored.
+            return core.receive(.committed(completions.drain() + completed))
         case .handedOff: return
         case .notRun: break
         }
