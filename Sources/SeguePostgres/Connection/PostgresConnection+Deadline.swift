@@ -3,15 +3,15 @@ import Foundation
 
 extension PostgresConnection {
     /// Sends one statement (`send`: libpq's `PQsend…`) and takes its results as `PQexec` does (the
-    /// last one), waiting at most `timeout` at a time for the server to send something: rows that
-    /// stream in keep it going, a server silent for that long fails it.
+    /// last one). With a `timeout`, it waits at most that long at a time for the server to send
+    /// something: rows that stream in keep it going, a server silent for that long fails it.
     ///
     /// A server goes silent when the network to it is cut (the kernel gives up only after
     /// `tcp_user_timeout`), when its disk stalls, or when a statement waits for a lock. The
     /// connection is given up then (`poison`): the statement may still run, and its answer would
     /// arrive in the middle of the next one.
     @discardableResult
-    func awaitingAnswer(within timeout: Duration, statement: String, _ send: () -> Int32) throws(PostgresError)
+    func awaitingAnswer(within timeout: Duration?, statement: String, _ send: () -> Int32) throws(PostgresError)
         -> PostgresResult
     {
         guard send() == 1 else {
@@ -21,7 +21,7 @@ extension PostgresConnection {
         var last: OpaquePointer?
         defer { if let last { PQclear(last) } }
         while true {
-            try waitWhileBusy(timeout, statement: statement)
+            if let timeout { try waitWhileBusy(timeout, statement: statement) }
             guard let result = PQgetResult(handle) else { break }
             if let last { PQclear(last) }
             last = result

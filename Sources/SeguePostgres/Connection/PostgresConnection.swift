@@ -128,10 +128,7 @@ package final class PostgresConnection {
     /// DDL; returns the last statement's rows.
     @discardableResult
     package func execute(_ sql: String) throws(PostgresError) -> PostgresResult {
-        if let answerTimeout {
-            return try awaitingAnswer(within: answerTimeout, statement: sql) { PQsendQuery(handle, sql) }
-        }
-        return try checked(PQexec(handle, sql), statement: sql)
+        try awaitingAnswer(within: answerTimeout, statement: sql) { PQsendQuery(handle, sql) }
     }
 
     /// Runs one statement with parameters, unprepared; rows come back in binary format.
@@ -139,17 +136,11 @@ package final class PostgresConnection {
     package func query(_ sql: String, _ parameters: PostgresParameters = PostgresParameters()) throws(PostgresError)
         -> PostgresResult
     {
-        if let answerTimeout {
-            return try awaitingAnswer(within: answerTimeout, statement: sql) {
-                parameters.withLibpqArrays { values, lengths, formats, types in
-                    PQsendQueryParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
-                }
+        try awaitingAnswer(within: answerTimeout, statement: sql) {
+            parameters.withLibpqArrays { values, lengths, formats, types in
+                PQsendQueryParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
             }
         }
-        let result = parameters.withLibpqArrays { values, lengths, formats, types in
-            PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
-        }
-        return try checked(result, statement: sql)
     }
 
     /// Runs a prepared statement (preparing it on this connection the first time); binary rows.
@@ -158,29 +149,18 @@ package final class PostgresConnection {
         throws(PostgresError) -> PostgresResult
     {
         try prepareIfNeeded(statement)
-        if let answerTimeout {
-            return try awaitingAnswer(within: answerTimeout, statement: statement.sql) {
-                parameters.withLibpqArrays { values, lengths, formats, _ in
-                    PQsendQueryPrepared(handle, statement.name, Int32(parameters.count), values, lengths, formats, 1)
-                }
+        return try awaitingAnswer(within: answerTimeout, statement: statement.sql) {
+            parameters.withLibpqArrays { values, lengths, formats, _ in
+                PQsendQueryPrepared(handle, statement.name, Int32(parameters.count), values, lengths, formats, 1)
             }
         }
-        let result = parameters.withLibpqArrays { values, lengths, formats, _ in
-            PQexecPrepared(handle, statement.name, Int32(parameters.count), values, lengths, formats, 1)
-        }
-        return try checked(result, statement: statement.sql)
     }
 
     private func prepareIfNeeded(_ statement: PreparedStatement) throws(PostgresError) {
         guard !prepared.contains(statement.name) else { return }
         let types = statement.parameterTypes.map(\.rawValue)
-        if let answerTimeout {
-            try awaitingAnswer(within: answerTimeout, statement: statement.sql) {
-                PQsendPrepare(handle, statement.name, statement.sql, Int32(types.count), types)
-            }
-        } else {
-            try checked(
-                PQprepare(handle, statement.name, statement.sql, Int32(types.count), types), statement: statement.sql)
+        try awaitingAnswer(within: answerTimeout, statement: statement.sql) {
+            PQsendPrepare(handle, statement.name, statement.sql, Int32(types.count), types)
         }
         prepared.insert(statement.name)
     }
