@@ -12,13 +12,9 @@ import SegueStore
 final class BoundedReads {
     let answerTimeout: Duration
     let connector: BackgroundConnect
-    /// Until when reads fail without asking the server, after one timed out.
-    private var pausedUntil: ContinuousClock.Instant?
-    private var pause = Duration.zero
+    /// While it runs, reads fail without asking the server: after one timed out.
+    private var pause = DoublingPause(first: .seconds(1), longest: .seconds(8))
     private var pauseReason = ""
-
-    static let firstPause = Duration.seconds(1)
-    static let longestPause = Duration.seconds(8)
 
     init(_ settings: ConnectionSettings, answerTimeout: Duration) {
         self.answerTimeout = answerTimeout
@@ -27,9 +23,7 @@ final class BoundedReads {
 
     /// Throws while a pause after a timed-out read runs.
     func refuseWhilePaused(_ location: String) throws(StoreError) {
-        guard let pausedUntil else { return }
-        let left = pausedUntil - ContinuousClock.now
-        guard left > .zero else { return }
+        guard let left = pause.left() else { return }
         throw StoreError(
             kind: .postgres, sqlState: SQLState.connectionFailure,
             message: "Cannot read the event store at \(location) now: a read \(pauseReason) moments ago, so reads "
@@ -37,15 +31,11 @@ final class BoundedReads {
     }
 
     /// A read succeeded: the next timeout pauses for the shortest time again.
-    func succeeded() {
-        pausedUntil = nil
-        pause = .zero
-    }
+    func succeeded() { pause.succeeded() }
 
     /// A read timed out (`error`): reads pause, twice as long as the last time, up to 8 s.
     func timedOut(_ error: PostgresError) {
-        pause = pause == .zero ? Self.firstPause : min(pause * 2, Self.longestPause)
-        pausedUntil = ContinuousClock.now + pause
+        pause.failed()
         pauseReason =
             error.sqlState == SQLState.lockNotAvailable
             ? "waited \(Self.milliseconds(answerTimeout) * 4 / 5) ms for a lock on the log's tables"
@@ -67,8 +57,7 @@ final class BackgroundConnect: @unchecked Sendable {
     private var connecting = false
     private var made: PostgresSession?
     private var lastFailure: StoreError?
-    private var retryAt: ContinuousClock.Instant?
-    private var delay = Duration.zero
+    private var retry = DoublingPause(first: ReconnectBackoff.first, longest: ReconnectBackoff.longest)
 
     init(_ settings: ConnectionSettings, answerTimeout: Duration) {
         self.settings = settings
@@ -82,7 +71,7 @@ final class BackgroundConnect: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if made == nil, !connecting {
-            if let retryAt, ContinuousClock.now < retryAt, let lastFailure {
+            if retry.left() != nil, let lastFailure {
                 throw Self.noSession(lastFailure, location)
             }
             start()
@@ -127,13 +116,7 @@ final class BackgroundConnect: @unchecked Sendable {
             connecting = false
             made = session
             lastFailure = failure
-            if failure != nil {
-                delay = delay == .zero ? ReconnectBackoff.first : min(delay * 2, ReconnectBackoff.longest)
-                retryAt = ContinuousClock.now + delay
-            } else {
-                delay = .zero
-                retryAt = nil
-            }
+            if failure != nil { retry.failed() } else { retry.succeeded() }
             condition.broadcast()
             condition.unlock()
         }.start()

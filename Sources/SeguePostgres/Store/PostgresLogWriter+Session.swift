@@ -139,14 +139,13 @@ extension PostgresLogWriter {
 struct ReconnectBackoff {
     static let first = Duration.milliseconds(50)
     static let longest = Duration.seconds(2)
-    private var delay = Duration.zero
-    private var next: ContinuousClock.Instant?
+    private var pause = DoublingPause(first: first, longest: longest)
     private var lastError: StoreError?
 
     /// Runs `connect` unless the pause since the last failure is still running, in which case the
     /// last failure is reported again (as the reason this append fails).
     mutating func attempt(_ connect: () throws(StoreError) -> Void) throws(StoreError) {
-        if let next, let lastError, ContinuousClock.now < next {
+        if pause.left() != nil, let lastError {
             var error = lastError
             // The last connect's own reason: a server away, a refused role or a read-only database alike.
             error.message =
@@ -158,8 +157,7 @@ struct ReconnectBackoff {
             self = ReconnectBackoff()
         } catch {
             lastError = error
-            delay = delay == .zero ? Self.first : min(delay * 2, Self.longest)
-            next = ContinuousClock.now + delay
+            pause.failed()
             throw error
         }
     }
