@@ -166,7 +166,8 @@ extension Engine {
             }
             // Behind the results of earlier batches that came since the loop last drained them: a
             // failure here taken first would void replies of batches that are stored.
-            return core.receive(.committed(completions.drain() + completed))
+            let earlier = completions.drain()
+            return core.receive(.committed(earlier.isEmpty ? completed : earlier + completed))
         case .handedOff: return
         case .notRun: break
         }
