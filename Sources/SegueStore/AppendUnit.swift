@@ -18,10 +18,16 @@ package struct AppendUnit: Sendable, Equatable {
     /// already wrote them to publish: each row's `data` column is copied from them instead of being
     /// encoded again. The same bytes either way (a test holds the two encodings together).
     package var encoded: [EncodedEvent]?
+    /// The caller's count of failed commits when it decided the unit (the daemon's engine epoch), or
+    /// nil. Once a unit of generation `g` fails, later units of generation `g` or less are refused
+    /// unrun (`GroupCommitter`): they were decided on top of the failed one, so they may build on
+    /// events the log does not hold, and their times may go back from events another writer
+    /// appended meanwhile, even where their seqs happen to fit the log's new end.
+    package var generation: Int?
 
     package init(
         events: [EventRecord], commandID: String? = nil, navigator: String? = nil, reply: JSON? = nil,
-        fingerprint: UInt64? = nil, encoded: [EncodedEvent]? = nil
+        fingerprint: UInt64? = nil, encoded: [EncodedEvent]? = nil, generation: Int? = nil
     ) {
         precondition(encoded == nil || encoded!.count == events.count, "one encoded body per event")
         self.encoded = encoded
@@ -30,6 +36,7 @@ package struct AppendUnit: Sendable, Equatable {
         self.navigator = navigator
         self.reply = reply
         self.fingerprint = fingerprint
+        self.generation = generation
     }
 }
 

@@ -30,6 +30,9 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
     private var busy = false
     /// `flush` calls waiting for `busy` to clear.
     private var idleWaiters = 0
+    /// The newest generation a unit of which failed (`AppendUnit.generation`); touched only by
+    /// whoever holds `busy`.
+    private var failedGeneration: Int?
     /// The last committed seq, readable from any thread without waiting for the writer.
     package let committedSeq: Atomic<Int64>
     /// Transactions committed (or attempted) for appends: batch sizes are units / commits.
@@ -79,16 +82,19 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
         busy = true
         condition.unlock()
         let copy = writer.takeDueUpkeep()
-        let attempt = writer.commitInline(units[...])
+        let attempt =
+            isDecidedAfterAFailure(units.first) ? .done(Self.refusals(units[...])) : writer.commitInline(units[...])
         var rest: (() -> Void)?
         switch attempt {
-        case .done:
+        case .done(let results):
+            noteFailures(units[...], results)
             commits.add(1, ordering: .relaxed)
             committedSeq.store(writer.lastSeq, ordering: .releasing)
         case .continuing(let finish):
             let deliver = later()
             rest = { [self] in
                 let results = finish()
+                noteFailures(units[...], results)
                 commits.add(1, ordering: .relaxed)
                 committedSeq.store(writer.lastSeq, ordering: .releasing)
                 deliver(results)
@@ -253,12 +259,39 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
     }
 
     private func commit(_ round: CommitQueue, _ range: Range<Int>) {
+        // Generations only grow in submission order: the units decided after a failure come first.
+        let fresh = range.first { !isDecidedAfterAFailure(round.units[$0]) } ?? range.upperBound
+        let refused = range.lowerBound..<fresh
+        for (completion, result) in zip(round.completions[refused], Self.refusals(round.units[refused])) {
+            completion(result)
+        }
+        let range = fresh..<range.upperBound
         guard !range.isEmpty else { return }
         let results = writer.commit(round.units[range])
+        noteFailures(round.units[range], results)
         commits.add(1, ordering: .relaxed)
         committedSeq.store(writer.lastSeq, ordering: .releasing)
         for (completion, result) in zip(round.completions[range], results) { completion(result) }
         writer.runDueUpkeep()
+    }
+
+    // MARK: Generations
+
+    /// Whether `unit` was decided on top of a unit that failed (`AppendUnit.generation`).
+    private func isDecidedAfterAFailure(_ unit: AppendUnit?) -> Bool {
+        guard let generation = unit?.generation, let failedGeneration else { return false }
+        return generation <= failedGeneration
+    }
+
+    private func noteFailures(_ units: ArraySlice<AppendUnit>, _ results: [Result<Void, StoreError>]) {
+        for (unit, result) in zip(units, results) {
+            guard case .failure = result, let generation = unit.generation else { continue }
+            failedGeneration = max(failedGeneration ?? generation, generation)
+        }
+    }
+
+    private static func refusals(_ units: ArraySlice<AppendUnit>) -> [Result<Void, StoreError>] {
+        units.map { _ in .failure(StoreError.decidedAfterAFailure) }
     }
 
     /// Takes the checkpoint decision an inline commit left due, if the writer is idle (else the

@@ -122,6 +122,12 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     package static let closedStore = StoreError(
         kind: .closed, message: "The event store is closed; the command was not stored. Retry once segued is back.")
 
+    /// What a unit decided after a failed one of its generation gets (`AppendUnit.generation`).
+    package static let decidedAfterAFailure = StoreError(
+        kind: .outOfSequence,
+        message: "Not committed: it was decided after an append that failed, so it may build on events the log "
+            + "does not hold. The caller numbers it again from the log's end.")
+
     /// This error as the pure core's error, for replies.
     package var coreError: CoreError { CoreError(code, message) }
 

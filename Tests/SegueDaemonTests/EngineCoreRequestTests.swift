@@ -47,6 +47,9 @@ import Testing
         let retried = h.call(Self.push("A"))
         // Started and completed at once (not animated): seq 2 and 3 again, not 4 and 5.
         #expect(retried.reply["ok"] == true && retried.reply["seq"] == 3, "rolled back to seq 1")
+        // A generation later: the store refuses units decided before the failure was known, and
+        // takes these (`AppendUnit.generation`).
+        #expect(failed.appended.map(\.generation) == [0] && retried.appended.map(\.generation) == [1])
         #expect(retried.logLines.isEmpty, "a recovery is said once it has lasted: \(retried.logLines)")
         #expect(h.core.stats.events == 3)
         // A second on, with no commit in between: housekeeping says it.

@@ -75,6 +75,37 @@ import Testing
         #expect(try store.allEvents().map(\.seq) == [1, intruderSeq, intruderSeq + 1])
     }
 
+    /// Which way a unit reaches the writer: on the caller's thread while it is idle, or queued for
+    /// the committer thread.
+    enum Path: String, CaseIterable, Sendable { case inline, queued }
+
+    /// After a unit of generation 1 fails, a unit of generation 1 is refused unrun even where it
+    /// continues the log (it was decided on top of the failed one), on either path; generation 2
+    /// and a unit without one commit.
+    @Test(arguments: Backend.allCases, Path.allCases)
+    func aUnitDecidedAfterAFailedOneOfItsGenerationIsRefused(backend: Backend, path: Path) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
+        defer { store.close() }
+        func commit(_ unit: AppendUnit) throws -> Result<Void, StoreError> {
+            store.flush()
+            switch path {
+            case .inline: return try #require(store.commitIfIdle([unit])?.first)
+            case .queued: return Result { () throws(StoreError) in try store.append(unit) }
+            }
+        }
+        var numberer = Numberer()
+        try commit(AppendUnit(events: numberer.unit("a").events, generation: 1)).get()
+        var gap = Numberer(seq: 5)
+        #expect(try commit(AppendUnit(events: gap.unit("b").events, generation: 1)).failure?.kind == .outOfSequence)
+        var after = numberer
+        let refused = try commit(AppendUnit(events: after.unit("c").events, generation: 1))
+        #expect(refused.failure == StoreError.decidedAfterAFailure)
+        try commit(AppendUnit(events: numberer.unit("c").events, generation: 2)).get()
+        try commit(AppendUnit(events: numberer.unit("d").events)).get()
+        #expect(try store.allEvents().map(\.navigator) == ["a", "c", "d"])
+    }
+
     /// Batches of these many events cover full 16-row inserts, remainders of every kind after them
     /// (one row, two, fifteen), and a batch that is only a remainder.
     @Test(arguments: Backend.allCases, [1, 2, 15, 16, 17, 31, 50])

@@ -28,9 +28,24 @@ import Testing
         }
     }
 
+    /// Two daemons' stores on one log, leading shard 0 and shard 1, and the log holding two events
+    /// of the first's.
+    static func twoLeadersAfterTwoEventsOfTheFirst() throws -> (PostgresEventStore, PostgresEventStore) {
+        let place = try LogPlace(.postgres)
+        let first = try store(place, holding: [0: 1])
+        let second = try store(place, holding: [1: 1])
+        try setShards(place, [0: 1, 1: 1])
+        var numbering = Numberer()
+        try first.append(numbering.unit(navigator(in: 0), count: 2))
+        return (first, second)
+    }
+
     /// A navigator name in `shard` of two.
-    static func navigator(in shard: Int) -> String {
-        (0...).lazy.map { "n\($0)" }.first { ShardMap(count: 2).shard(of: $0) == shard }!
+    static func navigator(in shard: Int) -> String { navigators(in: shard)[0] }
+
+    /// The first three navigator names in `shard` of two.
+    static func navigators(in shard: Int) -> [String] {
+        Array((0...).lazy.map { "n\($0)" }.filter { ShardMap(count: 2).shard(of: $0) == shard }.prefix(3))
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -67,12 +82,7 @@ import Testing
     /// refused whole (`SG002` by the fence, or the seq's primary key when both commit at once), and
     /// numbered again after the other's events it goes through.
     @Test func anAppendNumberedBehindAnotherDaemonsIsRefusedWhole() throws {
-        let place = try LogPlace(.postgres)
-        let first = try Self.store(place, holding: [0: 1])
-        let second = try Self.store(place, holding: [1: 1])
-        try Self.setShards(place, [0: 1, 1: 1])
-        var numbering = Numberer()
-        try first.append(numbering.unit(Self.navigator(in: 0), count: 2))
+        let (first, second) = try Self.twoLeadersAfterTwoEventsOfTheFirst()
         var stale = Numberer()
         do {
             try second.append(stale.unit(Self.navigator(in: 1), count: 3))
@@ -85,6 +95,38 @@ import Testing
         let events = try first.allEvents()
         #expect(events.map(\.seq) == [1, 2, 3, 4, 5])
         #expect(checkGapless(events) == nil)
+    }
+
+    /// A daemon decides its next batch before the last one's result comes back. When the last one
+    /// failed because another daemon appended first, the next is numbered on the same stale end,
+    /// past the failed seqs, and may fit the log's new end by chance: the fence alone would let it
+    /// in, with times from before the other daemon's events. Units of the failed one's generation
+    /// are refused unrun; the next generation, numbered after the other's events, goes through.
+    @Test func anAppendDecidedAfterAFailedOneIsNotRun() throws {
+        let (first, second) = try Self.twoLeadersAfterTwoEventsOfTheFirst()
+        let (a, b) = (Self.navigators(in: 1)[0], Self.navigators(in: 1)[1])
+        var stale = Numberer()
+        var refused = stale.unit(a, count: 2)
+        refused.generation = 7
+        var decidedAfter = stale.unit(b)
+        decidedAfter.generation = 7
+        #expect(throws: StoreError.self) { try second.append(refused) }
+        #expect(decidedAfter.events[0].seq == 3, "numbered on the log's new end by chance")
+        do {
+            try second.append(decidedAfter)
+            Issue.record("a unit decided after a failed one of its generation was committed")
+        } catch {
+            #expect(error.kind == .outOfSequence, "\(error)")
+            #expect(error.message.contains("decided after"), "\(error)")
+        }
+        var fresh = Numberer(seq: 2)
+        var next = fresh.unit(b)
+        next.generation = 8
+        try second.append(next)
+        #expect(
+            try first.allEvents().map { "\($0.seq) \($0.navigator)" } == [
+                "1 \(Self.navigator(in: 0))", "2 \(Self.navigator(in: 0))", "3 \(b)",
+            ])
     }
 
     /// A takeover's epoch bump waits for an append holding the shard (`FOR SHARE`) and an append

@@ -21,7 +21,7 @@ extension EngineCore {
         uncommitted.append(
             AppendUnit(
                 events: events, commandID: commandID, navigator: navigator, reply: reply, fingerprint: fingerprint,
-                encoded: encoded))
+                encoded: encoded, generation: epoch))
         // A command's events are all of one navigator: its topic is looked up, and the navigator
         // marked dirty, once per run of events of the same navigator.
         var current: String?
