@@ -82,13 +82,13 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
         busy = true
         condition.unlock()
         let copy = writer.takeDueUpkeep()
-        let attempt =
-            isDecidedAfterAFailure(units.first) ? .done(Self.refusals(units[...])) : writer.commitInline(units[...])
+        let refused = isDecidedAfterAFailure(units.first)
+        let attempt = refused ? .done(Self.refusals(units[...])) : writer.commitInline(units[...])
         var rest: (() -> Void)?
         switch attempt {
         case .done(let results):
             noteFailures(units[...], results)
-            commits.add(1, ordering: .relaxed)
+            if !refused { commits.add(1, ordering: .relaxed) }
             committedSeq.store(writer.lastSeq, ordering: .releasing)
         case .continuing(let finish):
             let deliver = later()
@@ -259,7 +259,8 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
     }
 
     private func commit(_ round: CommitQueue, _ range: Range<Int>) {
-        // Generations only grow in submission order: the units decided after a failure come first.
+        // The units decided after a failure come first: generations only grow in submission order
+        // (a caller that sets them sets them on every unit).
         let fresh = range.first { !isDecidedAfterAFailure(round.units[$0]) } ?? range.upperBound
         let refused = range.lowerBound..<fresh
         for (completion, result) in zip(round.completions[refused], Self.refusals(round.units[refused])) {

@@ -244,6 +244,7 @@ final class LogWriter {
         runDueCheckpoint()
         var seq = lastSeq
         var accepted = false
+        numbering.beginBatch()
         do throws(StoreError) {
             try connection.begin.run()
             for unit in units {
@@ -427,6 +428,7 @@ final class LogWriter {
 
     func beginImport() throws(StoreError) {
         try liveConnection().begin.run()
+        numbering.beginBatch()
         importSeq = lastSeq
     }
 

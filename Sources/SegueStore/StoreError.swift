@@ -125,8 +125,8 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What a unit decided after a failed one of its generation gets (`AppendUnit.generation`).
     package static let decidedAfterAFailure = StoreError(
         kind: .outOfSequence,
-        message: "Not committed: it was decided after an append that failed, so it may build on events the log "
-            + "does not hold. The caller numbers it again from the log's end.")
+        message: "Not stored: it was decided after an append that failed, so it may build on events the log does "
+            + "not hold. Nothing of it was written; the command may be retried.")
 
     /// This error as the pure core's error, for replies.
     package var coreError: CoreError { CoreError(code, message) }

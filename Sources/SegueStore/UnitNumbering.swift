@@ -15,12 +15,37 @@ package struct UnitNumbering {
     private var pending: [(navigator: String, revision: Int64)] = []
     /// The error of the last failed batch, while callers still submit units numbered on top of it.
     private var cascade: StoreError?
+    /// Why a unit of the open batch did not continue the log: the units after it in the batch were
+    /// numbered on top of it.
+    private var refusedInBatch: StoreError?
 
     package init() {}
 
+    /// A batch begins: `check` takes its units in order.
+    package mutating func beginBatch() { refusedInBatch = nil }
+
     /// Why `unit` cannot follow `seq` and the revisions accepted so far, or nil; then its revisions
     /// wait in `pending` for `accept`. `lastRevision` reads a navigator's last stored revision.
+    ///
+    /// After a unit of the batch is refused, so is every later one, even one that fits: it was
+    /// numbered on top of the refused one, and fits only when the writer's end is past what the
+    /// caller knew (another writer's events on a shared log, a lost outcome read back). Taken, it
+    /// would build on events the log does not hold, with times from before those it does.
     package mutating func check(
+        _ unit: AppendUnit, after seq: Int64, lastRevision: (String) throws(StoreError) -> Int64
+    ) throws(StoreError) -> StoreError? {
+        if let refusedInBatch {
+            return StoreError(
+                kind: .outOfSequence,
+                message: "Not stored: it was numbered after an append of the same batch that was refused "
+                    + "(\(refusedInBatch.message))")
+        }
+        let problem = try numberingProblem(unit, after: seq, lastRevision: lastRevision)
+        refusedInBatch = problem
+        return problem
+    }
+
+    private mutating func numberingProblem(
         _ unit: AppendUnit, after seq: Int64, lastRevision: (String) throws(StoreError) -> Int64
     ) throws(StoreError) -> StoreError? {
         pending.removeAll(keepingCapacity: true)

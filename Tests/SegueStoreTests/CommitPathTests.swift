@@ -106,6 +106,28 @@ import Testing
         #expect(try store.allEvents().map(\.navigator) == ["a", "c", "d"])
     }
 
+    /// A batch whose first unit does not continue the log, and whose second, numbered on top of it,
+    /// fits the log's end by chance (the writer's end is past what the caller knew, as after
+    /// another writer's append on a shared log): both are refused, nothing of them written.
+    @Test(arguments: Backend.allCases)
+    func aUnitNumberedAfterARefusedOneOfItsBatchIsRefused(backend: Backend) throws {
+        let place = try LogPlace(backend)
+        let store = try place.open()
+        defer { store.close() }
+        var numberer = Numberer()
+        try store.append(numberer.unit("a"))
+        store.flush()
+        var stale = Numberer()
+        let units = [stale.unit("b"), stale.unit("c")]
+        #expect(units[1].events[0].seq == store.lastSeq + 1, "the second fits the log's end")
+        let results = try #require(store.commitIfIdle(units))
+        #expect(results.map { $0.failure?.kind } == [.outOfSequence, .outOfSequence])
+        #expect(results[1].failure?.message.contains("numbered after an append of the same batch") == true)
+        #expect(try store.allEvents().map(\.navigator) == ["a"])
+        // The next batch is checked afresh.
+        try #require(store.commitIfIdle([numberer.unit("c")])?.first).get()
+    }
+
     /// Batches of these many events cover full 16-row inserts, remainders of every kind after them
     /// (one row, two, fifteen), and a batch that is only a remainder.
     @Test(arguments: Backend.allCases, [1, 2, 15, 16, 17, 31, 50])

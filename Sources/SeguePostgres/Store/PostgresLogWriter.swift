@@ -210,6 +210,7 @@ final class PostgresLogWriter: BatchWriter {
     {
         var plan = Plan(results: Array(repeating: nil, count: units.count), lastSeq: lastSeq)
         var ids = Set<String>()
+        numbering.beginBatch()
         for (index, unit) in units.enumerated() {
             let check = try numbering.check(unit, after: plan.lastSeq) { navigator throws(StoreError) in
                 known[navigator] ?? 0
