@@ -66,7 +66,8 @@ import Testing
         print(
             "partition: standby took every shard \(takenAfter) after the cut, served clients "
                 + "\(served.map { "\($0 - cut)" } ?? "never") after; \(acks.count) acknowledged, "
-                + "\(clients.errors.count) unacknowledged")
+                + "\(clients.errors.count) unacknowledged; the old leader's frame loop:\n"
+                + d1.split(separator: "\n").filter { $0.contains("The frame loop") }.joined(separator: "\n"))
         #expect(problems.isEmpty, "\(problems.prefix(10))\n--- d1:\n\(d1)\n--- d2:\n\(d2)")
         #expect(clients.errors.isEmpty, "\(clients.errors.prefix(5))")
         let admin = try server.admin(database: "partition")
