@@ -108,6 +108,39 @@ import Testing
             "the old leader forgot the shard")
     }
 
+    /// Another daemon's appends are folded a page a loop turn, the loop woken at once while a page
+    /// was full, then once a second again: a daemon back from a stall or a cut folded seconds of
+    /// them in one turn, its frames held back meanwhile.
+    @Test func anotherDaemonsAppendsAreFollowedAPageATurn() throws {
+        let log = FakeLog()
+        let follower = try Self.sharded(log, leading: [0])
+        let other = try Self.sharded(log, leading: [1])
+        let name = Self.name(in: 1)
+        _ = other.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#)
+        for index in 0..<300 {
+            _ = other.call(#"{"cmd":"push","navigator":"\#(name)","screen":"S\#(index)","animated":false}"#)
+        }
+        #expect(log.lastSeq == 601)
+        follower.move(frames: 61)
+        var positions: [Int64] = []
+        var wakesAtOnce: [Bool] = []
+        for _ in 0..<4 {
+            _ = follower.core.step(.housekeeping(now: follower.now))
+            positions.append(follower.core.fleet.lastSeq)
+            let wake = follower.core.nextWake(now: follower.now, monotonic: follower.timer.monotonic(), interval: nil)
+            wakesAtOnce.append(wake == follower.now)
+        }
+        let page = Int64(EngineCore.followPage)
+        #expect(positions == [page, 2 * page, 601, 601])
+        #expect(wakesAtOnce == [true, true, false, false])
+        #expect(follower.core.logFold?.state(of: name).revision == other.core.fleet.state(of: name).revision)
+        // The next turn after a second reads what came meanwhile.
+        _ = other.call(#"{"cmd":"pop","navigator":"\#(name)","animated":false}"#)
+        follower.move(frames: 61)
+        _ = follower.core.step(.housekeeping(now: follower.now))
+        #expect(follower.core.fleet.lastSeq == 603)
+    }
+
     /// A leader cut off mid-commit while a standby took its shard: the log holds the standby's events
     /// on the seqs of the lost batch. The old leader folds them in, but does not publish them as its
     /// own late commit: the standby published them, and subscribers would get each twice.

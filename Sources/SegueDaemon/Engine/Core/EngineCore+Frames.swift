@@ -159,12 +159,13 @@ extension EngineCore {
         let monotonic = timer.monotonic()
         noticeClockStepBack(now: now, monotonic: monotonic)
         if monotonic >= nextHeartbeat { heartbeat(now: now, monotonic: monotonic) }
-        if monotonic >= nextHousekeeping {
-            // Another daemon's appends, read once a second: this daemon's next batch then numbers
-            // after them instead of losing the race for their seqs.
-            if isSharded { try? isQuiescent ? catchUp() : followLog() }
-            housekeeping()
+        if isSharded, monotonic >= nextFollow {
+            // Another daemon's appends, read once a second (a page a turn while behind): this
+            // daemon's next batch then numbers after them instead of losing the race for their seqs.
+            let more = (try? followStep()) ?? false
+            nextFollow = more ? monotonic : monotonic + 1_000_000_000
         }
+        if monotonic >= nextHousekeeping { housekeeping() }
     }
 
     /// `hb/` once per interval, from the durable position, never gated (it shows nothing undurable).

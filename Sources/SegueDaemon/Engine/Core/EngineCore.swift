@@ -56,6 +56,9 @@ final class EngineCore {
     /// When the rate-limited reports are next looked at: once a second, not with the heartbeat, whose
     /// interval may be up to a minute. Monotonic, so a wall clock set back does not silence them.
     var nextHousekeeping: Int64 = 0
+    /// When the loop next reads other daemons' appends (with shards): a second on, or at once
+    /// while a page read left more (`followStep`).
+    var nextFollow: Int64 = 0
     /// When the open file descriptors are next counted (monotonic; every 5 s).
     var nextDescriptorCheck: Int64 = 0
     /// How long the last frame close took, to notice overload.
@@ -178,7 +181,7 @@ final class EngineCore {
     /// otherwise the next heartbeat or housekeeping pass, and at the latest `now + interval`.
     func nextWake(now: Int64, monotonic: Int64, interval: Int64?) -> Int64 {
         // Housekeeping is due on the monotonic clock; the loop sleeps until a wall-clock instant.
-        var wake = now + max(0, min(nextHeartbeat, nextHousekeeping) - monotonic)
+        var wake = now + max(0, min(nextHeartbeat, nextHousekeeping, isSharded ? nextFollow : .max) - monotonic)
         if let interval { wake = min(wake, now + interval) }
         // A frame past the lease waits for its write, whose completion wakes the loop.
         if !fleet.active.isEmpty,
