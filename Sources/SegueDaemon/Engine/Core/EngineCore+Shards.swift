@@ -18,8 +18,10 @@ extension EngineCore {
     /// Nothing of this daemon's own waits to commit: the fleet may take events from the log.
     var isQuiescent: Bool { uncommitted.isEmpty && durableSeq >= fleet.lastSeq }
 
-    /// A leadership change waits for the commits in flight: the loop stops reading commands meanwhile.
-    var holdsRequests: Bool { !pendingLeadership.isEmpty && !isQuiescent }
+    /// A leadership change waits for the commits in flight, and commands for the rest of the log
+    /// while a page read of it came full (`followStep`): numbered before it is in, they would take
+    /// seqs the log holds already. The loop stops reading commands meanwhile.
+    var holdsRequests: Bool { (!pendingLeadership.isEmpty && !isQuiescent) || followingBehind }
 
     /// Applies the changes that arrived, once nothing of this daemon's own is uncommitted (what the
     /// fleet takes from the log is numbered after what it committed).
@@ -221,9 +223,12 @@ extension EngineCore {
     /// Whether a failed append was refused because this daemon no longer leads a shard of it.
     static func isFenced(_ error: StoreError) -> Bool { error.sqlState == SQLState.fenced }
 
-    /// Whether a failed append lost the race for the next seqs to another daemon.
+    /// Whether a failed append lost the race for the next seqs to another daemon: at the fence, at
+    /// the seq's key, or at the writer's numbering, whose end another daemon's events moved past
+    /// the daemon's (read when the writer's session was made again).
     static func isLogMoved(_ error: StoreError) -> Bool {
         error.sqlState == SQLState.logMoved
             || (error.sqlState == SQLState.uniqueViolation && error.message.contains("events_pkey"))
+            || error.kind == .outOfSequence
     }
 }
