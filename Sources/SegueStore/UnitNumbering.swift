@@ -81,8 +81,16 @@ package struct UnitNumbering {
         }
         return StoreError(
             kind: .outOfSequence,
-            message: "Event seq \(event.seq) does not continue the log, whose next seq is \(expected). "
+            message: "Event seq \(event.seq) \(Self.seqMismatch), whose next seq is \(expected). "
                 + "Renumber from the store's lastSeq and resubmit.")
+    }
+
+    private static let seqMismatch = "does not continue the log"
+
+    /// Whether `error` is this check's refusal of a unit whose first seq is not the log's next (not
+    /// of a revision out of step, nor of a unit after a refused one).
+    package static func isSeqMismatch(_ error: StoreError) -> Bool {
+        error.kind == .outOfSequence && error.message.hasPrefix("Event seq ") && error.message.contains(seqMismatch)
     }
 
     /// The checked unit is in the transaction: its revisions count for the units after it.

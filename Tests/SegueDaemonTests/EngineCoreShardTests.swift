@@ -108,9 +108,11 @@ import Testing
             "the old leader forgot the shard")
     }
 
-    /// Another daemon's appends are folded a page a loop turn, the loop woken at once and commands
-    /// held while a page was full, then once a second again: a daemon back from a stall or a cut
-    /// folded seconds of them in one turn, its frames held back meanwhile.
+    /// Another daemon's appends are folded a page a loop turn, the loop woken at once while a page
+    /// was full, then once a second again: a daemon back from a stall or a cut folded seconds of
+    /// them in one turn, its frames held back meanwhile. The fleet goes to the log's end at once,
+    /// skipping them: left on a page's end, the next command or completion would be numbered on
+    /// seqs the log holds.
     @Test func anotherDaemonsAppendsAreFollowedAPageATurn() throws {
         let log = FakeLog()
         let follower = try Self.sharded(log, leading: [0])
@@ -122,27 +124,55 @@ import Testing
         }
         #expect(log.lastSeq == 601)
         follower.move(frames: 61)
+        var folded: [Int64?] = []
         var positions: [Int64] = []
         var wakesAtOnce: [Bool] = []
-        var holding: [Bool] = []
         for _ in 0..<4 {
             _ = follower.core.step(.housekeeping(now: follower.now))
+            folded.append(follower.core.logFold?.lastSeq)
             positions.append(follower.core.fleet.lastSeq)
             let wake = follower.core.nextWake(now: follower.now, monotonic: follower.timer.monotonic(), interval: nil)
             wakesAtOnce.append(wake == follower.now)
-            holding.append(follower.core.holdsRequests)
         }
         let page = Int64(EngineCore.followPage)
-        #expect(positions == [page, 2 * page, 601, 601])
+        #expect(folded == [page, 2 * page, 601, 601])
+        #expect(positions == [601, 601, 601, 601])
         #expect(wakesAtOnce == [true, true, false, false])
-        // Commands wait for the rest: numbered on a page's end, they would take seqs the log holds.
-        #expect(holding == [true, true, false, false])
         #expect(follower.core.logFold?.state(of: name).revision == other.core.fleet.state(of: name).revision)
-        // The next turn after a second reads what came meanwhile.
+        // The next turn after a second reads what came since, and a command is numbered after it.
         _ = other.call(#"{"cmd":"pop","navigator":"\#(name)","animated":false}"#)
         follower.move(frames: 61)
         _ = follower.core.step(.housekeeping(now: follower.now))
         #expect(follower.core.fleet.lastSeq == 603)
+        let mine = follower.call(#"{"cmd":"create","navigator":"\#(Self.name(in: 0))","root":"Home"}"#)
+        #expect(mine.reply["seq"] == 604, "\(mine)")
+    }
+
+    /// Which refusals are a race lost to another daemon (answered and logged so) and which stay
+    /// failures: a revision out of step is no race, the fence keeps others off led navigators.
+    @Test(arguments: [
+        (StoreError(kind: .postgres, sqlState: "SG002", message: "the log no longer ends at seq 4"), true),
+        (
+            StoreError(
+                kind: .postgres, sqlState: "23505",
+                message: "duplicate key value violates unique constraint \"events_pkey\""), true
+        ),
+        (
+            StoreError(
+                kind: .outOfSequence,
+                message: "Event seq 2 does not continue the log, whose next seq is 9. Renumber from the store's "
+                    + "lastSeq and resubmit."), true
+        ),
+        (
+            StoreError(
+                kind: .outOfSequence,
+                message: "Event seq 2 has revision 3 for navigator \"n0\", whose next revision is 2. Renumber and "
+                    + "resubmit."), false
+        ),
+        (StoreError(kind: .io, message: "disk full"), false),
+    ])
+    func whichRefusalsAreLostRaces(error: StoreError, isRace: Bool) {
+        #expect(EngineCore.isLogMoved(error) == isRace)
     }
 
     /// A leader cut off mid-commit while a standby took its shard: the log holds the standby's events

@@ -162,8 +162,8 @@ extension EngineCore {
         if isSharded, monotonic >= nextFollow {
             // Another daemon's appends, read once a second (a page a turn while behind): this
             // daemon's next batch then numbers after them instead of losing the race for their seqs.
-            followingBehind = (try? followStep()) ?? false
-            nextFollow = followingBehind ? monotonic : monotonic + 1_000_000_000
+            let more = (try? followStep()) ?? false
+            nextFollow = more ? monotonic : monotonic + 1_000_000_000
         }
         if monotonic >= nextHousekeeping { housekeeping() }
     }

@@ -18,10 +18,8 @@ extension EngineCore {
     /// Nothing of this daemon's own waits to commit: the fleet may take events from the log.
     var isQuiescent: Bool { uncommitted.isEmpty && durableSeq >= fleet.lastSeq }
 
-    /// A leadership change waits for the commits in flight, and commands for the rest of the log
-    /// while a page read of it came full (`followStep`): numbered before it is in, they would take
-    /// seqs the log holds already. The loop stops reading commands meanwhile.
-    var holdsRequests: Bool { (!pendingLeadership.isEmpty && !isQuiescent) || followingBehind }
+    /// A leadership change waits for the commits in flight: the loop stops reading commands meanwhile.
+    var holdsRequests: Bool { !pendingLeadership.isEmpty && !isQuiescent }
 
     /// Applies the changes that arrived, once nothing of this daemon's own is uncommitted (what the
     /// fleet takes from the log is numbered after what it committed).
@@ -79,8 +77,26 @@ extension EngineCore {
 
     /// Follows the log by at most `followPage` events (`catchUp` when quiescent, else `followLog`);
     /// true when it took a whole page, so more may wait for the next turn.
+    ///
+    /// The fleet is never left on a page's end, though: commands and the clock's events would be
+    /// numbered there, on seqs the log holds. It is moved the rest of the way at once, taking only
+    /// the events of the navigators it leads (none, but for a lost batch of its own) and skipping
+    /// the others, which costs their reading and not their fold.
     func followStep() throws(StoreError) -> Bool {
-        try follow(movingFleet: isQuiescent, limit: Self.followPage) == Self.followPage
+        let moving = isQuiescent
+        guard try follow(movingFleet: moving, limit: Self.followPage) == Self.followPage else { return false }
+        if moving { try moveFleetToTheLogsEnd() }
+        return true
+    }
+
+    private func moveFleetToTheLogsEnd() throws(StoreError) {
+        var fleet = self.fleet
+        try store.forEachEvent(after: fleet.lastSeq) { record throws(StoreError) in
+            try Self.take(record, into: &fleet, applying: leads(record.navigator))
+        }
+        fleet.markDurable(through: fleet.lastSeq)
+        self.fleet = fleet
+        durableSeq = max(durableSeq, fleet.lastSeq)
     }
 
     /// Folds the events after the fold's position, at most `limit` of them; returns how many it read.
@@ -225,10 +241,11 @@ extension EngineCore {
 
     /// Whether a failed append lost the race for the next seqs to another daemon: at the fence, at
     /// the seq's key, or at the writer's numbering, whose end another daemon's events moved past
-    /// the daemon's (read when the writer's session was made again).
+    /// the daemon's (read when the writer's session was made again). A revision out of step is no
+    /// race (the fence keeps other daemons off the navigators this one leads): it stays a failure.
     static func isLogMoved(_ error: StoreError) -> Bool {
         error.sqlState == SQLState.logMoved
             || (error.sqlState == SQLState.uniqueViolation && error.message.contains("events_pkey"))
-            || error.kind == .outOfSequence
+            || UnitNumbering.isSeqMismatch(error)
     }
 }

@@ -59,8 +59,6 @@ final class EngineCore {
     /// When the loop next reads other daemons' appends (with shards): a second on, or at once
     /// while a page read left more (`followStep`).
     var nextFollow: Int64 = 0
-    /// The last page read of the log came full: more of it waits for the next turn.
-    var followingBehind = false
     /// When the open file descriptors are next counted (monotonic; every 5 s).
     var nextDescriptorCheck: Int64 = 0
     /// How long the last frame close took, to notice overload.
