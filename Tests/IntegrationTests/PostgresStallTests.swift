@@ -164,3 +164,58 @@ final class ArrivalTimes: Sendable {
         return times.withLock { $0 }
     }
 }
+
+extension PostgresStallTests {
+    /// A leadership change waits for the commits in flight, and commands wait meanwhile, unread.
+    /// Their socket stays readable, so a loop that still polled it returned at once and spun a core
+    /// for as long as a commit took (up to the writer's 2 s `lock_timeout` here, behind an
+    /// operator's lock; seconds with the server cut off). It sleeps now.
+    @Test func heldCommandsDoNotSpinTheLoop() throws {
+        let server = try StoreBackend.server()
+        let url = try StoreBackend.newDatabase()
+        let database = String(url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+        let config = try DaemonProcess.configFile(#"{"cluster": {"shards": 2}}"#)
+        let daemon = try DaemonProcess(store: .sqlite, arguments: ["--store-url", url] + config)
+        defer { daemon.stop() }
+        try MultiHostFanoutTests.await("Took shard 1", in: daemon.logPath)
+        let client = try TestClient(endpoint: daemon.commandEndpoint)
+        try client.ok(["cmd": "create", "navigator": "m", "root": "Home"])
+
+        let admin = try server.admin(database: database)
+        try admin.execute("BEGIN; LOCK TABLE events IN EXCLUSIVE MODE")
+        // A commit in flight behind the lock, then a leadership change, which waits for it.
+        try client.send(
+            raw: (["cmd": "push", "navigator": "m", "screen": "Held", "animated": false] as JSON).serializedBytes())
+        usleep(100_000)
+        let other = try server.admin(database: database)
+        try other.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'segued leadership'")
+        // The leadership thread looks every 100 ms; its step-down is applied once the commit ends.
+        usleep(400_000)
+        // A command waiting, unread, on the socket.
+        let waiting = try TestClient(endpoint: daemon.commandEndpoint)
+        try waiting.send(raw: (["cmd": "state", "navigator": "m"] as JSON).serializedBytes())
+        usleep(50_000)
+        let before = try Self.cpuSeconds(of: daemon.pid)
+        let started = ContinuousClock.now
+        usleep(700_000)
+        let used = try Self.cpuSeconds(of: daemon.pid) - before
+        let share = used / ((ContinuousClock.now - started) / .seconds(1))
+        #expect(throws: TestClient.Timeout.self, "the command waited unread") {
+            try waiting.receive(timeout: .milliseconds(10))
+        }
+        try admin.execute("ROLLBACK")
+        print("Commands held behind a leadership change: segued used \(Int(share * 100)) % of a core")
+        #expect(share < 0.2, "the daemon's CPU while commands were held: \(share) of a core")
+        #expect(try waiting.receive(timeout: .seconds(10))["ok"] == true, "the held command is answered after")
+    }
+
+    /// A process's user and system CPU time, in seconds (`/proc/PID/stat`).
+    static func cpuSeconds(of pid: pid_t) throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // After the command name, which may hold spaces: fields 14 and 15 are utime and stime.
+        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+        let ticks = Double(fields[11])! + Double(fields[12])!
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}

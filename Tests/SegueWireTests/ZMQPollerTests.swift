@@ -38,6 +38,38 @@ import Testing
         #expect(!quietClient.isClosed)
     }
 
+    /// An item polled for nothing is neither reported nor waited on, though its socket holds a
+    /// message (the daemon's command socket while commands are held); polled for reading again, it
+    /// is reported at once, the message still there. Both kinds of readiness.
+    @Test(arguments: [ZMQPoller.Readiness.exact, .signalled])
+    func anItemPolledForNothingIsLeftAlone(readiness: ZMQPoller.Readiness) throws {
+        let context = try ZMQContext()
+        let pull = try ZMQSocket(context, .pull)
+        try pull.bind("inproc://held")
+        let push = try ZMQSocket(context, .push)
+        try push.connect("inproc://held")
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer {
+            for end in pipeEnds { _ = Glibc.close(end) }
+        }
+        var poller = ZMQPoller()
+        let held = poller.add(pull, readiness: readiness)
+        let wake = poller.add(fd: pipeEnds[0])
+        try push.send("command")
+        #expect(try poller.poll(timeout: arrivalTimeout)[held] == .readable)
+        poller.setEvents([], at: held)
+        var one: UInt8 = 1
+        #expect(write(pipeEnds[1], &one, 1) == 1)
+        // Only the pipe: the held socket neither shows nor ends a wait.
+        #expect(try poller.poll(timeout: arrivalTimeout) == [[], .readable])
+        #expect(read(pipeEnds[0], &one, 1) == 1)
+        #expect(try poller.poll(timeout: .milliseconds(20)) == [[], []])
+        poller.setEvents(.readable, at: held)
+        #expect(try poller.poll(timeout: arrivalTimeout)[held] == .readable)
+        #expect(try pull.receive() == bytes("command"))
+    }
+
     @Test func connectedPairIsWritable() throws {
         let context = try ZMQContext()
         let (bound, connected) = try inprocPair(context)

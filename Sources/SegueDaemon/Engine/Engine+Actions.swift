@@ -190,7 +190,8 @@ extension Engine {
     private static let userIDMetadata = ["User-Id"]
 
     func serveRequests() {
-        guard let router else { return }
+        // Also for the waits just before a frame and for siblings, which read commands too.
+        guard let router, !core.holdsRequests else { return }
         // The user id is a metadata lookup, asked only when roles are checked.
         let metadata = options.security == nil ? [] : Self.userIDMetadata
         var due = core.nextFrameDue ?? .max
@@ -210,7 +211,8 @@ extension Engine {
     /// (`EngineCore.siblingDeadline`), serving them as they come.
     func gatherSiblings() {
         defer { core.endBatch() }
-        guard let router, let deadline = core.siblingDeadline(now: WallClock.now()), let timer = commandWaitTimer()
+        guard !core.holdsRequests, let router, let deadline = core.siblingDeadline(now: WallClock.now()),
+            let timer = commandWaitTimer()
         else { return }
         while core.awaitsSiblings {
             let remaining = deadline - WallClock.now()

@@ -224,6 +224,9 @@ package final class Engine: @unchecked Sendable {
             let wakeAt = core.nextWake(now: WallClock.now(), monotonic: WallClock.monotonic(), interval: wakeInterval)
             let remaining = wakeAt - WallClock.now()
             let timeout: Duration = remaining >= 1_000_000 ? .milliseconds(remaining / 1_000_000) : .zero
+            // Commands held (a leadership change waits for the commits in flight): their socket stays
+            // readable, and a poll that looked at it would return at once, the loop spinning.
+            poller.setEvents(core.holdsRequests ? [] : .readable, at: commandIndex)
             let ready = try poller.poll(timeout: timeout)
             mark(.waiting)
             var busy = false
@@ -267,7 +270,8 @@ package final class Engine: @unchecked Sendable {
     /// all) that arrives just before a frame is decided at once instead of up to a millisecond later.
     private func waitForCommand(until deadline: Int64) {
         defer { mark(.commands) }
-        guard let router, let timer = commandWaitTimer() else {
+        // Held commands leave the socket readable: the wait would end at once.
+        guard !core.holdsRequests, let router, let timer = commandWaitTimer() else {
             WallClock.sleep(until: deadline)
             return mark(.waiting)
         }

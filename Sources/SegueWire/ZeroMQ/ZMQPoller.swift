@@ -71,6 +71,13 @@ package struct ZMQPoller {
         return targets.count - 1
     }
 
+    /// Changes what the item at `index` is polled for; with none, the poll does not report it, nor
+    /// end a wait for it (a socket whose messages the caller leaves unread a while would otherwise
+    /// make every poll return at once).
+    package mutating func setEvents(_ events: ZMQEvents, at index: Int) {
+        targets[index].events = events
+    }
+
     /// Adds a plain file descriptor (an eventfd, a pipe's read end, a signalfd) and returns its index.
     @discardableResult
     package mutating func add(fd: Int32, events: ZMQEvents = .readable) -> Int {
