@@ -16,13 +16,8 @@ import Testing
     /// the log's new events once a second. With the log locked for 3 s, an animation's ticks keep
     /// their pace, commands are answered `unavailable` at once, and service resumes by itself after.
     @Test func theFramesGoOnWhileTheLogDoesNotAnswer() throws {
-        let server = try StoreBackend.server()
-        let url = try StoreBackend.newDatabase()
-        let database = String(url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
-        let config = try DaemonProcess.configFile(#"{"cluster": {"shards": 2}}"#)
-        let daemon = try DaemonProcess(store: .sqlite, arguments: ["--store-url", url] + config)
+        let (daemon, admin) = try Self.shardedDaemon()
         defer { daemon.stop() }
-        try MultiHostFanoutTests.await("Took shard 1", in: daemon.logPath)
         let client = try TestClient(endpoint: daemon.commandEndpoint)
         try client.ok(["cmd": "create", "navigator": "spin", "root": "Home"])
         try client.ok(["cmd": "create", "navigator": "m", "root": "Home"])
@@ -30,8 +25,8 @@ import Testing
         try client.ok(["cmd": "push", "navigator": "spin", "screen": "A", "animator": ["duration": 12]])
         usleep(500_000)
 
-        let admin = try server.admin(database: database)
-        try admin.execute("BEGIN; LOCK TABLE events, commands IN ACCESS EXCLUSIVE MODE")
+        let locker = try admin()
+        try locker.execute("BEGIN; LOCK TABLE events, commands IN ACCESS EXCLUSIVE MODE")
         let locked = ContinuousClock.now
         var answers: [(code: String, took: Duration)] = []
         var index = 0
@@ -46,7 +41,7 @@ import Testing
             index += 1
             usleep(100_000)
         }
-        try admin.execute("COMMIT")
+        try locker.execute("COMMIT")
         let unlocked = ContinuousClock.now
         usleep(1_000_000)
         let times = ticks.stop()
@@ -171,24 +166,18 @@ extension PostgresStallTests {
     /// for as long as a commit took (up to the writer's 2 s `lock_timeout` here, behind an
     /// operator's lock; seconds with the server cut off). It sleeps now.
     @Test func heldCommandsDoNotSpinTheLoop() throws {
-        let server = try StoreBackend.server()
-        let url = try StoreBackend.newDatabase()
-        let database = String(url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
-        let config = try DaemonProcess.configFile(#"{"cluster": {"shards": 2}}"#)
-        let daemon = try DaemonProcess(store: .sqlite, arguments: ["--store-url", url] + config)
+        let (daemon, admin) = try Self.shardedDaemon()
         defer { daemon.stop() }
-        try MultiHostFanoutTests.await("Took shard 1", in: daemon.logPath)
         let client = try TestClient(endpoint: daemon.commandEndpoint)
         try client.ok(["cmd": "create", "navigator": "m", "root": "Home"])
 
-        let admin = try server.admin(database: database)
-        try admin.execute("BEGIN; LOCK TABLE events IN EXCLUSIVE MODE")
+        let locker = try admin()
+        try locker.execute("BEGIN; LOCK TABLE events IN EXCLUSIVE MODE")
         // A commit in flight behind the lock, then a leadership change, which waits for it.
         try client.send(
             raw: (["cmd": "push", "navigator": "m", "screen": "Held", "animated": false] as JSON).serializedBytes())
         usleep(100_000)
-        let other = try server.admin(database: database)
-        try other.execute(
+        try admin().execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'segued leadership'")
         // The leadership thread looks every 100 ms; its step-down is applied once the commit ends.
         usleep(400_000)
@@ -204,10 +193,27 @@ extension PostgresStallTests {
         #expect(throws: TestClient.Timeout.self, "the command waited unread") {
             try waiting.receive(timeout: .milliseconds(10))
         }
-        try admin.execute("ROLLBACK")
+        try locker.execute("ROLLBACK")
         print("Commands held behind a leadership change: segued used \(Int(share * 100)) % of a core")
         #expect(share < 0.2, "the daemon's CPU while commands were held: \(share) of a core")
         #expect(try waiting.receive(timeout: .seconds(10))["ok"] == true, "the held command is answered after")
+    }
+
+    /// A daemon sharing its log (`cluster.shards`: two shards, both its own) on a new database, once
+    /// it leads them, and a maker of admin sessions on that database.
+    static func shardedDaemon() throws -> (DaemonProcess, () throws -> PostgresConnection) {
+        let server = try StoreBackend.server()
+        let url = try StoreBackend.newDatabase()
+        let database = String(url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+        let config = try DaemonProcess.configFile(#"{"cluster": {"shards": 2}}"#)
+        let daemon = try DaemonProcess(store: .sqlite, arguments: ["--store-url", url] + config)
+        do {
+            try MultiHostFanoutTests.await("Took shard 1", in: daemon.logPath)
+        } catch {
+            daemon.stop()
+            throw error
+        }
+        return (daemon, { try server.admin(database: database) })
     }
 
     /// A process's user and system CPU time, in seconds (`/proc/PID/stat`).
