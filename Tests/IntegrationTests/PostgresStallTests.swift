@@ -177,8 +177,10 @@ extension PostgresStallTests {
         try client.send(
             raw: (["cmd": "push", "navigator": "m", "screen": "Held", "animated": false] as JSON).serializedBytes())
         usleep(100_000)
-        try admin().execute(
+        // The function in the target list: a condition beside it may be evaluated for every row.
+        let ended = try admin().query(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'segued leadership'")
+        try #require(try ended.rowCount == 1 && ended.bool(0, 0) == true, "the daemon's leadership session was ended")
         // The leadership thread looks every 100 ms; its step-down is applied once the commit ends.
         usleep(400_000)
         // A command waiting, unread, on the socket.
@@ -193,7 +195,10 @@ extension PostgresStallTests {
         #expect(throws: TestClient.Timeout.self, "the command waited unread") {
             try waiting.receive(timeout: .milliseconds(10))
         }
+        let log = try String(contentsOfFile: daemon.logPath, encoding: .utf8)
+        #expect(!log.contains("Stepped down"), "the step-down waited for the commit: \(log)")
         try locker.execute("ROLLBACK")
+        try MultiHostFanoutTests.await("Stepped down for shard(s)", in: daemon.logPath, timeout: .seconds(5))
         print("Commands held behind a leadership change: segued used \(Int(share * 100)) % of a core")
         #expect(share < 0.2, "the daemon's CPU while commands were held: \(share) of a core")
         #expect(try waiting.receive(timeout: .seconds(10))["ok"] == true, "the held command is answered after")

@@ -108,12 +108,15 @@ package struct ZMQPoller {
         for (target, events) in targets {
             switch target {
             case .socket(let socket, _):
-                descriptors.append(pollfd(fd: try socket.pollDescriptor(), events: Int16(POLLIN), revents: 0))
+                // Polled for nothing: left out (poll(2) skips a negative descriptor), or a signalled
+                // socket's mailbox, never drained here, would end every wait at once.
+                let fd = events.isEmpty ? -1 : try socket.pollDescriptor()
+                descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
             case .fd(let fd):
                 descriptors.append(pollfd(fd: fd, events: Self.pollEvents(events), revents: 0))
             }
         }
-        for (index, (target, events)) in targets.enumerated() {
+        for (index, (target, events)) in targets.enumerated() where !events.isEmpty {
             guard case .socket(let socket, .exact) = target else { continue }
             ready[index] = try socket.pollEvents().intersection(events)
             if !ready[index].isEmpty {
