@@ -46,6 +46,33 @@ import Testing
         #expect(after.call(#"{"cmd":"ping"}"#).reply["since"] == .int(seq))
     }
 
+    /// On a shared log another daemon may checkpoint between a starting daemon's read of the
+    /// marker and its read of the newest snapshots: a navigator's newest row is then past the marker,
+    /// and its row at the marker is an older one. Skipped, the navigator started from nothing and
+    /// the tail did not fold ("expected revision 1").
+    @Test func aSnapshotNewerThanTheMarkerIsReadAtTheMarker() throws {
+        let log = FakeLog()
+        let live = try EngineHarness(log: log)
+        _ = live.call(#"{"cmd":"create","navigator":"n","root":"Home"}"#)
+        func checkpoint(marker: Bool) {
+            let fleet = live.core.fleet
+            let state = fleet.navigators["n"]!
+            log.snapshots.append(
+                Snapshot(navigator: "n", seq: fleet.lastSeq, revision: state.revision, state: state.json))
+            guard marker else { return }
+            log.snapshots.append(
+                Snapshot(
+                    navigator: EngineCore.checkpointMarker, seq: fleet.lastSeq, revision: 0,
+                    state: ["frame": .int(fleet.lastFrame), "time": .int(fleet.lastTime)]))
+        }
+        checkpoint(marker: true)
+        _ = live.call(#"{"cmd":"push","navigator":"n","screen":"A","animated":false}"#)
+        // The later checkpoint's own marker is what the starting daemon read too early to see.
+        checkpoint(marker: false)
+        let restarted = try EngineHarness(log: log)
+        #expect(restarted.core.fleet.navigators["n"] == live.core.fleet.navigators["n"])
+    }
+
     @Test func nothingToRecoverAppendsNothing() throws {
         let before = try EngineHarness()
         _ = before.call(Self.create)

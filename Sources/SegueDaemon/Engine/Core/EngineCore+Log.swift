@@ -187,7 +187,16 @@ extension EngineCore {
                     if let end = FrameLease.end(snapshot) { lease?.found(end) }
                     continue
                 }
-                guard snapshot.seq <= marker.seq else { continue }
+                var snapshot = snapshot
+                if snapshot.seq > marker.seq {
+                    // Saved by a checkpoint after the marker was read (another daemon on a shared
+                    // log checkpoints while this one starts): the navigator's row at the marker is
+                    // an older one.
+                    guard let older = try store.snapshot(of: snapshot.navigator, atOrBefore: marker.seq) else {
+                        continue
+                    }
+                    snapshot = older
+                }
                 let state = try NavigatorState(json: snapshot.state)
                 fleet.restore(state, seq: snapshot.seq, frame: state.frame, time: 0)
             }
