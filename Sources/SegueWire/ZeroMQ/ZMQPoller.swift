@@ -73,7 +73,8 @@ package struct ZMQPoller {
 
     /// Changes what the item at `index` is polled for; with none, the poll does not report it, nor
     /// end a wait for it (a socket whose messages the caller leaves unread a while would otherwise
-    /// make every poll return at once).
+    /// make every poll return at once). For an exact socket only: a signalled one's descriptor,
+    /// still polled, would make the wait spin to its deadline.
     package mutating func setEvents(_ events: ZMQEvents, at index: Int) {
         targets[index].events = events
     }
@@ -108,15 +109,12 @@ package struct ZMQPoller {
         for (target, events) in targets {
             switch target {
             case .socket(let socket, _):
-                // Polled for nothing: left out (poll(2) skips a negative descriptor), or a signalled
-                // socket's mailbox, never drained here, would end every wait at once.
-                let fd = events.isEmpty ? -1 : try socket.pollDescriptor()
-                descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+                descriptors.append(pollfd(fd: try socket.pollDescriptor(), events: Int16(POLLIN), revents: 0))
             case .fd(let fd):
                 descriptors.append(pollfd(fd: fd, events: Self.pollEvents(events), revents: 0))
             }
         }
-        for (index, (target, events)) in targets.enumerated() where !events.isEmpty {
+        for (index, (target, events)) in targets.enumerated() {
             guard case .socket(let socket, .exact) = target else { continue }
             ready[index] = try socket.pollEvents().intersection(events)
             if !ready[index].isEmpty {
