@@ -106,6 +106,9 @@ package final class EventStore: @unchecked Sendable {
     /// Returns once everything submitted before the call is stored or failed.
     package func flush() { committer.flush() }
 
+    /// One writer: no turns to give back.
+    package func yieldLogTurn() {}
+
     /// Gives up the writer lock and nothing else, as a killed process would: tests open a second
     /// store on a log the first one still holds, to see what a successor finds.
     func abandonWriterLockForTesting() { writerLock = nil }

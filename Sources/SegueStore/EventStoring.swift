@@ -49,6 +49,10 @@ package protocol EventStoring: AnyObject, Sendable, EventSequence, CommandSequen
     func append(_ unit: AppendUnit) throws(StoreError)
     /// Returns once everything submitted before the call is stored or failed.
     func flush()
+    /// After an append that lost the race to another daemon on a shared log and what followed it:
+    /// gives back the turn the writer may have taken (`PostgresLogWriter+Turn`), on the committer
+    /// thread, after everything submitted before. A no-op for a log with one writer.
+    func yieldLogTurn()
     /// Drains pending appends and closes the writer; later appends fail with `.closed`.
     func close()
 

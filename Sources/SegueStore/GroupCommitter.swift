@@ -162,6 +162,17 @@ package final class GroupCommitter<Writer: BatchWriter>: @unchecked Sendable {
         return try outcome.get()
     }
 
+    /// Runs `body` on the committer thread with the writer, after everything submitted before it,
+    /// without waiting for it (nothing once closing).
+    package func performLater(_ body: @escaping (Writer) -> Void) {
+        let task: () -> Void = { [self] in body(writer) }
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopping else { return }
+        pending.tasks.append((pending.units.count, task))
+        condition.signal()
+    }
+
     /// Tasks (`perform`) queued and not yet started: lets tests line work up behind a held writer.
     package var queuedTaskCount: Int {
         condition.lock()

@@ -247,6 +247,9 @@ extension [EngineAction] {
         }
     }
 
+    /// How many times the store is told to give back the log's turn.
+    var yields: Int { filter { if case .yieldLogTurn = $0 { true } else { false } }.count }
+
     var logLines: [String] {
         compactMap { action in
             guard case .log(_, let line) = action else { return nil }

@@ -74,6 +74,7 @@ final class InterposedStore<Base: EventStoring>: EventStoring, @unchecked Sendab
     func checkpointIfDue() { base.checkpointIfDue() }
     func append(_ unit: AppendUnit) throws(StoreError) { try base.append(unit) }
     func flush() { base.flush() }
+    func yieldLogTurn() { base.yieldLogTurn() }
     func close() { base.close() }
     func lastRevision(of navigator: String) throws(StoreError) -> Int64 { try base.lastRevision(of: navigator) }
     func reply(forCommand id: String) throws(StoreError) -> JSON? { try base.reply(forCommand: id) }

@@ -129,6 +129,40 @@ import Testing
             ])
     }
 
+    /// A daemon whose append lost the race takes the log's turn before it reads the new end
+    /// (`PostgresLogWriter+Turn`): the winner's next append, numbered on the end it knows, waits
+    /// while the loser appends the batch it decided again, and is refused after it; once the turn
+    /// is given back, appends go on as before.
+    @Test func theLoserOfARaceAppendsNextWhileTheWinnerWaits() throws {
+        let (first, second) = try Self.twoLeadersAfterTwoEventsOfTheFirst()
+        let (mine, theirs) = (Self.navigator(in: 0), Self.navigator(in: 1))
+        var stale = Numberer()
+        #expect(throws: StoreError.self) { try second.append(stale.unit(theirs, count: 2)) }
+        #expect(second.lastSeq == 2, "the loser read the end past the winner's events")
+        var winner = Numberer(seq: 2, revisions: [mine: 2])
+        let next = winner.unit(mine)
+        let outcome = Mutex<Result<Void, StoreError>?>(nil)
+        let appended = DispatchSemaphore(value: 0)
+        Thread {
+            let result = Result { () throws(StoreError) in try first.append(next) }
+            outcome.withLock { $0 = result }
+            appended.signal()
+        }.start()
+        #expect(appended.wait(timeout: .now() + 0.3) == .timedOut, "the winner waits while the loser holds the turn")
+        var again = Numberer(seq: 2)
+        try second.append(again.unit(theirs, count: 3))
+        second.yieldLogTurn()
+        #expect(appended.wait(timeout: .now() + 5) == .success)
+        let refused = try #require(outcome.withLock { $0 })
+        #expect(throws: StoreError.self, "numbered before the loser's events") { try refused.get() }
+        var after = Numberer(seq: 5, revisions: [mine: 2])
+        try first.append(after.unit(mine))
+        #expect(
+            try first.allEvents().map { "\($0.seq) \($0.navigator)" } == [
+                "1 \(mine)", "2 \(mine)", "3 \(theirs)", "4 \(theirs)", "5 \(theirs)", "6 \(mine)",
+            ])
+    }
+
     /// A takeover's epoch bump waits for an append holding the shard (`FOR SHARE`) and an append
     /// after it is refused: an append is either in the log the new leader folds, or not at all.
     @Test func theEpochBumpOrdersAgainstAnAppendInFlight() throws {

@@ -109,6 +109,8 @@ extension Engine {
                 else { return }
                 logger.log(level: level, line)
             }
+        case .yieldLogTurn:
+            store.yieldLogTurn()
         case .checkLeadership:
             leadership?.stepDown([])
         case .giveUp(let shards):

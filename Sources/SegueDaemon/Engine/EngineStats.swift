@@ -17,6 +17,12 @@ struct EngineStats {
     /// Peers connected to the publishing sockets (handshake done, not yet gone).
     var subscribers: Int64 = 0
     var commitFailures: Int64 = 0
+    /// With several daemons on the log: batches refused because another appended first, and the
+    /// commands of theirs decided again (`EngineCore+Races.swift`), and those answered `unavailable`
+    /// after losing every time.
+    var lostRaces: Int64 = 0
+    var raceReruns: Int64 = 0
+    var raceRefusals: Int64 = 0
     /// Loop turns that committed something (one transaction each while the writer is idle), and the
     /// units (one per command or clock step) they carried: `units / commits` is the group size.
     var commits: Int64 = 0

@@ -92,6 +92,9 @@ struct VoidedReply: Equatable {
     /// Kept as parts: the sentence is written only for a reply that is voided, not for every command.
     var command: String?
     var navigator: String?
+    /// With several daemons on the log, the request, to decide it again should its batch lose the
+    /// race for the log's next seqs (`EngineCore+Races.swift`).
+    var retry: RaceRetry?
 
     /// Why the commit failed, which decides what the client can do.
     enum Cause {

@@ -90,6 +90,8 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
 
     package func flush() { committer.flush() }
 
+    package func yieldLogTurn() { committer.performLater { $0.yieldTurn() } }
+
     /// Frees what the last inline commit kept for after its replies (`PostgresLogWriter+Retired`).
     package func checkpointIfDue() { committer.checkpointIfIdle() }
 

@@ -35,6 +35,7 @@ extension PostgresLogWriter {
     func drop() {
         if let session { previousBackend = (session.backendPID, session.backendStart) }
         session = nil
+        holdsTurn = false
     }
 
     /// Connects and sets up: schema (migrated on the first open, checked after), the old session's

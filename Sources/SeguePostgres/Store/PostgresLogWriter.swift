@@ -51,6 +51,8 @@ final class PostgresLogWriter: BatchWriter {
     let leases: ShardLeases?
     /// The leases' generation the cached revisions were read under.
     private var leasesGeneration = -1
+    /// Whether this writer's session holds the log's turn alone (`PostgresLogWriter+Turn`).
+    var holdsTurn = false
     /// While an import's transaction is open (`PostgresLogWriter+Import`): its session, the log's end
     /// before it, and the seq its parts reached.
     var importing: (session: PostgresSession, before: Int64, seq: Int64)?
@@ -77,6 +79,7 @@ final class PostgresLogWriter: BatchWriter {
     func setOpened(_ session: PostgresSession, lastSeq: Int64) {
         self.session = session
         self.lastSeq = lastSeq
+        holdsTurn = false
         numbering.forgetRevisions()
         previousBackend = nil
     }
@@ -241,11 +244,11 @@ final class PostgresLogWriter: BatchWriter {
     /// of the numbering to restore would make each commit copy every navigator's revision.
     func fail(_ units: ArraySlice<AppendUnit>, plan: Plan?, _ error: StoreError) -> [Result<Void, StoreError>] {
         numbering.failed(error)
-        if let session, !session.isBroken, let end = try? session.lastSeq() {
-            lastSeq = end
-        } else if session?.isBroken == true {
-            drop()
+        if let session, !session.isBroken {
+            if leases != nil, Self.lostTheRace(error) { takeTurn(session) }
+            if let end = try? session.lastSeq() { lastSeq = end }
         }
+        if session?.isBroken == true { drop() }
         guard let plan else { return units.map { _ in .failure(error) } }
         return plan.results.map { $0 ?? .failure(error) }
     }

@@ -19,6 +19,9 @@ enum EngineAction {
     /// idle, else through the group committer); each unit's result comes back as a `.committed`
     /// input carrying `epoch` and the unit's last seq.
     case append([AppendUnit], epoch: Int)
+    /// After an append lost the race for the log's next seqs and its commands were decided again:
+    /// the store gives back the log's turn it took, behind the appends before it.
+    case yieldLogTurn
     /// Saves a checkpoint's snapshots, off the loop's thread (nothing waits on it).
     case saveSnapshots(seq: Int64, [Snapshot])
     /// Writes a frame lease through `frame` for `shards` (nil: the whole log), each fenced by the

@@ -54,7 +54,14 @@ extension EngineCore {
     /// thread, and a burst of commands read in one turn shares one sync), otherwise through the group
     /// committer. Then releases what is already durable.
     func commitDecided() {
-        defer { flushOutbox() }
+        defer {
+            flushOutbox()
+            // Behind this turn's batch, which holds what a lost race's commands became.
+            if yieldsLogTurn, raceReruns.isEmpty {
+                yieldsLogTurn = false
+                actions.append(.yieldLogTurn)
+            }
+        }
         guard !uncommitted.isEmpty else { return }
         let units = uncommitted
         uncommitted.removeAll(keepingCapacity: true)
@@ -120,11 +127,14 @@ extension EngineCore {
             log(.warning, "An append was refused by a shard's fence (\(error.message)): another daemon took over.")
             actions.append(.checkLeadership)
         } else if isSharded, Self.isLogMoved(error) {
+            stats.lostRaces += 1
+            // The store may have taken the log's turn: given back after the commands decided again.
+            yieldsLogTurn = true
             if let (held, _) = raceLog.noted(now: timer.monotonic()) {
                 log(
                     .info,
-                    "Another daemon appended first; the batch after seq \(durableSeq) is answered unavailable"
-                        + (held > 0 ? " (\(held) more such batches since the last line)." : "."))
+                    "Another daemon appended first; the commands of the batch after seq \(durableSeq) are decided "
+                        + "again" + (held > 0 ? " (\(held) more such batches since the last line)." : "."))
             }
         } else if let reason = commitFailureLog.reason(error, now: timer.monotonic()) {
             log(
@@ -145,7 +155,8 @@ extension EngineCore {
             error.isDamage
             ? .damaged : isSharded && (Self.isLogMoved(error) || error.kind == .duplicateCommand) ? .raced : .storage
         let voided = outbox.voidUndurable(cause)
-        if !voided.answers.isEmpty { actions.append(.send(voided.answers)) }
+        let answers = cause == .raced ? keepForRerun(voided.answers) : voided.answers
+        if !answers.isEmpty { actions.append(.send(answers)) }
         fleet.rollback(to: confirmed)
         // With several daemons, what the log holds past the fleet may be another's, which it publishes.
         if durable > fleet.lastSeq { takeCommittedFromStore(through: durable, ours: isSharded ? voided.events : nil) }

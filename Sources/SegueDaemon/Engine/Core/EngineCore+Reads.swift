@@ -127,7 +127,8 @@ extension EngineCore {
         if let fold = logFold { names.formUnion(fold.navigators.keys) }
         return [
             "count": .int(Int64(map.count)), "leads": .array(led.keys.sorted().map { .int(Int64($0)) }),
-            "navigators": .int(Int64(names.count)),
+            "navigators": .int(Int64(names.count)), "lostRaces": .int(stats.lostRaces),
+            "reruns": .int(stats.raceReruns), "refusedAfterReruns": .int(stats.raceRefusals),
         ]
     }
 

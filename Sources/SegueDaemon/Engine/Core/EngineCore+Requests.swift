@@ -85,7 +85,9 @@ extension EngineCore {
     }
 
     /// Decides a navigation command, submits its events, and queues the reply behind their commit.
-    func execute(_ command: NavigationCommand, _ request: Request, _ envelope: [[UInt8]], now: Int64) {
+    func execute(
+        _ command: NavigationCommand, _ request: Request, _ envelope: [[UInt8]], now: Int64, raceAttempts: Int = 0
+    ) {
         let navigator = request.navigator!
         if let id = request.id, let found = previousCommand(id, request, envelope) {
             guard case .applied(let previous) = found else { return }
@@ -129,15 +131,18 @@ extension EngineCore {
                             + "limits.maxNavigators."))
                 return
             }
-            decideAndSubmit(.create(root: root, config: config), request, envelope, now: now)
+            decideAndSubmit(
+                .create(root: root, config: config), request, envelope, now: now, raceAttempts: raceAttempts)
         } else {
             // Every other command as it came: no copy of it to change.
-            decideAndSubmit(command, request, envelope, now: now)
+            decideAndSubmit(command, request, envelope, now: now, raceAttempts: raceAttempts)
         }
     }
 
     /// `execute`'s second half, for a command with the daemon's defaults applied.
-    private func decideAndSubmit(_ command: NavigationCommand, _ request: Request, _ envelope: [[UInt8]], now: Int64) {
+    private func decideAndSubmit(
+        _ command: NavigationCommand, _ request: Request, _ envelope: [[UInt8]], now: Int64, raceAttempts: Int
+    ) {
         let navigator = request.navigator!
         let execution = fleet.execute(command, request.envelope, navigator: navigator, time: now)
         submit(execution.clockEvents, commandID: nil, navigator: navigator, reply: nil)
@@ -151,7 +156,9 @@ extension EngineCore {
             execution.events, commandID: request.id, navigator: navigator, reply: body, fingerprint: request.fingerprint
         )
         let bytes = okReplyBytes(id: request.id, navigator, execution)
-        let voided = VoidedReply(id: request.id, command: command.name, navigator: navigator)
+        let voided = VoidedReply(
+            id: request.id, command: command.name, navigator: navigator,
+            retry: isSharded ? RaceRetry(request, attempts: raceAttempts + 1) : nil)
         outbox.enqueue(.reply(envelope: envelope, body: bytes, ifVoided: voided), after: fleet.lastSeq)
         if let id = request.id {
             remember(id, PreviousCommand(seq: fleet.lastSeq, body: bytes, fingerprint: request.fingerprint))

@@ -81,6 +81,10 @@ final class EngineCore {
     var commitFailureLog = CommitFailureLog()
     /// Batches that lost the race for the next seqs to another daemon: a line every 10 s at most.
     var raceLog = HeldBackLines()
+    /// What such a batch's commands become, decided again at the next input with an instant
+    /// (`EngineCore+Races.swift`), and whether the store's turn is to be given back after them.
+    var raceReruns: [RaceRerun] = []
+    var yieldsLogTurn = false
     /// The same for command id lookups that fail (a client retrying under one id during an outage
     /// commits nothing, so only these say it is refused).
     var lookupFailureLog = CommitFailureLog()
@@ -143,8 +147,13 @@ final class EngineCore {
     /// Takes one input; its actions wait in `actions` (`takeActions`).
     func receive(_ input: EngineInput) {
         switch input {
-        case .request(let frames, let userID, let now): handle(frames, userID: userID, now: now)
-        case .frameDeadline(let now): closeFrames(now: now)
+        case .request(let frames, let userID, let now):
+            // Ahead of any request read since: a client's replies keep the order of its requests.
+            rerunRaced(now: now)
+            handle(frames, userID: userID, now: now)
+        case .frameDeadline(let now):
+            rerunRaced(now: now)
+            closeFrames(now: now)
         case .commit: commitDecided()
         case .committed(let completions): apply(completions)
         case .housekeeping(let now):
@@ -161,6 +170,7 @@ final class EngineCore {
         case .leased(let frame, let generation, let failure, let now):
             leased(frame, generation: generation, failure: failure, now: now)
         case .shutdown(let now):
+            answerRacedUnavailable()
             housekeeping(logNow: .max)
             heartbeat(now: now, monotonic: timer.monotonic())
         }
