@@ -163,6 +163,34 @@ import Testing
             ])
     }
 
+    /// A loser that does not give the turn back holds the others' appends at most 0.5 s: they are
+    /// refused then as appends that lost the race (decided again by their daemon), not as storage
+    /// failures. A yield asked for before the loser's last take gives nothing back (a later loss
+    /// took the turn for its own commands); the current one does.
+    @Test func aTurnHeldTooLongRefusesTheOthersAsRacesUntilItIsGivenBack() throws {
+        let (first, second) = try Self.twoLeadersAfterTwoEventsOfTheFirst()
+        let (mine, theirs) = (Self.navigator(in: 0), Self.navigator(in: 1))
+        var stale = Numberer()
+        #expect(throws: StoreError.self) { try second.append(stale.unit(theirs, count: 2)) }
+        var winner = Numberer(seq: 2, revisions: [mine: 2])
+        do {
+            try first.append(winner.unit(mine))
+            Issue.record("appended while another daemon held the turn")
+        } catch {
+            #expect(error.lostTheLogsRace, "\(error)")
+            #expect(error.code == .unavailable, "\(error)")
+        }
+        try second.committer.perform { writer throws(StoreError) in writer.yieldTurn(taken: 0) }
+        var retried = Numberer(seq: 2, revisions: [mine: 2])
+        #expect(throws: StoreError.self, "a stale yield gives nothing back") {
+            try first.append(retried.unit(mine))
+        }
+        try second.committer.perform { writer throws(StoreError) in writer.yieldTurn(taken: 1) }
+        var last = Numberer(seq: 2, revisions: [mine: 2])
+        try first.append(last.unit(mine))
+        #expect(try first.allEvents().map(\.seq) == [1, 2, 3])
+    }
+
     /// A takeover's epoch bump waits for an append holding the shard (`FOR SHARE`) and an append
     /// after it is refused: an append is either in the log the new leader folds, or not at all.
     @Test func theEpochBumpOrdersAgainstAnAppendInFlight() throws {

@@ -18,6 +18,8 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
     /// The shards this daemon leads, when several daemons share the log (nil: one writer, locked).
     package let leases: ShardLeases?
     let committer: GroupCommitter<PostgresLogWriter>
+    /// The writer's count of turns taken (`PostgresLogWriter+Turn`).
+    private let turns: TurnCount
     /// The schema migration this open ran on an existing database (after an upgrade), for the log.
     package let migration: SchemaMigration?
     /// Guards `reader`: one read session shared by all reading threads.
@@ -54,6 +56,7 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         migration = writer.migration
         reader = PostgresLogReader(settings: settings)
         committer = GroupCommitter(writer: writer)
+        turns = writer.turns
     }
 
     /// The schema version this build creates and migrates to.
@@ -90,7 +93,11 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
 
     package func flush() { committer.flush() }
 
-    package func yieldLogTurn() { committer.performLater { $0.yieldTurn() } }
+    /// The turns taken so far are counted now: a turn taken after this call is not given back.
+    package func yieldLogTurn() {
+        let taken = turns.taken.load(ordering: .acquiring)
+        committer.performLater { $0.yieldTurn(taken: taken) }
+    }
 
     /// Frees what the last inline commit kept for after its replies (`PostgresLogWriter+Retired`).
     package func checkpointIfDue() { committer.checkpointIfIdle() }

@@ -27,7 +27,7 @@ extension PostgresLogWriter {
         let hook = afterSendingForTesting.map { hook in { hook(connection) } }
         var steps = batch.steps()
         if let leases, let base = batch.firstSeq.map({ $0 - 1 }) {
-            steps.insert(contentsOf: [Self.sharedTurn(), Self.fence(leases, batch, base: base)], at: 0)
+            steps.insert(contentsOf: [sharedTurn(), Self.fence(leases, batch, base: base)], at: 0)
         }
         return connection.send(steps, afterSending: hook)
     }

@@ -51,8 +51,10 @@ final class PostgresLogWriter: BatchWriter {
     let leases: ShardLeases?
     /// The leases' generation the cached revisions were read under.
     private var leasesGeneration = -1
-    /// Whether this writer's session holds the log's turn alone (`PostgresLogWriter+Turn`).
+    /// Whether this writer's session holds the log's turn alone (`PostgresLogWriter+Turn`), and
+    /// how many times it took it.
     var holdsTurn = false
+    let turns = TurnCount()
     /// While an import's transaction is open (`PostgresLogWriter+Import`): its session, the log's end
     /// before it, and the seq its parts reached.
     var importing: (session: PostgresSession, before: Int64, seq: Int64)?
@@ -245,7 +247,7 @@ final class PostgresLogWriter: BatchWriter {
     func fail(_ units: ArraySlice<AppendUnit>, plan: Plan?, _ error: StoreError) -> [Result<Void, StoreError>] {
         numbering.failed(error)
         if let session, !session.isBroken {
-            if leases != nil, Self.lostTheRace(error) { takeTurn(session) }
+            if leases != nil, error.lostTheLogsRace { takeTurn(session) }
             if let end = try? session.lastSeq() { lastSeq = end }
         }
         if session?.isBroken == true { drop() }

@@ -71,8 +71,11 @@ extension EngineCore {
         passHeldFrames(now: now)
         for rerun in reruns {
             switch rerun {
-            case .command(let retry, let envelope, _):
-                guard case .navigation(let command) = retry.request.body else { continue }
+            case .command(let retry, let envelope, let unavailable):
+                guard case .navigation(let command) = retry.request.body else {
+                    actions.append(.send([unavailable]))
+                    continue
+                }
                 if let moved = movedReply(retry.request) {
                     reject(envelope, moved)
                     continue

@@ -240,12 +240,10 @@ extension EngineCore {
     static func isFenced(_ error: StoreError) -> Bool { error.sqlState == SQLState.fenced }
 
     /// Whether a failed append lost the race for the next seqs to another daemon: at the fence, at
-    /// the seq's key, or at the writer's numbering, whose end another daemon's events moved past
+    /// the seq's key, waiting for another loser's turn, or at the writer's numbering, whose end another daemon's events moved past
     /// the daemon's (read when the writer's session was made again). A revision out of step is no
     /// race (the fence keeps other daemons off the navigators this one leads): it stays a failure.
     static func isLogMoved(_ error: StoreError) -> Bool {
-        error.sqlState == SQLState.logMoved
-            || (error.sqlState == SQLState.uniqueViolation && error.message.contains("events_pkey"))
-            || UnitNumbering.isSeqMismatch(error)
+        error.lostTheLogsRace || UnitNumbering.isSeqMismatch(error)
     }
 }
