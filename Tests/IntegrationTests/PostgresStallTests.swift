@@ -178,8 +178,10 @@ extension PostgresStallTests {
             raw: (["cmd": "push", "navigator": "m", "screen": "Held", "animated": false] as JSON).serializedBytes())
         usleep(100_000)
         // The function in the target list: a condition beside it may be evaluated for every row.
+        // This database's session only: the server is shared with the daemons of tests running beside.
         let ended = try admin().query(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'segued leadership'")
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'segued leadership' "
+                + "AND datname = current_database()")
         try #require(try ended.rowCount == 1 && ended.bool(0, 0) == true, "the daemon's leadership session was ended")
         // The leadership thread looks every 100 ms; its step-down is applied once the commit ends.
         usleep(400_000)
