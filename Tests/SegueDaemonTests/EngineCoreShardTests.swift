@@ -247,7 +247,7 @@ import Testing
     }
 
     /// A daemon stopping with commands to decide again answers them `unavailable`: no client waits
-    /// for a reply that never comes.
+    /// for a reply that never comes; and gives the log's turn back before its store drains.
     @Test func commandsLeftToDecideAgainAtShutdownAreAnswered() throws {
         let h = try Self.sharded(leading: [0])
         let name = Self.name(in: 0)
@@ -256,6 +256,7 @@ import Testing
         #expect(h.call(#"{"cmd":"push","navigator":"\#(name)","screen":"A","animated":false}"#).replies.isEmpty)
         let stopped = h.core.step(.shutdown(now: h.now))
         #expect(stopped.reply["error"]?["code"] == "unavailable", "\(stopped.replies)")
+        #expect(stopped.yields == 1, "the turn the store may hold is given back before it closes")
     }
 
     /// A batch that lost the race for its seqs (or its command id) to another daemon: its commands
@@ -310,6 +311,8 @@ import Testing
         h.commitFailure = StoreError(kind: .duplicateCommand, message: "stored by another writer")
         var duplicate = h.call(#"{"cmd":"push","navigator":"\#(name)","screen":"U","animated":false,"id":"x"}"#)
         duplicate += h.advance(frames: 0) + h.advance(frames: 0)
+        // Any failure: the store may have taken the turn for a race behind the duplicate.
+        #expect(duplicate.yields == 2, "after each batch decided again")
         #expect(
             duplicate.reply["error"]?["message"]?.stringValue?.hasPrefix("Another daemon on the log appended first")
                 == true)

@@ -123,13 +123,15 @@ extension EngineCore {
     private func commitFailed(_ error: StoreError) {
         stats.commitFailures += 1
         epoch += 1
+        // The store may have taken the log's turn for a later unit of the batch than the one that
+        // failed first (a race behind a duplicate id): after any failure it is given back once the
+        // commands are decided again (a yield of a turn not held does nothing).
+        if isSharded { yieldsLogTurn = true }
         if isSharded, Self.isFenced(error) {
             log(.warning, "An append was refused by a shard's fence (\(error.message)): another daemon took over.")
             actions.append(.checkLeadership)
         } else if isSharded, Self.isLogMoved(error) {
             stats.lostRaces += 1
-            // The store may have taken the log's turn: given back after the commands decided again.
-            yieldsLogTurn = true
             if let (held, _) = raceLog.noted(now: timer.monotonic()) {
                 log(
                     .info,

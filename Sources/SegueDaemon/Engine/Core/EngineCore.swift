@@ -171,6 +171,11 @@ final class EngineCore {
             leased(frame, generation: generation, failure: failure, now: now)
         case .shutdown(let now):
             answerRacedUnavailable()
+            // Before the store drains and closes: the others' appends must not wait for that.
+            if yieldsLogTurn {
+                yieldsLogTurn = false
+                actions.append(.yieldLogTurn)
+            }
             housekeeping(logNow: .max)
             heartbeat(now: now, monotonic: timer.monotonic())
         }
