@@ -43,10 +43,7 @@ import Testing
     /// is reported at once, the message still there.
     @Test func anItemPolledForNothingIsLeftAlone() throws {
         let context = try ZMQContext()
-        let pull = try ZMQSocket(context, .pull)
-        try pull.bind("inproc://held")
-        let push = try ZMQSocket(context, .push)
-        try push.connect("inproc://held")
+        let (pull, push) = try connectedPair(context, server: .pull, client: .push, over: .inproc, directory: "")
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
         defer {

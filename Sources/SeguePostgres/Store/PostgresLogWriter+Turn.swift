@@ -28,9 +28,15 @@ extension PostgresLogWriter {
         "SELECT set_config('lock_timeout', $2, true), pg_advisory_xact_lock_shared($1, 'events'::regclass::oid::int), "
             + "set_config('lock_timeout', $3, true)", [.int4, .text, .text])
 
-    func sharedTurn() -> PipelineStep {
+    /// The turn lock's first key, as the statements' `$1`.
+    private static func turnKey() -> PostgresParameters {
         var parameters = PostgresParameters()
-        parameters.append(Self.turnClass)
+        parameters.append(turnClass)
+        return parameters
+    }
+
+    func sharedTurn() -> PipelineStep {
+        var parameters = Self.turnKey()
         parameters.append("\(Self.turnWaitMilliseconds)ms")
         parameters.append("\(lockTimeoutMilliseconds)ms")
         return .prepared(Self.turnStatement, parameters)
@@ -40,11 +46,9 @@ extension PostgresLogWriter {
     /// most `turnWaitMilliseconds` (nothing held then: the loser goes on as it would have).
     func takeTurn(_ session: PostgresSession) {
         guard !holdsTurn else { return }
-        var parameters = PostgresParameters()
-        parameters.append(Self.turnClass)
         let steps: [PipelineStep] = [
             .query("SELECT set_config('lock_timeout', '\(Self.turnWaitMilliseconds)ms', true)"),
-            .query("SELECT pg_advisory_lock($1, 'events'::regclass::oid::int)", parameters),
+            .query("SELECT pg_advisory_lock($1, 'events'::regclass::oid::int)", Self.turnKey()),
         ]
         holdsTurn = (try? session.connection.transaction(steps, afterSending: nil).get()) != nil
         if holdsTurn { turns.taken.add(1, ordering: .releasing) }
@@ -59,10 +63,8 @@ extension PostgresLogWriter {
             holdsTurn = false
             return
         }
-        var parameters = PostgresParameters()
-        parameters.append(Self.turnClass)
         let sql = "SELECT pg_advisory_unlock($1, 'events'::regclass::oid::int)"
-        guard (try? session.connection.query(sql, parameters).bool(0, 0)) == true else { return drop() }
+        guard (try? session.connection.query(sql, Self.turnKey()).bool(0, 0)) == true else { return drop() }
         holdsTurn = false
     }
 }

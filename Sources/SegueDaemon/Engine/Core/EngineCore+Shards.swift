@@ -94,6 +94,12 @@ extension EngineCore {
         try store.forEachEvent(after: fleet.lastSeq) { record throws(StoreError) in
             try Self.take(record, into: &fleet, applying: leads(record.navigator))
         }
+        settle(fleet)
+    }
+
+    /// Takes `fleet`, moved past durable events only, as the fleet, all of it durable.
+    private func settle(_ fleet: Fleet) {
+        var fleet = fleet
         fleet.markDurable(through: fleet.lastSeq)
         self.fleet = fleet
         durableSeq = max(durableSeq, fleet.lastSeq)
@@ -127,10 +133,7 @@ extension EngineCore {
         } else {
             try store.forEachEvent(after: from, take)
         }
-        guard movingFleet else { return read }
-        fleet.markDurable(through: fleet.lastSeq)
-        self.fleet = fleet
-        durableSeq = max(durableSeq, fleet.lastSeq)
+        if movingFleet { settle(fleet) }
         return read
     }
 
