@@ -7,7 +7,7 @@ import Testing
 /// docs/operations.md, "Backup", followed as an operator reads it: the online copy it gives, run
 /// while segued takes commands without a pause, finishes, and the copy verifies and holds every
 /// command acknowledged before the copy began, at the seq its reply gave.
-@Suite(.serialized, .sqliteOnly) struct BackupDocTests {
+@Suite(.ownThreads, .serialized, .sqliteOnly) struct BackupDocTests {
     static let operations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/operations.md")
 

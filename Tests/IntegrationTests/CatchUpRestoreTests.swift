@@ -9,7 +9,7 @@ import Testing
 /// (protocol.md, "Restarts and restores"): a restore makes the view start over (`rewound`, then new
 /// snapshots), an ordinary restart never does. A restore here is a copy of SQLite's files
 /// (`copyOfLog`), so the suite runs in the SQLite pass.
-@Suite(.serialized, .sqliteOnly) struct CatchUpRestoreTests {
+@Suite(.ownThreads, .serialized, .sqliteOnly) struct CatchUpRestoreTests {
     static let options = TransitionOptions(animated: false)
 
     /// A daemon whose log holds `create main Home` (seq 1), restarted once; `backup` is the log as it

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// SegueClient against the real daemon: typed errors, retries that reuse the id, the catch-up view.
-@Suite(.serialized) struct CliClientLibraryTests {
+@Suite(.ownThreads, .serialized) struct CliClientLibraryTests {
     @Test func retriesReuseTheIdSoAStalledDaemonAppliesOnce() throws {
         let d = try DaemonProcess()
         defer { d.stop() }

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// The real `segue` against the real `segued`: each subcommand's happy path, and its failure status.
-@Suite(.serialized) struct CliCommandTests {
+@Suite(.ownThreads, .serialized) struct CliCommandTests {
     func json(_ text: String) throws -> JSON { try JSON.parse(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
 
     @Test func navigationCommandsAndTheirFailures() throws {

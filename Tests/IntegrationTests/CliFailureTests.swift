@@ -4,7 +4,7 @@ import Testing
 
 /// How `segue` fails: fast and naming the endpoint when nothing listens, one JSON object under
 /// `--json`, values refused locally with the daemon's own rules, messages that say what is wrong.
-@Suite(.serialized) struct CliFailureTests {
+@Suite(.ownThreads, .serialized) struct CliFailureTests {
     static func seconds(since start: ContinuousClock.Instant) -> Double {
         let (s, atto) = (ContinuousClock.now - start).components
         return Double(s) + Double(atto) / 1e18

@@ -9,7 +9,7 @@ import Testing
 /// the peak RSS of the real `segue` on a log and on one four times as long:
 /// the longer log's file is ~6 MB more, and a command that held its events (as they did, at 2–7 KB
 /// an event) would take 25–80 MB more.
-@Suite(.choosesItsBackends) struct CliLargeLogTests {
+@Suite(.ownThreads, .choosesItsBackends) struct CliLargeLogTests {
     /// A valid export of `pushes` non-animated push/pop pairs over eight navigators: every event
     /// decided by the navigation core, so `verify` folds it cleanly.
     static func export(pushes: Int, to path: String) throws {

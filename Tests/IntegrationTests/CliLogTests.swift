@@ -3,7 +3,7 @@ import SegueCore
 import Testing
 
 /// `segue log` for people: wall times, types, time ranges, and runs of updates folded.
-@Suite(.serialized) struct CliLogTests {
+@Suite(.ownThreads, .serialized) struct CliLogTests {
     /// A log with a gesture: create, push, then a swipe's begin, its updates and its cancel.
     static func session() throws -> DaemonProcess {
         let d = try DaemonProcess()

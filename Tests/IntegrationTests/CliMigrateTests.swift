@@ -5,7 +5,7 @@ import Testing
 /// `segue migrate` and the store commands on a PostgreSQL URL (docs/cli.md, `segue migrate`): a log
 /// copied SQLite → PostgreSQL → SQLite exports byte for byte as the original, and replays to the same
 /// ticks from any of the three.
-@Suite(.choosesItsBackends) struct CliMigrateTests {
+@Suite(.ownThreads, .choosesItsBackends) struct CliMigrateTests {
     /// A stopped daemon's data dir with a log of animated and interactive transitions.
     static func recordedDataDir() throws -> String {
         let daemon = try DaemonProcess()

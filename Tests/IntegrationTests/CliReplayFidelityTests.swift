@@ -4,7 +4,7 @@ import SegueCore
 import Testing
 
 /// `segue replay --json` regenerates, byte for byte, every tick the daemon published live.
-@Suite(.serialized) struct CliReplayFidelityTests {
+@Suite(.ownThreads, .serialized) struct CliReplayFidelityTests {
     @Test func replayReproducesEveryLiveTickExactly() throws {
         let d = try DaemonProcess()
         let subscriber = try TestSubscriber(endpoint: d.publishEndpoint, topics: ["tick/"])

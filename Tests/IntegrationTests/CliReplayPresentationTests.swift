@@ -6,7 +6,7 @@ import Testing
 /// Ticks carry `presentAt`, their frame's instant plus the daemon's `presentationDelay`; the log does
 /// not record the delay, so `segue replay --presentation-delay` given the daemon's reproduces its ticks
 /// byte for byte.
-@Suite(.serialized) struct CliReplayPresentationTests {
+@Suite(.ownThreads, .serialized) struct CliReplayPresentationTests {
     @Test func replayWithTheDaemonsDelayReproducesPresentAt() throws {
         let d = try DaemonProcess.configured(#"{"presentationDelay": 0.05}"#)
         let subscriber = try TestSubscriber(endpoint: d.publishEndpoint, topics: ["tick/", "hb/"])

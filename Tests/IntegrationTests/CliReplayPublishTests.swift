@@ -7,7 +7,7 @@ import Testing
 /// daemon heard, on the same topics, with byte-identical bodies, in order. Timing is not asserted
 /// (timings belong in segue-bench, docs/performance.md, never in tests); ordering and completeness are, at several
 /// speeds.
-@Suite(.serialized) struct CliReplayPublishTests {
+@Suite(.ownThreads, .serialized) struct CliReplayPublishTests {
     struct Message: Equatable, CustomStringConvertible {
         var topic: String
         var raw: [UInt8]

@@ -4,7 +4,7 @@ import Testing
 
 /// `segue pause`, `seek`, `resume`, a reversing `pop` and `gesture cancel`, and the gesture steps'
 /// geometry and animator flags, against the real daemon; their usage errors without one.
-@Suite(.serialized) struct CliScrubTests {
+@Suite(.ownThreads, .serialized) struct CliScrubTests {
     func json(_ text: String) throws -> JSON { try JSON.parse(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
 
     @Test func pauseSeekAndResumeAPush() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// What users of comparable tools expect around the commands: help, completions, a man page, raw
 /// requests, ping statistics, stats that update.
-@Suite(.serialized) struct CliToolTests {
+@Suite(.ownThreads, .serialized) struct CliToolTests {
     /// Runs `script` in `shell` and returns what it printed (stdout and stderr).
     static func shell(_ shell: String, _ script: String, options: [String] = []) throws -> (
         status: Int32, output: String

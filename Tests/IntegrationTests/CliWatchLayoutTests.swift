@@ -5,7 +5,7 @@ import Testing
 /// `segue watch`'s screen in a real terminal (tmux): it fits the terminal however many navigators
 /// and however long their stacks, follows a resize, scrolls and filters, draws colour unless
 /// NO_COLOR, gives the terminal back as it found it, and watches replays.
-@Suite(.serialized) struct CliWatchLayoutTests {
+@Suite(.ownThreads, .serialized) struct CliWatchLayoutTests {
     static let tmux = CliWatchTests.tmux
 
     /// A daemon with 40 navigators, nav01's stack four screens deep with long names.

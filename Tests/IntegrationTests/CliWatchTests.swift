@@ -3,7 +3,7 @@ import PostgresTestSupport
 import Testing
 
 /// `segue watch` in a real terminal (a detached tmux session of fixed size), and through a pipe.
-@Suite(.serialized) struct CliWatchTests {
+@Suite(.ownThreads, .serialized) struct CliWatchTests {
     /// No command socket and nothing published: the view says so after 3 s instead of waiting in
     /// silence (a replay publishes no heartbeats, so a silence after something came is not said).
     @Test func aWatchOfNothingAtAllSaysSo() throws {

@@ -3,7 +3,7 @@ import SegueCore
 import Testing
 
 /// The real daemon starts, answers, publishes and stops cleanly, over tcp and over ipc.
-@Suite(.serialized) struct DaemonSmokeTests {
+@Suite(.ownThreads, .serialized) struct DaemonSmokeTests {
     @Test func startsAnswersPingAndStopsOnSIGTERM() throws {
         let daemon = try DaemonProcess()
         let client = try TestClient(endpoint: daemon.commandEndpoint)

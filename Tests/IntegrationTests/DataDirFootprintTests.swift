@@ -3,7 +3,7 @@ import Testing
 
 /// What a data dir costs on disk: a failed start or import leaves nothing behind, and a log that
 /// never got an event stays small (its preallocated WAL is given back at close).
-@Suite(.serialized, .sqliteOnly) struct DataDirFootprintTests {
+@Suite(.ownThreads, .serialized, .sqliteOnly) struct DataDirFootprintTests {
     /// Bytes of the files directly in `directory`.
     static func size(_ directory: String) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

@@ -6,7 +6,7 @@ import Testing
 /// file read-only without an error, so segued would report ready and then fail every command.
 /// It must refuse to start and say which file and user; once the file is given to the user, it
 /// starts. Runs segued as `nobody`, so it needs root (CI runs as root).
-@Suite(.enabled(if: getuid() == 0, Comment(rawValue: "needs root to run segued as another user")))
+@Suite(.ownThreads, .enabled(if: getuid() == 0, Comment(rawValue: "needs root to run segued as another user")))
 struct DataDirPermissionTests {
     @Test(.sqliteOnly) func aStoreTheUserCannotWriteIsRefusedAtStart() throws {
         let first = try DaemonProcess()

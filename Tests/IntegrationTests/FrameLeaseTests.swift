@@ -5,7 +5,7 @@ import Testing
 /// The frame lease against a real segued on a wall clock set back (libfaketime): after a crash, the
 /// restarted daemon never ticks a frame the dead one may have ticked, and places new events after
 /// them all (docs/design.md, "The frame clock").
-@Suite(.serialized) struct FrameLeaseTests {
+@Suite(.ownThreads, .serialized) struct FrameLeaseTests {
     static let faketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
 
     /// A daemon stopped by `signal` while `main` animates, a subscriber to `main`'s ticks, and the

@@ -5,7 +5,7 @@ import Testing
 
 /// Group commit as clients see it: concurrent writers share syncs, a lone writer never waits for
 /// anyone (`stats.store`: `commits`, `units`, `siblingWaits`).
-@Suite(.serialized) struct GroupCommitTests {
+@Suite(.ownThreads, .serialized) struct GroupCommitTests {
     @Test func loneClientCommitsEachCommandAloneWithoutWaiting() throws {
         let daemon = try DaemonProcess()
         let client = try TestClient(endpoint: daemon.commandEndpoint)

@@ -6,7 +6,7 @@ import Testing
 /// Hostile and broken requests never kill or wedge the daemon: each gets a clear error reply with the
 /// expected code (and the request id when one could be read), the log is unchanged, and the daemon
 /// then serves a normal command.
-@Suite(.serialized, .sharedDaemon) struct MalformedRequestTests {
+@Suite(.ownThreads, .serialized, .sharedDaemon) struct MalformedRequestTests {
     static let navigator = "m"
 
     @Test(arguments: MalformedCase.all) func rejectsAndStaysHealthy(_ c: MalformedCase) throws {

@@ -5,7 +5,7 @@ import Testing
 /// One appending process per data dir: a second segued, or a `segue import`, is refused while a
 /// segued runs there, and the running one goes on unharmed. (Without the writer lock both would
 /// start; the second one's commits would fail on `seq` and its state would not match the log.)
-@Suite struct OneWriterTests {
+@Suite(.ownThreads, .ownThreads) struct OneWriterTests {
     @Test(.sqliteOnly) func aSecondDaemonAndAnImportAreRefusedWhileSeguedRuns() throws {
         let first = try DaemonProcess()
         defer { first.stop() }
@@ -55,7 +55,7 @@ import Testing
 /// refused while a lone segued serves it. (Without that, the lone writer appended for navigators a
 /// leader leads: the leader's next commit failed on a revision, the log stayed valid but the one-
 /// leader rule did not.)
-@Suite(.serialized, .choosesItsBackends) struct SharedLogWriterTests {
+@Suite(.ownThreads, .serialized, .choosesItsBackends) struct SharedLogWriterTests {
     static func refused(_ daemon: DaemonProcess) -> Bool {
         let deadline = ContinuousClock.now + .seconds(30)
         while daemon.process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }

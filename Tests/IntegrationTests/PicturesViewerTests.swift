@@ -5,7 +5,7 @@ import Testing
 /// `segue view` in a real headless Chromium: a replay paused at chosen frames draws every card with
 /// the tick's transform, origin, opacity, z order and mask; a screenshot at fraction 0.5 of a slide
 /// has the new card's edge at half the width; two tabs on a live daemon get the same frames.
-@Suite(.serialized, .enabled(if: Browser.available, Browser.skipReason))
+@Suite(.ownThreads, .serialized, .enabled(if: Browser.available, Browser.skipReason))
 struct PicturesViewerTests {
     /// An address's `#index=` or `#frame=` that is not a number, or past the end, opens the replay
     /// at a frame it has (the start, or the last), not on an empty page.

@@ -5,7 +5,7 @@ import Testing
 
 /// segued on PostgreSQL when the database fails it (docs/operations.md, "Choosing a store backend"):
 /// each test runs a server of its own, since it stops or reconfigures it.
-@Suite(.choosesItsBackends) struct PostgresDaemonTests {
+@Suite(.ownThreads, .choosesItsBackends) struct PostgresDaemonTests {
     /// A private server, or a skipped test where postgresql-15 is missing.
     static func privateServer() throws -> PostgresTestServer {
         _ = try StoreBackend.server()

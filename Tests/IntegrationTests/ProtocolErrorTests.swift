@@ -7,7 +7,7 @@ import Testing
 ///
 /// `unavailable` (storage faults), `forbidden` and `unauthorized` (CURVE roles and keys) and
 /// `internal` are covered by the fault-injection and security suites.
-@Suite(.serialized, .sharedDaemon) struct ProtocolErrorTests {
+@Suite(.ownThreads, .serialized, .sharedDaemon) struct ProtocolErrorTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
         /// Requests that must succeed first (on a navigator named after the case).

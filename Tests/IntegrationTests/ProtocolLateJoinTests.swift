@@ -8,7 +8,7 @@ import Testing
 /// takes that from the snapshot's `transition.target`, and folds the `transition.completed` that
 /// follows onto it. Through `SegueClient`'s own late joiner (`CatchUpSubscription`), against the
 /// real daemon; each event's digest and the `state` after completion must agree with the fold.
-@Suite(.sharedDaemon) struct ProtocolLateJoinTests {
+@Suite(.ownThreads, .sharedDaemon) struct ProtocolLateJoinTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var navigator: String
         /// Non-animated steps to where the case starts, after `create` with root Home.

@@ -3,7 +3,7 @@ import SegueCore
 import Testing
 
 /// Reversal, `pause`, `seek` and `resume` through the real daemon: replies, events, ticks and errors.
-@Suite struct ProtocolScrubTests {
+@Suite(.ownThreads, .ownThreads) struct ProtocolScrubTests {
     let daemon: DaemonProcess
     let c: TestClient
 

@@ -5,7 +5,7 @@ import Testing
 /// The README's five-minute tour, pasted line by line: every line of its `sh` blocks runs against a
 /// real segued (on free ports, through SEGUE_ENDPOINT; `make run` is that daemon), `segue watch`
 /// lines in a tmux terminal, and each line's `# prints:` comment is checked.
-@Suite(.serialized) struct ReadmeTourTests {
+@Suite(.ownThreads, .serialized) struct ReadmeTourTests {
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("README.md")
 

@@ -7,7 +7,7 @@ import Testing
 /// equal to state and recovery of interactive transitions (docs/reliability.md). The script itself
 /// runs 100 rounds and more by hand. Both durabilities: `relaxed` replies `ok` once the events are in
 /// the WAL, unsynced, which a SIGKILL of segued must not lose either (only a power loss may).
-@Suite(.serialized, .choosesItsBackends) struct ReliabilityCrashTests {
+@Suite(.ownThreads, .serialized, .choosesItsBackends) struct ReliabilityCrashTests {
     @Test(arguments: ["full", "relaxed"])
     func tenKilledRoundsLoseNothingAcknowledged(durability: String) throws {
         let summary = try Self.crashRounds(10, environment: ["CRASH_DURABILITY": durability])

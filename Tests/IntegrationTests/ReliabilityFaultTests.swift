@@ -4,7 +4,7 @@ import Testing
 
 /// Storage faults while serving (docs/reliability.md, "Storage faults"): commands fail with `unavailable`, reads and
 /// heartbeats go on, nothing acknowledged is lost, and service resumes once the fault clears.
-@Suite(.serialized) struct ReliabilityFaultTests {
+@Suite(.ownThreads, .serialized) struct ReliabilityFaultTests {
     /// A push with a fresh id and some params, so every one grows the log.
     static func push(_ client: TestClient, _ id: String) throws -> JSON {
         let params: JSON = ["padding": .string(String(repeating: "x", count: 2000))]

@@ -5,7 +5,7 @@ import Testing
 
 /// Slow and dead peers (docs/reliability.md, "Peers"): a subscriber that never reads, clients that vanish mid-request,
 /// a thousand short-lived clients, and a gesture owner that disappears.
-@Suite(.serialized) struct ReliabilityPeerTests {
+@Suite(.ownThreads, .serialized) struct ReliabilityPeerTests {
     /// Navigators that animate back to back for `seconds`: a queue of one-second pushes each.
     static func animate(_ client: TestClient, navigators: Int, pushes: Int) throws {
         for n in 0..<navigators {

@@ -5,7 +5,7 @@ import Testing
 /// SIGTERM under load (docs/reliability.md, "Graceful stop"): the daemon stops taking commands, finishes the group
 /// commit and answers it, and exits 0 within 2 s; every command it acknowledged is in the log after a restart, and
 /// every command in the log was answered.
-@Suite(.serialized) struct ReliabilityStopTests {
+@Suite(.ownThreads, .serialized) struct ReliabilityStopTests {
     @Test func sigtermUnderLoadLosesNothingAndExitsWithinTwoSeconds() throws {
         let daemon = try DaemonProcess()
         let client = try TestClient(endpoint: daemon.commandEndpoint)

@@ -10,7 +10,7 @@ import Testing
 /// Every live tick must be in the replay. The replay may hold more only for frames nobody could see
 /// live: while the daemon was down, or frames it skipped after a stall (`missedFrames`); otherwise
 /// the two are the same multiset. `SEGUE_REPLAY_SEEDS=N` runs more sessions.
-@Suite(.serialized) struct ReplayRandomizedTests {
+@Suite(.ownThreads, .serialized) struct ReplayRandomizedTests {
     static let seeds: [UInt64] = {
         let count = Int(ProcessInfo.processInfo.environment["SEGUE_REPLAY_SEEDS"] ?? "") ?? 4
         return (0..<UInt64(count)).map { 0x5E9E_0000 + $0 }

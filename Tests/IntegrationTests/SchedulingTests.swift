@@ -4,7 +4,7 @@ import Testing
 
 /// Under a realtime policy (the unit's), only the frame loop keeps it: libzmq's I/O thread and the
 /// other helpers go back to normal scheduling, so a busy I/O thread never holds a frame's core.
-@Suite(.serialized) struct SchedulingTests {
+@Suite(.ownThreads, .serialized) struct SchedulingTests {
     /// Scheduling policy of every thread of `pid` (field 41 of `/proc/PID/task/TID/stat`).
     static func policies(of pid: pid_t) throws -> [pid_t: Int32] {
         var result: [pid_t: Int32] = [:]

@@ -6,7 +6,7 @@ import Testing
 
 /// Every configured limit answers with its own error, so one hostile or buggy client cannot bloat
 /// the daemon (docs/operations.md, `limits.*`).
-@Suite(.serialized) struct SecurityLimitsTests {
+@Suite(.ownThreads, .serialized) struct SecurityLimitsTests {
     static func daemon(_ limits: JSON) throws -> (DaemonProcess, TestClient) {
         let dir = DaemonProcess.temporaryDirectory()
         let config = try Reliability.writeConfig(["limits": limits], in: dir)

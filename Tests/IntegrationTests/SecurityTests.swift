@@ -5,7 +5,7 @@ import Testing
 
 /// The security model (docs/reliability.md, "Security model"): CURVE on both sockets with a ZAP handler that admits
 /// listed keys by role, a warning for plaintext beyond loopback, restrictive ipc modes.
-@Suite(.serialized) struct SecurityTests {
+@Suite(.ownThreads, .serialized) struct SecurityTests {
     /// A CURVE daemon admitting one controller and one observer key.
     struct CurveSetup {
         let daemon: DaemonProcess
