@@ -3,7 +3,7 @@ import SegueCore
 import Testing
 
 /// What `gesture finish` and `gesture cancel` print: the phase the transition is in after them.
-@Suite(.ownThreads, .ownThreads) struct CliGestureLineTests {
+@Suite(.ownThreads) struct CliGestureLineTests {
     /// From 0, a cancel ends in the frame it starts (and a finish from 1 likewise): the line says it
     /// is over, not "cancelling" after the log already holds `transition.cancelled`.
     @Test(arguments: [

@@ -5,7 +5,7 @@ import Testing
 /// An export from a newer segue may hold members this build does not know. `import` stores what it
 /// reads, so it refuses them rather than lose them (clients, which only read, ignore them:
 /// `TolerantReaderTests`), and says where, and where the file may come from.
-@Suite(.ownThreads, .ownThreads) struct CliNewerExportTests {
+@Suite(.ownThreads) struct CliNewerExportTests {
     /// Each row: an edit of the export's second line (seq 2, the push's `transition.started`), what it
     /// replaces by what, and what `import` says of it, after the file's name.
     static let edits: [(of: String, with: String, message: String)] = [

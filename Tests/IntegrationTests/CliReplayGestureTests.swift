@@ -6,7 +6,7 @@ import Testing
 /// `segue replay` of gestures that carry geometry (touch, swipe edge, the client's time), whose
 /// release velocity the daemon measured itself, and that hand off into springs: every live tick,
 /// the `gesture` member of the interactive ones included, comes back byte for byte.
-@Suite(.ownThreads, .ownThreads) struct CliReplayGestureTests {
+@Suite(.ownThreads) struct CliReplayGestureTests {
     @Test func replayReproducesGeometryMeasuredVelocityAndHandOffs() throws {
         let d = try DaemonProcess()
         let subscriber = try TestSubscriber(endpoint: d.publishEndpoint, topics: ["tick/"])

@@ -3,7 +3,7 @@ import SegueCore
 import Testing
 
 /// `segue verify` on a data dir, however it is given.
-@Suite(.ownThreads, .ownThreads) struct CliVerifyTests {
+@Suite(.ownThreads) struct CliVerifyTests {
     /// A damaged index folds cleanly (the fold reads the events table), so only SQLite's own check
     /// finds it. `verify DIR`, the form docs/operations.md gives, runs that check as `--data-dir` does.
     @Test(.sqliteOnly) func aDataDirGivenAsTheArgumentGetsTheIntegrityCheck() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The filter of stored command ids against the real daemon (docs/protocol.md, "Idempotency"): once it
 /// is ready after a restart, a retried id is still answered with its first reply, and a new id is
 /// applied without a store lookup.
-@Suite(.ownThreads, .ownThreads) struct CommandIDFilterTests {
+@Suite(.ownThreads) struct CommandIDFilterTests {
     static func push(_ id: String, _ screen: String) -> [UInt8] {
         Array(#"{"cmd":"push","id":"\#(id)","navigator":"r","screen":"\#(screen)","animated":false}"#.utf8)
     }

@@ -3,7 +3,7 @@ import SegueCore
 import Testing
 
 /// What SIGHUP says of settings that wait for a restart, against the real daemon.
-@Suite(.ownThreads, .ownThreads) struct DaemonReloadTests {
+@Suite(.ownThreads) struct DaemonReloadTests {
     /// A log keeps the frame rate it was started at: a reload that changes `frameRate` must not tell
     /// the operator it applies on restart when that restart would exit 78.
     @Test func aFrameRateTheLogWouldRefuseIsSaidAtTheReload() throws {

@@ -5,7 +5,7 @@ import Testing
 /// What the real `segued` writes when it will not start: a bad config file is a log record with its
 /// journald priority, like every other line of the daemon's, so `journalctl -p err` shows why the
 /// unit failed; `--check-config` and command-line mistakes answer the person typing. Never a blank line.
-@Suite(.ownThreads, .ownThreads) struct DaemonStartErrorTests {
+@Suite(.ownThreads) struct DaemonStartErrorTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var config: String?
         var arguments: [String]

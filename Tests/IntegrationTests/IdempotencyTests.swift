@@ -6,7 +6,7 @@ import Testing
 /// `id` as an idempotency key against the real daemon (docs/protocol.md, "Idempotency"): a retry,
 /// however it is spelled, gets the first reply byte for byte and appends nothing; a different request
 /// under a used id is refused with `invalid_argument` and appends nothing, before and after a restart.
-@Suite(.ownThreads, .ownThreads) struct IdempotencyTests {
+@Suite(.ownThreads) struct IdempotencyTests {
     /// Spellings of the first push that are the same request: a retry must get the original reply.
     static let retries: [(String, String)] = [
         ("same bytes", #"{"cmd":"push","id":"k","navigator":"r","screen":"A","animated":false}"#),

@@ -5,7 +5,7 @@ import Testing
 /// A log keeps the frame rate it was started with: its frames are instants at that rate. A daemon
 /// started on it at another rate is refused as a config error (exit 78, which the unit does not
 /// restart on), and the log is left as it was.
-@Suite(.ownThreads, .ownThreads) struct LogFrameRateTests {
+@Suite(.ownThreads) struct LogFrameRateTests {
     @Test(arguments: [30, 120]) func aDaemonAtAnotherRateIsRefusedAndTheLogKept(rate: Int) throws {
         let daemon = try DaemonProcess()
         let client = try TestClient(endpoint: daemon.commandEndpoint)

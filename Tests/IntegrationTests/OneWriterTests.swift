@@ -5,7 +5,7 @@ import Testing
 /// One appending process per data dir: a second segued, or a `segue import`, is refused while a
 /// segued runs there, and the running one goes on unharmed. (Without the writer lock both would
 /// start; the second one's commits would fail on `seq` and its state would not match the log.)
-@Suite(.ownThreads, .ownThreads) struct OneWriterTests {
+@Suite(.ownThreads) struct OneWriterTests {
     @Test(.sqliteOnly) func aSecondDaemonAndAnImportAreRefusedWhileSeguedRuns() throws {
         let first = try DaemonProcess()
         defer { first.stop() }

@@ -4,7 +4,7 @@ import Testing
 /// An app depends on Segue's libraries the way SwiftPM users do, by version from a git URL, and
 /// talks to a real daemon. SwiftPM refuses a dependency whose targets carry unsafe flags, so this
 /// fails if Package.swift gains any.
-@Suite(.ownThreads, .ownThreads) struct PackageDependencyTests {
+@Suite(.ownThreads) struct PackageDependencyTests {
     @Test(.enabled(if: StoreBackend.selected == .sqlite, "builds a package, not the store; runs in the SQLite pass"))
     func anAppDependsOnSegueClientByVersion() throws {
         let work = DaemonProcess.temporaryDirectory()

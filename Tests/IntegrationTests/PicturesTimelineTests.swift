@@ -9,7 +9,7 @@ import Testing
 /// `segue timeline` on a recorded session: a valid SVG (read by libxml2 through XMLParser) whose
 /// progress polyline for a 0.35 s easeInOut push has exactly the points the core computes; the HTML
 /// form; and the messages and statuses of docs/cli.md for bad input.
-@Suite(.ownThreads, .ownThreads) struct PicturesTimelineTests {
+@Suite(.ownThreads) struct PicturesTimelineTests {
     /// Every element's attributes, in document order.
     final class Elements: NSObject, XMLParserDelegate {
         var all: [(name: String, attributes: [String: String])] = []

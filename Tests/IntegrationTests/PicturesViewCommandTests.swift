@@ -8,7 +8,7 @@ import Testing
 
 /// `segue view` without a browser: what it serves, and its messages and statuses (docs/cli.md) for bad
 /// input, a port in use and an address that is not loopback.
-@Suite(.ownThreads, .ownThreads) struct PicturesViewCommandTests {
+@Suite(.ownThreads) struct PicturesViewCommandTests {
     @Test func aReplayServesThePageAndTheWholeLogAsEvents() throws {
         let dir = try PicturesTimelineTests.sharedSession()
         let viewer = try ViewerProcess(["--replay", dir, "--navigator", "main"])

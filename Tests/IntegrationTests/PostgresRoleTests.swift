@@ -5,7 +5,7 @@ import Testing
 /// What a PostgreSQL role must be allowed is looked at before anything is served, by `--check-config`
 /// and by the start, against a real server; and the CLI takes a keyword conninfo for the database
 /// it is, never for a local path.
-@Suite(.ownThreads, .ownThreads) struct PostgresRoleTests {
+@Suite(.ownThreads) struct PostgresRoleTests {
     /// Tables made by their owner, then a role given them with one grant short: without `UPDATE` on
     /// `snapshots` segued used to say Ready and freeze every transition (no frame lease).
     @Test(.choosesItsBackends) func aRoleMissingAGrantIsRefusedByTheCheckAndTheStart() throws {

@@ -7,7 +7,7 @@ import Testing
 /// frontend and a DEALER backend joined by `zmq_proxy`). The broker pushes each client's address
 /// onto the envelope; the daemon answers in the whole envelope, so the broker can route the reply
 /// back: REQ clients, and DEALERs that send the delimiter themselves, are served through it.
-@Suite(.ownThreads, .ownThreads) struct ProtocolBrokerTests {
+@Suite(.ownThreads) struct ProtocolBrokerTests {
     /// Four REQ clients and a DEALER with its own delimiter through one broker, each with its own
     /// navigator; the DEALER's reply keeps the delimiter, and errors come back routed the same way.
     @Test func clientsBehindAZeroMQProxyAreAnsweredThroughIt() throws {

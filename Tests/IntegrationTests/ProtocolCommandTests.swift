@@ -6,7 +6,7 @@ import Testing
 /// Every command's success path against the real daemon, with the reply fields docs/protocol.md
 /// documents. Non-animated transitions keep these fast; animated and interactive ones have their own
 /// tests below and in `ProtocolGestureTests`.
-@Suite(.ownThreads, .ownThreads) struct ProtocolCommandTests {
+@Suite(.ownThreads) struct ProtocolCommandTests {
     @Test func pingAnswersVersionRateFrameAndSeq() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

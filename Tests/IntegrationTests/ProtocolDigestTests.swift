@@ -8,7 +8,7 @@ import Testing
 /// heartbeat it can compare. A navigator made before the follower starts, with a transition still
 /// in flight, must be folded too: the fleet digest covers it. A second frontend in the same run has
 /// its fold damaged right after one event, and must see the mismatch at the very next one.
-@Suite(.ownThreads, .ownThreads) struct ProtocolDigestTests {
+@Suite(.ownThreads) struct ProtocolDigestTests {
     static let follower = ProtocolExampleTests.root.appendingPathComponent("docs/examples/digest_follower.py")
 
     struct Summary {

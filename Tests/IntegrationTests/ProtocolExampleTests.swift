@@ -7,7 +7,7 @@ import Testing
 /// docs/protocol.md's Python example runs against a real daemon and passes its own checks, and the
 /// copy embedded in the document is the file, byte for byte. pyzmq is required: CI installs it, so a
 /// missing module is a failure, never a skip.
-@Suite(.ownThreads, .ownThreads) struct ProtocolExampleTests {
+@Suite(.ownThreads) struct ProtocolExampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let example = root.appendingPathComponent("docs/examples/protocol_example.py")

@@ -4,7 +4,7 @@ import Testing
 
 /// Gesture geometry through the real daemon: recorded in events, carried in interactive ticks, and a
 /// swipe's edge choosing where the views go.
-@Suite(.ownThreads, .ownThreads) struct ProtocolGestureGeometryTests {
+@Suite(.ownThreads) struct ProtocolGestureGeometryTests {
     let daemon: DaemonProcess
     let c: TestClient
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Interactive transitions (begin/update/finish/cancel/end, interrupt), the busy queue, idempotent
 /// retries and `expect`, against the real daemon.
-@Suite(.ownThreads, .ownThreads) struct ProtocolGestureTests {
+@Suite(.ownThreads) struct ProtocolGestureTests {
     let daemon: DaemonProcess
     let c: TestClient
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `velocity` on `finish`, `cancel` and `end` through the real daemon: accepted alike, refused alike,
 /// recorded alike.
-@Suite(.ownThreads, .ownThreads) struct ProtocolGestureVelocityTests {
+@Suite(.ownThreads) struct ProtocolGestureVelocityTests {
     let daemon: DaemonProcess
     let c: TestClient
 
@@ -62,7 +62,7 @@ import Testing
 
 /// The release velocity the daemon measures, through the real daemon: updates carry the client's
 /// `time`, so the fit does not depend on when they arrive.
-@Suite(.ownThreads, .ownThreads) struct ProtocolReleaseVelocityTests {
+@Suite(.ownThreads) struct ProtocolReleaseVelocityTests {
     let daemon: DaemonProcess
     let c: TestClient
 
@@ -102,7 +102,7 @@ import Testing
 
 /// `animator` on `finish` and `cancel` through the real daemon: the spring recorded in the event
 /// starts with the finger's velocity over the distance left.
-@Suite(.ownThreads, .ownThreads) struct ProtocolHandOffTests {
+@Suite(.ownThreads) struct ProtocolHandOffTests {
     let daemon: DaemonProcess
     let c: TestClient
 

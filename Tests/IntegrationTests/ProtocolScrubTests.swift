@@ -3,7 +3,7 @@ import SegueCore
 import Testing
 
 /// Reversal, `pause`, `seek` and `resume` through the real daemon: replies, events, ticks and errors.
-@Suite(.ownThreads, .ownThreads) struct ProtocolScrubTests {
+@Suite(.ownThreads) struct ProtocolScrubTests {
     let daemon: DaemonProcess
     let c: TestClient
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The publish socket: topics, heartbeats, tick invariants, identical streams for every subscriber,
 /// and the late-joiner recipe of docs/protocol.md.
-@Suite(.ownThreads, .ownThreads) struct PubSubTests {
+@Suite(.ownThreads) struct PubSubTests {
     let daemon: DaemonProcess
     let c: TestClient
 

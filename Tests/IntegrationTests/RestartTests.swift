@@ -7,7 +7,7 @@ import Testing
 /// docs/design.md, "Recovery": after a crash (SIGKILL) and a restart on the same data dir, an animated transition
 /// completes at the frame it was scheduled for, and an interactive one, whose gesture is gone, is
 /// cancelled with reason `recovery`.
-@Suite(.ownThreads, .ownThreads) struct RestartTests {
+@Suite(.ownThreads) struct RestartTests {
     @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func anAnimatedTransitionCompletesOnScheduleAfterACrash(store: StoreBackend) throws {
         let daemon = try DaemonProcess(store: store)

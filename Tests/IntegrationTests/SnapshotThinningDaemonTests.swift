@@ -6,7 +6,7 @@ import Testing
 /// A daemon that checkpoints every 2 events thins each navigator's older snapshots, and time travel
 /// through what is left gives the states it published: `state` with `at` and `history`'s digests
 /// for every seq, before and after a restart (which rebuilds from the newest snapshots).
-@Suite(.ownThreads, .ownThreads) struct SnapshotThinningDaemonTests {
+@Suite(.ownThreads) struct SnapshotThinningDaemonTests {
     @Test(.choosesItsBackends, arguments: StoreBackend.allCases)
     func timeTravelThroughThinnedSnapshotsGivesThePublishedStates(store: StoreBackend) throws {
         let dir = DaemonProcess.temporaryDirectory()

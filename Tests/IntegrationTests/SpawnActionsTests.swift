@@ -3,7 +3,7 @@ import PostgresTestSupport
 import Testing
 
 /// The tests' own spawns hand a child nothing but stdin, stdout and stderr (`SpawnActions`).
-@Suite(.ownThreads, .ownThreads) struct SpawnActionsTests {
+@Suite(.ownThreads) struct SpawnActionsTests {
     @Test func aSpawnedChildKeepsNoDescriptorPastStderr() throws {
         var pipeEnds: [Int32] = [0, 0]
         try #require(pipe(&pipeEnds) == 0)

@@ -3,7 +3,7 @@ import SegueCore
 import Testing
 
 /// SIGTERM during start-up, as systemd sends it to a unit stopped while it starts.
-@Suite(.ownThreads, .ownThreads) struct StartUpStopTests {
+@Suite(.ownThreads) struct StartUpStopTests {
     /// Recovery waits up to a second for subscribers before it publishes what it resolved. A stop
     /// asked for then ends the start: no `Ready`, no READY=1, exit 0, and what recovery appended is
     /// in the log.

@@ -6,7 +6,7 @@ import Testing
 
 /// docs/protocol.md's Swift example, run against a real daemon; the document embeds the code
 /// between the markers below byte for byte (checked here too).
-@Suite(.ownThreads, .ownThreads) struct SwiftClientExampleTests {
+@Suite(.ownThreads) struct SwiftClientExampleTests {
     @Test(.frameTiming) func theSwiftExampleRunsAgainstTheDaemon() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

@@ -6,7 +6,8 @@ import Testing
 /// gives ("Install"). Each promise of the unit is its own expectation; a machine that cannot boot
 /// one (no root, no namespaces) skips the suite and says why; under `CI=true` (.ci/run, which
 /// installs what it needs) that is a failure instead.
-@Suite(.ownThreads, 
+@Suite(
+    .ownThreads,
     .enabled(
         if: BootedSystemd.unavailable == nil || ProcessInfo.processInfo.environment["CI"] == "true",
         Comment(rawValue: BootedSystemd.unavailable ?? "")))

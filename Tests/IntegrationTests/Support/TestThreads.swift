@@ -19,7 +19,8 @@ struct TestThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        // Swift Testing may ask for this scope more than once for one case; it is entered once.
+        // A case given the trait twice (by its suite and by itself) asks for this scope twice:
+        // entering the gate twice could deadlock, so it is entered once.
         guard !TestThreads.entered else { return try await function() }
         await TestThreads.gate.enter()
         defer { TestThreads.gate.leave() }
