@@ -8,7 +8,7 @@ import Testing
 /// The frames socket (`--publish-frames`): each frame's ticks in one compact message, the very ticks of
 /// `tick/<navigator>/`, and ticks encoded only for topics somebody subscribed to. What the store does
 /// not change runs once, in the SQLite pass.
-@Suite(.ownThreads, .frameTiming) struct FrameBatchTests {
+@Suite(.ownThreads, .alone, .frameTiming) struct FrameBatchTests {
     let daemon: DaemonProcess
     let c: TestClient
     let framesEndpoint = "tcp://127.0.0.1:\(DaemonProcess.freePort())"

@@ -13,7 +13,7 @@ import Testing
     static let example = root.appendingPathComponent("docs/examples/protocol_example.py")
     static let document = root.appendingPathComponent("docs/protocol.md")
 
-    @Test(.frameTiming) func thePythonExampleRunsCleanAgainstTheDaemon() throws {
+    @Test(.alone, .frameTiming) func thePythonExampleRunsCleanAgainstTheDaemon() throws {
         let probe = try Self.python(["-c", "import zmq"])
         let hint = "python3 cannot import zmq (pyzmq), which this test needs; install it with `pip install pyzmq`."
         try #require(probe.status == 0, "\(hint)\n\(probe.output)")

@@ -21,7 +21,7 @@ import Testing
         }
     }
 
-    @Test(.frameTiming) func stuckSubscriberDelaysNoOneAndCostsBoundedMemory() throws {
+    @Test(.alone, .frameTiming) func stuckSubscriberDelaysNoOneAndCostsBoundedMemory() throws {
         let dir = DaemonProcess.temporaryDirectory()
         let config = try Reliability.writeConfig(["limits": ["publishHighWaterMark": 1000]], in: dir)
         let daemon = try DaemonProcess(dataDir: dir, arguments: ["--config", config])

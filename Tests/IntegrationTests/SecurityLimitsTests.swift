@@ -41,7 +41,7 @@ import Testing
     /// closes each frame as it falls due instead of answering the whole queue first, so the ticks of
     /// every subscriber stall for about one such request, not for all of them. Measured in frames
     /// (a stall skips frames), against one request of the same size alone, in the same run.
-    @Test(.frameTiming) func heavyRequestsWaitForTheFrameTheyWouldDelay() throws {
+    @Test(.alone, .frameTiming) func heavyRequestsWaitForTheFrameTheyWouldDelay() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
         let client = try TestClient(endpoint: daemon.commandEndpoint)

@@ -7,7 +7,7 @@ import Testing
 /// docs/protocol.md's Swift example, run against a real daemon; the document embeds the code
 /// between the markers below byte for byte (checked here too).
 @Suite(.ownThreads) struct SwiftClientExampleTests {
-    @Test(.frameTiming) func theSwiftExampleRunsAgainstTheDaemon() throws {
+    @Test(.alone, .frameTiming) func theSwiftExampleRunsAgainstTheDaemon() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
         let ticks = try Self.example(command: daemon.commandEndpoint, publish: daemon.publishEndpoint)

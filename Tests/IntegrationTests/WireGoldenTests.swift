@@ -17,7 +17,7 @@ import Testing
 /// `SEGUE_UPDATE_GOLDEN=1 swift test --filter WireGoldenTests` writes the file anew: only when the
 /// wire is meant to change, and docs/protocol.md with it. The transcript pins which commands land
 /// within one frame (a tick shows the revision at its frame), so it is a test of frame timing.
-@Suite(.ownThreads, .serialized, .frameTiming) struct WireGoldenTests {
+@Suite(.ownThreads, .alone, .serialized, .frameTiming) struct WireGoldenTests {
     static let goldenPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Golden/wire-session.txt").path
 

@@ -22,8 +22,9 @@ struct TestThreadsTrait: SuiteTrait, TestTrait, TestScoping {
         // A case given the trait twice (by its suite and by itself) asks for this scope twice:
         // entering the gate twice could deadlock, so it is entered once.
         guard !TestThreads.entered else { return try await function() }
-        await TestThreads.gate.enter()
-        defer { TestThreads.gate.leave() }
+        let slots = test.traits.contains { $0 is AloneTrait } ? TestThreads.width : 1
+        await TestThreads.gate.enter(slots)
+        defer { TestThreads.gate.leave(slots) }
         try await TestThreads.$entered.withValue(true) {
             try await withTaskExecutorPreference(TestThreads.executor) { try await function() }
         }
@@ -33,6 +34,18 @@ struct TestThreadsTrait: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == TestThreadsTrait {
     /// The suite's test cases run on threads of their own (`TestThreadsTrait`).
     static var ownThreads: Self { TestThreadsTrait() }
+}
+
+/// A test that measures timing (how late a frame is, how long ticks stall) runs with no other case
+/// on these threads: beside four others on two cores it would measure their load. Its case takes
+/// every slot of the gate; the cases on the cooperative pool still run beside it, as before.
+struct AloneTrait: TestTrait, SuiteTrait {
+    var isRecursive: Bool { true }
+}
+
+extension Trait where Self == AloneTrait {
+    /// The test's cases run with no other case on the test threads (`AloneTrait`).
+    static var alone: Self { AloneTrait() }
 }
 
 enum TestThreads {
@@ -49,35 +62,42 @@ enum TestThreads {
     @TaskLocal static var entered = false
     static let executor = ThreadPerJobExecutor()
 
-    /// A counting semaphore that suspends instead of blocking: waiting cases hold no thread.
+    /// A counting semaphore that suspends instead of blocking: waiting cases hold no thread. First
+    /// come, first served, so a case that needs every slot is not passed over by single ones.
     final class Gate: Sendable {
-        private let state: Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
+        private struct State {
+            var free: Int
+            var waiting: [(slots: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        }
+        private let state: Mutex<State>
 
-        init(width: Int) { state = Mutex((width, [])) }
+        init(width: Int) { state = Mutex(State(free: width)) }
 
-        func enter() async {
+        func enter(_ slots: Int) async {
             await withCheckedContinuation { continuation in
                 let admitted = state.withLock { state -> Bool in
-                    guard state.free > 0 else {
-                        state.waiting.append(continuation)
+                    guard state.waiting.isEmpty, state.free >= slots else {
+                        state.waiting.append((slots, continuation))
                         return false
                     }
-                    state.free -= 1
+                    state.free -= slots
                     return true
                 }
                 if admitted { continuation.resume() }
             }
         }
 
-        func leave() {
-            let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                guard !state.waiting.isEmpty else {
-                    state.free += 1
-                    return nil
+        func leave(_ slots: Int) {
+            let admitted = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.free += slots
+                var admitted: [CheckedContinuation<Void, Never>] = []
+                while let first = state.waiting.first, first.slots <= state.free {
+                    state.free -= first.slots
+                    admitted.append(state.waiting.removeFirst().continuation)
                 }
-                return state.waiting.removeFirst()
+                return admitted
             }
-            next?.resume()
+            for continuation in admitted { continuation.resume() }
         }
     }
 
