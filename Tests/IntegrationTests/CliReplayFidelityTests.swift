@@ -61,7 +61,6 @@ import Testing
         #expect(d.stop() == 0)
         let navigators = Set(live.map { $0.body["navigator"]?.stringValue ?? "" })
         #expect(navigators == ["a", "b", "c", "d", "q"])
-        #expect(live.contains { $0.body["phase"] == "interactive" })
         #expect(live.contains { $0.body["phase"] == "cancelled" && $0.body["final"] == true })
         // Final ticks carry the state digest, which the replay must fold again.
         #expect(live.allSatisfy { ($0.body["final"] == true) == ($0.body["digest"]?.stringValue?.count == 64) })
@@ -73,6 +72,8 @@ import Testing
             missing.isEmpty,
             "\(missing.count) of \(live.count) live ticks differ in replay, first: \(missing.first ?? "")")
         #expect(live.count > 60)
+        // Looked for in the replay: a loaded daemon may skip the few frames of a gesture live.
+        #expect(replay.stdout.contains(#""phase":"interactive""#))
 
         // The same from an export, and for one navigator only.
         let export = d.dataDir + "/log.jsonl"
@@ -148,9 +149,9 @@ import Testing
 
         let live = try subscriber.collect(idle: .milliseconds(300))
         #expect(d.stop() == 0)
-        #expect(live.contains { $0.body["phase"] == "paused" })
         let replay = try Cli.run(["replay", "--json", d.logLocation])
         #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains(#""phase":"paused""#))
         let missing = TestSubscriber.missing(live, from: replay.stdout)
         #expect(
             missing.isEmpty,

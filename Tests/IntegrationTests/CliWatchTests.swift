@@ -193,7 +193,8 @@ import Testing
         watcher.standardOutput = out
         try watcher.run()
         usleep(300_000)
-        try Cli.run(["push", "main", "Detail", "--duration", "0.1", "--wait"], daemon: d)
+        // Long enough that a loaded daemon, which skips frames without ticks, still ticks in it.
+        try Cli.run(["push", "main", "Detail", "--duration", "0.5", "--wait"], daemon: d)
         usleep(200_000)
         watcher.terminate()
         watcher.waitUntilExit()

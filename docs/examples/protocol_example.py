@@ -161,12 +161,14 @@ def wait_for_end(client, navigator, transition, ticks):
 
 
 def check(ticks):
-    """The tick invariants of docs/protocol.md: one tick per frame, monotone, final with fraction 1."""
+    """The tick invariants of docs/protocol.md: frames going forward, final with fraction 1.
+
+    A daemon that falls behind skips frames (stats' missedFrames), so a frame may lack its tick."""
     problems = []
     for transition, seq in sorted(ticks.items()):
         frames = [t["frame"] for t in seq]
-        if frames != list(range(frames[0], frames[0] + len(frames))):
-            problems.append(f"transition {transition}: frames are not one per frame: {frames}")
+        if any(b <= a for a, b in zip(frames, frames[1:])):
+            problems.append(f"transition {transition}: frames do not go forward: {frames}")
         if any(not 0 <= t["fraction"] <= 1 for t in seq):
             problems.append(f"transition {transition}: a fraction left [0, 1]")
         if [t["final"] for t in seq] != [False] * (len(seq) - 1) + [True]:
