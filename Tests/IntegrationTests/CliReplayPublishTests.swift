@@ -21,7 +21,7 @@ import Testing
     /// returns its data dir (the daemon stopped) and every event and tick it published, in order.
     ///
     /// A daemon that falls behind on a loaded machine resolves the frames it skipped without ticks
-    /// (docs/protocol.md), which a replay publishes: such a recording is made again, up to 3 times, and
+    /// (docs/protocol.md), which a replay publishes: such a recording is made again, up to 3 recordings in all, and
     /// the last one's skipped frames are returned with it.
     static func record() throws -> (dataDir: String, live: [Message], missedFrames: Int64) {
         var recording = try recordOnce()

@@ -118,8 +118,10 @@ class Client:
 
 
 def run(client, navigator):
-    """Returns the ticks seen per transition id, after a push and an interactive pop."""
+    """Returns the ticks seen per transition id, after a push and an interactive pop, and how many
+    frames the daemon skipped meanwhile."""
     print("daemon", client.call("ping")["version"])
+    missed_before = client.call("stats")["missedFrames"]
     client.subscribe(navigator)
     client.call("create", navigator=navigator, root="Home")
 
@@ -144,7 +146,7 @@ def run(client, navigator):
     assert [s["name"] for s in state["stack"]] == ["Home"], state
     assert state["transition"] is None, state
     client.call("close", navigator=navigator)
-    return ticks
+    return ticks, client.call("stats")["missedFrames"] - missed_before
 
 
 def wait_for_end(client, navigator, transition, ticks):
@@ -160,15 +162,16 @@ def wait_for_end(client, navigator, transition, ticks):
             print(body["type"], "transition", body["data"]["transition"], "at frame", body["frame"])
 
 
-def check(ticks):
-    """The tick invariants of docs/protocol.md: frames going forward, final with fraction 1.
-
-    A daemon that falls behind skips frames (stats' missedFrames), so a frame may lack its tick."""
+def check(ticks, skipped):
+    """The tick invariants of docs/protocol.md: one tick per frame but for the frames the daemon
+    skipped (stats' missedFrames), frames going forward, only the last tick final, with fraction 1."""
     problems = []
+    lacking = 0
     for transition, seq in sorted(ticks.items()):
         frames = [t["frame"] for t in seq]
         if any(b <= a for a, b in zip(frames, frames[1:])):
             problems.append(f"transition {transition}: frames do not go forward: {frames}")
+        lacking += frames[-1] - frames[0] + 1 - len(frames)
         if any(not 0 <= t["fraction"] <= 1 for t in seq):
             problems.append(f"transition {transition}: a fraction left [0, 1]")
         if [t["final"] for t in seq] != [False] * (len(seq) - 1) + [True]:
@@ -179,6 +182,8 @@ def check(ticks):
               f"phases {sorted(set(t['phase'] for t in seq))}")
     if len(ticks) != 2:
         problems.append(f"expected ticks of 2 transitions, got {sorted(ticks)}")
+    if lacking > skipped:
+        problems.append(f"{lacking} frames lack their tick, but the daemon skipped only {skipped}")
     return problems
 
 
@@ -189,7 +194,7 @@ def main():
     args = parser.parse_args()
     client = Client(args.command, args.publish)
     try:
-        problems = check(run(client, "example-" + uuid.uuid4().hex[:8]))
+        problems = check(*run(client, "example-" + uuid.uuid4().hex[:8]))
     except (SegueError, TimeoutError, AssertionError) as error:
         problems = [f"{type(error).__name__}: {error}"]
     finally:

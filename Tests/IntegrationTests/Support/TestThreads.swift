@@ -64,8 +64,8 @@ enum TestThreads {
 
     /// A counting semaphore that suspends instead of blocking: waiting cases hold no thread. First
     /// come, first served, so a case that needs every slot is not passed over by single ones; but
-    /// such cases go ahead of waiting single ones, so that they run back to back and the gate
-    /// empties for them once rather than once each.
+    /// such cases (wider than one slot) go ahead of waiting single ones, so that those waiting at
+    /// the same time run back to back and the gate empties for them once rather than once each.
     final class Gate: Sendable {
         private struct State {
             var free: Int
