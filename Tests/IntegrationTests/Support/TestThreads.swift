@@ -23,8 +23,15 @@ struct TestThreadsTrait: SuiteTrait, TestTrait, TestScoping {
         // entering the gate twice could deadlock, so it is entered once.
         guard !TestThreads.entered else { return try await function() }
         let slots = test.traits.contains { $0 is AloneTrait } ? TestThreads.width : 1
+        let arrived = ContinuousClock.now
         await TestThreads.gate.enter(slots)
         defer { TestThreads.gate.leave(slots) }
+        let started = ContinuousClock.now
+        defer {
+            TestThreads.times?.note(
+                test, isCase: testCase?.isParameterized == true, waited: started - arrived, ran: .now - started,
+                slots: slots)
+        }
         try await TestThreads.$entered.withValue(true) {
             try await withTaskExecutorPreference(TestThreads.executor) { try await function() }
         }
@@ -59,6 +66,9 @@ enum TestThreads {
     }()
 
     static let gate = Gate(width: width)
+    /// With `SEGUE_TEST_TIMES=FILE`, a line a case: what Swift Testing's durations do not say, since
+    /// they count from the run's start, waits at the gate included.
+    static let times = ProcessInfo.processInfo.environment["SEGUE_TEST_TIMES"].flatMap { CaseTimes(path: $0) }
     @TaskLocal static var entered = false
     static let executor = ThreadPerJobExecutor()
 
@@ -101,6 +111,28 @@ enum TestThreads {
                 return admitted
             }
             for continuation in admitted { continuation.resume() }
+        }
+    }
+
+    /// Appends `ran_seconds waited_seconds slots test` a case, to sort with `sort -rn`.
+    final class CaseTimes: Sendable {
+        private let file: Int32
+
+        init?(path: String) {
+            file = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard file >= 0 else { return nil }
+        }
+
+        func note(_ test: Test, isCase: Bool, waited: Duration, ran: Duration, slots: Int) {
+            func seconds(_ duration: Duration) -> String {
+                String(
+                    format: "%.3f", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+                )
+            }
+            // A parameterized test's cases each get a line of their own (their arguments are not public).
+            let line = "\(seconds(ran)) \(seconds(waited)) \(slots) \(test.id)\(isCase ? " (a case)" : "")\n"
+            // One write(2) a line, in append mode: lines of cases ending at once do not interleave.
+            _ = Array(line.utf8).withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
         }
     }
 
