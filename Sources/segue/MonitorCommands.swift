@@ -144,17 +144,15 @@ enum MonitorCommands {
             let start = ContinuousClock.now
             let reply = try client.stats()
             if terminal {
-                // Home and clear, then the counters: a screen that updates in place, like watch(1). What
-                // does not fit is cut, since a screen taller than the terminal would scroll at each update.
+                // A screen that updates in place, like watch(1), drawn over the last in one write so that
+                // it never shows half drawn. What does not fit is cut, since a screen taller than the
+                // terminal would scroll at each update.
                 let header = "segue stats --watch \(ReadCommands.format(interval))  \(client.endpoint)  (Ctrl-C quits)"
                 let size = Terminal.size()
-                Terminal.write("\u{1B}[H\u{1B}[2J")
-                // Each line cut to the width: one that wraps would push the screen down at each update.
-                Output.line(header.cut(to: size.columns) + "\n")
                 // The header, a blank line, the counters in aligned columns, and the line the cursor
-                // rests on.
-                let lines = columned(statsPairs(reply), width: size.columns)
-                for line in fitted(lines, rows: size.rows - 3) { Output.line(line.cut(to: size.columns)) }
+                // rests on; each line cut to the width: one that wraps would push the screen down.
+                let counters = fitted(columned(statsPairs(reply), width: size.columns), rows: size.rows - 3)
+                Terminal.draw(([header, ""] + counters + [""]).map { $0.cut(to: size.columns) })
             } else {
                 if !inv.json { Output.line("--- \(ISO8601DateFormatter().string(from: Date()))") }
                 printStats(reply, inv)

@@ -428,7 +428,10 @@ import Testing
         defer { d.stop() }
         let session = try CliWatchLayoutTests.start("stats --watch 0.2", columns: columns, rows: rows, daemon: d)
         defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
-        let first = try CliWatchTests.capture(session) { $0.contains("\ncommands") }
+        // The whole screen: on a short terminal, down to the line that says what was cut.
+        let first = try CliWatchTests.capture(session) {
+            $0.contains("\ncommands") && (rows >= 40 || $0.contains(" more (a taller terminal"))
+        }
         try Cli.run(["create", "main", "Home"], daemon: d)
         let later = try CliWatchTests.capture(session) { $0.contains(/\nevents +1\n/) }
         #expect(later.contains(/\nevents +1\n/), "\(later)")
