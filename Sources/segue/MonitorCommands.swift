@@ -140,6 +140,7 @@ enum MonitorCommands {
         let interval =
             try given.map { (t: String) throws(UsageError) in try ArgumentValues.seconds(t, for: "<interval>") } ?? 2
         let terminal = !inv.json && Terminal.screenCapable
+        var first = true
         while true {
             let start = ContinuousClock.now
             let reply = try client.stats()
@@ -152,7 +153,9 @@ enum MonitorCommands {
                 // The header, a blank line, the counters in aligned columns, and the line the cursor
                 // rests on; each line cut to the width: one that wraps would push the screen down.
                 let counters = fitted(columned(statsPairs(reply), width: size.columns), rows: size.rows - 3)
-                Terminal.draw(([header, ""] + counters + [""]).map { $0.cut(to: size.columns) })
+                let screen = ([header, ""] + counters + [""]).prefix(size.rows).map { $0.cut(to: size.columns) }
+                Terminal.draw(screen, clearing: first)
+                first = false
             } else {
                 if !inv.json { Output.line("--- \(ISO8601DateFormatter().string(from: Date()))") }
                 printStats(reply, inv)
@@ -198,6 +201,7 @@ enum MonitorCommands {
 
     /// `lines` in at most `rows` lines, the last of them then saying how many were left out.
     static func fitted(_ lines: [String], rows: Int) -> [String] {
+        guard rows > 0 else { return [] }
         guard lines.count > rows else { return lines }
         let shown = max(0, rows - 1)
         return Array(lines.prefix(shown)) + ["… \(lines.count - shown) more (a taller terminal shows them all)"]

@@ -88,10 +88,23 @@ enum Terminal {
         _ = restoreSequence.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
     }
 
-    /// Draws `lines` from the top left; nothing after the last line, so the screen never scrolls.
-    static func draw(_ lines: [String]) {
-        let out = "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
-        write(out)
+    /// Draws `lines` from the top left in one write, over what was there; nothing after the last
+    /// line, so the screen never scrolls. `clearing` first clears the whole screen (on terminals
+    /// that keep it, what was on it goes to the scrollback).
+    static func draw(_ lines: [String], clearing: Bool = false) {
+        write(screen(lines, clearing: clearing))
+    }
+
+    /// What `draw` writes. Each line's old text is erased before the new is written, at its first
+    /// column: after a character in the last column the cursor stays there, so an erase after a
+    /// line as wide as the terminal would take its last character. The last line erases all below.
+    static func screen(_ lines: [String], clearing: Bool = false) -> String {
+        var out = clearing ? "\u{1B}[H\u{1B}[2J" : "\u{1B}[H"
+        for (index, line) in lines.enumerated() {
+            if index > 0 { out += "\r\n" }
+            out += (index == lines.count - 1 ? "\u{1B}[J" : "\u{1B}[K") + line
+        }
+        return lines.isEmpty ? out + "\u{1B}[J" : out
     }
 
     static func size() -> (columns: Int, rows: Int) {
