@@ -152,7 +152,15 @@ enum LogSource {
         guard error.kind == .invalidData, error.message.hasPrefix("Line ") else {
             return IOFailure("Cannot read \(path): \(error.message)")
         }
-        return IOFailure("\(path) line" + error.message.dropFirst("Line".count), isContent: true)
+        return IOFailure(placed(error.message, in: path), isContent: true)
+    }
+
+    /// A problem said with the file it is in: `FILE line 12 (seq 12): …` for one that starts with its
+    /// line, as compilers and grep say it, `FILE: …` for any other.
+    static func placed(_ problem: String, in path: String) -> String {
+        if problem.hasPrefix(path) { return problem }
+        if problem.hasPrefix("Line ") { return "\(path) line" + problem.dropFirst("Line".count) }
+        return "\(path): \(problem)"
     }
 
     /// The rate to read `events` at: the log's own, or `given` (`--frame-rate`) where the log cannot

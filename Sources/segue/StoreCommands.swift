@@ -186,7 +186,7 @@ enum StoreCommands {
         _ target: String, problems: [String], conclusion: String? = nil, events: Int, navigators: Int,
         _ inv: Invocation
     ) throws {
-        var lines = problems.map { $0.hasPrefix(target) ? $0 : "\(target): \($0)" }
+        var lines = problems.map { LogSource.placed($0, in: target) }
         if let conclusion, let last = lines.indices.last { lines[last] += " " + conclusion }
         for line in lines { Output.error(line) }
         if inv.json {

@@ -600,7 +600,7 @@ import Testing
         let refused = try Cli.run(["import", "--data-dir", target, rest])
         #expect(refused.status == 1)
         let unknownType =
-            "\(rest): Line 1 (seq 2): Unknown event type \"bogus.event\"; was it exported by a newer segue? "
+            "\(rest) line 1 (seq 2): Unknown event type \"bogus.event\"; was it exported by a newer segue? "
             + "Nothing was imported."
         #expect(refused.stderr == unknownType + "\n")
         #expect(try Cli.run(["export", "--data-dir", target]).stdout == all[0] + "\n")

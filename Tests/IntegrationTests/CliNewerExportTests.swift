@@ -16,11 +16,11 @@ import Testing
         ),
         (
             #""data":{"#, #""data":{"x":1,"#,
-            ": Line 2 (seq 2): Unknown field \"x\" in transition.started.data."
+            " line 2 (seq 2): Unknown field \"x\" in transition.started.data."
         ),
         (
             #""animator":{"#, #""animator":{"blur":2,"#,
-            ": Line 2 (seq 2): animator has unknown key \"blur\";"
+            " line 2 (seq 2): animator has unknown key \"blur\";"
         ),
     ]
 
