@@ -51,7 +51,7 @@ final class Relay {
     /// Connects, binds and readies everything; nothing is forwarded until ``run()``.
     init(_ settings: Settings) throws(TransportFailure) {
         for endpoint in [settings.publish] + (settings.control.map { [$0] } ?? []) {
-            try Self.refuseInUse(endpoint)
+            try IPCBinding.refuseUnsafe(endpoint, likely: "another relay?")
         }
         self.settings = settings
         let (context, frontend, backend, steer): (ZMQContext, ZMQSocket, ZMQSocket, ZMQSocket)
@@ -126,18 +126,6 @@ final class Relay {
         steer.close()
         context.terminate()
         for file in ipcFiles { file.remove() }
-    }
-
-    /// libzmq's bind would take an ipc socket file from the process that listens on it (another relay
-    /// on the same path), cutting that one's subscribers or `--stats` off for good; refuse instead.
-    private static func refuseInUse(_ endpoint: String) throws(TransportFailure) {
-        if let refusal = IPCSocketFile.refusal(endpoint) {
-            throw TransportFailure("Cannot bind \(endpoint): it \(refusal).")
-        }
-        guard IPCSocketFile.isInUse(endpoint) else { return }
-        throw TransportFailure(
-            "Cannot bind \(endpoint): another process (another relay?) listens on it, and binding would take "
-                + "its socket file and cut off whoever connects to it; stop that process or choose another endpoint.")
     }
 
     private static func attempt(_ what: String, _ target: String, _ body: () throws(ZMQError) -> Void)

@@ -14,8 +14,12 @@ final class Republisher {
     let socket: ZMQSocket
     private var pacing: ReplayPacing
     private var start: ContinuousClock.Instant?
+    /// The ipc socket file bound, removed when done (`IPCSocketFile.Bound`).
+    private var ipcFile: IPCSocketFile.Bound?
 
     init(endpoint: String, speed: Double, maxGap: Double?, clock: FrameClock, waitForSubscriber: Bool) throws {
+        // A replay published on a running segued's endpoint by mistake would take its socket.
+        try IPCBinding.refuseUnsafe(endpoint, likely: "a segued, a relay or another replay?")
         context = try ZMQContext()
         socket = try ZMQSocket(context, .xpub)
         // At exit, a second for subscribers to take what is still queued.
@@ -26,6 +30,7 @@ final class Republisher {
         do throws(ZMQError) { try socket.bind(endpoint) } catch {
             throw TransportFailure("Cannot publish on \(endpoint): \(error.message).")
         }
+        ipcFile = IPCSocketFile.Bound(endpoint: endpoint)
         pacing = ReplayPacing(clock: clock, speed: speed, maxGap: maxGap)
         if waitForSubscriber {
             Output.error("Waiting for a subscriber on \(endpoint) (Ctrl-C to give up).")
@@ -39,6 +44,7 @@ final class Republisher {
     deinit {
         socket.close()
         context.terminate()
+        ipcFile?.remove()
     }
 
     /// Blocks until a subscription arrives (an XPUB message `1` + prefix; `0` is an unsubscription).

@@ -128,6 +128,44 @@ import Testing
         #expect(try subscriber.collect(idle: .milliseconds(200)).isEmpty)
     }
 
+    /// libzmq's ipc bind takes the socket file of whoever listens on the path: a replay published on a
+    /// running segued's endpoint by mistake would cut its subscribers off until it restarts, and one on
+    /// a file's path would delete it. Both are refused (69, as an endpoint in use), and the ipc socket a
+    /// replay bound is removed when it is done.
+    @Test func anIpcEndpointInUseOrAFileIsRefusedAndTheSocketIsRemoved() throws {
+        let d = try DaemonProcess(transport: .ipc)
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let directory = DaemonProcess.temporaryDirectory()
+        let log = directory + "/session.jsonl"
+        #expect(try Cli.run(["export", "--data-dir", d.dataDir, "-o", log]).status == 0)
+
+        let taken = try Cli.run(["replay", log, "--publish", d.publishEndpoint])
+        #expect(taken.status == 69, "\(taken.stderr)")
+        #expect(
+            taken.stderr.contains(
+                "Cannot bind \(d.publishEndpoint): another process (a segued, a relay or another replay?) listens on it"
+            ),
+            "\(taken.stderr)")
+        // The daemon's subscribers still hear it.
+        let subscriber = try TestSubscriber(endpoint: d.publishEndpoint, topics: ["tick/"])
+        try subscriber.settle(try TestClient(endpoint: d.commandEndpoint))
+        try Cli.run(["push", "main", "Detail", "--duration", "0.1"], daemon: d)
+        let ticks = try subscriber.collect(idle: .seconds(2)) { _, body in body["final"] == true }
+        #expect(ticks.last?.body["final"] == true, "\(ticks.count) ticks")
+
+        let notes = directory + "/notes.txt"
+        try "keep me".write(toFile: notes, atomically: true, encoding: .utf8)
+        let file = try Cli.run(["replay", log, "--publish", "ipc://" + notes])
+        #expect(file.status == 69 && file.stderr.contains("names a regular file, not a socket"), "\(file.stderr)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me")
+
+        let own = directory + "/replay.sock"
+        let replayed = try Cli.run(["replay", log, "--publish", "ipc://" + own])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: own), "the replay's socket file is left behind")
+    }
+
     /// Matches `live` in order within `replayed`: the replayed ticks left over, and the live ones never
     /// found.
     static func ticksNeverPublished(replayed: [Message], live: [Message]) -> (ticks: [Message], missing: [Message]) {
