@@ -15,34 +15,25 @@ package protocol EventSequence {
 extension EventStore: EventSequence {}
 
 extension EventSequence {
-    /// Writes every event, in seq order, to a new file at `path` (replacing it); returns the count.
+    /// Writes every event, in seq order, to a new file at `path` (replacing it), synced; returns the
+    /// count.
     @discardableResult
     package func exportJSONLines(to path: String) throws(StoreError) -> Int {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            let code = errno
             throw StoreError(
-                kind: .io, message: "Cannot create the export file \(path). Check the directory and its permissions.")
+                kind: .io,
+                message: "Cannot create the export file \(path): \(String(cString: strerror(code))) (errno \(code)).")
         }
-        defer { try? handle.close() }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
-        var count = 0
-        func drain() throws(StoreError) {
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let count = try exportJSONLines { bytes throws(StoreError) in
             do {
-                try handle.write(contentsOf: buffer)
+                try handle.write(contentsOf: bytes)
             } catch {
                 throw StoreError(kind: .io, message: "Cannot write the export file \(path): \(error).")
             }
-            buffer.removeAll(keepingCapacity: true)
         }
-        try forEachEvent(after: 0) { event throws(StoreError) in
-            event.json.serialize(into: &buffer)
-            buffer.append(UInt8(ascii: "\n"))
-            count += 1
-            if buffer.count >= 1 << 20 { try drain() }
-        }
-        try drain()
         do {
             try handle.synchronize()
         } catch {
@@ -51,6 +42,24 @@ extension EventSequence {
         return count
     }
 
+    /// Hands every event, in seq order, as JSON Lines to `write`, about a megabyte at a time (a whole
+    /// number of lines); returns the count.
+    package func exportJSONLines(into write: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) -> Int {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        var count = 0
+        try forEachEvent(after: 0) { event throws(StoreError) in
+            event.json.serialize(into: &buffer)
+            buffer.append(UInt8(ascii: "\n"))
+            count += 1
+            if buffer.count >= 1 << 20 {
+                try write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        if !buffer.isEmpty { try write(buffer) }
+        return count
+    }
 }
 
 extension EventStore {

@@ -17,18 +17,22 @@ enum StoreCommands {
     static func export(_ inv: Invocation) throws {
         let log = try LogSource.openLog(try dataDir(inv))
         let output = inv.parsed.value("output")
-        let path = output ?? NSTemporaryDirectory() + "segue-export-\(getpid()).jsonl"
+        let exported = ProgressingLog(log)
         let count: Int
-        do { count = try ProgressingLog(log).exportJSONLines(to: path) } catch { throw IOFailure(error.message) }
-        if let output {
-            if inv.json {
-                Output.line(JSON.object(["exported": .int(Int64(count)), "file": .string(output)]).serialized())
+        // Standard output is written as the log is read: a reader that goes away ends the export there
+        // (SIGPIPE), leaving nothing behind.
+        do throws(StoreError) {
+            if let output {
+                count = try exported.exportJSONLines(to: output)
             } else {
-                Output.error("Exported \(count.counted("event")) to \(output).")
+                count = try exported.exportJSONLines { Output.write($0) }
             }
+        } catch { throw IOFailure(error.message) }
+        guard let output else { return }
+        if inv.json {
+            Output.line(JSON.object(["exported": .int(Int64(count)), "file": .string(output)]).serialized())
         } else {
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            if let data = FileManager.default.contents(atPath: path) { Output.write(Array(data)) }
+            Output.error("Exported \(count.counted("event")) to \(output).")
         }
     }
 

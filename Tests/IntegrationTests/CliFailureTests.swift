@@ -139,6 +139,40 @@ import Testing
         #expect(String(decoding: stderr, as: UTF8.self) == "")
     }
 
+    /// `export` to stdout writes as it reads: a reader that goes away, or a full disk, ends it leaving
+    /// no copy of the log in the temp dir; an `-o` it cannot create says why.
+    @Test(arguments: [
+        (
+            "trap '' PIPE; exec \"$0\" export --data-dir \"$1\" >&-", 74,
+            "error: stdout: Bad file descriptor (errno 9)\n"
+        ),
+        ("exec \"$0\" export --data-dir \"$1\" > /dev/full", 74, "error: stdout: No space left on device (errno 28)\n"),
+        ("exec \"$0\" export --data-dir \"$1\" | true", 0, ""),
+        ("exec \"$0\" export --data-dir \"$1\" -o \"$TMPDIR\"", 74, "is a directory"),
+    ])
+    func anExportThatCannotWriteLeavesNothingBehind(script: String, status: Int32, stderr: String) throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let temporary = DaemonProcess.temporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script, DaemonProcess.binary("segue"), d.logLocation]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status, "\(said)")
+        if stderr.hasSuffix("\n") || stderr.isEmpty {
+            #expect(said == stderr)
+        } else {
+            #expect(said.lowercased().contains(stderr), "\(said)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [], "left in the temp dir")
+    }
+
     /// Ctrl-C ends `ping --count` with its statistics for the pings sent, as ping(8) does, then by
     /// the signal (so a loop around it stops). A ping waiting on a daemon that went silent (stopped
     /// here with SIGSTOP) is given up at once and not counted.
