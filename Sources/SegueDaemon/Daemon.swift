@@ -253,7 +253,10 @@ package enum Daemon {
                 ?? "\(error)"
             let location = StoreOpening.location(config.store, dataDirectory: config.dataDir)
             logger.critical("Could not open the log in \(location): \(reason)")
-            if config.store == .sqlite { cleanup.removeWhatThisStartCreated(store: nil) }
+            // A log another process holds open is that process's, however new.
+            if config.store == .sqlite, (error as? StoreError)?.kind != .inUse {
+                cleanup.removeWhatThisStartCreated(store: nil)
+            }
             return 1
         }
         let reloader = Reloader(config: config, engine: engine, logger: logger, notifier: notifier)

@@ -10,8 +10,6 @@ struct FailedStartCleanup {
     private let directoryExisted: Bool
     private let logExisted: Bool
 
-    static let logFiles = ["segue.db", "segue.db-wal", "segue.db-shm", "segue.db.lock"]
-
     init(dataDirectory: String) {
         self.dataDirectory = dataDirectory
         directoryExisted = FileManager.default.fileExists(atPath: dataDirectory)
@@ -23,13 +21,15 @@ struct FailedStartCleanup {
     }
 
     /// Closes `store` and removes the log this start created, if it holds no event; then the data
-    /// dir, if this start created it and nothing else is in it.
+    /// dir, if this start created it and nothing else is in it. The log is removed holding its writer
+    /// lock, so never under a daemon that started beside this one and holds it.
     func removeWhatThisStartCreated(store: (any EventStoring)?) {
         let empty = store.map { $0.lastSeq == 0 } ?? true
         store?.close()
         // A PostgreSQL log is the database's: nothing of it is in the data dir.
-        guard !logExisted, empty, (store?.kind ?? .sqlite) == .sqlite else { return }
-        for file in Self.logFiles { try? FileManager.default.removeItem(atPath: Self.path(dataDirectory, file)) }
+        guard !logExisted, empty, (store?.kind ?? .sqlite) == .sqlite,
+            WriterLock.removeLog(at: Self.path(dataDirectory, "segue.db"))
+        else { return }
         guard !directoryExisted, (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory))?.isEmpty == true
         else { return }
         try? FileManager.default.removeItem(atPath: dataDirectory)

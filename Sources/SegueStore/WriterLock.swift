@@ -9,13 +9,50 @@ import Foundation
 /// the second one fail at open, with the first one's pid. The kernel drops it when its holder dies
 /// (SIGKILL included), so a crash never leaves the log locked. Readers (export, verify, replay, an
 /// operator's `sqlite3`) do not take it: WAL mode lets them read beside the writer.
-final class WriterLock {
+///
+/// The lock file is removed only by a holder (`removeLog(at:)`), and a lock taken on a file that was
+/// removed meanwhile is taken again on the one at the path: two holders of two files would be two
+/// writers.
+package final class WriterLock {
     let path: String
     let fd: Int32
 
     /// Takes the lock for the log at `logPath`, writing this process's pid into the lock file.
-    init(logPath: String) throws(StoreError) {
+    package init(logPath: String) throws(StoreError) {
         path = logPath + ".lock"
+        var fd = try Self.lockedFile(path, logPath: logPath)
+        // Locked a file its holder removed before letting go: the next writer locks the new one.
+        for _ in 0..<8 where !Self.isAtPath(fd, path) {
+            flock(fd, LOCK_UN)
+            close(fd)
+            fd = try Self.lockedFile(path, logPath: logPath)
+        }
+        self.fd = fd
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// Removes the log at `logPath` (its database, WAL, shared memory and lock files) holding its
+    /// lock, the lock file last; nothing when another process holds the lock. Whether it removed them.
+    package static func removeLog(at logPath: String) -> Bool {
+        guard let lock = try? WriterLock(logPath: logPath) else { return false }
+        withExtendedLifetime(lock) {
+            for suffix in ["", "-wal", "-shm"] { unlink(logPath + suffix) }
+            unlink(lock.path)
+        }
+        return true
+    }
+
+    private static func isAtPath(_ fd: Int32, _ path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        return fstat(fd, &open) == 0 && stat(path, &named) == 0 && open.st_dev == named.st_dev
+            && open.st_ino == named.st_ino
+    }
+
+    /// The lock file at `path`, opened (created if need be) and locked.
+    private static func lockedFile(_ path: String, logPath: String) throws(StoreError) -> Int32 {
         // O_CLOEXEC: a child spawned by the holder must not inherit (and outlive it with) the lock.
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -49,10 +86,7 @@ final class WriterLock {
                     + ": a segued on this data dir, or a segue import. Stop it first, or use another data dir; "
                     + "export, verify and replay can read the log meanwhile.")
         }
-        self.fd = fd
-        let pid = Array("\(getpid())\n".utf8)
-        _ = ftruncate(fd, 0)
-        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        return fd
     }
 
     // Unlocked before the close: a `flock` belongs to the open file description, which a child

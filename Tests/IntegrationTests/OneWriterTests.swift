@@ -1,5 +1,6 @@
 import Foundation
 import SegueCore
+import Synchronization
 import Testing
 
 /// One appending process per data dir: a second segued, or a `segue import`, is refused while a
@@ -31,6 +32,48 @@ import Testing
         // The running daemon never noticed.
         let push = try client.call(["cmd": "push", "navigator": "main", "screen": "Detail", "animated": false])
         #expect(push["ok"] == true, "\(push)")
+    }
+
+    /// Two daemons started together on a new data dir: the one that loses the lock leaves the log, the
+    /// lock file included, to the one that won (it used to remove both as a failed start's leftovers,
+    /// and a third daemon then started beside the winner). Several rounds, as the race goes either way.
+    @Test(.sqliteOnly) func twoDaemonsStartedTogetherLeaveOneWriterAndItsLock() throws {
+        let parent = DaemonProcess.temporaryDirectory()
+        for round in 1...10 {
+            let dir = parent + "/d\(round)"
+            // Spawned from two threads at once, for the two starts to overlap.
+            let started = Mutex<[Result<DaemonProcess, any Error>]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let daemon = Result {
+                    try DaemonProcess(dataDir: dir, waitReady: false, logPath: parent + "/\(index)-\(round).log")
+                }
+                started.withLock { $0.append(daemon) }
+            }
+            let pair = try started.withLock { try $0.map { try $0.get() } }
+            defer { for daemon in pair { daemon.stop() } }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while pair.allSatisfy(\.process.isRunning), ContinuousClock.now < deadline { usleep(20_000) }
+            let lost = try #require(pair.first { !$0.process.isRunning }, "round \(round): both still running")
+            let won = try #require(pair.first { $0 !== lost })
+            #expect(lost.log.contains("is already open for writing by another process"), "\(lost.log)")
+            let client = try TestClient(endpoint: won.commandEndpoint)
+            #expect(try client.call(["cmd": "ping"])["ok"] == true, "round \(round): \(won.log)")
+            #expect(Self.holdsTheLockFile(won.pid, dir + "/segue.db.lock"), "round \(round)")
+
+            let third = try DaemonProcess(dataDir: dir, waitReady: false, logPath: parent + "/c\(round).log")
+            while third.process.isRunning, ContinuousClock.now < deadline + .seconds(20) { usleep(20_000) }
+            #expect(!third.process.isRunning && third.process.terminationStatus == 1, "\(third.log)")
+            third.stop()
+            #expect(try client.call(["cmd": "create", "navigator": "main", "root": "Home"])["ok"] == true)
+        }
+    }
+
+    /// Whether `pid` has the file at `path` open (not a removed one that was there).
+    static func holdsTheLockFile(_ pid: Int32, _ path: String) -> Bool {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return fds.contains {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path
+        }
     }
 
     /// libzmq binds an ipc endpoint by replacing its socket file, so a second daemon given the first
