@@ -8,10 +8,17 @@ extension Navigator {
     /// a navigator exists from `navigator.created` until `navigator.closed`; an event about a
     /// transition names the one in flight; a transition starts only when none is in flight, from a
     /// screen on the navigator, towards screens that are either already there (the same screen) or
-    /// new ones numbered from the navigator's screen counter, which only grows.
+    /// new ones numbered from the navigator's screen counter, which only grows; navigator and route
+    /// names follow the name rule, as every command's do.
     package static func inconsistency(of event: NavigationEvent, after state: NavigatorState) -> String? {
         let name = state.name
-        if case .created = event.kind {
+        if case .created(let root, _, _) = event.kind {
+            // No command can name a navigator or route outside the rule: one imported would be
+            // listed and never reached.
+            guard NavigatorName.isValid(name) else {
+                return "navigator.created for \(Self.quoted(name)), not a navigator name ([A-Za-z0-9._-]{1,64})."
+            }
+            guard ScreenSpec.isValidName(root.name) else { return Self.badRoute(root, "navigator.created for \(name)") }
             return state.status == .absent ? nil : "navigator.created for \(name), which already exists."
         }
         switch state.status {
@@ -61,7 +68,17 @@ extension Navigator {
                     + "neither on the navigator nor a new one (new screens are s\(state.nextScreenNumber) to "
                     + "s\(e.nextScreen - 1))."
             }
+            guard ScreenSpec.isValidName(screen.name) else {
+                return badRoute(screen, "transition.started \(e.transition) on \(name)")
+            }
         }
         return nil
     }
+
+    private static func badRoute(_ screen: Screen, _ event: String) -> String {
+        "\(event) shows screen \(screen.id) of route \(quoted(screen.name)), not a route name ([A-Za-z0-9._-]{1,64})."
+    }
+
+    /// A name as it was written, quoted, so that an empty or spaced one shows.
+    private static func quoted(_ name: String) -> String { JSON.string(name).serialized() }
 }

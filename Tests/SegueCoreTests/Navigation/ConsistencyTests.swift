@@ -77,6 +77,22 @@ import Testing
             name: "a second creation", state: idle, event: F.created(frame: 5),
             problem: "navigator.created for main, which already exists."),
         .init(
+            name: "a navigator name no command can give",
+            state: Navigator.fold(name: "bad name!", clock: F.clock, []), event: F.created(frame: 5),
+            problem: #"navigator.created for "bad name!", not a navigator name ([A-Za-z0-9._-]{1,64})."#),
+        .init(
+            name: "a root with an empty route", state: F.given([]),
+            event: F.event(.created(root: F.screen(1, ""), config: NavigatorConfig(), frameRate: 60), at: 5),
+            problem:
+                #"navigator.created for main shows screen s1 of route "", not a route name ([A-Za-z0-9._-]{1,64})."#),
+        .init(
+            name: "a new screen of a route no command can name", state: idle,
+            event: F.started(
+                2, .push, from: list, to: F.screen(3, "De tail"), stack: [home, list, F.screen(3, "De tail")], next: 4,
+                frame: 5),
+            problem: #"transition.started 2 on main shows screen s3 of route "De tail", not a route name "#
+                + "([A-Za-z0-9._-]{1,64})."),
+        .init(
             name: "anything after the close", state: Navigator.evolve(idle, F.event(.closed, at: 6)),
             event: F.event(.completed(transition: 1), at: 7),
             problem: "transition.completed for main after its navigator.closed."),
