@@ -101,8 +101,7 @@ struct CurveKeyOptions: Equatable, Sendable {
     }
 
     /// A warning when the secret key file is open to more than its owner (`segue keygen` writes them
-    /// 0600), like segued's for its own key. Stricter than segued's, which accepts the documented
-    /// `root:segue 0640` for a service's key: a client key belongs to one user.
+    /// 0600), like segued's for its own key.
     static func modeWarning(_ file: CurveKeyFile) -> String? {
         guard file.mode & 0o077 != 0 else { return nil }
         var octal = String(file.mode, radix: 8)

@@ -99,10 +99,10 @@ import Testing
         #expect(result.output.contains("warning") == warned, "\(result.output)")
     }
 
-    /// Like OpenSSH's check of private key modes, but a warning: a secret key every user can read, or
-    /// others can replace, is named; the documented `root:segue 0640` is not.
+    /// Like OpenSSH's check of private key modes, but a warning: a secret key its group or every user
+    /// can read, or others can replace, is named (the unit's group is the local clients').
     @Test(arguments: [
-        (0o600, nil), (0o400, nil), (0o640, nil), (0o644, "can be read by every user"),
+        (0o600, nil), (0o400, nil), (0o640, "can be read by group "), (0o644, "can be read by every user"),
         (0o604, "can be read by every user"), (0o620, "can be replaced by users other than its owner"),
     ])
     func aSecretKeyOthersCanReadIsWarned(mode: Int, who: String?) throws {

@@ -118,8 +118,8 @@ package struct DaemonConfig: Sendable, Equatable {
         return warnings
     }
 
-    /// OpenSSH refuses a private key others can read; segued warns instead. Group read stays quiet:
-    /// the documented layout is `root:segue 0640`, the daemon's own group.
+    /// OpenSSH refuses a private key others can read; segued warns instead. Group read counts: the
+    /// unit's group `segue` is the local clients', who must not hold the server's key.
     static func secretKeyFileWarning(_ path: String) -> String? {
         // stat(2), not FileManager's attributes, which describe a symbolic link itself (mode 777) and
         // not the key it points to (secret mounts and configuration tools link keys into place).
@@ -129,12 +129,15 @@ package struct DaemonConfig: Sendable, Equatable {
         let risk: String
         if mode & 0o004 != 0 {
             risk = "can be read by every user, and whoever reads it can pose as this segued"
+        } else if mode & 0o040 != 0 {
+            let group = getgrgid(info.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "\(info.st_gid)"
+            risk = "can be read by group \(group), and any member of it can pose as this segued"
         } else if mode & 0o022 != 0 {
             risk = "can be replaced by users other than its owner, who could then pose as this segued"
         } else {
             return nil
         }
         return "security.curve.serverSecretKeyFile \(path) \(risk) (mode 0\(String(mode, radix: 8))). "
-            + "Make it 0600, or root:segue 0640."
+            + "Make it 0600, owned by the user segued runs as."
     }
 }
