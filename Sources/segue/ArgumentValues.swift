@@ -16,6 +16,14 @@ enum ArgumentValues {
         try ParsedArguments.read(text, as: Count.self, for: name).value
     }
 
+    /// A positive integer (how many: `--count`, `--limit`).
+    static func positive(_ text: String, for name: String, _ what: String) throws(UsageError) -> Int {
+        guard let value = Int(text), value > 0, text.first != "+" else {
+            throw UsageError.invalidValue(text, for: name, "expected a positive integer (\(what))")
+        }
+        return value
+    }
+
     /// Seconds: `0.4`, `0.4s` or `400ms`; positive.
     static func seconds(_ text: String, for name: String) throws(UsageError) -> Double {
         try ParsedArguments.read(text, as: Seconds.self, for: name).value

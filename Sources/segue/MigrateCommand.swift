@@ -4,7 +4,7 @@ import SegueCore
 import SegueStore
 
 /// `segue migrate --from <data-dir|url> --to <url|data-dir>`: copies a log exactly into an empty one
-/// on the other backend (docs/operations.md, "Moving a log between backends").
+/// on either backend (docs/operations.md, "Moving a log between backends").
 ///
 /// Export, then import with the continuity checks `import` makes, then the target's export compared
 /// with the source's byte for byte: a copy that differs in anything is reported, never kept silently.
@@ -14,7 +14,7 @@ import SegueStore
 /// target and writes its checkpoints from there.
 enum MigrateCommand {
     static let configuration = CommandConfiguration(
-        name: "migrate", abstract: "Copy a log exactly into an empty log on the other backend.",
+        name: "migrate", abstract: "Copy a log exactly into an empty log, on either backend.",
         discussion:
             "FROM and TO are data dirs or postgresql:// URLs (no password in them: libpq reads it from "
             + "PGPASSFILE or ~/.pgpass). The source is only read, so a daemon may still run on it, but stop it "

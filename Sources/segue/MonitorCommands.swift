@@ -8,8 +8,19 @@ import SegueProtocol
 /// method) and stats (once, or `--watch`).
 enum MonitorCommands {
     static func ping(_ inv: Invocation) throws {
+        let interval =
+            try inv.parsed.value("interval").map { (t: String) throws(UsageError) in
+                try ArgumentValues.seconds(t, for: "--interval")
+            } ?? 1
+        let count = try inv.parsed.value("count").map { (text: String) throws(UsageError) in
+            try ArgumentValues.positive(text, for: "--count", "how many pings to send")
+        }
+        // A pace for one ping would be ignored: a mistyped command must not look as if it worked.
+        if count == nil, inv.parsed.value("interval") != nil {
+            throw UsageError("Option '--interval' needs '--count <n>'.")
+        }
         let client = try inv.client()
-        guard let text = inv.parsed.value("count") else {
+        guard let count else {
             let reply = try client.call("ping")
             let pong = try SegueClientError.decoding { () throws(WireError) in try Pong(reply) }
             inv.print(
@@ -18,13 +29,6 @@ enum MonitorCommands {
             )
             return
         }
-        guard let count = Int(text), count > 0 else {
-            throw UsageError.invalidValue(text, for: "--count", "expected a positive integer")
-        }
-        let interval =
-            try inv.parsed.value("interval").map { (t: String) throws(UsageError) in
-                try ArgumentValues.seconds(t, for: "--interval")
-            } ?? 1
         var times: [Double] = []
         var samples: [ClockSample] = []
         // Ctrl-C ends the pings, not the statistics: they are printed for the pings sent, as ping(8)

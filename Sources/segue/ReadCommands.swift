@@ -47,9 +47,8 @@ enum ReadCommands {
         let client = try inv.client()
         let navigator = inv.parsed.value("navigator")
         let after = try inv.count("after") ?? 0
-        let limit = try inv.count("limit").map(Int.init)
-        if limit == 0 {
-            throw UsageError.invalidValue("0", for: "--limit", "expected a positive integer (how many events to print)")
+        let limit = try inv.parsed.value("limit").map { (text: String) throws(UsageError) in
+            try ArgumentValues.positive(text, for: "--limit", "how many events to print")
         }
         var printer = try LogPrinter(inv)
         guard inv.parsed.flag("follow") else {

@@ -209,7 +209,11 @@ enum ReplayCommand {
     static func presentationDelay(_ inv: Invocation) throws(UsageError) -> Int64 {
         guard let text = inv.parsed.value("presentation-delay") else { return 0 }
         if ["0", "0s", "0ms"].contains(text) { return 0 }
-        let seconds = try ArgumentValues.seconds(text, for: "--presentation-delay")
+        let seconds: Double
+        do throws(UsageError) { seconds = try ArgumentValues.seconds(text, for: "--presentation-delay") } catch {
+            throw UsageError.invalidValue(
+                text, for: "--presentation-delay", "expected 0 or a positive duration like 0.4, 0.4s or 400ms")
+        }
         return Int64((seconds * 1e9).rounded())
     }
 

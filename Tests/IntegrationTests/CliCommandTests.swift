@@ -737,6 +737,11 @@ import Testing
                 + "\nSee 'segue replay --help'.\n"
         ),
         (
+            ["replay", "log.jsonl", "--presentation-delay", "soon"],
+            "error: The value 'soon' is invalid for '--presentation-delay': expected 0 or a positive duration like "
+                + "0.4, 0.4s or 400ms.\nSee 'segue replay --help'.\n"
+        ),
+        (
             ["push", "main", "X", "--id", ""],
             "error: The value '' is invalid for '--id': expected 1 to 128 bytes, got 0.\nSee 'segue push --help'.\n"
         ),

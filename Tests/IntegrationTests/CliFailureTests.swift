@@ -264,6 +264,9 @@ import Testing
             "The value '0.6s' is invalid for '--duration': animator.duration cannot be given with a spring that settles "
         ),
         (["log", "--limit", "0"], "The value '0' is invalid for '--limit': expected a positive integer"),
+        (["log", "--limit", "-1"], "The value '-1' is invalid for '--limit': expected a positive integer"),
+        (["ping", "--interval", "0.5"], "Option '--interval' needs '--count <n>'."),
+        (["ping", "--count", "2", "--interval", "-5"], "The value '-5' is invalid for '--interval'"),
         (
             ["create", "bad name/with slash", "Home"],
             "The value 'bad name/with slash' is invalid for '<navigator>': expected a navigator name matching "

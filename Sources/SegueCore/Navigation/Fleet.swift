@@ -68,8 +68,10 @@ package struct Fleet: Sendable {
     package mutating func apply(_ record: EventRecord) throws(CoreError) -> EventRecord {
         guard record.seq == lastSeq + 1 else {
             let problem =
-                record.seq > lastSeq + 1
-                ? "the log has a gap" : "seq \(record.seq) was already taken: an event repeated or out of order"
+                record.seq < 1
+                ? "seqs count from 1"
+                : record.seq > lastSeq + 1
+                    ? "the log has a gap" : "seq \(record.seq) was already taken: an event repeated or out of order"
             throw CoreError(.internal, "Event seq \(record.seq) does not follow \(lastSeq); \(problem).")
         }
         let state = self.state(of: record.navigator)

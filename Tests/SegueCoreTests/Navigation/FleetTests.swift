@@ -229,6 +229,20 @@ import Testing
         #expect(error?.message == message)
     }
 
+    /// A seq below 1 was never taken: said as such, not as a repeat.
+    @Test(arguments: [0, -3] as [Int64])
+    func foldingRefusesASeqBelowOne(seq: Int64) throws {
+        var live = Fleet(clock: clock)
+        var record = try #require(
+            live.execute(
+                .create(root: ScreenSpec(name: "Home"), config: NavigatorConfig()), .init(), navigator: "a", time: t0
+            ).events.first)
+        record.seq = seq
+        var folded = Fleet(clock: clock)
+        let error = #expect(throws: CoreError.self) { try folded.apply(record) }
+        #expect(error?.message == "Event seq \(seq) does not follow 0; seqs count from 1.")
+    }
+
     @Test(arguments: foldCases)
     func executeFoldsToTheSameStateAsApplyingItsRecords(_ name: String, _ commands: [NavigationCommand]) throws {
         var live = Fleet(clock: clock)
