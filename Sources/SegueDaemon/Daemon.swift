@@ -57,7 +57,8 @@ package enum Daemon {
                 let reason =
                     (error as? StoreError).map { $0.message + ($0.sqlState.map { " (SQLSTATE \($0))" } ?? "") }
                     ?? "\(error)"
-                FileHandle.standardError.write(Data("segued: store error at $.store: \(reason)\n".utf8))
+                let key = config.store == .sqlite ? "$.dataDir" : "$.store"
+                FileHandle.standardError.write(Data("segued: store error at \(key): \(reason)\n".utf8))
                 return 78
             }
             print(config.json.prettyPrinted())

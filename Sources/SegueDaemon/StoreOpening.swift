@@ -149,14 +149,21 @@ enum StoreOpening {
         switch config.store {
         case .sqlite:
             let path = (config.dataDir as NSString).appendingPathComponent("segue.db")
-            let log = FileManager.default.fileExists(atPath: path) ? try EventLog(path: path) : nil
-            if let log, log.schemaVersion < Schema.currentVersion {
-                check.summary =
-                    "SQLite at \(path): schema version \(log.schemaVersion); segued migrates it to "
-                    + "\(Schema.currentVersion) at its next start (in place, in milliseconds), after which an older "
-                    + "segued refuses the file: copy the data dir first to keep a way back"
+            do throws(StoreError) {
+                let log = FileManager.default.fileExists(atPath: path) ? try EventLog(path: path) : nil
+                if let log, log.schemaVersion < Schema.currentVersion {
+                    check.summary =
+                        "SQLite at \(path): schema version \(log.schemaVersion); segued migrates it to "
+                        + "\(Schema.currentVersion) at its next start (in place, in milliseconds), after which an older "
+                        + "segued refuses the file: copy the data dir first to keep a way back"
+                }
+                first = try log?.firstEvent()
+            } catch {
+                // Said of the file, where the data dir (not a `store` key) chose it.
+                var named = error
+                named.message = "SQLite at \(path): \(error.message)"
+                throw named
             }
-            first = try log?.firstEvent()
         case .postgres(let conninfo):
             let settings = try ConnectionSettings(conninfo: conninfo)
             let schema = try PostgresStoreCheck(settings: settings)

@@ -155,6 +155,18 @@ import Testing
         #expect(try check("30").status == 78)
     }
 
+    /// A data dir whose `segue.db` is not a database: said of that file, at the key that chose it.
+    @Test func checkConfigNamesADamagedLogFile() throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: dir + "/segue.db"))
+        let result = try Reliability.run(DaemonProcess.binary("segued"), ["--check-config", "--data-dir", dir])
+        #expect(result.status == 78, "\(result.output)")
+        #expect(
+            result.output.contains(
+                "segued: store error at $.dataDir: SQLite at \(dir)/segue.db: file is not a database"),
+            "\(result.output)")
+    }
+
     @Test(arguments: cases) func aStartThatFailsSaysWhyInOneRecord(_ c: Case) throws {
         let dir = DaemonProcess.temporaryDirectory()
         var arguments = c.arguments + ["--data-dir", dir + "/data"]
