@@ -173,6 +173,27 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [], "left in the temp dir")
     }
 
+    /// `-o` names a file that may be special (a FIFO here, `/dev/null` in use): it is written, not
+    /// replaced by a regular file, as an atomic write through a temporary file and a rename did.
+    @Test func anExportToAFIFOWritesIntoIt() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let dir = DaemonProcess.temporaryDirectory()
+        let script = """
+            mkfifo "$2/f" && { timeout 10 cat "$2/f" > "$2/out" & }
+            "$0" export --data-dir "$1" -o "$2/f"; status=$?
+            wait; [ -p "$2/f" ] || echo "not a FIFO any more"; exit $status
+            """
+        let result = try Reliability.run(
+            "/bin/bash", ["-c", script, DaemonProcess.binary("segue"), d.logLocation, dir])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(!result.output.contains("not a FIFO"), "\(result.output)")
+        let exported = try String(contentsOfFile: dir + "/out", encoding: .utf8)
+        #expect(exported == (try Cli.run(["export", "--data-dir", d.logLocation]).stdout))
+        #expect(exported.contains("navigator.created"))
+    }
+
     /// Ctrl-C ends `ping --count` with its statistics for the pings sent, as ping(8) does, then by
     /// the signal (so a loop around it stops). A ping waiting on a daemon that went silent (stopped
     /// here with SIGSTOP) is given up at once and not counted.

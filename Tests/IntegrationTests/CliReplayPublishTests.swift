@@ -138,7 +138,7 @@ import Testing
         try Cli.run(["create", "main", "Home"], daemon: d)
         let directory = DaemonProcess.temporaryDirectory()
         let log = directory + "/session.jsonl"
-        #expect(try Cli.run(["export", "--data-dir", d.dataDir, "-o", log]).status == 0)
+        #expect(try Cli.run(["export", "--data-dir", d.logLocation, "-o", log]).status == 0)
 
         let taken = try Cli.run(["replay", log, "--publish", d.publishEndpoint])
         #expect(taken.status == 69, "\(taken.stderr)")
