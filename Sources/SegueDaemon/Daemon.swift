@@ -10,6 +10,7 @@ import Synchronization
 package enum Daemon {
     /// Runs the daemon and returns the process exit code (0, 64 usage, 78 config, 1 failure).
     package static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        StandardDescriptors.holdClosedOnes()
         // Before any thread exists, so every thread inherits the mask and only the watcher reads them.
         SignalWatcher.blockInProcess()
         let invocation: DaemonInvocation

@@ -2,6 +2,7 @@ import Foundation
 import SegueClient
 import SegueCommandLine
 import SegueCore
+import SegueWire
 
 /// `segue`: parse, dispatch, exit with the documented status (see `ExitCode`).
 let handlers: [String: (Invocation) throws -> Void] = [
@@ -21,6 +22,8 @@ let handlers: [String: (Invocation) throws -> Void] = [
     "watch": WatchCommand.run, "replay": ReplayCommand.run,
     "timeline": TimelineCommand.run, "view": ViewCommand.run,
 ]
+
+StandardDescriptors.holdClosedOnes()
 
 // A parent may have left signals blocked (test runners do); Ctrl-C and SIGTERM must work here.
 var unblocked = sigset_t()
