@@ -150,7 +150,7 @@ enum LogSource {
     /// cannot be read as it is, as such.
     static func contentFailure(_ error: StoreError, in path: String) -> IOFailure {
         guard error.kind == .invalidData, error.message.hasPrefix("Line ") else {
-            return IOFailure("Cannot read \(path): \(error.message)")
+            return IOFailure("Cannot read \(named(path)): \(error.message)")
         }
         return IOFailure(placed(error.message, in: path), isContent: true)
     }
@@ -158,10 +158,14 @@ enum LogSource {
     /// A problem said with the file it is in: `FILE line 12 (seq 12): …` for one that starts with its
     /// line, as compilers and grep say it, `FILE: …` for any other.
     static func placed(_ problem: String, in path: String) -> String {
-        if problem.hasPrefix(path) { return problem }
-        if problem.hasPrefix("Line ") { return "\(path) line" + problem.dropFirst("Line".count) }
-        return "\(path): \(problem)"
+        let name = named(path)
+        if problem.hasPrefix(name) { return problem }
+        if problem.hasPrefix("Line ") { return "\(name) line" + problem.dropFirst("Line".count) }
+        return "\(name): \(problem)"
     }
+
+    /// A log's name in what is said of it: `-` is "standard input".
+    static func named(_ path: String) -> String { isStandardInput(path) ? "standard input" : path }
 
     /// The rate to read `events` at: the log's own, or `given` (`--frame-rate`) where the log cannot
     /// tell (60 Hz for no events). A given rate the log's events fit worse than its own is refused:

@@ -207,7 +207,8 @@ enum StoreCommands {
             }
             Output.line(JSON.object(object).serialized())
         } else if problems.isEmpty {
-            Output.line("\(target): ok, \(events.counted("event")), \(navigators.counted("navigator")).")
+            Output.line(
+                "\(LogSource.named(target)): ok, \(events.counted("event")), \(navigators.counted("navigator")).")
         }
         if !problems.isEmpty { throw Exit(.rejected) }
     }

@@ -4,6 +4,19 @@ import Testing
 
 /// `segue verify` on a data dir, however it is given.
 @Suite(.ownThreads) struct CliVerifyTests {
+    /// `verify -` reads standard input, and calls it that, as `import -` does.
+    @Test func standardInputIsCalledSo() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let export = try Cli.run(["export", "--data-dir", d.logLocation]).stdout
+        let clean = try Cli.run(["verify", "-"], stdin: export)
+        #expect(clean.status == 0 && clean.stdout == "standard input: ok, 1 event, 1 navigator.\n", "\(clean)")
+        let bad = try Cli.run(["verify", "-"], stdin: export + "garbage\n")
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("standard input line 2 is not an event: "), "\(bad.stderr)")
+    }
+
     /// A damaged index folds cleanly (the fold reads the events table), so only SQLite's own check
     /// finds it. `verify DIR`, the form docs/operations.md gives, runs that check as `--data-dir` does.
     @Test(.sqliteOnly) func aDataDirGivenAsTheArgumentGetsTheIntegrityCheck() throws {
