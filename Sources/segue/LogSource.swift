@@ -72,6 +72,9 @@ enum LogSource {
 
     private static func openDataDir(_ dir: String) throws -> EventLog {
         guard FileManager.default.fileExists(atPath: dir) else { throw missing(dir, export: false) }
+        guard isDataDir(dir) else {
+            throw IOFailure("\(dir) is a file, not a data dir; pass the daemon's data dir (--data-dir of segued).")
+        }
         let path = (dir as NSString).appendingPathComponent("segue.db")
         guard FileManager.default.fileExists(atPath: path) else {
             throw IOFailure("\(dir) holds no segue.db; pass the daemon's data dir (--data-dir of segued).")
@@ -111,6 +114,12 @@ enum LogSource {
         }
         let stdin = isStandardInput(path)
         guard stdin || FileManager.default.fileExists(atPath: path) else { throw missing(path) }
+        if !stdin, isSQLiteDatabase(path) {
+            let dir = (path as NSString).deletingLastPathComponent
+            throw IOFailure(
+                "\(path) is a SQLite database, not a JSON Lines export: give its data dir (\(dir.isEmpty ? "." : dir)) "
+                    + "to read the log in it.", isContent: true)
+        }
         let lines: EventLines
         do { lines = try EventLines(stdin ? "-" : path) } catch {
             throw IOFailure("Cannot read \(path): it is neither a data dir nor a readable JSON Lines file.")
@@ -121,6 +130,17 @@ enum LogSource {
             guard let (line, event) = next, event.seq <= last else { return }
             try body(line, event)
         }
+    }
+
+    /// A file that opens with SQLite's header: a `segue.db` given where its data dir was meant.
+    static func isSQLiteDatabase(_ path: String) -> Bool {
+        // Only a regular file: what a pipe gave up to this look would be lost to the reading.
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
     }
 
     /// `-` or `/dev/stdin`: read once, as it comes.

@@ -43,6 +43,10 @@ enum StoreCommands {
     static func importLog(_ inv: Invocation) throws {
         let place = try dataDir(inv)
         var file = inv.argument("file")
+        if LogSource.isDataDir(file), !FileManager.default.fileExists(atPath: file + "/segue.db") {
+            throw IOFailure(
+                "\(file) is a directory, not a JSON Lines file: import appends an export (segue export -o FILE).")
+        }
         if LogSource.isDataDir(file) || LogSource.isStoreURL(file) {
             throw IOFailure(
                 "\(file) is a log, not a JSON Lines file: import appends an export. Export it first (segue export "

@@ -4,6 +4,30 @@ import Testing
 
 /// `segue verify` on a data dir, however it is given.
 @Suite(.ownThreads) struct CliVerifyTests {
+    /// A data dir's `segue.db` given as an export, a file as a data dir, an empty directory as an
+    /// export: each is said as what it is, with what to give instead.
+    @Test(.sqliteOnly) func aFileAndADataDirMixedUpAreSaidSo() throws {
+        let d = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        #expect(d.stop() == 0)
+        let database = d.dataDir + "/segue.db"
+        let verify = try Cli.run(["verify", database])
+        #expect(verify.status == 1)
+        #expect(
+            verify.stderr.hasPrefix(
+                "\(database) is a SQLite database, not a JSON Lines export: give its data dir (\(d.dataDir))"),
+            "\(verify.stderr)")
+        let export = d.dataDir + "/e.jsonl"
+        #expect(try Cli.run(["export", "--data-dir", d.dataDir, "-o", export]).status == 0)
+        let asDir = try Cli.run(["export", "--data-dir", export])
+        #expect(asDir.status == 74 && asDir.stderr.contains("\(export) is a file, not a data dir"), "\(asDir.stderr)")
+        let empty = DaemonProcess.temporaryDirectory()
+        let imported = try Cli.run(["import", empty, "--data-dir", DaemonProcess.temporaryDirectory() + "/new"])
+        #expect(
+            imported.status == 74 && imported.stderr.contains("\(empty) is a directory, not a JSON Lines file"),
+            "\(imported.stderr)")
+    }
+
     /// `verify -` reads standard input, and calls it that, as `import -` does.
     @Test func standardInputIsCalledSo() throws {
         let d = try DaemonProcess()
