@@ -15,31 +15,37 @@ package protocol EventSequence {
 extension EventStore: EventSequence {}
 
 extension EventSequence {
-    /// Writes every event, in seq order, to a new file at `path` (replacing it), synced; returns the
-    /// count.
+    /// Writes every event, in seq order, to the file at `path`, synced; returns the count. The file is
+    /// written in place (truncated), so a FIFO or `/dev/null` stays what it is. `exclusive`: a new
+    /// file only, never one that is there (a link included), for a temporary file in a shared directory.
     @discardableResult
-    package func exportJSONLines(to path: String) throws(StoreError) -> Int {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw StoreError(
-                kind: .io,
-                message: "Cannot create the export file \(path): \(String(cString: strerror(code))) (errno \(code)).")
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    package func exportJSONLines(to path: String, exclusive: Bool = false) throws(StoreError) -> Int {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC)
+        let descriptor = open(path, flags, 0o666)
+        guard descriptor >= 0 else { throw Self.failure("create", path) }
+        defer { close(descriptor) }
         let count = try exportJSONLines { bytes throws(StoreError) in
-            do {
-                try handle.write(contentsOf: bytes)
-            } catch {
-                throw StoreError(kind: .io, message: "Cannot write the export file \(path): \(error).")
+            var written = 0
+            while written < bytes.count {
+                let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw Self.failure("write", path) }
+                written += n
             }
         }
-        do {
-            try handle.synchronize()
-        } catch {
-            throw StoreError(kind: .io, message: "Cannot sync the export file \(path): \(error).")
+        // A FIFO, a terminal or /dev/null has nothing to sync (fsync fails there with EINVAL).
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, fsync(descriptor) != 0 {
+            throw Self.failure("sync", path)
         }
         return count
+    }
+
+    private static func failure(_ verb: String, _ path: String) -> StoreError {
+        let code = errno
+        return StoreError(
+            kind: .io,
+            message: "Cannot \(verb) the export file \(path): \(String(cString: strerror(code))) (errno \(code)).")
     }
 
     /// Hands every event, in seq order, as JSON Lines to `write`, about a megabyte at a time (a whole

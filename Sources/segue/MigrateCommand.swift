@@ -46,6 +46,8 @@ enum MigrateCommand {
         let exported = temporaryFile("export")
         let readBack = temporaryFile("check")
         TemporaryFiles.removeOnSignal([exported, readBack])
+        // Made new (exclusive): in a shared temp dir, a link someone left at the name is never followed.
+        for file in [exported, readBack] { unlink(file) }
         defer {
             try? FileManager.default.removeItem(atPath: exported)
             try? FileManager.default.removeItem(atPath: readBack)
@@ -53,7 +55,9 @@ enum MigrateCommand {
         var progress = Progress("migrate: exporting \(from)")
         progress.update(0)
         let count: Int
-        do { count = try source.exportJSONLines(to: exported) } catch { throw IOFailure(error.message) }
+        do { count = try source.exportJSONLines(to: exported, exclusive: true) } catch {
+            throw IOFailure(error.message)
+        }
         progress.finish()
         // A segued still writing the source may store more: only the ids of copied events come along.
         let commands = CommandsThrough(source, seq: Int64(count))
@@ -78,7 +82,7 @@ enum MigrateCommand {
         progress.update(0)
         let sameCommands: Result<Int, CommandMismatch>
         do {
-            try target.store.exportJSONLines(to: readBack)
+            try target.store.exportJSONLines(to: readBack, exclusive: true)
             sameCommands = try compare(commands, target.store)
         } catch {
             throw IOFailure(error.message)
