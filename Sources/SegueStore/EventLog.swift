@@ -40,13 +40,31 @@ package final class EventLog: EventSequence, CommandSequence, @unchecked Sendabl
 
     /// Every event with seq in `(seq, last]`, in seq order: a reader that needs only the start of
     /// a long log stops there.
+    ///
+    /// A page at a time, each its own read: one statement held open across a slow body (an export
+    /// into a pager, a replay paced in real time) would hold a snapshot that keeps a running segued's
+    /// WAL from starting over. The log only grows, so the pages up to the end seen first read what
+    /// that snapshot held.
     package func forEachEvent(
         after seq: Int64, through last: Int64, _ body: (EventRecord) throws(StoreError) -> Void
     ) throws(StoreError) {
-        lock.lock()
-        defer { lock.unlock() }
-        try reader.forEachEvent(after: seq, through: last, body)
+        let end = min(last, try lastEvent()?.seq ?? 0)
+        var after = seq
+        while after < end {
+            lock.lock()
+            let page: [EventRecord]
+            do { page = try reader.events(after: after, navigator: nil, limit: Self.pageSize) } catch {
+                lock.unlock()
+                throw error
+            }
+            lock.unlock()
+            for event in page where event.seq <= end { try body(event) }
+            guard let final = page.last?.seq else { return }
+            after = final
+        }
     }
+
+    static let pageSize = 1000
 
     package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
         lock.lock()
