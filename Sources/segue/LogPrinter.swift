@@ -19,6 +19,7 @@ struct LogPrinter {
         json = inv.json
         utc = inv.parsed.flag("utc")
         types = inv.parsed.values("type")
+        for type in types { if let warning = Self.unmatched(type) { Output.error(warning) } }
         since = try inv.parsed.value("since").map { (t: String) throws(UsageError) in
             try Self.instant(t, for: "--since", now: now)
         }
@@ -37,10 +38,24 @@ struct LogPrinter {
         if let since, e.time < since { return false }
         if let until, e.time > until { return false }
         guard !types.isEmpty else { return true }
-        return types.contains { type in
-            if type.hasSuffix("*") { return e.type.hasPrefix(type.dropLast()) }
-            return type.hasSuffix(".") ? e.type.hasPrefix(type) : e.type == type
-        }
+        return types.contains { Self.matches($0, e.type) }
+    }
+
+    static func matches(_ pattern: String, _ type: String) -> Bool {
+        if pattern.hasSuffix("*") { return type.hasPrefix(pattern.dropLast()) }
+        return pattern.hasSuffix(".") ? type.hasPrefix(pattern) : type == pattern
+    }
+
+    /// A warning for a `--type` no type this build knows matches (a prefix without its `.`, a typo),
+    /// which would print nothing: a warning only, since a newer daemon's types may match it.
+    static func unmatched(_ pattern: String) -> String? {
+        let known = EventType.allCases.map(\.rawValue)
+        guard !known.contains(where: { matches(pattern, $0) }) else { return nil }
+        let hint =
+            known.contains { $0.hasPrefix(pattern + ".") }
+            ? "a prefix ends in '.': --type \(pattern)."
+            : "known: \(known.joined(separator: ", "))"
+        return "warning: --type \(pattern) matches no event type this segue knows (\(hint))"
     }
 
     /// Whether every later event is past `--until` (the log is in time order, up to its clamp).
