@@ -130,9 +130,15 @@ import Testing
         #expect(
             relay.log.contains("segue relay: Stopping: \(count) publications received, \(count) forwarded"),
             "\(relay.log)")
-        let gone = try Cli.run(["relay", "--stats", "--control", relay.controlEndpoint, "--timeout", "0.5"])
-        #expect(gone.status == 3)
-        #expect(gone.stderr.contains("No relay answered at \(relay.controlEndpoint) within 0.5 s;"), "\(gone.stderr)")
+        // Its ipc socket is gone: said at once, not after the timeout.
+        let gone = try Cli.run(["relay", "--stats", "--control", relay.controlEndpoint, "--timeout", "30"])
+        #expect(gone.status == 69)
+        #expect(gone.stderr.contains("No relay listens at \(relay.controlEndpoint): nothing accepts"), "\(gone.stderr)")
+        // A tcp endpoint cannot tell: the timeout.
+        let silent = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
+        let waited = try Cli.run(["relay", "--stats", "--control", silent, "--timeout", "0.5"])
+        #expect(waited.status == 3)
+        #expect(waited.stderr.contains("No relay answered at \(silent) within 0.5 s;"), "\(waited.stderr)")
     }
 
     @Test(arguments: [
