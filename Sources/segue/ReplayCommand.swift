@@ -16,6 +16,10 @@ enum ReplayCommand {
         }
         // Every option is checked before the log is read, so a typo fails at once even on a big log.
         let publishEndpoint = try Invocation.publishEndpoint(inv.parsed)
+        // A replay published on a running segued's endpoint by mistake would take its socket.
+        if let publishEndpoint {
+            try IPCBinding.refuseUnsafe(publishEndpoint, likely: "a segued, a relay or another replay?")
+        }
         let pacing = publishEndpoint == nil ? nil : (speed: try speed(inv), maxGap: try maxGap(inv))
         let delay = try presentationDelay(inv)
         let path = inv.argument("log")

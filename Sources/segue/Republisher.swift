@@ -18,8 +18,6 @@ final class Republisher {
     private var ipcFile: IPCSocketFile.Bound?
 
     init(endpoint: String, speed: Double, maxGap: Double?, clock: FrameClock, waitForSubscriber: Bool) throws {
-        // A replay published on a running segued's endpoint by mistake would take its socket.
-        try IPCBinding.refuseUnsafe(endpoint, likely: "a segued, a relay or another replay?")
         context = try ZMQContext()
         socket = try ZMQSocket(context, .xpub)
         // At exit, a second for subscribers to take what is still queued.
@@ -31,6 +29,8 @@ final class Republisher {
             throw TransportFailure("Cannot publish on \(endpoint): \(error.message).")
         }
         ipcFile = IPCSocketFile.Bound(endpoint: endpoint)
+        // Ctrl-C ends a replay by the signal's default action, which runs no deinit.
+        if let path = ipcFile?.path { TemporaryFiles.removeOnSignal([path]) }
         pacing = ReplayPacing(clock: clock, speed: speed, maxGap: maxGap)
         if waitForSubscriber {
             Output.error("Waiting for a subscriber on \(endpoint) (Ctrl-C to give up).")

@@ -8,13 +8,18 @@ enum TemporaryFiles {
     static let capacity = 4
     nonisolated(unsafe) private static let paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
         capacity: capacity)
-    nonisolated(unsafe) private static let count = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+    nonisolated(unsafe) private static let count: UnsafeMutablePointer<sig_atomic_t> = {
+        let count = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+        count.initialize(to: 0)
+        return count
+    }()
 
+    /// Adds `files` to those removed (a replay's spooled input and its socket file, say).
     static func removeOnSignal(_ files: [String]) {
-        precondition(files.count <= capacity)
-        count.pointee = 0
-        for (index, file) in files.enumerated() { paths[index] = strdup(file) }
-        count.pointee = sig_atomic_t(files.count)
+        let start = Int(count.pointee)
+        precondition(start + files.count <= capacity)
+        for (index, file) in files.enumerated() { paths[start + index] = strdup(file) }
+        count.pointee = sig_atomic_t(start + files.count)
         NotedSignals.handle([SIGINT, SIGTERM, SIGHUP]) { signal in
             for index in 0..<Int(TemporaryFiles.count.pointee) {
                 if let path = TemporaryFiles.paths[index] { unlink(path) }

@@ -164,6 +164,14 @@ import Testing
         let replayed = try Cli.run(["replay", log, "--publish", "ipc://" + own])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: own), "the replay's socket file is left behind")
+        // Ended by Ctrl-C while it waits for a subscriber, too.
+        let waiting = try CliBackground(["replay", log, "--publish", "ipc://" + own, "--wait-subscriber"])
+        #expect(waiting.wait(for: "Waiting for a subscriber", onStderr: true), "\(waiting.stderr)")
+        #expect(FileManager.default.fileExists(atPath: own))
+        kill(waiting.process.processIdentifier, SIGINT)
+        waiting.finish()
+        #expect(waiting.process.terminationReason == .uncaughtSignal)
+        #expect(!FileManager.default.fileExists(atPath: own), "left behind by Ctrl-C")
     }
 
     /// Matches `live` in order within `replayed`: the replayed ticks left over, and the live ones never
