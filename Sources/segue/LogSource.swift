@@ -117,8 +117,9 @@ enum LogSource {
         if !stdin, isSQLiteDatabase(path) {
             let dir = (path as NSString).deletingLastPathComponent
             throw IOFailure(
-                "\(path) is a SQLite database, not a JSON Lines export: give its data dir (\(dir.isEmpty ? "." : dir)) "
-                    + "to read the log in it.", isContent: true)
+                "\(path) is a SQLite database, the log of the data dir \(dir.isEmpty ? "." : dir), not a JSON Lines "
+                    + "export: give the data dir where a command takes a log, or export it first (segue export "
+                    + "--data-dir \(dir.isEmpty ? "." : dir) -o FILE).", isContent: true)
         }
         let lines: EventLines
         do { lines = try EventLines(stdin ? "-" : path) } catch {

@@ -15,7 +15,7 @@ import Testing
         #expect(verify.status == 1)
         #expect(
             verify.stderr.hasPrefix(
-                "\(database) is a SQLite database, not a JSON Lines export: give its data dir (\(d.dataDir))"),
+                "\(database) is a SQLite database, the log of the data dir \(d.dataDir), not a JSON Lines export: "),
             "\(verify.stderr)")
         let export = d.dataDir + "/e.jsonl"
         #expect(try Cli.run(["export", "--data-dir", d.dataDir, "-o", export]).status == 0)
