@@ -30,8 +30,7 @@ struct FailedStartCleanup {
         guard !logExisted, empty, (store?.kind ?? .sqlite) == .sqlite,
             WriterLock.removeLog(at: Self.path(dataDirectory, "segue.db"))
         else { return }
-        guard !directoryExisted, (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory))?.isEmpty == true
-        else { return }
-        try? FileManager.default.removeItem(atPath: dataDirectory)
+        // rmdir(2) removes only an empty directory: never what another start put in it meanwhile.
+        if !directoryExisted { rmdir(dataDirectory) }
     }
 }

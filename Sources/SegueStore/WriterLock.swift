@@ -22,9 +22,15 @@ package final class WriterLock {
         path = logPath + ".lock"
         var fd = try Self.lockedFile(path, logPath: logPath)
         // Locked a file its holder removed before letting go: the next writer locks the new one.
-        for _ in 0..<8 where !Self.isAtPath(fd, path) {
+        var tries = 1
+        while !Self.isAtPath(fd, path) {
             flock(fd, LOCK_UN)
             close(fd)
+            guard tries < 8 else {
+                throw StoreError(
+                    kind: .io, message: "Cannot lock \(path): it was removed and made again 8 times while locking it.")
+            }
+            tries += 1
             fd = try Self.lockedFile(path, logPath: logPath)
         }
         self.fd = fd

@@ -34,7 +34,8 @@ final class WritableLog {
         }
         let opened: EventStore
         do { opened = try EventStore(path: path) } catch {
-            Self.remove(place, directory: createdDirectory, log: created)
+            // A log another process holds open is that process's, however new.
+            if error.kind != .inUse { Self.remove(place, directory: createdDirectory, log: created) }
             throw IOFailure("Cannot open \(path): \(error.message)")
         }
         store = opened
@@ -56,16 +57,17 @@ final class WritableLog {
         (directory as NSString).appendingPathComponent("segue.db")
     }
 
-    /// Closes the store; with `keep` false removes what this opening created.
+    /// Closes the store; with `keep` false removes what this opening created, if it is still empty.
     func close(keep: Bool) {
+        let empty = store.lastSeq == 0
         store.close()
-        if !keep { Self.remove(place, directory: createdDirectory, log: created) }
+        if !keep, empty { Self.remove(place, directory: createdDirectory, log: created) }
     }
 
+    /// Removes the log holding its writer lock (never under a segued that took it meanwhile), then
+    /// the directory if this opening made it and nothing else is in it.
     private static func remove(_ directory: String, directory created: Bool, log: Bool) {
-        guard log else { return }
-        let path = databasePath(directory)
-        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        if created { try? FileManager.default.removeItem(atPath: directory) }
+        guard log, WriterLock.removeLog(at: databasePath(directory)) else { return }
+        if created { rmdir(directory) }
     }
 }

@@ -56,6 +56,7 @@ import Testing
             let lost = try #require(pair.first { !$0.process.isRunning }, "round \(round): both still running")
             let won = try #require(pair.first { $0 !== lost })
             #expect(lost.log.contains("is already open for writing by another process"), "\(lost.log)")
+            try won.waitUntilReady()
             let client = try TestClient(endpoint: won.commandEndpoint)
             #expect(try client.call(["cmd": "ping"])["ok"] == true, "round \(round): \(won.log)")
             #expect(Self.holdsTheLockFile(won.pid, dir + "/segue.db.lock"), "round \(round)")
@@ -68,11 +69,14 @@ import Testing
         }
     }
 
-    /// Whether `pid` has the file at `path` open (not a removed one that was there).
+    /// Whether `pid` has the file at `path` open (not a removed one that was there), by inode.
     static func holdsTheLockFile(_ pid: Int32, _ path: String) -> Bool {
+        var file = stat()
+        guard stat(path, &file) == 0 else { return false }
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-        return fds.contains {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path
+        return fds.contains { fd in
+            var open = stat()
+            return stat("/proc/\(pid)/fd/\(fd)", &open) == 0 && open.st_dev == file.st_dev && open.st_ino == file.st_ino
         }
     }
 
