@@ -48,7 +48,9 @@ package enum OpenCheck: Sendable {
             guard answer == "ok" else {
                 return StoreError(
                     kind: .sqlite, extendedCode: 11 /* SQLITE_CORRUPT */,
-                    message: "The event store at \(path) failed its quick check: \(answer ?? "no answer"). "
+                    // quick_check answers a line per problem; a log record holds one line.
+                    message: "The event store at \(path) failed its quick check: "
+                        + "\(answer.map { $0.split(separator: "\n").joined(separator: "; ") } ?? "no answer"). "
                         + "Restore it from an export or a backup.", sql: "PRAGMA quick_check")
             }
             return nil

@@ -301,6 +301,9 @@ import Testing
             Issue.record("a damaged file passed the quick check")
         } catch {
             #expect(error.code == .internal)
+            #expect(error.message.contains("failed its quick check: "), "\(error.message)")
+            // quick_check's lines, one record's.
+            #expect(!error.message.contains("\n"), "\(error.message)")
         }
     }
 }
