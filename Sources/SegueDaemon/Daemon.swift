@@ -58,7 +58,10 @@ package enum Daemon {
                 let reason =
                     (error as? StoreError).map { $0.message + ($0.sqlState.map { " (SQLSTATE \($0))" } ?? "") }
                     ?? "\(error)"
-                let key = config.store == .sqlite ? "$.dataDir" : "$.store"
+                let key =
+                    config.store == .sqlite
+                    ? (config.commandLineKeys.contains("dataDir") ? "--data-dir" : "$.dataDir")
+                    : (config.commandLineKeys.contains("store") ? "--store-url" : "$.store")
                 FileHandle.standardError.write(Data("segued: store error at \(key): \(reason)\n".utf8))
                 return 78
             }

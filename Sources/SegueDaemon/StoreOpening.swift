@@ -168,7 +168,7 @@ enum StoreOpening {
             }
         case .postgres(let conninfo):
             let settings = try ConnectionSettings(conninfo: conninfo)
-            let schema = try PostgresStoreCheck(settings: settings)
+            let schema = try PostgresStoreCheck(settings: settings, shards: config.cluster?.shards)
             check.summary = "PostgreSQL at \(settings.redacted): \(schema.summary)"
             first = schema.schemaVersion > 0 ? try PostgresEventLog(conninfo: conninfo).firstEvent() : nil
         }

@@ -163,7 +163,7 @@ import Testing
         #expect(result.status == 78, "\(result.output)")
         #expect(
             result.output.contains(
-                "segued: store error at $.dataDir: SQLite at \(dir)/segue.db: file is not a database"),
+                "segued: store error at --data-dir: SQLite at \(dir)/segue.db: file is not a database"),
             "\(result.output)")
     }
 

@@ -134,6 +134,12 @@ import Testing
     @Test func anotherShardCountIsRefusedWhileDaemonsServeTheLog() throws {
         let cluster = try ShardedCluster(daemons: 1, shards: 4)
         let eight = ["--store-url", cluster.url] + (try DaemonProcess.configFile(#"{"cluster": {"shards": 8}}"#))
+        // --check-config (and so a reload's check) says what the start would.
+        let check = try Reliability.run(
+            DaemonProcess.binary("segued"),
+            ["--check-config"] + eight + ["--data-dir", DaemonProcess.temporaryDirectory()])
+        #expect(check.status == 78, "\(check.output)")
+        #expect(check.output.contains("cluster.shards is 8"), "\(check.output)")
         let other = try DaemonProcess(store: .sqlite, arguments: eight, waitReady: false)
         #expect(Self.refused(other), "\(other.log)")
         #expect(
@@ -141,6 +147,10 @@ import Testing
                 "is shared in 4 shards by the daemons serving it, but this daemon's cluster.shards is 8"),
             "\(other.log)")
         cluster.stopAll()
+        let stopped = try Reliability.run(
+            DaemonProcess.binary("segued"),
+            ["--check-config"] + eight + ["--data-dir", DaemonProcess.temporaryDirectory()])
+        #expect(stopped.status == 0, "with every daemon stopped the count may change: \(stopped.output)")
         let alone = try DaemonProcess(store: .sqlite, arguments: eight)
         defer { alone.stop() }
         #expect(alone.log.contains("Sharing the log with other daemons: 8 shards"), "\(alone.log)")

@@ -56,7 +56,9 @@ extension PostgresLogWriter {
         }
         if let previous = previousBackend { try end(previous, session) }
         try takeWriterLock(session, shared: leases != nil)
-        if let leases, first { try checkShardCount(leases.map.count, session) }
+        if let leases, first {
+            try Self.refuseOtherShardCount(leases.map.count, session.connection, location: location)
+        }
         if leases != nil {
             // A leader cut off by the network must not keep a transaction (and its FOR SHARE on the
             // shards it fenced) open on the server: a takeover's epoch bump waits for it.
@@ -77,12 +79,14 @@ extension PostgresLogWriter {
     /// (the rows of `shards`, 0 to count − 1): names would fall in other shards than those daemons
     /// think, and navigators be refused or moved back and forth. With no other daemon running (no
     /// other holder of the shared writer lock) the count may change, as the docs allow.
-    private func checkShardCount(_ count: Int, _ session: PostgresSession) throws(StoreError) {
+    static func refuseOtherShardCount(_ count: Int, _ connection: PostgresConnection, location: String)
+        throws(StoreError)
+    {
         var parameters = PostgresParameters()
         parameters.append(Int64(Self.lockClass))
         let (found, others) = try mapped("Cannot read the shards of the log at \(location)") {
             () throws(PostgresError) -> (Int64?, Int64?) in
-            let result = try session.connection.query(
+            let result = try connection.query(
                 """
                 SELECT (SELECT MAX(shard) + 1 FROM shards), (SELECT count(*) FROM pg_locks
                     WHERE locktype = 'advisory' AND granted AND classid = $1::oid

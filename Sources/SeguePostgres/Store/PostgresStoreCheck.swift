@@ -11,8 +11,9 @@ package struct PostgresStoreCheck: Sendable {
     /// The tables' size when that migration rewrites them: segued serves nothing until it ends.
     package var rewrite: PostgresSchemaUpgrade.TableSizes?
 
-    /// Connects as the writer would and reads `schema_version`; throws what a start would fail on.
-    package init(settings: ConnectionSettings) throws(StoreError) {
+    /// Connects as the writer would and reads `schema_version`; throws what a start would fail on,
+    /// `shards` (`cluster.shards`) other than the count the daemons serving the log took included.
+    package init(settings: ConnectionSettings, shards: Int? = nil) throws(StoreError) {
         let session = try PostgresSession(settings, role: .writer(.full, lockTimeoutMilliseconds: 2000))
         let connection = session.connection
         (schemaVersion, rewrite) = try mapped("Cannot read the schema version at \(session.location)") {
@@ -34,6 +35,10 @@ package struct PostgresStoreCheck: Sendable {
                 kind: .invalidData,
                 message: "The event store at \(session.location) has schema version \(schemaVersion), newer than "
                     + "this build's \(currentVersion). Upgrade segued or point it at a different database.")
+        }
+        // The shards table came with version 2.
+        if let shards, schemaVersion >= 2 {
+            try PostgresLogWriter.refuseOtherShardCount(shards, connection, location: session.location)
         }
     }
 
