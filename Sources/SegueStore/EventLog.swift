@@ -48,23 +48,33 @@ package final class EventLog: EventSequence, CommandSequence, @unchecked Sendabl
     package func forEachEvent(
         after seq: Int64, through last: Int64, _ body: (EventRecord) throws(StoreError) -> Void
     ) throws(StoreError) {
-        let end = min(last, try lastEvent()?.seq ?? 0)
+        let end = min(last, try lastSeq())
         var after = seq
         while after < end {
             lock.lock()
-            let page: [EventRecord]
-            do { page = try reader.events(after: after, navigator: nil, limit: Self.pageSize) } catch {
+            let page: [Result<EventRecord, StoreError>]
+            do { page = try reader.page(after: after, through: end, limit: Self.pageSize) } catch {
                 lock.unlock()
                 throw error
             }
             lock.unlock()
-            for event in page where event.seq <= end { try body(event) }
-            guard let final = page.last?.seq else { return }
-            after = final
+            guard !page.isEmpty else { return }
+            for row in page {
+                let event = try row.get()
+                try body(event)
+                after = event.seq
+            }
         }
     }
 
     static let pageSize = 1000
+
+    /// The log's last seq, 0 when empty; read without decoding the event (which may be damaged).
+    package func lastSeq() throws(StoreError) -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return try reader.lastSeq()
+    }
 
     package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
         lock.lock()

@@ -109,6 +109,8 @@ package final class LogReader {
         return try collect(statement)
     }
 
+    func lastSeq() throws(StoreError) -> Int64 { try database.scalarInt("SELECT COALESCE(MAX(seq), 0) FROM events") }
+
     /// The event with the highest seq, nil for an empty log.
     package func lastEvent() throws(StoreError) -> EventRecord? {
         try collect(statement("SELECT \(Self.eventColumns) FROM events ORDER BY seq DESC LIMIT 1")).first
@@ -200,6 +202,27 @@ package final class LogReader {
             if let line = statement.text(at: 0), line != "ok" { findings.append(line) }
         }
         return findings
+    }
+
+    /// Up to `limit` events with seq in `(seq, last]`, in seq order, read by one statement that is
+    /// done before they are handed on. Each is decoded as it is read; one that cannot be is the last,
+    /// a failure, so that it fails where a walk reaches it and not ahead of the events before it.
+    func page(after seq: Int64, through last: Int64, limit: Int) throws(StoreError) -> [Result<EventRecord, StoreError>]
+    {
+        let statement = try statement(
+            "SELECT \(Self.eventColumns) FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?")
+        defer { statement.reset() }
+        statement.bind(seq, at: 1)
+        statement.bind(last, at: 2)
+        statement.bind(Int64(limit), at: 3)
+        var rows: [Result<EventRecord, StoreError>] = []
+        while try statement.step() {
+            do throws(StoreError) { rows.append(.success(try Self.event(statement))) } catch {
+                rows.append(.failure(error))
+                break
+            }
+        }
+        return rows
     }
 
     // MARK: Rows

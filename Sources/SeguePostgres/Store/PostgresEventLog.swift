@@ -40,14 +40,18 @@ package final class PostgresEventLog: EventSequence, CommandSequence {
     package func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void)
         throws(StoreError)
     {
-        try reader.forEachEvent(after: seq, body)
+        try forEachEvent(after: seq, through: .max, body)
     }
 
-    /// Every event with seq in `(seq, last]`, in seq order, a page at a time.
+    /// Every event with seq in `(seq, last]`, in seq order, a page at a time, up to the log's end
+    /// when the walk begins (as a SQLite `EventLog` reads it): what is appended meanwhile is not read.
     package func forEachEvent(
         after seq: Int64, through last: Int64, _ body: (EventRecord) throws(StoreError) -> Void
     ) throws(StoreError) {
-        try reader.forEachEvent(after: seq, through: last, body)
+        let end = try reader.withConnection { connection throws(PostgresError) in
+            try connection.query("SELECT COALESCE(MAX(seq), 0)::bigint FROM events").int64(0, 0) ?? 0
+        }
+        try reader.forEachEvent(after: seq, through: min(last, end), body)
     }
 
     package func commandRecords(after id: String?, limit: Int) throws(StoreError) -> [CommandRecord] {
