@@ -39,15 +39,24 @@ package final class WriterLock {
         _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
     }
 
-    /// Removes the log at `logPath` (its database, WAL, shared memory and lock files) holding its
-    /// lock, the lock file last; nothing when another process holds the lock. Whether it removed them.
+    /// Removes the empty log at `logPath` (its database, WAL, shared memory and lock files) holding
+    /// its lock, the lock file last; nothing when another process holds the lock or the log holds
+    /// events (another writer's, made and filled since the caller looked). Whether it removed them.
     package static func removeLog(at logPath: String) -> Bool {
-        guard let lock = try? WriterLock(logPath: logPath) else { return false }
+        guard let lock = try? WriterLock(logPath: logPath), !holdsEvents(logPath) else { return false }
         withExtendedLifetime(lock) {
             for suffix in ["", "-wal", "-shm"] { unlink(logPath + suffix) }
             unlink(lock.path)
         }
         return true
+    }
+
+    /// Whether the database at `path` has an event; false when there is none or no events table yet.
+    private static func holdsEvents(_ path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path),
+            let database = try? Database(path: path, create: false)
+        else { return false }
+        return ((try? database.scalarInt("SELECT EXISTS (SELECT 1 FROM events)")) ?? 0) != 0
     }
 
     private static func isAtPath(_ fd: Int32, _ path: String) -> Bool {
