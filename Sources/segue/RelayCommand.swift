@@ -137,10 +137,10 @@ enum RelayCommand {
         for option in ["from", "publish", "publish-key", "allow"] where !inv.parsed.values(option).isEmpty {
             throw UsageError("--stats asks a running relay and takes --control only, not --\(option).")
         }
-        // An ipc path nothing listens on is said at once, not after the whole timeout.
-        if let path = IPCSocketFile.path(of: endpoint), !IPCSocketFile.isInUse(endpoint) {
+        // An ipc path with no socket is said at once, not after the whole timeout.
+        if let path = IPCSocketFile.path(of: endpoint), !FileManager.default.fileExists(atPath: path) {
             throw TransportFailure(
-                "No relay listens at \(endpoint): nothing accepts connections at \(path); is 'segue relay --control "
+                "No relay listens at \(endpoint): there is no socket at \(path); is 'segue relay --control "
                     + "\(endpoint)' running?")
         }
         let context = try ZMQContext()

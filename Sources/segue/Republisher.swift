@@ -25,6 +25,8 @@ final class Republisher {
         // A replay is finite and already in memory: queue all of it for a subscriber that reads slower
         // than a fast --speed publishes, rather than drop past PUB's default of 1000 queued messages.
         try socket.setSendHighWaterMark(0)
+        // Checked again right before the bind: the log was read since the command's own check.
+        try IPCBinding.refuseUnsafe(endpoint, likely: "a segued, a relay or another replay?")
         do throws(ZMQError) { try socket.bind(endpoint) } catch {
             throw TransportFailure("Cannot publish on \(endpoint): \(error.message).")
         }
