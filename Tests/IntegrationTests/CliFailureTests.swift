@@ -147,8 +147,11 @@ import Testing
             "error: stdout: Bad file descriptor (errno 9)\n"
         ),
         ("exec \"$0\" export --data-dir \"$1\" > /dev/full", 74, "error: stdout: No space left on device (errno 28)\n"),
-        // The reader closes its end before segue has opened the log: SIGPIPE (141).
-        ("set -o pipefail; \"$0\" export --data-dir \"$1\" | { exec 0<&-; sleep 1; }", 141, ""),
+        // segue starts only once the reader has closed its end (a FIFO orders them): SIGPIPE (141).
+        (
+            "set -o pipefail; mkfifo \"$2/ready\"; { read -r _ < \"$2/ready\"; \"$0\" export --data-dir \"$1\"; } "
+                + "| { exec 0<&-; echo go > \"$2/ready\"; sleep 1; }", 141, ""
+        ),
         ("exec \"$0\" export --data-dir \"$1\" -o \"$TMPDIR\"", 74, "is a directory"),
     ])
     func anExportThatCannotWriteLeavesNothingBehind(script: String, status: Int32, stderr: String) throws {
@@ -158,7 +161,9 @@ import Testing
         let temporary = DaemonProcess.temporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script, DaemonProcess.binary("segue"), d.logLocation]
+        process.arguments = [
+            "-c", script, DaemonProcess.binary("segue"), d.logLocation, DaemonProcess.temporaryDirectory(),
+        ]
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) { $1 }
         let errors = Pipe()
         process.standardError = errors
