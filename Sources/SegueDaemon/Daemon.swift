@@ -387,6 +387,8 @@ final class Reloader: Sendable {
     static func refusal(ofFrameRate rate: Int, _ config: DaemonConfig) -> FrameRateMismatch? {
         var probe = config
         probe.frameRate = rate
+        // Only the rate is asked: a shard count the check also refuses would hide its answer.
+        probe.cluster = nil
         return (try? StoreOpening.check(probe))?.frameRateMismatch
     }
 }

@@ -111,7 +111,8 @@ enum StoreOpening {
             check: .deferred(report: { error in
                 if let error {
                     logger.critical(
-                        "The log failed its integrity check: \(error.message) Stop the daemon and restore a backup; "
+                        "The log failed its integrity check: \(error.message)\(error.message.hasSuffix(".") ? "" : ".") "
+                            + "Stop the daemon and restore a backup; "
                             + "a restored segue.db goes in without the -wal and -shm files beside it, which SQLite "
                             + "would apply to it.")
                 }

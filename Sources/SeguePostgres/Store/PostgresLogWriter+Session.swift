@@ -89,7 +89,7 @@ extension PostgresLogWriter {
             let result = try connection.query(
                 """
                 SELECT (SELECT MAX(shard) + 1 FROM shards), (SELECT count(*) FROM pg_locks
-                    WHERE locktype = 'advisory' AND granted AND classid = $1::oid
+                    WHERE locktype = 'advisory' AND granted AND mode = 'ShareLock' AND classid = $1::oid
                         AND objid = 'events'::regclass::oid AND objsubid = 2 AND pid <> pg_backend_pid())
                 """, parameters)
             return (try result.int64(0, 0), try result.int64(0, 1))
