@@ -27,6 +27,25 @@ import Testing
         #expect(second.lastSeq == 3)
     }
 
+    /// A failed start, import or migrate removes the log it made only while it is empty and nobody
+    /// holds its lock: never one another writer made and filled meanwhile.
+    @Test func removeLogTakesOnlyAnEmptyUnlockedLog() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.db")
+        let empty = try EventStore(path: path)
+        #expect(!WriterLock.removeLog(at: path), "held by the store")
+        empty.close()
+        #expect(WriterLock.removeLog(at: path))
+        for suffix in ["", "-wal", "-shm", ".lock"] { #expect(!FileManager.default.fileExists(atPath: path + suffix)) }
+
+        let filled = try EventStore(path: path)
+        var numberer = Numberer()
+        try filled.append(numberer.unit("a"))
+        filled.close()
+        #expect(!WriterLock.removeLog(at: path), "a log with an event")
+        #expect(try EventLog(path: path).lastSeq() == 1)
+    }
+
     /// The lock file is opened close-on-exec: a process the writer spawned (segued running a hook, a
     /// test harness) must not keep the log locked after the writer closed it.
     @Test func aChildOfTheWriterDoesNotInheritTheLock() throws {
