@@ -60,8 +60,7 @@ package enum Daemon {
                     ?? "\(error)"
                 let key =
                     config.store == .sqlite
-                    ? (config.commandLineKeys.contains("dataDir") ? "--data-dir" : "$.dataDir")
-                    : (config.commandLineKeys.contains("store") ? "--store-url" : "$.store")
+                    ? config.origin(of: "dataDir", flag: "--data-dir") : config.origin(of: "store", flag: "--store-url")
                 FileHandle.standardError.write(Data("segued: store error at \(key): \(reason)\n".utf8))
                 return 78
             }
@@ -98,13 +97,13 @@ package enum Daemon {
         /// A problem with the data dir, at the option or key that set it.
         init(dataDir message: String, in config: DaemonConfig) {
             self.init(
-                at: config.commandLineKeys.contains("dataDir") ? "--data-dir" : "$.dataDir", message, in: config)
+                at: config.origin(of: "dataDir", flag: "--data-dir"), message, in: config)
         }
 
         /// A log started at another frame rate, at the option or key that set the daemon's.
         init(frameRate mismatch: FrameRateMismatch, in config: DaemonConfig) {
             self.init(
-                at: config.commandLineKeys.contains("frameRate") ? "--frame-rate" : "$.frameRate", "\(mismatch)",
+                at: config.origin(of: "frameRate", flag: "--frame-rate"), "\(mismatch)",
                 in: config)
         }
 

@@ -51,13 +51,7 @@ package final class EventLog: EventSequence, CommandSequence, @unchecked Sendabl
         let end = min(last, try lastSeq())
         var after = seq
         while after < end {
-            lock.lock()
-            let page: [Result<EventRecord, StoreError>]
-            do { page = try reader.page(after: after, through: end, limit: Self.pageSize) } catch {
-                lock.unlock()
-                throw error
-            }
-            lock.unlock()
+            let page = try self.page(after: after, through: end)
             guard !page.isEmpty else { return }
             for row in page {
                 let event = try row.get()
@@ -68,6 +62,12 @@ package final class EventLog: EventSequence, CommandSequence, @unchecked Sendabl
     }
 
     static let pageSize = 1000
+
+    private func page(after seq: Int64, through last: Int64) throws(StoreError) -> [Result<EventRecord, StoreError>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return try reader.page(after: seq, through: last, limit: Self.pageSize)
+    }
 
     /// The log's last seq, 0 when empty; read without decoding the event (which may be damaged).
     package func lastSeq() throws(StoreError) -> Int64 {

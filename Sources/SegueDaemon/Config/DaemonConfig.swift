@@ -42,6 +42,9 @@ package struct DaemonConfig: Sendable, Equatable {
     /// the reloadable keys has a flag).
     var commandLineKeys: Set<String> = []
 
+    /// Where an error says `key` was set: its `flag` when the command line set it, else its JSON path.
+    func origin(of key: String, flag: String) -> String { commandLineKeys.contains(key) ? flag : "$.\(key)" }
+
     /// The embedded defaults.
     package init() {}
 

@@ -48,9 +48,7 @@ package final class PostgresEventLog: EventSequence, CommandSequence {
     package func forEachEvent(
         after seq: Int64, through last: Int64, _ body: (EventRecord) throws(StoreError) -> Void
     ) throws(StoreError) {
-        let end = try reader.withConnection { connection throws(PostgresError) in
-            try connection.query("SELECT COALESCE(MAX(seq), 0)::bigint FROM events").int64(0, 0) ?? 0
-        }
+        let end = try reader.withConnection { connection throws(PostgresError) in try connection.lastSeq() }
         try reader.forEachEvent(after: seq, through: min(last, end), body)
     }
 

@@ -106,8 +106,15 @@ final class PostgresSession {
     /// The log's end: the highest stored seq, 0 for an empty log.
     func lastSeq() throws(StoreError) -> Int64 {
         try mapped("Cannot read the end of the log at \(location)") { () throws(PostgresError) in
-            try connection.query("SELECT COALESCE(MAX(seq), 0)::bigint FROM events").int64(0, 0) ?? 0
+            try connection.lastSeq()
         }
+    }
+}
+
+extension PostgresConnection {
+    /// The highest stored seq, 0 for an empty log.
+    func lastSeq() throws(PostgresError) -> Int64 {
+        try query("SELECT COALESCE(MAX(seq), 0)::bigint FROM events").int64(0, 0) ?? 0
     }
 }
 
