@@ -392,9 +392,16 @@ import Testing
             usleep(20_000)
             log = second.log
         }
-        #expect(log.contains("<5>segued: Starting up took "), "\(log)")
-        #expect(
-            log.contains(" ms after the log was opened (recovery, with its wait for subscribers to reconnect when "))
+        // A restart inside the previous run's frame lease resumes frames only after it (the lease runs
+        // up to 1.5 s ahead while anything animates): when that is later than recovery's 1 s wait, no
+        // frame was skipped at start-up and nothing is said of it (a CI run met this).
+        let leaseHeldThem = log.contains("<5>segued: Frames resume after frame ")
+        #expect(log.contains("<5>segued: Starting up took ") || leaseHeldThem, "\(log)")
+        if log.contains("Starting up took") {
+            #expect(
+                log.contains(" ms after the log was opened (recovery, with its wait for subscribers to reconnect when ")
+            )
+        }
         #expect(!log.contains("fell behind"), "\(log)")
         #expect(!log.contains(": 0.0 ms since"), "\(log)")
     }
