@@ -1,6 +1,7 @@
 import Foundation
 import PostgresTestSupport
 import SegueCore
+import Synchronization
 import Testing
 
 @testable import SeguePostgres
@@ -57,6 +58,28 @@ import Testing
         } catch {
             #expect(error.kind == .invalidData)
             #expect(error.message.contains("schema version 99, newer than this build's"))
+        }
+    }
+
+    /// Sessions making the schema of a new database at the same moment (daemons started together):
+    /// one makes it and the others find it made. `CREATE TABLE IF NOT EXISTS` alone let the second
+    /// fail on the catalog's unique index.
+    @Test func sessionsMakingTheSchemaAtOnceAllSucceed() throws {
+        for round in 1...5 {
+            let place = try LogPlace(.postgres)
+            let settings = try ConnectionSettings(conninfo: place.conninfo!)
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                do {
+                    let connection = try PostgresConnection(settings)
+                    _ = try PostgresSchema.migrate(connection, location: "session \(index)")
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [], "round \(round)")
+            let versions = try PostgresConnection(settings).query("SELECT count(*)::bigint FROM schema_version").int64(0, 0)
+            #expect(versions == PostgresSchema.currentVersion, "round \(round)")
         }
     }
 

@@ -141,6 +141,10 @@ enum PostgresSchema {
         }
     }
 
+    /// The first key of the lock creators of `schema_version` take ('SEGS'); the second is the
+    /// schema's OID.
+    static let creationLockClass: Int32 = 0x5345_4753
+
     /// `schema_version` is created alone first: a role without CREATE can then still open a
     /// database that is migrated already (creating needs the privilege even with IF NOT EXISTS).
     static func createVersionTableIfMissing(_ connection: PostgresConnection, location: String)
@@ -159,14 +163,28 @@ enum PostgresSchema {
                 message: "The database at \(location) has an events table but no schema_version table: it is "
                     + "not a Segue event store. Give segued a database of its own.")
         }
-        try mapped(action) { () throws(PostgresError) in
-            try connection.execute(
-                """
-                CREATE TABLE IF NOT EXISTS schema_version (
-                    version integer PRIMARY KEY,
-                    applied_at timestamptz NOT NULL DEFAULT now()
-                )
-                """)
+        // IF NOT EXISTS does not keep two sessions creating at once apart (the second fails on the
+        // catalog's unique index), so creators take turns under a lock on the schema's name.
+        try mapped(action) { () throws(PostgresError) in try connection.execute("BEGIN") }
+        do throws(StoreError) {
+            try mapped(action) { () throws(PostgresError) in
+                var parameters = PostgresParameters()
+                parameters.append(creationLockClass)
+                try connection.query(
+                    "SELECT pg_advisory_xact_lock($1, COALESCE(to_regnamespace(current_schema())::oid::int, 0))",
+                    parameters)
+                try connection.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS schema_version (
+                        version integer PRIMARY KEY,
+                        applied_at timestamptz NOT NULL DEFAULT now()
+                    )
+                    """)
+                try connection.execute("COMMIT")
+            }
+        } catch {
+            if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
+            throw error
         }
     }
 
