@@ -156,6 +156,52 @@ import Testing
         #expect(alone.log.contains("Sharing the log with other daemons: 8 shards"), "\(alone.log)")
     }
 
+    /// The count lowered with every daemon stopped: the rows of `shards` the old count left behind
+    /// do not speak for it, so every new daemon takes the new count, and `--check-config` agrees.
+    @Test func aLoweredShardCountIsTakenByEveryNewDaemon() throws {
+        let eight = try ShardedCluster(daemons: 1, shards: 8)
+        try eight.waitForLeader(of: 7)
+        eight.stopAll()
+        let four = ["--store-url", eight.url] + (try DaemonProcess.configFile(#"{"cluster": {"shards": 4}}"#))
+        let first = try DaemonProcess(store: .sqlite, arguments: four)
+        defer { first.stop() }
+        let second = try DaemonProcess(store: .sqlite, arguments: four)
+        defer { second.stop() }
+        #expect(second.log.contains("Sharing the log with other daemons: 4 shards"), "\(second.log)")
+        let check = { (config: String) throws -> (status: Int32, output: String) in
+            try Reliability.run(
+                DaemonProcess.binary("segued"),
+                ["--check-config", "--store-url", eight.url] + (try DaemonProcess.configFile(config))
+                    + ["--data-dir", DaemonProcess.temporaryDirectory()])
+        }
+        let same = try check(#"{"cluster": {"shards": 4}}"#)
+        #expect(same.status == 0, "\(same.output)")
+        let raised = try check(#"{"cluster": {"shards": 8}}"#)
+        #expect(raised.status == 78, "\(raised.output)")
+        #expect(raised.output.contains("is shared in 4 shards by the daemons serving it"), "\(raised.output)")
+    }
+
+    /// Two daemons with different counts started at the same moment on a new log (no rows of
+    /// `shards` yet): each shows its count before it looks at the others', so they never both serve.
+    @Test func daemonsWithDifferentCountsStartedTogetherNeverBothServe() throws {
+        let url = try StoreBackend.newDatabase()
+        let configs = [4, 8].map { #"{"cluster": {"shards": \#($0)}}"# }
+        let daemons = try configs.map { config in
+            try DaemonProcess(
+                store: .sqlite, arguments: ["--store-url", url] + (try DaemonProcess.configFile(config)),
+                waitReady: false)
+        }
+        defer { for daemon in daemons { daemon.stop() } }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while daemons.allSatisfy(\.process.isRunning), ContinuousClock.now < deadline { usleep(20_000) }
+        let refused = daemons.filter { !$0.process.isRunning }
+        #expect(!refused.isEmpty, "both serve: \(daemons.map(\.log))")
+        for daemon in refused {
+            #expect(daemon.process.terminationStatus == 1, "\(daemon.log)")
+            #expect(daemon.log.contains("every daemon on one log takes the same count"), "\(daemon.log)")
+        }
+    }
+
     @Test func aClusterDaemonIsRefusedBesideALoneWriter() throws {
         let url = try StoreBackend.newDatabase()
         let lone = try DaemonProcess(store: .sqlite, arguments: ["--store-url", url])

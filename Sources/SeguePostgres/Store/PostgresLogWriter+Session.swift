@@ -56,8 +56,9 @@ extension PostgresLogWriter {
         }
         if let previous = previousBackend { try end(previous, session) }
         try takeWriterLock(session, shared: leases != nil)
-        if let leases, first {
-            try Self.refuseOtherShardCount(leases.map.count, session.connection, location: location)
+        if let leases {
+            try showShardCount(leases.map.count, session)
+            if first { try Self.refuseOtherShardCount(leases.map.count, session.connection, location: location) }
         }
         if leases != nil {
             // A leader cut off by the network must not keep a transaction (and its FOR SHARE on the
@@ -75,31 +76,55 @@ extension PostgresLogWriter {
         setOpened(session, lastSeq: try session.lastSeq())
     }
 
-    /// Refuses a shard count other than the one the log's running daemons took their shards under
-    /// (the rows of `shards`, 0 to count − 1): names would fall in other shards than those daemons
-    /// think, and navigators be refused or moved back and forth. With no other daemon running (no
-    /// other holder of the shared writer lock) the count may change, as the docs allow.
+    /// Shows this daemon's shard count to the other daemons of the log: a shared advisory lock
+    /// keyed by the events table's OID and the count, which the server drops with the session, as it
+    /// does the writer lock. What the running daemons use is thus read from the server, never from
+    /// rows a stopped daemon left behind.
+    private func showShardCount(_ count: Int, _ session: PostgresSession) throws(StoreError) {
+        var parameters = PostgresParameters()
+        parameters.append(Int32(count))
+        try mapped("Cannot show this daemon's shard count at \(location)") { () throws(PostgresError) in
+            try session.connection.query(
+                "SELECT true FROM pg_advisory_lock_shared('events'::regclass::oid::int, $1)", parameters)
+        }
+    }
+
+    /// Refuses a shard count other than the one the log's running daemons show (`showShardCount`):
+    /// names would fall in other shards than those daemons think, and navigators be refused or moved
+    /// back and forth. With no other daemon running the count may change, as the docs allow. Two
+    /// daemons starting together each show their count before they look, so at least the second to
+    /// look sees the first.
     static func refuseOtherShardCount(_ count: Int, _ connection: PostgresConnection, location: String)
         throws(StoreError)
     {
-        var parameters = PostgresParameters()
-        parameters.append(Int64(Self.lockClass))
-        let (found, others) = try mapped("Cannot read the shards of the log at \(location)") {
-            () throws(PostgresError) -> (Int64?, Int64?) in
+        let counts = try mapped("Cannot read the shard counts of the log's daemons at \(location)") {
+            () throws(PostgresError) -> [Int64] in
             let result = try connection.query(
                 """
-                SELECT (SELECT MAX(shard) + 1 FROM shards), (SELECT count(*) FROM pg_locks
-                    WHERE locktype = 'advisory' AND granted AND mode = 'ShareLock' AND classid = $1::oid
-                        AND objid = 'events'::regclass::oid AND objsubid = 2 AND pid <> pg_backend_pid())
-                """, parameters)
-            return (try result.int64(0, 0), try result.int64(0, 1))
+                SELECT DISTINCT objid::bigint FROM pg_locks
+                    WHERE locktype = 'advisory' AND granted AND classid = 'events'::regclass::oid
+                        AND objsubid = 2 AND pid <> pg_backend_pid()
+                    ORDER BY 1
+                """)
+            var counts: [Int64] = []
+            for row in 0..<result.rowCount { if let count = try result.int64(row, 0) { counts.append(count) } }
+            return counts
         }
-        guard let found, found != Int64(count), (others ?? 0) > 0 else { return }
+        let others = counts.filter { $0 != Int64(count) }
+        guard !others.isEmpty else { return }
+        guard counts.count == 1 else {
+            // Daemons with different counts starting together: each that sees another count is refused.
+            throw StoreError(
+                kind: .invalidData,
+                message: "The log at \(location) is being joined by daemons with cluster.shards "
+                    + "\(counts.map(String.init).joined(separator: " and ")), and this daemon's is \(count): every "
+                    + "daemon on one log takes the same count. Give them all one count.")
+        }
         throw StoreError(
             kind: .invalidData,
-            message: "The log at \(location) is shared in \(found) shards by the daemons serving it, but this "
+            message: "The log at \(location) is shared in \(counts[0]) shards by the daemons serving it, but this "
                 + "daemon's cluster.shards is \(count): every daemon on one log takes the same count. Set "
-                + "cluster.shards to \(found), or stop every daemon first to change it.")
+                + "cluster.shards to \(counts[0]), or stop every daemon first to change it.")
     }
 
     /// Ends the previous session's server process if it is still there (the same pid and start

@@ -36,8 +36,7 @@ package struct PostgresStoreCheck: Sendable {
                 message: "The event store at \(session.location) has schema version \(schemaVersion), newer than "
                     + "this build's \(currentVersion). Upgrade segued or point it at a different database.")
         }
-        // The shards table came with version 2.
-        if let shards, schemaVersion >= 2 {
+        if let shards, schemaVersion > 0 {
             try PostgresLogWriter.refuseOtherShardCount(shards, connection, location: session.location)
         }
     }
