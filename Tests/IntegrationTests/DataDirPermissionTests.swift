@@ -33,6 +33,13 @@ struct DataDirPermissionTests {
             missing.output.contains(
                 "the data directory \(parent)/data cannot be created by this process (uid 65534): \(parent) is not "
                     + "writable"), "\(missing.output)")
+        // The start says the same, where it said Foundation's "You don't have permission."
+        let notMade = try Self.runAsNobody(dir: parent + "/data", timeout: .seconds(20))
+        #expect(notMade.status == 1, "\(notMade.log)")
+        #expect(
+            notMade.log.contains(
+                "The data directory \(parent)/data cannot be created by this process (uid 65534): \(parent) is not "
+                    + "writable (Permission denied)"), "\(notMade.log)")
 
         let refused = try Self.runAsNobody(dir: dir, timeout: .seconds(20))
         #expect(refused.status == 1, "\(refused.log)")

@@ -13,6 +13,8 @@ struct DataDirectoryError: Error, CustomStringConvertible {
                 ? "\(path) is a file, not a directory; give --data-dir (dataDir) a directory."
                 : "The data directory \(path) cannot be created: \(file) is a file, not a directory."
         }
+        // Foundation's own words ("You don't have permission.") name neither the directory nor the user.
+        if let problem = Self.accessProblem(path) { return problem.prefix(1).uppercased() + problem.dropFirst() + "." }
         let reason = (underlying as NSError).localizedFailureReason ?? (underlying as NSError).localizedDescription
         return "The data directory \(path) cannot be created: \(reason)"
     }
