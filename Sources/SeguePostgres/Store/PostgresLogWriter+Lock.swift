@@ -64,6 +64,7 @@ extension PostgresLogWriter {
             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
             WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1::oid
                 AND l.objid = 'events'::regclass::oid AND l.objsubid = 2
+                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
             ORDER BY a.backend_start LIMIT 1
             """
         guard let result = try? connection.query(sql, parameters), result.rowCount > 0,

@@ -104,6 +104,7 @@ extension PostgresLogWriter {
                 SELECT DISTINCT objid::bigint FROM pg_locks
                     WHERE locktype = 'advisory' AND granted AND classid = 'events'::regclass::oid
                         AND objsubid = 2 AND pid <> pg_backend_pid()
+                        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
                     ORDER BY 1
                 """)
             var counts: [Int64] = []

@@ -171,7 +171,8 @@ enum PostgresSchema {
                 var parameters = PostgresParameters()
                 parameters.append(creationLockClass)
                 try connection.query(
-                    "SELECT pg_advisory_xact_lock($1, COALESCE(to_regnamespace(current_schema())::oid::int, 0))",
+                    "SELECT pg_advisory_xact_lock($1, "
+                        + "COALESCE((SELECT oid FROM pg_namespace WHERE nspname = current_schema())::int, 0))",
                     parameters)
                 try connection.execute(
                     """
