@@ -136,7 +136,8 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         if kind == .sqlite { text += " (SQLite code \(primaryCode), extended \(extendedCode))" }
         if kind == .postgres, let sqlState { text += " (SQLSTATE \(sqlState))" }
         if let line { text += " (line \(line))" }
-        if let sql { text += " [\(sql)]" }
+        // A statement written over several lines, on one: this text is a line of segued's log.
+        if let sql { text += " [\(sql.split(whereSeparator: \.isWhitespace).joined(separator: " "))]" }
         return text
     }
 }

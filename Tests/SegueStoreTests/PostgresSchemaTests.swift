@@ -78,7 +78,8 @@ import Testing
                 }
             }
             #expect(failures.withLock { $0 } == [], "round \(round)")
-            let versions = try PostgresConnection(settings).query("SELECT count(*)::bigint FROM schema_version").int64(0, 0)
+            let versions = try PostgresConnection(settings).query("SELECT count(*)::bigint FROM schema_version").int64(
+                0, 0)
             #expect(versions == PostgresSchema.currentVersion, "round \(round)")
         }
     }
@@ -296,8 +297,31 @@ import Testing
             let message = StoreError(error, doing: "Cannot open the event store").message
             #expect(!message.contains("\t") && !message.contains("\n") && !message.contains("  "), "\(message)")
             #expect(!message.contains("?.") && !message.contains("segued"), "\(message)")
+            #expect(message.contains("Connection refused. Is the server running"), "\(message)")
             #expect(message.hasSuffix("(host, port, pg_hba.conf)."), "\(message)")
         }
+    }
+
+    /// libpq's lines, and a statement written over several lines, become one line of segued's log.
+    @Test(arguments: [
+        (
+            "failed: No such file or directory\n\tIs the server running locally?\n",
+            "failed: No such file or directory. Is the server running locally?"
+        ),
+        ("FATAL:  role \"x\" does not exist\n", "FATAL: role \"x\" does not exist"),
+        (
+            "server closed the connection unexpectedly\n\tThis probably means the server terminated abnormally\n",
+            "server closed the connection unexpectedly. This probably means the server terminated abnormally"
+        ),
+    ])
+    func libpqLinesReadAsSentences(text: String, line: String) {
+        #expect(PostgresError.oneLine(text) == line)
+    }
+
+    @Test func aFailedStatementIsShownOnOneLine() {
+        let error = PostgresError(sqlState: "42P07", message: "exists", statement: "CREATE TABLE t (\n    a int\n)")
+        #expect(error.description == "exists (SQLSTATE 42P07) [CREATE TABLE t ( a int )]")
+        #expect(StoreError(error).description.hasSuffix("[CREATE TABLE t ( a int )]"))
     }
 
     /// Each row: a conninfo with a secret, the secret that must appear in no message, and what the

@@ -45,7 +45,7 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
         var text = "\(message) (SQLSTATE \(sqlState))"
         if let detail { text += " \(detail)" }
         if let hint { text += " Hint: \(hint)" }
-        if let statement { text += " [\(statement)]" }
+        if let statement { text += " [\(statement.split(whereSeparator: \.isWhitespace).joined(separator: " "))]" }
         return text
     }
 }
@@ -104,8 +104,19 @@ extension PostgresError {
     /// libpq's message for the connection, on one line, without its trailing newline.
     static func connectionMessage(_ connection: OpaquePointer) -> String {
         guard let text = PQerrorMessage(connection) else { return "unknown libpq error" }
-        // libpq indents its hint lines with a tab ("\n\tIs the server running…"): one space each.
-        let message = String(cString: text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let message = oneLine(String(cString: text))
         return message.isEmpty ? "unknown libpq error" : message
+    }
+
+    /// libpq's lines as sentences on one line: its hint lines come indented with a tab after a line
+    /// without a full stop ("…failed: Connection refused\n\tIs the server running…?").
+    static func oneLine(_ text: String) -> String {
+        let lines = text.split(separator: "\n").map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        var joined = ""
+        for line in lines where !line.isEmpty {
+            if let last = joined.last { joined += ".?!:;".contains(last) ? " " : ". " }
+            joined += line
+        }
+        return joined
     }
 }

@@ -180,7 +180,7 @@ struct ReconnectBackoff {
             var error = lastError
             // The last connect's own reason: a server away, a refused role or a read-only database alike.
             error.message =
-                "Not stored: the store has no PostgreSQL session; the last attempt failed (\(lastError.message))"
+                "Not stored: the store has no PostgreSQL session; the last attempt failed: \(lastError.message)"
             throw error
         }
         do throws(StoreError) {
