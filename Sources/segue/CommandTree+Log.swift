@@ -19,7 +19,7 @@ extension CommandTree {
                 help: "Only events of this type; a type ending in '.' is a prefix (transition.). Repeatable."),
             OptionSpec(
                 "since", value: "time",
-                help: "Only events from this time: 10m, 2h, 1d ago, or 2026-12-01T09:00."),
+                help: "Only events from this time: 10m, 2h, 1d ago, 2026-12-01T09:00 (local) or 2026-12-01T08:00:00Z."),
             OptionSpec("until", value: "time", help: "Only events up to this time (same forms as --since)."),
             .flag("utc", help: "Print times in UTC (ISO 8601) instead of local time."),
             .flag("compact", help: "Fold each run of interaction.updated into one line."),

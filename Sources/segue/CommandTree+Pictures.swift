@@ -6,8 +6,8 @@ enum PictureOptions {
     static let navigator = Option<String>("navigator", value: "name", help: "Only this navigator.")
     static let from = Option<LogWindow.Bound>(
         "from", value: "seq|time",
-        help: "Start at this seq, at this time (2025-06-01T12:00:00.5Z), or this long after the log's first "
-            + "event (+2.5s, +10m).")
+        help: "Start at this seq, at this time (2025-06-01T12:00:00.5Z, or local 2025-06-01T14:00), or this long "
+            + "after the log's first event (+2.5s, +10m).")
     static let to = Option<LogWindow.Bound>(
         "to", value: "seq|time",
         help: "Stop after this seq (drawn up to the frame of the next event), or at this time (as --from).")

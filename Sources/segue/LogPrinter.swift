@@ -111,17 +111,10 @@ struct LogPrinter {
         if let ago = Seconds.parse(Substring(text), requiringUnit: true) {
             return Int64((now.timeIntervalSince1970 - ago) * 1e9)
         }
-        for format in [
-            "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSS",
-            "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd",
-        ] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone.current
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return Int64(date.timeIntervalSince1970 * 1e9) }
-        }
+        if let date = TimeArgument.date(text) { return Int64((date.timeIntervalSince1970 * 1e9).rounded()) }
         throw UsageError.invalidValue(
-            text, for: name, "expected a time ago like 10m, 2h or 1d, or a date and time like 2026-12-01T23:00:00")
+            text, for: name,
+            "expected a time ago like 10m, 2h or 1d, or a date and time like 2026-12-01T23:00:00 (local) or "
+                + "2026-12-01T22:00:00Z")
     }
 }

@@ -36,11 +36,12 @@ struct LogWindow {
                 self = .seq(seq)
             } else if text.hasPrefix("+"), let offset = Self.offset(text.dropFirst()) {
                 self = .offset(offset)
-            } else if let date = Self.instant(text) {
+            } else if let date = TimeArgument.date(text) {
                 self = .time(Int64((date.timeIntervalSince1970 * 1e9).rounded()))
             } else {
                 throw ArgumentValueError(
-                    "expected a seq (12), a time (2025-06-01T12:00:00.5Z) or an offset from the log's first event (+2.5s, +10m)"
+                    "expected a seq (12), a time (2025-06-01T12:00:00.5Z, or local 2025-06-01T14:00) or an offset from the log's "
+                        + "first event (+2.5s, +10m)"
                 )
             }
         }
@@ -55,14 +56,6 @@ struct LogWindow {
             case .time(let t): t
             case .offset(let seconds): first.time + Int64((seconds * 1e9).rounded())
             }
-        }
-
-        static func instant(_ text: String) -> Date? {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            if let date = formatter.date(from: text) { return date }
-            formatter.formatOptions = [.withInternetDateTime]
-            return formatter.date(from: text)
         }
     }
 

@@ -14,15 +14,17 @@ import Testing
         ("+0", .offset(0)), ("+0s", .offset(0)), ("+0.0ms", .offset(0)), ("+10m", .offset(600)), ("+1h", .offset(3600)),
         ("2025-06-01T12:00:00Z", .time(1_748_779_200_000_000_000)),
         ("2025-06-01T12:00:00.5Z", .time(1_748_779_200_500_000_000)),
+        ("2025-06-01T14:00:00+02:00", .time(1_748_779_200_000_000_000)),
     ])
     func bounds(text: String, bound: LogWindow.Bound) throws {
         #expect(try ParsedArguments.read(text, as: LogWindow.Bound.self, for: "--from") == bound)
     }
 
-    @Test(arguments: ["-1", "+-1s", "+soon", "yesterday", "2025-06-01", ""])
+    @Test(arguments: ["-1", "+-1s", "+soon", "yesterday", "2025-06-32", "12:00", ""])
     func badBounds(text: String) {
         let expectation =
-            "expected a seq (12), a time (2025-06-01T12:00:00.5Z) or an offset from the log's first event (+2.5s, +10m)"
+            "expected a seq (12), a time (2025-06-01T12:00:00.5Z, or local 2025-06-01T14:00) or an offset from the "
+            + "log's first event (+2.5s, +10m)"
         #expect(throws: UsageError.invalidValue(text, for: "--to", expectation)) {
             try ParsedArguments.read(text, as: LogWindow.Bound.self, for: "--to")
         }
