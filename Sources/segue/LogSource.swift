@@ -80,7 +80,12 @@ enum LogSource {
             throw IOFailure("\(dir) holds no segue.db; pass the daemon's data dir (--data-dir of segued).")
         }
         do { return try EventLog(path: path) } catch {
-            throw IOFailure("Cannot open \(path): \(error.message)")
+            // A damaged file was read, and is no log: a problem found (status 1), as a failed
+            // integrity check is, not a file that could not be read.
+            throw IOFailure(
+                "Cannot open \(path): \(error.message)"
+                    + (error.isDamage ? "; the file is damaged: restore a backup." : ""),
+                isContent: error.isDamage)
         }
     }
 
@@ -108,7 +113,7 @@ enum LogSource {
                 }
             } catch {
                 if let failure { throw failure }
-                throw IOFailure("Reading \(path) failed: \(error.message)")
+                throw IOFailure("Reading \(path) failed: \(error.message)", isContent: error.isDamage)
             }
             return
         }
@@ -272,7 +277,7 @@ enum LogSource {
                 guard let first = try log.firstEvent(), let last = try log.lastEvent() else { return nil }
                 return (first, last)
             } catch {
-                throw IOFailure("Reading \(source) failed: \(error.message)")
+                throw IOFailure("Reading \(source) failed: \(error.message)", isContent: error.isDamage)
             }
         }
         var ends: (first: EventRecord, last: EventRecord)?

@@ -81,4 +81,30 @@ import Testing
                 "\(arguments): \(damaged.stderr)")
         }
     }
+
+    /// A `segue.db` whose header is damaged was read, and is no log: `verify` says it found a problem
+    /// (status 1, `invalid_log`), as it does for a failed integrity check, not that it could not read
+    /// a file (74). `export` says the same.
+    @Test(.sqliteOnly) func aDamagedHeaderIsAProblemFound() throws {
+        let daemon = try DaemonProcess()
+        try Cli.run(["create", "main", "Home"], daemon: daemon)
+        #expect(daemon.stop() == 0)
+        let dir = daemon.dataDir
+        // Without its WAL, whose copy of the first page would stand in for the damaged one.
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dir + "/segue.db" + suffix) }
+        let file = try #require(FileHandle(forWritingAtPath: dir + "/segue.db"))
+        try file.write(contentsOf: Data(repeating: 0x41, count: 100))
+        try file.close()
+        for arguments in [["verify", dir], ["export", "--data-dir", dir], ["verify", "--json", dir]] {
+            let damaged = try Cli.run(arguments)
+            #expect(damaged.status == 1, "\(arguments): \(damaged)")
+            #expect(
+                damaged.stderr.contains(
+                    "\(dir)/segue.db: file is not a database; the file is damaged: restore a backup."),
+                "\(arguments): \(damaged.stderr)")
+            if arguments.contains("--json") {
+                #expect(damaged.stdout.contains(#""code":"invalid_log""#), "\(damaged.stdout)")
+            }
+        }
+    }
 }
