@@ -15,7 +15,9 @@ import Testing
         let store = try PostgresEventStore(conninfo: place.conninfo!)
         var numberer = Numberer()
         try store.append(numberer.unit("main"))
-        store.limitInlineCommitWaits(to: .milliseconds(50))
+        // Long enough for no commit here to be handed off for a slow answer under load: only the
+        // lost outcome is.
+        store.limitInlineCommitWaits(to: .seconds(10))
         nonisolated(unsafe) let admin = try PostgresSchemaTests.admin(place)
         try store.withWriter { writer in
             writer.afterSendingForTesting = { connection in
@@ -67,7 +69,7 @@ import Testing
         let store = try PostgresEventStore(conninfo: place.conninfo!)
         var numberer = Numberer()
         try store.append(numberer.unit("main"))
-        store.limitInlineCommitWaits(to: .milliseconds(50))
+        store.limitInlineCommitWaits(to: .seconds(10))
         store.flush()
         let handed = HandedResults()
         let unit = numberer.unit("other")
@@ -143,6 +145,8 @@ final class HandedResults: Sendable {
         let results = try #require(handed.wait())
         #expect(results.count == 1 && results[0].failure == nil, "\(results)")
         #expect(store.lastSeq == 3)
+        // A slow answer under load must not hand this one off too.
+        store.limitInlineCommitWaits(to: .seconds(10))
         store.flush()
         var after = Numberer(seq: 3, revisions: ["main": 3])
         guard case .done(let inline) = store.commitIfIdle([after.unit("main")], later: { { _ in } }) else {
