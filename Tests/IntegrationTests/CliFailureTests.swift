@@ -363,7 +363,7 @@ import Testing
         #expect(past.status == 1)
         #expect(
             past.stderr
-                == "error: invalid_argument: state on navigator main: at is seq 9999, past the end of the log (seq 1); "
+                == "error: invalid_argument: state on navigator main at seq 9999: past the end of the log (seq 1); "
                 + "give a seq from 0 to 1.\n"
         )
         let before = try Cli.run(["state", "main", "--at", "0"], daemon: d)

@@ -22,7 +22,7 @@ extension Navigator {
         case .absent:
             guard case .create(let root, let config) = command else {
                 throw CoreError(
-                    .unknownNavigator, "Navigator \(name) does not exist; create it first (cmd \"create\").")
+                    .unknownNavigator, "Navigator \(name) does not exist; create it first.")
             }
             // A navigator that does not exist yet is at revision 0: `create` with `expect` 0 means "only if new".
             if let expected = envelope.expect, expected != 0 {

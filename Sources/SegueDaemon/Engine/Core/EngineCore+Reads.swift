@@ -18,7 +18,7 @@ extension EngineCore {
             guard at <= durableSeq else {
                 return Reply.error(
                     id: request.id, .invalidArgument,
-                    "state on navigator \(name): at is seq \(at), past the end of the log (seq \(durableSeq)); give a "
+                    "state on navigator \(name) at seq \(at): past the end of the log (seq \(durableSeq)); give a "
                         + "seq from 0 to \(durableSeq).")
             }
             do {
