@@ -168,7 +168,7 @@ import Testing
         (["DIR", "--from", "9", "--to", "3"], 64, "--from 9 is after --to 3"),
         (
             ["DIR", "--from", "yesterday"], 64,
-            "error: The value 'yesterday' is invalid for '--from': expected a seq (12), a time (2025-06-01T12:00:00.5Z)"
+            "error: The value 'yesterday' is invalid for '--from': expected a seq (12), a time (2025-06-01T12:00:00.5Z, or local 2025-06-01T14:00)"
         ),
         (["DIR", "--to", "+2x"], 64, "The value '+2x' is invalid for '--to': expected a seq (12)"),
         (["DIR", "--from", "500"], 1, "No event of DIR falls between --from and --to (its seqs run 1–11"),
