@@ -19,10 +19,16 @@ enum RelayCommand {
             + "make --publish a CURVE server. The counters are logged on stderr every --stats-interval and when "
             + "the relay stops; --control serves them to 'segue relay --stats --control ENDPOINT'. Runs until "
             + "SIGTERM or Ctrl-C; status 69 when an endpoint cannot be used.",
+        arguments: [
+            ArgumentSpec(
+                "endpoint", optional: true, variadic: true,
+                help: "More publish endpoints to forward, after the first --from: --from A B is --from A --from B.")
+        ],
         options: [
             OptionSpec(
                 "from", value: "endpoint", repeats: true,
-                help: "A publish endpoint to forward: a segued's, or another relay's. Repeat for several."),
+                help: "A publish endpoint to forward: a segued's, or another relay's. Several: repeat it, list them "
+                    + "after it, or separate them with commas."),
             OptionSpec("publish", value: "endpoint", help: "Where subscribers connect (bound here)."),
             OptionSpec(
                 "control", value: "endpoint",
@@ -44,7 +50,7 @@ enum RelayCommand {
             ),
         ],
         examples: [
-            "segue relay --from tcp://10.0.0.1:7401 --from tcp://10.0.0.2:7401 --publish tcp://*:7501",
+            "segue relay --from tcp://10.0.0.1:7401 tcp://10.0.0.2:7401 --publish tcp://*:7501",
             "segue relay --from tcp://relay-a:7501 --publish tcp://*:7501 --control ipc:///run/segue/relay.ctl",
             "segue relay --stats --control ipc:///run/segue/relay.ctl",
         ])
@@ -73,8 +79,8 @@ enum RelayCommand {
 
     /// The relay's settings from the command line; usage errors for what cannot work.
     static func settings(_ inv: Invocation) throws -> Relay.Settings {
-        let upstream = inv.parsed.values("from")
-        guard !upstream.isEmpty else { throw UsageError.missingOption("from", value: "endpoint") }
+        guard !inv.parsed.values("from").isEmpty else { throw UsageError.missingOption("from", value: "endpoint") }
+        let upstream = upstreamEndpoints(inv.parsed)
         for endpoint in upstream {
             if let problem = Invocation.endpointProblem(endpoint) {
                 throw UsageError.invalidValue(
@@ -129,6 +135,14 @@ enum RelayCommand {
         return host == "localhost" || host.hasPrefix("127.") || host == "[::1]"
     }
 
+    /// Every endpoint to forward: each `--from` (a comma-separated list, as `SEGUE_ENDPOINT` takes),
+    /// then the words after it (`--from A B`, as the contract spells it).
+    static func upstreamEndpoints(_ parsed: ParsedArguments) -> [String] {
+        (parsed.values("from") + (parsed.arguments["endpoint"] ?? [])).flatMap {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+    }
+
     /// `--stats`: one `STATISTICS` request to the relay at `--control`.
     static func printStatistics(_ inv: Invocation) throws {
         guard let endpoint = inv.parsed.value("control") else {
@@ -136,6 +150,9 @@ enum RelayCommand {
         }
         for option in ["from", "publish", "publish-key", "allow"] where !inv.parsed.values(option).isEmpty {
             throw UsageError("--stats asks a running relay and takes --control only, not --\(option).")
+        }
+        if let word = inv.parsed.arguments["endpoint"]?.first {
+            throw UsageError("--stats asks a running relay and takes --control only, not an endpoint (\(word)).")
         }
         // An ipc path with no socket is said at once, not after the whole timeout.
         if let path = IPCSocketFile.path(of: endpoint), !FileManager.default.fileExists(atPath: path) {

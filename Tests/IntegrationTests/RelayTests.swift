@@ -51,7 +51,8 @@ import Testing
         }
         let ca = try TestClient(endpoint: a.commandEndpoint)
         let cb = try TestClient(endpoint: b.commandEndpoint)
-        let top = try RelayProcess(from: [a.publishEndpoint, b.publishEndpoint])
+        // The contract's spelling, `--from A B`.
+        let top = try RelayProcess(from: [a.publishEndpoint, b.publishEndpoint], oneFrom: true)
         let bottom = try RelayProcess(from: [top.publishEndpoint])
         defer {
             bottom.stop()
@@ -155,6 +156,23 @@ import Testing
             "--publish-key needs at least one --allow <key|file>: the public keys of the subscribers to admit."
         ),
         (["relay", "--from", "tcp://127.0.0.1:1", "--endpoint", "tcp://127.0.0.1:3"], "Unknown option '--endpoint'"),
+        // Endpoints after --from, or in a list, are checked as --from's own.
+        (
+            ["relay", "--from", "tcp://127.0.0.1:1", "foo", "--publish", "tcp://127.0.0.1:2"],
+            "The value 'foo' is invalid for '--from': expected a ZeroMQ endpoint like tcp://127.0.0.1:7401"
+        ),
+        (
+            ["relay", "--from", "tcp://127.0.0.1:1,foo", "--publish", "tcp://127.0.0.1:2"],
+            "The value 'foo' is invalid for '--from': expected a ZeroMQ endpoint like tcp://127.0.0.1:7401"
+        ),
+        (
+            ["relay", "tcp://127.0.0.1:1", "--publish", "tcp://127.0.0.1:2"],
+            "Missing expected option '--from <endpoint>'."
+        ),
+        (
+            ["relay", "--stats", "--control", "ipc:///tmp/x.ctl", "tcp://127.0.0.1:1"],
+            "--stats asks a running relay and takes --control only, not an endpoint (tcp://127.0.0.1:1)."
+        ),
         // A --publish that is no endpoint is a usage error as a --from is, not the bind's failure (69).
         (
             ["relay", "--from", "tcp://127.0.0.1:1", "--publish", "foo"],

@@ -8,15 +8,16 @@ final class RelayProcess: @unchecked Sendable {
     let process: CliBackground
 
     /// Starts a relay of `upstream` and waits for its `Forwarding …` line (it binds before logging it).
+    /// `oneFrom`: every endpoint after one `--from` (`--from A B`), else `--from` before each.
     init(
         from upstream: [String], publish: String? = nil, arguments: [String] = [],
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], oneFrom: Bool = false
     ) throws {
         publishEndpoint = publish ?? "tcp://127.0.0.1:\(DaemonProcess.freePort())"
         controlEndpoint = "ipc://" + DaemonProcess.temporaryDirectory() + "/relay.ctl"
         let words =
             ["relay", "--publish", publishEndpoint, "--control", controlEndpoint]
-            + upstream.flatMap { ["--from", $0] } + arguments
+            + (oneFrom ? ["--from"] + upstream : upstream.flatMap { ["--from", $0] }) + arguments
         process = try CliBackground(words, environment: environment)
         guard process.wait(for: "segue relay: Forwarding", onStderr: true) else {
             process.finish(timeout: .seconds(1))

@@ -1,0 +1,22 @@
+import SegueCommandLine
+import Testing
+
+@testable import segue
+
+/// `relay --from` takes several endpoints in each of the ways a user writes them, in the order given.
+@Suite struct RelayEndpointTests {
+    @Test(arguments: [
+        (["--from", "tcp://a:1"], ["tcp://a:1"]),
+        (["--from", "tcp://a:1", "--from", "tcp://b:2"], ["tcp://a:1", "tcp://b:2"]),
+        (["--from", "tcp://a:1", "tcp://b:2", "ipc:///c"], ["tcp://a:1", "tcp://b:2", "ipc:///c"]),
+        (["--from", "tcp://a:1,tcp://b:2"], ["tcp://a:1", "tcp://b:2"]),
+        (
+            ["--from", "tcp://a:1, tcp://b:2,", "--publish", "tcp://*:3", "tcp://c:4"],
+            ["tcp://a:1", "tcp://b:2", "tcp://c:4"]
+        ),
+    ])
+    func upstreamEndpoints(words: [String], endpoints: [String]) throws {
+        let parsed = try RelayCommand.configuration.parse(words)
+        #expect(RelayCommand.upstreamEndpoints(parsed) == endpoints)
+    }
+}
