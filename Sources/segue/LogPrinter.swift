@@ -111,7 +111,7 @@ struct LogPrinter {
         if let ago = Seconds.parse(Substring(text), requiringUnit: true) {
             return Int64((now.timeIntervalSince1970 - ago) * 1e9)
         }
-        if let date = TimeArgument.date(text) { return Int64((date.timeIntervalSince1970 * 1e9).rounded()) }
+        if let time = TimeArgument.nanoseconds(text) { return time }
         throw UsageError.invalidValue(
             text, for: name,
             "expected a time ago like 10m, 2h or 1d, or a date and time like 2026-12-01T23:00:00 (local) or "

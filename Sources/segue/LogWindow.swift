@@ -36,8 +36,8 @@ struct LogWindow {
                 self = .seq(seq)
             } else if text.hasPrefix("+"), let offset = Self.offset(text.dropFirst()) {
                 self = .offset(offset)
-            } else if let date = TimeArgument.date(text) {
-                self = .time(Int64((date.timeIntervalSince1970 * 1e9).rounded()))
+            } else if let time = TimeArgument.nanoseconds(text) {
+                self = .time(time)
             } else {
                 throw ArgumentValueError(
                     "expected a seq (12), a time (2025-06-01T12:00:00.5Z, or local 2025-06-01T14:00) or an offset from the log's "
@@ -54,7 +54,10 @@ struct LogWindow {
             switch self {
             case .seq: nil
             case .time(let t): t
-            case .offset(let seconds): first.time + Int64((seconds * 1e9).rounded())
+            // Up to 285 years after the first event: past Int64's end, the end of time will do.
+            case .offset(let seconds):
+                first.time.addingReportingOverflow(Int64((seconds * 1e9).rounded())).overflow
+                    ? .max : first.time + Int64((seconds * 1e9).rounded())
             }
         }
     }
