@@ -63,16 +63,20 @@ package struct OptionSpec: Sendable, Equatable {
     package var help: String
     /// May be given several times (`--param a=1 --param b=2`); otherwise a second use is an error.
     package var repeats: Bool
+    /// Also takes the words after its value, up to the next option (`--from A B`): each is a value
+    /// as though the option were repeated before it. Implies `repeats`.
+    package var takesList: Bool
     package var completion: CompletionKind
 
     package init(
         _ name: String, short: Character? = nil, value: String? = nil, repeats: Bool = false,
-        completion: CompletionKind = .none, help: String
+        takesList: Bool = false, completion: CompletionKind = .none, help: String
     ) {
         self.name = name
         self.short = short
         self.valueName = value
-        self.repeats = repeats
+        self.repeats = repeats || takesList
+        self.takesList = takesList
         self.completion = completion
         self.help = help
     }

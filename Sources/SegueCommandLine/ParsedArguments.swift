@@ -102,6 +102,10 @@ extension CommandConfiguration {
             guard let value else { throw .missingValue(option) }
             if !option.repeats, parsed.options[option.name] != nil { throw .repeated(option) }
             parsed.options[option.name, default: []].append(value)
+            while option.takesList, attached == nil, index < tokens.count, case .value(let more) = tokens[index] {
+                parsed.options[option.name, default: []].append(more)
+                index += 1
+            }
         }
         while index < tokens.count {
             let token = tokens[index]

@@ -19,14 +19,9 @@ enum RelayCommand {
             + "make --publish a CURVE server. The counters are logged on stderr every --stats-interval and when "
             + "the relay stops; --control serves them to 'segue relay --stats --control ENDPOINT'. Runs until "
             + "SIGTERM or Ctrl-C; status 69 when an endpoint cannot be used.",
-        arguments: [
-            ArgumentSpec(
-                "endpoint", optional: true, variadic: true,
-                help: "More publish endpoints to forward, after the first --from: --from A B is --from A --from B.")
-        ],
         options: [
             OptionSpec(
-                "from", value: "endpoint", repeats: true,
+                "from", value: "endpoint", takesList: true,
                 help: "A publish endpoint to forward: a segued's, or another relay's. Several: repeat it, list them "
                     + "after it, or separate them with commas."),
             OptionSpec("publish", value: "endpoint", help: "Where subscribers connect (bound here)."),
@@ -135,11 +130,12 @@ enum RelayCommand {
         return host == "localhost" || host.hasPrefix("127.") || host == "[::1]"
     }
 
-    /// Every endpoint to forward: each `--from` (a comma-separated list, as `SEGUE_ENDPOINT` takes),
-    /// then the words after it (`--from A B`, as the contract spells it).
+    /// Every endpoint to forward, in the order given: each value of `--from` (the words after it too,
+    /// `--from A B`, as the contract spells it), a comma-separated list split as `SEGUE_ENDPOINT` is.
+    /// An empty item stays, for the check to refuse.
     static func upstreamEndpoints(_ parsed: ParsedArguments) -> [String] {
-        (parsed.values("from") + (parsed.arguments["endpoint"] ?? [])).flatMap {
-            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        parsed.values("from").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map {
+            $0.trimmingCharacters(in: .whitespaces)
         }
     }
 
@@ -150,9 +146,6 @@ enum RelayCommand {
         }
         for option in ["from", "publish", "publish-key", "allow"] where !inv.parsed.values(option).isEmpty {
             throw UsageError("--stats asks a running relay and takes --control only, not --\(option).")
-        }
-        if let word = inv.parsed.arguments["endpoint"]?.first {
-            throw UsageError("--stats asks a running relay and takes --control only, not an endpoint (\(word)).")
         }
         // An ipc path with no socket is said at once, not after the whole timeout.
         if let path = IPCSocketFile.path(of: endpoint), !FileManager.default.fileExists(atPath: path) {

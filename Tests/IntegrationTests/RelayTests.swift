@@ -165,13 +165,20 @@ import Testing
             ["relay", "--from", "tcp://127.0.0.1:1,foo", "--publish", "tcp://127.0.0.1:2"],
             "The value 'foo' is invalid for '--from': expected a ZeroMQ endpoint like tcp://127.0.0.1:7401"
         ),
+        (["relay", "--from", "", "--publish", "tcp://127.0.0.1:2"], "The value '' is invalid for '--from'"),
+        (["relay", "--from", ",", "--publish", "tcp://127.0.0.1:2"], "The value '' is invalid for '--from'"),
         (
-            ["relay", "tcp://127.0.0.1:1", "--publish", "tcp://127.0.0.1:2"],
-            "Missing expected option '--from <endpoint>'."
+            ["relay", "--from", "tcp://127.0.0.1:1,,tcp://127.0.0.1:3", "--publish", "tcp://127.0.0.1:2"],
+            "The value '' is invalid for '--from'"
+        ),
+        // Only the words right after --from are its list: an endpoint elsewhere is no upstream.
+        (
+            ["relay", "tcp://127.0.0.1:1", "--from", "tcp://127.0.0.1:3", "--publish", "tcp://127.0.0.1:2"],
+            "Unexpected argument 'tcp://127.0.0.1:1'."
         ),
         (
-            ["relay", "--stats", "--control", "ipc:///tmp/x.ctl", "tcp://127.0.0.1:1"],
-            "--stats asks a running relay and takes --control only, not an endpoint (tcp://127.0.0.1:1)."
+            ["relay", "--from", "tcp://127.0.0.1:1", "--publish", "tcp://127.0.0.1:2", "tcp://127.0.0.1:3"],
+            "Unexpected argument 'tcp://127.0.0.1:3'."
         ),
         // A --publish that is no endpoint is a usage error as a --from is, not the bind's failure (69).
         (

@@ -11,9 +11,11 @@ import Testing
         (["--from", "tcp://a:1", "tcp://b:2", "ipc:///c"], ["tcp://a:1", "tcp://b:2", "ipc:///c"]),
         (["--from", "tcp://a:1,tcp://b:2"], ["tcp://a:1", "tcp://b:2"]),
         (
-            ["--from", "tcp://a:1, tcp://b:2,", "--publish", "tcp://*:3", "tcp://c:4"],
+            ["--from", "tcp://a:1, tcp://b:2", "--publish", "tcp://*:3", "--from", "tcp://c:4"],
             ["tcp://a:1", "tcp://b:2", "tcp://c:4"]
         ),
+        // Empty items stay, for the endpoint check to refuse.
+        (["--from", ""], [""]), (["--from", "tcp://a:1,"], ["tcp://a:1", ""]),
     ])
     func upstreamEndpoints(words: [String], endpoints: [String]) throws {
         let parsed = try RelayCommand.configuration.parse(words)

@@ -37,6 +37,25 @@ import Testing
         #expect(ArgumentTokenizer.tokenize(argv) == tokens)
     }
 
+    /// An option that takes a list (`relay --from A B`) takes the words after its value up to the
+    /// next option; attached (`--from=A`), a terminator or another option ends the list.
+    @Test(arguments: [
+        (["--from", "a", "b", "c"], ["a", "b", "c"], [String]()),
+        (["--from", "a", "b", "--json", "x"], ["a", "b"], ["x"]),
+        (["x", "--from", "a", "--from", "b", "c"], ["a", "b", "c"], ["x"]),
+        (["--from=a", "x"], ["a"], ["x"]),
+        (["--from", "a", "--", "x"], ["a"], ["x"]),
+    ])
+    func anOptionTakingAListTakesTheWordsAfterIt(argv: [String], values: [String], rest: [String]) throws {
+        let relay = CommandConfiguration(
+            name: "relay", abstract: "r",
+            arguments: [ArgumentSpec("rest", optional: true, variadic: true, help: "r")],
+            options: [.flag("json", help: "j"), OptionSpec("from", value: "endpoint", takesList: true, help: "f")])
+        let parsed = try relay.parse(argv)
+        #expect(parsed.values("from") == values)
+        #expect((parsed.arguments["rest"] ?? []) == rest)
+    }
+
     @Test func parsesOptionsAnywhereAndPositionalsInOrder() throws {
         let parsed = try Self.push.parse([
             "--json", "main", "--param", "a=1", "Detail", "--param=b=2", "--timeout", "3", "-o", "out", "--velocity",
