@@ -191,7 +191,8 @@ enum CommandTree {
             + "(as redis-cli is), and reads requests from stdin, one per line, when it is not a terminal.\n\n"
             + "The options commands share (\(global.map { "--\($0.name)" }.joined(separator: ", "))) may also come "
             + "before or between the command's words: segue --endpoint tcp://10.0.0.5:7400 push main Detail.\n\n"
-            + "Exit status: 0 ok, 1 the daemon said no (code and message on stderr), 2 --wait saw a cancel, "
+            + "Exit status: 0 ok, 1 the daemon said no (code and message on stderr) or a log read is wrong or "
+            + "damaged, 2 --wait saw a cancel, "
             + "3 no answer in time (or nothing listens at the endpoint), 64 usage, 69 endpoint unusable or handshake refused (CURVE keys), 74 file, key "
             + "file or data dir error.\n\nA daemon with CURVE needs --server-key (its public key) and --client-key "
             + "(a pair from 'segue keygen' that it lists), or SEGUE_SERVER_KEY and SEGUE_CLIENT_KEY.\n\n"
@@ -400,7 +401,8 @@ enum CommandTree {
     static let manSections: [(title: String, body: String)] = [
         (
             "Exit status",
-            "0 done. 1 the daemon said no (or verify found a problem). 2 --wait saw the transition cancelled. 3 no "
+            "0 done. 1 the daemon said no (or a log read, by verify or any other command, is wrong or damaged). 2 "
+                + "--wait saw the transition cancelled. 3 no "
                 + "answer in time, or nothing listens at the endpoint. 64 the command line does not parse. 69 the "
                 + "endpoint cannot be used, or refused the handshake. 74 a file, key file or data dir could not be "
                 + "read or written."

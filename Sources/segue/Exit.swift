@@ -2,6 +2,7 @@ import Foundation
 import SegueClient
 import SegueCommandLine
 import SegueCore
+import SegueStore
 
 /// The exit statuses of `segue` (docs/cli.md) beyond the shared 0, 1 and 64: scripts branch on them.
 extension ExitCode {
@@ -56,6 +57,14 @@ struct IOFailure: Error, CustomStringConvertible {
     init(_ description: String, isContent: Bool = false) {
         self.description = description
         self.isContent = isContent
+    }
+
+    /// A store that failed to open or read: damage (SQLite's `file is not a database`, a corrupt page)
+    /// is a log found wrong, status 1 as a failed integrity check is, with what to do; anything else
+    /// a log that could not be read, 74.
+    init(_ description: String, store error: StoreError) {
+        self.init(
+            description + (error.isDamage ? "; the file is damaged: restore a backup." : ""), isContent: error.isDamage)
     }
 
     /// Why a Foundation file call failed, as the system says it (`No such file or directory (errno

@@ -80,12 +80,7 @@ enum LogSource {
             throw IOFailure("\(dir) holds no segue.db; pass the daemon's data dir (--data-dir of segued).")
         }
         do { return try EventLog(path: path) } catch {
-            // A damaged file was read, and is no log: a problem found (status 1), as a failed
-            // integrity check is, not a file that could not be read.
-            throw IOFailure(
-                "Cannot open \(path): \(error.message)"
-                    + (error.isDamage ? "; the file is damaged: restore a backup." : ""),
-                isContent: error.isDamage)
+            throw IOFailure("Cannot open \(path): \(error.message)", store: error)
         }
     }
 
@@ -113,7 +108,7 @@ enum LogSource {
                 }
             } catch {
                 if let failure { throw failure }
-                throw IOFailure("Reading \(path) failed: \(error.message)", isContent: error.isDamage)
+                throw IOFailure("Reading \(path) failed: \(error.message)", store: error)
             }
             return
         }
@@ -277,7 +272,7 @@ enum LogSource {
                 guard let first = try log.firstEvent(), let last = try log.lastEvent() else { return nil }
                 return (first, last)
             } catch {
-                throw IOFailure("Reading \(source) failed: \(error.message)", isContent: error.isDamage)
+                throw IOFailure("Reading \(source) failed: \(error.message)", store: error)
             }
         }
         var ends: (first: EventRecord, last: EventRecord)?

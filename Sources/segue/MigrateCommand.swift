@@ -56,7 +56,7 @@ enum MigrateCommand {
         progress.update(0)
         let count: Int
         do { count = try source.exportJSONLines(to: exported, exclusive: true) } catch {
-            throw IOFailure(error.message)
+            throw IOFailure(error.message, store: error)
         }
         progress.finish()
         // A segued still writing the source may store more: only the ids of copied events come along.

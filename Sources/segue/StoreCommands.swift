@@ -27,7 +27,7 @@ enum StoreCommands {
             } else {
                 count = try exported.exportJSONLines { Output.write($0) }
             }
-        } catch { throw IOFailure(error.message) }
+        } catch { throw IOFailure(error.message, store: error) }
         guard let output else { return }
         if inv.json {
             Output.line(JSON.object(["exported": .int(Int64(count)), "file": .string(output)]).serialized())
@@ -90,7 +90,7 @@ enum StoreCommands {
                 progress.update(checker.count)
             }
         } catch {
-            throw IOFailure("Reading \(target.place) failed: \(error.message)")
+            throw IOFailure("Reading \(target.place) failed: \(error.message)", store: error)
         }
         progress.finish()
         let existing = checker.count
@@ -166,8 +166,13 @@ enum StoreCommands {
         // A data dir or database given either way gets the store's own check too: a restored file
         // beside a stale -wal folds cleanly and is still damaged.
         if inv.parsed.value("data-dir") != nil || LogSource.isDataDir(target) || LogSource.isStoreURL(target) {
-            let log = try LogSource.openLog(target)
-            do { problems += try log.integrityCheck() } catch { problems.append(error.message) }
+            do {
+                let log = try LogSource.openLog(target)
+                do { problems += try log.integrityCheck() } catch { problems.append(error.message) }
+            } catch let failure as IOFailure where failure.isContent {
+                // A damaged header: nothing of the log can be read, so nothing more to check.
+                return try report(target, problems: [failure.description], events: 0, navigators: 0, inv)
+            }
         }
         var checker = LogChecker()
         var progress = Progress("verifying: event")

@@ -36,7 +36,7 @@ final class WritableLog {
         do { opened = try EventStore(path: path) } catch {
             // A log another process holds open is that process's, however new.
             if error.kind != .inUse { Self.remove(place, directory: createdDirectory, log: created) }
-            throw IOFailure("Cannot open \(path): \(error.message)")
+            throw IOFailure("Cannot open \(path): \(error.message)", store: error)
         }
         store = opened
         if let migration = opened.migration { Self.report(migration, of: path) }
