@@ -136,8 +136,7 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         if kind == .sqlite { text += " (SQLite code \(primaryCode), extended \(extendedCode))" }
         if kind == .postgres, let sqlState { text += " (SQLSTATE \(sqlState))" }
         if let line { text += " (line \(line))" }
-        // A statement written over several lines, on one: this text is a line of segued's log.
-        if let sql { text += " [\(sql.split(whereSeparator: \.isWhitespace).joined(separator: " "))]" }
+        if let sql { text += " [\(StatementText.oneLine(sql))]" }
         return text
     }
 }

@@ -318,10 +318,16 @@ import Testing
         #expect(PostgresError.oneLine(text) == line)
     }
 
-    @Test func aFailedStatementIsShownOnOneLine() {
-        let error = PostgresError(sqlState: "42P07", message: "exists", statement: "CREATE TABLE t (\n    a int\n)")
-        #expect(error.description == "exists (SQLSTATE 42P07) [CREATE TABLE t ( a int )]")
-        #expect(StoreError(error).description.hasSuffix("[CREATE TABLE t ( a int )]"))
+    @Test(arguments: [
+        ("CREATE TABLE t (\n    a int\n)", "CREATE TABLE t ( a int )"),
+        // A comment would comment out the rest once on one line; spaces in a literal stay.
+        ("SELECT 1 -- why\n  FROM t WHERE a = 'x  -- y'", "SELECT 1 FROM t WHERE a = 'x  -- y'"),
+        ("\n  SELECT 1\n\n", "SELECT 1"),
+    ])
+    func aFailedStatementIsShownOnOneLine(sql: String, line: String) {
+        let error = PostgresError(sqlState: "42P07", message: "exists", statement: sql)
+        #expect(error.description == "exists (SQLSTATE 42P07) [\(line)]")
+        #expect(StoreError(error).description.hasSuffix("[\(line)]"))
     }
 
     /// Each row: a conninfo with a secret, the secret that must appear in no message, and what the

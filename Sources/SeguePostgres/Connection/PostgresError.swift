@@ -1,4 +1,5 @@
 import CPostgres
+import SegueStore
 
 /// The one error type of the libpq wrapper, in the style of GRDB's `DatabaseError`: the SQLSTATE,
 /// the server's (or libpq's) message, and the statement that failed.
@@ -45,7 +46,7 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
         var text = "\(message) (SQLSTATE \(sqlState))"
         if let detail { text += " \(detail)" }
         if let hint { text += " Hint: \(hint)" }
-        if let statement { text += " [\(statement.split(whereSeparator: \.isWhitespace).joined(separator: " "))]" }
+        if let statement { text += " [\(StatementText.oneLine(statement))]" }
         return text
     }
 }
