@@ -63,6 +63,13 @@ extension Decision {
             }
             return i
         }
+        // The top's own route, and no screen of it below: the top itself, as its id would be.
+        if state.stack[top].name == target {
+            throw CoreError(
+                .invalidArgument,
+                "Screen \(state.stack[top].id) (route \(target)) is already the top of navigator \(name), and no "
+                    + "screen of that route is below it; nothing to pop.")
+        }
         throw CoreError(
             .screenNotFound,
             "Navigator \(name) has no screen with id or route \"\(target)\" below its top; see its state for the stack."

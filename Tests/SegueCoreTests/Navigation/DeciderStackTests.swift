@@ -194,6 +194,9 @@ import Testing
         }
         #expect(e.popped.map(\.id) == ["s4", "s3"])
         #expect(F.when(s, .popTo("s4", .standard), at: 4).error?.code == .invalidArgument)
+        // The top's route with none of it below names the top as its id does; a route nowhere, nothing.
+        #expect(F.when(s, .popTo("Detail", .standard), at: 4).error?.code == .invalidArgument)
+        #expect(F.when(s, .popTo("Settings", .standard), at: 4).error?.code == .screenNotFound)
         let root = F.when(s, .popToRoot(TransitionOptions(animated: false)), at: 4)
         #expect(root.state.stack.map(\.id) == ["s1"])
     }
