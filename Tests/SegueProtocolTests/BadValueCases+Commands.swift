@@ -170,5 +170,18 @@ extension BadValueCase {
         .init(
             "completionCurve.bezier[i]", nav("cancel", #""completionCurve":{"bezier":[2,0,1,1]}"#), .invalidArgument,
             "completionCurve.bezier[0] must be in [0, 1]; got 2."),
+        // A release's animator is read as every animator: null inside it is a wrong type.
+        .init(
+            "animator.curve", nav("finish", #""animator":{"curve":null}"#), .badRequest,
+            "animator.curve must be"),
+        .init(
+            "animator.durationFactor", nav("end", #""animator":{"durationFactor":null}"#), .badRequest,
+            "animator.durationFactor must be a number; got null."),
+        .init(
+            "animator.durationFactor", nav("finish", #""animator":{"durationFactor":0}"#), .invalidArgument,
+            "animator.durationFactor must be in"),
+        .init(
+            "unknown member", nav("cancel", #""animator":{"speed":2}"#), .badRequest,
+            #"animator has unknown key "speed"; allowed keys are curve, durationFactor."#),
     ]
 }

@@ -20,13 +20,14 @@ public struct CompletionAnimator: Equatable, Sendable {
 
     var json: JSON { ["curve": curve.json, "durationFactor": .double(durationFactor)] }
 
-    /// `{"curve": …, "durationFactor": …}`, both optional, nothing else.
+    /// `{"curve": …, "durationFactor": …}`, both optional, nothing else. Read as every animator is:
+    /// `null` inside it is a value of the wrong type, not an absent one.
     package init(json: JSON, path: String) throws(CoreError) {
-        var a = try Arguments(json, path: path)
+        let reader = try AnimationJSONReader(json, path: path)
+        try reader.allowOnly(["curve", "durationFactor"])
         self.init()
-        if let raw = a.raw("curve") { curve = try TimingCurve(json: raw, path: a.name("curve")) }
-        durationFactor = try a.double("durationFactor", in: 0.001...1000) ?? 1
-        try a.rejectUnknown()
+        if let raw = reader.object["curve"] { curve = try TimingCurve(json: raw, path: "\(path).curve") }
+        durationFactor = try reader.number("durationFactor", in: 0.001...1000) ?? 1
     }
 
     /// The completion segment's speed and curve for a fraction moving from `fraction` to `target` at
