@@ -150,7 +150,7 @@ package struct RequestDecoder: Sendable {
             }
             let command = try NavigationCommand(name: cmd, arguments: object)
             try checkParams(command)
-            try checkAnimators(command)
+            try checkAnimators(command, object)
             return .navigation(command)
         }
         // ping, list and stats cover the whole daemon: a navigator there would be silently ignored
@@ -177,11 +177,19 @@ package struct RequestDecoder: Sendable {
 
     /// What a request's animators must pass beyond parsing (`Animator.requestProblem`): checked
     /// here, on requests only, so that stored events an earlier build accepted stay readable.
-    private func checkAnimators(_ command: NavigationCommand) throws(CoreError) {
+    private func checkAnimators(_ command: NavigationCommand, _ object: JSONObject) throws(CoreError) {
         var given: JSON?
         switch command {
         case .create(_, let config):
             if let problem = config.animators.requestProblem() { throw problem }
+            // A duration beside a settling spring, as for a command's animator: only the request's
+            // JSON says whether the duration was given.
+            for (index, rule) in (object["animators"]?.arrayValue ?? []).enumerated() {
+                guard let animator = rule["animator"],
+                    let problem = Animator.settlingSpringProblem(json: animator, path: "animators[\(index)].animator")
+                else { continue }
+                throw problem
+            }
             return
         case .push(_, let o), .pop(let o), .popTo(_, let o), .popToRoot(let o), .setStack(_, let o), .present(_, let o),
             .dismiss(let o):

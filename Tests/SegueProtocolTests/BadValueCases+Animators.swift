@@ -285,6 +285,16 @@ extension BadValueCase {
         .init(
             "unknown member", create(#""animators":[{"animator":{},"when":1}]"#), .badRequest,
             #"animators[0] has unknown key "when"; allowed keys are operation, from, to, animator."#),
+        // The duration rule for settling springs holds in a rule as in a command's animator.
+        .init(
+            "animators[i].animator.duration", create(#""animators":[{"animator":{"duration":"1"}}]"#), .badRequest,
+            #"animators[0].animator.duration must be a number; got "1"."#),
+        .init(
+            "animators[i].animator.duration",
+            create(
+                #""animators":[{"animator":{"duration":0.3,"curve":{"spring":{"response":0.5,"dampingFraction":1}}}}]"#),
+            .invalidArgument,
+            "animators[0].animator.duration cannot be given with a spring that settles in its own time"),
         .init(
             "animators[i].operation", create(#""animators":[{"operation":1,"animator":{}}]"#), .badRequest,
             "animators[0].operation must be a string; got 1."),
