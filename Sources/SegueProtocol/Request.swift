@@ -11,6 +11,11 @@ package struct Request: Equatable, Sendable {
     /// (`JSON.fingerprint`), so that a different request reusing the id is refused, not answered
     /// with the first one's reply.
     package var fingerprint: UInt64?
+    /// For a `create` read from JSON: the config members it gave (present and not null). The daemon
+    /// fills only the others from its own defaults, so a value given is kept even when it equals the
+    /// built-in default. Nil when not known (a request built in code): then a built-in value counts
+    /// as left out.
+    package var givenConfig: Set<String>?
 
     package enum Body: Equatable, Sendable {
         case ping

@@ -125,7 +125,11 @@ package struct RequestDecoder: Sendable {
         let fingerprint = id.map { _ in
             JSON.object(JSONObject(object.members.filter { $0.key != "id" && !$0.value.isNull })).fingerprint
         }
-        return Request(id: id, navigator: navigator, envelope: envelope, body: body, fingerprint: fingerprint)
+        var request = Request(id: id, navigator: navigator, envelope: envelope, body: body, fingerprint: fingerprint)
+        if cmd == "create" {
+            request.givenConfig = Set(NavigatorConfig.keys.filter { object[$0].map { !$0.isNull } ?? false })
+        }
+        return request
     }
 
     private func body(cmd: String, object: JSONObject, navigator: String?) throws(CoreError) -> Request.Body {

@@ -172,6 +172,31 @@ import Testing
         #expect(reply["error"]?["code"] == code.map(JSON.string), "\(reply.serialized())")
     }
 
+    /// The daemon's defaults fill only what a `create` leaves out (absent or null): a member given is
+    /// kept even at its built-in value, and checked against the daemon's caps.
+    @Test(
+        arguments: [
+            ("", 8, 30.0, nil),
+            (#","interactionTimeout":10"#, 8, 10.0, nil),
+            (#","interactionTimeout":null,"queueLimit":null"#, 8, 30.0, nil),
+            (#","queueLimit":4"#, 4, 30.0, nil),
+            (#","queueLimit":16"#, 0, 0, "too_large"),
+        ] as [(String, Int, Double, String?)])
+    func theDaemonsDefaultsFillOnlyWhatACreateLeavesOut(
+        members: String, queueLimit: Int, timeout: Double, code: String?
+    ) throws {
+        let h = try EngineHarness {
+            $0.maxQueue = 8
+            $0.defaultInteractionTimeout = 30
+        }
+        let actions = h.call(#"{"cmd":"create","navigator":"r","root":"Home"\#(members)}"#)
+        #expect(actions.reply["error"]?["code"] == code.map(JSON.string), "\(actions.reply.serialized())")
+        guard code == nil else { return }
+        let config = actions.events.first { $0["type"] == "navigator.created" }?["data"]?["config"]
+        #expect(config?["queueLimit"] == .int(Int64(queueLimit)), "\(config?.serialized() ?? "no event")")
+        #expect(config?["interactionTimeout"]?.doubleValue == timeout, "\(config?.serialized() ?? "no event")")
+    }
+
     // MARK: Busy and queue
 
     /// While a transition is in flight another command gets `busy`, or with `busy: queue` waits its

@@ -158,8 +158,11 @@ extension NavigationCommand {
         }
         switch self {
         case .create(let root, let config):
+            // Only what differs from the built-in config: a member given is kept by the daemon, one
+            // left out takes the daemon's default (its configured animators, interaction timeout).
             var o: JSONObject = ["root": root.json]
-            for (k, v) in config.json.objectValue?.members ?? [] { o[k] = v }
+            let plain = NavigatorConfig().json
+            for (k, v) in config.json.objectValue?.members ?? [] where plain[k] != v { o[k] = v }
             return o
         case .close: return [:]
         case .push(let s, let o): return opts(o, ["screen": s.json])

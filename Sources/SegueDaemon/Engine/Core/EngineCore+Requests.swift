@@ -115,7 +115,7 @@ extension EngineCore {
             return
         }
         if case .create(let root, var config) = command {
-            if var error = applyDefaults(&config) {
+            if var error = applyDefaults(&config, given: request.givenConfig) {
                 error.message = "create on navigator \(navigator): " + error.message
                 reject(envelope, Reply.error(id: request.id, error))
                 return
@@ -185,14 +185,22 @@ extension EngineCore {
     }
 
     /// Fills what a `create` left out from the daemon's defaults, and enforces the daemon's caps.
-    func applyDefaults(_ config: inout NavigatorConfig) -> WireError? {
+    /// `given`: the members the request gave (nil: not known, and a built-in value counts as left out).
+    func applyDefaults(_ config: inout NavigatorConfig, given: Set<String>? = nil) -> WireError? {
         let plain = NavigatorConfig()
-        if config.animators == plain.animators, let rules = options.defaultAnimators { config.animators = rules }
-        if config.interactionTimeout == plain.interactionTimeout {
+        func leftOut(_ key: String, _ isBuiltIn: Bool) -> Bool { given.map { !$0.contains(key) } ?? isBuiltIn }
+        if leftOut("animators", config.animators == plain.animators), let rules = options.defaultAnimators {
+            config.animators = rules
+        }
+        if leftOut("interactionTimeout", config.interactionTimeout == plain.interactionTimeout) {
             config.interactionTimeout = options.defaultInteractionTimeout
         }
-        if config.queueLimit == plain.queueLimit { config.queueLimit = min(plain.queueLimit, options.maxQueue) }
-        if config.maxDepth == plain.maxDepth { config.maxDepth = min(plain.maxDepth, options.maxStackDepth) }
+        if leftOut("queueLimit", config.queueLimit == plain.queueLimit) {
+            config.queueLimit = min(plain.queueLimit, options.maxQueue)
+        }
+        if leftOut("maxDepth", config.maxDepth == plain.maxDepth) {
+            config.maxDepth = min(plain.maxDepth, options.maxStackDepth)
+        }
         if config.queueLimit > options.maxQueue {
             return WireError(
                 .tooLarge,
