@@ -51,7 +51,8 @@ struct BadValueCase: Sendable, CustomTestStringConvertible {
     /// clamped to [0, 1]), `popTo`'s screen (looked up when the command is decided), fixed-size arrays
     /// (their count is part of their type; their elements have ranges), and unknown members.
     static let typeOnly: Set<String> = [
-        "animated", "retarget", "percent", "popTo screen", "root.params", "screens[i].id", "endRule", "container", "animator",
+        "animated", "retarget", "percent", "popTo screen", "root.params", "screens[i].id", "endRule", "container",
+        "animator",
         "animator.fade", "animator.offset", "animator.offset.x", "animator.curve.bezier", "animator.curve.spring",
         "animator.keyframes", "animator.keyframes.from", "animator.keyframes.to.tracks",
         "animator.keyframes.to.tracks.x[i]", "animators[i]", "animators[i].animator", "unknown member",
