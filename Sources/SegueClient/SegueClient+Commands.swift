@@ -25,6 +25,8 @@ extension SegueClient {
     }
 
     /// Creates `navigator` with `root` on its stack (`navigator_exists` if it is there already).
+    /// Only the members of `config` that differ from `NavigatorConfig()` are sent: the others take
+    /// the daemon's defaults (its configured animators and interaction timeout, its caps).
     @discardableResult
     public func create(
         _ navigator: String, root: ScreenSpec, config: NavigatorConfig = NavigatorConfig(),
