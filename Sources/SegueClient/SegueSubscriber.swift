@@ -47,6 +47,9 @@ public final class SegueSubscriber {
             socket = try ZMQSocket(context, .sub)
             try socket.setLinger(.zero)
             try socket.setReceiveHighWaterMark(receiveLimit)
+            // Subscriptions leave through the send queue, at connect too: past libzmq's default of
+            // 1,000 the rest (`hb/` among them) would be dropped in silence. They are a few bytes each.
+            try socket.setSendHighWaterMark(0)
             if let curve { try curve.apply(to: socket) }
             for topic in topics { try socket.subscribe(topic) }
             let handshakes = try HandshakeMonitor(
