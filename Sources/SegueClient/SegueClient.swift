@@ -139,9 +139,13 @@ public final class SegueClient {
     public func call(_ request: JSONObject) throws(SegueClientError) -> JSONObject {
         var request = request
         let id: String
-        if let given = request["id"]?.stringValue {
-            id = given
-        } else {
+        switch request["id"] {
+        case .string(let given)?: id = given
+        // An integer id is the caller's too (the daemon echoes it as a string): replacing it would
+        // make a retry under the same id a new command.
+        case .int(let given)?: id = String(given)
+        case .double(let given)? where Int64(exactly: given) != nil: id = String(Int64(given))
+        default:
             id = nextID()
             request["id"] = .string(id)
         }
