@@ -46,6 +46,15 @@ struct LogWindow {
             }
         }
 
+        /// The bound as a message says it: a seq, an instant in UTC, or an offset (`+2.5s`).
+        var description: String {
+            switch self {
+            case .seq(let seq): "\(seq)"
+            case .time(let time): LogWindow.describe(time)
+            case .offset(let seconds): "+\(JSON.messageText(seconds))s"
+            }
+        }
+
         /// `+0s` is the log's first event; others are lengths of time after it (`+2.5s`, `+300ms`, `+10m`).
         static func offset(_ text: Substring) -> Double? { Seconds.parse(text) }
 
@@ -103,7 +112,7 @@ struct LogWindow {
             stopBefore: survey.stopBefore(clock: clock), navigator: navigator, lastSeq: survey.lastKept?.seq ?? 0)
         // A window cut by --from or --to that shows no event is refused before it is drawn.
         if from != nil || to != nil, !survey.shows(from: startFrame, before: window.stopBefore) {
-            throw try window.emptyRange()
+            throw try window.emptyRange(from: from, to: to)
         }
         if let cut = survey.cutFrame() { Output.error("segue \(inv.path): " + cut) }
         return try body(window)
@@ -212,16 +221,17 @@ struct LogWindow {
         try replay.finish(body)
     }
 
-    /// No event of the window falls between `--from` and `--to`: said with the log's whole range.
-    private func emptyRange() throws -> Refusal {
+    /// No event of the window falls between `--from` and `--to`: said with the bounds as read and
+    /// the log's whole range.
+    private func emptyRange(from: Bound?, to: Bound?) throws -> Refusal {
         let range =
             try LogSource.ends(source).map { a, b in
                 " (its seqs run \(a.seq)–\(b.seq), from \(Self.describe(a.time)) to \(Self.describe(b.time)))"
             } ?? ""
         return Refusal(
             .invalidArgument,
-            "No event of \(navigator.map { "navigator \($0) in " } ?? "")\(path) falls between --from and --to"
-                + range + ".")
+            "No event of \(navigator.map { "navigator \($0) in " } ?? "")\(path) falls between --from "
+                + "\(from?.description ?? "the start") and --to \(to?.description ?? "the end")" + range + ".")
     }
 
     /// The log's name as pictures show it: the file or directory's last component.

@@ -133,13 +133,13 @@ import Testing
         try #require(frames.count == 4 && frames[1] == frames[2], "\(frames)")
         let start = try Cli.run(["timeline", log, "--from", "2", "--to", "2"])
         #expect(start.status == 1)
-        #expect(start.stderr.hasPrefix("error: No event of \(log) falls between --from and --to (its seqs run 1–4"))
+        #expect(start.stderr.hasPrefix("error: No event of \(log) falls between --from 2 and --to 2 (its seqs run 1–4"))
         // The store gives its range by seq (its first and last events), not by a read to its end.
         let stored = try Cli.run(["timeline", daemon.logLocation, "--from", "2", "--to", "2"])
         #expect(stored.status == 1)
         #expect(
             stored.stderr.hasPrefix(
-                "error: No event of \(daemon.logLocation) falls between --from and --to (its seqs run 1–4"),
+                "error: No event of \(daemon.logLocation) falls between --from 2 and --to 2 (its seqs run 1–4"),
             "\(stored.stderr)")
         let both = try Cli.run(["timeline", log, "--from", "2", "--to", "3"])
         #expect(both.status == 0, "\(both.stderr)")
@@ -155,7 +155,18 @@ import Testing
                 + "show every event of it, so the picture stops before that frame (--to 3 draws it).\n")
         let late = try Cli.run(["timeline", log, "--to", "3", "--navigator", "b"])
         #expect(late.status == 1)
-        #expect(late.stderr.hasPrefix("error: No event of navigator b in \(log) falls between --from and --to"))
+        #expect(
+            late.stderr.hasPrefix("error: No event of navigator b in \(log) falls between --from the start and --to 3"))
+        // Times and offsets are said as read: a time in UTC, an offset in seconds.
+        let future = try Cli.run(["timeline", log, "--from", "2030-01-01T01:00+01:00"])
+        #expect(
+            future.stderr.hasPrefix(
+                "error: No event of \(log) falls between --from 2030-01-01T00:00:00.000Z and --to the end"),
+            "\(future.stderr)")
+        let offset = try Cli.run(["timeline", log, "--from", "+10m"])
+        #expect(
+            offset.stderr.hasPrefix("error: No event of \(log) falls between --from +600s and --to the end"),
+            "\(offset.stderr)")
     }
 
     /// (arguments after `timeline`, status, what stderr says). `DIR` is a data dir with the session;
@@ -171,7 +182,7 @@ import Testing
             "error: The value 'yesterday' is invalid for '--from': expected a seq (12), a time (2025-06-01T12:00:00.5Z, or local 2025-06-01T14:00)"
         ),
         (["DIR", "--to", "+2x"], 64, "The value '+2x' is invalid for '--to': expected a seq (12)"),
-        (["DIR", "--from", "500"], 1, "No event of DIR falls between --from and --to (its seqs run 1–11"),
+        (["DIR", "--from", "500"], 1, "No event of DIR falls between --from 500 and --to the end (its seqs run 1–11"),
         (["DIR", "-o", "picture.png"], 64, "The value 'picture.png' is invalid for '--output': expected a file name"),
         (["DIR", "--frame-rate", "0"], 64, "The value '0' is invalid for '--frame-rate': expected a whole number"),
         (["DIR", "--scale", "0.5"], 64, "The value '0.5' is invalid for '--scale': expected pixels per second"),
