@@ -1,3 +1,5 @@
+import Foundation
+
 /// A statement as a line of the log says it: written over several lines, with `--` comments, it
 /// would otherwise show escaped newlines, or read as though its end were commented out.
 package enum StatementText {
@@ -5,7 +7,7 @@ package enum StatementText {
     /// joined with one space. Spaces within a line, in a literal too, stay as written.
     package static func oneLine(_ sql: String) -> String {
         sql.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { withoutComment($0).trimmingSpaces() }
+            .map { withoutComment($0).trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
             .joined(separator: " ")
     }
@@ -20,15 +22,5 @@ package enum StatementText {
             previous = character
         }
         return line
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSpaces() -> String {
-        let isSpace = { (c: Character) in c == " " || c == "\t" || c == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
     }
 }

@@ -46,6 +46,12 @@ struct LogWindow {
             }
         }
 
+        /// `time` plus `seconds`, or the end of time past Int64's (an offset may be 285 years).
+        static func time(_ time: Int64, plus seconds: Double) -> Int64 {
+            let (sum, overflow) = time.addingReportingOverflow(Int64((seconds * 1e9).rounded()))
+            return overflow ? .max : sum
+        }
+
         /// The bound as a message says it: a seq, an instant in UTC, or an offset (`+2.5s`).
         var description: String {
             switch self {
@@ -63,10 +69,7 @@ struct LogWindow {
             switch self {
             case .seq: nil
             case .time(let t): t
-            // Up to 285 years after the first event: past Int64's end, the end of time will do.
-            case .offset(let seconds):
-                first.time.addingReportingOverflow(Int64((seconds * 1e9).rounded())).overflow
-                    ? .max : first.time + Int64((seconds * 1e9).rounded())
+            case .offset(let seconds): Self.time(first.time, plus: seconds)
             }
         }
     }

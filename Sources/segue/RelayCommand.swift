@@ -131,7 +131,7 @@ enum RelayCommand {
     }
 
     /// Every endpoint to forward, in the order given: each value of `--from` (the words after it too,
-    /// `--from A B`, as the contract spells it), a comma-separated list split as `SEGUE_ENDPOINT` is.
+    /// `--from A B`, as docs/cli.md spells it), a comma-separated list split as `SEGUE_ENDPOINT` is.
     /// An empty item stays, for the check to refuse.
     static func upstreamEndpoints(_ parsed: ParsedArguments) -> [String] {
         parsed.values("from").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map {
