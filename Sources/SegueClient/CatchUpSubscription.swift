@@ -161,7 +161,8 @@ public final class CatchUpSubscription {
             if backlogOpen, !backlogStalled, !restarting {
                 aborted = false
                 do {
-                    backlogStalled = try !readBacklog()
+                    // A rewind while reading started the backlog over: it is read on at once.
+                    backlogStalled = try !readBacklog() && !aborted
                 } catch {
                     guard Self.isSilence(error) else { throw error }
                     backlogStalled = true

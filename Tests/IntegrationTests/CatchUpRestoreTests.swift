@@ -284,6 +284,41 @@ import Testing
         return parts.joined(separator: " ")
     }
 
+    /// A reader of the log from a seq (`after:`, `segue log --follow`) is between backlog pages when
+    /// the daemon restarts on a shorter, restored log: the next page rewinds, and the new log's
+    /// backlog is read at once, not at the next heartbeat (a minute away here).
+    @Test func aRestoreDuringTheBacklogReadsTheNewLogAtOnce() throws {
+        let slowHeartbeats = try DaemonProcess.configFile(#"{"heartbeatSeconds": 60}"#)
+        let first = try DaemonProcess(arguments: slowHeartbeats)
+        let writer = try SegueClient(endpoint: first.commandEndpoint)
+        try writer.create("main", root: ScreenSpec(name: "Home"))
+        #expect(first.stop() == 0)
+        let backup = try first.copyOfLog()
+        let second = try first.restarted(arguments: slowHeartbeats)
+        for index in 0..<1100 {
+            if index % 2 == 0 {
+                try writer.push("main", ScreenSpec(name: "A"), options: Self.options)
+            } else {
+                try writer.pop("main", options: Self.options)
+            }
+        }
+        let reader = Reader(
+            try CatchUpSubscription(
+                client: SegueClient(endpoint: second.commandEndpoint), publishEndpoint: second.publishEndpoint,
+                ticks: false, after: 0))
+        try reader.read { $0.revisions.count >= 1000 }
+        #expect(reader.revisions.count == 1000, "one page of 2,201 events read: \(Self.summary(reader.seen))")
+
+        #expect(second.stop() == 0)
+        try second.restoreLog(from: backup)
+        let third = try second.restarted(arguments: slowHeartbeats)
+        defer { third.stop() }
+        try writer.push("main", ScreenSpec(name: "B"), options: Self.options)
+        reader.seen = []
+        try reader.read(for: .seconds(10)) { $0.revisions.last == 3 }
+        #expect(Self.summary(reader.seen) == "R3 1@1…3@3 (3)")
+    }
+
     @Test func anOldRunsLateHeartbeatAfterASwitchIsNoRestore() throws {
         let scenario = try Scenario()
         let reader = try scenario.subscribe(["main"])
