@@ -53,7 +53,7 @@ struct BadValueCase: Sendable, CustomTestStringConvertible {
     static let typeOnly: Set<String> = [
         "animated", "retarget", "percent", "popTo screen", "root.params", "screens[i].id", "endRule", "container",
         "animator",
-        "animator.fade", "animator.offset", "animator.offset.x", "animator.curve.bezier", "animator.curve.spring",
+        "animator.fade", "animator.offset", "animator.curve.bezier", "animator.curve.spring",
         "animator.keyframes", "animator.keyframes.from", "animator.keyframes.to.tracks",
         "animator.keyframes.to.tracks.x[i]", "animators[i]", "animators[i].animator", "unknown member",
     ]

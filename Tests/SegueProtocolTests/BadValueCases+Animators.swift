@@ -61,6 +61,12 @@ extension BadValueCase {
             "animator.offset.x", animator(#"{"offset":{"x":"55pt"}}"#), .badRequest,
             #"animator.offset.x must be a number or {"points": n}; got "55pt"."#),
         .init(
+            "animator.offset.x", animator(#"{"offset":{"x":-1e300}}"#), .invalidArgument,
+            "animator.offset.x must be in [-1000, 1000]; got -1e+300."),
+        .init(
+            "animator.offset.x", create(#""animators":[{"animator":{"offset":{"y":1001}}}]"#), .invalidArgument,
+            "animators[0].animator.offset.y must be in [-1000, 1000]; got 1001."),
+        .init(
             "animator.offset.y.points", animator(#"{"offset":{"y":{"points":"a"}}}"#), .badRequest,
             #"animator.offset.y.points must be a number; got "a"."#),
         .init(

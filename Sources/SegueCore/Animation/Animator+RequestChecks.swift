@@ -22,6 +22,13 @@ extension AnimatorRules {
 extension Animator {
     /// The first problem of an animator a request gave at `path`, or nil.
     package func requestProblem(path: String = "animator") -> CoreError? {
+        // An offset in container sizes is bounded as keyframe positions are (points are bounded by
+        // the parser).
+        for (axis, offset) in [("x", options.offsetX), ("y", options.offsetY)] {
+            let range = AnimatableProperty.x.valueRange
+            guard case .fraction(let value) = offset, !range.contains(value) else { continue }
+            return .outOfRange("\(path).offset.\(axis)", range, got: value)
+        }
         guard case .keyframes(let keyframes) = style else { return nil }
         for (side, view) in [("from", keyframes.from), ("to", keyframes.to)] {
             let viewPath = "\(path).keyframes.\(side)"
@@ -56,12 +63,14 @@ extension AnimatableProperty {
 
 extension Animator {
     /// The checks an animator a request spells out must pass beyond parsing, on its JSON: the
-    /// duration rule for settling springs (`settlingSpringProblem`), then the ranges of its keyframes
-    /// (`requestProblem`). The daemon's decoder and `segue` both call it, so they refuse the same.
+    /// duration rule for settling springs (`settlingSpringProblem`), then the ranges of its offset and
+    /// keyframes (`requestProblem`). The daemon's decoder and `segue` both call it, so they refuse the
+    /// same.
     package static func requestProblem(json given: JSON, path: String = "animator") -> CoreError? {
         if let problem = settlingSpringProblem(json: given, path: path) { return problem }
-        // Only keyframes a request spells out can be out of range (presets' are not).
-        guard given["keyframes"] != nil, let animator = try? Animator(json: given, path: path) else { return nil }
+        // Only an offset or keyframes a request spells out can be out of range (presets' are not).
+        guard given["keyframes"] != nil || given["offset"] != nil, let animator = try? Animator(json: given, path: path)
+        else { return nil }
         return animator.requestProblem(path: path)
     }
 
