@@ -38,9 +38,13 @@ extension EngineCore {
         var first = fleet.closedFrame + 1
         let keep = publishTicks ? Int64(options.maxCatchUpFrames) : 0
         let skipping = !fleet.active.isEmpty && target - first >= keep
-        // Explained from the stretch that ends here, before it is restarted (in place: no copy).
-        if skipping {
-            let frames = target - keep - first + 1
+        // Explained from the stretch that ends here, before it is restarted (in place: no copy). Frames
+        // due at an earlier stall are counted there, even those the lease held back (a stopped process
+        // wakes up past its lease): one pause is one stall, however many closes skip its frames.
+        let unreported = max(first, stallDueFrame + 1)
+        if skipping, target - unreported >= keep {
+            let frames = due - keep - unreported + 1
+            stallDueFrame = due
             var stall = profile.stall(frames: frames, now: started, cpu: cpu)
             stall.overloaded = !publishTicks
             // The stretch went to waiting for the lease, whatever the loop did meanwhile; frames that

@@ -70,6 +70,9 @@ final class EngineCore {
     /// The frame that was due when frames began to wait for the frame lease (its write failed or was
     /// slow), while they still wait: a stall that ends the wait is the lease's (`closeFrames`).
     var leaseHoldBegan: Int64?
+    /// The frame that was due when the last stall was found: the frames up to it that the lease still
+    /// held back then are that stall's, not a new one when the lease lets them go (`closeFrames`).
+    var stallDueFrame: Int64 = .min
     var stallLog = StallLog()
     /// When the heap's free pages go back to the kernel: once the requests stop (`housekeeping`).
     var idleTrim = IdleTrim()
