@@ -62,13 +62,16 @@ extension CommandConfiguration {
     private static func globalOptionLength(_ words: ArraySlice<String>, _ globals: [OptionSpec]) -> Int? {
         guard let first = words.first else { return nil }
         var needsValue = false
-        for token in ArgumentTokenizer.tokenize([first]) {
+        let tokens = ArgumentTokenizer.tokenize([first])
+        for (position, token) in tokens.enumerated() {
             switch token {
             case .long(let name, let attached):
                 guard let option = globals.first(where: { $0.name == name }) else { return nil }
                 needsValue = !option.isFlag && attached == nil
             case .short(let letter):
                 guard let option = globals.first(where: { $0.short == letter }) else { return nil }
+                // Letters after it are its value (`-eVALUE`), as `parse` reads them.
+                if !option.isFlag, position < tokens.count - 1 { return 1 }
                 needsValue = !option.isFlag
             case .value, .terminator:
                 return nil
@@ -126,7 +129,16 @@ extension CommandConfiguration {
                     return parsed
                 }
                 guard let option = options.first(where: { $0.short == c }) else { throw .unknownOption(token.spelling) }
-                try take(option, attached: nil)
+                // As getopt reads it: the letters after an option that takes a value are that value
+                // (`-oFILE`, `-c2`), not more options, and not a word of its own.
+                let word = located[index - 1].word
+                let rest = Self.letters(after: index - 1, located, words)
+                if option.isFlag || rest.isEmpty {
+                    try take(option, attached: nil)
+                } else {
+                    while index < tokens.count, located[index].word == word { index += 1 }
+                    try take(option, attached: rest)
+                }
             }
         }
         var next = positionals[...]
@@ -144,6 +156,15 @@ extension CommandConfiguration {
         }
         if let extra = next.first { throw .unexpectedArgument(extra) }
         return parsed
+    }
+
+    /// What follows the short option at token `index` in its word (`FILE` of `-oFILE`).
+    private static func letters(
+        after index: Int, _ located: [(token: ArgumentToken, word: Int)], _ words: [String]
+    ) -> String {
+        let word = located[index].word
+        let first = located.firstIndex { $0.word == word } ?? index
+        return String(words[word].dropFirst(2 + index - first))
     }
 
     /// The word at token `index` when it starts with one dash but is no cluster of this command's

@@ -87,6 +87,22 @@ import Testing
         #expect(throws: UsageError("Unknown option '-A'.")) { try Self.push.parse(["main", "Detail", key]) }
     }
 
+    /// As getopt reads a cluster: the letters after a short option that takes a value are its value,
+    /// which once made `-oout.jsonl` write a file named `-oout.jsonl`.
+    @Test(arguments: [
+        (["main", "Detail", "-oout.jsonl"], "out.jsonl", false),
+        (["-fo-", "main", "Detail"], "-", true),
+        (["main", "-ofx", "Detail"], "fx", false),
+        (["main", "Detail", "-fo", "x"], "x", true),
+        (["main", "Detail", "-o", "-fx"], "-fx", false),
+    ])
+    func aShortOptionTakesTheRestOfItsWordAsItsValue(argv: [String], output: String, follow: Bool) throws {
+        let parsed = try Self.push.parse(argv)
+        #expect(parsed.value("output") == output)
+        #expect(parsed.flag("follow") == follow)
+        #expect(parsed.arguments["screen"] == ["Detail"])
+    }
+
     @Test(arguments: ["--help", "-h"])
     func helpStopsParsing(flag: String) throws {
         #expect(try Self.push.parse([flag, "--bogus"]).help)

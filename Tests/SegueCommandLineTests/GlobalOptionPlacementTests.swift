@@ -84,6 +84,11 @@ import Testing
             (["--json", "push", "main", "Detail"], parsed("segue push", pushed, flags: ["json"])),
             (["-v", "push", "main", "Detail"], parsed("segue push", pushed, flags: ["verbose"])),
             (["-t", "3", "push", "main", "Detail"], parsed("segue push", pushed, options: ["timeout": ["3"]])),
+            (["-t3", "push", "main", "Detail"], parsed("segue push", pushed, options: ["timeout": ["3"]])),
+            (
+                ["-vt3", "push", "main", "Detail"],
+                parsed("segue push", pushed, options: ["timeout": ["3"]], flags: ["verbose"])
+            ),
             // Between the words of a command, and on both sides of them.
             (
                 ["gesture", "--endpoint", "tcp://h:1", "end", "main"],
