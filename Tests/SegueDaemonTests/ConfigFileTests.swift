@@ -113,6 +113,11 @@ import Testing
             #"config error at $.limits["max queue"]: unknown key; expected one of maxMessageBytes, maxParamsBytes, "#
                 + "maxNavigators, maxQueue, maxStackDepth, publishHighWaterMark, interactionTimeoutSeconds"
         ),
+        // A key's control characters stay escaped: the message is one line, for the terminal and journald.
+        (
+            #"{"store": {"x\ny\u0007z\"q": 1}}"#,
+            #"config error at $.store["x\ny\u0007z\"q"]: unknown key; expected one of kind, conninfo"#
+        ),
         (#"{"limits": 5}"#, "config error at $.limits: must be an object; got 5"),
         // Unknown keys anywhere are named before any value is checked, outer objects first.
         (

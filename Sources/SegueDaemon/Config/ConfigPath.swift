@@ -1,6 +1,8 @@
+import SegueCore
+
 /// A JSONPath-style location in the config file, as error messages print it: `$`, `$.limits`,
 /// `$.command[1]`, `$.security.curve.clients[0].role`; a key that is not an identifier is bracketed
-/// and quoted (`$["bad key"]`) so the path stays unambiguous.
+/// and quoted as a JSON string (`$["bad key"]`) so the path stays unambiguous.
 struct ConfigPath: Equatable, Sendable, CustomStringConvertible {
     private(set) var description: String
 
@@ -10,15 +12,8 @@ struct ConfigPath: Equatable, Sendable, CustomStringConvertible {
         let isIdentifier =
             !key.isEmpty && key.unicodeScalars.allSatisfy(Self.identifierScalar) && !("0"..."9").contains(key.first!)
         if isIdentifier { return ConfigPath(description: description + "." + key) }
-        var escaped = ""
-        for character in key {
-            switch character {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            default: escaped.append(character)
-            }
-        }
-        return ConfigPath(description: description + "[\"" + escaped + "\"]")
+        // A JSON string literal: a control character in a key stays on the message's one line.
+        return ConfigPath(description: description + "[" + JSON.string(key).serialized() + "]")
     }
 
     func index(_ index: Int) -> ConfigPath { ConfigPath(description: description + "[\(index)]") }
