@@ -28,8 +28,15 @@ package final class EventLog: EventSequence, CommandSequence, @unchecked Sendabl
                 message: schemaVersion == 0
                     ? "\(path) is not a Segue event store (it has no schema)."
                     : "The event store at \(path) has schema version \(schemaVersion), newer than this build's "
-                        + "\(Schema.currentVersion). Use a segue as new as the segued that wrote it.")
+                        + "\(Schema.currentVersion). \(Self.upgradeAdvice)")
         }
+    }
+
+    /// What to do about a log of a newer schema, said to whoever reads it (`segue`, or `segued
+    /// --check-config`): that program is older than the segued that wrote the log.
+    package static var upgradeAdvice: String {
+        let program = ProcessInfo.processInfo.processName
+        return "This \(program) is older than the segued that wrote it; upgrade \(program)."
     }
 
     package func forEachEvent(after seq: Int64 = 0, _ body: (EventRecord) throws(StoreError) -> Void)

@@ -692,6 +692,26 @@ import Testing
         #expect(try sqlite("PRAGMA user_version;") == "4")
     }
 
+    /// A log of a newer schema than this build's is refused by every reader, each telling the person
+    /// to upgrade the program they ran (`segued --check-config` once told them to get a newer segue).
+    @Test(.sqliteOnly) func aNewerLogNamesTheProgramToUpgrade() throws {
+        let d = try DaemonProcess()
+        #expect(d.stop() == 0)
+        let database = d.dataDir + "/segue.db"
+        _ = try Reliability.run("/usr/bin/sqlite3", [database, "PRAGMA user_version = 99;"])
+        let check = try Reliability.run(DaemonProcess.binary("segued"), ["--check-config", "--data-dir", d.dataDir])
+        #expect(check.status == 78, "\(check.output)")
+        #expect(
+            check.output.contains("schema version 99, newer than this build's 4. This segued is older than "),
+            "\(check.output)")
+        #expect(check.output.contains("upgrade segued."), "\(check.output)")
+        let export = try Cli.run(["export", "--data-dir", d.logLocation])
+        #expect(export.status != 0)
+        #expect(
+            export.stderr.contains("This segue is older than the segued that wrote it; upgrade segue."),
+            "\(export.stderr)")
+    }
+
     @Test func keygenWritesASecretOnlyTheOwnerReads() throws {
         let dir = DaemonProcess.temporaryDirectory()
         let result = try Cli.run(["keygen", "--out", dir + "/keys/ops"])

@@ -28,7 +28,7 @@ package final class PostgresEventLog: EventSequence, CommandSequence {
             throw StoreError(
                 kind: .invalidData,
                 message: "The log at \(settings.redacted) has schema version \(version), newer than this build's "
-                    + "\(PostgresSchema.currentVersion). Use a segue of the daemon's version.")
+                    + "\(PostgresSchema.currentVersion). \(EventLog.upgradeAdvice)")
         }
     }
 
