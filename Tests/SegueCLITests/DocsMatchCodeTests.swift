@@ -4,7 +4,8 @@ import Testing
 
 @testable import segue
 
-/// docs/cli.md against the command tree `--help` prints: every command, option and exit status.
+/// docs/cli.md against the command tree `--help` prints: every command, argument, option and exit
+/// status.
 @Suite struct DocsMatchCodeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -31,6 +32,10 @@ import Testing
         #expect(section.contains("`\(command.usage(path: path))`"), "the usage line of \(path)")
         for option in command.options where !Self.shared.contains(option.name) {
             #expect(section.contains("--\(option.name)"), "\(path): --\(option.name) is not in docs/cli.md")
+        }
+        for argument in command.arguments {
+            let row = "| `<\(argument.name)>\(argument.variadic ? " ..." : "")` | \(argument.help) |"
+            #expect(section.contains(row), "\(path): docs/cli.md has no row \(row)")
         }
         let names = Set(command.options.map(\.name)).union(Self.shared).union(["help"])
         for named in Self.optionNames(in: section) {
