@@ -123,6 +123,28 @@ import Testing
         #expect(configError(curve(directory.path + "/server.key")) == nil)
     }
 
+    /// The other way round: a client's secret key file (`ops.key`) given as its public key file is
+    /// refused when the `ops.pub` beside it is its public key; a lone `.key` file may be a public key.
+    @Test func aClientsSecretKeyFileGivenAsItsPublicKeyIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("server.key", TestKeys.serverSecret + "\n")
+        // Any pair will do: the server's secret stands in for the client's.
+        let secret = try directory.write("ops.key", TestKeys.serverSecret + "\n")
+        let opsPublic = try ZMQCurve.publicKey(fromSecret: TestKeys.serverSecret)
+        _ = try directory.write("ops.pub", opsPublic + "\n", mode: 0o644)
+        let named = try directory.write("named.key", TestKeys.clientPublic + "\n", mode: 0o644)
+        func curve(_ clientFile: String) -> String {
+            #"{"security": {"curve": {"serverSecretKeyFile": "\#(directory.path)/server.key", "clients": "#
+                + #"[{"publicKeyFile": "\#(clientFile)", "role": "controller"}]}}}"#
+        }
+        #expect(
+            configError(curve(secret))?.description
+                == "config error at $.security.curve.clients[0].publicKeyFile: \(secret) holds the secret key of "
+                + "\(directory.path)/ops.pub; give the public key file, \(directory.path)/ops.pub")
+        #expect(configError(curve(directory.path + "/ops.pub")) == nil)
+        #expect(configError(curve(named)) == nil)
+    }
+
     @Test func nonLoopbackTCPWithoutCurveIsWarnedAbout() throws {
         let open = try config(#"{"command": ["tcp://0.0.0.0:7400"], "publish": ["tcp://127.0.0.1:7401"]}"#)
         #expect(

@@ -257,6 +257,7 @@ extension DaemonConfig {
                 source = .inline
             case (nil, let path?):
                 key = try Self.key(fromFile: path, at: clientPath.key("publicKeyFile"))
+                try refuseSecretKey(key, from: path, at: clientPath.key("publicKeyFile"))
                 source = .file(path)
             case (nil, nil):
                 throw .config(at: clientPath, "needs publicKey or publicKeyFile")
@@ -291,6 +292,22 @@ extension DaemonConfig {
             at: location,
             "\(path) is named as a public key (segue keygen writes NAME.key, the secret, and NAME.pub); give "
                 + "the server's secret key file")
+    }
+
+    /// A client's secret key given where its public key belongs (`ops.key` for `ops.pub`) also passes
+    /// every check of a key's form, admits nobody, and puts a secret in the server's config: refused
+    /// when the public key file beside it (`segue keygen` writes both) is this key's public key. A
+    /// `.key` file alone may be a public key another tool named so.
+    private static func refuseSecretKey(_ key: CurveKey, from path: String, at location: ConfigPath)
+        throws(ConfigError)
+    {
+        guard path.hasSuffix(".key") else { return }
+        let publicPath = String(path.dropLast(".key".count)) + ".pub"
+        guard let sibling = try? Self.key(fromFile: publicPath, at: location),
+            (try? ZMQCurve.publicKey(fromSecret: key.z85)) == sibling.z85
+        else { return }
+        throw .config(
+            at: location, "\(path) holds the secret key of \(publicPath); give the public key file, \(publicPath)")
     }
 
     /// A key file holds the 40 Z85 characters, optionally followed by whitespace (a trailing newline).
