@@ -18,6 +18,22 @@ public enum HandshakeFailure: Equatable, Sendable {
     /// What listens at the endpoint is not ZeroMQ: it cut the handshake off and, asked again
     /// (`GreetingProbe`), sent `greeting` (its printable start) where ZeroMQ sends its signature.
     case notZeroMQ(greeting: String)
+    /// What listens there is a ZeroMQ socket of a type this one cannot talk to, `peer` (`ROUTER`:
+    /// segued's command endpoint, given where a publish endpoint belongs; `XPUB`: the other way round).
+    case wrongSocket(peer: String)
+}
+
+extension HandshakeFailure {
+    /// Asks the peer at `endpoint` what it is (`GreetingProbe`) after a hang-up mid-handshake; the
+    /// failure its answer makes final: not ZeroMQ, or a socket `kind` cannot talk to. Blocks up to
+    /// `HandshakeMonitor.probeWait`.
+    package static func afterHangUp(at endpoint: String, from kind: ZMQSocket.Kind) -> HandshakeFailure? {
+        switch GreetingProbe.ask(endpoint, within: HandshakeMonitor.probeWait) {
+        case .foreign(let greeting): .notZeroMQ(greeting: greeting)
+        case .zeroMQ(_, let type?) where !HandshakeMonitor.canTalk(kind, to: type): .wrongSocket(peer: type)
+        default: nil
+        }
+    }
 }
 
 /// Watches one socket's handshakes through its monitor and decides when a failure is final, so that a
@@ -32,8 +48,9 @@ final class HandshakeMonitor {
     private var tally: HandshakeTally
     /// Whether the peer was asked directly (`GreetingProbe`), which the first hang-up prompts.
     private var asked = false
-    /// What it sent instead of ZeroMQ's greeting: the endpoint is not ZeroMQ, a final failure.
-    private var foreignGreeting: String?
+    /// What the peer said when asked, when that makes the failure final: not ZeroMQ, or a socket
+    /// type this one cannot talk to.
+    private var answer: HandshakeFailure?
 
     var succeeded: Bool { tally.succeeded }
 
@@ -47,7 +64,7 @@ final class HandshakeMonitor {
     var connectionRefused: Bool { tally.connectionRefused }
 
     /// What silence is blamed on now: see `HandshakeTally.blame(at:)`.
-    var blame: HandshakeFailure? { foreignGreeting.map { .notZeroMQ(greeting: $0) } ?? tally.blame(at: .now) }
+    var blame: HandshakeFailure? { answer ?? tally.blame(at: .now) }
 
     /// - Parameters:
     ///   - name: an `inproc://` name unique within the socket's context.
@@ -100,9 +117,28 @@ final class HandshakeMonitor {
         guard tally.hangUps > hangUps, !asked else { return failure }
         // libzmq reports a server that is not ZeroMQ as a hang-up too, like a daemon refusing a
         // mechanism, or not at all (a CURVE client only sees the disconnect): ask it once.
+        // A socket of the wrong type hangs up without detail too (a command endpoint given for the
+        // publish endpoint): its READY says what it is.
         asked = true
-        foreignGreeting = GreetingProbe.foreignGreeting(at: endpoint, within: Self.probeWait)
-        return foreignGreeting.map { .notZeroMQ(greeting: $0) } ?? failure
+        answer = HandshakeFailure.afterHangUp(at: endpoint, from: monitored.kind)
+        return answer ?? failure
+    }
+
+    /// Whether a socket of `kind` can talk to a peer of ZMTP socket type `peer` (rfc.zeromq.org/spec/37).
+    static func canTalk(_ kind: ZMQSocket.Kind, to peer: String) -> Bool {
+        let peers: [String] =
+            switch kind {
+            case .req: ["REP", "ROUTER"]
+            case .rep: ["REQ", "DEALER"]
+            case .dealer: ["REP", "DEALER", "ROUTER"]
+            case .router: ["REQ", "DEALER", "ROUTER"]
+            case .pub, .xpub: ["SUB", "XSUB"]
+            case .sub, .xsub: ["PUB", "XPUB"]
+            case .push: ["PULL"]
+            case .pull: ["PUSH"]
+            case .pair: ["PAIR"]
+            }
+        return peers.contains(peer)
     }
 
     /// How long the direct question waits for a first byte: a ZeroMQ peer sends it on connecting.

@@ -37,7 +37,7 @@ package struct HandshakeTally {
     package let curve: Bool
     package private(set) var succeeded = false
     /// Hang-ups mid-handshake since the start (never reset: a caller compares it before and after).
-    private(set) var hangUps = 0
+    package private(set) var hangUps = 0
     /// Connections closed after their handshake succeeded (never reset: a caller compares it before
     /// and after). libzmq closes a connection when a message exceeds the peer's `ZMQ_MAXMSGSIZE`;
     /// a daemon stopping closes it too.
@@ -107,7 +107,7 @@ package struct HandshakeTally {
         switch failure {
         case nil: return nil
         case .keyRefused: return failure
-        case .serverKeyRejected, .curveRequired, .notZeroMQ:
+        case .serverKeyRejected, .curveRequired, .notZeroMQ, .wrongSocket:
             guard let lastHangUp, now - lastHangUp <= Self.hangUpExplainsSilenceFor else { return nil }
             return failure
         }

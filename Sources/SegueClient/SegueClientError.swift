@@ -251,6 +251,17 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
             return "segued at \(endpoint) hung up on a handshake without keys: it requires CURVE."
         case .notZeroMQ(let greeting):
             return "\(endpoint) is not a ZeroMQ endpoint: what listens there answered \"\(greeting)\" and hung up."
+        case .wrongSocket(let peer):
+            return "\(endpoint) is a ZeroMQ \(peer) socket" + Self.role(of: peer)
+        }
+    }
+
+    /// What a socket type says of the endpoint, for a client that connected to the wrong one of segued's.
+    static func role(of peer: String) -> String {
+        switch peer {
+        case "ROUTER": ", as segued's command endpoint is: subscriptions go to its publish endpoint."
+        case "XPUB": ", as segued's publish endpoint is: commands go to its command endpoint."
+        default: ", which this client cannot talk to."
         }
     }
 

@@ -203,7 +203,7 @@ enum Output {
         case .keyRefused:
             return "hint: the public key of --client-key (its NAME.pub) must be listed in the daemon's config "
                 + "(behind a relay's CURVE publish endpoint: in the relay's --allow)."
-        case .notZeroMQ:
+        case .notZeroMQ, .wrongSocket:
             return "hint: segued takes commands at --endpoint (SEGUE_ENDPOINT, default \(SegueClient.defaultEndpoint)) "
                 + "and publishes at --publish-endpoint (SEGUE_PUBLISH_ENDPOINT, default "
                 + "\(SegueClient.defaultPublishEndpoint))."

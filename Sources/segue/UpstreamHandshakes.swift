@@ -15,6 +15,8 @@ struct UpstreamHandshakes {
     private var tallies: [String: HandshakeTally] = [:]
     /// The endpoints whose failure was logged and has not been followed by a handshake since.
     private var failing: Set<String> = []
+    /// The endpoints asked what they are since their last handshake (`HandshakeFailure.afterHangUp`).
+    private var asked: Set<String> = []
 
     init(curve: Bool) { self.curve = curve }
 
@@ -28,8 +30,15 @@ struct UpstreamHandshakes {
         guard let outcome = HandshakeTally.Outcome(event) else { return nil }
         let endpoint = event.endpoint
         var tally = tallies[endpoint] ?? HandshakeTally(curve: curve)
-        let failure = tally.note(outcome, at: now)
+        let hangUps = tally.hangUps
+        var failure = tally.note(outcome, at: now)
         tallies[endpoint] = tally
+        // The first hang-up of a streak asks the peer what it is, as `segue`'s own sockets do: not
+        // ZeroMQ, or not a publisher (segued's command endpoint), is final at once.
+        if tally.hangUps > hangUps, !failing.contains(endpoint), asked.insert(endpoint).inserted {
+            failure = HandshakeFailure.afterHangUp(at: endpoint, from: .xsub) ?? failure
+        }
+        if outcome == .succeeded { asked.remove(endpoint) }
         if outcome == .succeeded {
             guard failing.remove(endpoint) != nil else { return nil }
             return "The handshake with \(endpoint) succeeded: forwarding its publications."
@@ -54,6 +63,9 @@ struct UpstreamHandshakes {
                 + "--client-key" + nothing
         case .notZeroMQ(let greeting):
             return "\(endpoint) is not a ZeroMQ endpoint: what listens there answered \"\(greeting)\"" + nothing
+        case .wrongSocket(let peer):
+            return "\(endpoint) is a ZeroMQ \(peer) socket, not a publisher (give --from a segued's --publish "
+                + "endpoint, or a relay's --publish)" + nothing
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SegueClient
 import SegueCore
 import Testing
 
@@ -230,6 +231,39 @@ import Testing
 }
 
 extension CliCurveTests {
+    /// segued's command endpoint given where its publish endpoint belongs, or the other way round,
+    /// hangs up on the handshake as a CURVE daemon does: the client asks the socket what it is and
+    /// says which endpoint it reached (status 69, a handshake failure), rather than blaming CURVE
+    /// (`--wait` did so in some runs and not in others) or waiting out its timeout (`ping`, status 3).
+    @Test(arguments: [
+        (
+            ["ping", "--timeout", "5"], true, "XPUB",
+            "as segued's publish endpoint is: commands go to its command endpoint."
+        ),
+        (["watch"], false, "ROUTER", "as segued's command endpoint is: subscriptions go to its publish endpoint."),
+        (
+            ["pop", "main", "--wait", "--timeout", "5"], false, "ROUTER",
+            "as segued's command endpoint is: subscriptions go to its publish endpoint."
+        ),
+    ])
+    func theOtherEndpointOfSeguedIsNamed(arguments: [String], swapCommand: Bool, peer: String, what: String) throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: daemon)
+        try Cli.run(["push", "main", "A", "--no-animate"], daemon: daemon)
+        let wrong = swapCommand ? daemon.publishEndpoint : daemon.commandEndpoint
+        let environment = [
+            "SEGUE_ENDPOINT": swapCommand ? wrong : daemon.commandEndpoint, "SEGUE_PUBLISH_ENDPOINT": wrong,
+        ]
+        let result = try Cli.run(arguments, environment: environment, killedAfter: 20)
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("error: handshake: \(wrong) is a ZeroMQ \(peer) socket, \(what)\nhint: "),
+            "\(result.stderr)")
+        #expect(
+            try SegueClient(endpoint: daemon.commandEndpoint).state("main").stack.count == 2, "the pop was not sent")
+    }
+
     /// A port that takes the connection and never says anything (an HTTP server waiting for its
     /// request, a stopped process) is a timeout, status 3, whose message says the peer never greeted.
     @Test func aSilentListenerIsATimeoutThatSaysSo() throws {

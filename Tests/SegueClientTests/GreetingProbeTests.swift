@@ -1,3 +1,4 @@
+import SegueWire
 import Testing
 
 @testable import SegueClient
@@ -15,6 +16,37 @@ import Testing
         ] as [([UInt8], String?)])
     func aFirstByteOtherThanZeroMQsIsQuoted(received: [UInt8], quoted: String?) {
         #expect(GreetingProbe.foreign(received) == quoted)
+    }
+
+    /// A READY command's properties, as libzmq 4.3 sends them (captured from segued's two sockets).
+    @Test(
+        arguments: [
+            ("\u{5}READY\u{b}Socket-Type\0\0\0\u{6}ROUTER\u{8}Identity\0\0\0\0", "Socket-Type", "ROUTER"),
+            ("\u{5}READY\u{b}Socket-Type\0\0\0\u{4}XPUB", "Socket-Type", "XPUB"),
+            ("\u{5}READY\u{b}Socket-Type\0\0\0\u{6}ROUTER\u{8}Identity\0\0\0\0", "Identity", ""),
+            ("\u{5}READY\u{8}Identity\0\0\0\0", "Socket-Type", nil),
+            ("\u{5}READY\u{b}Socket-Type\0\0\0\u{9}ROUTER", "Socket-Type", nil),
+            ("\u{5}ERROR\u{b}Socket-Type\0\0\0\u{4}XPUB", "Socket-Type", nil),
+        ] as [(String, String, String?)])
+    func aReadyCommandSaysItsSocketType(body: String, name: String, value: String?) {
+        #expect(GreetingProbe.readyProperty(name, in: Array(body.utf8)) == value)
+    }
+
+    @Test func aGreetingNamesItsMechanism() {
+        var greeting = GreetingProbe.signature + GreetingProbe.restOfGreeting
+        #expect(greeting.count == GreetingProbe.greetingLength)
+        #expect(GreetingProbe.mechanism(of: greeting) == "NULL")
+        greeting.replaceSubrange(12..<17, with: Array("CURVE".utf8))
+        #expect(GreetingProbe.mechanism(of: greeting) == "CURVE")
+        #expect(GreetingProbe.mechanism(of: Array(greeting.prefix(20))) == nil)
+    }
+
+    @Test(arguments: [
+        (ZMQSocket.Kind.dealer, "ROUTER", true), (.dealer, "XPUB", false), (.sub, "XPUB", true), (.sub, "PUB", true),
+        (.sub, "ROUTER", false), (.xsub, "ROUTER", false), (.req, "ROUTER", true), (.dealer, "SUB", false),
+    ])
+    func whichSocketsTalk(kind: ZMQSocket.Kind, peer: String, talks: Bool) {
+        #expect(HandshakeMonitor.canTalk(kind, to: peer) == talks)
     }
 
     @Test(arguments: [

@@ -11,14 +11,21 @@ enum Cli {
     static var binary: String { DaemonProcess.binary("segue") }
 
     /// Runs `segue arguments` with the daemon's endpoints (and `environment`) in the environment; waits
-    /// for the exit.
+    /// for the exit. `killedAfter`: a command that may wait forever when the test fails (`watch`) is
+    /// killed then (status 137), through timeout(1).
     @discardableResult
     static func run(
-        _ arguments: [String], daemon: DaemonProcess? = nil, environment: [String: String] = [:], stdin: String? = nil
+        _ arguments: [String], daemon: DaemonProcess? = nil, environment: [String: String] = [:], stdin: String? = nil,
+        killedAfter: Int? = nil
     ) throws -> CliResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
+        if let killedAfter {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+            process.arguments = ["-s", "KILL", "\(killedAfter)", binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         if let daemon {
             env["SEGUE_ENDPOINT"] = daemon.commandEndpoint
