@@ -34,10 +34,13 @@ final class Republisher {
         // Ctrl-C ends a replay by the signal's default action, which runs no deinit.
         if let path = ipcFile?.path { TemporaryFiles.removeOnSignal([path]) }
         pacing = ReplayPacing(clock: clock, speed: speed, maxGap: maxGap)
+        // A `*` port is told as bound, or no viewer could find it.
+        let bound = (try? socket.lastEndpoint) ?? endpoint
         if waitForSubscriber {
-            Output.error("Waiting for a subscriber on \(endpoint) (Ctrl-C to give up).")
+            Output.error("Waiting for a subscriber on \(bound) (Ctrl-C to give up).")
             try awaitSubscription()
         } else {
+            if bound != endpoint { Output.error("Publishing on \(bound).") }
             // A moment for subscribers that are already connecting (ZeroMQ retries every 100 ms).
             Thread.sleep(forTimeInterval: 0.3)
         }

@@ -164,6 +164,16 @@ import Testing
         let replayed = try Cli.run(["replay", log, "--publish", "ipc://" + own])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: own), "the replay's socket file is left behind")
+        // A `*` port is said as bound, where a viewer can subscribe.
+        let any = try CliBackground(["replay", log, "--publish", "tcp://127.0.0.1:*", "--wait-subscriber"])
+        #expect(any.wait(for: "Waiting for a subscriber on tcp://127.0.0.1:", onStderr: true), "\(any.stderr)")
+        let port = any.stderr.split(separator: "tcp://127.0.0.1:").last?.prefix { $0.isNumber } ?? ""
+        #expect(Int(port) != nil, "\(any.stderr)")
+        let viewer = try TestSubscriber(endpoint: "tcp://127.0.0.1:\(port)", topics: ["event/"])
+        let heard = try viewer.collect(idle: .seconds(5)) { _, body in body["type"] == "navigator.created" }
+        #expect(heard.last?.body["type"] == "navigator.created", "the log's one event")
+        any.finish()
+        #expect(any.process.terminationStatus == 0, "\(any.stderr)")
         // Ended by Ctrl-C while it waits for a subscriber, too.
         let waiting = try CliBackground(["replay", log, "--publish", "ipc://" + own, "--wait-subscriber"])
         #expect(waiting.wait(for: "Waiting for a subscriber", onStderr: true), "\(waiting.stderr)")
