@@ -27,6 +27,8 @@ struct LogPrinter {
             try Self.instant(t, for: "--until", now: now)
         }
         compact = inv.parsed.flag("compact")
+        // Folded lines are for reading; a program reading --json gets every event, not a silent choice.
+        if compact, json { throw UsageError("--compact folds lines for reading; --json prints every event as it is.") }
         if let since, let until, since > until {
             throw UsageError("--since is after --until: no event can be between them.")
         }

@@ -65,5 +65,7 @@ import Testing
         #expect(compact.filter { $0.contains("\tinteraction.updated\t") }.count == 1, "\(compact)")
         #expect(compact.contains { $0.contains("… \(updates - 1) more interaction.updated (percent ") }, "\(compact)")
         #expect(compact.count == all.count - updates + 2)
+        let both = try Cli.run(["log", "--compact", "--json"], daemon: d)
+        #expect(both.status == 64 && both.stderr.contains("--compact folds lines for reading"), "\(both.stderr)")
     }
 }
