@@ -87,9 +87,17 @@ enum RelayCommand {
         }
         var interval: Duration? = .seconds(60)
         if let text = inv.parsed.value("stats-interval") {
-            interval =
-                text == "0"
-                ? nil : .milliseconds(Int64(try ArgumentValues.seconds(text, for: "--stats-interval") * 1000))
+            if ["0", "0s", "0ms"].contains(text) {
+                interval = nil
+            } else {
+                do throws(UsageError) {
+                    interval = .milliseconds(Int64(try ArgumentValues.seconds(text, for: "--stats-interval") * 1000))
+                } catch {
+                    throw UsageError.invalidValue(
+                        text, for: "--stats-interval",
+                        "expected a positive duration like 60, 60s or 500ms, or 0 for none")
+                }
+            }
         }
         if inv.parsed.value("publish-key") == nil, !inv.parsed.values("allow").isEmpty {
             throw UsageError("--allow needs --publish-key <name>: without it --publish does not use CURVE.")

@@ -165,6 +165,11 @@ import Testing
             ["relay", "--from", "tcp://127.0.0.1:1,foo", "--publish", "tcp://127.0.0.1:2"],
             "The value 'foo' is invalid for '--from': expected a ZeroMQ endpoint like tcp://127.0.0.1:7401"
         ),
+        (
+            ["relay", "--from", "tcp://127.0.0.1:1", "--publish", "tcp://127.0.0.1:2", "--stats-interval", "abc"],
+            "The value 'abc' is invalid for '--stats-interval': expected a positive duration like 60, 60s or 500ms, "
+                + "or 0 for none"
+        ),
         (["relay", "--from", "", "--publish", "tcp://127.0.0.1:2"], "The value '' is invalid for '--from'"),
         (["relay", "--from", ",", "--publish", "tcp://127.0.0.1:2"], "The value '' is invalid for '--from'"),
         (
