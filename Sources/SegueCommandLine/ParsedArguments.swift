@@ -48,8 +48,15 @@ extension CommandConfiguration {
             rest = rest.dropFirst()
         }
         if path.last!.subcommands.isEmpty { return (path, handed + (terminated ? ["--"] : []) + rest) }
-        // Options but no command: a missing command, not a bare `segue` (which prints help).
+        // Options but no command: a missing command, not a bare `segue` (which prints help); a global
+        // option's own mistake (`segue --endpoint`, its value missing) is named first.
         if rest.isEmpty, !handed.isEmpty || terminated {
+            let globals = CommandConfiguration(name: name, abstract: "", options: path.flatMap(\.globalOptions))
+            do throws(UsageError) { _ = try globals.parse(handed) } catch {
+                var error = error
+                error.command = path.map(\.name).joined(separator: " ")
+                throw error
+            }
             throw .missingCommand(path.map(\.name).joined(separator: " "), among: path.last!.subcommands.map(\.name))
         }
         return (path, Array(rest))

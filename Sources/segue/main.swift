@@ -33,7 +33,13 @@ pthread_sigmask(SIG_SETMASK, &unblocked, nil)
 do {
     let argv = Array(CommandLine.arguments.dropFirst())
     Output.json = argv.prefix { $0 != "--" }.contains("--json")
-    if argv == ["--version"] || Set(argv) == ["--version", "--json"] {
+    let versionWords = argv.filter { $0 != "--json" }
+    if versionWords.first == "--version" {
+        if let extra = versionWords.dropFirst().first {
+            var error = UsageError.unexpectedArgument(extra)
+            error.command = "segue"
+            throw error
+        }
         Output.line(Output.json ? #"{"version":"\#(SegueVersion.current)"}"# : "segue \(SegueVersion.current)")
         exit(0)
     }

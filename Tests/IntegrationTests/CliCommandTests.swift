@@ -885,6 +885,8 @@ import Testing
         #expect(versionJSON.status == 0)
         #expect(
             try JSON.parse(versionJSON.stdout) == ["version": .string(SegueVersion.current)], "\(versionJSON.stdout)")
+        let extra = try Cli.run(["--version", "extra"])
+        #expect(extra.status == 64 && extra.stderr == "error: Unexpected argument 'extra'.\nSee 'segue --help'.\n")
         let d = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: d)
         #expect(d.stop() == 0)

@@ -166,6 +166,12 @@ import Testing
             (["--endpoint", "tcp://h:1", "push", "--help"], parsed("segue push", options: endpoint, help: true)),
             (["--json"], .failed(UsageError("Missing command; one of: push, gesture, export.", command: "segue"))),
             (["--"], .failed(UsageError("Missing command; one of: push, gesture, export.", command: "segue"))),
+            // An option's own mistake before the missing command.
+            (["--endpoint"], .failed(UsageError("Missing value for '--endpoint <endpoint>'.", command: "segue"))),
+            (
+                ["gesture", "--json", "--timeout"],
+                .failed(UsageError("Missing value for '--timeout <seconds>'.", command: "segue gesture"))
+            ),
             (
                 ["gesture", "--timeout", "2"],
                 .failed(UsageError("Missing command; one of: end.", command: "segue gesture"))
