@@ -30,7 +30,7 @@ enum StoreCommands {
         } catch { throw IOFailure(error.message, store: error) }
         guard let output else { return }
         if inv.json {
-            Output.line(JSON.object(["exported": .int(Int64(count)), "file": .string(output)]).serialized())
+            inv.print(["exported": .int(Int64(count)), "file": .string(output)], "")
         } else {
             Output.error("Exported \(count.counted("event")) to \(output).")
         }

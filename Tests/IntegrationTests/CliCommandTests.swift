@@ -894,7 +894,7 @@ import Testing
         let export = try Cli.run(["export", "--data-dir", d.logLocation, "-o", file, "--json"])
         #expect(export.status == 0)
         #expect(export.stderr == "")
-        #expect(try JSON.parse(export.stdout) == ["exported": 1, "file": .string(file)])
+        #expect(try JSON.parse(export.stdout) == ["ok": true, "exported": 1, "file": .string(file)])
     }
 
     @Test func helpOnEverySubcommandHasExamples() throws {
