@@ -51,10 +51,16 @@ struct LogChecker {
         for (line, event) in held { apply(event, line: line) }
     }
 
+    /// A problem with `event`, said with its line when it was read from a file (`Line 5 (seq 6): …`,
+    /// as the file's own problems are), else as written (it names the event).
+    private mutating func report(_ problem: String, _ event: EventRecord, line: Int?) {
+        problems.append(line.map { "Line \($0) (seq \(event.seq)): \(problem)" } ?? problem)
+    }
+
     private mutating func apply(_ event: EventRecord, line: Int?) {
         guard !stopped else { return }
         if event.frame < lastFrame {
-            problems.append("Event \(event.seq) goes back to frame \(event.frame) from \(lastFrame).")
+            report("Event \(event.seq) goes back to frame \(event.frame) from \(lastFrame).", event, line: line)
         }
         lastFrame = max(lastFrame, event.frame)
         do {
@@ -74,14 +80,14 @@ struct LogChecker {
                     return
                 }
                 if let problem = Navigator.inconsistency(of: decoded, after: state) {
-                    problems.append("Event \(event.seq): \(problem)")
+                    report(line == nil ? "Event \(event.seq): \(problem)" : problem, event, line: line)
                     stopped = true
                     return
                 }
             }
             try fleet!.apply(event)
         } catch {
-            problems.append(error.message)
+            report(error.message, event, line: line)
             stopped = true
         }
     }

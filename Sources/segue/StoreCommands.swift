@@ -205,7 +205,7 @@ enum StoreCommands {
         if inv.json {
             var object: JSONObject = [
                 "ok": .bool(problems.isEmpty), "events": .int(Int64(events)), "navigators": .int(Int64(navigators)),
-                "problems": .array(problems.map(JSON.string)),
+                "problems": .array(problems.map { .string(LogSource.placed($0, in: target)) }),
             ]
             if var message = lines.first {
                 if lines.count > 1 {

@@ -41,6 +41,24 @@ import Testing
         #expect(bad.stderr.hasPrefix("standard input line 2 is not an event: "), "\(bad.stderr)")
     }
 
+    /// A problem at an event of a file is placed at its line, as one at a line that is no event is,
+    /// and `verify --json` lists the lines stderr shows.
+    @Test func aGapInAFileIsPlacedAtItsLine() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        try Cli.run(["push", "main", "Detail", "--no-animate"], daemon: d)
+        var lines = try Cli.run(["export", "--data-dir", d.logLocation]).stdout.split(separator: "\n")
+        lines.remove(at: 1)
+        let file = DaemonProcess.temporaryDirectory() + "/gap.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let expected = "\(file) line 2 (seq 3): Event seq 3 does not follow 1; the log has a gap."
+        let plain = try Cli.run(["verify", file])
+        #expect(plain.status == 1 && plain.stderr == expected + "\n", "\(plain.stderr)")
+        let json = try Cli.run(["verify", "--json", file])
+        #expect(try JSON.parse(json.stdout)["problems"] == [.string(expected)], "\(json.stdout)")
+    }
+
     /// A damaged index folds cleanly (the fold reads the events table), so only SQLite's own check
     /// finds it. `verify DIR`, the form docs/operations.md gives, runs that check as `--data-dir` does.
     @Test(.sqliteOnly) func aDataDirGivenAsTheArgumentGetsTheIntegrityCheck() throws {
