@@ -165,10 +165,18 @@ enum StoreCommands {
         }
         // A data dir or database given either way gets the store's own check too: a restored file
         // beside a stale -wal folds cleanly and is still damaged.
+        // Damage the store's check stumbled on, said once: the fold stumbles on the same pages.
+        var damaged = false
         if inv.parsed.value("data-dir") != nil || LogSource.isDataDir(target) || LogSource.isStoreURL(target) {
             do {
                 let log = try LogSource.openLog(target)
-                do { problems += try log.integrityCheck() } catch { problems.append(error.message) }
+                do { problems += try log.integrityCheck() } catch let error as StoreError where error.isDamage {
+                    let checking = "Checking \(LogSource.named(target)) failed: \(error.message)"
+                    problems.append(IOFailure(checking, store: error).description)
+                    damaged = true
+                } catch {
+                    problems.append(error.message)
+                }
             } catch let failure as IOFailure where failure.isContent {
                 // A damaged header: nothing of the log can be read, so nothing more to check.
                 return try report(target, problems: [failure.description], events: 0, navigators: 0, inv)
@@ -182,7 +190,7 @@ enum StoreCommands {
                 progress.update(checker.count)
             }
         } catch let failure as IOFailure where failure.isContent {
-            problems.append(failure.description)
+            if !damaged { problems.append(failure.description) }
         }
         progress.finish()
         checker.finish()

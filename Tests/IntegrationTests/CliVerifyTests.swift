@@ -141,6 +141,9 @@ import Testing
             let damaged = try Cli.run(arguments)
             #expect(damaged.status == 1, "\(damage), \(arguments): \(damaged)")
             #expect(damaged.stderr.contains("the file is damaged: restore a backup."), "\(damage), \(arguments)")
+            if arguments.first == "verify" {
+                #expect(damaged.stderr.split(separator: "\n").count == 1, "one damage, one problem: \(damaged.stderr)")
+            }
             if arguments.contains("--json") {
                 #expect(damaged.stdout.contains(#""code":"invalid_log""#), "\(damaged.stdout)")
                 #expect(damaged.stdout.contains(#""events":0"#) || damage != "header", "\(damaged.stdout)")
