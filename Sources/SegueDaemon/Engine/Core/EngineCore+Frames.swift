@@ -42,17 +42,25 @@ extension EngineCore {
         // due at an earlier stall are counted there, even those the lease held back (a stopped process
         // wakes up past its lease): one pause is one stall, however many closes skip its frames.
         let unreported = max(first, stallDueFrame + 1)
+        let skipped = skipping ? target - keep - first + 1 : 0
         if skipping, target - unreported >= keep {
-            let frames = due - keep - unreported + 1
+            // Those skipped now, and those held back that will be skipped once the lease lets them go
+            // (the last `keep` of them are ticked then).
+            stallHeldBack = max(0, due - target - keep)
+            let frames = skipped + stallHeldBack
             stallDueFrame = due
             var stall = profile.stall(frames: frames, now: started, cpu: cpu)
             stall.overloaded = !publishTicks
             // The stretch went to waiting for the lease, whatever the loop did meanwhile; frames that
             // were behind already when the wait began (a stopped process) are the loop's stall.
-            if let began = holdBegan, (target - keep - began + 1) * 2 >= frames {
+            if let began = holdBegan, (due - keep - began + 1) * 2 >= frames {
                 stall.phases.insert(.init(phase: .lease, nanoseconds: stall.elapsed), at: 0)
             }
             reportStall(stall)
+        } else if stallHeldBack > 0, first <= stallDueFrame {
+            // The frames held back at the last stall, let go: it counts those skipped, not the guess.
+            lastStall?.frames += skipped - stallHeldBack
+            stallHeldBack = 0
         }
         // Each close starts the stretch that the next stall, if any, is explained from; this close's
         // own time is that stretch's first step.
@@ -194,6 +202,8 @@ extension EngineCore {
         guard let last = lastClocks else { return }
         let back = (monotonic - last.monotonic) - (now - last.wall)
         guard back > 1_000_000_000 else { return }
+        // Frames numbered again after the step are new: a stall over them is a stall.
+        stallDueFrame = min(stallDueFrame, fleet.closedFrame)
         func seconds(_ nanoseconds: Int64) -> String { JSON.messageText((Double(nanoseconds) / 1e8).rounded() / 10) }
         let waiting = clock.instant(ofFrame: fleet.closedFrame) - now
         let wait =
