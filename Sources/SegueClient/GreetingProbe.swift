@@ -147,8 +147,9 @@ enum GreetingProbe {
             case 0x04: return (2, Int(received[offset + 1]))
             case 0x06:
                 guard read(through: offset + 9) else { return nil }
-                let size = received[(offset + 1)..<(offset + 9)].reduce(0) { $0 << 8 | Int($1) }
-                return size <= 4096 ? (9, size) : nil
+                // Unsigned: a length with its top bit set is huge, never negative.
+                let size = received[(offset + 1)..<(offset + 9)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                return size <= 4096 ? (9, Int(size)) : nil
             default: return nil
             }
         }

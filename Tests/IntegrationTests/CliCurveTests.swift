@@ -264,6 +264,21 @@ extension CliCurveTests {
             try SegueClient(endpoint: daemon.commandEndpoint).state("main").stack.count == 2, "the pop was not sent")
     }
 
+    /// A peer that greets as ZeroMQ and then sends a command frame whose 8-byte length has its top
+    /// bit set (read as a signed number, it was negative and crashed `segue` and the relay): the
+    /// probe gives up on the frame, and the call times out as it would without the probe.
+    @Test func aHugeFrameLengthFromAPeerIsNoCrash() throws {
+        let greeting: [UInt8] =
+            [0xFF, 0, 0, 0, 0, 0, 0, 0, 1, 0x7F, 3, 0] + Array("NULL".utf8) + [UInt8](repeating: 0, count: 16) + [1]
+            + [UInt8](repeating: 0, count: 31)
+        let listener = try BannerListener(bytes: greeting + [0x06, 0x80, 0, 0, 0, 0, 0, 0, 0])
+        defer { listener.close() }
+        let endpoint = "tcp://127.0.0.1:\(listener.port)"
+        let result = try Cli.run(["ls", "--endpoint", endpoint, "--timeout", "3"], killedAfter: 20)
+        #expect(result.status == 3, "\(result.status): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: timeout: list got no reply within 3 s"), "\(result.stderr)")
+    }
+
     /// A port that takes the connection and never says anything (an HTTP server waiting for its
     /// request, a stopped process) is a timeout, status 3, whose message says the peer never greeted.
     @Test func aSilentListenerIsATimeoutThatSaysSo() throws {
@@ -287,7 +302,9 @@ final class BannerListener: @unchecked Sendable {
     private let fd: Int32
     private let thread: Thread
 
-    init(banner: String) throws {
+    convenience init(banner: String) throws { try self.init(bytes: Array(banner.utf8)) }
+
+    init(bytes banner: [UInt8]) throws {
         let (fd, port) = DataDirFootprintTests.busyPort()
         self.fd = fd
         self.port = port
@@ -296,7 +313,7 @@ final class BannerListener: @unchecked Sendable {
             while true {
                 let connection = accept(fd, nil, nil)
                 guard connection >= 0 else { return }
-                _ = Array(banner.utf8).withUnsafeBytes {
+                _ = banner.withUnsafeBytes {
                     send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
                 }
                 usleep(20_000)
