@@ -246,7 +246,7 @@ public struct SegueClientError: Error, Equatable, CustomStringConvertible {
                 + "in its security.curve.clients (a relay's: its --allow) may connect."
         case .serverKeyRejected:
             return "segued at \(endpoint) hung up on the CURVE handshake: the server key given is not its public "
-                + "key, or it does not use CURVE."
+                + "key, it does not use CURVE, or this is its other endpoint (commands and subscriptions have one each)."
         case .curveRequired:
             return "segued at \(endpoint) hung up on a handshake without keys: it requires CURVE."
         case .notZeroMQ(let greeting):

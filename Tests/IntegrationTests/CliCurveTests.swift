@@ -132,7 +132,8 @@ import Testing
         (
             ["ping"], "stranger", "ops", 69,
             "error: handshake: segued at COMMAND hung up on the CURVE handshake: the server key given is not its "
-                + "public key, or it does not use CURVE.\n"
+                + "public key, it does not use CURVE, or this is its other endpoint (commands and subscriptions "
+                + "have one each).\n"
                 + "hint: --server-key must be the public half of the daemon's serverSecretKeyFile; for a daemon "
                 + "without security.curve, drop --server-key and --client-key.\n"
         ),
@@ -152,7 +153,8 @@ import Testing
         (
             ["push", "main", "Detail", "--wait"], "stranger", "ops", 69,
             "error: handshake: segued at PUBLISH hung up on the CURVE handshake: the server key given is not its "
-                + "public key, or it does not use CURVE.\n"
+                + "public key, it does not use CURVE, or this is its other endpoint (commands and subscriptions "
+                + "have one each).\n"
                 + "hint: --server-key must be the public half of the daemon's serverSecretKeyFile; for a daemon "
                 + "without security.curve, drop --server-key and --client-key.\n"
         ),
@@ -194,7 +196,8 @@ import Testing
         #expect(
             result.stderr
                 == "error: handshake: segued at \(setup.daemon.commandEndpoint) hung up on the CURVE handshake: the "
-                + "server key given is not its public key, or it does not use CURVE.\nhint: --server-key must be the "
+                + "server key given is not its public key, it does not use CURVE, or this is its other endpoint "
+                + "(commands and subscriptions have one each).\nhint: --server-key must be the "
                 + "public half of the daemon's serverSecretKeyFile; for a daemon without security.curve, drop "
                 + "--server-key and --client-key.\n")
         #expect(try setup.run(["ping"], server: nil, client: nil).status == 0)
