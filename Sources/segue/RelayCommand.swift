@@ -53,6 +53,12 @@ enum RelayCommand {
     /// The options of the shared set that `relay` takes: the others name a daemon's sockets.
     static let sharedOptions: Set<String> = ["json", "timeout", "server-key", "client-key"]
 
+    /// `0`, `0.0`, `0s`, `0ms`: no counters logged.
+    static func isZero(_ text: String) -> Bool {
+        let number = text.hasSuffix("ms") ? text.dropLast(2) : text.hasSuffix("s") ? text.dropLast() : text[...]
+        return Double(number) == 0
+    }
+
     static func run(_ inv: Invocation) throws {
         if inv.parsed.flag("stats") { return try printStatistics(inv) }
         let settings = try settings(inv)
@@ -87,11 +93,13 @@ enum RelayCommand {
         }
         var interval: Duration? = .seconds(60)
         if let text = inv.parsed.value("stats-interval") {
-            if ["0", "0s", "0ms"].contains(text) {
+            if Self.isZero(text) {
                 interval = nil
             } else {
                 do throws(UsageError) {
-                    interval = .milliseconds(Int64(try ArgumentValues.seconds(text, for: "--stats-interval") * 1000))
+                    // At least a millisecond: a shorter one would log without pause.
+                    let seconds = try ArgumentValues.seconds(text, for: "--stats-interval")
+                    interval = .milliseconds(max(1, Int64((seconds * 1000).rounded(.up))))
                 } catch {
                     throw UsageError.invalidValue(
                         text, for: "--stats-interval",

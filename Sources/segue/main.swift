@@ -35,6 +35,10 @@ do {
     Output.json = argv.prefix { $0 != "--" }.contains("--json")
     let versionWords = argv.filter { $0 != "--json" }
     if versionWords.first == "--version" {
+        if let extra = versionWords.dropFirst().first, ["--help", "-h"].contains(extra) {
+            Output.line(CommandTree.root.help(path: "segue"))
+            exit(0)
+        }
         if let extra = versionWords.dropFirst().first {
             var error = UsageError.unexpectedArgument(extra)
             error.command = "segue"

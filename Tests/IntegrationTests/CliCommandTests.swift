@@ -887,6 +887,8 @@ import Testing
             try JSON.parse(versionJSON.stdout) == ["version": .string(SegueVersion.current)], "\(versionJSON.stdout)")
         let extra = try Cli.run(["--version", "extra"])
         #expect(extra.status == 64 && extra.stderr == "error: Unexpected argument 'extra'.\nSee 'segue --help'.\n")
+        let help = try Cli.run(["--version", "--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: "), "\(help)")
         let d = try DaemonProcess()
         try Cli.run(["create", "main", "Home"], daemon: d)
         #expect(d.stop() == 0)

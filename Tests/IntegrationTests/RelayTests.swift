@@ -170,6 +170,10 @@ import Testing
             "The value 'abc' is invalid for '--stats-interval': expected a positive duration like 60, 60s or 500ms, "
                 + "or 0 for none"
         ),
+        (
+            ["relay", "--from", "tcp://127.0.0.1:1", "--publish", "tcp://127.0.0.1:2", "--stats-interval", "-1"],
+            "The value '-1' is invalid for '--stats-interval'"
+        ),
         (["relay", "--from", "", "--publish", "tcp://127.0.0.1:2"], "The value '' is invalid for '--from'"),
         (["relay", "--from", ",", "--publish", "tcp://127.0.0.1:2"], "The value '' is invalid for '--from'"),
         (

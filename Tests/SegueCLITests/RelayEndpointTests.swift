@@ -21,4 +21,13 @@ import Testing
         let parsed = try RelayCommand.configuration.parse(words)
         #expect(RelayCommand.upstreamEndpoints(parsed) == endpoints)
     }
+
+    /// `--stats-interval` 0 in any spelling logs no counters; anything else is a duration.
+    @Test(arguments: [
+        ("0", true), ("0.0", true), ("0s", true), ("0ms", true), ("0.000s", true), ("0.5", false), ("1ms", false),
+        ("abc", false), ("", false), ("s", false),
+    ])
+    func aZeroStatsIntervalInAnySpelling(text: String, zero: Bool) {
+        #expect(RelayCommand.isZero(text) == zero)
+    }
 }
