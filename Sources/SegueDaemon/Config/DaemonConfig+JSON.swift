@@ -279,11 +279,8 @@ extension DaemonConfig {
     private static func refusePublicKey(_ key: CurveKey, from path: String, at location: ConfigPath)
         throws(ConfigError)
     {
-        guard path.hasSuffix(".pub") else { return }
-        let secretPath = String(path.dropLast(".pub".count)) + ".key"
-        if let sibling = try? Self.key(fromFile: secretPath, at: location),
-            (try? ZMQCurve.publicKey(fromSecret: sibling.z85)) == key.z85
-        {
+        guard let secretPath = otherHalf(of: path, from: ".pub", to: ".key") else { return }
+        if let sibling = try? Self.key(fromFile: secretPath, at: location), arePair(secret: sibling, public: key) {
             throw .config(
                 at: location,
                 "\(path) holds the public key of \(secretPath); give the secret key file, \(secretPath)")
@@ -301,13 +298,20 @@ extension DaemonConfig {
     private static func refuseSecretKey(_ key: CurveKey, from path: String, at location: ConfigPath)
         throws(ConfigError)
     {
-        guard path.hasSuffix(".key") else { return }
-        let publicPath = String(path.dropLast(".key".count)) + ".pub"
-        guard let sibling = try? Self.key(fromFile: publicPath, at: location),
-            (try? ZMQCurve.publicKey(fromSecret: key.z85)) == sibling.z85
+        guard let publicPath = otherHalf(of: path, from: ".key", to: ".pub"),
+            let sibling = try? Self.key(fromFile: publicPath, at: location), arePair(secret: key, public: sibling)
         else { return }
         throw .config(
             at: location, "\(path) holds the secret key of \(publicPath); give the public key file, \(publicPath)")
+    }
+
+    /// The other file of a `segue keygen` pair (`NAME.key`, `NAME.pub`), if `path` is named as one half.
+    private static func otherHalf(of path: String, from suffix: String, to other: String) -> String? {
+        path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) + other : nil
+    }
+
+    private static func arePair(secret: CurveKey, public: CurveKey) -> Bool {
+        (try? ZMQCurve.publicKey(fromSecret: secret.z85)) == `public`.z85
     }
 
     /// A key file holds the 40 Z85 characters, optionally followed by whitespace (a trailing newline).
