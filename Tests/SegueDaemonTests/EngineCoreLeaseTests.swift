@@ -230,6 +230,35 @@ import Testing
         #expect(stall.frames == h.core.stats.missedFrames, "\(stall)")
     }
 
+    /// The wall clock steps back while the lease holds frames of a stall, and later jumps over those
+    /// frame numbers at once: that jump is a stall of its own, not frames the first one counted.
+    @Test func aStallAfterTheWallClockWentBackIsAStall() throws {
+        let h = try Self.leasing()
+        _ = Self.animating(h)
+        _ = Self.run(h, frames: 3)
+        let before = h.core.fleet.closedFrame
+        h.move(frames: 120)
+        let out = h.core.step(.frameDeadline(now: h.now)) + h.commit()
+        #expect(h.core.stats.stalls == 1)
+        let held = h.core.fleet.closedFrame
+        #expect(held < before + 100, "the lease holds frames of the stall: closed through \(held)")
+        _ = h.core.step(.housekeeping(now: h.now))
+        h.timer.advance(by: 1_100_000_000)
+        h.now -= 10_000_000_000
+        _ = h.core.step(.housekeeping(now: h.now))
+        _ = Self.grant(out, in: h)
+        // In one jump to frames the first stall was found past: the loop was away again.
+        let target = h.clock.instant(ofFrame: before + 115)
+        h.timer.advance(by: target - h.now)
+        h.now = target
+        var lines = (h.core.step(.frameDeadline(now: h.now)) + h.commit()).logLines
+        for _ in 0..<2 {
+            let next = h.advance(frames: 1)
+            lines += next.logLines + Self.grant(next, in: h).logLines
+        }
+        #expect(h.core.stats.stalls == 2, "\(lines)")
+    }
+
     /// A command that arrives while frames wait for the lease's write passes them over without
     /// ticks: their ticks would have been taken from a fleet that already holds the command. So
     /// no tick goes out for a frame before an event the log holds, and frames never go back in the log.
