@@ -38,16 +38,13 @@ extension EngineCore {
         var first = fleet.closedFrame + 1
         let keep = publishTicks ? Int64(options.maxCatchUpFrames) : 0
         let skipping = !fleet.active.isEmpty && target - first >= keep
-        // Explained from the stretch that ends here, before it is restarted (in place: no copy). Frames
-        // due at an earlier stall are counted there, even those the lease held back (a stopped process
-        // wakes up past its lease): one pause is one stall, however many closes skip its frames.
+        // Explained from the stretch that ends here, before it is restarted (in place: no copy). A stall
+        // counts the frames the loop fell behind by, but the last `keep`: those due when it is found,
+        // the lease's held-back ones included (a stopped process wakes up past its lease), and a later
+        // close that skips those does not report them again. One pause is one stall.
         let unreported = max(first, stallDueFrame + 1)
-        let skipped = skipping ? target - keep - first + 1 : 0
         if skipping, target - unreported >= keep {
-            // Those skipped now, and those held back that will be skipped once the lease lets them go
-            // (the last `keep` of them are ticked then).
-            stallHeldBack = max(0, due - target - keep)
-            let frames = skipped + stallHeldBack
+            let frames = due - keep - unreported + 1
             stallDueFrame = due
             var stall = profile.stall(frames: frames, now: started, cpu: cpu)
             stall.overloaded = !publishTicks
@@ -57,10 +54,6 @@ extension EngineCore {
                 stall.phases.insert(.init(phase: .lease, nanoseconds: stall.elapsed), at: 0)
             }
             reportStall(stall)
-        } else if stallHeldBack > 0, first <= stallDueFrame {
-            // The frames held back at the last stall, let go: it counts those skipped, not the guess.
-            lastStall?.frames += skipped - stallHeldBack
-            stallHeldBack = 0
         }
         // Each close starts the stretch that the next stall, if any, is explained from; this close's
         // own time is that stretch's first step.

@@ -73,9 +73,6 @@ final class EngineCore {
     /// The frame that was due when the last stall was found: the frames up to it that the lease still
     /// held back then are that stall's, not a new one when the lease lets them go (`closeFrames`).
     var stallDueFrame: Int64 = .min
-    /// Frames the lease still held back when the last stall was found, counted in it ahead of being
-    /// skipped; set right by the close that lets them go.
-    var stallHeldBack: Int64 = 0
     var stallLog = StallLog()
     /// When the heap's free pages go back to the kernel: once the requests stop (`housekeeping`).
     var idleTrim = IdleTrim()
