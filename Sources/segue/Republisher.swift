@@ -40,7 +40,7 @@ final class Republisher {
             Output.error("Waiting for a subscriber on \(bound) (Ctrl-C to give up).")
             try awaitSubscription()
         } else {
-            if endpoint.hasSuffix(":*") { Output.error("Publishing on \(bound).") }
+            if endpoint.hasSuffix("*") { Output.error("Publishing on \(bound).") }
             // A moment for subscribers that are already connecting (ZeroMQ retries every 100 ms).
             Thread.sleep(forTimeInterval: 0.3)
         }
