@@ -27,11 +27,6 @@ enum GreetingProbe {
         case unknown
     }
 
-    /// What the peer at `endpoint` sent first when it is not ZeroMQ's greeting; `nil` otherwise.
-    static func foreignGreeting(at endpoint: String, within timeout: Duration) -> String? {
-        if case .foreign(let greeting) = ask(endpoint, within: timeout) { greeting } else { nil }
-    }
-
     /// Asks the peer at `endpoint` what it is. A ZeroMQ peer is greeted as a `NULL` client whose
     /// greeting ends there: libzmq then sends its own greeting and, under `NULL`, its READY with its
     /// socket type, before it would read (and refuse) this side's READY, which is never sent.

@@ -179,9 +179,8 @@ struct Invocation {
         }
     }
 
-    /// Prints a reply: the JSON line under `--json`, else the human line.
-    /// A success: under `--json` an object that starts `"ok": true`, as the daemon's replies do (an
-    /// offline command's result, such as export's or keygen's, gets it here).
+    /// Prints a success: under `--json` its object, starting `"ok": true` as the daemon's replies do (an
+    /// offline command's result, such as export's or keygen's, gets it here), else the human line.
     func print(_ reply: JSONObject, _ human: @autoclosure () -> String) {
         guard json else { return Output.line(human()) }
         let object = reply["ok"] == nil ? JSONObject([("ok", .bool(true))] + reply.members) : reply

@@ -54,10 +54,7 @@ enum RelayCommand {
     static let sharedOptions: Set<String> = ["json", "timeout", "server-key", "client-key"]
 
     /// `0`, `0.0`, `0s`, `0ms`: no counters logged.
-    static func isZero(_ text: String) -> Bool {
-        let number = text.hasSuffix("ms") ? text.dropLast(2) : text.hasSuffix("s") ? text.dropLast() : text[...]
-        return Double(number) == 0
-    }
+    static func isZero(_ text: String) -> Bool { Seconds.parse(Substring(text)) == 0 }
 
     static func run(_ inv: Invocation) throws {
         if inv.parsed.flag("stats") { return try printStatistics(inv) }

@@ -207,13 +207,14 @@ enum StoreCommands {
         _ target: String, problems: [String], conclusion: String? = nil, events: Int, navigators: Int,
         _ inv: Invocation
     ) throws {
-        var lines = problems.map { LogSource.placed($0, in: target) }
+        let placed = problems.map { LogSource.placed($0, in: target) }
+        var lines = placed
         if let conclusion, let last = lines.indices.last { lines[last] += " " + conclusion }
         for line in lines { Output.error(line) }
         if inv.json {
             var object: JSONObject = [
                 "ok": .bool(problems.isEmpty), "events": .int(Int64(events)), "navigators": .int(Int64(navigators)),
-                "problems": .array(problems.map { .string(LogSource.placed($0, in: target)) }),
+                "problems": .array(placed.map(JSON.string)),
             ]
             if var message = lines.first {
                 if lines.count > 1 {

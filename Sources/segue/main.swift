@@ -35,11 +35,11 @@ do {
     Output.json = argv.prefix { $0 != "--" }.contains("--json")
     let versionWords = argv.filter { $0 != "--json" }
     if versionWords.first == "--version" {
-        if let extra = versionWords.dropFirst().first, ["--help", "-h"].contains(extra) {
-            Output.line(CommandTree.root.help(path: "segue"))
-            exit(0)
-        }
         if let extra = versionWords.dropFirst().first {
+            if ["--help", "-h"].contains(extra) {
+                Output.line(CommandTree.root.help(path: "segue"))
+                exit(0)
+            }
             var error = UsageError.unexpectedArgument(extra)
             error.command = "segue"
             throw error

@@ -64,6 +64,6 @@ import Testing
     @Test(arguments: ["ipc:///run/segue/command.sock", "inproc://segue", "tcp://no-port"])
     func otherEndpointsAreNot(endpoint: String) {
         #expect(GreetingProbe.tcpAddress(endpoint) == nil)
-        #expect(GreetingProbe.foreignGreeting(at: endpoint, within: .milliseconds(100)) == nil)
+        #expect(GreetingProbe.ask(endpoint, within: .milliseconds(100)) == .unknown)
     }
 }
