@@ -269,7 +269,7 @@ extension CliCurveTests {
 
     /// A peer that greets as ZeroMQ and then sends a command frame whose 8-byte length has its top
     /// bit set (read as a signed number, it was negative and crashed `segue` and the relay): the
-    /// probe gives up on the frame, and the call times out as it would without the probe.
+    /// probe gives up on the frame, and the call fails as it would without the probe.
     @Test func aHugeFrameLengthFromAPeerIsNoCrash() throws {
         let greeting: [UInt8] =
             [0xFF, 0, 0, 0, 0, 0, 0, 0, 1, 0x7F, 3, 0] + Array("NULL".utf8) + [UInt8](repeating: 0, count: 16) + [1]
@@ -278,8 +278,11 @@ extension CliCurveTests {
         defer { listener.close() }
         let endpoint = "tcp://127.0.0.1:\(listener.port)"
         let result = try Cli.run(["ls", "--endpoint", endpoint, "--timeout", "3"], killedAfter: 20)
-        #expect(result.status == 3, "\(result.status): \(result.stderr)")
-        #expect(result.stderr.hasPrefix("error: timeout: list got no reply within 3 s"), "\(result.stderr)")
+        // libzmq's own reading of the frame decides between a timeout (3) and a hang-up (69); either is
+        // an ordinary failure, where the old reading died with a fatal error.
+        #expect([3, 69].contains(result.status), "\(result.status): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: "), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
     }
 
     /// A port that takes the connection and never says anything (an HTTP server waiting for its
