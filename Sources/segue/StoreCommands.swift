@@ -170,7 +170,7 @@ enum StoreCommands {
         if inv.parsed.value("data-dir") != nil || LogSource.isDataDir(target) || LogSource.isStoreURL(target) {
             do {
                 let log = try LogSource.openLog(target)
-                do { problems += try log.integrityCheck() } catch let error as StoreError where error.isDamage {
+                do { problems += try log.integrityCheck() } catch where error.isDamage {
                     let checking = "Checking \(LogSource.named(target)) failed: \(error.message)"
                     problems.append(IOFailure(checking, store: error).description)
                     damaged = true

@@ -101,7 +101,7 @@ import Testing
     @Test func bashLoadsTheCompletionAndItCompletes() throws {
         let directory = DaemonProcess.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/dir", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: directory + "/log.jsonl", contents: nil)
+        #expect(FileManager.default.createFile(atPath: directory + "/log.jsonl", contents: nil))
         let cases = Self.completions.map { "t \($0.words)\n" }.joined()
         let script = """
             cd \(directory)
@@ -181,7 +181,7 @@ import Testing
     func fishLoadsTheCompletionAndItCompletes() throws {
         let directory = DaemonProcess.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/dir", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: directory + "/log.jsonl", contents: nil)
+        #expect(FileManager.default.createFile(atPath: directory + "/log.jsonl", contents: nil))
         let cases =
             Self.completions + [
                 ("segue --endpoint tcp://127.0.0.1:7400 pu", "push"), ("segue --json gesture e", "end"),
@@ -518,7 +518,7 @@ import Testing
         ])
         defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
         _ = try CliWatchTests.tmux(["pipe-pane", "-t", session, "-o", "cat >> \(recording)"])
-        FileManager.default.createFile(atPath: started, contents: nil)
+        #expect(FileManager.default.createFile(atPath: started, contents: nil))
         let done = try CliWatchTests.capture(session, tries: 6000) { $0.contains("all-done") }
         let sent = (try? String(contentsOfFile: recording, encoding: .utf8)) ?? ""
         for label in ["verifying: event ", "import: checking \(file)'s event ", "exporting: event "] {

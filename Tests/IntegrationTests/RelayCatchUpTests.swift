@@ -131,7 +131,8 @@ import Testing
         // Subscriptions are in place once a heartbeat came through both hops.
         var first: Publication?
         while first == nil || !({ if case .heartbeat = first! { true } else { false } })() {
-            first = try #require(try viewer.next(timeout: .seconds(5)), "a heartbeat through two CURVE hops")
+            let publication = try #require(try viewer.next(timeout: .seconds(5)), "a heartbeat through two CURVE hops")
+            first = publication
         }
         try ops.create("main", root: ScreenSpec(name: "Home"))
         _ = try ops.push("main", ScreenSpec(name: "A"), options: TransitionOptions(animator: ["duration": 0.2]))

@@ -14,7 +14,6 @@ import Testing
         var daemon = try DaemonProcess(dataDir: dir, store: store, arguments: ["--config", config])
         defer { daemon.stop() }
         let published = try Self.pushAndPop(daemon)
-        let last = Int64(published.count)
         // Checkpoints are saved behind the loop, each thinned as it is saved: the bound holds at any time.
         let rows = try Self.snapshotRows(daemon, store: store)
         // Per navigator 8 recent and one per 64 seqs of ~480 before them (about 8), not ~120 each.

@@ -67,8 +67,9 @@ import Testing
             if let phase {
                 var state = Navigator.initialState(name: "main", clock: Self.clock)
                 for event in lists[0] + lists[1] { state = Navigator.evolve(state, event) }
-                inFlight = try #require(state.transition)
-                inFlight?.phase = phase
+                var transition = try #require(state.transition)
+                transition.phase = phase
+                inFlight = transition
             }
             let tree = JSON.object(
                 CommandReply.encode(

@@ -152,7 +152,7 @@ import Testing
         try admin.execute("BEGIN; LOCK TABLE schema_version IN ACCESS EXCLUSIVE MODE")
         let releaser = Thread {
             usleep(1_000_000)
-            try? admin.execute("COMMIT")
+            _ = try? admin.execute("COMMIT")
         }
         releaser.start()
         let attempts = Mutex<[PostgresOpenAttempt]>([])
