@@ -38,6 +38,9 @@ public struct CompletionAnimator: Equatable, Sendable {
         let limit = Self.maxRelativeVelocity
         let relative = distance > 0 ? min(limit, max(-limit, toward / distance)) : 0
         guard case .spring(let spring) = curve else { return (1 / durationFactor, curve) }
+        // Nothing left to move (a finish at 1, a cancel at 0): a spring that settles in its own time
+        // would hold the end for all of it. It ends at once, as the default completion would.
+        if distance == 0, spring.settlingDuration != nil { return (1 / durationFactor, .easeInOut) }
         return (1 / durationFactor, .spring(spring.released(at: relative)))
     }
 }

@@ -179,6 +179,24 @@ import Testing
         #expect(atRelease > own)
     }
 
+    /// A finger released at the very end (a finish at 1, a cancel at 0) leaves a spring nothing to
+    /// move: the completion ends in its frame, as a curve's does, not after the spring's settling time.
+    @Test(arguments: springs.flatMap { spring in [(true, spring), (false, spring)] })
+    func aSpringWithNoDistanceLeftEndsAtOnce(finish: Bool, spring: CompletionAnimator) throws {
+        let s = dragged(to: finish ? 1 : 0, velocity: finish ? 0.8 : -0.8)
+        let command: NavigationCommand =
+            finish
+            ? .finish(velocity: nil, completionSpeed: 1, completionCurve: .easeInOut, animator: spring)
+            : .cancel(completionSpeed: 1, completionCurve: .easeInOut, velocity: nil, animator: spring)
+        let r = F.when(s, command, at: 120)
+        #expect(r.error == nil)
+        let ending: EventType = finish ? .transitionFinishing : .transitionCancelling
+        let ended: EventType = finish ? .transitionCompleted : .transitionCancelled
+        #expect(r.events.map(\.eventType) == [ending, ended], "\(r.events)")
+        #expect(r.events.map(\.frame) == [120, 120])
+        #expect(r.state.transition == nil)
+    }
+
     @Test func aCurveAnimatorScalesTheDurationAndKeepsTheCurve() throws {
         let s = dragged(to: 0.6, velocity: 1.5)
         let r = F.when(
