@@ -153,9 +153,11 @@ extension SegueClient {
     @discardableResult
     public func end(
         _ navigator: String, percent: Double? = nil, velocity: Double? = nil, animator: CompletionAnimator? = nil,
-        envelope: CommandEnvelope = .init()
+        geometry: GestureGeometry = .none, envelope: CommandEnvelope = .init()
     ) throws(SegueClientError) -> CommandReply {
-        try send(.end(percent: percent, velocity: velocity, animator: animator), to: navigator, envelope: envelope)
+        try send(
+            .end(percent: percent, velocity: velocity, animator: animator, geometry: geometry), to: navigator,
+            envelope: envelope)
     }
 
     /// `pause`: holds an animating, finishing or cancelling transition where it is.

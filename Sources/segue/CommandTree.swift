@@ -178,9 +178,10 @@ enum CommandTree {
                 options: [
                     OptionSpec("percent", value: "fraction", help: "A last percent."),
                     OptionSpec("velocity", value: "per-second", help: "Release velocity."), gestureStepOwner,
-                ] + GestureOptions.animator + mutation + [gestureWait],
+                ] + GestureOptions.geometry + GestureOptions.animator + mutation + [gestureWait],
                 examples: [
                     "segue gesture end main --velocity 1.2", "segue gesture end main --wait && echo completed",
+                    "segue gesture end main --percent 0.62 --time 81266000000",
                     "segue gesture end main --animator-curve spring-response:0.4,0.85",
                 ]),
         ])

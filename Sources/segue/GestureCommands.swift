@@ -77,9 +77,14 @@ enum GestureCommands {
         let percent = try inv.double("percent")
         let velocity = try inv.velocity()
         let animator = try GestureOptions.animator(inv)
+        let geometry = try GestureOptions.geometry(inv)
+        if percent == nil, !geometry.isEmpty {
+            throw UsageError("--touch, --swipe-edge and --time go with --percent: they describe the last point.")
+        }
         try ending(inv) { client, navigator, envelope in
             let reply = try client.end(
-                navigator, percent: percent, velocity: velocity, animator: animator, envelope: envelope)
+                navigator, percent: percent, velocity: velocity, animator: animator, geometry: geometry,
+                envelope: envelope)
             inv.print(reply.json, reply.decision ?? "?")
             return reply
         }

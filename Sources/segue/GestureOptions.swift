@@ -2,7 +2,7 @@ import SegueCommandLine
 import SegueCore
 
 /// The options a gesture step takes beyond its percent and velocity: where the finger is (`--touch`,
-/// `--swipe-edge`, `--time`, on `begin` and `update`) and the completion's animator
+/// `--swipe-edge`, `--time`, on `begin`, `update` and `end`) and the completion's animator
 /// (`--animator-curve`, `--duration-factor`, on `finish`, `cancel` and `end`).
 enum GestureOptions {
     static let geometry: [OptionSpec] = [
@@ -21,7 +21,7 @@ enum GestureOptions {
             "duration-factor", value: "factor", help: "Scale the completion's duration (default 1; with the curve)."),
     ]
 
-    /// `--touch`, `--swipe-edge` and `--time` as the geometry `begin` and `update` send.
+    /// `--touch`, `--swipe-edge` and `--time` as the geometry `begin`, `update` and `end` send.
     static func geometry(_ inv: Invocation) throws(UsageError) -> GestureGeometry {
         var geometry = GestureGeometry()
         if let text = inv.parsed.value("touch") {

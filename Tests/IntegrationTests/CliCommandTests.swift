@@ -853,6 +853,11 @@ import Testing
                 + "daemon decides, and completes at the navigator's pace.\nSee 'segue swipe --help'.\n"
         ),
         (
+            ["gesture", "end", "main", "--time", "81266000000"],
+            "error: --touch, --swipe-edge and --time go with --percent: they describe the last point.\n"
+                + "See 'segue gesture end --help'.\n"
+        ),
+        (
             ["gesture", "cancel", "main", "--completion-speed", "0"],
             "error: The value '0' is invalid for '--completion-speed': expected a speed from 0.001 to 1000 (1 is the "
                 + "animator's own pace).\nSee 'segue gesture cancel --help'.\n"

@@ -136,6 +136,11 @@ extension BadValueCase {
             "percent is required: update needs a number, clamped to [0, 1]."),
         .init("percent", nav("end", #""percent":"half""#), .badRequest, #"percent must be a number; got "half"."#),
         .init(
+            "time", nav("end", #""edge":"left""#), .badRequest,
+            "touch, edge and time go with percent on end: they describe the point it records"),
+        .init("time", nav("end", #""percent":0.5,"time":"x""#), .badRequest, #"time must be an integer; got "x"."#),
+        .init("time", nav("end", #""percent":0.5,"time":-1"#), .invalidArgument, "time must be 0 or more; got -1."),
+        .init(
             "velocity", nav("update", #""percent":0.5,"velocity":"fast""#), .badRequest,
             #"velocity must be a number; got "fast"."#),
         .init(

@@ -1,8 +1,10 @@
 /// How a gesture is let go: `end`'s decision and the velocities it decides with.
 extension Decision {
     /// `end`: the navigator's end rule decides between finishing and cancelling; `animator` times the
-    /// completion either way, as on `finish` and `cancel`.
-    func end(percent: Double?, velocity: Double?, animator: CompletionAnimator?) throws(CoreError)
+    /// completion either way, as on `finish` and `cancel`. With `percent`, the point is recorded first
+    /// as an `update` with `geometry` would record it, so a client `time` keeps the fit on its clock.
+    func end(percent: Double?, velocity: Double?, animator: CompletionAnimator?, geometry: GestureGeometry)
+        throws(CoreError)
         -> [NavigationEvent]
     {
         let t = try gestureTransition("end")
@@ -12,10 +14,13 @@ extension Decision {
         if let percent {
             p = percent
             // The update records the velocity the release is decided with, measured with its point.
-            let moved = event(.updated(transition: t.id, percent: p, velocity: 0, estimated: true))
+            let moved = event(
+                .updated(transition: t.id, percent: p, velocity: 0, geometry: geometry, estimated: true))
             v = velocity ?? releaseVelocity(t.evolved(by: moved.kind, frame: frame, clock: state.clock))
             events.append(
-                event(.updated(transition: t.id, percent: p, velocity: v, estimated: velocity == nil)))
+                event(
+                    .updated(
+                        transition: t.id, percent: p, velocity: v, geometry: geometry, estimated: velocity == nil)))
         }
         switch state.config.endRule.decide(percent: p, velocity: v) {
         case .finish:

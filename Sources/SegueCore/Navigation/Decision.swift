@@ -47,8 +47,8 @@ struct Decision {
             ]
         case .cancel(let speed, let curve, let velocity, let animator):
             return try cancel(speed: speed, curve: curve, velocity: velocity, animator: animator)
-        case .end(let percent, let velocity, let animator):
-            return try end(percent: percent, velocity: velocity, animator: animator)
+        case .end(let percent, let velocity, let animator, let geometry):
+            return try end(percent: percent, velocity: velocity, animator: animator, geometry: geometry)
         case .pause: return try pause()
         case .seek(let fraction, let scrubsLinearly): return try seek(fraction, scrubsLinearly: scrubsLinearly)
         case .resume: return try resume()

@@ -89,7 +89,14 @@ extension NavigationCommand {
             let animator = try args.raw("animator").map { raw throws(CoreError) in
                 try CompletionAnimator(json: raw, path: args.name("animator"))
             }
-            self = .end(percent: percent, velocity: velocity, animator: animator)
+            let geometry = try GestureGeometry(reading: &args)
+            if percent == nil, !geometry.isEmpty {
+                // No point is recorded without a percent, so they would be dropped.
+                throw .malformed(
+                    "touch, edge and time go with percent on end: they describe the point it records before "
+                        + "deciding.")
+            }
+            self = .end(percent: percent, velocity: velocity, animator: animator, geometry: geometry)
         case "pause": self = .pause
         case "seek":
             guard let fraction = try args.double("fraction", in: 0...1) else {
@@ -197,11 +204,12 @@ extension NavigationCommand {
             return Self.completionArguments(speed, curve, velocity, animator)
         case .cancel(let speed, let curve, let velocity, let animator):
             return Self.completionArguments(speed, curve, velocity, animator)
-        case .end(let percent, let velocity, let animator):
+        case .end(let percent, let velocity, let animator, let geometry):
             var r: JSONObject = [:]
             if let percent { r["percent"] = .double(percent) }
             if let velocity { r["velocity"] = .double(velocity) }
             if let animator { r["animator"] = animator.json }
+            geometry.write(into: &r)
             return r
         case .pause, .resume: return [:]
         case .seek(let fraction, let scrubsLinearly):

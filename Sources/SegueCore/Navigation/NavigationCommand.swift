@@ -54,7 +54,9 @@ public enum NavigationCommand: Equatable, Sendable {
     case cancel(
         completionSpeed: Double, completionCurve: TimingCurve?, velocity: Double? = nil,
         animator: CompletionAnimator? = nil)
-    case end(percent: Double?, velocity: Double?, animator: CompletionAnimator? = nil)
+    /// `geometry` goes with `percent`: where the finger was, and when, at the point `end` records.
+    case end(
+        percent: Double?, velocity: Double?, animator: CompletionAnimator? = nil, geometry: GestureGeometry = .none)
     /// Holds a clock-driven transition at its fraction.
     case pause
     /// Moves a paused transition: `fraction` is its time, or with `scrubsLinearly` its progress.

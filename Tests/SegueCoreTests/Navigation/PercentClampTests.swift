@@ -15,7 +15,7 @@ import Testing
         #expect(percent == applied && percent.sign == .plus, "\(given) → \(percent)")
         let end = try NavigationCommand(
             name: "end", arguments: ["cmd": "end", "navigator": "m", "percent": .double(given)])
-        guard case .end(let endPercent?, _, _) = end else {
+        guard case .end(let endPercent?, _, _, _) = end else {
             Issue.record("\(end)")
             return
         }

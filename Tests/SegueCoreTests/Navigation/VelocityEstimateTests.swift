@@ -61,8 +61,11 @@ import Testing
     ]
 
     /// The stream played into an interactive pop begun at frame 600 (updates land in the frame their
-    /// time falls in), then `end` with no velocity in the frame of the last update.
-    func play(_ s: Stream, config: NavigatorConfig = NavigatorConfig()) throws -> NavigationEvent {
+    /// time falls in), then `end` with no velocity in the frame of the last update; or, with
+    /// `endCarriesTheLastPoint`, the last point sent as `end`'s own percent and geometry.
+    func play(
+        _ s: Stream, config: NavigatorConfig = NavigatorConfig(), endCarriesTheLastPoint: Bool = false
+    ) throws -> NavigationEvent {
         var state = F.given(
             F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)], config: config))
         let start: Int64 = 600
@@ -72,14 +75,20 @@ import Testing
         func time(_ t: Double) -> Int64? { s.clientTimed ? clientStart + Int64((t * 1e9).rounded()) : nil }
         state = F.when(state, .begin(.pop, animator: nil, geometry: GestureGeometry(time: time(0))), at: start).state
         var last = start
-        for (t, p) in s.points.dropFirst() {
+        let points = s.points.dropFirst()
+        for (t, p) in endCarriesTheLastPoint ? points.dropLast() : points {
             last = at(t)
             let r = F.when(
                 state, .update(percent: p, velocity: nil, geometry: GestureGeometry(time: time(t))), at: last)
             try #require(r.error == nil)
             state = r.state
         }
-        let ended = F.when(state, .end(percent: nil, velocity: nil), at: last)
+        var end = NavigationCommand.end(percent: nil, velocity: nil)
+        if endCarriesTheLastPoint, let (t, p) = points.last {
+            last = at(t)
+            end = .end(percent: p, velocity: nil, geometry: GestureGeometry(time: time(t)))
+        }
+        let ended = F.when(state, end, at: last)
         try #require(ended.error == nil)
         return try #require(ended.events.first { $0.eventType != .interactionUpdated })
     }
@@ -91,9 +100,9 @@ import Testing
         }
     }
 
-    @Test(arguments: streams)
-    func theMeasuredReleaseVelocityIsWithinFivePercent(_ s: Stream) throws {
-        let event = try play(s)
+    @Test(arguments: streams, [false, true])
+    func theMeasuredReleaseVelocityIsWithinFivePercent(_ s: Stream, endCarriesTheLastPoint: Bool) throws {
+        let event = try play(s, endCarriesTheLastPoint: endCarriesTheLastPoint)
         let measured = try #require(Self.velocity(event))
         // Within 5 % of the release velocity; for a finger at rest, of the speed it had before.
         let scale = s.release == 0 ? 1.5 : abs(s.release)
