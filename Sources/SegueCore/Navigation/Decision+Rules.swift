@@ -169,7 +169,8 @@ extension Decision {
     }
 
     /// UIKit's `setViewControllers(_:animated:)` rule: push if the new top is new, pop if it was lower
-    /// on the stack, no animation if the top is unchanged.
+    /// on the stack, no animation if the top is unchanged: style `none`, so the one tick draws the top
+    /// in place once, not as a screen leaving itself.
     func setStack(_ refs: [ScreenRef], _ options: TransitionOptions) throws(CoreError) -> [NavigationEvent] {
         try checkDepth(refs.count + state.modals.count)
         var counter = state.nextScreenNumber
@@ -209,6 +210,7 @@ extension Decision {
         if newTop.id == oldTop.id {
             operation = stack.count >= state.stack.count ? .push : .pop
             opts.animated = false
+            opts.animator = ["style": "none"]
         } else if state.stack.contains(where: { $0.id == newTop.id }) {
             operation = .pop
         } else {

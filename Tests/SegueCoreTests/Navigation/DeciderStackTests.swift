@@ -217,6 +217,19 @@ import Testing
         #expect(replaced.state.transition?.targetStack.map(\.id) == ["s3", "s4"])
     }
 
+    /// The top unchanged, the screens below it changed or not: nothing moves, so the one (final)
+    /// tick shows the top at rest, not leaving the place it also enters.
+    @Test(arguments: [[ScreenRef.id("s1"), .id("s2")], [.new(ScreenSpec(name: "Intro")), .id("s2")]])
+    func setStackWithTheSameTopDrawsItInPlace(_ refs: [ScreenRef]) throws {
+        let s = F.given(F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)]))
+        let r = F.when(s, .setStack(refs, .standard), at: 5)
+        let tick = try #require(Navigator.ticks(r.state, frame: 5).first)
+        #expect(tick.final && tick.fraction == 1)
+        for view in [tick.views.from, tick.views.to] {
+            #expect(view.x == 0 && view.y == 0 && view.alpha == 1 && view.scale == 1, "\(view)")
+        }
+    }
+
     @Test func cancelledSetStackRestoresTheStackExactly() {
         let s = F.given(F.log([(.push(ScreenSpec(name: "List"), TransitionOptions(animated: false)), 1)]))
         let started = F.when(s, .setStack([.new(ScreenSpec(name: "Other"))], .standard), at: 5)
