@@ -157,6 +157,7 @@ package enum Daemon {
         o.maxQueue = config.limits.maxQueue
         o.maxStackDepth = config.limits.maxStackDepth
         o.defaultInteractionTimeout = config.limits.interactionTimeoutSeconds
+        o.commitOutcomeCanBeLost = config.store != .sqlite
         if let cluster = config.cluster {
             guard config.store != .sqlite else {
                 throw LateConfigError(

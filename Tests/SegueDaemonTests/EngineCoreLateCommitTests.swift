@@ -63,4 +63,46 @@ import Testing
         let after = h.call(#"{"cmd":"state","navigator":"r"}"#).reply
         #expect(after["stack"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Home", "A", "C", "B"])
     }
+
+    /// On PostgreSQL the store refuses the batch numbered behind the rollback as one that does not
+    /// continue the log; its commands are decided again on the log as read back, not answered
+    /// `unavailable` once the database is back, and their replies keep their client's order.
+    @Test func onPostgreSQLTheBatchNumberedBehindIsDecidedAgain() throws {
+        let h = try EngineHarness { $0.commitOutcomeCanBeLost = true }
+        _ = h.call(Self.create)
+        _ = h.send(Self.push("A", id: "a"))
+        let (first, firstUnits) = Self.commitFailing(h, Self.lost)
+        #expect(first.reply["error"]?["code"] == "unavailable")
+        for unit in firstUnits { h.log.store(unit) }
+        _ = h.send(Self.push("B", id: "b"))
+        _ = h.send(#"{"cmd":"ping","id":"after-b"}"#)
+        let mismatch = StoreError(
+            kind: .outOfSequence,
+            message: "Event seq 4 does not continue the log, whose next seq is 6. Renumber from the store's "
+                + "lastSeq and resubmit.")
+        let (second, _) = Self.commitFailing(h, mismatch)
+        #expect(second.replies.isEmpty, "nothing answered yet: \(second.replies.map { $0.serialized() })")
+        // The next turn decides B again, after A, and its commit goes through.
+        let rerun = h.advance(frames: 1)
+        let ids = rerun.replies.map { $0["id"]?.stringValue }
+        #expect(ids == ["b", "after-b"], "\(rerun.replies.map { $0.serialized() })")
+        #expect(rerun.replies.first?["ok"] == true)
+        let state = h.call(#"{"cmd":"state","navigator":"r"}"#).reply
+        #expect(state["stack"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Home", "A", "B"])
+        #expect(h.log.events.map(\.seq) == Array(1...Int64(h.log.events.count)), "the log stays gapless")
+    }
+
+    /// Without a store that can lose an outcome (SQLite), the same refusal leaves the commands
+    /// answered `unavailable`: nothing is kept to decide again.
+    @Test func withoutLostOutcomesTheBatchIsAnsweredUnavailable() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        _ = h.send(Self.push("B", id: "b"))
+        let mismatch = StoreError(
+            kind: .outOfSequence,
+            message: "Event seq 2 does not continue the log, whose next seq is 4. Renumber from the store's "
+                + "lastSeq and resubmit.")
+        let (second, _) = Self.commitFailing(h, mismatch)
+        #expect(second.reply["error"]?["code"] == "unavailable")
+    }
 }

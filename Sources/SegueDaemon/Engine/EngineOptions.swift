@@ -47,6 +47,9 @@ package struct EngineOptions: Sendable {
     package var commitDelay: Duration = .microseconds(500)
     /// How recently a client must have sent a mutating command to count as one worth waiting for.
     package var writerWindow: Duration = .milliseconds(5)
+    /// Whether the store can lose a commit's outcome with its connection and find the batch stored
+    /// later (PostgreSQL): the commands of batches numbered behind the rollback are then decided again.
+    package var commitOutcomeCanBeLost = false
     /// CURVE and ZAP; `nil` runs without encryption or authentication.
     package var security: SecurityOptions? = nil
     /// Several daemons on one log: navigators in these shards, this daemon leading the shards it holds

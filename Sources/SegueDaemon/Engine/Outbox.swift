@@ -92,8 +92,9 @@ struct VoidedReply: Equatable {
     /// Kept as parts: the sentence is written only for a reply that is voided, not for every command.
     var command: String?
     var navigator: String?
-    /// With several daemons on the log, the request, to decide it again should its batch lose the
-    /// race for the log's next seqs (`EngineCore+Races.swift`).
+    /// With several daemons on the log, or on PostgreSQL, the request, to decide it again should its
+    /// batch find the log's next seqs taken: by another daemon, or by a batch of this one whose commit
+    /// outcome was lost (`EngineCore+Races.swift`).
     var retry: RaceRetry?
 
     /// Why the commit failed, which decides what the client can do.
@@ -104,6 +105,9 @@ struct VoidedReply: Equatable {
         case damaged
         /// Another daemon on the log appended first: nothing is wrong, a retry goes through.
         case raced
+        /// A batch of this daemon's whose commit outcome was lost was found stored after all, on the
+        /// seqs this request's batch was numbered on: a retry goes through.
+        case lateCommit
     }
 
     func message(_ cause: Cause = .storage) -> String {
@@ -112,6 +116,11 @@ struct VoidedReply: Equatable {
                 return "Another daemon on the log appended first while this request waited; retry it."
             }
             return "Another daemon on the log appended first, so \(command) on \(navigator) was not applied; retry it."
+        }
+        if cause == .lateCommit {
+            let what = command.flatMap { c in navigator.map { "\(c) on \($0)" } } ?? "this request"
+            return "A commit whose outcome was lost was found stored while \(what) waited, on the seqs it was "
+                + "numbered on, so it was not applied; retry it."
         }
         let next =
             cause == .damaged

@@ -138,6 +138,11 @@ extension EngineCore {
                     "Another daemon appended first; the commands of the batch after seq \(durableSeq) are decided "
                         + "again" + (held > 0 ? " (\(held) more such batches since the last line)." : "."))
             }
+        } else if Self.isLogMoved(error), rerunsLostBatches {
+            log(
+                .info,
+                "The batch after seq \(durableSeq) was numbered before a commit whose outcome was lost was found "
+                    + "stored; its commands are decided again.")
         } else if let reason = commitFailureLog.reason(error, now: timer.monotonic()) {
             log(
                 .error,
@@ -153,11 +158,14 @@ extension EngineCore {
         durableSeq = confirmed
         flushOutbox()
         uncommitted.removeAll()
+        let moved = Self.isLogMoved(error)
         let cause: VoidedReply.Cause =
             error.isDamage
-            ? .damaged : isSharded && (Self.isLogMoved(error) || error.kind == .duplicateCommand) ? .raced : .storage
+            ? .damaged
+            : isSharded && (moved || error.kind == .duplicateCommand)
+                ? .raced : moved && rerunsLostBatches ? .lateCommit : .storage
         let voided = outbox.voidUndurable(cause)
-        let answers = cause == .raced ? keepForRerun(voided.answers) : voided.answers
+        let answers = cause == .raced || cause == .lateCommit ? keepForRerun(voided.answers) : voided.answers
         if !answers.isEmpty { actions.append(.send(answers)) }
         fleet.rollback(to: confirmed)
         // With several daemons, what the log holds past the fleet may be another's, which it publishes.

@@ -26,6 +26,11 @@ enum RaceRerun {
 }
 
 extension EngineCore {
+    /// Whether a batch can find the log's next seqs taken, and its commands are kept to decide
+    /// again: with several daemons, or on PostgreSQL, where a commit's outcome can be lost with the
+    /// connection and the batch found stored later, after batches were numbered behind the rollback.
+    var rerunsLostBatches: Bool { isSharded || options.commitOutcomeCanBeLost }
+
     /// How many times a command is decided before its client gets `unavailable`: a loser takes the
     /// log's turn, so the second try normally goes through (`PostgresLogWriter+Turn`).
     static let raceAttempts = 3

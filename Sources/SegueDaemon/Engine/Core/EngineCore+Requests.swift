@@ -158,7 +158,7 @@ extension EngineCore {
         let bytes = okReplyBytes(id: request.id, navigator, execution)
         let voided = VoidedReply(
             id: request.id, command: command.name, navigator: navigator,
-            retry: isSharded ? RaceRetry(request, attempts: raceAttempts + 1) : nil)
+            retry: rerunsLostBatches ? RaceRetry(request, attempts: raceAttempts + 1) : nil)
         outbox.enqueue(.reply(envelope: envelope, body: bytes, ifVoided: voided), after: fleet.lastSeq)
         if let id = request.id {
             remember(id, PreviousCommand(seq: fleet.lastSeq, body: bytes, fingerprint: request.fingerprint))
