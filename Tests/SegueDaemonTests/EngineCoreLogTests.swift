@@ -46,6 +46,19 @@ import Testing
         #expect(after.call(#"{"cmd":"ping"}"#).reply["since"] == .int(seq))
     }
 
+    /// systemd's STATUS= counts transitions running: navigators whose transitions ended before a
+    /// restart are not in flight, whatever final ticks the active list still waits to prune.
+    @Test func theStatusLineCountsOnlyTransitionsRunning() throws {
+        let before = try EngineHarness()
+        _ = before.call(Self.create)
+        _ = before.call(#"{"cmd":"push","navigator":"r","screen":"A","animated":false}"#)
+        let after = try EngineHarness(log: before.log, now: before.now + 1_000_000_000)
+        after.core.recovered(after.core.recover(now: after.now), waited: 0)
+        #expect(after.core.statusLine.hasPrefix("1 navigators, 0 in flight,"), "\(after.core.statusLine)")
+        _ = after.call(#"{"cmd":"push","navigator":"r","screen":"B","animator":{"duration":5}}"#)
+        #expect(after.core.statusLine.hasPrefix("1 navigators, 1 in flight,"), "\(after.core.statusLine)")
+    }
+
     /// On a shared log another daemon may checkpoint between a starting daemon's read of the
     /// marker and its read of the newest snapshots: a navigator's newest row is then past the marker,
     /// and its row at the marker is an older one. Skipped, the navigator started from nothing and

@@ -224,9 +224,11 @@ final class EngineCore {
     @inline(__always)
     func mark(_ phase: LoopProfile.Phase, now: Int64) { profile.mark(phase, now: now) }
 
-    /// A one-line summary for systemd's STATUS=.
+    /// A one-line summary for systemd's STATUS=. In flight: a transition running. The active list
+    /// also holds navigators whose final tick is still to go out, every recent one at start.
     var statusLine: String {
-        "\(fleet.navigators.count) navigators, \(fleet.active.count) in flight, seq \(durableSeq), "
+        let inFlight = fleet.active.lazy.filter { self.fleet.navigators[$0]?.transition != nil }.count
+        return "\(fleet.navigators.count) navigators, \(inFlight) in flight, seq \(durableSeq), "
             + "\(stats.commands) commands, \(stats.ticks) ticks, \(stats.subscriptions) subscriptions"
     }
 
