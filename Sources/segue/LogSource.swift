@@ -32,15 +32,8 @@ enum LogSource {
     /// segued's `store.conninfo` takes it. Taken for a path, either became a local data dir that
     /// `import` and `migrate` created and wrote, reporting success. A path that exists is a path.
     static func isStoreURL(_ place: String) -> Bool {
-        let lower = place.lowercased()
-        if lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://") { return true }
+        if ConnectionSettings.isURL(place) { return true }
         return place.wholeMatch(of: #/\s*[A-Za-z_]+\s*=.*/#) != nil && !FileManager.default.fileExists(atPath: place)
-    }
-
-    /// `place` as libpq takes it: libpq knows a URL only by its scheme in lower case.
-    static func conninfo(_ place: String) -> String {
-        guard let end = place.range(of: "://") else { return place }
-        return place[..<end.lowerBound].lowercased() + place[end.lowerBound...]
     }
 
     /// A stored log (a data dir or a PostgreSQL database), read-only: no write connection, no schema
@@ -48,7 +41,7 @@ enum LogSource {
     /// `PostgresEventLog`).
     static func openLog(_ place: String) throws -> any ReadableLog {
         guard isStoreURL(place) else { return try openDataDir(place) }
-        do { return try PostgresEventLog(conninfo: conninfo(place)) } catch { throw IOFailure(error.message) }
+        do { return try PostgresEventLog(conninfo: place) } catch { throw IOFailure(error.message) }
     }
 
     /// The events up to a `--to` seq that share their frame with the first event after it, said

@@ -17,7 +17,7 @@ final class WritableLog {
         self.place = place
         if LogSource.isStoreURL(place) {
             let opened: PostgresEventStore
-            do { opened = try PostgresEventStore(conninfo: LogSource.conninfo(place)) } catch {
+            do { opened = try PostgresEventStore(conninfo: place) } catch {
                 throw IOFailure(error.message)
             }
             store = opened

@@ -67,6 +67,11 @@ import Testing
         #expect(overridden.store == .postgres(conninfo: url))
         #expect(overridden.store.redactedConninfo == "user=segue dbname=segue host=db.example sslmode=require")
         #expect(try runConfig([]).store == .sqlite)
+        // A URL's scheme is case-insensitive, as segue reads it; libpq itself knows only lower case.
+        for scheme in ["POSTGRESQL", "Postgres"] {
+            let upper = try runConfig(["--store-url", "\(scheme)://segue@db.example/segue"])
+            #expect(upper.store.redactedConninfo == "user=segue dbname=segue host=db.example")
+        }
     }
 
     @Test func checkConfigHelpAndVersion() throws {

@@ -51,7 +51,7 @@ package enum StoreConfig: Sendable, Equatable {
         func invalid(_ reason: String) -> ConfigError {
             ConfigError(.usage, at: "--store-url", "invalid value for '--store-url': \(reason)")
         }
-        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+        guard ConnectionSettings.isURL(url) else {
             throw invalid("must be a postgresql:// URL (an SQLite log is chosen with --data-dir)")
         }
         if let problem = problem(url) { throw invalid(problem) }

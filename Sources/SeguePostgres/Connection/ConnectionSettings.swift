@@ -121,9 +121,22 @@ package struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible 
     }
 
     /// `PQconninfoParse`: libpq's own reading of both syntaxes, so nothing is reinterpreted here.
+    /// Whether `place` is a PostgreSQL URL: its scheme `postgresql://` or `postgres://`, in any case.
+    package static func isURL(_ place: String) -> Bool {
+        guard let end = place.range(of: "://") else { return false }
+        return ["postgresql", "postgres"].contains(place[..<end.lowerBound].lowercased())
+    }
+
+    /// A URL's scheme in lower case, as libpq alone recognizes it (URL schemes are case-insensitive);
+    /// anything else unchanged.
+    static func lowercasingScheme(_ conninfo: String) -> String {
+        guard isURL(conninfo), let end = conninfo.range(of: "://") else { return conninfo }
+        return conninfo[..<end.lowerBound].lowercased() + conninfo[end.lowerBound...]
+    }
+
     static func parse(_ conninfo: String) throws(PostgresError) -> [(keyword: String, value: String)] {
         var errorMessage: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(conninfo, &errorMessage) else {
+        guard let options = PQconninfoParse(lowercasingScheme(conninfo), &errorMessage) else {
             var reason = errorMessage.map { String(cString: $0) } ?? "out of memory"
             if let errorMessage { PQfreemem(errorMessage) }
             // libpq quotes a URL it cannot read, or the token it could not decode: whatever could be a
