@@ -65,12 +65,7 @@ package enum Daemon {
                 return 78
             }
             print(config.json.prettyPrinted())
-            var warnings = config.warnings
-            // The start's own warning about the store's password, said by the check too.
-            if case .postgres = config.store, let warning = StoreOpening.passwordInEnvironment(environment) {
-                warnings.append(warning)
-            }
-            for warning in warnings {
+            for warning in config.warnings {
                 FileHandle.standardError.write(Data("segued: warning: \(warning)\n".utf8))
             }
             return 0

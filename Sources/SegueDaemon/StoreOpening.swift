@@ -30,7 +30,6 @@ enum StoreOpening {
             var settings = try ConnectionSettings(conninfo: conninfo)
             let server = "PostgreSQL at \(settings.redacted)"
             settings.notices = noticeHandler(server, logger: logger)
-            if let warning = passwordInEnvironment(ProcessInfo.processInfo.environment) { logger.warning(warning) }
             let keepAlive = StartKeepAlive(extend: extendStart)
             defer { keepAlive.stop() }
             let opened = try PostgresEventStore(
@@ -65,16 +64,6 @@ enum StoreOpening {
             }
             return opened
         }
-    }
-
-    /// libpq takes a password from `PGPASSWORD` as well, which the docs do not offer: a process's
-    /// environment is readable by its user's other processes and shown by `systemctl show` for a
-    /// unit's `Environment=`. Said at start (not refused: the connection works), with the file to use.
-    static func passwordInEnvironment(_ environment: [String: String]) -> String? {
-        guard let value = environment["PGPASSWORD"], !value.isEmpty else { return nil }
-        return "PGPASSWORD is set in segued's environment, and libpq uses it: an environment is readable by the "
-            + "user's other processes (and systemctl show prints a unit's). Put the password in a file named by "
-            + "passfile= or PGPASSFILE (mode 0600, one line host:port:dbname:user:password) and unset PGPASSWORD."
     }
 
     /// The server's notices (a WARNING to each session as it shuts down) as log lines at their level.

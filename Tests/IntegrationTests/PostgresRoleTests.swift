@@ -49,12 +49,13 @@ import Testing
                     + "GRANT CREATE ON SCHEMA public TO \(role);"), "\(check.output)")
     }
 
-    /// `PGPASSWORD` in the environment: the start's warning, said by the check as well.
-    @Test(.choosesItsBackends) func theCheckWarnsOfAPasswordInTheEnvironment() throws {
+    /// `PGPASSWORD` in the environment: refused by the check, as by the start.
+    @Test(.choosesItsBackends) func theCheckRefusesAPasswordInTheEnvironment() throws {
         let url = try StoreBackend.newDatabase()
         let check = try Self.checkConfig(url, environment: ["PGPASSWORD": "not-needed-here"])
-        #expect(check.status == 0, "\(check.output)")
-        #expect(check.output.contains("segued: warning: PGPASSWORD is set in segued's environment"), "\(check.output)")
+        #expect(check.status == 78, "\(check.output)")
+        #expect(check.output.contains("PGPASSWORD is set in segued's environment"), "\(check.output)")
+        #expect(!check.output.contains("not-needed-here"), "\(check.output)")
     }
 
     /// A keyword conninfo, the form of the docs' `store.conninfo`, and a URL with its scheme in capitals

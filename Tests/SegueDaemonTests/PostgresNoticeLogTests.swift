@@ -21,15 +21,24 @@ import Testing
             ])
     }
 
-    /// A password in `PGPASSWORD`, which libpq would use, is said at start with the file to use instead;
-    /// an empty or absent one says nothing.
-    @Test(arguments: [(["PGPASSWORD": "hunter2"], true), (["PGPASSWORD": ""], false), ([:], false)])
-    func aPasswordInTheEnvironmentIsSaid(environment: [String: String], said: Bool) {
-        let warning = StoreOpening.passwordInEnvironment(environment)
-        #expect((warning != nil) == said)
-        if let warning {
-            #expect(warning.hasPrefix("PGPASSWORD is set in segued's environment") && !warning.contains("hunter2"))
-            #expect(warning.contains("passfile= or PGPASSFILE (mode 0600"))
+    /// A password in `PGPASSWORD`, which libpq would use, is refused with the file to use instead, at
+    /// the option or key that chose PostgreSQL; an empty or absent one, or an SQLite log, is no matter.
+    @Test(arguments: [
+        (["PGPASSWORD": "hunter2"], ["--store-url", "postgresql:///segue"], "--store-url"),
+        (["PGPASSWORD": ""], ["--store-url", "postgresql:///segue"], nil),
+        ([:], ["--store-url", "postgresql:///segue"], nil),
+        (["PGPASSWORD": "hunter2"], [], nil),
+    ])
+    func aPasswordInTheEnvironmentIsRefused(environment: [String: String], arguments: [String], refusedAt: String?) {
+        do {
+            _ = try DaemonConfig.parse(arguments: arguments, environment: environment)
+            #expect(refusedAt == nil)
+        } catch {
+            #expect(error.location == refusedAt)
+            #expect(
+                error.message.hasPrefix("PGPASSWORD is set in segued's environment")
+                    && !error.message.contains("hunter2"))
+            #expect(error.message.contains("passfile= or PGPASSFILE (mode 0600"))
         }
     }
 }

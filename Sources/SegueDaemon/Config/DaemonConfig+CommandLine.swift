@@ -108,7 +108,24 @@ extension DaemonConfig {
             }
         }
         try flags.apply(to: &config)
+        if case .postgres = config.store, let problem = passwordInEnvironment(environment) {
+            let location = config.origin(of: "store", flag: "--store-url")
+            var error = ConfigError(.config, at: location, problem)
+            if location.hasPrefix("$") { error.file = config.configFile }
+            throw error
+        }
         return flags.checkConfig ? .checkConfig(config) : .run(config)
+    }
+
+    /// libpq takes a password from `PGPASSWORD` too, which Segue refuses as it refuses one in the
+    /// conninfo: a process's environment is readable by its user's other processes, and `systemctl
+    /// show` prints a unit's `Environment=`. The password goes in a password file.
+    static func passwordInEnvironment(_ environment: [String: String]) -> String? {
+        guard let value = environment["PGPASSWORD"], !value.isEmpty else { return nil }
+        return "PGPASSWORD is set in segued's environment: Segue takes passwords only from a password file, since "
+            + "an environment is readable by the user's other processes (and systemctl show prints a unit's). Put "
+            + "the password in a file named by passfile= or PGPASSFILE (mode 0600, one line "
+            + "host:port:dbname:user:password) and unset PGPASSWORD."
     }
 
     /// The long options, by name without dashes.
