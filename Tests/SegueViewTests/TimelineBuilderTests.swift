@@ -91,16 +91,33 @@ import Testing
     @Test func aWindowStartingMidTransitionStillDrawsIt() throws {
         var s = Session()
         s.run(0, "main", Session.create())
-        s.run(1, "main", Session.push("Detail", ["duration": 0.5]))
+        s.run(1, "main", Session.push("Detail", ["duration": 3]))
         s.run(2, "other", Session.create())
-        let frames = s.finish(after: 60)
-        let timeline = try Self.build(frames, clock: s.clock, startFrame: s.start + 10, navigator: "main")
+        let frames = s.finish(after: 240)
+        let timeline = try Self.build(frames, clock: s.clock, startFrame: s.start + 120, navigator: "main")
         #expect(timeline.lanes.map(\.name) == ["main"])
         let band = try #require(timeline.lane("main")?.bands.first)
         #expect(band.startSeq == nil)
         #expect(band.startFrame == s.start + 1)
-        #expect(band.samples.first?.frame == s.start + 10)
+        #expect(band.samples.first?.frame == s.start + 120)
         #expect(band.to.name == "Detail")
         #expect(timeline.marks.map(\.type) == ["transition.completed"])
+        // Drawn from the window's edge: the band's background, its first point and the first frame
+        // of the picture are one place, and the axis starts at +0 (nothing left of the window).
+        #expect(band.firstFrame == s.start + 120)
+        let layout = TimelineLayout(timeline)
+        #expect(layout.segments.first.map { $0.first >= s.start + 120 - 10 } == true, "\(layout.segments)")
+        let svg = TimelineSVG.render(timeline)
+        #expect(!svg.contains("+-"), "an axis label before the window")
+        let xml = try TimelineSVGTests.Reader.read(svg)
+        let background = try #require(xml.all("rect", class: "band-bg").first)
+        let points = try #require(xml.all("polyline", class: "progress").first?["points"])
+        let firstX = points.split(separator: " ").first?.split(separator: ",").first.map(String.init)
+        #expect(background["x"] == firstX)
+        // The band's geometry still reads frames back: start + (x − data-x0) / px-per-frame.
+        let group = try #require(xml.all("g", class: "band").first)
+        let x0 = try #require(Double(group["data-x0"] ?? ""))
+        let perFrame = try #require(Double(group["data-px-per-frame"] ?? ""))
+        #expect(abs(x0 + Double(120 - 1) * perFrame - Double(firstX ?? "")!) <= 0.01)
     }
 }

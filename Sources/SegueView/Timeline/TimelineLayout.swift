@@ -101,8 +101,7 @@ package struct TimelineLayout: Equatable, Sendable {
         var ranges: [ClosedRange<Int64>] = []
         for lane in timeline.lanes {
             for band in lane.bands {
-                let start = band.samples.first.map { min($0.frame, band.startFrame) } ?? band.startFrame
-                ranges.append((start - padding)...(band.lastFrame + padding))
+                ranges.append((band.firstFrame - padding)...(band.lastFrame + padding))
             }
         }
         for mark in timeline.marks { ranges.append((mark.frame - padding)...(mark.frame + padding)) }

@@ -89,6 +89,13 @@ package struct Band: Equatable, Sendable {
     /// The last frame drawn: its final tick's, or its last sample's while it is still in flight.
     package var lastFrame: Int64 { endFrame ?? samples.last?.frame ?? startFrame }
 
+    /// The first frame drawn: its start; for one that started before the frames shown, the first of
+    /// them (the band begins at the edge, not over the frames left out).
+    package var firstFrame: Int64 {
+        guard let first = samples.first?.frame else { return startFrame }
+        return startSeq == nil ? max(first, startFrame) : min(first, startFrame)
+    }
+
     /// The frames it was client-driven: from each begin or interruption to the release that followed.
     package var interactiveSpans: [ClosedRange<Int64>] {
         var spans: [ClosedRange<Int64>] = []

@@ -2,8 +2,11 @@ import SegueCore
 
 extension TimelineSVG {
     mutating func draw(_ band: Band, in lane: Lane, _ box: TimelineLayout.LaneBox, labelRoom: Double) {
-        let x0 = layout.x(band.startFrame)
+        let x0 = layout.x(band.firstFrame)
         let x1 = max(layout.x(band.lastFrame), x0 + 2)
+        // Where the start frame falls, past the left edge for a band that began before the frames
+        // shown: frames read back from the points as start + (x − data-x0) / px-per-frame.
+        let startX = x0 - Double(band.firstFrame - band.startFrame) * layout.pixelsPerFrame
         let outcome = band.outcome?.rawValue ?? "in-flight"
         svg.begin(
             "g",
@@ -11,7 +14,7 @@ extension TimelineSVG {
                 ("class", .text("band \(band.operation.rawValue) \(outcome)")), ("data-navigator", .text(lane.name)),
                 ("data-transition", .text(String(band.transition))),
                 ("data-start-frame", .text(String(band.startFrame))),
-                ("data-end-frame", .text(band.endFrame.map(String.init) ?? "")), ("data-x0", .number(x0)),
+                ("data-end-frame", .text(band.endFrame.map(String.init) ?? "")), ("data-x0", .number(startX)),
                 ("data-px-per-frame", .text(String(layout.pixelsPerFrame))), ("data-y0", .number(box.y(0))),
                 ("data-y1", .number(box.y(1))),
             ])

@@ -36,7 +36,7 @@ extension TimelineSVG {
         }
         for band in lane.bands {
             guard let seq = band.queuedSeq, let from = positions[seq] else { continue }
-            let to = (x: layout.x(band.startFrame), y: box.bandTop + box.bandHeight)
+            let to = (x: layout.x(band.firstFrame), y: box.bandTop + box.bandHeight)
             svg.begin(
                 "path",
                 [("class", .text("queue-link")), ("d", .text("M\(n(from.x)) \(n(from.y))L\(n(to.x)) \(n(to.y))"))])

@@ -84,8 +84,8 @@ package struct TimelineSVG {
             "text", [("class", .text("lane-rule")), ("x", .number(16)), ("y", .number(box.top + 50))],
             text: "velocity ×\(Self.short(rule.velocityImpact)), fling ≥ \(Self.short(rule.flingVelocity))/s")
         for (index, band) in lane.bands.enumerated() {
-            let next = lane.bands.dropFirst(index + 1).first.map { layout.x($0.startFrame) } ?? layout.width
-            draw(band, in: lane, box, labelRoom: next - layout.x(band.startFrame) - 8)
+            let next = lane.bands.dropFirst(index + 1).first.map { layout.x($0.firstFrame) } ?? layout.width
+            draw(band, in: lane, box, labelRoom: next - layout.x(band.firstFrame) - 8)
         }
         // Over every band: a caption near a band's end runs on past it, where the next band,
         // drawn later, would cover it.
