@@ -44,17 +44,23 @@ enum LogSource {
         do { return try PostgresEventLog(conninfo: place) } catch { throw IOFailure(error.message) }
     }
 
-    /// The events up to a `--to` seq that share their frame with the first event after it, said
-    /// (`first` through `last`, the next being `next`): `consequence` is what the command does about
-    /// that frame, `remedy` what `--to` the next seq does.
+    /// The events up to a `--to` seq that share their frame with the events after it, said (`first`
+    /// through `last`, the next being `next` through `frameEnd`, the last seq of the frame read):
+    /// `consequence` is what the command does about that frame, `remedy` what `--to` the frame's last
+    /// seq does. A frame read only to `lookAhead` past the bound may go on: said as "or later".
     static func cutFrame(
-        _ first: EventRecord, through last: EventRecord, with next: EventRecord, bound: Int64, _ consequence: String,
-        _ remedy: String
+        _ first: EventRecord, through last: EventRecord, with next: EventRecord, frameEnd: Int64, bound: Int64,
+        _ consequence: String, _ remedy: String
     ) -> String {
         let kept = first.seq == last.seq ? "seq \(last.seq) takes" : "seqs \(first.seq)–\(last.seq) take"
-        return "\(kept) effect in frame \(last.frame) with seq \(next.seq), after --to \(bound): \(consequence) "
-            + "(--to \(next.seq) \(remedy))."
+        let after = frameEnd == next.seq ? "seq \(next.seq)" : "seqs \(next.seq)–\(frameEnd)"
+        let more = frameEnd >= bound + cutFrameLookAhead ? " or later" : ""
+        return "\(kept) effect in frame \(last.frame) with \(after), after --to \(bound): \(consequence) "
+            + "(--to \(frameEnd)\(more) \(remedy))."
     }
+
+    /// How far past a `--to` seq the events of its cut frame are read, to name the frame's last seq.
+    static let cutFrameLookAhead: Int64 = 1000
 
     /// A log given that is not there, said the same way by every command that reads one.
     static func missing(_ place: String, export: Bool = true) -> IOFailure {

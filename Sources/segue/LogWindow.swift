@@ -91,7 +91,10 @@ struct LogWindow {
         var survey = Survey(from: from, to: to, navigator: navigator)
         // A seq bound is read through the event after it (where the replay stops); a time bound
         // to the end, since the log says where it falls only as it goes.
-        let readTo: Int64 = if case .seq(let seq)? = to { seq == .max ? .max : seq + 1 } else { .max }
+        let readTo: Int64 =
+            if case .seq(let seq)? = to {
+                seq > .max - LogSource.cutFrameLookAhead ? .max : seq + LogSource.cutFrameLookAhead
+            } else { .max }
         try LogSource.forEachEvent(source, upTo: readTo) { _, event in survey.add(event) }
         guard let first = survey.first else {
             throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to draw.")
@@ -130,8 +133,9 @@ struct LogWindow {
         private(set) var first: EventRecord?
         private(set) var sample: [EventRecord] = []
         private(set) var lastKept: EventRecord?
-        /// The first event `--to` leaves out.
+        /// The first event `--to` leaves out, and the last one read in its frame.
         private(set) var firstLeftOut: EventRecord?
+        private var lastOfCutFrame: EventRecord?
         /// `--to` as an instant, once the first event tells an offset's origin; nil for a seq.
         private var toTime: Int64?
         /// `--from` as a seq: the frame of the first kept event at or after it.
@@ -152,6 +156,11 @@ struct LogWindow {
         }
 
         mutating func add(_ event: EventRecord) {
+            // Past the first event left out, only its frame's last seq is looked for.
+            if let firstLeftOut {
+                if event.frame == firstLeftOut.frame { lastOfCutFrame = event }
+                return
+            }
             lastRead = event.seq
             if first == nil {
                 first = event
@@ -162,6 +171,7 @@ struct LogWindow {
             guard firstLeftOut == nil else { return }
             guard keeps(event) else {
                 firstLeftOut = event
+                lastOfCutFrame = event
                 return
             }
             if lastKept?.frame != event.frame { firstOfLastFrame = event }
@@ -180,7 +190,9 @@ struct LogWindow {
                 lastKept.frame == firstLeftOut.frame
             else { return nil }
             return LogSource.cutFrame(
-                firstOfLastFrame, through: lastKept, with: firstLeftOut, bound: bound,
+                firstOfLastFrame, through: lastKept, with: firstLeftOut,
+                frameEnd: lastOfCutFrame?.seq ?? firstLeftOut.seq,
+                bound: bound,
                 "a frame's ticks show every event of it, so the picture stops before that frame", "draws it")
         }
 

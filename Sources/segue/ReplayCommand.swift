@@ -33,7 +33,8 @@ enum ReplayCommand {
         let source = LogSource.isStandardInput(path) ? try LogSource.spoolStandardInput("replay") : path
         defer { if source != path { try? FileManager.default.removeItem(atPath: source) } }
         var survey = Survey(from: from, to: to, navigator: navigator)
-        try LogSource.forEachEvent(source, upTo: to == .max ? .max : to + 1) { _, event in survey.add(event) }
+        let readTo = to > .max - LogSource.cutFrameLookAhead ? .max : to + LogSource.cutFrameLookAhead
+        try LogSource.forEachEvent(source, upTo: readTo) { _, event in survey.add(event) }
         let given = try inv.parsed.value("frame-rate").map {
             try ParsedArguments.read($0, as: FrameRate.self, for: "--frame-rate").hz
         }
@@ -108,6 +109,8 @@ enum ReplayCommand {
         /// The first event `--to` leaves out, and the first kept event in the frame of the last kept
         /// one: a frame's events are shown together, so those sharing the left-out one's frame are not.
         private(set) var firstLeftOut: EventRecord?
+        /// The last event read in the left-out one's frame (read up to `cutFrameLookAhead` past `to`).
+        private var lastOfCutFrame: EventRecord?
         private var firstOfLastFrame: EventRecord?
         private var lastKept: EventRecord?
         /// Of `replayed`, those in the frame of the last kept event.
@@ -126,6 +129,7 @@ enum ReplayCommand {
                     stopBefore = event.frame
                     firstLeftOut = event
                 }
+                if event.frame == firstLeftOut?.frame { lastOfCutFrame = event }
                 return
             }
             if sample.count < LogSource.rateSample { sample.append(event) }
@@ -151,7 +155,9 @@ enum ReplayCommand {
                 return nil
             }
             let notice = LogSource.cutFrame(
-                firstOfLastFrame, through: lastKept, with: firstLeftOut, bound: to,
+                firstOfLastFrame, through: lastKept, with: firstLeftOut,
+                frameEnd: lastOfCutFrame?.seq ?? firstLeftOut.seq,
+                bound: to,
                 "a frame's events and ticks go out together, so the replay stops before that frame", "takes it in")
             return (notice, replayedInLastFrame)
         }

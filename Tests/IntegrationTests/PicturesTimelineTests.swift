@@ -153,6 +153,23 @@ import Testing
             cut.stderr
                 == "segue timeline: seq 2 takes effect in frame \(frame) with seq 3, after --to 2: a frame's ticks "
                 + "show every event of it, so the picture stops before that frame (--to 3 draws it).\n")
+        // A frame of three events past the bound: the hint names its last seq, not the next one.
+        var lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { String($0) }
+        var fourth = try #require(try JSON.parse(lines[3]).objectValue)
+        let third = try JSON.parse(lines[2])
+        fourth["frame"] = third["frame"]
+        fourth["time"] = third["time"]
+        lines[3] = JSON.object(fourth).serialized()
+        let shared = daemon.dataDir + "/shared.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: shared, atomically: true, encoding: .utf8)
+        for (command, remedy) in [("timeline", "draws it"), ("replay", "takes it in")] {
+            let run = try Cli.run([command, shared, "--to", "2"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(
+                run.stderr.contains("seq 2 takes effect in frame \(frame) with seqs 3–4, after --to 2"), "\(run.stderr)"
+            )
+            #expect(run.stderr.contains("(--to 4 \(remedy))."), "\(run.stderr)")
+        }
         let late = try Cli.run(["timeline", log, "--to", "3", "--navigator", "b"])
         #expect(late.status == 1)
         #expect(
