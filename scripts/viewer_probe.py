@@ -16,6 +16,10 @@ always quit on the way out.
   status URL --text T...        live: prints {"ready": true} once the bar says "connected", then waits for
                                 each text in the bar in turn, printing {"seen": T} for each: what the bar
                                 said, and whether as a problem
+  keys URL --index N --key K...
+                                a replay paused at index N (or a file:// timeline at event N): the
+                                slider clicked (focused, as a user's click leaves it), then each key
+                                pressed; where the page stands after each
   shot URL --out FILE [--index N] [--width W --height H]
                                 a PNG screenshot of the page (or of a file:// timeline)
 """
@@ -230,6 +234,29 @@ def timeline(driver, args):
     """, args.index[0])
 
 
+def keys(driver, args):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    timeline_page = args.url.startswith("file://")
+    if timeline_page:
+        driver.get(args.url)
+        wait(driver, "return window.segueTimeline", args.timeout, "its script")
+        driver.execute_script("window.segueTimeline.show(arguments[0])", args.index[0])
+        slider, where = "cursor", "return Number(document.getElementById('cursor').value)"
+    else:
+        open_replay(driver, args)
+        driver.execute_script("window.segue.seek(arguments[0])", args.index[0])
+        slider, where = "scrubber", "return window.segue.index"
+    element = driver.find_element(By.ID, slider)
+    driver.execute_script("arguments[0].focus()", element)
+    positions = [driver.execute_script(where)]
+    for key in args.key:
+        element.send_keys({"ArrowRight": Keys.ARROW_RIGHT, "ArrowLeft": Keys.ARROW_LEFT}[key])
+        time.sleep(0.1)
+        positions.append(driver.execute_script(where))
+    return {"focused": driver.execute_script("return document.activeElement.id"), "positions": positions}
+
+
 def shot(driver, args):
     if args.index or args.frame:
         open_replay(driver, args)
@@ -243,7 +270,8 @@ def shot(driver, args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["cards", "edge", "tabs", "status", "timeline", "shot", "start", "memory"])
+    parser.add_argument(
+        "command", choices=["cards", "edge", "tabs", "status", "timeline", "shot", "start", "memory", "keys"])
     parser.add_argument("url")
     parser.add_argument("--index", type=int, action="append", default=[])
     parser.add_argument("--frame", type=int, action="append", default=[], help="a frame number, for its index")
@@ -251,6 +279,7 @@ def main():
     parser.add_argument("--transition", type=int, default=1)
     parser.add_argument("--tabs", type=int, default=2)
     parser.add_argument("--text", action="append", default=[], help="status: a text the bar shows, in turn")
+    parser.add_argument("--key", action="append", default=[], help="keys: ArrowRight or ArrowLeft, in turn")
     parser.add_argument("--out")
     parser.add_argument("--hash", default="", help="start: what follows # in the address")
     parser.add_argument("--until", default="done", help="memory: the navigator made last")
@@ -269,7 +298,7 @@ def main():
     try:
         commands = {
             "cards": cards, "edge": edge, "tabs": tabs, "status": status, "timeline": timeline, "shot": shot,
-            "start": start, "memory": memory,
+            "start": start, "memory": memory, "keys": keys,
         }
         result = commands[args.command](driver, args)
         print(json.dumps(result), flush=True)

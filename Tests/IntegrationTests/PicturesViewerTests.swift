@@ -96,6 +96,25 @@ struct PicturesViewerTests {
         #expect(result["zoomed"]?.doubleValue == 2 * (result["width"]?.doubleValue ?? 0))
     }
 
+    /// The arrow keys step one frame (one event on a timeline) when the slider has the focus, as after a
+    /// click on it: the page's own step and the slider's were both taken, two at a time.
+    @Test func arrowKeysStepOnceWithTheSliderFocused() throws {
+        let session = try PictureSession.record()
+        defer { session.daemon.stop() }
+        let viewer = try ViewerProcess(["--replay", session.daemon.logLocation])
+        defer { #expect(viewer.stop() == 0) }
+        let keys = ["--key", "ArrowRight", "--key", "ArrowRight", "--key", "ArrowLeft"]
+        let replay = try Browser.Probe.run(["keys", viewer.url, "--index", "10"] + keys)
+        #expect(replay["focused"] == "scrubber", "\(replay)")
+        #expect(replay["positions"]?.arrayValue?.compactMap(\.int64Value) == [10, 11, 12, 11], "\(replay)")
+        let dir = try PicturesTimelineTests.sharedSession()
+        let html = DaemonProcess.temporaryDirectory() + "/timeline.html"
+        try #require(try Cli.run(["timeline", dir, "-o", html]).status == 0)
+        let timeline = try Browser.Probe.run(["keys", "file://" + html, "--index", "2"] + keys)
+        #expect(timeline["focused"] == "cursor", "\(timeline)")
+        #expect(timeline["positions"]?.arrayValue?.compactMap(\.int64Value) == [2, 3, 4, 3], "\(timeline)")
+    }
+
     /// The bar of a live page says when the daemon falls silent, as a problem, instead of
     /// "connected" over a picture that may be stale, and "connected" again once heartbeats are back.
     @Test func aLivePageSaysWhenTheDaemonFallsSilent() throws {

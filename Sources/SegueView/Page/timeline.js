@@ -93,8 +93,9 @@
   document.addEventListener("keydown", (e) => {
     if (e.key === "+" || e.key === "=") setZoom(zoom * 1.5);
     else if (e.key === "-") setZoom(zoom / 1.5);
-    else if (e.key === "ArrowRight") show(Math.min(data.marks.length - 1, Number(slider.value) + 1));
-    else if (e.key === "ArrowLeft") show(Math.max(0, Number(slider.value) - 1));
+    // preventDefault: a focused slider would take its own step too.
+    else if (e.key === "ArrowRight") { e.preventDefault(); show(Math.min(data.marks.length - 1, Number(slider.value) + 1)); }
+    else if (e.key === "ArrowLeft") { e.preventDefault(); show(Math.max(0, Number(slider.value) - 1)); }
   });
   window.segueTimeline = { show, setZoom, data };
   show(0);

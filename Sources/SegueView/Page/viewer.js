@@ -347,8 +347,9 @@
   document.addEventListener("keydown", (e) => {
     if (page.mode !== "replay" || e.target.tagName === "SELECT") return;
     if (e.key === " ") { e.preventDefault(); page.playing ? pause() : play(); }
-    else if (e.key === "ArrowLeft") { pause(); seek(page.index - 1); }
-    else if (e.key === "ArrowRight") { pause(); seek(page.index + 1); }
+    // preventDefault: a focused scrubber would take its own step too.
+    else if (e.key === "ArrowLeft") { e.preventDefault(); pause(); seek(page.index - 1); }
+    else if (e.key === "ArrowRight") { e.preventDefault(); pause(); seek(page.index + 1); }
   });
 
   // For scripts and tests: the same operations as the controls, and what the page has seen.
