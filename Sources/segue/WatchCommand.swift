@@ -148,21 +148,29 @@ enum WatchCommand {
         model.notice = notice
         if screen == nil { Output.error("segue watch: " + notice) }
         var printer = PipedPrinter(json: inv.json, plain: screen == nil && !inv.json)
-        // A replay publishes no heartbeats, so only a publisher never heard from is said: nothing
-        // there at all (no segued, relay or replay) would otherwise be an empty view forever.
+        // A replay publishes no heartbeats, so silence is said: from the start, nothing there at all
+        // (no segued, relay or replay) would otherwise be an empty view forever; after publications,
+        // a replay that ended would leave its last frame on screen as if it were still running.
         let started = ContinuousClock.now
-        var heard = false
-        var toldNothing = false
+        var lastHeard: ContinuousClock.Instant?
+        var toldQuiet = false
         while true {
             let publication = try subscriber.next(timeout: .milliseconds(16))
-            if publication != nil, !heard {
-                heard = true
-                if toldNothing { model.notice = notice }
-            } else if !heard, !toldNothing, ContinuousClock.now - started > Self.nothingPublished {
-                toldNothing = true
+            if publication != nil {
+                lastHeard = .now
+                if toldQuiet {
+                    toldQuiet = false
+                    model.notice = notice
+                    screen?.changed()
+                }
+            } else if !toldQuiet, ContinuousClock.now - (lastHeard ?? started) > Self.nothingPublished {
+                toldQuiet = true
+                let quiet = "nothing published at \(endpoint) for \(WatchModel.seconds(Self.nothingPublished)) s"
                 model.notice =
-                    "nothing published at \(endpoint) for \(WatchModel.seconds(Self.nothingPublished)) s, and no "
-                    + "command socket at \(inv.endpoint): is segued, a relay or replay --publish there? Still waiting."
+                    lastHeard == nil
+                    ? quiet + ", and no command socket at \(inv.endpoint): is segued, a relay or replay --publish "
+                        + "there? Still waiting."
+                    : quiet + " (a replay that ended, or a publisher stopped); the view holds its last frame."
                 if screen == nil { Output.error("segue watch: " + model.notice!) }
                 screen?.changed()
             }

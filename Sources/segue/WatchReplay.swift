@@ -39,6 +39,10 @@ enum WatchReplay {
                 sample.append(event)
                 if sample.count == LogSource.rateSample { view = try start() }
             }
+            // As replay, timeline and view refuse one: an empty view that exits 0 looks as if it worked.
+            guard count > 0 else {
+                throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to watch.")
+            }
             replay = try view ?? start()
             try replay.finish()
             // A misspelt name showed nothing, and said so only as a count: refused as replay refuses it.

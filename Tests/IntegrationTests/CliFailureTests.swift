@@ -437,6 +437,9 @@ import Testing
         let nothing = try Cli.run(["replay", empty])
         #expect(nothing.status == 1)
         #expect(nothing.stderr == "error: \(empty) holds no events: there is nothing to replay.\n")
+        let watched = try Cli.run(["watch", "--replay", empty])
+        #expect(watched.status == 1)
+        #expect(watched.stderr == "error: \(empty) holds no events: there is nothing to watch.\n")
         // An endpoint replay cannot publish on is the transport's failure (69), not a file's (74).
         let taken = try Cli.run(["replay", file, "--publish", d.publishEndpoint, "--json"])
         #expect(taken.status == 69, "\(taken.stderr)")

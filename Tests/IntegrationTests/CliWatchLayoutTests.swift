@@ -301,6 +301,9 @@ import Testing
         #expect(moving.contains("#1 push Home[s1] → Detail[s2]"), "\(moving)")
         let done = try CliWatchTests.capture(session, tries: 300) { $0.contains("main  rev 3  Home[s1] > Detail[s2]") }
         #expect(done.contains("main  rev 3  Home[s1] > Detail[s2]"), "\(done)")
+        // The replay ends and publishes nothing more (no heartbeats): after 3 s the view says so.
+        let ended = try CliWatchTests.capture(session, tries: 600) { $0.contains("a replay that ended") }
+        #expect(ended.contains("nothing published at \(endpoint) for 3 s (a replay that ended"), "\(ended)")
     }
 
     /// `watch --replay`: the log replayed in the view, paused with space, stepped with '.'.

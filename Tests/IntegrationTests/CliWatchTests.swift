@@ -5,7 +5,7 @@ import Testing
 /// `segue watch` in a real terminal (a detached tmux session of fixed size), and through a pipe.
 @Suite(.ownThreads, .serialized) struct CliWatchTests {
     /// No command socket and nothing published: the view says so after 3 s instead of waiting in
-    /// silence (a replay publishes no heartbeats, so a silence after something came is not said).
+    /// silence (a silence after a replay's publications is said too: `aReplayPublishedWithoutADaemonIsWatched`).
     @Test func aWatchOfNothingAtAllSaysSo() throws {
         let publish = "tcp://127.0.0.1:\(DaemonProcess.freePort())"
         let watch = try CliBackground([
