@@ -154,8 +154,20 @@ enum WatchCommand {
         let started = ContinuousClock.now
         var lastHeard: ContinuousClock.Instant?
         var toldQuiet = false
+        // A publisher that sends heartbeats (a relay of a daemon's) may be idle between them: its
+        // silence counts from three of their intervals, as a daemon's does.
+        var lastHeartbeat: ContinuousClock.Instant?
+        var quietAfter = Self.nothingPublished
         while true {
             let publication = try subscriber.next(timeout: .milliseconds(16))
+            if case .heartbeat? = publication {
+                if let lastHeartbeat {
+                    let gap = ContinuousClock.now - lastHeartbeat
+                    let seconds = (Double(gap.components.seconds) + Double(gap.components.attoseconds) / 1e18) * 3
+                    quietAfter = max(Self.nothingPublished, .seconds(Int64(seconds.rounded(.up))))
+                }
+                lastHeartbeat = .now
+            }
             if publication != nil {
                 lastHeard = .now
                 if toldQuiet {
@@ -163,9 +175,9 @@ enum WatchCommand {
                     model.notice = notice
                     screen?.changed()
                 }
-            } else if !toldQuiet, ContinuousClock.now - (lastHeard ?? started) > Self.nothingPublished {
+            } else if !toldQuiet, ContinuousClock.now - (lastHeard ?? started) > quietAfter {
                 toldQuiet = true
-                let quiet = "nothing published at \(endpoint) for \(WatchModel.seconds(Self.nothingPublished)) s"
+                let quiet = "nothing published at \(endpoint) for \(WatchModel.seconds(quietAfter)) s"
                 model.notice =
                     lastHeard == nil
                     ? quiet + ", and no command socket at \(inv.endpoint): is segued, a relay or replay --publish "
