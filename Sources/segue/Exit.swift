@@ -181,7 +181,7 @@ enum Output {
         // A log that was read, and is not a log (a line that is not an event, an event that does not
         // fold: a gap) is a log found wrong, as verify says it: not a file that could not be read.
         case let io as IOFailure where io.isContent:
-            return ("invalid_log", .rejected, "error: \(io)", [:])
+            return ("invalid_log", .rejected, "error: \(io)", ["problems": [.string(io.description)]])
         case let core as CoreError:
             return ("invalid_log", .rejected, "error: \(core.message)", [:])
         case let io as IOFailure:

@@ -49,18 +49,47 @@ enum LogSource {
     /// `consequence` is what the command does about that frame, `remedy` what `--to` the frame's last
     /// seq does. A frame read only to `lookAhead` past the bound may go on: said as "or later".
     static func cutFrame(
-        _ first: EventRecord, through last: EventRecord, with next: EventRecord, frameEnd: Int64, bound: Int64,
-        _ consequence: String, _ remedy: String
+        _ first: EventRecord, through last: EventRecord, with next: EventRecord, frameEnd: Int64,
+        frameEndKnown: Bool = true, bound: Int64, _ consequence: String, _ remedy: String
     ) -> String {
         let kept = first.seq == last.seq ? "seq \(last.seq) takes" : "seqs \(first.seq)–\(last.seq) take"
         let after = frameEnd == next.seq ? "seq \(next.seq)" : "seqs \(next.seq)–\(frameEnd)"
-        let more = frameEnd >= bound + cutFrameLookAhead ? " or later" : ""
+        let more = frameEnd >= bound + cutFrameLookAhead || !frameEndKnown ? " or later" : ""
         return "\(kept) effect in frame \(last.frame) with \(after), after --to \(bound): \(consequence) "
             + "(--to \(frameEnd)\(more) \(remedy))."
     }
 
     /// How far past a `--to` seq the events of its cut frame are read, to name the frame's last seq.
     static let cutFrameLookAhead: Int64 = 1000
+
+    /// A survey's read of `source` up to `last`: `add` takes each event and says whether it needs
+    /// more, and the read ends when it does not. Past a `--to` bound (`lookingAhead`) only the cut
+    /// frame's end is looked for: an event there that cannot be read ends the look (`unfinished`),
+    /// not the command, which reads nothing past the bound but the event after it.
+    static func survey(
+        _ source: String, upTo last: Int64, bound: Int64?, lookingAhead: () -> Bool, unfinished: () -> Void,
+        _ add: (EventRecord) -> Bool
+    ) throws {
+        struct ReadEnough: Error {}
+        func read(after: Int64, upTo: Int64) throws {
+            try forEachEvent(source, after: after, upTo: upTo) { _, event in
+                guard add(event) else { throw ReadEnough() }
+            }
+        }
+        do {
+            // A store reads ahead a page at a time: past the event after the bound, apart, so that
+            // what it reads ahead is only ever the look's.
+            if isDataDir(source) || isStoreURL(source), let bound, bound < last - 1 {
+                try read(after: 0, upTo: bound + 1)
+                if lookingAhead() { try read(after: bound + 1, upTo: last) }
+            } else {
+                try read(after: 0, upTo: last)
+            }
+        } catch is ReadEnough {
+        } catch  where lookingAhead() {
+            unfinished()
+        }
+    }
 
     /// A log given that is not there, said the same way by every command that reads one.
     static func missing(_ place: String, export: Bool = true) -> IOFailure {
@@ -91,7 +120,8 @@ enum LogSource {
     /// would be lost), with the question whether a newer segue wrote the file. Such a line, and any
     /// other that is not an event, is an `IOFailure` about the content, naming the file and line.
     static func forEachEvent(
-        _ path: String, upTo last: Int64 = .max, _ body: (_ line: Int?, _ event: EventRecord) throws -> Void
+        _ path: String, after first: Int64 = 0, upTo last: Int64 = .max,
+        _ body: (_ line: Int?, _ event: EventRecord) throws -> Void
     ) throws {
         if isDataDir(path) || isStoreURL(path) {
             let log = try openLog(path)
@@ -99,8 +129,8 @@ enum LogSource {
             // out, and the walk is ended at once with one of the store's kind, which the body's replaces.
             var failure: (any Error)?
             do {
-                try log.forEachEvent(after: 0, through: last) { record throws(StoreError) in
-                    do { try body(nil, record) } catch {
+                try log.forEachEvent(after: first, through: last) { record throws(StoreError) in
+                    do { try folding(path, line: { _ in nil }, record, body) } catch {
                         failure = error
                         throw StoreError(kind: .closed, message: "stopped by an error in what read the log")
                     }
@@ -124,12 +154,44 @@ enum LogSource {
         do { lines = try EventLines(stdin ? "-" : path) } catch {
             throw IOFailure("Cannot read \(path): it is neither a data dir nor a readable JSON Lines file.")
         }
+        var recent = RecentLines()
         while true {
             let next: (line: Int, event: EventRecord)?
             do { next = try lines.next() } catch { throw contentFailure(error, in: path) }
             guard let (line, event) = next, event.seq <= last else { return }
-            try body(line, event)
+            guard event.seq > first else { continue }
+            recent.note(event.seq, line)
+            try folding(path, line: recent.line(of:), event, body)
         }
+    }
+
+    /// `body` with `event`: an event the core cannot fold (a gap, a revision out of step) is said
+    /// with where it is, as `verify` says it (`FILE line 4 (seq 5): …`), a log found wrong. The
+    /// event may be an earlier one the body held back: its line is looked up by its seq.
+    static func folding(
+        _ path: String, line: (Int64) -> Int?, _ event: EventRecord,
+        _ body: (_ line: Int?, _ event: EventRecord) throws -> Void
+    ) throws {
+        do { try body(line(event.seq), event) } catch let error as CoreError {
+            let seq = error.seq ?? event.seq
+            let problem = line(seq).map { "Line \($0) (seq \(seq)): \(error.message)" } ?? error.message
+            throw IOFailure(placed(problem, in: path), isContent: true)
+        }
+    }
+
+    /// The lines of the last events read, by seq: enough for the events a replay holds back (one
+    /// frame's); an older one is said without its line.
+    struct RecentLines {
+        private var entries: [(seq: Int64, line: Int)] = []
+        private var next = 0
+        static let capacity = 4096
+
+        mutating func note(_ seq: Int64, _ line: Int) {
+            if entries.count < Self.capacity { entries.append((seq, line)) } else { entries[next] = (seq, line) }
+            next = (next + 1) % Self.capacity
+        }
+
+        func line(of seq: Int64) -> Int? { entries.first { $0.seq == seq }?.line }
     }
 
     /// A file that opens with SQLite's header: a `segue.db` given where its data dir was meant.

@@ -95,7 +95,11 @@ struct LogWindow {
             if case .seq(let seq)? = to {
                 seq > .max - LogSource.cutFrameLookAhead ? .max : seq + LogSource.cutFrameLookAhead
             } else { .max }
-        try LogSource.forEachEvent(source, upTo: readTo) { _, event in survey.add(event) }
+        try LogSource.survey(
+            source, upTo: readTo, bound: { if case .seq(let seq)? = to { seq } else { nil } }(),
+            lookingAhead: { survey.firstLeftOut != nil },
+            unfinished: { survey.lookAheadCut = true }
+        ) { survey.add($0) }
         guard let first = survey.first else {
             throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to draw.")
         }
@@ -136,6 +140,8 @@ struct LogWindow {
         /// The first event `--to` leaves out, and the last one read in its frame.
         private(set) var firstLeftOut: EventRecord?
         private var lastOfCutFrame: EventRecord?
+        /// The look for the cut frame's end met an event it could not read.
+        var lookAheadCut = false
         /// `--to` as an instant, once the first event tells an offset's origin; nil for a seq.
         private var toTime: Int64?
         /// `--from` as a seq: the frame of the first kept event at or after it.
@@ -155,12 +161,19 @@ struct LogWindow {
             presence = LogSource.NavigatorPresence(navigator)
         }
 
-        mutating func add(_ event: EventRecord) {
-            // Past the first event left out, only its frame's last seq is looked for.
+        /// Takes the next event; false once nothing more is needed: past the frame `--to` cuts, whose
+        /// last seq is all that is looked for after the first event left out.
+        mutating func add(_ event: EventRecord) -> Bool {
             if let firstLeftOut {
-                if event.frame == firstLeftOut.frame { lastOfCutFrame = event }
-                return
+                guard event.frame == firstLeftOut.frame else { return false }
+                lastOfCutFrame = event
+                return true
             }
+            note(event)
+            return true
+        }
+
+        private mutating func note(_ event: EventRecord) {
             lastRead = event.seq
             if first == nil {
                 first = event
@@ -191,8 +204,7 @@ struct LogWindow {
             else { return nil }
             return LogSource.cutFrame(
                 firstOfLastFrame, through: lastKept, with: firstLeftOut,
-                frameEnd: lastOfCutFrame?.seq ?? firstLeftOut.seq,
-                bound: bound,
+                frameEnd: lastOfCutFrame?.seq ?? firstLeftOut.seq, frameEndKnown: !lookAheadCut, bound: bound,
                 "a frame's ticks show every event of it, so the picture stops before that frame", "draws it")
         }
 

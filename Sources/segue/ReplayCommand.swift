@@ -34,7 +34,10 @@ enum ReplayCommand {
         defer { if source != path { try? FileManager.default.removeItem(atPath: source) } }
         var survey = Survey(from: from, to: to, navigator: navigator)
         let readTo = to > .max - LogSource.cutFrameLookAhead ? .max : to + LogSource.cutFrameLookAhead
-        try LogSource.forEachEvent(source, upTo: readTo) { _, event in survey.add(event) }
+        try LogSource.survey(
+            source, upTo: readTo, bound: to, lookingAhead: { survey.firstLeftOut != nil },
+            unfinished: { survey.lookAheadCut = true }
+        ) { survey.add($0) }
         let given = try inv.parsed.value("frame-rate").map {
             try ParsedArguments.read($0, as: FrameRate.self, for: "--frame-rate").hz
         }
@@ -111,6 +114,8 @@ enum ReplayCommand {
         private(set) var firstLeftOut: EventRecord?
         /// The last event read in the left-out one's frame (read up to `cutFrameLookAhead` past `to`).
         private var lastOfCutFrame: EventRecord?
+        /// The look for the cut frame's end met an event it could not read.
+        var lookAheadCut = false
         private var firstOfLastFrame: EventRecord?
         private var lastKept: EventRecord?
         /// Of `replayed`, those in the frame of the last kept event.
@@ -123,14 +128,17 @@ enum ReplayCommand {
             presence = LogSource.NavigatorPresence(navigator)
         }
 
-        mutating func add(_ event: EventRecord) {
+        /// Takes the next event; false once nothing more is needed: past the frame `to` cuts, whose last
+        /// seq is all that is looked for after the first event left out.
+        mutating func add(_ event: EventRecord) -> Bool {
             guard event.seq <= to else {
                 if stopBefore == .max {
                     stopBefore = event.frame
                     firstLeftOut = event
                 }
-                if event.frame == firstLeftOut?.frame { lastOfCutFrame = event }
-                return
+                guard event.frame == firstLeftOut?.frame else { return false }
+                lastOfCutFrame = event
+                return true
             }
             if sample.count < LogSource.rateSample { sample.append(event) }
             count += 1
@@ -146,6 +154,7 @@ enum ReplayCommand {
                 replayed += 1
                 replayedInLastFrame += 1
             }
+            return true
         }
 
         /// The kept events that share the frame of the first one `--to` leaves out, said, and how many
@@ -156,8 +165,7 @@ enum ReplayCommand {
             }
             let notice = LogSource.cutFrame(
                 firstOfLastFrame, through: lastKept, with: firstLeftOut,
-                frameEnd: lastOfCutFrame?.seq ?? firstLeftOut.seq,
-                bound: to,
+                frameEnd: lastOfCutFrame?.seq ?? firstLeftOut.seq, frameEndKnown: !lookAheadCut, bound: to,
                 "a frame's events and ticks go out together, so the replay stops before that frame", "takes it in")
             return (notice, replayedInLastFrame)
         }

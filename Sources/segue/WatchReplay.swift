@@ -17,26 +17,29 @@ enum WatchReplay {
         // Checked before the log is read, so a typo fails at once even on a big log.
         let speed = try ReplayCommand.speed(inv)
         var view: View?
-        var sample: [EventRecord] = []
+        // With their lines: an event the view cannot fold is said where it is, not at the line that
+        // filled the sample.
+        var sample: [(line: Int?, event: EventRecord)] = []
         var count = 0
         // Every name the log holds, for a navigator asked for that it never creates.
         var names = Set<String>()
         func start() throws -> View {
-            guard let rate = LogSource.inferFrameRate(sample) ?? (sample.isEmpty ? 60 : nil) else {
+            guard let rate = LogSource.inferFrameRate(sample.map(\.event)) ?? (sample.isEmpty ? 60 : nil) else {
                 throw IOFailure("Cannot tell the log's frame rate.")
             }
             let view = try View(inv, path: path, clock: FrameClock(rate: rate), speed: speed)
-            for event in sample { try view.add(event) }
+            let lines = [Int64: Int](sample.compactMap { s in s.line.map { (s.event.seq, $0) } }) { a, _ in a }
+            for (_, event) in sample { try LogSource.folding(path, line: { lines[$0] }, event) { try view.add($1) } }
             sample = []
             return view
         }
         let replay: View
         do {
-            try LogSource.forEachEvent(path) { _, event in
+            try LogSource.forEachEvent(path) { line, event in
                 count += 1
                 names.insert(event.navigator)
                 if let view { return try view.add(event) }
-                sample.append(event)
+                sample.append((line, event))
                 if sample.count == LogSource.rateSample { view = try start() }
             }
             // As replay, timeline and view refuse one: an empty view that exits 0 looks as if it worked.

@@ -490,10 +490,20 @@ import Testing
         #expect(broken.status == 1, "\(broken.stderr)")
         let reply = try JSON.parse(String(broken.stdout.split(separator: "\n").last ?? ""))
         #expect(reply["error"]?["code"] == "invalid_log", "\(broken.stdout)")
-        #expect(reply["error"]?["message"] == "Event seq 32 does not follow 30; the log has a gap.", "\(broken.stdout)")
-        let drawn = try Cli.run(["timeline", gap])
-        #expect(drawn.status == 1, "\(drawn.stderr)")
-        #expect(drawn.stderr == "error: Event seq 32 does not follow 30; the log has a gap.\n", "\(drawn.stderr)")
+        // Said where it is, as verify says it, and listed in problems as verify lists them.
+        let problem = "\(gap) line 31 (seq 32): Event seq 32 does not follow 30; the log has a gap."
+        #expect(reply["error"]?["message"] == .string(problem), "\(broken.stdout)")
+        #expect(reply["error"]?["problems"] == [.string(problem)], "\(broken.stdout)")
+        #expect(try Cli.run(["verify", gap]).stderr.contains(problem))
+        // timeline and view read the log twice, watch --replay holds its first events back: each
+        // says the event where it is, not where it was reading.
+        for command in [
+            ["timeline", gap], ["view", "--replay", gap, "--listen", "127.0.0.1:0"], ["watch", "--replay", gap],
+        ] {
+            let drawn = try Cli.run(command)
+            #expect(drawn.status == 1, "\(command): \(drawn.stderr)")
+            #expect(drawn.stderr.hasSuffix("error: \(problem)\n"), "\(command): \(drawn.stderr)")
+        }
         // watch --replay of a navigator the log never creates: refused as replay refuses it.
         let unseen = try Cli.run(["watch", "nope", "--replay", file])
         #expect(unseen.status == 1, "\(unseen.stderr)")

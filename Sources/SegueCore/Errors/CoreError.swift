@@ -16,6 +16,10 @@ public struct CoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// version): perhaps it was written by a newer build, which a reader of files says
     /// (`message(askingIfUnknown:)`). Not part of equality.
     package var unknownToThisBuild = false
+    /// The seq of the recorded event the error is about, when folding one failed (`Fleet.apply`): a
+    /// reader that holds events back (a replay applies a frame's events as it closes) says where
+    /// that event is, not where it was reading. Not part of equality.
+    package var seq: Int64?
 
     public init(_ code: ErrorCode, _ message: String, details: [String: Int64] = [:]) {
         self.code = code

@@ -66,6 +66,14 @@ package struct Fleet: Sendable {
     /// Returns the record with the digest of the state it leaves.
     @discardableResult
     package mutating func apply(_ record: EventRecord) throws(CoreError) -> EventRecord {
+        do { return try applying(record) } catch {
+            var error = error
+            error.seq = record.seq
+            throw error
+        }
+    }
+
+    private mutating func applying(_ record: EventRecord) throws(CoreError) -> EventRecord {
         guard record.seq == lastSeq + 1 else {
             let problem =
                 record.seq < 1
