@@ -161,10 +161,10 @@ extension BadValueCase {
             "completionSpeed must be in [0.001, 1000]; got -1."),
         .init(
             "completionCurve", nav("finish", #""completionCurve":5"#), .badRequest,
-            "completionCurve must be a curve name, \(curveForms); got 5."),
+            #"completionCurve must be a curve name, or {"bezier": [x1, y1, x2, y2]}; got 5."#),
         .init(
             "completionCurve", nav("cancel", #""completionCurve":"wobbly""#), .invalidArgument,
-            #"completionCurve must be one of linear, easeIn, easeOut, easeInOut, default, \#(curveForms); got "wobbly"."#
+            #"completionCurve must be one of linear, easeIn, easeOut, easeInOut, default, or {"bezier": [x1, y1, x2, y2]}; got "wobbly"."#
         ),
         .init(
             "completionCurve", nav("finish", #""completionCurve":{"spring":{"dampingRatio":0.5}}"#), .invalidArgument,

@@ -7,8 +7,11 @@ extension TimingCurve {
     /// x(t) is not a function of time); damping ratios in [0.01, 10] (below 0.01 a spring rings for
     /// thousands of cycles); velocities within ±1000 distances per second; a physical spring must settle
     /// within 60 s, the longest duration an animator may have.
-    package init(json: JSON, path: String = "curve") throws(CoreError) {
-        let forms = "{\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}"
+    /// `springs: false` where only a timing shape goes (`completionCurve`): what a refusal lists
+    /// leaves springs out, and a spring is refused as one.
+    package init(json: JSON, path: String = "curve", springs: Bool = true) throws(CoreError) {
+        let forms =
+            springs ? "{\"bezier\": [x1, y1, x2, y2]} or {\"spring\": {...}}" : "or {\"bezier\": [x1, y1, x2, y2]}"
         switch json {
         case .string(let name):
             guard let curve = Self.namedCurves.first(where: { $0.name == name })?.curve else {
@@ -22,6 +25,9 @@ extension TimingCurve {
                 try reader.allowOnly(["bezier"])
                 self = try Self.bezier(json: value, path: "\(path).bezier")
             } else if let value = reader.object["spring"] {
+                guard springs else {
+                    throw .notAllowed(path, expected: "a curve name or a bezier, not a spring", got: json)
+                }
                 try reader.allowOnly(["spring"])
                 self = .spring(try Self.spring(json: value, path: "\(path).spring"))
             } else {

@@ -134,10 +134,7 @@ extension NavigationCommand {
         let speed = try args.double("completionSpeed", in: completionSpeeds) ?? 1
         var curve: TimingCurve?
         if let raw = args.raw("completionCurve") {
-            curve = try TimingCurve(json: raw, path: "completionCurve")
-            if !isCompletionCurve(curve!) {
-                throw .notAllowed("completionCurve", expected: "a curve name or a bezier, not a spring", got: raw)
-            }
+            curve = try TimingCurve(json: raw, path: "completionCurve", springs: false)
         }
         return (speed, curve, nil)
     }
