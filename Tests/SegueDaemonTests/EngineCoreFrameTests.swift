@@ -176,6 +176,10 @@ import Testing
         h.now -= 20_000_000_000
         let after = h.core.step(.housekeeping(now: h.now))
         #expect(after.published("hb/").count == 1, "\(after)")
+        // Its frame never goes back either: the last closed one until the clock passes it, as ping says.
+        let closed = h.core.fleet.closedFrame
+        #expect(after.published("hb/").first?["frame"] == .int(closed), "\(after.published("hb/"))")
+        #expect(h.call(#"{"cmd":"ping"}"#).reply["frame"] == .int(closed))
         let line = after.logLines.first { $0.contains("The wall clock went back") }
         #expect(
             line?.hasPrefix("The wall clock went back 21.1 s: ticks wait until it passes frame ") == true,

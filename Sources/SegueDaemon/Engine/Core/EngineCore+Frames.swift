@@ -174,10 +174,13 @@ extension EngineCore {
     }
 
     /// `hb/` once per interval, from the durable position, never gated (it shows nothing undurable).
+    /// Its frame never goes back: after the wall clock steps back it is the last closed frame until
+    /// the clock passes it again.
     func heartbeat(now: Int64, monotonic: Int64) {
         let interval = options.heartbeatInterval.inNanoseconds
         let heartbeat = Heartbeat(
-            frame: clock.frame(atOrBefore: now), time: now, seq: durableSeq, navigators: fleet.navigators.count,
+            frame: max(clock.frame(atOrBefore: now), fleet.closedFrame), time: now, seq: durableSeq,
+            navigators: fleet.navigators.count,
             version: SegueVersion.current,
             // So that a subscriber judges silence by this daemon's interval, also after a restart
             // with another one (without asking `ping` again).
