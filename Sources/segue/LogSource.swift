@@ -351,15 +351,23 @@ enum LogSource {
         return first
     }
 
-    /// `--navigator` names none of the log's navigators (`names`).
+    /// `--navigator` names none of the log's navigators (`names`): the first of them as a person
+    /// numbers them, and how many more, so that a fleet of thousands is one short line.
     static func unknownNavigator(_ navigator: String, names: Set<String>, _ path: String) -> Refusal {
-        let names = names.sorted()
+        let sorted = names.sortedAsNumbered()
+        let shown = sorted.prefix(namesListed).joined(separator: ", ")
+        let more = sorted.count > namesListed ? " and \(sorted.count - namesListed) more" : ""
         return Refusal(
             .unknownNavigator,
             "\(path) has no navigator \(navigator)"
-                + (names.isEmpty ? " (it holds no events)." : "; it has \(names.joined(separator: ", ")).")
-        )
+                + (sorted.isEmpty
+                    ? " (it holds no events)."
+                    : sorted.count > namesListed
+                        ? "; it has \(sorted.count) navigators: \(shown)\(more)." : "; it has \(shown)."))
     }
+
+    /// How many of a log's navigator names a refusal lists.
+    static let namesListed = 10
 }
 
 /// `--frame-rate`: a whole number of Hz the frame clock supports.

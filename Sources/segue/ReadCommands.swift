@@ -28,12 +28,15 @@ enum ReadCommands {
 
     static func list(_ inv: Invocation) throws {
         let client = try inv.client()
-        let reply = try client.call("list")
         if inv.json {
-            Output.line(JSON.object(reply).serialized())
+            Output.line(JSON.object(try client.call("list")).serialized())
             return
         }
-        for item in try client.list() {
+        // As a person numbers them (nav2 before nav10), as watch lists them.
+        let items = try client.list()
+        let order = Dictionary(
+            uniqueKeysWithValues: items.map(\.navigator).sortedAsNumbered().enumerated().map { ($1, $0) })
+        for item in items.sorted(by: { order[$0.navigator]! < order[$1.navigator]! }) {
             var line = "\(item.navigator)\t\(item.status)\trevision \(item.revision)\tdepth \(item.depth)"
             if let top = item.top { line += "\ttop \(top.name)[\(top.id)]" }
             if let t = item.transition {

@@ -26,10 +26,8 @@ struct WatchLayout {
 
     /// The names shown, in order, after the filter.
     func names(_ model: WatchModel) -> [String] {
-        // nav2 before nav10, as a person numbers them; the filter ignores case.
-        let all = (Set(model.rows.keys).union(model.awaited)).sorted {
-            $0.compare($1, options: .numeric) == .orderedAscending
-        }
+        // The filter ignores case.
+        let all = Set(model.rows.keys).union(model.awaited).sortedAsNumbered()
         return filter.isEmpty ? all : all.filter { $0.range(of: filter, options: .caseInsensitive) != nil }
     }
 

@@ -76,7 +76,8 @@
     nav = { name, state: null, tick: null, lastEvent: null, screens: {}, element, cards: {} };
     page.navigators.set(name, nav);
     const list = $("navigators");
-    const after = [...list.children].find((e) => e.dataset.navigator > name);
+    // As a person numbers them (nav2 before nav10), as segue watch and ls list them.
+    const after = [...list.children].find((e) => e.dataset.navigator.localeCompare(name, "en", { numeric: true }) > 0);
     list.insertBefore(element, after || null);
     $("empty").hidden = true;
     return nav;
