@@ -93,9 +93,11 @@ enum ToolCommands {
             }
         }
         if !malformed.isEmpty {
-            // Said on stderr only: stdout already holds a line for each of them.
-            let lines = malformed.map(String.init).joined(separator: ", ")
-            Output.error("error: \(malformed.count.counted("line")) of stdin did not parse: \(lines).")
+            // Said on stderr only: stdout already holds a line for each of them, and stderr its reason;
+            // the summary names the first ten.
+            let lines = malformed.prefix(10).map(String.init).joined(separator: ", ")
+            let more = malformed.count > 10 ? " and \(malformed.count - 10) more, each said above" : ""
+            Output.error("error: \(malformed.count.counted("line")) of stdin did not parse: \(lines)\(more).")
             throw Exit(.usage)
         }
         if refused { throw Exit(.rejected) }

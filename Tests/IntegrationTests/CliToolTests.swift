@@ -294,6 +294,13 @@ import Testing
         #expect(mixed.stderr.hasPrefix("segue raw: line 1: The value '{bad' is invalid"), "\(mixed.stderr)")
         #expect(mixed.stderr.contains("segue raw: line 2: The value '[]' is invalid"), "\(mixed.stderr)")
         #expect(mixed.stderr.contains("error: 2 lines of stdin did not parse: 1, 2."), "\(mixed.stderr)")
+        // Many: each with its reason, and a summary that names the first ten.
+        let many = try Cli.run(["raw"], daemon: d, stdin: String(repeating: "[]\n", count: 25))
+        #expect(many.stderr.contains("segue raw: line 25: The value '[]' is invalid"), "\(many.stderr)")
+        #expect(
+            many.stderr.hasSuffix(
+                "error: 25 lines of stdin did not parse: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 15 more, each said above.\n"),
+            "\(many.stderr)")
     }
 
     /// `segue raw` on a terminal: a prompt whose lines ↑ recalls and `history` lists, kept for the
