@@ -445,6 +445,15 @@ import Testing
         #expect(taken.status == 69, "\(taken.stderr)")
         #expect(try JSON.parse(taken.stdout)["error"]?["code"] == "transport", "\(taken.stdout)")
         #expect(taken.stderr.hasPrefix("error: Cannot publish on \(d.publishEndpoint): "), "\(taken.stderr)")
+        // A host name is not something libzmq binds: said, not a bare "No such device".
+        for command in [["replay", file, "--publish"], ["relay", "--from", d.publishEndpoint, "--publish"]] {
+            let named = try Cli.run(command + ["tcp://nohost.invalid:7401"])
+            #expect(named.status == 69, "\(named.stderr)")
+            #expect(
+                named.stderr.hasPrefix(
+                    "error: Cannot bind tcp://nohost.invalid:7401: it binds host 'nohost.invalid', which is neither an "
+                        + "address nor a network interface of this machine"), "\(named.stderr)")
+        }
         // A navigator created after --to is in the log, but not in what is replayed.
         try Cli.run(["create", "late", "Home"], daemon: d)
         let longer = d.dataDir + "/longer.jsonl"

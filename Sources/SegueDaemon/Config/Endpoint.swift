@@ -54,20 +54,9 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// `zmq_bind` with `ENODEV` at start.
     package init(binding text: String) throws(EndpointError) {
         try self.init(parsing: text)
-        if let refusal = IPCSocketFile.refusal(text) { throw EndpointError("'\(text)' \(refusal)") }
-        guard transport == .tcp, let host = tcpHost, host != "*", !address.hasPrefix("["),
-            !Self.isIPv4Address(host), if_nametoindex(host) == 0
-        else { return }
-        let port = address[address.index(after: address.lastIndex(of: ":")!)...]
-        throw EndpointError(
-            "'\(text)' binds host '\(host)', which is neither an address nor a network interface of this "
-                + "machine; libzmq binds an address or an interface, not a host name: write tcp://127.0.0.1:\(port) "
-                + "for loopback, or the address to listen on")
-    }
-
-    private static func isIPv4Address(_ host: String) -> Bool {
-        var address = in_addr()
-        return inet_pton(AF_INET, host, &address) == 1
+        if let refusal = IPCSocketFile.refusal(text) ?? BindHost.refusal(text) {
+            throw EndpointError("'\(text)' \(refusal)")
+        }
     }
 
     /// The host part of a tcp endpoint, brackets removed; `nil` for other transports.
