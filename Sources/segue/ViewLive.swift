@@ -13,6 +13,13 @@ enum ViewLive {
         let navigators = inv.parsed.arguments["navigator"] ?? []
         let client = try inv.client()
         let pong = try client.ping()
+        // A name asked for that the daemon does not have yet (a typo, or one still to be created) is
+        // said, as watch says it, rather than a page that quietly lacks its panel.
+        let existing = navigators.isEmpty ? [] : Set(try client.list().map(\.navigator))
+        var awaited = Set(navigators).subtracting(existing)
+        for name in navigators where awaited.contains(name) {
+            Output.error("segue view: \(name) is not created yet; its panel appears when it is.")
+        }
         let hub = LiveHub(frameRate: pong.frameRate, source: "segued at \(inv.endpoint)")
         let server = try ViewCommand.serve(listen) { request in ViewerSite.respond(request) { hub.connect() } }
         shutdown.onSignal {
@@ -52,7 +59,10 @@ enum ViewLive {
             case .snapshot(let s)?: publish(s)
             case .event(let e)?:
                 silence.answered()
-                if e.eventType == .navigatorCreated { containers[e.navigator] = .some(createdContainer(e)) }
+                if e.eventType == .navigatorCreated {
+                    containers[e.navigator] = .some(createdContainer(e))
+                    if awaited.remove(e.navigator) != nil { Output.error("segue view: \(e.navigator) was created.") }
+                }
                 hub.event(e)
                 if e.eventType != .interactionUpdated, let s = try? client.state(e.navigator) { publish(s) }
             case .tick(let t)?: hub.tick(t.bytes, navigator: t.navigator, final: t.final)

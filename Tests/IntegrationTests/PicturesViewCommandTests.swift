@@ -45,6 +45,21 @@ import Testing
         #expect(viewer.child.stderr == silence + back)
     }
 
+    /// A navigator named that the daemon does not have yet is said, and said again once it is created.
+    @Test func aLiveViewSaysANavigatorIsNotCreatedYet() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        try Cli.run(["create", "main", "Home"], daemon: d)
+        let viewer = try ViewerProcess(["main", "later"], daemon: d)
+        defer { #expect(viewer.stop() == 0) }
+        let waiting = "segue view: later is not created yet; its panel appears when it is.\n"
+        #expect(viewer.child.wait(for: waiting, onStderr: true, timeout: .seconds(10)), "\(viewer.child.stderr)")
+        try Cli.run(["create", "later", "Home"], daemon: d)
+        let created = "segue view: later was created.\n"
+        #expect(viewer.child.wait(for: created, onStderr: true, timeout: .seconds(10)), "\(viewer.child.stderr)")
+        #expect(viewer.child.stderr == waiting + created)
+    }
+
     @Test func aPortInUseIsStatus69WithAHint() throws {
         let dir = try PicturesTimelineTests.sharedSession()
         let first = try ViewerProcess(["--replay", dir])
