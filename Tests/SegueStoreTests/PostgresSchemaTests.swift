@@ -269,6 +269,18 @@ import Testing
         #expect(StoreError.advice(forSQLState: sqlState, connectionLost: lost)?.contains(advice) == true)
     }
 
+    /// Segue's own refusal of a password in the conninfo says what to do; no advice follows it that
+    /// would send the reader to check a password file it was just told to write.
+    @Test func aPasswordRefusalCarriesNoAdviceAfterIt() throws {
+        do {
+            _ = try PostgresEventLog(conninfo: "postgresql://segue:hunter2@db.example/segue")
+            Issue.record("a password in the URL was taken")
+        } catch {
+            #expect(error.message.hasSuffix("one line host:port:dbname:user:password."), "\(error.message)")
+            #expect(!error.message.contains("hunter2"))
+        }
+    }
+
     /// libpq's own check of an option's value fails before anything is tried: a fault waiting
     /// cannot clear (the open does not retry it), not the server out of reach.
     @Test(arguments: [

@@ -32,7 +32,7 @@ package struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible 
         // A secret in the conninfo ends up in config files, process lists and logs (and --check-config
         // prints the conninfo): the password goes in a password file, the key is kept without one.
         if let key = parameters.first(where: { $0.keyword == "password" || $0.keyword == "sslpassword" })?.keyword {
-            throw PostgresError(
+            var refusal = PostgresError(
                 sqlState: SQLState.invalidAuthorization,
                 message:
                     "The PostgreSQL connection string \(Self.redact(parameters)) sets \(key == "password" ? "a" : "an") \(key): "
@@ -41,6 +41,8 @@ package struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible 
                             + "passfile= (or PGPASSFILE), mode 0600, one line host:port:dbname:user:password."
                         : "a secret in it ends up in config files, process lists and logs. Give sslkey= a key "
                             + "without a passphrase, readable by segued's user only (mode 0600)."))
+            refusal.saysWhatToDo = true
+            throw refusal
         }
         self.keepaliveIdle = keepaliveIdle
         self.tcpUserTimeout = tcpUserTimeout

@@ -26,6 +26,8 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
     /// gave up waiting for a lock (`lock_timeout`): it may answer later, so a caller that must not
     /// wait asks again only after a pause.
     package var timedOut = false
+    /// The message already says what to do (Segue's own refusals): the store adds no advice to it.
+    package var saysWhatToDo = false
 
     package init(
         sqlState: String, message: String, detail: String? = nil, hint: String? = nil, statement: String? = nil,

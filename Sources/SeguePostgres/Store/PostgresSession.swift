@@ -80,7 +80,7 @@ final class PostgresSession {
             throw StoreError(
                 kind: .postgres, sqlState: SQLState.readOnlyTransaction,
                 message: "Sessions on the database at \(location) are read-only (transaction_read_only is on), so "
-                    + "segued could store nothing. " + readOnlyFix(source))
+                    + "nothing could be stored. " + readOnlyFix(source))
         }
     }
 

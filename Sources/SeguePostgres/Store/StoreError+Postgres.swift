@@ -7,7 +7,9 @@ extension StoreError {
         var message = error.message
         if let detail = error.detail { message += " (\(detail))" }
         if let action { message = "\(action): \(message)" }
-        if let advice = Self.advice(forSQLState: error.sqlState, connectionLost: error.connectionLost) {
+        if !error.saysWhatToDo,
+            let advice = Self.advice(forSQLState: error.sqlState, connectionLost: error.connectionLost)
+        {
             message += (message.last.map { ".?!".contains($0) } == true ? " " : ". ") + advice
         }
         self.init(kind: .postgres, sqlState: error.sqlState, message: message, sql: error.statement)
@@ -31,7 +33,7 @@ extension StoreError {
             return "The server is shutting down or starting up; it takes connections again once it is up "
                 + "(segued reconnects by itself)."
         case SQLState.invalidParameterValue:
-            return "Correct that value in the connection string (store.conninfo, or --store-url)."
+            return "Correct that value in the connection string."
         case SQLState.invalidCatalogName:
             return "Create the database, or name an existing one in the conninfo (dbname=)."
         // No session was made: nothing was sent, so only the address or the server is to check. The
