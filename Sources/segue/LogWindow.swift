@@ -244,7 +244,13 @@ struct LogWindow {
         let body: LogReplay.FrameBody = { frame, events, ticks in
             try drawn.add(frame: frame, events: events, ticks: ticks)
         }
-        try LogSource.forEachEvent(source, upTo: lastSeq) { _, event in try replay.add(event, body) }
+        // A long log takes a while to draw (and view listens only after it): said on a terminal.
+        var progress = Progress("reading \(LogSource.named(path)): seq", total: Int(lastSeq))
+        defer { progress.finish() }
+        try LogSource.forEachEvent(source, upTo: lastSeq) { _, event in
+            try replay.add(event, body)
+            progress.update(Int(event.seq))
+        }
         try replay.finish(body)
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import SegueCore
 import SegueStore
 
-/// A progress line on stderr for long work (`verify`, `import`, `export`, `replay --publish`), only when stderr
+/// A progress line on stderr for long work (`verify`, `import`, `export`, `replay`, `timeline`, `view
+/// --replay`), only when stderr
 /// is a terminal: rewritten in place at most ten times a second, erased when the work is done, so
 /// scripts and logs never see it.
 struct Progress {

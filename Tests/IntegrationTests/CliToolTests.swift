@@ -513,6 +513,7 @@ import Testing
         let session = "segue-progress-\(getpid())-store"
         let commands = [
             "verify \(file)", "import --data-dir \(target) \(file)", "export --data-dir \(target) -o \(copy)",
+            "timeline \(file) --navigator n1 -o \(target).svg",
         ]
         // Everything the terminal is sent, kept: a line drawn and erased between two looks at the
         // screen is still in it. The commands start once the recording is on.
@@ -528,7 +529,9 @@ import Testing
         #expect(FileManager.default.createFile(atPath: started, contents: nil))
         let done = try CliWatchTests.capture(session, tries: 6000) { $0.contains("all-done") }
         let sent = (try? String(contentsOfFile: recording, encoding: .utf8)) ?? ""
-        for label in ["verifying: event ", "import: checking \(file)'s event ", "exporting: event "] {
+        for label in [
+            "verifying: event ", "import: checking \(file)'s event ", "exporting: event ", "reading \(file): seq ",
+        ] {
             #expect(sent.contains(label), "\(label): \(sent.suffix(2_000))")
         }
         #expect(!done.contains("event "), "erased when done: \(done)")
