@@ -28,14 +28,19 @@ import Testing
         return (out, units)
     }
 
-    @Test func commandsNumberedOnALateCommittedBatchAreNeverAcknowledged() throws {
-        let h = try EngineHarness()
+    /// `r` created, then a push of A whose outcome is lost: refused with unavailable, rolled back,
+    /// yet committed.
+    static func lostPushStoredAfterAll(_ h: EngineHarness) {
         _ = h.call(Self.create)
-        // The first push's outcome is lost: refused with unavailable, rolled back, yet committed.
         _ = h.send(Self.push("A", id: "a"))
         let (first, firstUnits) = Self.commitFailing(h, Self.lost)
         #expect(first.reply["error"]?["code"] == "unavailable")
         for unit in firstUnits { h.log.store(unit) }
+    }
+
+    @Test func commandsNumberedOnALateCommittedBatchAreNeverAcknowledged() throws {
+        let h = try EngineHarness()
+        Self.lostPushStoredAfterAll(h)
         // The next push was numbered where the first one is: its commit cannot succeed.
         _ = h.send(Self.push("B", id: "b"))
         let (second, _) = Self.commitFailing(h, StoreError(kind: .outOfSequence, message: "does not continue the log"))
@@ -69,11 +74,7 @@ import Testing
     /// `unavailable` once the database is back, and their replies keep their client's order.
     @Test func onPostgreSQLTheBatchNumberedBehindIsDecidedAgain() throws {
         let h = try EngineHarness { $0.commitOutcomeCanBeLost = true }
-        _ = h.call(Self.create)
-        _ = h.send(Self.push("A", id: "a"))
-        let (first, firstUnits) = Self.commitFailing(h, Self.lost)
-        #expect(first.reply["error"]?["code"] == "unavailable")
-        for unit in firstUnits { h.log.store(unit) }
+        Self.lostPushStoredAfterAll(h)
         _ = h.send(Self.push("B", id: "b"))
         _ = h.send(#"{"cmd":"ping","id":"after-b"}"#)
         let mismatch = StoreError(
