@@ -130,7 +130,7 @@ enum LogSource {
             var failure: (any Error)?
             do {
                 try log.forEachEvent(after: first, through: last) { record throws(StoreError) in
-                    do { try folding(path, line: { _ in nil }, record, body) } catch {
+                    do { try folding(path, line: nil, record, body) } catch {
                         failure = error
                         throw StoreError(kind: .closed, message: "stopped by an error in what read the log")
                     }
@@ -161,7 +161,7 @@ enum LogSource {
             guard let (line, event) = next, event.seq <= last else { return }
             guard event.seq > first else { continue }
             recent.note(event.seq, line)
-            try folding(path, line: recent.line(of:), event, body)
+            try folding(path, line: line, event, lineOf: recent.line(of:), body)
         }
     }
 
@@ -169,12 +169,13 @@ enum LogSource {
     /// with where it is, as `verify` says it (`FILE line 4 (seq 5): …`), a log found wrong. The
     /// event may be an earlier one the body held back: its line is looked up by its seq.
     static func folding(
-        _ path: String, line: (Int64) -> Int?, _ event: EventRecord,
+        _ path: String, line: Int?, _ event: EventRecord, lineOf: (Int64) -> Int? = { _ in nil },
         _ body: (_ line: Int?, _ event: EventRecord) throws -> Void
     ) throws {
-        do { try body(line(event.seq), event) } catch let error as CoreError {
+        do { try body(line, event) } catch let error as CoreError {
             let seq = error.seq ?? event.seq
-            let problem = line(seq).map { "Line \($0) (seq \(seq)): \(error.message)" } ?? error.message
+            let at = seq == event.seq ? line : lineOf(seq)
+            let problem = at.map { "Line \($0) (seq \(seq)): \(error.message)" } ?? error.message
             throw IOFailure(placed(problem, in: path), isContent: true)
         }
     }
@@ -191,6 +192,7 @@ enum LogSource {
             next = (next + 1) % Self.capacity
         }
 
+        /// Looked up only when a fold fails.
         func line(of seq: Int64) -> Int? { entries.first { $0.seq == seq }?.line }
     }
 

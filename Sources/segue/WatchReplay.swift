@@ -29,7 +29,9 @@ enum WatchReplay {
             }
             let view = try View(inv, path: path, clock: FrameClock(rate: rate), speed: speed)
             let lines = [Int64: Int](sample.compactMap { s in s.line.map { (s.event.seq, $0) } }) { a, _ in a }
-            for (_, event) in sample { try LogSource.folding(path, line: { lines[$0] }, event) { try view.add($1) } }
+            for (line, event) in sample {
+                try LogSource.folding(path, line: line, event, lineOf: { lines[$0] }) { try view.add($1) }
+            }
             sample = []
             return view
         }
