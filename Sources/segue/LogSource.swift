@@ -119,9 +119,12 @@ enum LogSource {
     /// Each line is read as the importer stores it: a member this build does not know is refused (it
     /// would be lost), with the question whether a newer segue wrote the file. Such a line, and any
     /// other that is not an event, is an `IOFailure` about the content, naming the file and line.
+    ///
+    /// `atEnd` runs after the last event, its fold failures said as the body's are: a replay folds
+    /// its last frame's events there.
     static func forEachEvent(
         _ path: String, after first: Int64 = 0, upTo last: Int64 = .max,
-        _ body: (_ line: Int?, _ event: EventRecord) throws -> Void
+        _ body: (_ line: Int?, _ event: EventRecord) throws -> Void, atEnd: (() throws -> Void)? = nil
     ) throws {
         if isDataDir(path) || isStoreURL(path) {
             let log = try openLog(path)
@@ -139,6 +142,7 @@ enum LogSource {
                 if let failure { throw failure }
                 throw IOFailure("Reading \(path) failed: \(error.message)", store: error)
             }
+            if let atEnd { try placingFoldFailures(path, lineOf: { _ in nil }, atEnd) }
             return
         }
         let stdin = isStandardInput(path)
@@ -158,11 +162,12 @@ enum LogSource {
         while true {
             let next: (line: Int, event: EventRecord)?
             do { next = try lines.next() } catch { throw contentFailure(error, in: path) }
-            guard let (line, event) = next, event.seq <= last else { return }
+            guard let (line, event) = next, event.seq <= last else { break }
             guard event.seq > first else { continue }
             recent.note(event.seq, line)
             try folding(path, line: line, event, lineOf: recent.line(of:), body)
         }
+        if let atEnd { try placingFoldFailures(path, lineOf: recent.line(of:), atEnd) }
     }
 
     /// `body` with `event`: an event the core cannot fold (a gap, a revision out of step) is said
@@ -172,10 +177,20 @@ enum LogSource {
         _ path: String, line: Int?, _ event: EventRecord, lineOf: (Int64) -> Int? = { _ in nil },
         _ body: (_ line: Int?, _ event: EventRecord) throws -> Void
     ) throws {
-        do { try body(line, event) } catch let error as CoreError {
-            let seq = error.seq ?? event.seq
-            let at = seq == event.seq ? line : lineOf(seq)
-            let problem = at.map { "Line \($0) (seq \(seq)): \(error.message)" } ?? error.message
+        try placingFoldFailures(path, seq: event.seq, lineOf: { $0 == event.seq ? line : lineOf($0) }) {
+            try body(line, event)
+        }
+    }
+
+    /// `work`, a fold failure in it said with its event's line when it is known (`seq`: the event a
+    /// failure that names none is about).
+    static func placingFoldFailures(
+        _ path: String, seq current: Int64? = nil, lineOf: (Int64) -> Int?, _ work: () throws -> Void
+    ) throws {
+        do { try work() } catch let error as CoreError {
+            let seq = error.seq ?? current
+            let problem =
+                seq.flatMap { seq in lineOf(seq).map { "Line \($0) (seq \(seq)): \(error.message)" } } ?? error.message
             throw IOFailure(placed(problem, in: path), isContent: true)
         }
     }

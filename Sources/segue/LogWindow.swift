@@ -250,8 +250,9 @@ struct LogWindow {
         try LogSource.forEachEvent(source, upTo: lastSeq) { _, event in
             try replay.add(event, body)
             progress.update(Int(event.seq))
+        } atEnd: {
+            try replay.finish(body)
         }
-        try replay.finish(body)
     }
 
     /// No event of the window falls between `--from` and `--to`: said with the bounds as read and

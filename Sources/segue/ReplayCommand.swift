@@ -85,8 +85,11 @@ enum ReplayCommand {
                 }
             }
         }
-        try LogSource.forEachEvent(source, upTo: to) { _, event in try replay.add(event, body) }
-        try replay.finish(body)
+        try LogSource.forEachEvent(source, upTo: to) { _, event in
+            try replay.add(event, body)
+        } atEnd: {
+            try replay.finish(body)
+        }
         progress.finish()
         if publisher != nil || !inv.json {
             Output.error("Replayed \(replayed.counted("event")) at \(rate) Hz: \(count.counted("tick")).")

@@ -35,7 +35,7 @@ enum WatchReplay {
             sample = []
             return view
         }
-        let replay: View
+        var finished: View?
         do {
             try LogSource.forEachEvent(path) { line, event in
                 count += 1
@@ -43,15 +43,18 @@ enum WatchReplay {
                 if let view { return try view.add(event) }
                 sample.append((line, event))
                 if sample.count == LogSource.rateSample { view = try start() }
+            } atEnd: {
+                // As replay, timeline and view refuse one: an empty view that exits 0 looks as if it worked.
+                guard count > 0 else {
+                    throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to watch.")
+                }
+                let replay = try view ?? start()
+                view = replay
+                try replay.finish()
+                finished = replay
             }
-            // As replay, timeline and view refuse one: an empty view that exits 0 looks as if it worked.
-            guard count > 0 else {
-                throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to watch.")
-            }
-            replay = try view ?? start()
-            try replay.finish()
             // A misspelt name showed nothing, and said so only as a count: refused as replay refuses it.
-            if let missing = replay.navigators.sorted().first(where: { !names.contains($0) }) {
+            if let missing = finished?.navigators.sorted().first(where: { !names.contains($0) }) {
                 throw LogSource.unknownNavigator(missing, names: names, path)
             }
         } catch {
@@ -59,6 +62,7 @@ enum WatchReplay {
             if view?.screen != nil { Terminal.leave() }
             throw error
         }
+        guard let replay = finished else { return }
         guard var s = replay.screen else {
             Output.error("Replayed \(count.counted("event")) at \(replay.clock.rate) Hz.")
             return

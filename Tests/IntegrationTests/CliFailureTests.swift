@@ -513,6 +513,23 @@ import Testing
             #expect(drawn.status == 1, "\(command): \(drawn.stderr)")
             #expect(drawn.stderr.hasSuffix("error: \(problem)\n"), "\(command): \(drawn.stderr)")
         }
+        // The same in the log's last frame, which a replay folds only after the last line.
+        let last = d.dataDir + "/last.jsonl"
+        var all = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        all.remove(at: all.count - 2)
+        try (all.joined(separator: "\n") + "\n").write(toFile: last, atomically: true, encoding: .utf8)
+        let lastSeq = all.count + 1
+        let atEnd =
+            "\(last) line \(all.count) (seq \(lastSeq)): Event seq \(lastSeq) does not follow \(lastSeq - 2); the log "
+            + "has a gap."
+        for command in [
+            ["replay", last], ["timeline", last], ["view", "--replay", last, "--listen", "127.0.0.1:0"],
+            ["watch", "--replay", last],
+        ] {
+            let drawn = try Cli.run(command)
+            #expect(drawn.status == 1, "\(command): \(drawn.stderr)")
+            #expect(drawn.stderr.hasSuffix("error: \(atEnd)\n"), "\(command): \(drawn.stderr)")
+        }
         // watch --replay of a navigator the log never creates: refused as replay refuses it.
         let unseen = try Cli.run(["watch", "nope", "--replay", file])
         #expect(unseen.status == 1, "\(unseen.stderr)")
