@@ -154,19 +154,13 @@ enum WatchCommand {
         let started = ContinuousClock.now
         var lastHeard: ContinuousClock.Instant?
         var toldQuiet = false
-        // A publisher that sends heartbeats (a relay of a daemon's) may be idle between them: its
-        // silence counts from three of their intervals, as a daemon's does.
-        var lastHeartbeat: ContinuousClock.Instant?
+        // A publisher that sends heartbeats (a relay of daemons') may be idle between them: its
+        // silence counts from three of the longest interval they name, as a daemon's does.
         var quietAfter = Self.nothingPublished
         while true {
             let publication = try subscriber.next(timeout: .milliseconds(16))
-            if case .heartbeat? = publication {
-                if let lastHeartbeat {
-                    let gap = ContinuousClock.now - lastHeartbeat
-                    let seconds = (Double(gap.components.seconds) + Double(gap.components.attoseconds) / 1e18) * 3
-                    quietAfter = max(Self.nothingPublished, .seconds(Int64(seconds.rounded(.up))))
-                }
-                lastHeartbeat = .now
+            if case .heartbeat(let hb)? = publication {
+                quietAfter = max(quietAfter, WatchModel.silenceLimit(heartbeat: .seconds(hb.heartbeatSeconds)))
             }
             if publication != nil {
                 lastHeard = .now
