@@ -93,10 +93,12 @@ import Testing
         #expect(h.log.events.map(\.seq) == Array(1...Int64(h.log.events.count)), "the log stays gapless")
     }
 
-    /// Without a store that can lose an outcome (SQLite), the same refusal leaves the commands
-    /// answered `unavailable`: nothing is kept to decide again.
-    @Test func withoutLostOutcomesTheBatchIsAnsweredUnavailable() throws {
-        let h = try EngineHarness()
+    /// Without a store that can lose an outcome (SQLite), or on PostgreSQL when the log holds nothing
+    /// past what the engine confirmed (no late commit explains the refusal), the same refusal leaves
+    /// the commands answered `unavailable`.
+    @Test(arguments: [false, true])
+    func withoutALateCommitTheBatchIsAnsweredUnavailable(onPostgreSQL: Bool) throws {
+        let h = try EngineHarness { $0.commitOutcomeCanBeLost = onPostgreSQL }
         _ = h.call(Self.create)
         _ = h.send(Self.push("B", id: "b"))
         let mismatch = StoreError(

@@ -118,9 +118,11 @@ struct VoidedReply: Equatable {
             return "Another daemon on the log appended first, so \(command) on \(navigator) was not applied; retry it."
         }
         if cause == .lateCommit {
-            let what = command.flatMap { c in navigator.map { "\(c) on \($0)" } } ?? "this request"
-            return "A commit whose outcome was lost was found stored while \(what) waited, on the seqs it was "
-                + "numbered on, so it was not applied; retry it."
+            guard let command, let navigator else {
+                return "A commit whose outcome was lost was found stored while this request waited; retry it."
+            }
+            return "A commit whose outcome was lost was found stored while \(command) on \(navigator) waited, on "
+                + "the seqs it was numbered on, so it was not applied; retry it."
         }
         let next =
             cause == .damaged

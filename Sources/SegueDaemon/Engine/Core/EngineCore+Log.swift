@@ -127,6 +127,13 @@ extension EngineCore {
         // failed first (a race behind a duplicate id): after any failure it is given back once the
         // commands are decided again (a yield of a turn not held does nothing).
         if isSharded { yieldsLogTurn = true }
+        // What the log holds past what this engine confirmed: a batch whose outcome was lost and that
+        // committed after all. A seq refused for it (the batches numbered behind the rollback) is no
+        // storage fault: their commands are decided again. Anything else that moved the log (a log
+        // restored under the daemon) stays a failure.
+        let durable = store.lastSeq
+        let moved = Self.isLogMoved(error)
+        let lateCommit = !isSharded && moved && rerunsLostBatches && durable > durableSeq
         if isSharded, Self.isFenced(error) {
             log(.warning, "An append was refused by a shard's fence (\(error.message)): another daemon took over.")
             actions.append(.checkLeadership)
@@ -138,7 +145,7 @@ extension EngineCore {
                     "Another daemon appended first; the commands of the batch after seq \(durableSeq) are decided "
                         + "again" + (held > 0 ? " (\(held) more such batches since the last line)." : "."))
             }
-        } else if Self.isLogMoved(error), rerunsLostBatches {
+        } else if lateCommit {
             log(
                 .info,
                 "The batch after seq \(durableSeq) was numbered before a commit whose outcome was lost was found "
@@ -153,17 +160,15 @@ extension EngineCore {
         // fleet. The log may hold more: a batch whose outcome was lost and that committed after
         // all. Events decided since then were numbered on the same seqs and can never be stored, so
         // the fleet goes back to what it knows and folds the rest in from the log.
-        let durable = store.lastSeq
         let confirmed = min(durableSeq, durable)
         durableSeq = confirmed
         flushOutbox()
         uncommitted.removeAll()
-        let moved = Self.isLogMoved(error)
         let cause: VoidedReply.Cause =
             error.isDamage
             ? .damaged
             : isSharded && (moved || error.kind == .duplicateCommand)
-                ? .raced : moved && rerunsLostBatches ? .lateCommit : .storage
+                ? .raced : lateCommit ? .lateCommit : .storage
         let voided = outbox.voidUndurable(cause)
         let answers = cause == .raced || cause == .lateCommit ? keepForRerun(voided.answers) : voided.answers
         if !answers.isEmpty { actions.append(.send(answers)) }
