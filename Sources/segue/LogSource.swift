@@ -54,7 +54,7 @@ enum LogSource {
     ) -> String {
         let kept = first.seq == last.seq ? "seq \(last.seq) takes" : "seqs \(first.seq)–\(last.seq) take"
         let after = frameEnd == next.seq ? "seq \(next.seq)" : "seqs \(next.seq)–\(frameEnd)"
-        let more = frameEnd >= bound + cutFrameLookAhead || !frameEndKnown ? " or later" : ""
+        let more = frameEnd - bound >= cutFrameLookAhead || !frameEndKnown ? " or later" : ""
         return "\(kept) effect in frame \(last.frame) with \(after), after --to \(bound): \(consequence) "
             + "(--to \(frameEnd)\(more) \(remedy))."
     }

@@ -33,10 +33,7 @@ enum ReadCommands {
             return
         }
         // As a person numbers them (nav2 before nav10), as watch lists them.
-        let items = try client.list()
-        let order = Dictionary(
-            uniqueKeysWithValues: items.map(\.navigator).sortedAsNumbered().enumerated().map { ($1, $0) })
-        for item in items.sorted(by: { order[$0.navigator]! < order[$1.navigator]! }) {
+        for item in try client.list().sorted(by: { NameOrder.ascending($0.navigator, $1.navigator) }) {
             var line = "\(item.navigator)\t\(item.status)\trevision \(item.revision)\tdepth \(item.depth)"
             if let top = item.top { line += "\ttop \(top.name)[\(top.id)]" }
             if let t = item.transition {

@@ -115,8 +115,8 @@ enum ToolCommands {
             error["code"] = .string((failure.code ?? .internal).rawValue)
             error["message"] = .string(failure.message)
             var object: JSONObject = ["ok": false, "error": .object(error)]
-            // As the daemon echoes it: an integer id as its string.
-            if request["id"] != nil, let id = failure.requestID { object["id"] = .string(id) }
+            // As the daemon echoes it (an integer id as its string), the one segue gave included.
+            if let id = failure.requestID { object["id"] = .string(id) }
             Output.line(JSON.object(object).serialized())
             throw Exit(.rejected)
         case .failure(let error):

@@ -6,6 +6,9 @@ import Testing
 @Suite struct NameOrderTests {
     @Test func namesAreNumberedAsAPersonNumbersThem() {
         #expect(["nav10", "nav2", "main", "nav1"].sortedAsNumbered() == ["main", "nav1", "nav2", "nav10"])
+        // The same number written two ways: a fixed order, whatever order they came in.
+        #expect(["nav1", "nav01"].sortedAsNumbered() == ["nav01", "nav1"])
+        #expect(["nav01", "nav1"].sortedAsNumbered() == ["nav01", "nav1"])
     }
 
     static let refusals: [(names: Set<String>, message: String)] = [

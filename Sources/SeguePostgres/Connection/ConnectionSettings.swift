@@ -122,7 +122,6 @@ package struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible 
         return found.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
 
-    /// `PQconninfoParse`: libpq's own reading of both syntaxes, so nothing is reinterpreted here.
     /// Whether `place` is a PostgreSQL URL: its scheme `postgresql://` or `postgres://`, in any case.
     package static func isURL(_ place: String) -> Bool {
         guard let end = place.range(of: "://") else { return false }
@@ -136,6 +135,8 @@ package struct ConnectionSettings: Sendable, Equatable, CustomStringConvertible 
         return conninfo[..<end.lowerBound].lowercased() + conninfo[end.lowerBound...]
     }
 
+    /// `PQconninfoParse`: libpq's own reading of both syntaxes; only a URL's scheme is lowered first,
+    /// which libpq knows in lower case alone.
     static func parse(_ conninfo: String) throws(PostgresError) -> [(keyword: String, value: String)] {
         var errorMessage: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(lowercasingScheme(conninfo), &errorMessage) else {

@@ -76,7 +76,7 @@
     nav = { name, state: null, tick: null, lastEvent: null, screens: {}, element, cards: {} };
     page.navigators.set(name, nav);
     const list = $("navigators");
-    // As a person numbers them (nav2 before nav10), as segue watch and ls list them.
+    // As a person numbers them (nav2 before nav10), as segue watch and ls do (case aside).
     const after = [...list.children].find((e) => e.dataset.navigator.localeCompare(name, "en", { numeric: true }) > 0);
     list.insertBefore(element, after || null);
     $("empty").hidden = true;
