@@ -44,30 +44,50 @@ enum LogSource {
         do { return try PostgresEventLog(conninfo: place) } catch { throw IOFailure(error.message) }
     }
 
-    /// The events up to a `--to` seq that share their frame with the events after it, said (`first`
-    /// through `last`, the next being `next` through `frameEnd`, the last seq of the frame read):
-    /// `consequence` is what the command does about that frame, `remedy` what `--to` the frame's last
-    /// seq does. A frame read only to `lookAhead` past the bound may go on: said as "or later".
-    static func cutFrame(
-        _ first: EventRecord, through last: EventRecord, with next: EventRecord, frameEnd: Int64,
-        frameEndKnown: Bool = true, bound: Int64, _ consequence: String, _ remedy: String
-    ) -> String {
-        let kept = first.seq == last.seq ? "seq \(last.seq) takes" : "seqs \(first.seq)–\(last.seq) take"
-        let after = frameEnd == next.seq ? "seq \(next.seq)" : "seqs \(next.seq)–\(frameEnd)"
-        let more = frameEnd - bound >= cutFrameLookAhead || !frameEndKnown ? " or later" : ""
-        return "\(kept) effect in frame \(last.frame) with \(after), after --to \(bound): \(consequence) "
-            + "(--to \(frameEnd)\(more) \(remedy))."
-    }
-
     /// How far past a `--to` seq the events of its cut frame are read, to name the frame's last seq.
     static let cutFrameLookAhead: Int64 = 1000
 
-    /// A survey's read of `source` up to `last`: `add` takes each event and says whether it needs
-    /// more, and the read ends when it does not. Past a `--to` bound (`lookingAhead`) only the cut
-    /// frame's end is looked for: an event there that cannot be read ends the look (`unfinished`),
-    /// not the command, which reads nothing past the bound but the event after it.
+    /// What a survey sees from the first event a `--to` seq leaves out: that event, and the last one
+    /// read in its frame. A frame's events are shown together, so kept events that share it are not
+    /// shown, and the hint names the frame's last seq.
+    struct CutFrameLook {
+        private(set) var firstLeftOut: EventRecord?
+        private var lastOfFrame: EventRecord?
+        /// The look met an event it could not read before the frame ended.
+        var unfinished = false
+
+        /// Takes an event past the bound; false once past the first left-out one's frame.
+        mutating func take(_ event: EventRecord) -> Bool {
+            let first = firstLeftOut ?? event
+            firstLeftOut = first
+            guard event.frame == first.frame else { return false }
+            lastOfFrame = event
+            return true
+        }
+
+        /// The kept events `first` through `last` in the cut frame, said, or nil when `last` is not in
+        /// it: `consequence` is what the command does about that frame, `remedy` what `--to` the
+        /// frame's last seq does ("or later" when the look did not reach the frame's end).
+        func hint(
+            _ first: EventRecord, through last: EventRecord, bound: Int64, _ consequence: String, _ remedy: String
+        ) -> String? {
+            guard let next = firstLeftOut, last.frame == next.frame else { return nil }
+            let end = lastOfFrame?.seq ?? next.seq
+            let kept = first.seq == last.seq ? "seq \(last.seq) takes" : "seqs \(first.seq)–\(last.seq) take"
+            let after = end == next.seq ? "seq \(next.seq)" : "seqs \(next.seq)–\(end)"
+            let more = end - bound >= cutFrameLookAhead || unfinished ? " or later" : ""
+            return "\(kept) effect in frame \(last.frame) with \(after), after --to \(bound): \(consequence) "
+                + "(--to \(end)\(more) \(remedy))."
+        }
+    }
+
+    /// A survey's read of `source`: to its end, or with a `--to` seq (`bound`) through the events of
+    /// the frame it cuts (`CutFrameLook`), at most `cutFrameLookAhead` past it. `add` takes each event
+    /// and says whether it needs more, and the read ends when it does not. Past the bound
+    /// (`lookingAhead`) an event that cannot be read ends the look (`unfinished`), not the command,
+    /// which reads nothing past the bound but the event after it.
     static func survey(
-        _ source: String, upTo last: Int64, bound: Int64?, lookingAhead: () -> Bool, unfinished: () -> Void,
+        _ source: String, bound: Int64?, lookingAhead: () -> Bool, unfinished: () -> Void,
         _ add: (EventRecord) -> Bool
     ) throws {
         struct ReadEnough: Error {}
@@ -76,6 +96,7 @@ enum LogSource {
                 guard add(event) else { throw ReadEnough() }
             }
         }
+        let last = bound.map { $0 > .max - cutFrameLookAhead ? .max : $0 + cutFrameLookAhead } ?? .max
         do {
             // A store reads ahead a page at a time: past the event after the bound, apart, so that
             // what it reads ahead is only ever the look's.

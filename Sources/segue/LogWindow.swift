@@ -89,16 +89,12 @@ struct LogWindow {
         let source = LogSource.isStandardInput(path) ? try LogSource.spoolStandardInput("pictures") : path
         defer { if source != path { try? FileManager.default.removeItem(atPath: source) } }
         var survey = Survey(from: from, to: to, navigator: navigator)
-        // A seq bound is read through the event after it (where the replay stops); a time bound
-        // to the end, since the log says where it falls only as it goes.
-        let readTo: Int64 =
-            if case .seq(let seq)? = to {
-                seq > .max - LogSource.cutFrameLookAhead ? .max : seq + LogSource.cutFrameLookAhead
-            } else { .max }
+        // A seq bound is read through the frame it cuts (the replay stops before it); a time bound
+        // through the frame of the first event past it, since the log says where it falls only as
+        // it goes.
         try LogSource.survey(
-            source, upTo: readTo, bound: { if case .seq(let seq)? = to { seq } else { nil } }(),
-            lookingAhead: { survey.firstLeftOut != nil },
-            unfinished: { survey.lookAheadCut = true }
+            source, bound: { if case .seq(let seq)? = to { seq } else { nil } }(),
+            lookingAhead: { survey.look.firstLeftOut != nil }, unfinished: { survey.look.unfinished = true }
         ) { survey.add($0) }
         guard let first = survey.first else {
             throw Refusal(.invalidArgument, "\(path) holds no events: there is nothing to draw.")
@@ -137,11 +133,8 @@ struct LogWindow {
         private(set) var first: EventRecord?
         private(set) var sample: [EventRecord] = []
         private(set) var lastKept: EventRecord?
-        /// The first event `--to` leaves out, and the last one read in its frame.
-        private(set) var firstLeftOut: EventRecord?
-        private var lastOfCutFrame: EventRecord?
-        /// The look for the cut frame's end met an event it could not read.
-        var lookAheadCut = false
+        /// From the first event `--to` leaves out.
+        var look = LogSource.CutFrameLook()
         /// `--to` as an instant, once the first event tells an offset's origin; nil for a seq.
         private var toTime: Int64?
         /// `--from` as a seq: the frame of the first kept event at or after it.
@@ -164,11 +157,7 @@ struct LogWindow {
         /// Takes the next event; false once nothing more is needed: past the frame `--to` cuts, whose
         /// last seq is all that is looked for after the first event left out.
         mutating func add(_ event: EventRecord) -> Bool {
-            if let firstLeftOut {
-                guard event.frame == firstLeftOut.frame else { return false }
-                lastOfCutFrame = event
-                return true
-            }
+            if look.firstLeftOut != nil { return look.take(event) }
             note(event)
             return true
         }
@@ -181,10 +170,8 @@ struct LogWindow {
             }
             if sample.count < LogSource.rateSample { sample.append(event) }
             presence.note(event.navigator)
-            guard firstLeftOut == nil else { return }
             guard keeps(event) else {
-                firstLeftOut = event
-                lastOfCutFrame = event
+                _ = look.take(event)
                 return
             }
             if lastKept?.frame != event.frame { firstOfLastFrame = event }
@@ -199,12 +186,9 @@ struct LogWindow {
         /// The kept events a seq bound leaves undrawn, said: those in the frame of the first event
         /// it leaves out. A frame's ticks show every event of it, so that frame is not drawn.
         func cutFrame() -> String? {
-            guard case .seq(let bound)? = to, let lastKept, let firstLeftOut, let firstOfLastFrame,
-                lastKept.frame == firstLeftOut.frame
-            else { return nil }
-            return LogSource.cutFrame(
-                firstOfLastFrame, through: lastKept, with: firstLeftOut,
-                frameEnd: lastOfCutFrame?.seq ?? firstLeftOut.seq, frameEndKnown: !lookAheadCut, bound: bound,
+            guard case .seq(let bound)? = to, let lastKept, let firstOfLastFrame else { return nil }
+            return look.hint(
+                firstOfLastFrame, through: lastKept, bound: bound,
                 "a frame's ticks show every event of it, so the picture stops before that frame", "draws it")
         }
 
@@ -229,7 +213,7 @@ struct LogWindow {
         func stopBefore(clock: FrameClock) -> Int64 {
             var stop = Int64.max
             if let toTime { stop = max(clock.frame(atOrBefore: toTime), lastKept?.frame ?? .min) + 1 }
-            if let firstLeftOut { stop = min(stop, firstLeftOut.frame) }
+            if let firstLeftOut = look.firstLeftOut { stop = min(stop, firstLeftOut.frame) }
             return stop
         }
     }

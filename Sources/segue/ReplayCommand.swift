@@ -33,10 +33,9 @@ enum ReplayCommand {
         let source = LogSource.isStandardInput(path) ? try LogSource.spoolStandardInput("replay") : path
         defer { if source != path { try? FileManager.default.removeItem(atPath: source) } }
         var survey = Survey(from: from, to: to, navigator: navigator)
-        let readTo = to > .max - LogSource.cutFrameLookAhead ? .max : to + LogSource.cutFrameLookAhead
         try LogSource.survey(
-            source, upTo: readTo, bound: to, lookingAhead: { survey.firstLeftOut != nil },
-            unfinished: { survey.lookAheadCut = true }
+            source, bound: to == .max ? nil : to, lookingAhead: { survey.look.firstLeftOut != nil },
+            unfinished: { survey.look.unfinished = true }
         ) { survey.add($0) }
         let given = try inv.parsed.value("frame-rate").map {
             try ParsedArguments.read($0, as: FrameRate.self, for: "--frame-rate").hz
@@ -112,13 +111,9 @@ enum ReplayCommand {
         /// The events the replay shows (from `from`, of `navigator`).
         private(set) var replayed = 0
         private var presence: LogSource.NavigatorPresence
-        /// The first event `--to` leaves out, and the first kept event in the frame of the last kept
-        /// one: a frame's events are shown together, so those sharing the left-out one's frame are not.
-        private(set) var firstLeftOut: EventRecord?
-        /// The last event read in the left-out one's frame (read up to `cutFrameLookAhead` past `to`).
-        private var lastOfCutFrame: EventRecord?
-        /// The look for the cut frame's end met an event it could not read.
-        var lookAheadCut = false
+        /// From the first event `--to` leaves out; and the first kept event in the frame of the last
+        /// kept one: a frame's events are shown together, so those sharing the left-out one's frame are not.
+        var look = LogSource.CutFrameLook()
         private var firstOfLastFrame: EventRecord?
         private var lastKept: EventRecord?
         /// Of `replayed`, those in the frame of the last kept event.
@@ -135,13 +130,8 @@ enum ReplayCommand {
         /// seq is all that is looked for after the first event left out.
         mutating func add(_ event: EventRecord) -> Bool {
             guard event.seq <= to else {
-                if stopBefore == .max {
-                    stopBefore = event.frame
-                    firstLeftOut = event
-                }
-                guard event.frame == firstLeftOut?.frame else { return false }
-                lastOfCutFrame = event
-                return true
+                if stopBefore == .max { stopBefore = event.frame }
+                return look.take(event)
             }
             if sample.count < LogSource.rateSample { sample.append(event) }
             count += 1
@@ -163,13 +153,11 @@ enum ReplayCommand {
         /// The kept events that share the frame of the first one `--to` leaves out, said, and how many
         /// of them the count of replayed events loses (nil: none are cut).
         var cutFrame: (notice: String, lost: Int)? {
-            guard let lastKept, let firstLeftOut, let firstOfLastFrame, lastKept.frame == firstLeftOut.frame else {
-                return nil
-            }
-            let notice = LogSource.cutFrame(
-                firstOfLastFrame, through: lastKept, with: firstLeftOut,
-                frameEnd: lastOfCutFrame?.seq ?? firstLeftOut.seq, frameEndKnown: !lookAheadCut, bound: to,
-                "a frame's events and ticks go out together, so the replay stops before that frame", "takes it in")
+            guard let lastKept, let firstOfLastFrame,
+                let notice = look.hint(
+                    firstOfLastFrame, through: lastKept, bound: to,
+                    "a frame's events and ticks go out together, so the replay stops before that frame", "takes it in")
+            else { return nil }
             return (notice, replayedInLastFrame)
         }
 
@@ -178,7 +166,7 @@ enum ReplayCommand {
         /// first seq, when `--navigator` was not seen up to it.
         func check(path: String, later: () throws -> [String: Int64]) throws -> Int {
             guard count > 0 else {
-                if let firstLeftOut {
+                if let firstLeftOut = look.firstLeftOut {
                     throw Refusal(
                         .invalidArgument,
                         "No event of \(path) falls up to --to \(to): its first is seq \(firstLeftOut.seq).")
