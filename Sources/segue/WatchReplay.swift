@@ -17,31 +17,27 @@ enum WatchReplay {
         // Checked before the log is read, so a typo fails at once even on a big log.
         let speed = try ReplayCommand.speed(inv)
         var view: View?
-        // With their lines: an event the view cannot fold is said where it is, not at the line that
-        // filled the sample.
-        var sample: [(line: Int?, event: EventRecord)] = []
+        var sample: [EventRecord] = []
         var count = 0
         // Every name the log holds, for a navigator asked for that it never creates.
         var names = Set<String>()
         func start() throws -> View {
-            guard let rate = LogSource.inferFrameRate(sample.map(\.event)) ?? (sample.isEmpty ? 60 : nil) else {
+            guard let rate = LogSource.inferFrameRate(sample) ?? (sample.isEmpty ? 60 : nil) else {
                 throw IOFailure("Cannot tell the log's frame rate.")
             }
             let view = try View(inv, path: path, clock: FrameClock(rate: rate), speed: speed)
-            let lines = [Int64: Int](sample.compactMap { s in s.line.map { (s.event.seq, $0) } }) { a, _ in a }
-            for (line, event) in sample {
-                try LogSource.folding(path, line: line, event, lineOf: { lines[$0] }) { try view.add($1) }
-            }
+            // A sample event the view cannot fold is placed by its seq, as forEachEvent places any.
+            for event in sample { try view.add(event) }
             sample = []
             return view
         }
         var finished: View?
         do {
-            try LogSource.forEachEvent(path) { line, event in
+            try LogSource.forEachEvent(path) { _, event in
                 count += 1
                 names.insert(event.navigator)
                 if let view { return try view.add(event) }
-                sample.append((line, event))
+                sample.append(event)
                 if sample.count == LogSource.rateSample { view = try start() }
             } atEnd: {
                 // As replay, timeline and view refuse one: an empty view that exits 0 looks as if it worked.
