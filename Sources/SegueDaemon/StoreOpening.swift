@@ -2,6 +2,7 @@ import Foundation
 import SegueCore
 import SeguePostgres
 import SegueStore
+import Synchronization
 
 /// Opening the log the config names, before the engine rebuilds its navigators from it: SQLite in
 /// the data dir, or a PostgreSQL database, waited for while its server is down.
@@ -30,6 +31,7 @@ enum StoreOpening {
             var settings = try ConnectionSettings(conninfo: conninfo)
             let server = "PostgreSQL at \(settings.redacted)"
             settings.notices = noticeHandler(server, logger: logger)
+            let reconnections = reconnectionLog(server, logger: logger)
             let keepAlive = StartKeepAlive(extend: extendStart)
             defer { keepAlive.stop() }
             let opened = try PostgresEventStore(
@@ -52,7 +54,7 @@ enum StoreOpening {
                     logger.notice(line + ".")
                     status(line)
                     keepAlive.start()
-                })
+                }, reconnected: reconnections)
             logMigration(opened.migration, logger: logger)
             logger.notice(
                 "Opened the log in \(server): seq \(opened.lastSeq), durability \(options.durability.rawValue).")
@@ -71,6 +73,43 @@ enum StoreOpening {
         PostgresNoticeHandler { notice in
             logger.log(level: level(ofNotice: notice.severity), "\(server) says: \(notice)")
         }
+    }
+
+    /// The writer's reconnections as log lines, at most one each `HeldBackLines.interval` with a count
+    /// of those held back since: a cut whose batch is read back as committed fails no command, so
+    /// this is where a flapping link to the server shows.
+    static func reconnectionLog(_ server: String, logger: Logger) -> @Sendable (PostgresReconnection) -> Void {
+        let lines = Mutex(HeldBackLines())
+        return { reconnection in
+            let committed = reconnection.readBack?.stored == true
+            guard
+                let (held, heldCommitted) = lines.withLock({
+                    $0.noted(weight: committed ? 1 : 0, now: WallClock.monotonic())
+                })
+            else { return }
+            logger.notice(reconnectionLine(reconnection, server: server, held: held, heldCommitted: heldCommitted))
+        }
+    }
+
+    static func reconnectionLine(_ reconnection: PostgresReconnection, server: String, held: Int, heldCommitted: Int64)
+        -> String
+    {
+        var line =
+            "The writer's session to \(server) was lost; connected again after "
+            + "\(reconnection.lostFor.inNanoseconds / 1_000_000) ms."
+        if let readBack = reconnection.readBack {
+            let seqs =
+                readBack.seqs.count == 1
+                ? "seq \(readBack.seqs.lowerBound)" : "seqs \(readBack.seqs.lowerBound)–\(readBack.seqs.upperBound)"
+            line +=
+                " The batch it was committing (\(seqs), \(readBack.commands) command(s)) was read back: the server had "
+                + (readBack.stored ? "committed it." : "not committed it.")
+        }
+        if held > 0 {
+            line += " \(held) more reconnection(s) since the last such line"
+            line += heldCommitted > 0 ? ", \(heldCommitted) with a batch read back as committed." : "."
+        }
+        return line
     }
 
     static func level(ofNotice severity: String) -> LogLevel {

@@ -65,7 +65,10 @@ import Testing
     @Test(arguments: [true, false])
     func aCommitWhoseOutcomeWasLostIsReadBack(committedBeforeTheLoss: Bool) throws {
         let place = try LogPlace(.postgres)
-        let store = try PostgresEventStore(conninfo: place.conninfo!)
+        let reconnections = Mutex<[PostgresReconnection]>([])
+        let store = try PostgresEventStore(
+            settings: ConnectionSettings(conninfo: place.conninfo!),
+            reconnected: { reconnection in reconnections.withLock { $0.append(reconnection) } })
         var numberer = Numberer()
         try store.append(numberer.unit("main"))
         nonisolated(unsafe) let admin = try PostgresSchemaTests.admin(place)
@@ -98,9 +101,34 @@ import Testing
             #expect(store.lastSeq == 1)
             #expect(try store.command("lost") == nil)
         }
+        // Said once, with what the read-back found: a cut that fails nothing still leaves a trace.
+        #expect(
+            reconnections.withLock { $0.map(\.readBack) }
+                == [.init(seqs: 2...3, commands: 1, stored: committedBeforeTheLoss)])
         var next = Numberer(seq: store.lastSeq, revisions: ["main": store.lastSeq])
         try store.append(next.unit("main"))
         #expect(checkGapless(try store.allEvents()) == nil)
+        #expect(reconnections.withLock { $0.count } == 1)
+    }
+
+    /// A session the server ended while the writer was idle is found lost before the next append,
+    /// which runs on a new one: a reconnection with nothing to read back.
+    @Test func aSessionEndedWhileIdleIsMadeAgainAndSaid() throws {
+        let place = try LogPlace(.postgres)
+        let reconnections = Mutex<[PostgresReconnection]>([])
+        let store = try PostgresEventStore(
+            settings: ConnectionSettings(conninfo: place.conninfo!),
+            reconnected: { reconnection in reconnections.withLock { $0.append(reconnection) } })
+        var numberer = Numberer()
+        try store.append(numberer.unit("main"))
+        let pid = try Self.writerPID(store)
+        var parameters = PostgresParameters()
+        parameters.append(pid)
+        try PostgresSchemaTests.admin(place).query("SELECT pg_terminate_backend($1, 5000)", parameters)
+        usleep(150_000)  // past `idleCheckAfter`, so the next append looks before it sends
+        try store.append(numberer.unit("main"))
+        #expect(reconnections.withLock { $0.map(\.readBack) } == [nil])
+        #expect(store.lastSeq == 2)
     }
 
     /// A batch whose outcome was lost, on seqs that another batch holds by the time it is read

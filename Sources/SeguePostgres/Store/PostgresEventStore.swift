@@ -35,11 +35,14 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
     ///     `LOCK TABLE`) before failing `unavailable`: SQLite's busy timeout.
     ///   - willMigrate: told what the migrations that upgrade the database will do before they run
     ///     (the rewrite of version 4 takes seconds per million events).
+    ///   - reconnected: told, on the committer's thread, each time the writer has a session again
+    ///     after losing one, with what it read back of a batch whose commit outcome was lost.
     package init(
         settings: ConnectionSettings, durability: Durability = .full, lockTimeout: Duration = .seconds(2),
         retry: PostgresOpenRetry = .never, leases: ShardLeases? = nil,
         progress: (PostgresOpenAttempt) -> Bool = { _ in true },
-        willMigrate: (PostgresSchemaUpgrade) -> Void = { _ in }
+        willMigrate: (PostgresSchemaUpgrade) -> Void = { _ in },
+        reconnected: @escaping @Sendable (PostgresReconnection) -> Void = { _ in }
     ) throws(StoreError) {
         var settings = settings
         if leases != nil {
@@ -52,6 +55,7 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
         self.leases = leases
         let writer = PostgresLogWriter(
             settings: settings, durability: durability, lockTimeout: lockTimeout, leases: leases)
+        writer.reconnected = reconnected
         try retry.run({ () throws(StoreError) in try writer.open(willMigrate: willMigrate) }, progress: progress)
         migration = writer.migration
         reader = PostgresLogReader(settings: settings)

@@ -33,7 +33,10 @@ extension PostgresLogWriter {
 
     /// Forgets the session, remembering its server process for the next one to end.
     func drop() {
-        if let session { previousBackend = (session.backendPID, session.backendStart) }
+        if let session {
+            previousBackend = (session.backendPID, session.backendStart)
+            if lostAt == nil { lostAt = .now }
+        }
         session = nil
         holdsTurn = false
     }
@@ -69,11 +72,20 @@ extension PostgresLogWriter {
                         + "SET tcp_user_timeout = 1000")
             }
         }
+        var readBack: PostgresReconnection.ReadBack?
         if let batch = unresolved {
-            lastResolution = try resolve(batch, session)
+            let stored = try resolve(batch, session)
+            lastResolution = stored
             unresolved = nil
+            if let first = batch.firstSeq, let last = batch.lastSeq {
+                readBack = .init(seqs: first...last, commands: batch.commandIDs.count, stored: stored)
+            }
         }
         setOpened(session, lastSeq: try session.lastSeq())
+        if let lostAt {
+            reconnected(PostgresReconnection(lostFor: .now - lostAt, readBack: readBack))
+            self.lostAt = nil
+        }
     }
 
     /// Shows this daemon's shard count to the other daemons of the log: a shared advisory lock

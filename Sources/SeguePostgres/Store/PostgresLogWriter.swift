@@ -37,6 +37,9 @@ final class PostgresLogWriter: BatchWriter {
     var lastResolution: Bool?
     /// The server process of the last session, until a new session has seen it end.
     var previousBackend: (pid: Int32, start: Int64)?
+    /// When the last session was lost, until a new one is open; then `reconnected` is told.
+    var lostAt: ContinuousClock.Instant?
+    var reconnected: @Sendable (PostgresReconnection) -> Void = { _ in }
     /// Called with the connection after a batch's pipeline is sent, before its results are read:
     /// tests break the connection there to make a commit's outcome unknown.
     var afterSendingForTesting: ((PostgresConnection) -> Void)?
