@@ -85,15 +85,19 @@ enum LogSource {
     /// the frame it cuts (`CutFrameLook`), at most `cutFrameLookAhead` past it. `add` takes each event
     /// and says whether it needs more, and the read ends when it does not. Past the bound
     /// (`lookingAhead`) an event that cannot be read ends the look (`unfinished`), not the command,
-    /// which reads nothing past the bound but the event after it.
+    /// which reads nothing past the bound but the event after it. A long read shows a progress line
+    /// naming `path` (the log as the command line gave it).
     static func survey(
-        _ source: String, bound: Int64?, lookingAhead: () -> Bool, unfinished: () -> Void,
+        _ source: String, path: String, bound: Int64?, lookingAhead: () -> Bool, unfinished: () -> Void,
         _ add: (EventRecord) -> Bool
     ) throws {
         struct ReadEnough: Error {}
+        var progress = Progress("looking through \(named(path)): seq", total: bound.map { Int($0) })
+        defer { progress.finish() }
         func read(after: Int64, upTo: Int64) throws {
             try forEachEvent(source, after: after, upTo: upTo) { _, event in
                 guard add(event) else { throw ReadEnough() }
+                progress.update(Int(event.seq))
             }
         }
         let last = bound.map { $0 > .max - cutFrameLookAhead ? .max : $0 + cutFrameLookAhead } ?? .max

@@ -93,7 +93,7 @@ struct LogWindow {
         // through the frame of the first event past it, since the log says where it falls only as
         // it goes.
         try LogSource.survey(
-            source, bound: { if case .seq(let seq)? = to { seq } else { nil } }(),
+            source, path: path, bound: { if case .seq(let seq)? = to { seq } else { nil } }(),
             lookingAhead: { survey.look.firstLeftOut != nil }, unfinished: { survey.look.unfinished = true }
         ) { survey.add($0) }
         guard let first = survey.first else {

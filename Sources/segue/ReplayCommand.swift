@@ -34,7 +34,7 @@ enum ReplayCommand {
         defer { if source != path { try? FileManager.default.removeItem(atPath: source) } }
         var survey = Survey(from: from, to: to, navigator: navigator)
         try LogSource.survey(
-            source, bound: to == .max ? nil : to, lookingAhead: { survey.look.firstLeftOut != nil },
+            source, path: path, bound: to == .max ? nil : to, lookingAhead: { survey.look.firstLeftOut != nil },
             unfinished: { survey.look.unfinished = true }
         ) { survey.add($0) }
         let given = try inv.parsed.value("frame-rate").map {

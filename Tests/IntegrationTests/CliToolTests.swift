@@ -530,7 +530,8 @@ import Testing
         let done = try CliWatchTests.capture(session, tries: 6000) { $0.contains("all-done") }
         let sent = (try? String(contentsOfFile: recording, encoding: .utf8)) ?? ""
         for label in [
-            "verifying: event ", "import: checking \(file)'s event ", "exporting: event ", "reading \(file): seq ",
+            "verifying: event ", "import: checking \(file)'s event ", "exporting: event ",
+            "looking through \(file): seq ", "reading \(file): seq ",
         ] {
             #expect(sent.contains(label), "\(label): \(sent.suffix(2_000))")
         }
