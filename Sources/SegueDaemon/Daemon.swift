@@ -236,8 +236,15 @@ package enum Daemon {
             let store = try StoreOpening.open(
                 config.store, options: options, logger: logger, status: { _ = notifier.status($0) },
                 extendStart: { notifier.extendStartTimeout(by: $0) }, keepWaiting: { !starting.stopRequested })
-            engine = try Engine(options: options, store: store, logger: logger)
+            engine = try Engine(
+                options: options, store: store, logger: logger, keepFolding: { !starting.stopRequested })
         } catch {
+            if let stopped = error as? EngineCore.FoldStopped {
+                logger.notice(
+                    "Stopped while folding the log at start-up, at seq \(stopped.seq) of \(stopped.lastSeq); the "
+                        + "next start folds it again.")
+                return 0
+            }
             if starting.stopRequested {
                 logger.notice("Stopped before the log was open.")
                 return 0

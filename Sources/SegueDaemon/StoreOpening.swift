@@ -22,7 +22,7 @@ enum StoreOpening {
     /// EXTEND_TIMEOUT_USEC=), so a long one is not taken for a hung start.
     static func open(
         _ store: StoreConfig, options: EngineOptions, logger: Logger, status: (String) -> Void,
-        extendStart: @escaping @Sendable (Duration) -> Void = { _ in }, keepWaiting: () -> Bool
+        extendStart: @escaping @Sendable (Duration) -> Void = { _ in }, keepWaiting: @escaping @Sendable () -> Bool
     ) throws -> any EventStoring {
         switch store {
         case .sqlite:
@@ -35,7 +35,7 @@ enum StoreOpening {
             let keepAlive = StartKeepAlive(extend: extendStart)
             defer { keepAlive.stop() }
             let opened = try PostgresEventStore(
-                settings: settings, durability: options.durability, retry: .untilStopped,
+                settings: settings, durability: options.durability, retry: .untilStopped(when: { !keepWaiting() }),
                 leases: options.shards.map(ShardLeases.init(map:)),
                 progress: { attempt in
                     guard keepWaiting() else { return false }

@@ -128,6 +128,26 @@ import Testing
         #expect(daemon.log.contains("Opened the log in PostgreSQL at"))
     }
 
+    /// SIGTERM while segued waits for its server ends the wait at once, not when the pause before the
+    /// next attempt (up to 5 s, systemd's TimeoutStopSec=) is over.
+    @Test func aStopEndsTheWaitForTheServerAtOnce() throws {
+        _ = try StoreBackend.server()
+        let nowhere = DaemonProcess.temporaryDirectory()
+        let daemon = try DaemonProcess(
+            arguments: ["--store-url", "postgresql:///segue?host=\(nowhere)"], waitReady: false)
+        defer { daemon.stop() }
+        // The fifth attempt's pause: 250 ms doubled four times.
+        let announced = "trying again in 4.0 seconds"
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !daemon.log.contains(announced), ContinuousClock.now < deadline { usleep(20_000) }
+        try #require(daemon.log.contains(announced), "\(daemon.log)")
+        let stopping = ContinuousClock.now
+        #expect(daemon.stop() == 0)
+        let took = ContinuousClock.now - stopping
+        #expect(took < .seconds(2), "the stop waited out the pause: \(took)")
+        #expect(daemon.log.contains("Stopped before the log was open."))
+    }
+
     /// A database whose sessions are read-only (as a standby's are): refused at start with the reason,
     /// not retried, exit status 1.
     @Test func aReadOnlyDatabaseIsRefusedAtStart() throws {

@@ -86,6 +86,31 @@ import Testing
         #expect(restarted.core.fleet.navigators["n"] == live.core.fleet.navigators["n"])
     }
 
+    /// A stop asked for while a long log folds at start ends the fold within `foldCheckEvery` events,
+    /// saying where it stopped; a fold that is not told to stop reads to the end.
+    @Test func aStopEndsTheFoldAtStart() throws {
+        let live = try EngineHarness()
+        let count = EngineCore.foldCheckEvery + 10
+        for index in 0..<count { _ = live.call(#"{"cmd":"create","navigator":"n\#(index)","root":"Home"}"#) }
+        #expect(live.log.lastSeq == Int64(count))
+        var asked = 0
+        do {
+            _ = try EngineCore(
+                options: live.core.options, store: live.log, timer: TestClock(),
+                keepFolding: {
+                    asked += 1
+                    return false
+                })
+            Issue.record("the fold did not stop")
+        } catch let stopped as EngineCore.FoldStopped {
+            #expect(stopped.seq == Int64(EngineCore.foldCheckEvery) && stopped.lastSeq == Int64(count))
+        }
+        #expect(asked == 1)
+        let folded = try EngineCore(
+            options: live.core.options, store: live.log, timer: TestClock(), keepFolding: { true })
+        #expect(folded.fleet.navigators.count == count && folded.fold.events == count)
+    }
+
     @Test func nothingToRecoverAppendsNothing() throws {
         let before = try EngineHarness()
         _ = before.call(Self.create)

@@ -118,14 +118,18 @@ package final class Engine: @unchecked Sendable {
     package private(set) var boundFramesEndpoints: [String] = []
 
     /// Rebuilds every navigator from `store`, already opened (`StoreOpening`): snapshots, then the
-    /// tail of the log.
-    package init(options: EngineOptions, store: any EventStoring, logger: Logger = .discarding) throws {
+    /// tail of the log, which ends with `EngineCore.FoldStopped` once `keepFolding` returns false.
+    package init(
+        options: EngineOptions, store: any EventStoring, logger: Logger = .discarding,
+        keepFolding: () -> Bool = { true }
+    ) throws {
         self.options = options
         self.logger = logger
         self.store = store
         historyReads = HistoryReads(store: store)
         let started = WallClock.monotonic()
-        core = try EngineCore(options: options, store: StoreLogReader(store), timer: systemClock)
+        core = try EngineCore(
+            options: options, store: StoreLogReader(store), timer: systemClock, keepFolding: keepFolding)
         let ms = Double(WallClock.monotonic() - started) / 1e6
         logger.info(
             "Opened the log at seq \(core.fleet.lastSeq) with \(core.fleet.navigators.count.counted("navigator")) (checkpoint at "

@@ -13,6 +13,10 @@ package struct PostgresOpenRetry: Sendable {
     /// Gives up once this much time has passed; nil keeps trying for as long as the progress
     /// callback returns true.
     package var giveUpAfter: Duration?
+    /// Asked every `stopCheck` of a pause: true ends the wait at once (a daemon told to stop while it
+    /// waits 5 s for its server must not outlast systemd's `TimeoutStopSec=`).
+    package var stopped: (@Sendable () -> Bool)?
+    static let stopCheck = Duration.milliseconds(50)
 
     package init(firstDelay: Duration, longestDelay: Duration, giveUpAfter: Duration?) {
         self.firstDelay = firstDelay
@@ -25,6 +29,13 @@ package struct PostgresOpenRetry: Sendable {
     /// 250 ms doubling to 5 s, for as long as the caller wants (a daemon: until it is told to stop).
     package static let untilStopped = PostgresOpenRetry(
         firstDelay: .milliseconds(250), longestDelay: .seconds(5), giveUpAfter: nil)
+
+    /// `untilStopped`, the pauses ended as soon as `stopped` returns true.
+    package static func untilStopped(when stopped: @escaping @Sendable () -> Bool) -> PostgresOpenRetry {
+        var retry = untilStopped
+        retry.stopped = stopped
+        return retry
+    }
 
     /// Whether an open that failed with `error` may succeed later: the server unreachable, starting,
     /// shutting down or out of connections, or a lock the open needs held past the lock timeout
@@ -51,11 +62,23 @@ package struct PostgresOpenRetry: Sendable {
                 let pause = min(delay, timeLeft)
                 guard progress(PostgresOpenAttempt(attempt: attempt, error: error, retryIn: pause, waited: waited))
                 else { throw error }
-                Thread.sleep(
-                    forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) * 1e-18)
+                guard wait(pause) else { throw error }
                 delay = min(delay * 2, longestDelay)
                 attempt += 1
             }
+        }
+    }
+
+    /// Sleeps for `pause`, or says false as soon as `stopped` says true.
+    private func wait(_ pause: Duration) -> Bool {
+        let end = ContinuousClock.now + pause
+        while true {
+            if stopped?() == true { return false }
+            let left = end - .now
+            guard left > .zero else { return true }
+            let slice = min(left, Self.stopCheck)
+            Thread.sleep(
+                forTimeInterval: Double(slice.components.seconds) + Double(slice.components.attoseconds) * 1e-18)
         }
     }
 }

@@ -201,8 +201,11 @@ extension EngineCore {
 
     // MARK: Start-up
 
-    /// Folds the newest checkpoint and the tail of the log into the fleet.
-    func rebuild() throws -> Fold {
+    /// Folds the newest checkpoint and the tail of the log into the fleet, asking `keepFolding` every
+    /// `foldCheckEvery` events: a log imported or migrated has no checkpoint yet, and its first fold,
+    /// seconds per hundred thousand events, must not outlast a stop asked for meanwhile (systemd's
+    /// `TimeoutStopSec=`).
+    func rebuild(keepFolding: () -> Bool = { true }) throws -> Fold {
         var tailFrom: Int64 = 0
         if let marker = try store.snapshot(of: Self.checkpointMarker, atOrBefore: .max) {
             tailFrom = marker.seq
@@ -234,12 +237,23 @@ extension EngineCore {
         var folded = 0
         var fleet = self.fleet
         var tail: Set<String> = []
-        try store.forEachEvent(after: tailFrom) { record throws(StoreError) in
-            do throws(CoreError) { try fleet.apply(record) } catch {
-                throw StoreError(kind: .invalidData, message: "The log cannot be folded: \(error.message)")
+        var stoppedAt: Int64?
+        do throws(StoreError) {
+            try store.forEachEvent(after: tailFrom) { record throws(StoreError) in
+                do throws(CoreError) { try fleet.apply(record) } catch {
+                    throw StoreError(kind: .invalidData, message: "The log cannot be folded: \(error.message)")
+                }
+                tail.insert(record.navigator)
+                folded += 1
+                if folded % Self.foldCheckEvery == 0, !keepFolding() {
+                    stoppedAt = record.seq
+                    // Ends the read; said as `FoldStopped` below.
+                    throw StoreError(kind: .invalidData, message: "stopped")
+                }
             }
-            tail.insert(record.navigator)
-            folded += 1
+        } catch {
+            if let stoppedAt { throw FoldStopped(seq: stoppedAt, lastSeq: store.lastSeq) }
+            throw error
         }
         self.fleet = fleet
         // Navigators changed after the checkpoint have no snapshot at it: the next checkpoint must
@@ -249,6 +263,14 @@ extension EngineCore {
         lastCheckpointSeq = tailFrom
         try readLease()
         return Fold(checkpoint: tailFrom, events: folded)
+    }
+
+    static let foldCheckEvery = 1024
+
+    /// The fold at start ended by a stop asked for meanwhile, at `seq` of the log's `lastSeq`.
+    struct FoldStopped: Error {
+        var seq: Int64
+        var lastSeq: Int64
     }
 
     /// docs/design.md, "Recovery": transitions that fell due while the daemon was down complete on

@@ -113,9 +113,12 @@ final class EngineCore {
 
     /// Rebuilds every navigator from the log (the newest checkpoint, then the tail): `fold` says
     /// what it did, for the loop's log line.
+    /// `keepFolding` is asked every few thousand events of the fold at start; false (a stop asked for)
+    /// ends it with `FoldStopped`.
     init(
         options: EngineOptions, store: any EngineLogReading, timer: any EngineClock,
-        instance: String = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        instance: String = String(UInt64.random(in: 1...UInt64.max), radix: 16),
+        keepFolding: () -> Bool = { true }
     ) throws {
         self.options = options
         self.store = store
@@ -130,7 +133,7 @@ final class EngineCore {
         if let span = options.frameLease {
             lease = FrameLease(span: max(2, span.inNanoseconds * Int64(clock.rate) / 1_000_000_000))
         }
-        fold = try rebuild()
+        fold = try rebuild(keepFolding: keepFolding)
         if let (name, other) = fleet.navigators.first(where: { $0.value.clock.rate != clock.rate }) {
             throw FrameRateMismatch(logRate: other.clock.rate, navigator: name, configuredRate: clock.rate)
         }
