@@ -44,8 +44,10 @@ package enum Daemon {
                 FileHandle.standardError.write(Data("segued: \(error)\n".utf8))
                 return 78
             }
+            var storeWarnings: [String] = []
             do {
                 let check = try StoreOpening.check(config)
+                storeWarnings = check.warnings
                 if let store = check.summary {
                     FileHandle.standardError.write(Data("segued: store: \(store)\n".utf8))
                 }
@@ -65,7 +67,7 @@ package enum Daemon {
                 return 78
             }
             print(config.json.prettyPrinted())
-            for warning in config.warnings {
+            for warning in config.warnings + storeWarnings {
                 FileHandle.standardError.write(Data("segued: warning: \(warning)\n".utf8))
             }
             return 0

@@ -59,10 +59,7 @@ enum StoreOpening {
             logger.notice(
                 "Opened the log in \(server): seq \(opened.lastSeq), durability \(options.durability.rawValue).")
             if (try? opened.mayThinSnapshots()) == false {
-                logger.warning(
-                    "The role may not DELETE from snapshots: checkpoints keep every older snapshot, which then "
-                        + "take about as much room as the events. GRANT DELETE ON snapshots TO the role "
-                        + "(docs/operations.md, \"Disk use\").")
+                logger.warning(PostgresPrivileges.snapshotsKeptWithoutDelete)
             }
             return opened
         }
@@ -167,6 +164,8 @@ enum StoreOpening {
     /// for PostgreSQL, the sentence to print; and a frame rate the log was not started at.
     struct Check {
         var summary: String?
+        /// What the start would warn of.
+        var warnings: [String] = []
         var frameRateMismatch: FrameRateMismatch?
     }
 
@@ -199,6 +198,7 @@ enum StoreOpening {
             let settings = try ConnectionSettings(conninfo: conninfo)
             let schema = try PostgresStoreCheck(settings: settings, shards: config.cluster?.shards)
             check.summary = "PostgreSQL at \(settings.redacted): \(schema.summary)"
+            check.warnings = schema.warnings
             first = schema.schemaVersion > 0 ? try PostgresEventLog(conninfo: conninfo).firstEvent() : nil
         }
         if let first, first.type == "navigator.created", let rate = first.data["frameRate"]?.int64Value,

@@ -32,6 +32,26 @@ import Testing
         try admin.execute("GRANT UPDATE ON snapshots TO \(role)")
         let granted = try Self.checkConfig(roleURL)
         #expect(granted.status == 0, "\(granted.output)")
+        #expect(!granted.output.contains("may not DELETE"), "\(granted.output)")
+        // DELETE on snapshots is not needed: without it the check warns, as the start does.
+        try admin.execute("REVOKE DELETE ON snapshots FROM \(role)")
+        let withoutDelete = try Self.checkConfig(roleURL)
+        #expect(withoutDelete.status == 0, "\(withoutDelete.output)")
+        #expect(
+            withoutDelete.output.contains("segued: warning: The role may not DELETE from snapshots"),
+            "\(withoutDelete.output)")
+    }
+
+    /// A database with an `events` table segued did not make: the check refuses it as the start does.
+    @Test(.choosesItsBackends) func theCheckRefusesAnEventsTableThatIsNotSegues() throws {
+        let url = try StoreBackend.newDatabase()
+        let name = String(url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+        try StoreBackend.server().admin(database: name).execute("CREATE TABLE events (x int)")
+        let check = try Self.checkConfig(url)
+        #expect(check.status == 78, "\(check.output)")
+        #expect(
+            check.output.contains("has an events table but no schema_version table: it is not a Segue event store"),
+            "\(check.output)")
     }
 
     /// A database whose `public` schema the role may not create in (PostgreSQL 15's default for a

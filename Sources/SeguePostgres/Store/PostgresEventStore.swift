@@ -145,7 +145,7 @@ package final class PostgresEventStore: EventStoring, @unchecked Sendable {
     package func mayThinSnapshots() throws(StoreError) -> Bool {
         try read { reader throws(StoreError) in
             try reader.withConnection { connection throws(PostgresError) in
-                try connection.query("SELECT has_table_privilege('snapshots', 'DELETE')").bool(0, 0) == true
+                try PostgresPrivileges.mayDeleteSnapshots(connection)
             }
         }
     }

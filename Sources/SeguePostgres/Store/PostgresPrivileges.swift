@@ -6,12 +6,22 @@ import SegueStore
 ///
 /// `DELETE` on `snapshots` is not among them: without it checkpoints keep older snapshots, which
 /// segued says at start and thins once it is granted (`mayThinSnapshots`).
-enum PostgresPrivileges {
+package enum PostgresPrivileges {
     static let needed: [(privilege: String, table: String)] = [
         ("SELECT", "events"), ("INSERT", "events"), ("SELECT", "snapshots"), ("INSERT", "snapshots"),
         ("UPDATE", "snapshots"), ("SELECT", "commands"), ("INSERT", "commands"), ("SELECT", "schema_version"),
         ("INSERT", "schema_version"),
     ]
+
+    /// What segued says of a role that may not DELETE from `snapshots`, at start and in `--check-config`.
+    package static let snapshotsKeptWithoutDelete =
+        "The role may not DELETE from snapshots: checkpoints keep every older snapshot, which then take about as "
+        + "much room as the events. GRANT DELETE ON snapshots TO the role (docs/operations.md, \"Disk use\")."
+
+    /// Whether the connected role may DELETE from `snapshots` (`snapshotsKeptWithoutDelete`).
+    static func mayDeleteSnapshots(_ connection: PostgresConnection) throws(PostgresError) -> Bool {
+        try connection.query("SELECT has_table_privilege('snapshots', 'DELETE')").bool(0, 0) == true
+    }
 
     /// Something the role may not do that segued needs: what it is ("UPDATE on snapshots"), and the
     /// statement that allows it (nil where no GRANT does: no schema of the search_path exists).

@@ -145,6 +145,14 @@ enum PostgresSchema {
     /// schema's OID.
     static let creationLockClass: Int32 = 0x5345_4753
 
+    /// Refuses a database whose `events` table segued did not make (it has no `schema_version`).
+    static func foreignEventsTable(at location: String) -> StoreError {
+        StoreError(
+            kind: .invalidData,
+            message: "The database at \(location) has an events table but no schema_version table: it is "
+                + "not a Segue event store. Give segued a database of its own.")
+    }
+
     /// `schema_version` is created alone first: a role without CREATE can then still open a
     /// database that is migrated already (creating needs the privilege even with IF NOT EXISTS).
     static func createVersionTableIfMissing(_ connection: PostgresConnection, location: String)
@@ -157,12 +165,7 @@ enum PostgresSchema {
             return (try found.bool(0, 0) == true, try found.bool(0, 1) == true)
         }
         guard !versioned else { return }
-        guard !hasEvents else {
-            throw StoreError(
-                kind: .invalidData,
-                message: "The database at \(location) has an events table but no schema_version table: it is "
-                    + "not a Segue event store. Give segued a database of its own.")
-        }
+        guard !hasEvents else { throw foreignEventsTable(at: location) }
         // IF NOT EXISTS does not keep two sessions creating at once apart (the second fails on the
         // catalog's unique index), so creators take turns under a lock on the schema's name.
         try mapped(action) { () throws(PostgresError) in try connection.execute("BEGIN") }
