@@ -48,6 +48,39 @@ import Testing
         Array((0...).lazy.map { "n\($0)" }.filter { ShardMap(count: 2).shard(of: $0) == shard }.prefix(3))
     }
 
+    /// A leader cut off while it committed: by the time it reads the batch back, the daemon that
+    /// took over has stored other events on its seqs, and its command, which the client retried
+    /// there. The batch did not commit (its seqs hold another's events), and the writer goes on; it
+    /// used to take the retried id for another writer's meddling and fail every batch after.
+    @Test func aLostBatchWhoseCommandWasRetriedAtTheNewLeaderDidNotCommit() throws {
+        let place = try LogPlace(.postgres)
+        let store = try Self.store(place, holding: [0: 1])
+        try Self.setShards(place, [0: 1])
+        var numberer = Numberer()
+        let name = Self.navigator(in: 0)
+        try store.append(numberer.unit(name))
+        // The new leader's events on seqs 2 and 3, for the retried command.
+        let admin = try PostgresSchemaTests.admin(place)
+        try admin.execute(
+            "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) VALUES "
+                + "(2, '\(name)', 2, 'transition.started', 1, 1002, 2, 'retried'::bytea, '{}'), "
+                + "(3, '\(name)', 3, 'transition.completed', 1, 1002, 2, 'retried'::bytea, '{}'); "
+                + "INSERT INTO commands (id, navigator, seq, reply) VALUES ('retried'::bytea, '\(name)', 3, '{}')")
+        try store.withWriter { writer in
+            writer.afterSendingForTesting = { connection in
+                connection.simulateConnectionLoss()
+                writer.afterSendingForTesting = nil
+            }
+        }
+        let lost = numberer.unit(name, count: 2, commandID: "retried", reply: ["ok": true])
+        let results = try store.withWriter { writer in writer.commit([lost][...]) }
+        #expect(results.count == 1 && results[0].failure?.code == .unavailable, "\(results)")
+        #expect(store.lastSeq == 3)
+        var next = Numberer(seq: 3, revisions: [name: 3])
+        try store.append(next.unit(name))
+        #expect(store.lastSeq == 4)
+    }
+
     struct Case: Sendable, CustomTestStringConvertible {
         var held: Int64?
         var stored: Int64

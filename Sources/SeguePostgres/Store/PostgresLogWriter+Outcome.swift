@@ -113,8 +113,9 @@ extension PostgresLogWriter {
 
     /// True when the batch is in the log; false when none of it is, its seqs empty or holding
     /// other events (a batch numbered on them after this one failed: seqs are unique, so this one
-    /// cannot be there too). Anything between means another writer changed the log meanwhile,
-    /// which is reported rather than guessed at.
+    /// cannot be there too). With several daemons its command ids may be stored all the same: a
+    /// client that got no answer retried them at the daemon that took over meanwhile. Anything else
+    /// means another writer changed the log meanwhile, which is reported rather than guessed at.
     func resolve(_ batch: PostgresBatch, _ session: PostgresSession) throws(StoreError) -> Bool {
         let stored = try storedKeys(batch, session)
         let ids = try mapped("Cannot read back a batch whose commit outcome was lost") { () throws(PostgresError) in
@@ -123,7 +124,7 @@ extension PostgresLogWriter {
         let expectedIDs = batch.commandIDs.count
         if stored == batch.eventKeys && ids.count == expectedIDs { return true }
         let foreign = stored.allSatisfy { !batch.eventKeys.contains($0) }
-        if foreign && ids.isEmpty { return false }
+        if foreign && (ids.isEmpty || leases != nil) { return false }
         throw StoreError(
             kind: .postgres, sqlState: SQLState.internalError,
             message: "A batch whose commit outcome was lost is only partly in the log at \(location) (\(stored.count) "
