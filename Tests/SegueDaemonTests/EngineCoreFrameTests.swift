@@ -189,6 +189,26 @@ import Testing
             "\(after.logLines)")
     }
 
+    /// A failed commit voids what waited for it; but a tick of another navigator, whose transition is
+    /// durable, that waited behind it still goes out, as it would have after a commit that succeeded:
+    /// its frame is not closed again, so dropped it was lost (with several leaders on one log, at every
+    /// race lost, up to most ticks and final ticks).
+    @Test(arguments: [false, true])
+    func aFailedCommitKeepsTheTicksOfDurableTransitions(fails: Bool) throws {
+        let h = try EngineHarness()
+        for name in ["a", "b"] { _ = h.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#) }
+        _ = h.call(#"{"cmd":"push","navigator":"a","screen":"A","animated":true}"#)
+        _ = h.send(#"{"cmd":"push","navigator":"b","screen":"B","animated":true}"#)
+        h.move(frames: 3)
+        let closed = h.core.step(.frameDeadline(now: h.now))
+        #expect(closed.tickBodies.isEmpty, "they wait for b's push: \(closed.tickBodies)")
+        if fails { h.commitFailure = StoreError(kind: .io, message: "full") }
+        let ticks = h.commit().tickBodies
+        let frames = { (name: String) in ticks.filter { $0["navigator"] == .string(name) }.map { $0["frame"] } }
+        #expect(frames("a").count == 3, "\(ticks)")
+        #expect(frames("b").count == (fails ? 0 : 3), "\(ticks)")
+    }
+
     /// Failed commits are logged at once, later ones once a second as a count.
     @Test func commitFailuresAreRateLimited() throws {
         let h = try EngineHarness()

@@ -46,8 +46,9 @@ struct Outbox {
 
     /// After a failed commit: everything not yet durable is void. Every waiting reply becomes an
     /// `unavailable` error (built only now; on the normal path it costs nothing), so each request is
-    /// still answered; publications are dropped, since what they showed never happened. A `history`
-    /// request stays: it reads only what is stored.
+    /// still answered; events are dropped, since what they showed never happened. Ticks are handed
+    /// back: one that shows a navigator's durable state still goes out (`keepDurableTicks`). A
+    /// `history` request stays: it reads only what is stored.
     /// `cause`: why the commit failed, which the replies say (a damaged file, which no retry mends).
     mutating func voidUndurable(_ cause: VoidedReply.Cause = .storage) -> Voided {
         var voided = Voided()
@@ -59,7 +60,7 @@ struct Outbox {
                 voided.answers.append(.reply(envelope: envelope, body: body, ifVoided: ifVoided))
             case .history: voided.answers.append(message)
             case .publish(_, let body): voided.events[seq] = body
-            case .tick: break
+            case .tick(let tick): voided.ticks.append(tick)
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -67,11 +68,13 @@ struct Outbox {
         return voided
     }
 
-    /// What `voidUndurable` leaves to do: the answers to send now, and the voided events' bodies by
-    /// seq, which tell this daemon's events from another's when a lost commit is read back.
+    /// What `voidUndurable` leaves to do: the answers to send now, the voided events' bodies by seq,
+    /// which tell this daemon's events from another's when a lost commit is read back, and the ticks
+    /// that waited, in order.
     struct Voided {
         var answers: [Message] = []
         var events: [Int64: [UInt8]] = [:]
+        var ticks: [Tick] = []
     }
 
     private mutating func compact() {

@@ -173,6 +173,7 @@ extension EngineCore {
         let answers = cause == .raced || cause == .lateCommit ? keepForRerun(voided.answers) : voided.answers
         if !answers.isEmpty { actions.append(.send(answers)) }
         fleet.rollback(to: confirmed)
+        keepDurableTicks(voided.ticks)
         // With several daemons, what the log holds past the fleet may be another's, which it publishes.
         if durable > fleet.lastSeq { takeCommittedFromStore(through: durable, ours: isSharded ? voided.events : nil) }
         keepDurableHeldFinals()
@@ -181,6 +182,18 @@ extension EngineCore {
         recentCommands.forget(after: confirmed)
         pendingCheckpoint = nil
         dirty.formUnion(fleet.navigators.keys)
+    }
+
+    /// After a rollback, before anything is taken from the log: the ticks that waited behind the voided
+    /// events but show a navigator's confirmed state (its revision not past the rolled-back fleet's)
+    /// go out after all. Their frames are closed and are not closed again: dropped, they were lost,
+    /// final ticks too, for every transition in flight beside a batch that failed (with several
+    /// daemons on the log, at each race lost).
+    func keepDurableTicks(_ ticks: [Tick]) {
+        for tick in ticks {
+            guard let state = fleet.navigators[tick.navigator], state.revision >= tick.revision else { continue }
+            outbox.enqueueTick(tick, after: durableSeq)
+        }
     }
 
     /// After a rollback: the final ticks held for the lease that show voided events are dropped,
