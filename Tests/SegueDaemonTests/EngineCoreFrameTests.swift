@@ -189,6 +189,18 @@ import Testing
             "\(after.logLines)")
     }
 
+    /// A process stopped (SIGSTOP, a pause under load) between its loop turn's wall clock reading and
+    /// the housekeeping later in the turn saw the monotonic clock move and the wall clock not: that
+    /// used to be said as the wall clock going back. Both are read together now.
+    @Test func aStopWithinALoopTurnIsNoClockStep() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        _ = h.core.step(.housekeeping(now: h.now))
+        h.timer.advance(by: 1_500_000_000)
+        let lines = h.core.step(.housekeeping(now: h.now)).logLines
+        #expect(!lines.contains { $0.contains("The wall clock went back") }, "\(lines)")
+    }
+
     /// A failed commit voids what waited for it; but a tick of another navigator, whose transition is
     /// durable, that waited behind it still goes out, as it would have after a commit that succeeded:
     /// its frame is not closed again, so dropped it was lost (with several leaders on one log, at every

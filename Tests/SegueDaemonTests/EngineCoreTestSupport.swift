@@ -21,6 +21,11 @@ final class TestClock: EngineClock {
 
     func threadCPU() -> Int64 { cpu }
 
+    /// The wall clock moves with the monotonic one, from where the harness last set it (`setWall`).
+    private var wallOffset: Int64 = 0
+    func wall() -> Int64 { nanoseconds + wallOffset }
+    func setWall(_ now: Int64) { wallOffset = now - nanoseconds }
+
     func advance(by delta: Int64) {
         nanoseconds += delta
         cpu += delta
@@ -89,8 +94,9 @@ final class EngineHarness {
     let log: FakeLog
     let timer = TestClock()
     let core: EngineCore
-    /// The wall clock, Unix ns: starts on a frame's instant.
-    var now: Int64
+    /// The wall clock, Unix ns: starts on a frame's instant. The clock's own wall clock is set with
+    /// it, and then moves with its monotonic clock (as while the process is stopped).
+    var now: Int64 { didSet { timer.setWall(now) } }
     /// What the next commit answers (nil: success).
     var commitFailure: StoreError?
 
@@ -108,6 +114,7 @@ final class EngineHarness {
         configure(&options)
         self.log = log
         self.now = now
+        timer.setWall(now)
         core = try EngineCore(options: options, store: log, timer: timer, instance: "test")
     }
 

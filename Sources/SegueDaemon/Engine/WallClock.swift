@@ -42,4 +42,5 @@ extension Duration {
 final class SystemClock: EngineClock {
     func monotonic() -> Int64 { WallClock.monotonic() }
     func threadCPU() -> Int64 { WallClock.threadCPU() }
+    func wall() -> Int64 { WallClock.now() }
 }

@@ -161,8 +161,8 @@ extension EngineCore {
     /// actions in order), so every event up to a heartbeat's seq is published before it, which is
     /// how a subscriber tells that it missed the last ones (protocol.md, "Heartbeats").
     func housekeepingIfDue(now: Int64) {
+        noticeClockStepBack()
         let monotonic = timer.monotonic()
-        noticeClockStepBack(now: now, monotonic: monotonic)
         if monotonic >= nextHeartbeat { heartbeat(now: now, monotonic: monotonic) }
         if isSharded, monotonic >= nextFollow {
             // Another daemon's appends, read once a second (a page a turn while behind): this
@@ -192,8 +192,12 @@ extension EngineCore {
 
     /// Says when the wall clock steps back more than a second (an NTP step, an operator): frames
     /// never go back, so ticks wait until the clock passes the last closed frame again; heartbeats
-    /// and commands go on meanwhile.
-    func noticeClockStepBack(now: Int64, monotonic: Int64) {
+    /// and commands go on meanwhile. Both clocks are read together here: the turn's `now` may be
+    /// older than a monotonic time read later in the turn, by as long as the process was stopped
+    /// in between, which read as a step back.
+    func noticeClockStepBack() {
+        let now = timer.wall()
+        let monotonic = timer.monotonic()
         defer { lastClocks = (now, monotonic) }
         guard let last = lastClocks else { return }
         let back = (monotonic - last.monotonic) - (now - last.wall)

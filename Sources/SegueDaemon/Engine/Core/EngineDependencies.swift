@@ -10,6 +10,9 @@ protocol EngineClock: AnyObject {
     func monotonic() -> Int64
     /// The calling thread's CPU time in nanoseconds.
     func threadCPU() -> Int64
+    /// The wall clock, Unix nanoseconds: read beside `monotonic` to tell a clock step from a stall
+    /// (the `now` of a loop turn may be older than the monotonic time read later in it).
+    func wall() -> Int64
 }
 
 /// What the core reads from the log, synchronously, on its own thread: command ids already applied,
