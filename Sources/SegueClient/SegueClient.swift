@@ -33,7 +33,8 @@ public final class SegueClient {
     /// The whole time a call may take, retries included.
     public var timeout: Duration
     /// Resends after silence: the deadline is split evenly over `retries + 1` attempts. Kept in
-    /// 0...1000. With several endpoints it is not used: each daemon gets 300 ms before the next.
+    /// 0...1000. With several endpoints it is not used: each daemon gets 300 ms before the next,
+    /// twice as long at each pass over the list.
     public var retries: Int { didSet { retries = min(max(0, retries), 1000) } }
     /// Asked every `interruptionCheck` while a call waits: `true` ends the call at once with
     /// `.interrupted`, as a prompt's Ctrl-C does. The request may have reached the daemon: retry it
@@ -222,9 +223,14 @@ public final class SegueClient {
         return error["leader"]?.stringValue
     }
 
-    /// How long one daemon of several gets to answer before the request goes to the next; a slow
-    /// daemon's reply still counts if it comes first, since a retry carries the same id.
+    /// How long one daemon of several gets to answer before the request goes to the next, in the
+    /// first round of the list; doubled each round after (`failoverWait(round:)`). A reply comes only
+    /// on the socket that sent the request, so a wait shorter than the daemons' answer (a `history`
+    /// page on a busy daemon) would leave every one of them before it answers.
     static let failoverWait = Duration.milliseconds(300)
+
+    /// The wait in `round` (0 for the first pass over the list): 300 ms, then 600 ms, 1.2 s, …
+    static func failoverWait(round: Int) -> Duration { failoverWait * (1 << min(round, 10)) }
 
     /// `call` with several endpoints: until `timeout`, follows `moved` (pausing after `maxHops` in a
     /// row), leaves a daemon that is silent or refuses the connection for the next, and retries
@@ -236,8 +242,11 @@ public final class SegueClient {
         // Endpoints that refused the connection since the last answer: when every one has, nothing
         // listens at any of them, which is said at once rather than after the timeout.
         var refused: Set<String> = []
+        // Endpoints left for silence, which makes the rounds of the list.
+        var silences = 0
         while ContinuousClock.now < deadline {
-            let wait = min(Self.failoverWait, deadline - ContinuousClock.now)
+            let round = silences / endpoints.count
+            let wait = min(Self.failoverWait(round: round), deadline - ContinuousClock.now)
             var reply: JSONObject?
             do throws(SegueClientError) {
                 reply = try sendAndAwait(bytes, id: id, within: wait)
@@ -252,6 +261,7 @@ public final class SegueClient {
             }
             if reply != nil { refused = [] }
             guard let reply else {
+                silences += 1
                 try move(to: nextEndpoint)
                 Self.pause(.milliseconds(10), before: deadline)
                 continue

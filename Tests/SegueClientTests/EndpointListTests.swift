@@ -89,6 +89,53 @@ extension EndpointListTests {
 }
 
 extension EndpointListTests {
+    /// Two daemons that each take 450 ms to answer (a `history` page on a busy daemon): the client
+    /// waits longer at each pass over the list, so one of them gets to answer. With 300 ms each time it
+    /// left every daemon before its reply and timed out.
+    @Test func slowDaemonsAreWaitedForLongerEachPass() throws {
+        let context = try ZMQContext()
+        let daemons = try (0..<2).map { _ in
+            let socket = try ZMQSocket(context, .router)
+            try socket.bind("tcp://127.0.0.1:*")
+            return socket
+        }
+        let endpoints = try daemons.map { try $0.lastEndpoint }
+        let stopping = Atomic<Bool>(false)
+        let stopped = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let sockets = daemons
+        let served = Thread {
+            defer { stopped.signal() }
+            var poller = ZMQPoller()
+            for daemon in sockets { poller.add(daemon) }
+            var due: [(at: ContinuousClock.Instant, socket: Int, frames: [[UInt8]])] = []
+            while !stopping.load(ordering: .acquiring) {
+                guard let ready = try? poller.poll(timeout: .milliseconds(10)) else { return }
+                for index in sockets.indices where ready[index].contains(.readable) {
+                    if let frames = try? sockets[index].receiveMultipart(dontWait: true) {
+                        due.append((ContinuousClock.now + .milliseconds(450), index, frames))
+                    }
+                }
+                while let first = due.first, first.at <= ContinuousClock.now {
+                    due.removeFirst()
+                    guard let id = (try? JSON.parse(first.frames[first.frames.count - 1]))?["id"]?.stringValue
+                    else { continue }
+                    let reply: JSON = ["id": .string(id), "ok": true, "events": []]
+                    _ = try? sockets[first.socket].sendMultipart(first.frames.dropLast() + [reply.serializedBytes()])
+                }
+            }
+        }
+        served.start()
+        defer {
+            stopping.store(true, ordering: .releasing)
+            stopped.wait()
+            for daemon in daemons { daemon.close() }
+            context.terminate()
+        }
+        let client = try SegueClient(endpoint: endpoints.joined(separator: ","), timeout: .seconds(10))
+        let reply = try client.call(["cmd": "history", "after": 0])
+        #expect(reply["ok"] == true)
+    }
+
     /// Another ZeroMQ service at the endpoint answers something that is not segued's: `malformed`,
     /// a sentence that names the endpoint.
     @Test func aReplyThatIsNotJSONNamesItsEndpoint() throws {
