@@ -23,7 +23,7 @@ enum StoreCommands {
         // (SIGPIPE), leaving nothing behind.
         do throws(StoreError) {
             if let output {
-                count = try exported.exportJSONLines(to: output)
+                count = try exportReplacing(output, exported)
             } else {
                 count = try exported.exportJSONLines { Output.write($0) }
             }
@@ -33,6 +33,44 @@ enum StoreCommands {
             inv.print(["exported": .int(Int64(count)), "file": .string(output)], "")
         } else {
             Output.error("Exported \(count.counted("event")) to \(output).")
+        }
+    }
+
+    /// Writes the export to `output` whole or not at all: a regular file (or none yet) is written as a
+    /// new file beside it and renamed over it once synced, so an export cut short (Ctrl-C, a failed
+    /// read) leaves what was there, never a short file that `verify` would pass as a whole log. A
+    /// FIFO or a device (`/dev/stdout`) is written in place.
+    static func exportReplacing(_ output: String, _ log: some EventSequence) throws(StoreError) -> Int {
+        var status = stat()
+        let exists = stat(output, &status) == 0
+        guard !exists || status.st_mode & S_IFMT == S_IFREG else { return try log.exportJSONLines(to: output) }
+        // Through a link, the file it names is replaced, as writing through it would have changed it.
+        let target = exists ? URL(fileURLWithPath: output).resolvingSymlinksInPath().path : output
+        let directory = (target as NSString).deletingLastPathComponent
+        let temporary =
+            (directory.isEmpty ? "" : directory + "/")
+            + ".\((target as NSString).lastPathComponent).segue-export-\(getpid())"
+        TemporaryFiles.removeOnSignal([temporary])
+        do throws(StoreError) {
+            let count = try log.exportJSONLines(to: temporary, exclusive: true)
+            guard rename(temporary, target) == 0 else {
+                let code = errno
+                throw StoreError(
+                    kind: .io,
+                    message:
+                        "Cannot rename the export into place as \(output): \(String(cString: strerror(code))) (errno \(code))."
+                )
+            }
+            // The rename itself is durable once the directory is synced.
+            let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if descriptor >= 0 {
+                fsync(descriptor)
+                close(descriptor)
+            }
+            return count
+        } catch {
+            unlink(temporary)
+            throw error
         }
     }
 
@@ -170,7 +208,7 @@ enum StoreCommands {
         if inv.parsed.value("data-dir") != nil || LogSource.isDataDir(target) || LogSource.isStoreURL(target) {
             do {
                 let log = try LogSource.openLog(target)
-                do { problems += try log.integrityCheck() } catch where error.isDamage {
+                do { problems += try log.integrityCheck() } catch  where error.isDamage {
                     let checking = "Checking \(LogSource.named(target)) failed: \(error.message)"
                     problems.append(IOFailure(checking, store: error).description)
                     damaged = true

@@ -220,6 +220,23 @@ import Testing
         }
     }
 
+    /// An export cut short (here by an event it cannot read; Ctrl-C alike) leaves the file it was to
+    /// replace as it was, and nothing of its own beside it: it used to leave a short export, which
+    /// `verify` passed as a whole log.
+    @Test func anExportCutShortLeavesTheFileAsItWas() throws {
+        let (_, dataDir) = try Self.importedLog(pushes: 40)
+        let directory = DaemonProcess.temporaryDirectory()
+        let output = directory + "/backup.jsonl"
+        let whole = try Cli.run(["export", "--data-dir", dataDir, "-o", output])
+        try #require(whole.status == 0, "\(whole.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: output))
+        try Self.damage(dataDir, ["UPDATE events SET data = '[' WHERE seq = 50"])
+        let cut = try Cli.run(["export", "--data-dir", dataDir, "-o", output])
+        #expect(cut.status != 0 && cut.stderr.contains("Event 50"), "\(cut.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["backup.jsonl"])
+    }
+
     /// Runs `python3 -c script arguments…`; its exit status.
     static func python(_ script: String, _ arguments: [String]) throws -> Int32 {
         let process = Process()
