@@ -25,9 +25,14 @@ struct Invocation {
         self.parsed = parsed
         // A name no navigator can have is a mistake on the command line: said as one (status 64)
         // before anything is sent, with the daemon's own rule.
-        if let navigator = parsed.argument("navigator"), !NavigatorName.isValid(navigator) {
+        // `--navigator` too, where a log is read or searched for one.
+        let named = [
+            parsed.argument("navigator").map { ($0, "<navigator>") },
+            parsed.value("navigator").map { ($0, "--navigator") },
+        ]
+        for case (let navigator, let place)? in named where !NavigatorName.isValid(navigator) {
             throw UsageError.invalidValue(
-                navigator, for: "<navigator>", "expected a navigator name matching [A-Za-z0-9._-]{1,64}")
+                navigator, for: place, "expected a navigator name matching [A-Za-z0-9._-]{1,64}")
         }
         // An empty variable counts as unset (docs/cli.md), as for the key variables.
         func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }

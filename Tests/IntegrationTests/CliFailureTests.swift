@@ -300,6 +300,10 @@ import Testing
                 + "[A-Za-z0-9._-]{1,64}"
         ),
         (
+            ["log", "--navigator", "bad name!"],
+            "The value 'bad name!' is invalid for '--navigator': expected a navigator name matching [A-Za-z0-9._-]{1,64}"
+        ),
+        (
             ["gesture", "update", "main", "--percent", "0.3", "--velocity", "5000"],
             "The value '5000' is invalid for '--velocity': expected a velocity from -1000 to 1000 (fractions per second)"
         ),
