@@ -205,9 +205,12 @@ enum StoreCommands {
         // beside a stale -wal folds cleanly and is still damaged.
         // Damage the store's check stumbled on, said once: the fold stumbles on the same pages.
         var damaged = false
+        // A log says how many events it holds, for the progress line; a file is read through blind.
+        var total: Int?
         if inv.parsed.value("data-dir") != nil || LogSource.isDataDir(target) || LogSource.isStoreURL(target) {
             do {
                 let log = try LogSource.openLog(target)
+                total = (try? log.lastEvent()).flatMap { $0.map { Int($0.seq) } }
                 do { problems += try log.integrityCheck() } catch  where error.isDamage {
                     let checking = "Checking \(LogSource.named(target)) failed: \(error.message)"
                     problems.append(IOFailure(checking, store: error).description)
@@ -221,7 +224,7 @@ enum StoreCommands {
             }
         }
         var checker = LogChecker()
-        var progress = Progress("verifying: event")
+        var progress = Progress("verifying: event", total: total)
         do {
             try LogSource.forEachEvent(target) { line, event in
                 checker.add(event, line: line)

@@ -513,6 +513,7 @@ import Testing
         let session = "segue-progress-\(getpid())-store"
         let commands = [
             "verify \(file)", "import --data-dir \(target) \(file)", "export --data-dir \(target) -o \(copy)",
+            "verify --data-dir \(target)",
             "timeline \(file) --navigator n1 -o \(target).svg",
         ]
         // Everything the terminal is sent, kept: a line drawn and erased between two looks at the
@@ -535,6 +536,8 @@ import Testing
         ] {
             #expect(sent.contains(label), "\(label): \(sent.suffix(2_000))")
         }
+        // A log knows its length, a file does not.
+        #expect(sent.contains(try Regex("verifying: event [0-9]+ of \(lines.count) \\(")), "\(sent.suffix(2_000))")
         #expect(!done.contains("event "), "erased when done: \(done)")
         #expect(done.contains("Exported \(lines.count) events to \(copy)."), "\(done)")
         #expect(try String(contentsOfFile: copy, encoding: .utf8) == lines.joined(separator: "\n") + "\n")
