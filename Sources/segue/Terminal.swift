@@ -40,10 +40,12 @@ enum Terminal {
         write(enterSequence)
         onScreen.pointee = 1
         atexit { Terminal.leave() }
+        // The terminal given back, then the signal's own end (status 130 for Ctrl-C, as every other
+        // command), so that a shell loop around the view stops too; `q` is the way to quit with 0.
         for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig) { _ in
+            signal(sig) { sig in
                 Terminal.restoreInHandler()
-                _exit(0)
+                NotedSignals.raiseWithDefaultAction(sig)
             }
         }
         signal(SIGWINCH) { _ in Terminal.resized.pointee = 1 }

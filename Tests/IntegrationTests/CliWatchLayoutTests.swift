@@ -26,15 +26,17 @@ import Testing
 
     /// Starts `segue ARGUMENTS` (a shell line: more commands may follow) in a detached tmux session of
     /// `columns` × `rows`.
+    /// `before`: shell words to run first in the session's shell (a `trap`).
     static func start(
-        _ arguments: String, columns: Int, rows: Int, daemon: DaemonProcess? = nil, environment: String = ""
+        _ arguments: String, columns: Int, rows: Int, daemon: DaemonProcess? = nil, environment: String = "",
+        before: String = ""
     ) throws -> String {
         var env = environment
         if let daemon {
             env += " SEGUE_ENDPOINT=\(daemon.commandEndpoint) SEGUE_PUBLISH_ENDPOINT=\(daemon.publishEndpoint)"
         }
         let session = "segue-layout-\(getpid())-\(UUID().uuidString.prefix(6))"
-        let command = "env \(env) \(Cli.binary) \(arguments)"
+        let command = "\(before)env \(env) \(Cli.binary) \(arguments)"
         _ = try tmux(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", command])
         return session
     }
@@ -218,14 +220,21 @@ import Testing
         #expect(!filtered.contains("nav39") && !filtered.contains("nav01"), "\(filtered)")
     }
 
-    /// Quit with q, or interrupted with Ctrl-C: the terminal is given back either way.
-    @Test(arguments: [("-u NO_COLOR", true, "q"), ("NO_COLOR=1", false, "C-c")])
-    func colourUnlessNoColorAndTheTerminalIsRestored(environment: String, colour: Bool, quit: String) throws {
+    /// Quit with q, or interrupted with Ctrl-C: the terminal is given back either way. `q` exits 0;
+    /// Ctrl-C ends it as the signal does (130), so a shell loop around it stops too (the shell here
+    /// traps the signal to go on and look).
+    @Test(arguments: [("-u NO_COLOR", true, "q", "0"), ("NO_COLOR=1", false, "C-c", "130")])
+    func colourUnlessNoColorAndTheTerminalIsRestored(
+        environment: String, colour: Bool, quit: String, status: String
+    ) throws {
         let d = try Self.fleet()
         defer { d.stop() }
-        let settings = DaemonProcess.temporaryDirectory() + "/stty.txt"
+        let directory = DaemonProcess.temporaryDirectory()
+        let settings = directory + "/stty.txt"
+        let exit = directory + "/status.txt"
         let session = try Self.start(
-            "watch; stty -a > \(settings); sleep 5", columns: 80, rows: 24, daemon: d, environment: environment)
+            "watch; echo $? > \(exit); stty -a > \(settings); sleep 5", columns: 80, rows: 24, daemon: d,
+            environment: environment, before: "trap true INT; ")
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
         _ = try CliWatchTests.capture(session) { $0.contains("nav01  rev 7") }
         let escaped = try Self.tmux(["capture-pane", "-p", "-e", "-t", session])
@@ -235,6 +244,7 @@ import Testing
         #expect(stty.isSuperset(of: ["icanon", "echo", "isig"]), "raw mode undone on exit: \(stty)")
         let after = try Self.tmux(["capture-pane", "-p", "-t", session])
         #expect(!after.contains("nav01  rev 7"), "the alternate screen is left: \(after)")
+        #expect((try? String(contentsOfFile: exit, encoding: .utf8)) == status + "\n")
     }
 
     /// A daemon that does not answer (a port that takes connections and says nothing): the header and
