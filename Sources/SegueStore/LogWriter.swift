@@ -83,16 +83,26 @@ final class LogWriter {
             busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
+    /// Why SQLite opened `path` read-only, for the refusal: a file system mounted read-only (an
+    /// operator's remount, or the kernel's after an I/O error, met when a connection is opened again
+    /// after a failed write), or a file this user may not write.
+    static func notWritable(_ path: String) -> String {
+        var fileSystem = statvfs()
+        if statvfs(path, &fileSystem) == 0, fileSystem.f_flag & UInt(ST_RDONLY) != 0 {
+            return "The event store \(path) is on a file system mounted read-only (by an operator, or by the "
+                + "kernel after an error: see dmesg). Remount it read-write."
+        }
+        return "The event store \(path) cannot be written by this process (uid \(getuid())). Give that user the "
+            + "file and its -wal and -shm files (for the packaged service: chown segue:segue)."
+    }
+
     /// Opens the connection: WAL (checking SQLite's answer), the durability's `synchronous` level, a
     /// quick check when asked, then the schema.
     func open(quickCheck: Bool) throws(StoreError) {
         let database = try Database(path: path)
         // A writer that cannot write would report ready and fail every command: refuse at open.
         guard !database.isReadOnly else {
-            throw StoreError(
-                kind: .sqlite, extendedCode: SQLITE_READONLY,
-                message: "The event store \(path) cannot be written by this process (uid \(getuid())). Give that "
-                    + "user the file and its -wal and -shm files (for the packaged service: chown segue:segue).")
+            throw StoreError(kind: .sqlite, extendedCode: SQLITE_READONLY, message: Self.notWritable(path))
         }
         database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         // Before anything changes the file (WAL mode is written into its header).

@@ -103,3 +103,32 @@ final class Outcomes: @unchecked Sendable {
 extension Result {
     var failure: Failure? { if case .failure(let error) = self { error } else { nil } }
 }
+
+extension StorageFaultTests {
+    /// A log on a file system mounted read-only (an operator's remount, or the kernel's after an
+    /// error) is said as that, not as a file this user may not write, whose advice (chown) cannot help.
+    @Test func aReadOnlyMountIsSaidAsOne() throws {
+        guard getuid() == 0 else {
+            print("⚠︎ SKIPPED: aReadOnlyMountIsSaidAsOne mounts a tmpfs, which needs root")
+            return
+        }
+        let directory = TemporaryDirectory()
+        func mount(_ arguments: [String]) throws -> Int32 {
+            let process = try Process.run(URL(fileURLWithPath: "/bin/mount"), arguments: arguments)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        try #require(try mount(["-t", "tmpfs", "-o", "size=8m", "tmpfs", directory.path]) == 0)
+        defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/umount"), arguments: [directory.path]).waitUntilExit() }
+        let path = directory.file("events.db")
+        var numberer = Numberer()
+        try EventStore(path: path).append(numberer.unit("main"))
+        #expect(LogWriter.notWritable(path).contains("chown"))
+        try #require(try mount(["-o", "remount,ro", directory.path]) == 0)
+        // As a writer connection opened again after a failed write finds it (at a first open, the
+        // lock file fails first, with EROFS).
+        let message = LogWriter.notWritable(path)
+        #expect(message.contains("is on a file system mounted read-only"), "\(message)")
+        #expect(!message.contains("chown"))
+    }
+}
