@@ -63,7 +63,8 @@ package enum Daemon {
                 let key =
                     config.store == .sqlite
                     ? config.origin(of: "dataDir", flag: "--data-dir") : config.origin(of: "store", flag: "--store-url")
-                FileHandle.standardError.write(Data("segued: store error at \(key): \(reason)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("segued: store error at \(key): \(reason)\(StoreOpening.damageAdvice(error, config))\n".utf8))
                 return 78
             }
             print(config.json.prettyPrinted())
@@ -261,7 +262,8 @@ package enum Daemon {
                 (error as? StoreError).map { $0.message + ($0.sqlState.map { " (SQLSTATE \($0))" } ?? "") }
                 ?? "\(error)"
             let location = StoreOpening.location(config.store, dataDirectory: config.dataDir)
-            logger.critical("Could not open the log in \(location): \(reason)")
+            logger.critical(
+                "Could not open the log in \(location): \(reason)\(StoreOpening.damageAdvice(error, config))")
             // A log another process holds open is that process's, however new.
             if config.store == .sqlite, (error as? StoreError)?.kind != .inUse {
                 cleanup.removeWhatThisStartCreated(store: nil)

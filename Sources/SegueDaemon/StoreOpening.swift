@@ -160,6 +160,15 @@ enum StoreOpening {
                 + "\(migration.took.inNanoseconds / 1_000_000) ms (once, after an upgrade).")
     }
 
+    /// For a start that failed on a damaged SQLite file: which file, and what to do (the error is
+    /// SQLite's own, `database disk image is malformed`); nothing for any other failure.
+    static func damageAdvice(_ error: any Error, _ config: DaemonConfig) -> String {
+        guard config.store == .sqlite, (error as? StoreError)?.isDamage == true else { return "" }
+        let path = (config.dataDir as NSString).appendingPathComponent("segue.db")
+        return ". The file \(path) is damaged: 'segue verify --data-dir \(config.dataDir)' lists what it finds; "
+            + "restore a backup (docs/operations.md, \"Backup\")."
+    }
+
     /// What `--check-config` learns of the store, read only (a running segued may hold the log):
     /// for PostgreSQL, the sentence to print; and a frame rate the log was not started at.
     struct Check {
@@ -188,6 +197,8 @@ enum StoreOpening {
                         + "segued refuses the file: copy the data dir first to keep a way back"
                 }
                 first = try log?.firstEvent()
+                // The start reads the log's end too: a damaged last page fails there, as here.
+                _ = try log?.lastEvent()
             } catch {
                 // Said of the file, where the data dir (not a `store` key) chose it.
                 var named = error

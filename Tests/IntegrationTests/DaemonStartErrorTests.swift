@@ -167,6 +167,35 @@ import Testing
             "\(result.output)")
     }
 
+    /// A log whose last page is damaged (the start reads the log's end first): `--check-config`
+    /// refuses it as the start does, and both name the file and what to do, where the start said
+    /// only SQLite's `database disk image is malformed`.
+    @Test(.sqliteOnly) func aDamagedLastPageIsRefusedByTheCheckAndNamedByTheStart() throws {
+        let dir = DaemonProcess.temporaryDirectory()
+        let file = dir + "/log.jsonl"
+        try CliLargeLogTests.export(pushes: 600, to: file)
+        let data = dir + "/data"
+        try #require(try Cli.run(["import", "--data-dir", data, file]).status == 0)
+        // The file's last page is the events table's last leaf: its header overwritten.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: data + "/segue.db"))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size - 4096)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 12))
+        try handle.close()
+        let advice =
+            "The file \(data)/segue.db is damaged: 'segue verify --data-dir \(data)' lists what it finds; restore a "
+            + "backup (docs/operations.md, \"Backup\")."
+        let check = try Reliability.run(DaemonProcess.binary("segued"), ["--check-config", "--data-dir", data])
+        #expect(check.status == 78 && check.output.contains(advice), "\(check.output)")
+        let start = try Reliability.run(
+            DaemonProcess.binary("segued"),
+            ["--data-dir", data, "--command", "tcp://127.0.0.1:*", "--publish", "tcp://127.0.0.1:*"])
+        #expect(start.status == 1, "\(start.output)")
+        #expect(
+            start.output.contains("<2>segued: Could not open the log in \(data): database disk image is malformed. ")
+                && start.output.contains(advice), "\(start.output)")
+    }
+
     @Test(arguments: cases) func aStartThatFailsSaysWhyInOneRecord(_ c: Case) throws {
         let dir = DaemonProcess.temporaryDirectory()
         var arguments = c.arguments + ["--data-dir", dir + "/data"]
