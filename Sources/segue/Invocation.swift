@@ -84,8 +84,9 @@ struct Invocation {
             }
             return hostProblem(String(address[..<colon]))
         case "ipc": return address.utf8.count <= 107 ? nil : "an ipc path is at most 107 bytes"
-        case "inproc": return nil
-        default: return "the transport is tcp, ipc or inproc"
+        // libzmq's inproc reaches sockets of the same process only: segued and segue are two.
+        case "inproc": return "inproc reaches sockets in the same process only; use tcp or ipc"
+        default: return "the transport is tcp or ipc"
         }
     }
 

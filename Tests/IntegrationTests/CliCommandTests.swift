@@ -789,7 +789,13 @@ import Testing
         (
             ["log", "--follow", "--publish-endpoint", "tpc://127.0.0.1:7401"],
             "error: The value 'tpc://127.0.0.1:7401' is invalid for '--publish-endpoint': expected a ZeroMQ endpoint "
-                + "like tcp://127.0.0.1:7400 (the transport is tcp, ipc or inproc).\nSee 'segue log --help'.\n"
+                + "like tcp://127.0.0.1:7400 (the transport is tcp or ipc).\nSee 'segue log --help'.\n"
+        ),
+        (
+            ["ping", "--endpoint", "inproc://segued"],
+            "error: The value 'inproc://segued' is invalid for '--endpoint': expected a ZeroMQ endpoint like "
+                + "tcp://127.0.0.1:7400 (inproc reaches sockets in the same process only; use tcp or ipc).\n"
+                + "See 'segue ping --help'.\n"
         ),
         (
             ["keygen", "--out", "keys/"],
