@@ -207,6 +207,41 @@ import Testing
         return count
     }
 
+    /// A device whose writes fail with EIO (an ext4 image without a journal on a loop device whose
+    /// backing tmpfs is full, as a dying disk): commands get `unavailable`, reads and heartbeats go
+    /// on, and once the device takes writes again commands succeed, with every acknowledged one in the
+    /// log. (Checked with the page cache as it is: a journal-less ext4 over such a device loses writes
+    /// it acknowledged once the cache is dropped, whatever a program does; docs/reliability.md.)
+    @Test(.sqliteOnly) func anIOErrorOnTheDeviceFailsCommandsAndResumes() throws {
+        let tools = ["/usr/sbin/losetup", "/usr/sbin/mkfs.ext4"]
+        guard getuid() == 0, tools.allSatisfy(FileManager.default.isExecutableFile(atPath:)) else {
+            print("⚠︎ SKIPPED: anIOErrorOnTheDeviceFailsCommandsAndResumes needs root, losetup and mkfs.ext4")
+            return
+        }
+        let base = DaemonProcess.temporaryDirectory()
+        func shell(_ script: String) throws -> (status: Int32, output: String) {
+            try Reliability.run("/bin/bash", ["-c", "cd \(base) && " + script])
+        }
+        let made = try shell(
+            "mkdir backing fs && mount -t tmpfs -o size=24m tmpfs backing && truncate -s 64m backing/img && "
+                + "mkfs.ext4 -q -O ^has_journal backing/img && losetup -f --show backing/img > loop && "
+                + "mount -o errors=continue $(cat loop) fs")
+        defer { _ = try? shell("umount fs; losetup -d $(cat loop); umount backing") }
+        guard made.status == 0 else {
+            print("⚠︎ SKIPPED: anIOErrorOnTheDeviceFailsCommandsAndResumes could not make a loop device: \(made.output)")
+            return
+        }
+        let daemon = try DaemonProcess(dataDir: base + "/fs/data", logPath: base + "/segued.log")
+        var duringTheFault = ""
+        try Self.survive(
+            daemon, inject: { _ = try shell("dd if=/dev/zero of=backing/fill bs=1M status=none; true") },
+            clear: {
+                duringTheFault = daemon.log
+                _ = try? shell("rm backing/fill")
+            })
+        #expect(duringTheFault.contains("disk I/O error"), "the fault was no I/O error:\n\(duringTheFault)")
+    }
+
     @Test(.sqliteOnly) func readOnlyDataFailsCommandsAndResumes() throws {
         let daemon = try DaemonProcess()
         var fault: ReadOnlyFault?
