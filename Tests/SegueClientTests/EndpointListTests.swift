@@ -39,48 +39,17 @@ extension EndpointListTests {
     /// not reached both yet) make the client pause and ask again until one of them takes it, within
     /// its timeout, rather than give up after `maxHops` replies a few milliseconds apart.
     @Test func movedBackAndForthIsAskedAgainUntilOneDaemonTakesIt() throws {
-        let context = try ZMQContext()
-        let daemons = try (0..<2).map { _ in
-            let socket = try ZMQSocket(context, .router)
-            try socket.bind("tcp://127.0.0.1:*")
-            return socket
-        }
-        let endpoints = try daemons.map { try $0.lastEndpoint }
         let settled = ContinuousClock.now + .milliseconds(400)
-        let stopping = Atomic<Bool>(false)
-        let stopped = DispatchSemaphore(value: 0)
-        // The sockets are the server thread's until it stopped.
-        nonisolated(unsafe) let sockets = daemons
-        let served = Thread {
-            defer { stopped.signal() }
-            var poller = ZMQPoller()
-            for daemon in sockets { poller.add(daemon) }
-            while !stopping.load(ordering: .acquiring) {
-                guard let ready = try? poller.poll(timeout: .milliseconds(20)) else { return }
-                for index in sockets.indices where ready[index].contains(.readable) {
-                    guard let frames = try? sockets[index].receiveMultipart(dontWait: true),
-                        let id = (try? JSON.parse(frames[frames.count - 1]))?["id"]?.stringValue
-                    else { continue }
-                    let reply: JSON =
-                        ContinuousClock.now < settled
-                        ? [
-                            "id": .string(id), "ok": false,
-                            "error": [
-                                "code": "moved", "message": "…", "leader": .string(endpoints[1 - index]), "shard": 1,
-                            ],
-                        ]
-                        : ["id": .string(id), "ok": true, "revision": 1]
-                    _ = try? sockets[index].sendMultipart(frames.dropLast() + [reply.serializedBytes()])
-                }
-            }
+        let daemons = try FakeDaemons(count: 2) { index, id, endpoints in
+            ContinuousClock.now < settled
+                ? [
+                    "id": .string(id), "ok": false,
+                    "error": ["code": "moved", "message": "…", "leader": .string(endpoints[1 - index]), "shard": 1],
+                ]
+                : ["id": .string(id), "ok": true, "revision": 1]
         }
-        served.start()
-        defer {
-            stopping.store(true, ordering: .releasing)
-            stopped.wait()
-            for daemon in daemons { daemon.close() }
-            context.terminate()
-        }
+        defer { daemons.stop() }
+        let endpoints = daemons.endpoints
         let client = try SegueClient(endpoint: endpoints.joined(separator: ","), timeout: .seconds(5))
         let reply = try client.call(["cmd": "push", "navigator": "main", "screen": "A"])
         #expect(reply["revision"] == 1)
@@ -93,44 +62,11 @@ extension EndpointListTests {
     /// waits longer at each pass over the list, so one of them gets to answer. With 300 ms each time it
     /// left every daemon before its reply and timed out.
     @Test func slowDaemonsAreWaitedForLongerEachPass() throws {
-        let context = try ZMQContext()
-        let daemons = try (0..<2).map { _ in
-            let socket = try ZMQSocket(context, .router)
-            try socket.bind("tcp://127.0.0.1:*")
-            return socket
+        let daemons = try FakeDaemons(count: 2, delay: .milliseconds(450)) { _, id, _ in
+            ["id": .string(id), "ok": true, "events": []]
         }
-        let endpoints = try daemons.map { try $0.lastEndpoint }
-        let stopping = Atomic<Bool>(false)
-        let stopped = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) let sockets = daemons
-        let served = Thread {
-            defer { stopped.signal() }
-            var poller = ZMQPoller()
-            for daemon in sockets { poller.add(daemon) }
-            var due: [(at: ContinuousClock.Instant, socket: Int, frames: [[UInt8]])] = []
-            while !stopping.load(ordering: .acquiring) {
-                guard let ready = try? poller.poll(timeout: .milliseconds(10)) else { return }
-                for index in sockets.indices where ready[index].contains(.readable) {
-                    if let frames = try? sockets[index].receiveMultipart(dontWait: true) {
-                        due.append((ContinuousClock.now + .milliseconds(450), index, frames))
-                    }
-                }
-                while let first = due.first, first.at <= ContinuousClock.now {
-                    due.removeFirst()
-                    guard let id = (try? JSON.parse(first.frames[first.frames.count - 1]))?["id"]?.stringValue
-                    else { continue }
-                    let reply: JSON = ["id": .string(id), "ok": true, "events": []]
-                    _ = try? sockets[first.socket].sendMultipart(first.frames.dropLast() + [reply.serializedBytes()])
-                }
-            }
-        }
-        served.start()
-        defer {
-            stopping.store(true, ordering: .releasing)
-            stopped.wait()
-            for daemon in daemons { daemon.close() }
-            context.terminate()
-        }
+        defer { daemons.stop() }
+        let endpoints = daemons.endpoints
         let client = try SegueClient(endpoint: endpoints.joined(separator: ","), timeout: .seconds(10))
         let reply = try client.call(["cmd": "history", "after": 0])
         #expect(reply["ok"] == true)
@@ -163,5 +99,61 @@ extension EndpointListTests {
         #expect(error.kind == .malformed)
         #expect(
             error.message == "The reply from \(endpoint) is not a JSON object; is segued's command endpoint there?")
+    }
+}
+
+/// Routers on loopback standing in for daemons: each request is answered, `delay` after it came, with
+/// what `reply` makes of the daemon's index, the request's id and every daemon's endpoint; on a
+/// thread of their own until `stop`.
+final class FakeDaemons: Sendable {
+    let endpoints: [String]
+    private let context: ZMQContext
+    private let stopping = Atomic<Bool>(false)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(
+        count: Int, delay: Duration = .zero, reply: @escaping @Sendable (Int, String, [String]) -> JSON
+    ) throws {
+        context = try ZMQContext()
+        let context = context
+        let sockets = try (0..<count).map { _ in
+            let socket = try ZMQSocket(context, .router)
+            try socket.bind("tcp://127.0.0.1:*")
+            return socket
+        }
+        endpoints = try sockets.map { try $0.lastEndpoint }
+        let endpoints = endpoints
+        // The sockets are the server thread's until it stopped.
+        nonisolated(unsafe) let owned = sockets
+        Thread { [self] in
+            defer {
+                for socket in owned { socket.close() }
+                stopped.signal()
+            }
+            var poller = ZMQPoller()
+            for socket in owned { poller.add(socket) }
+            var due: [(at: ContinuousClock.Instant, socket: Int, frames: [[UInt8]])] = []
+            while !stopping.load(ordering: .acquiring) {
+                guard let ready = try? poller.poll(timeout: .milliseconds(10)) else { return }
+                for index in owned.indices where ready[index].contains(.readable) {
+                    if let frames = try? owned[index].receiveMultipart(dontWait: true) {
+                        due.append((ContinuousClock.now + delay, index, frames))
+                    }
+                }
+                while let first = due.first, first.at <= ContinuousClock.now {
+                    due.removeFirst()
+                    guard let id = (try? JSON.parse(first.frames[first.frames.count - 1]))?["id"]?.stringValue
+                    else { continue }
+                    let body = reply(first.socket, id, endpoints).serializedBytes()
+                    _ = try? owned[first.socket].sendMultipart(first.frames.dropLast() + [body])
+                }
+            }
+        }.start()
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        stopped.wait()
+        context.terminate()
     }
 }

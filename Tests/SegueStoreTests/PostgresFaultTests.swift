@@ -27,6 +27,19 @@ import Testing
         Issue.record("the writer never waited for the lock")
     }
 
+    /// What a store's writer said of its reconnections (`PostgresEventStore`'s `reconnected`).
+    final class Reconnections: Sendable {
+        private let seen = Mutex<[PostgresReconnection]>([])
+        var readBacks: [PostgresReconnection.ReadBack?] { seen.withLock { $0.map(\.readBack) } }
+
+        /// A store on `place` whose reconnections are noted here.
+        func store(_ place: LogPlace) throws -> PostgresEventStore {
+            try PostgresEventStore(
+                settings: ConnectionSettings(conninfo: place.conninfo!),
+                reconnected: { reconnection in self.seen.withLock { $0.append(reconnection) } })
+        }
+    }
+
     @Test func aConnectionKilledMidBatchFailsItUnavailableAndTheNextBatchReconnects() throws {
         let place = try LogPlace(.postgres)
         let store = try PostgresEventStore(conninfo: place.conninfo!, durability: .full)
@@ -65,10 +78,8 @@ import Testing
     @Test(arguments: [true, false])
     func aCommitWhoseOutcomeWasLostIsReadBack(committedBeforeTheLoss: Bool) throws {
         let place = try LogPlace(.postgres)
-        let reconnections = Mutex<[PostgresReconnection]>([])
-        let store = try PostgresEventStore(
-            settings: ConnectionSettings(conninfo: place.conninfo!),
-            reconnected: { reconnection in reconnections.withLock { $0.append(reconnection) } })
+        let reconnections = Reconnections()
+        let store = try reconnections.store(place)
         var numberer = Numberer()
         try store.append(numberer.unit("main"))
         nonisolated(unsafe) let admin = try PostgresSchemaTests.admin(place)
@@ -103,22 +114,20 @@ import Testing
         }
         // Said once, with what the read-back found: a cut that fails nothing still leaves a trace.
         #expect(
-            reconnections.withLock { $0.map(\.readBack) }
+            reconnections.readBacks
                 == [.init(seqs: 2...3, commands: 1, stored: committedBeforeTheLoss)])
         var next = Numberer(seq: store.lastSeq, revisions: ["main": store.lastSeq])
         try store.append(next.unit("main"))
         #expect(checkGapless(try store.allEvents()) == nil)
-        #expect(reconnections.withLock { $0.count } == 1)
+        #expect(reconnections.readBacks.count == 1)
     }
 
     /// A session the server ended while the writer was idle is found lost before the next append,
     /// which runs on a new one: a reconnection with nothing to read back.
     @Test func aSessionEndedWhileIdleIsMadeAgainAndSaid() throws {
         let place = try LogPlace(.postgres)
-        let reconnections = Mutex<[PostgresReconnection]>([])
-        let store = try PostgresEventStore(
-            settings: ConnectionSettings(conninfo: place.conninfo!),
-            reconnected: { reconnection in reconnections.withLock { $0.append(reconnection) } })
+        let reconnections = Reconnections()
+        let store = try reconnections.store(place)
         var numberer = Numberer()
         try store.append(numberer.unit("main"))
         let pid = try Self.writerPID(store)
@@ -127,7 +136,7 @@ import Testing
         try PostgresSchemaTests.admin(place).query("SELECT pg_terminate_backend($1, 5000)", parameters)
         usleep(150_000)  // past `idleCheckAfter`, so the next append looks before it sends
         try store.append(numberer.unit("main"))
-        #expect(reconnections.withLock { $0.map(\.readBack) } == [nil])
+        #expect(reconnections.readBacks == [nil])
         #expect(store.lastSeq == 2)
     }
 
