@@ -15,6 +15,17 @@ import Testing
         try store.withWriter { writer throws(StoreError) in try writer.liveSession().backendPID }
     }
 
+    /// Breaks the writer's connection once its next batch is sent, before the answer: the batch's
+    /// commit outcome is lost.
+    static func loseTheAnswerToTheNextBatch(_ store: PostgresEventStore) throws {
+        try store.withWriter { writer in
+            writer.afterSendingForTesting = { connection in
+                connection.simulateConnectionLoss()
+                writer.afterSendingForTesting = nil
+            }
+        }
+    }
+
     /// Waits (up to 10 s) until `pid` is waiting for a lock: its batch is in flight, held back.
     static func waitUntilBlocked(_ admin: PostgresConnection, pid: Int32) throws {
         var parameters = PostgresParameters()
@@ -155,12 +166,7 @@ import Testing
             "INSERT INTO events (seq, navigator, revision, type, version, frame, time, command, data) VALUES "
                 + "(2, 'other', 1, 'transition.started', 1, 1002, 2, 'tap'::bytea, '{}'), "
                 + "(3, 'other', 2, 'transition.completed', 1, 1002, 2, 'tap'::bytea, '{}')")
-        try store.withWriter { writer in
-            writer.afterSendingForTesting = { connection in
-                connection.simulateConnectionLoss()
-                writer.afterSendingForTesting = nil
-            }
-        }
+        try PostgresFaultTests.loseTheAnswerToTheNextBatch(store)
         // Two clock-decided events (no command id) numbered on the same seqs.
         var renumbered = Numberer(seq: 1)
         let units = [renumbered.unit("x"), renumbered.unit("y")]

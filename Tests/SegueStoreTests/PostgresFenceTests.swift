@@ -66,12 +66,7 @@ import Testing
                 + "(2, '\(name)', 2, 'transition.started', 1, 1002, 2, 'retried'::bytea, '{}'), "
                 + "(3, '\(name)', 3, 'transition.completed', 1, 1002, 2, 'retried'::bytea, '{}'); "
                 + "INSERT INTO commands (id, navigator, seq, reply) VALUES ('retried'::bytea, '\(name)', 3, '{}')")
-        try store.withWriter { writer in
-            writer.afterSendingForTesting = { connection in
-                connection.simulateConnectionLoss()
-                writer.afterSendingForTesting = nil
-            }
-        }
+        try PostgresFaultTests.loseTheAnswerToTheNextBatch(store)
         let lost = numberer.unit(name, count: 2, commandID: "retried", reply: ["ok": true])
         let results = try store.withWriter { writer in writer.commit([lost][...]) }
         #expect(results.count == 1 && results[0].failure?.code == .unavailable, "\(results)")
