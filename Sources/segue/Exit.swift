@@ -138,6 +138,9 @@ enum Output {
         Foundation.exit(status.rawValue)
     }
 
+    /// The status `fail` would exit with for `error`, for a command that goes on after it.
+    static func status(of error: Error) -> ExitCode { classify(error).1 }
+
     /// The message without the CLI's decorations (`error: `, a wire code, the help hint), for JSON.
     private static func plain(_ message: String) -> String {
         var text = message

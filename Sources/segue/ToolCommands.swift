@@ -135,10 +135,11 @@ struct RawPrompt {
     /// How many lines `history` lists.
     static let historyShown = 50
 
-    /// Runs the prompt until `quit` or Ctrl-D; exit status 1 if any reply was `ok: false`, as for
-    /// requests from the argument or stdin.
+    /// Runs the prompt until `quit` or Ctrl-D. The session goes on after a failure; its status at the
+    /// end is the one stdin would have given: no answer (3, or 69) over a line that did not parse (64)
+    /// over a reply `ok: false` (1).
     func run() throws {
-        var refused = false
+        var failures = PromptFailures()
         var editor = LineEditor()
         var file = openHistory()
         if var loaded = file, let lines = Self.saying({ () throws(HistoryFailure) in try loaded.load() }) {
@@ -167,15 +168,17 @@ struct RawPrompt {
                 try LineEditor.whileWaiting { try ToolCommands.send(text, client) }
             } catch let error as UsageError {
                 Output.error("error: \(error.message)")
-            } catch is Exit {
-                refused = true
+                failures.note(.usage)
+            } catch let exit as Exit {
+                failures.note(exit.code)
             } catch let error as SegueClientError where error.kind == .interrupted {
                 Output.error("^C \(error)")
             } catch let error as SegueClientError {
                 Output.error("error: \(error)")
+                failures.note(Output.status(of: error))
             }
         }
-        if refused { throw Exit(.rejected) }
+        if let status = failures.status { throw Exit(status) }
     }
 
     /// What `history` prints: the last `historyShown` lines, numbered by their place in the whole.
@@ -225,5 +228,24 @@ struct RawPrompt {
             request[key] = value
         }
         return request
+    }
+}
+
+/// The prompt's failures, kept for its exit status: the most serious kind seen, ranked as stdin's
+/// requests are (where no answer ends the run, and a line that did not parse outranks a refusal).
+struct PromptFailures {
+    private(set) var status: ExitCode?
+
+    mutating func note(_ failure: ExitCode) {
+        if let status, Self.rank(status) >= Self.rank(failure) { return }
+        status = failure
+    }
+
+    private static func rank(_ status: ExitCode) -> Int {
+        switch status {
+        case .rejected: 1
+        case .usage: 2
+        default: 3
+        }
     }
 }

@@ -339,6 +339,42 @@ import Testing
         #expect(status == "1\n", "a reply was ok: false, as from stdin")
     }
 
+    /// The prompt goes on after any failure, and its status at the end is stdin's: no answer over a
+    /// line that did not parse over a refusal, whichever came first.
+    @Test(arguments: [
+        (["state nowhere", "{bad", "ping"], false, Int32(64)),
+        (["{bad", "ping", "state nowhere"], true, Int32(3)),
+    ])
+    func thePromptEndsWithTheStatusOfItsWorstFailure(lines: [String], silent: Bool, status: Int32) throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let directory = DaemonProcess.temporaryDirectory()
+        // Nothing listens at port 1: each request there waits out the timeout.
+        let endpoint = silent ? "--endpoint tcp://127.0.0.1:1 --timeout 300ms" : ""
+        let session = try CliWatchLayoutTests.start(
+            "raw \(endpoint); echo $? > \(directory)/status; sleep 10", columns: 150, rows: 30, daemon: d,
+            environment: "SEGUE_HISTORY=")
+        defer { _ = try? CliWatchTests.tmux(["kill-session", "-t", session]) }
+        // Each line once the prompt before it is drawn (its reply or error came).
+        let prompts = { (count: Int) in
+            _ = try CliWatchTests.capture(session) { $0.components(separatedBy: "segue>").count > count }
+        }
+        for (index, line) in lines.enumerated() {
+            try prompts(index + 1)
+            _ = try CliWatchTests.tmux(["send-keys", "-t", session, "-l", line])
+            _ = try CliWatchTests.tmux(["send-keys", "-t", session, "Enter"])
+        }
+        try prompts(lines.count + 1)
+        _ = try CliWatchTests.tmux(["send-keys", "-t", session, "C-d"])
+        var written = ""
+        for _ in 0..<200 where written.isEmpty {
+            usleep(20_000)
+            written = (try? String(contentsOfFile: directory + "/status", encoding: .utf8)) ?? ""
+        }
+        let pane = try CliWatchTests.capture(session) { _ in true }
+        #expect(written == "\(status)\n", "\(pane)")
+    }
+
     /// Ctrl-Z at the prompt stops `segue raw` as a job, the terminal cooked for the shell; `fg`
     /// gives the prompt back with the line typed, still raw (Enter sends it). With stderr sent to a
     /// file, the prompt and the echo are on the terminal (stdout) rather than typed blind.
