@@ -109,6 +109,9 @@ enum Terminal {
         return lines.isEmpty ? out + "\u{1B}[J" : out
     }
 
+    /// The columns help text wraps to: the terminal's, or none when stdout is not one.
+    static var helpWidth: Int? { isatty(STDOUT_FILENO) == 1 ? size().columns : nil }
+
     static func size() -> (columns: Int, rows: Int) {
         var w = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0, w.ws_row > 0 {

@@ -25,8 +25,14 @@ enum ToolCommands {
             throw UsageError.unknownCommand(extra, in: path.map(\.name).joined(separator: " "))
         }
         let name = path.map(\.name).joined(separator: " ")
-        guard inv.json else { return Output.line(path.last!.help(path: name)) }
-        Output.line(JSON.object(described(path.last!, path: name)).serialized())
+        printHelp(path.last!, path: name, json: inv.json)
+    }
+
+    /// A command's help: as text wrapped to the terminal, or with `--json` as data (`described`),
+    /// however it was asked for (`help CMD`, `CMD --help`).
+    static func printHelp(_ command: CommandConfiguration, path: String, json: Bool) {
+        guard json else { return Output.line(command.help(path: path, width: Terminal.helpWidth)) }
+        Output.line(JSON.object(described(command, path: path)).serialized())
     }
 
     /// A command as `help --json` prints it: what its `--help` says, as data.

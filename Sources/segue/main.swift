@@ -37,7 +37,7 @@ do {
     if versionWords.first == "--version" {
         if let extra = versionWords.dropFirst().first {
             if ["--help", "-h"].contains(extra) {
-                Output.line(CommandTree.root.help(path: "segue"))
+                ToolCommands.printHelp(CommandTree.root, path: "segue", json: Output.json)
                 exit(0)
             }
             var error = UsageError.unexpectedArgument(extra)
@@ -59,7 +59,7 @@ do {
         throw error
     }
     if parsed.help || (!command.subcommands.isEmpty && rest.isEmpty && words.count == 1) {
-        Output.line(command.help(path: words.joined(separator: " ")))
+        ToolCommands.printHelp(command, path: words.joined(separator: " "), json: Output.json && parsed.help)
         exit(0)
     }
     guard command.subcommands.isEmpty else {

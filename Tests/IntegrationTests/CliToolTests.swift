@@ -40,6 +40,9 @@ import Testing
         let result = try Cli.run(["help"] + words + ["--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try JSON.parse(result.stdout)
+        // Asked for as `--help --json`, the same object.
+        let asked = try Cli.run(words + ["--help", "--json"])
+        #expect(asked.status == 0 && asked.stdout == result.stdout, "\(asked.stdout)")
         let text = try Cli.run(words + ["--help"]).stdout
         #expect(object["command"]?.stringValue == (["segue"] + words).joined(separator: " "))
         let usage = try #require(object["usage"]?.stringValue)
