@@ -35,7 +35,10 @@ extension CommandConfiguration {
                 continue
             }
             if !terminated, word.hasPrefix("-") {
-                guard let count = Self.globalOptionLength(rest, path.flatMap(\.globalOptions)) else { break }
+                guard let count = Self.globalOptionLength(rest, path.flatMap(\.globalOptions)) else {
+                    try Self.refuseMistypedGlobal(word, path)
+                    break
+                }
                 handed += rest.prefix(count)
                 rest = rest.dropFirst(count)
                 continue
@@ -60,6 +63,19 @@ extension CommandConfiguration {
             throw .missingCommand(path.map(\.name).joined(separator: " "), among: path.last!.subcommands.map(\.name))
         }
         return (path, Array(rest))
+    }
+
+    /// A long option before the command that neither the command on the way nor the global options
+    /// know (`segue --endpont X push`) is refused here, with the global it most likely stands for:
+    /// the command's own parse would only know its own options.
+    private static func refuseMistypedGlobal(_ word: String, _ path: [CommandConfiguration]) throws(UsageError) {
+        guard case .long(let name, _)? = ArgumentTokenizer.tokenize([word]).first, name != "help",
+            path.last?.option(named: name) == nil
+        else { return }
+        var error = UsageError.unknownOption(
+            word, among: path.last!.options + path.flatMap(\.globalOptions))
+        error.command = path.map(\.name).joined(separator: " ")
+        throw error
     }
 
     /// How many of `words` the global option at their start takes: 1, or 2 with its separate value;

@@ -21,7 +21,8 @@ import Testing
                     CommandConfiguration(name: "begin", abstract: "b"),
                     CommandConfiguration(name: "end", abstract: "e"),
                 ]),
-        ])
+        ],
+        globalOptions: [OptionSpec("endpoint", value: "e", help: "e"), OptionSpec("timeout", value: "t", help: "t")])
 
     @Test(arguments: [
         (["pus", "main"], "Unknown command 'pus'. Did you mean 'push'?", "segue"),
@@ -39,6 +40,13 @@ import Testing
         (["l"], "Unknown command 'l'.", "segue"), (["p"], "Unknown command 'p'.", "segue"),
         (["push", "main", "--frob"], "Unknown option '--frob'.", ""),
         (["push", "main", "-z"], "Unknown option '-z'.", ""),
+        // Before the command: the global options are guessed from too.
+        (["--endpont", "x", "push", "main"], "Unknown option '--endpont'. Did you mean '--endpoint'?", "segue"),
+        (
+            ["gesture", "--timout=3", "begin"], "Unknown option '--timout=3'. Did you mean '--timeout'?",
+            "segue gesture"
+        ),
+        (["--frob", "push"], "Unknown option '--frob'.", "segue"),
     ])
     func suggestion(argv: [String], message: String, command: String) {
         do {
