@@ -37,10 +37,10 @@ final class Republisher {
         // A `*` port is told as bound, or no viewer could find it.
         let bound = (try? socket.lastEndpoint) ?? endpoint
         if waitForSubscriber {
-            Output.error("Waiting for a subscriber on \(bound) (Ctrl-C to give up).")
+            Output.error("segue replay: waiting for a subscriber on \(bound) (Ctrl-C to give up).")
             try awaitSubscription()
         } else {
-            if endpoint.hasSuffix("*") { Output.error("Publishing on \(bound).") }
+            if endpoint.hasSuffix("*") { Output.error("segue replay: publishing on \(bound).") }
             // A moment for subscribers that are already connecting (ZeroMQ retries every 100 ms).
             Thread.sleep(forTimeInterval: 0.3)
         }

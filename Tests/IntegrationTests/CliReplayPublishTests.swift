@@ -88,7 +88,7 @@ import Testing
         replay.standardOutput = FileHandle.nullDevice
         try replay.run()
         var log = ""
-        while !log.contains("Waiting for a subscriber") {
+        while !log.contains("segue replay: waiting for a subscriber") {
             let data = stderr.fileHandleForReading.availableData
             try #require(!data.isEmpty, "segue replay ended before it waited: \(log)")
             log += String(decoding: data, as: UTF8.self)
@@ -166,7 +166,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: own), "the replay's socket file is left behind")
         // A `*` port is said as bound, where a viewer can subscribe.
         let any = try CliBackground(["replay", log, "--publish", "tcp://127.0.0.1:*", "--wait-subscriber"])
-        #expect(any.wait(for: "Waiting for a subscriber on tcp://127.0.0.1:", onStderr: true), "\(any.stderr)")
+        #expect(any.wait(for: "segue replay: waiting for a subscriber on tcp://127.0.0.1:", onStderr: true), "\(any.stderr)")
         let port = any.stderr.split(separator: "tcp://127.0.0.1:").last?.prefix { $0.isNumber } ?? ""
         #expect(Int(port) != nil, "\(any.stderr)")
         let viewer = try TestSubscriber(endpoint: "tcp://127.0.0.1:\(port)", topics: ["event/"])
@@ -176,7 +176,7 @@ import Testing
         #expect(any.process.terminationStatus == 0, "\(any.stderr)")
         // Ended by Ctrl-C while it waits for a subscriber, too.
         let waiting = try CliBackground(["replay", log, "--publish", "ipc://" + own, "--wait-subscriber"])
-        #expect(waiting.wait(for: "Waiting for a subscriber", onStderr: true), "\(waiting.stderr)")
+        #expect(waiting.wait(for: "segue replay: waiting for a subscriber", onStderr: true), "\(waiting.stderr)")
         #expect(FileManager.default.fileExists(atPath: own))
         kill(waiting.process.processIdentifier, SIGINT)
         waiting.finish()
