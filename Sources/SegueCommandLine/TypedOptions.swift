@@ -85,7 +85,9 @@ extension String: ExpressibleByArgument {
 extension Double: ExpressibleByArgument {
     /// A finite number.
     package init(argument: String) throws(ArgumentValueError) {
-        guard let value = Double(argument), value.isFinite else { throw ArgumentValueError("expected a number") }
+        guard let value = Double(argument) else { throw ArgumentValueError("expected a number") }
+        // `inf` and `nan` parse as Doubles; said as what they lack, not as though they were not numbers.
+        guard value.isFinite else { throw ArgumentValueError("expected a finite number") }
         self = value
     }
 }

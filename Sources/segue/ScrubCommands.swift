@@ -12,9 +12,9 @@ enum ScrubCommands {
 
     static func seek(_ inv: Invocation) throws {
         let text = inv.argument("fraction")
-        let value = try ArgumentValues.number(text, for: "fraction")
+        let value = try ArgumentValues.number(text, for: "<fraction>")
         guard (0...1).contains(value) else {
-            throw UsageError.invalidValue(text, for: "fraction", "expected a fraction in 0...1")
+            throw UsageError.invalidValue(text, for: "<fraction>", "expected a fraction in 0...1")
         }
         let reply = try inv.client().seek(
             inv.argument("navigator"), fraction: value, scrubsLinearly: !inv.parsed.flag("along-curve"),

@@ -92,7 +92,7 @@ import Testing
     @Test(arguments: [
         (
             ["seek", "main", "1.5"],
-            "error: The value '1.5' is invalid for 'fraction': expected a fraction in 0...1.\nSee 'segue seek --help'.\n"
+            "error: The value '1.5' is invalid for '<fraction>': expected a fraction in 0...1.\nSee 'segue seek --help'.\n"
         ),
         (["seek", "main"], "error: Missing expected argument '<fraction>'.\nSee 'segue seek --help'.\n"),
         (

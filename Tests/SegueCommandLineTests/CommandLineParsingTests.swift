@@ -185,7 +185,9 @@ import Testing
 
     @Test(arguments: [
         (["--ratio", "abc"], "The value 'abc' is invalid for '--ratio': expected a number."),
-        (["--ratio", "inf"], "The value 'inf' is invalid for '--ratio': expected a number."),
+        (["--ratio", "inf"], "The value 'inf' is invalid for '--ratio': expected a finite number."),
+        (["--ratio", "nan"], "The value 'nan' is invalid for '--ratio': expected a finite number."),
+        (["--ratio", "fast"], "The value 'fast' is invalid for '--ratio': expected a number."),
         (["--limit", "-1"], "The value '-1' is invalid for '--limit': expected a non-negative integer."),
         (["--limit", "+1"], "The value '+1' is invalid for '--limit': expected a non-negative integer."),
         (
