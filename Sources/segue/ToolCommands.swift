@@ -120,9 +120,11 @@ enum ToolCommands {
             var error = failure.details
             error["code"] = .string((failure.code ?? .internal).rawValue)
             error["message"] = .string(failure.message)
-            var object: JSONObject = ["ok": false, "error": .object(error)]
-            // As the daemon echoes it (an integer id as its string), the one segue gave included.
+            var object: JSONObject = ["ok": false]
+            // As the daemon echoes it (an integer id as its string), the one segue gave included, and
+            // where the daemon puts it: after `ok`, before `error`.
             if let id = failure.requestID { object["id"] = .string(id) }
+            object["error"] = .object(error)
             Output.line(JSON.object(object).serialized())
             throw Exit(.rejected)
         case .failure(let error):

@@ -284,6 +284,9 @@ import Testing
         #expect(replies.count == 2)
         #expect(replies.first?["stack"]?.arrayValue?.count == 1)
         #expect(replies.last?["error"]?["code"] == "cannot_pop_root")
+        // A refusal printed as the daemon sent it: `ok`, then `id`, then `error`.
+        let refused = try Cli.run(["raw", #"{"cmd": "bogus", "id": "x"}"#], daemon: d)
+        #expect(refused.stdout.hasPrefix(#"{"ok":false,"id":"x","error":{"code":"#), "\(refused.stdout)")
         // A line that does not parse is said with its number, on stderr and in its place on stdout
         // (reply N answers line N); the lines after it still go (64 at the end).
         for json in [false, true] {
