@@ -67,11 +67,14 @@ package struct OptionSpec: Sendable, Equatable {
     /// as though the option were repeated before it. Implies `repeats`.
     package var takesList: Bool
     package var completion: CompletionKind
+    /// The command cannot run without it: shown in the usage line, and its absence a usage error.
+    package var required: Bool
 
     package init(
         _ name: String, short: Character? = nil, value: String? = nil, repeats: Bool = false,
-        takesList: Bool = false, completion: CompletionKind = .none, help: String
+        takesList: Bool = false, required: Bool = false, completion: CompletionKind = .none, help: String
     ) {
+        self.required = required
         self.name = name
         self.short = short
         self.valueName = value

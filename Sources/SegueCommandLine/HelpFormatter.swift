@@ -43,6 +43,9 @@ extension CommandConfiguration {
             if a.variadic { word += " ..." }
             parts.append(a.optional ? "[\(word)]" : word)
         }
+        for option in options where option.required {
+            parts.append("--\(option.name)" + (option.valueName.map { " <\($0)>" } ?? ""))
+        }
         if !options.isEmpty { parts.append("[<options>]") }
         return parts.joined(separator: " ")
     }

@@ -12,6 +12,8 @@ package struct ParsedArguments: Equatable, Sendable {
 
     package func argument(_ name: String) -> String? { arguments[name]?.first }
     package func value(_ name: String) -> String? { options[name]?.last }
+    /// A `required` option's value, which `parse` made sure of.
+    package func value(required name: String) -> String { options[name]!.last! }
     package func values(_ name: String) -> [String] { options[name] ?? [] }
     package func flag(_ name: String) -> Bool { flags.contains(name) }
 }
@@ -178,6 +180,9 @@ extension CommandConfiguration {
             }
         }
         if let extra = next.first { throw .unexpectedArgument(extra) }
+        for option in options where option.required && parsed.options[option.name] == nil {
+            throw .missingOption(option.name, value: option.valueName ?? "value")
+        }
         return parsed
     }
 

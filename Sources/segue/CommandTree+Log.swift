@@ -35,7 +35,7 @@ extension CommandTree {
             "Reads the store directly and only reads it (no schema migration), so it is safe on a running "
             + "daemon's data dir; it sees the events committed when it starts.",
         options: [
-            OptionSpec("data-dir", value: "dir|url", completion: .directory, help: Self.storeHelp),
+            OptionSpec("data-dir", value: "dir|url", required: true, completion: .directory, help: Self.storeHelp),
             OptionSpec(
                 "output", short: "o", value: "file", completion: .file, help: "Write here instead of stdout."),
         ],
@@ -52,7 +52,7 @@ extension CommandTree {
             ArgumentSpec("file", completion: .file, help: "The JSON Lines file; - reads it from standard input.")
         ],
         options: [
-            OptionSpec("data-dir", value: "dir|url", completion: .directory, help: Self.storeHelp)
+            OptionSpec("data-dir", value: "dir|url", required: true, completion: .directory, help: Self.storeHelp)
         ],
         examples: [
             "segue import --data-dir ./restored log.jsonl",

@@ -318,12 +318,13 @@ enum CommandTree {
                     name: "keygen", abstract: "Write a CURVE key pair: NAME.key (secret, mode 0600) and NAME.pub.",
                     options: [
                         OptionSpec(
-                            "out", value: "path", completion: .file,
+                            "out", value: "path", required: true, completion: .file,
                             help: "Path and base name, e.g. /etc/segue/keys/client.")
                     ],
                     examples: [
-                        "segue keygen --out ./keys/ops",
-                        "segue state main --server-key ./keys/server.pub --client-key ./keys/ops   # then use it",
+                        "segue keygen --out ./keys/server   # the daemon's: server.key goes in serverSecretKeyFile",
+                        "segue keygen --out ./keys/ops      # a client's: list ops.pub in security.curve.clients",
+                        "segue state main --server-key ./keys/server.pub --client-key ./keys/ops",
                     ]),
                 CommandConfiguration(
                     name: "watch", abstract: "A live view of navigators: stacks and transition progress.",

@@ -24,8 +24,9 @@ enum MigrateCommand {
             + "then the target's export is compared with the source's byte for byte, and its command ids with "
             + "the source's (status 1 if they differ).",
         options: [
-            OptionSpec("from", value: "dir|url", completion: .directory, help: "The log to copy."),
-            OptionSpec("to", value: "dir|url", completion: .directory, help: "An empty log to copy it into."),
+            OptionSpec("from", value: "dir|url", required: true, completion: .directory, help: "The log to copy."),
+            OptionSpec(
+                "to", value: "dir|url", required: true, completion: .directory, help: "An empty log to copy it into."),
         ],
         examples: [
             "segue migrate --from /var/lib/segue --to 'postgresql:///segue?host=/run/postgresql'",
@@ -33,8 +34,7 @@ enum MigrateCommand {
         ])
 
     static func run(_ inv: Invocation) throws {
-        guard let from = inv.parsed.value("from") else { throw UsageError.missingOption("from", value: "dir|url") }
-        guard let to = inv.parsed.value("to") else { throw UsageError.missingOption("to", value: "dir|url") }
+        let (from, to) = (inv.parsed.value(required: "from"), inv.parsed.value(required: "to"))
         guard from != to else { throw UsageError("--from and --to are the same log (\(from)).") }
         let source = try LogSource.openLog(from)
         if let writer = source.writer() {

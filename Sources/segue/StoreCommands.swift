@@ -7,15 +7,8 @@ import SegueWire
 
 /// export, import, verify (on a data dir or file, no daemon involved) and keygen.
 enum StoreCommands {
-    static func dataDir(_ inv: Invocation) throws(UsageError) -> String {
-        guard let dir = inv.parsed.value("data-dir") else {
-            throw UsageError.missingOption("data-dir", value: "dir|url")
-        }
-        return dir
-    }
-
     static func export(_ inv: Invocation) throws {
-        let log = try LogSource.openLog(try dataDir(inv))
+        let log = try LogSource.openLog(inv.parsed.value(required: "data-dir"))
         let output = inv.parsed.value("output")
         let exported = ProgressingLog(log)
         let count: Int
@@ -79,7 +72,7 @@ enum StoreCommands {
     /// continue the log or that a daemon could not rebuild. The file is read twice, once to check and
     /// once to append, an event at a time; standard input is first copied to a temporary file.
     static func importLog(_ inv: Invocation) throws {
-        let place = try dataDir(inv)
+        let place = inv.parsed.value(required: "data-dir")
         var file = inv.argument("file")
         if LogSource.isDataDir(file), !FileManager.default.fileExists(atPath: file + "/segue.db") {
             throw IOFailure(
@@ -273,7 +266,7 @@ enum StoreCommands {
     }
 
     static func keygen(_ inv: Invocation) throws {
-        guard let out = inv.parsed.value("out") else { throw UsageError.missingOption("out", value: "path") }
+        let out = inv.parsed.value(required: "out")
         // `keys/` would write the hidden files keys/.key and keys/.pub.
         guard !out.isEmpty, !out.hasSuffix("/") else {
             throw UsageError.invalidValue(out, for: "--out", "expected a path and base name, e.g. ./keys/ops")

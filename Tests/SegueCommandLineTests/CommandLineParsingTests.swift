@@ -144,6 +144,19 @@ import Testing
         }
     }
 
+    /// A required option is in the usage line, and leaving it out is a usage error (after the
+    /// arguments', which come first on the line); `--help` still needs nothing.
+    @Test func aRequiredOptionIsShownAndChecked() throws {
+        let export = CommandConfiguration(
+            name: "export", abstract: "e", arguments: [ArgumentSpec("file", help: "f")],
+            options: [OptionSpec("data-dir", value: "dir", required: true, help: "d"), .flag("json", help: "j")])
+        #expect(export.usage(path: "segue export") == "segue export <file> --data-dir <dir> [<options>]")
+        #expect(throws: UsageError.missingArgument(export.arguments[0])) { try export.parse(["--json"]) }
+        #expect(throws: UsageError("Missing expected option '--data-dir <dir>'.")) { try export.parse(["log"]) }
+        #expect(try export.parse(["log", "--data-dir", "d"]).value(required: "data-dir") == "d")
+        #expect(try export.parse(["--help"]).help)
+    }
+
     @Test func helpListsUsageOptionsAndExamples() {
         var command = Self.push
         command.examples = ["segue push main Detail"]
