@@ -36,7 +36,9 @@ extension CommandConfiguration {
             let more = command.arguments.last?.variadic == true ? "\(command.arguments.count - 1)" : ""
             let taken = "|" + takes.joined(separator: "|") + "|"
             let offered = words.joined(separator: " ")
-            cases += "        \"\(key)\") words=\"\(offered)\" takes=\"\(taken)\" more=\"\(more)\" ;;\n"
+            let needed = command.arguments.prefix { !$0.optional }.count
+            cases +=
+                "        \"\(key)\") words=\"\(offered)\" takes=\"\(taken)\" more=\"\(more)\" needed=\(needed) ;;\n"
             for (index, argument) in command.arguments.enumerated() {
                 // `help gesture <Tab>`: the commands below the ones already named.
                 let below = "COMPREPLY=($(compgen -W \"$(\(function)_below \"$args\")\" -- \"$cur\"))"
@@ -76,7 +78,7 @@ extension CommandConfiguration {
                     candidate="${cmdpath:+$cmdpath }$word"
                     [[ "$paths" == *"|$candidate|"* ]] && cmdpath="$candidate" && n=$i
                 done
-                local words="" takes="" more=""
+                local words="" takes="" more="" needed=0
                 case "$cmdpath" in
             \(cases)    esac
                 case "$cmdpath|$prev" in
@@ -93,6 +95,9 @@ extension CommandConfiguration {
                     [[ -n "$more" && $pos -gt $more ]] && pos=$more
                     case "$cmdpath|$pos" in
             \(arguments)        esac
+                    # A name the command needs goes here, and there is nothing to offer for it: no
+                    # options either, or bash would insert their common `--` (`-` then Tab lists them).
+                    [[ $pos -lt $needed ]] && return
                 fi
                 COMPREPLY=($(compgen -W "$words" -- "$cur"))
             }

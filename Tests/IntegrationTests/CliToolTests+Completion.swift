@@ -65,6 +65,9 @@ extension CliToolTests {
         ("segue --endpoint=tcp://h:1 pu", ["push"], false),
         ("segue log --type ", [], false), ("segue log --type e", [], false),
         ("segue push main X --style f", ["fade", "flip"], false), ("segue push main X --st", ["--style"], false),
+        // Where a name goes, nothing (bash would insert the options' common `--`); `-` lists them.
+        ("segue push ", [], false), ("segue push main ", [], false), ("segue gesture end ", [], false),
+        ("segue push main --cu", ["--curve"], false),
     ]
 
     @Test func bashCompletesTheLineAsTyped() throws {
