@@ -54,7 +54,9 @@ import Testing
         arguments: CommandTree.root.walk().filter { $0.command.subcommands.isEmpty }.map { Array($0.path.dropFirst()) })
     func everySharedOptionMeansTheSameBefore(words: [String]) throws {
         let command = try #require(CommandTree.root.walk().first { Array($0.path.dropFirst()) == words }?.command)
-        let positionals = command.arguments.filter { !$0.optional }.map { _ in "a" }
+        let positionals =
+            command.arguments.filter { !$0.optional }.map { _ in "a" }
+            + command.options.filter(\.required).flatMap { ["--\($0.name)", "r"] }
         for option in CommandTree.global where command.option(named: option.name) != nil {
             let given = ["--\(option.name)"] + (option.isFlag ? [] : ["v"])
             let after = try CommandTree.root.resolve(words + positionals + given)
