@@ -29,6 +29,13 @@ import Testing
         ([frame(1, ""), frame(1, "tick/"), frame(0, "")], "tick/x/", true, false),
         ([frame(1, ""), frame(1, "tick/"), frame(0, "tick/")], "tick/x/", true, false),
         ([frame(1, ""), frame(1, "tick/"), frame(0, "tick/"), frame(0, "")], "tick/x/", false, true),
+        // Part of a name: a prefix of the topic's name, of any length, the whole name included.
+        ([frame(1, "tick/main")], "tick/main/", true, false),
+        ([frame(1, "tick/mainly")], "tick/main/", false, false),
+        ([frame(1, "tick/m"), frame(1, "tick/ma"), frame(0, "tick/m")], "tick/mb/", false, false),
+        ([frame(1, "tick/m"), frame(1, "tick/ma"), frame(0, "tick/m")], "tick/ma2/", true, false),
+        ([frame(1, "tick/m"), frame(1, "tick/xy"), frame(0, "tick/xy")], "tick/ma/", true, false),
+        ([frame(1, "tick/m"), frame(0, "tick/m"), frame(1, "tick/x")], "tick/m/", false, false),
     ]
 
     @Test(arguments: cases)
@@ -37,6 +44,22 @@ import Testing
         for frame in frames { _ = s.apply(frame) }
         #expect(s.takes(Array(topic.utf8)) == taken)
         #expect(s.isEmpty == empty)
+    }
+
+    /// Many partial topics, coming and going in any order: a topic is taken exactly while one of
+    /// them is a prefix of it.
+    @Test func partialTopicsByTheThousand() {
+        var s = Subscriptions(root: "tick/")
+        let names = (0..<3000).map { "tick/p\($0)" }
+        for name in names { _ = s.apply(Self.frame(1, name)) }
+        #expect(s.takes(Array("tick/p2999/".utf8)) && s.takes(Array("tick/p12x/".utf8)))
+        #expect(!s.takes(Array("tick/q1/".utf8)) && !s.takes(Array("tick/p/".utf8)))
+        // All but those under p1 leave, the longest first.
+        for name in names.reversed() where !name.hasPrefix("tick/p1") { _ = s.apply(Self.frame(0, name)) }
+        #expect(s.takes(Array("tick/p1/".utf8)) && s.takes(Array("tick/p1999/".utf8)))
+        #expect(!s.takes(Array("tick/p2/".utf8)) && !s.takes(Array("tick/p0x/".utf8)))
+        for name in names where name.hasPrefix("tick/p1") { _ = s.apply(Self.frame(0, name)) }
+        #expect(s.isEmpty && !s.takes(Array("tick/p1/".utf8)))
     }
 
     /// Every subscription and unsubscription is counted for `stats`, whatever its topic; other frames not.

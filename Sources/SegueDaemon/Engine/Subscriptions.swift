@@ -8,23 +8,39 @@
 struct Subscriptions {
     let root: [UInt8]
     private var counts: [[UInt8]: Int] = [:]
-    /// A subscription takes every topic under `root`: it is a prefix of it (`""`, `t`, …, `tick/`).
-    private(set) var coversRoot = false
+    /// How many topics taken are prefixes of `root` (`""`, `t`, …, `tick/`): each takes every topic
+    /// under it. Counted, so that one coming or going costs no pass over the others.
+    private var rootCovering = 0
     /// Whole topics under `root` (`tick/main/`, ending in `/`): a tick topic is taken by one of these
     /// only if it is that topic (navigator names hold no `/`), so one set lookup answers for all of
     /// them, however many navigators are watched one by one.
     private var whole: Set<[UInt8]> = []
-    /// The other subscriptions under `root` (`tick/ma`): part of a name, rare, each compared.
-    private var partial: [[UInt8]] = []
+    /// The other subscriptions under `root` (`tick/ma`, part of a name): rare, but a subscriber may
+    /// send tens of thousands, so neither a tick nor an unsubscription passes over them all. A tick
+    /// looks its topic's own prefixes up, of the lengths some of them have (`partialLengths`, how
+    /// many there are of each length): at most as many lookups as a topic has bytes.
+    private var partial: Set<ArraySlice<UInt8>> = []
+    private var partialLengths: [Int] = []
 
     init(root: String) { self.root = Array(root.utf8) }
+
+    /// A subscription takes every topic under `root`.
+    var coversRoot: Bool { rootCovering > 0 }
 
     /// No topic under `root` is subscribed.
     var isEmpty: Bool { !coversRoot && whole.isEmpty && partial.isEmpty }
 
     /// Whether a message on `topic` (under `root`, ending in `/`) reaches some subscriber.
     func takes(_ topic: [UInt8]) -> Bool {
-        coversRoot || whole.contains(topic) || partial.contains { topic.starts(with: $0) }
+        if coversRoot || whole.contains(topic) { return true }
+        guard !partial.isEmpty else { return false }
+        // A partial topic is longer than `root` and shorter than the topic it is a prefix of.
+        let longest = min(topic.count - 1, partialLengths.count - 1)
+        guard longest > root.count else { return false }
+        for length in (root.count + 1)...longest where partialLengths[length] > 0 {
+            if partial.contains(topic[..<length]) { return true }
+        }
+        return false
     }
 
     /// Applies one frame read from the socket; returns +1 for a subscription, -1 for an
@@ -39,18 +55,23 @@ struct Subscriptions {
         return kind == 1 ? 1 : -1
     }
 
-    /// Adds or removes a topic that came or went: in constant time for a whole topic, so that a
-    /// frame's subscription frames cost no pass over every subscription.
+    /// Adds or removes a topic that came or went, in constant time: a frame's subscription frames
+    /// cost no pass over every subscription, however many there are.
     private mutating func file(_ topic: [UInt8], taken: Bool) {
         if root.starts(with: topic) {
-            coversRoot = counts.keys.contains { root.starts(with: $0) }
+            rootCovering += taken ? 1 : -1
         } else if topic.starts(with: root) {
             if topic.last == UInt8(ascii: "/") {
                 if taken { whole.insert(topic) } else { whole.remove(topic) }
             } else if taken {
-                partial.append(topic)
+                partial.insert(topic[...])
+                if partialLengths.count <= topic.count {
+                    partialLengths += repeatElement(0, count: topic.count + 1 - partialLengths.count)
+                }
+                partialLengths[topic.count] += 1
             } else {
-                partial.removeAll { $0 == topic }
+                partial.remove(topic[...])
+                partialLengths[topic.count] -= 1
             }
         }
     }
