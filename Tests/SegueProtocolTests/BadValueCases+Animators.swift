@@ -160,6 +160,10 @@ extension BadValueCase {
             "animator.curve.spring.response", curve(#"{"spring":{"response":0,"dampingFraction":1}}"#),
             .invalidArgument, "animator.curve.spring.response must be in (0, 60]; got 0."),
         .init(
+            "animator.curve.spring.response", curve(#"{"spring":{"response":5e-324,"dampingFraction":0.01}}"#),
+            .invalidArgument,
+            "animator.curve.spring.response 5e-324 is too small: its stiffness (2π/response)² is not a finite number."),
+        .init(
             "animator.curve.spring.dampingFraction", curve(#"{"spring":{"response":0.5}}"#), .badRequest,
             "animator.curve.spring.dampingFraction is required: a number in [0.01, 10], with response."),
         .init(

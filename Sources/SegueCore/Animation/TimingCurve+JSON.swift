@@ -89,6 +89,13 @@ extension TimingCurve {
                     + "initialVelocity), or response and dampingFraction; got \(json.messageText)."
             )
         }
+        // A response so small that (2π/response)² overflows leaves no spring to run; refused, rather
+        // than run as the standard animator's curve in its place.
+        if case .response(let response, _) = spring, spring.intrinsicMotion == nil {
+            throw .invalid(
+                "\(path).response \(JSON.messageText(response)) is too small: its stiffness (2π/response)² is "
+                    + "not a finite number.")
+        }
         if let settling = spring.settlingDuration, !(settling <= 60) {
             throw .invalid(
                 "\(path) settles after \(JSON.messageText((settling * 10).rounded() / 10)) s, more than "
