@@ -57,6 +57,29 @@ import Testing
         #expect(h.core.step(.housekeeping(now: h.now)).logLines == ["Commits succeed again, after 1 failed commit(s)."])
     }
 
+    /// `list` is not sorted and encoded on the loop: the core hands the navigators as they are to be
+    /// answered beside it, behind the commit of what they show; a failed commit voids it as a reply.
+    @Test func listIsAnsweredBesideTheLoopBehindTheCommit() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        let request = [[1], Array(#"{"cmd":"list","id":"l1"}"#.utf8)]
+        let queued = h.core.step(.request(frames: request, userID: nil, now: h.now)) + h.core.step(.commit)
+        let beside = queued.flatMap { action -> [ListQuery] in
+            guard case .send(let messages) = action else { return [] }
+            return messages.compactMap { if case .list(_, let query) = $0 { query } else { nil } }
+        }
+        #expect(beside.map { $0.navigators.keys.sorted() } == [["r"]] && beside.first?.seq == 1, "\(queued)")
+        #expect(queued.map(h.answered).reply["navigators"]?.arrayValue?.first?["navigator"] == "r")
+        // Behind a push whose commit fails: it showed the push, so it is `unavailable` too.
+        _ = h.send(Self.push("A"))
+        let list = h.send(#"{"cmd":"list","id":"l2"}"#)
+        #expect(list.replies.isEmpty, "waits for the push's commit: \(list)")
+        h.commitFailure = StoreError(kind: .io, message: "disk full")
+        let failed = h.commit()
+        #expect(failed.replies.map { $0["error"]?["code"] } == ["unavailable", "unavailable"], "\(failed)")
+        #expect(failed.replies.last?["id"] == "l2")
+    }
+
     /// A completion that a failed commit voided is decided again, never before the log's last frame:
     /// at its scheduled frame it would go in behind the command that came meanwhile (at the current
     /// frame), the log's frames out of order, which `segue verify` reports as damage.

@@ -133,15 +133,21 @@ final class EngineHarness {
         core.step(.request(frames: [[client], Array(json.utf8)], userID: userID, now: now)).map(answered)
     }
 
-    /// The loop answers `history` on a thread of its own once the outbox releases it; here at once,
-    /// in its place, from the log in memory.
+    /// The loop answers `history` and `list` on a thread of its own once the outbox releases them;
+    /// here at once, in their place, from the log in memory.
     func answered(_ action: EngineAction) -> EngineAction {
         guard case .send(let messages) = action else { return action }
         return .send(
             messages.map { message in
-                guard case .history(let envelope, let query) = message else { return message }
-                let body = query.reply(from: log).serializedBytes()
-                return .reply(envelope: envelope, body: body, ifVoided: .waiting(id: query.id))
+                switch message {
+                case .history(let envelope, let query):
+                    .reply(
+                        envelope: envelope, body: query.reply(from: log).serializedBytes(),
+                        ifVoided: .waiting(id: query.id))
+                case .list(let envelope, let query):
+                    .reply(envelope: envelope, body: query.reply().serializedBytes(), ifVoided: .waiting(id: query.id))
+                default: message
+                }
             })
     }
 
@@ -179,7 +185,7 @@ extension [EngineAction] {
             case .send(let batch):
                 batch.filter {
                     switch $0 {
-                    case .reply, .history: true
+                    case .reply, .history, .list: true
                     case .publish, .tick: false
                     }
                 }
@@ -187,7 +193,7 @@ extension [EngineAction] {
                         switch message {
                         case .publish: message
                         case .tick(let tick): Self.published(tick)
-                        case .reply, .history: nil
+                        case .reply, .history, .list: nil
                         }
                     }
             case .publishTicks(let ticks):

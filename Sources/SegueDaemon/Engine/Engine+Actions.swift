@@ -43,7 +43,8 @@ extension Engine {
             for message in messages {
                 switch message {
                 case .reply(let envelope, let body, _): sendReply(envelope + [body])
-                case .history(let envelope, let query): readHistory(envelope, query)
+                case .history(let envelope, let query): readBeside(envelope, .history(query))
+                case .list(let envelope, let query): readBeside(envelope, .list(query))
                 case .publish, .tick: break
                 }
             }
@@ -57,7 +58,7 @@ extension Engine {
                         body.withUnsafeBytes { body in _ = try? publisher?.sendMultipart(topic, body, dontWait: true) }
                     }
                 case .tick(let tick): publish(tick)
-                case .reply, .history: break
+                case .reply, .history, .list: break
                 }
             }
         case .publishTicks(var ticks):
@@ -133,14 +134,15 @@ extension Engine {
         if let line = droppedReplies.dropped(now: WallClock.monotonic()) { logger.warning(line) }
     }
 
-    /// Hands a `history` page to `historyReads`; its reply comes back as a task and goes out in the
-    /// client's order. Past the bounds of `ReplyOrder`, the request is answered `unavailable` at once.
-    private func readHistory(_ envelope: [[UInt8]], _ query: HistoryQuery) {
+    /// Hands a `history` page or a `list` to `historyReads`; its reply comes back as a task and goes
+    /// out in the client's order. Past the bounds of `ReplyOrder`, the request is answered
+    /// `unavailable` at once.
+    private func readBeside(_ envelope: [[UInt8]], _ read: HistoryReads.Read) {
         if let refusal = replyOrder.refusal(for: envelope) {
-            return sendReply(envelope + [Reply.error(id: query.id, .unavailable, refusal).serializedBytes()])
+            return sendReply(envelope + [Reply.error(id: read.id, .unavailable, refusal).serializedBytes()])
         }
         let ticket = replyOrder.expectPage(for: envelope)
-        historyReads.answer(query, for: ClientKey.of(envelope[...])) { [weak self] body in
+        historyReads.answer(read, for: ClientKey.of(envelope[...])) { [weak self] body in
             self?.perform { engine in
                 for message in engine.replyOrder.pageRead(ticket, envelope + [body]) { engine.deliver(message) }
             }

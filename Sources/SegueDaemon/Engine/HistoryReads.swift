@@ -3,17 +3,31 @@ import SegueProtocol
 import SegueStore
 import Synchronization
 
-/// Answers `history` on a thread of its own, with a read connection of its own.
+/// Answers `history` on a thread of its own, with a read connection of its own, and `list` there too.
 ///
 /// A page of thousands of events takes tens to hundreds of milliseconds to read, fold for its
 /// digests and encode: on the loop's thread that was as many missed frames for every subscriber, and
-/// on the store's shared reader it would hold up the loop's own reads (command ids) as long. Pages
-/// are read one at a time, clients taking turns (`TakingTurns`), each client's in the order it
-/// asked: a client with eight long pages waiting holds another's up by one page, not eight. The
-/// loop bounds how many wait (`ReplyOrder`).
+/// on the store's shared reader it would hold up the loop's own reads (command ids) as long. So
+/// does a `list` of a hundred thousand navigators to sort and encode. They are answered one at a
+/// time, clients taking turns (`TakingTurns`), each client's in the order it asked: a client with
+/// eight long pages waiting holds another's up by one page, not eight. The loop bounds how many
+/// wait (`ReplyOrder`).
 final class HistoryReads: @unchecked Sendable {
+    /// What is answered here.
+    enum Read: Sendable {
+        case history(HistoryQuery)
+        case list(ListQuery)
+
+        var id: String? {
+            switch self {
+            case .history(let query): query.id
+            case .list(let query): query.id
+            }
+        }
+    }
+
     private let worker = SerialWorker(named: "segue-history")
-    private typealias Page = (query: HistoryQuery, deliver: @Sendable ([UInt8]) -> Void)
+    private typealias Page = (read: Read, deliver: @Sendable ([UInt8]) -> Void)
     /// The pages not started yet; each job on `worker` takes the next in turn, whoever asked for it.
     private let pages = Mutex(TakingTurns<[UInt8], Page>())
     private let store: any EventStoring
@@ -24,13 +38,16 @@ final class HistoryReads: @unchecked Sendable {
 
     init(store: any EventStoring) { self.store = store }
 
-    /// Reads and folds the page on the history thread, in `client`'s turn (`ClientKey`), then hands
-    /// its reply to `deliver` (there).
-    func answer(_ query: HistoryQuery, for client: [UInt8], deliver: @escaping @Sendable ([UInt8]) -> Void) {
-        pages.withLock { $0.append((query, deliver), for: client) }
+    /// Reads and folds the page (or encodes the list) on the history thread, in `client`'s turn
+    /// (`ClientKey`), then hands its reply to `deliver` (there).
+    func answer(_ read: Read, for client: [UInt8], deliver: @escaping @Sendable ([UInt8]) -> Void) {
+        pages.withLock { $0.append((read, deliver), for: client) }
         worker.async { [self] in
             guard let next = pages.withLock({ $0.next() }) else { return }
-            next.deliver(page(next.query).serializedBytes())
+            switch next.read {
+            case .history(let query): next.deliver(page(query).serializedBytes())
+            case .list(let query): next.deliver(query.reply().serializedBytes())
+            }
         }
     }
 

@@ -19,6 +19,8 @@ struct Outbox {
         /// A `history` request, read beside the loop once released (`HistoryReads`): it waits here
         /// only so that the client's earlier replies leave before its page. Boxed, as a tick.
         indirect case history(envelope: [[UInt8]], HistoryQuery)
+        /// A `list` reply, sorted and encoded beside the loop once released, as `history`.
+        indirect case list(envelope: [[UInt8]], ListQuery)
     }
 
     private var pending: [(seq: Int64, message: Message)] = []
@@ -59,6 +61,11 @@ struct Outbox {
                     .serializedBytes()
                 voided.answers.append(.reply(envelope: envelope, body: body, ifVoided: ifVoided))
             case .history: voided.answers.append(message)
+            case .list(let envelope, let query):
+                // It shows the fleet with what the commit was to store: `unavailable`, as a reply.
+                let ifVoided = VoidedReply.waiting(id: query.id)
+                let body = Reply.error(id: query.id, .unavailable, ifVoided.message(cause)).serializedBytes()
+                voided.answers.append(.reply(envelope: envelope, body: body, ifVoided: ifVoided))
             case .publish(_, let body): voided.events[seq] = body
             case .tick(let tick): voided.ticks.append(tick)
             }

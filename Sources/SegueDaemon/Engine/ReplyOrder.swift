@@ -1,5 +1,5 @@
-/// Keeps each client's replies in the order of its requests while `history` pages are read beside
-/// the loop (`HistoryReads`): a reply to a client that still waits for a page goes out after it.
+/// Keeps each client's replies in the order of its requests while `history` pages (and `list`s) are
+/// read beside the loop (`HistoryReads`): a reply to a client that still waits for one goes out after it.
 /// Other clients' replies, and publications, wait for nothing.
 ///
 /// Clients are told apart by their envelope (`ClientKey`): the ROUTER routing id, and behind a
@@ -31,10 +31,11 @@ struct ReplyOrder {
         let own = waiting[ClientKey.of(envelope[...])]?.count { if case .page = $0 { true } else { false } } ?? 0
         if own >= Self.pagesPerClient {
             return
-                "This client already waits for \(Self.pagesPerClient) history pages; ask for the next once one arrives."
+                "This client already waits for \(Self.pagesPerClient) history pages or lists; ask for the next once "
+                + "one arrives."
         }
         if pages >= Self.pagesInAll {
-            return "segued is reading \(Self.pagesInAll) history pages already; ask again in a moment."
+            return "segued is reading \(Self.pagesInAll) history pages or lists already; ask again in a moment."
         }
         return nil
     }

@@ -59,21 +59,20 @@ extension EngineCore {
         try PastFold(clock: clock, reader: store).state(of: name, at: seq)
     }
 
-    func listReply(_ request: Request) -> JSON {
-        guard isSharded else {
-            return NavigatorSummary.encodeList(
-                id: request.id, fleet.navigators.keys.sorted().map { fleet.navigators[$0]! }, seq: fleet.lastSeq)
-        }
-        // The navigators of every shard: this daemon's from the fleet, the others' from the log's fold.
+    /// `list`: the navigators as of now, sorted and encoded beside the loop (`ListQuery`); with
+    /// several daemons, every shard's, the others' from the log's fold. Nil after replying with the
+    /// error when the log could not be read.
+    func listQuery(_ request: Request, _ envelope: [[UInt8]]) -> ListQuery? {
+        guard isSharded else { return ListQuery(id: request.id, navigators: fleet.navigators, seq: fleet.lastSeq) }
         do throws(StoreError) {
             if isQuiescent { try catchUp() } else { try followLog() }
         } catch {
-            return Reply.error(id: request.id, WireError(error.coreError))
+            reply(envelope, Reply.error(id: request.id, WireError(error.coreError)))
+            return nil
         }
-        let others = logFold?.navigators ?? [:]
-        let names = Set(others.keys).union(fleet.navigators.keys).sorted()
-        let states = names.map { fleet.navigators[$0] ?? others[$0]! }
-        return NavigatorSummary.encodeList(id: request.id, states, seq: max(fleet.lastSeq, logFold?.lastSeq ?? 0))
+        return ListQuery(
+            id: request.id, navigators: fleet.navigators, others: logFold?.navigators ?? [:],
+            seq: max(fleet.lastSeq, logFold?.lastSeq ?? 0))
     }
 
     /// `history`: durable events after a seq, from the store (so a gap-filling client never sees an

@@ -74,7 +74,10 @@ extension EngineCore {
         case .state(let at):
             reply(envelope, stateReply(request, at: at))
         case .list:
-            reply(envelope, listReply(request))
+            // Behind the client's earlier replies, as `history`; voided with them if their commit fails.
+            if let query = listQuery(request, envelope) {
+                outbox.enqueue(.list(envelope: envelope, query), after: fleet.lastSeq)
+            }
         case .history(let after, let limit):
             // Behind the client's earlier replies, as every reply; then read beside the loop.
             outbox.enqueue(
