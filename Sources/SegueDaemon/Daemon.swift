@@ -256,6 +256,11 @@ package enum Daemon {
                 logger.critical("\(LateConfigError(frameRate: mismatch, in: config))")
                 return 78
             }
+            // The log's other daemons run with another shard count: a config error, which no restart mends.
+            if let store = error as? StoreError, store.kind == .misconfigured {
+                logger.critical("config error at $.cluster.shards: \(store.message)")
+                return 78
+            }
             // A StoreError's own text leads with its wire code (`bad_request: …`), which means
             // nothing to an operator reading why the daemon did not start: the message says it all.
             let reason =
@@ -287,6 +292,10 @@ package enum Daemon {
             logger.critical("The daemon stopped on an error: \(error)")
             cleanup.removeWhatThisStartCreated(store: engine.store)
             return 1
+        }
+        if engine.stoppedMisconfigured {
+            logger.critical("Stopped: this daemon's cluster.shards is not the one the log's other daemons use.")
+            return 78
         }
         logger.notice("Stopped cleanly.")
         return 0

@@ -27,6 +27,9 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case io
         /// Another process holds the log's writer lock (`WriterLock`): a second segued, or an import.
         case inUse
+        /// The log's other daemons run with a setting this one does not share (their shard count,
+        /// found when the writer connected again): it cannot serve the log, and stops.
+        case misconfigured
     }
 
     package var kind: Kind
@@ -63,7 +66,7 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .postgres: Self.wireCode(forSQLState: sqlState ?? "XX000")
         case .outOfSequence, .duplicateCommand: .conflict
         case .invalidData: .badRequest
-        case .closed, .io, .inUse: .unavailable
+        case .closed, .io, .inUse, .misconfigured: .unavailable
         }
     }
 

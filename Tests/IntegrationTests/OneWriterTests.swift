@@ -103,10 +103,12 @@ import Testing
 /// leader leads: the leader's next commit failed on a revision, the log stayed valid but the one-
 /// leader rule did not.)
 @Suite(.ownThreads, .serialized, .choosesItsBackends) struct SharedLogWriterTests {
-    static func refused(_ daemon: DaemonProcess) -> Bool {
+    /// Whether `daemon` exits with `status` within 30 s: 1 for a log it cannot open, 78 for a config
+    /// the log's other daemons do not share.
+    static func refused(_ daemon: DaemonProcess, status: Int32 = 1) -> Bool {
         let deadline = ContinuousClock.now + .seconds(30)
         while daemon.process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
-        return !daemon.process.isRunning && daemon.process.terminationStatus == 1
+        return !daemon.process.isRunning && daemon.process.terminationStatus == status
     }
 
     /// Whether `check` exits 0 within 10 s: the server process of a daemon that has just stopped
@@ -156,7 +158,7 @@ import Testing
         #expect(check.status == 78, "\(check.output)")
         #expect(check.output.contains("cluster.shards is 8"), "\(check.output)")
         let other = try DaemonProcess(store: .sqlite, arguments: eight, waitReady: false)
-        #expect(Self.refused(other), "\(other.log)")
+        #expect(Self.refused(other, status: 78), "\(other.log)")
         #expect(
             other.log.contains(
                 "is shared in 4 shards by the daemons serving it, but this daemon's cluster.shards is 8"),
@@ -216,9 +218,50 @@ import Testing
         let refused = daemons.filter { !$0.process.isRunning }
         #expect(!refused.isEmpty, "both serve: \(daemons.map(\.log))")
         for daemon in refused {
-            #expect(daemon.process.terminationStatus == 1, "\(daemon.log)")
+            #expect(daemon.process.terminationStatus == 78, "\(daemon.log)")
             #expect(daemon.log.contains("every daemon on one log takes the same count"), "\(daemon.log)")
         }
+    }
+
+    /// A daemon cut off while every other daemon was restarted with another shard count finds it
+    /// when its writer connects again: it stops (78), its shards given up, rather than write names
+    /// to the shards the others place them in; the daemon with the count takes them and serves on.
+    @Test func aDaemonThatFindsAnotherShardCountWhenItConnectsAgainStops() throws {
+        let four = try ShardedCluster(daemons: 1, shards: 4)
+        defer { four.stopAll() }
+        let old = four.daemons[0]
+        let client = try TestClient(endpoint: old.commandEndpoint)
+        try client.ok(["cmd": "create", "navigator": "main", "root": "Home"])
+        // Held still (its leadership session keeps the shards), its writer's session ended: no
+        // running daemon shows a count, and one with 8 starts beside it.
+        kill(old.pid, SIGSTOP)
+        let database = String(four.url.dropFirst("postgresql:///".count).prefix { $0 != "?" })
+        _ = try StoreBackend.server().admin(database: database).query(
+            """
+            SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted
+                AND classid = 'events'::regclass::oid AND objsubid = 2
+            """)
+        let eight = try DaemonProcess(
+            store: .sqlite,
+            arguments: ["--store-url", four.url] + (try DaemonProcess.configFile(#"{"cluster": {"shards": 8}}"#)))
+        defer { eight.stop() }
+        kill(old.pid, SIGCONT)
+        _ = try? client.call(["cmd": "push", "navigator": "main", "screen": "A", "animated": false])
+        #expect(Self.refused(old, status: 78), "\(old.log)")
+        #expect(
+            old.log.contains("Stopping: The log at")
+                && old.log.contains(
+                    "is shared in 8 shards by the daemons serving it, but this daemon's cluster.shards is 4"),
+            "\(old.log)")
+        // Its shards were given up at its stop: the daemon with 8 takes them and serves main.
+        let serving = try TestClient(endpoint: eight.commandEndpoint)
+        let deadline = ContinuousClock.now + .seconds(20)
+        var pushed: JSON = .null
+        while pushed["ok"] != true, ContinuousClock.now < deadline {
+            pushed = try serving.call(["cmd": "push", "navigator": "main", "screen": "B", "animated": false])
+            if pushed["ok"] != true { usleep(100_000) }
+        }
+        #expect(pushed["ok"] == true, "\(pushed)\n\(eight.log)")
     }
 
     @Test func aClusterDaemonIsRefusedBesideALoneWriter() throws {

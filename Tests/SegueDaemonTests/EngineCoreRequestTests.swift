@@ -57,6 +57,19 @@ import Testing
         #expect(h.core.step(.housekeeping(now: h.now)).logLines == ["Commits succeed again, after 1 failed commit(s)."])
     }
 
+    /// A commit refused because the log's other daemons use another shard count stops the loop, once,
+    /// with the reason on a critical line; a lease write refused so does too.
+    @Test func aCountTheOtherDaemonsDoNotShareStopsTheLoop() throws {
+        let h = try EngineHarness()
+        _ = h.call(Self.create)
+        h.commitFailure = StoreError(kind: .misconfigured, message: "The log at x is shared in 8 shards")
+        let failed = h.call(Self.push("A"))
+        #expect(failed.reply["error"]?["code"] == "unavailable")
+        #expect(
+            failed.contains(.stop) && failed.contains(.log(.critical, "Stopping: The log at x is shared in 8 shards")))
+        #expect(!h.call(Self.push("A")).contains(.stop), "asked once")
+    }
+
     /// `list` is not sorted and encoded on the loop: the core hands the navigators as they are to be
     /// answered beside it, behind the commit of what they show; a failed commit voids it as a reply.
     @Test func listIsAnsweredBesideTheLoopBehindTheCommit() throws {

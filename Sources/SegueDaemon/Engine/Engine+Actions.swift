@@ -116,6 +116,8 @@ extension Engine {
             leadership?.stepDown([])
         case .giveUp(let shards):
             leadership?.stepDown(shards)
+        case .stop:
+            stop()
         case .log(let level, let message):
             logger.log(level: level, message)
         }

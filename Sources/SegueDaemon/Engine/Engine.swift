@@ -162,6 +162,9 @@ package final class Engine: @unchecked Sendable {
     static let inlineCommitWait = Duration.milliseconds(10)
 
     /// Stops the loop from any thread; `run` returns after the graceful shutdown.
+    /// The loop stopped because the log's other daemons run with another shard count (`EngineCore.stopMisconfigured`).
+    package var stoppedMisconfigured: Bool { core.stopsMisconfigured }
+
     package func stop() {
         stopRequested.store(true, ordering: .releasing)
         wakeup.signal()

@@ -61,7 +61,9 @@ extension PostgresLogWriter {
         try takeWriterLock(session, shared: leases != nil)
         if let leases {
             try showShardCount(leases.map.count, session)
-            if first { try Self.refuseOtherShardCount(leases.map.count, session.connection, location: location) }
+            // Again at each new session: the other daemons may all have been restarted with another
+            // count while this one was cut off, and it would write names to shards they place elsewhere.
+            try Self.refuseOtherShardCount(leases.map.count, session.connection, location: location)
         }
         if leases != nil {
             // A leader cut off by the network must not keep a transaction (and its FOR SHARE on the
@@ -128,13 +130,13 @@ extension PostgresLogWriter {
         guard counts.count == 1 else {
             // Daemons with different counts starting together: each that sees another count is refused.
             throw StoreError(
-                kind: .invalidData,
+                kind: .misconfigured,
                 message: "The log at \(location) is being joined by daemons with cluster.shards "
                     + "\(counts.map(String.init).joined(separator: " and ")), and this daemon's is \(count): every "
                     + "daemon on one log takes the same count. Give them all one count.")
         }
         throw StoreError(
-            kind: .invalidData,
+            kind: .misconfigured,
             message: "The log at \(location) is shared in \(counts[0]) shards by the daemons serving it, but this "
                 + "daemon's cluster.shards is \(count): every daemon on one log takes the same count. Set "
                 + "cluster.shards to \(counts[0]), or stop every daemon first to change it.")

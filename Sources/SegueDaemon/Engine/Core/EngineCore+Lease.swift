@@ -26,7 +26,9 @@ extension EngineCore {
         if failure == nil, !heldFinals.isEmpty { publishHeldFinals() }
         let fenced = failure.map { isSharded && Self.isFenced($0) } ?? false
         if fenced { actions.append(.checkLeadership) }
-        if let failure, fenced, !wasFailing {
+        if let failure, failure.kind == .misconfigured {
+            stopMisconfigured(failure)
+        } else if let failure, fenced, !wasFailing {
             log(
                 .warning,
                 "A frame lease write was refused by a shard's fence (\(failure.message)): another daemon took over; "

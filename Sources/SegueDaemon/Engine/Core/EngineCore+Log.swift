@@ -134,7 +134,9 @@ extension EngineCore {
         let durable = store.lastSeq
         let moved = Self.isLogMoved(error)
         let lateCommit = !isSharded && moved && rerunsLostBatches && durable > durableSeq
-        if isSharded, Self.isFenced(error) {
+        if error.kind == .misconfigured {
+            stopMisconfigured(error)
+        } else if isSharded, Self.isFenced(error) {
             log(.warning, "An append was refused by a shard's fence (\(error.message)): another daemon took over.")
             actions.append(.checkLeadership)
         } else if isSharded, Self.isLogMoved(error) {
@@ -182,6 +184,18 @@ extension EngineCore {
         recentCommands.forget(after: confirmed)
         pendingCheckpoint = nil
         dirty.formUnion(fleet.navigators.keys)
+    }
+
+    /// The log's other daemons run with a setting this one does not share (they were all restarted
+    /// with another shard count while it was cut off): serving on would put names in other shards
+    /// than theirs. The loop stops as on SIGTERM (the commit in flight finished, the lease cut back,
+    /// the shards given up for them to take) and segued exits 1; a restart is refused with the same
+    /// message until the setting is theirs.
+    func stopMisconfigured(_ error: StoreError) {
+        guard !stopsMisconfigured else { return }
+        stopsMisconfigured = true
+        log(.critical, "Stopping: \(error.message)")
+        actions.append(.stop)
     }
 
     /// After a rollback, before anything is taken from the log: the ticks that waited behind the voided

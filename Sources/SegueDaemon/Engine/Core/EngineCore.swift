@@ -88,6 +88,8 @@ final class EngineCore {
     /// (`EngineCore+Races.swift`), and whether the store's turn is to be given back after them.
     var raceReruns: [RaceRerun] = []
     var yieldsLogTurn = false
+    /// Asked the loop to stop: the log's other daemons run with a setting this one does not share.
+    var stopsMisconfigured = false
     /// The same for command id lookups that fail (a client retrying under one id during an outage
     /// commits nothing, so only these say it is refused).
     var lookupFailureLog = CommitFailureLog()
