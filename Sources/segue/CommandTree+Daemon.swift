@@ -34,8 +34,9 @@ extension CommandTree {
         discussion: "One request from the argument, or one per line of stdin; with neither, on a terminal, a "
             + "prompt whose lines the up and down arrows recall, kept in $SEGUE_HISTORY (default "
             + "~/.segue_history, mode 0600; empty or /dev/null keeps none). Ctrl-C while a reply is awaited "
-            + "gives up waiting for it; at the prompt it drops the line typed, and on an empty line ends the session. Status 1 if any reply was ok: false; 64 if a line did "
-            + "not parse; the prompt goes on after a request that got no answer, and ends with 3.",
+            + "gives up waiting for it; at the prompt it drops the line typed, and on an empty line ends the "
+            + "session. Status 1 if any reply was ok: false; 64 if a line did not parse; the prompt goes on "
+            + "after a request that got no answer, and ends with 3 (or 69).",
         arguments: [
             ArgumentSpec("request", optional: true, help: "A request as JSON, e.g. '{\"cmd\": \"ping\"}'.")
         ],

@@ -143,7 +143,7 @@ enum CommandTree {
                 name: "update", abstract: "Move the interactive transition to a percent.",
                 arguments: [ArgumentSpec("navigator", help: "The navigator's name.")],
                 options: [
-                    OptionSpec("percent", value: "fraction", help: "0...1 (clamped)."),
+                    OptionSpec("percent", value: "fraction", required: true, help: "0...1 (clamped)."),
                     OptionSpec("velocity", value: "per-second", help: "Fraction per second, + toward completion."),
                     gestureStepOwner,
                 ] + GestureOptions.geometry + mutation,

@@ -34,9 +34,7 @@ enum GestureCommands {
     static func fraction(_ value: Double) -> String { String(format: "%.3f", value) }
 
     static func update(_ inv: Invocation) throws {
-        guard let percent = try inv.double("percent") else {
-            throw UsageError.missingOption("percent", value: "fraction")
-        }
+        let percent = try ArgumentValues.number(inv.parsed.value(required: "percent"), for: "--percent")
         let reply = try inv.client().update(
             inv.argument("navigator"), percent: percent, velocity: try inv.velocity(),
             geometry: try GestureOptions.geometry(inv), envelope: envelope(inv))

@@ -57,6 +57,7 @@ enum ToolCommands {
                 if let short = option.short { member["short"] = .string("-\(short)") }
                 if let value = option.valueName { member["value"] = .string(value) }
                 if option.repeats { member["repeats"] = true }
+                if option.required { member["required"] = true }
                 if case .list(let values) = option.completion { member["values"] = .array(values.map(JSON.string)) }
                 return .object(member)
             })

@@ -381,7 +381,7 @@ package final class Engine: @unchecked Sendable {
         // Every line the rate limits still hold back goes out now (the last commit's failure too).
         feed(.shutdown(now: WallClock.now()))
         if let line = droppedReplies.flush(now: .max) { logger.warning(line) }
-        // The history pages asked for are answered too (those not started, `unavailable`): their
+        // The history pages and lists asked for are answered too (those not started, `unavailable`): their
         // replies come back as tasks.
         historyReads.stop()
         for task in tasks.drain() { task(self) }

@@ -44,18 +44,22 @@ final class HistoryReads: @unchecked Sendable {
         pages.withLock { $0.append((read, deliver), for: client) }
         worker.async { [self] in
             guard let next = pages.withLock({ $0.next() }) else { return }
-            switch next.read {
-            case .history(let query): next.deliver(page(query).serializedBytes())
-            case .list(let query): next.deliver(query.reply().serializedBytes())
-            }
+            next.deliver(reply(next.read).serializedBytes())
+        }
+    }
+
+    private func reply(_ read: Read) -> JSON {
+        guard !stopping.load(ordering: .relaxed) else {
+            let what = if case .list = read { "list" } else { "page" }
+            return Reply.error(id: read.id, .unavailable, "segued is stopping; ask for the \(what) again once it is back.")
+        }
+        switch read {
+        case .history(let query): return page(query)
+        case .list(let query): return query.reply()
         }
     }
 
     private func page(_ query: HistoryQuery) -> JSON {
-        guard !stopping.load(ordering: .relaxed) else {
-            return Reply.error(
-                id: query.id, .unavailable, "segued is stopping; ask for the page again once it is back.")
-        }
         do throws(StoreError) {
             if reader == nil { reader = try store.pastReader() }
             return query.reply(from: reader!)
@@ -64,7 +68,7 @@ final class HistoryReads: @unchecked Sendable {
         }
     }
 
-    /// At shutdown: the page being read is finished, the others are answered `unavailable` at once
+    /// At shutdown: the page (or list) being made is finished, the others are answered `unavailable` at once
     /// (a queue of long pages must not outlast the service manager's stop timeout), and the read
     /// connection is closed. Every reply has been delivered when it returns.
     func stop() {
