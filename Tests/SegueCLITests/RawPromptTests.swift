@@ -1,3 +1,4 @@
+import SegueCommandLine
 import Testing
 
 @testable import segue
@@ -12,5 +13,18 @@ import Testing
         #expect(lines.count == listed)
         #expect(lines.first == first)
         #expect(lines.last == last)
+    }
+
+    /// The prompt's status: the most serious failure whatever the order, none when all went well.
+    @Test(
+        arguments: [
+            ([], nil), ([ExitCode.rejected], ExitCode.rejected), ([.rejected, .usage], .usage),
+            ([.usage, .rejected], .usage), ([.rejected, .timeout, .usage], .timeout),
+            ([.unavailable, .timeout], .unavailable),
+        ] as [([ExitCode], ExitCode?)])
+    func theWorstFailureDecides(failures: [ExitCode], status: ExitCode?) {
+        var noted = PromptFailures()
+        for failure in failures { noted.note(failure) }
+        #expect(noted.status == status)
     }
 }
