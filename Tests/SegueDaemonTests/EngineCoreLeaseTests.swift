@@ -495,6 +495,40 @@ import Testing
         let ticked = standby.advance(frames: 0)
         #expect(Self.frames(ticked).allSatisfy { $0 > ahead } && !ticked.tickBodies.isEmpty)
     }
+
+    /// A graceful handover: the old leader stopped at frame C, its lease cut back there, with a
+    /// transition of the shard ending at E after C; the standby's loop went on past E before it took
+    /// the shard. Nobody ticked E: the standby decides the end at its own frame and sends its final
+    /// tick once its lease covers it, and ticks nothing at or before C again.
+    @Test func aTransitionThatEndedBeforeTheTakeoverStillGetsItsFinalTick() throws {
+        let log = FakeLog()
+        let taken = EngineCoreShardTests.name(in: 0)
+        let old = try EngineCoreShardTests.sharded(log, leading: [0])
+        _ = old.call(#"{"cmd":"create","navigator":"\#(taken)","root":"Home"}"#)
+        _ = old.call(#"{"cmd":"push","navigator":"\#(taken)","screen":"A","animator":{"duration":0.2}}"#)
+        let started = try #require(log.events.last { $0.type == "transition.started" })
+        let end = started.frame + 12
+        _ = old.advance(frames: 3)
+        let cut = old.core.fleet.closedFrame
+        #expect(cut < end)
+        log.snapshots.append(FrameLease.snapshot(cut, shard: 0))
+        let standby = try EngineHarness(log: log, now: old.now) {
+            $0.shards = EngineCoreShardTests.shards
+            $0.frameLease = .seconds(1)
+        }
+        _ = standby.core.step(.leadership([.acquired(shard: 1, epoch: 1)], now: standby.now))
+        standby.move(frames: 30)
+        var out = standby.core.step(.frameDeadline(now: standby.now))
+        out += Self.grant(out, in: standby, shards: [1: 1])
+        #expect(standby.core.fleet.closedFrame > end)
+        out = standby.core.step(.leadership([.acquired(shard: 0, epoch: 2)], now: standby.now)) + standby.commit()
+        out += standby.advance(frames: 1)
+        out += Self.grant(out, in: standby, shards: [0: 2, 1: 1])
+        out += standby.advance(frames: 1)
+        let finals = out.tickBodies.filter { $0["navigator"]?.stringValue == taken }
+        #expect(finals.map { $0["frame"]?.int64Value } == [end] && finals.first?["final"] == true, "\(out)")
+        #expect(log.events.last?.type == "transition.completed" && log.events.last?.frame == end)
+    }
 }
 
 extension Snapshot {

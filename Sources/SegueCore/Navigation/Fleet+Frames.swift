@@ -31,12 +31,19 @@ extension Fleet {
     /// of that frame, as closing that frame would have made it. So a subscriber sees every transition
     /// end, skipped frames or not: those the clock ends, and those a command ended in the first
     /// frame not closed yet (a non-animated push placed just before the loop fell behind).
-    package mutating func advance(toFrame frame: Int64, finalTick: (Tick) -> Void) -> [EventRecord] {
+    ///
+    /// At a shard's takeover (`joined`): its navigators just joined, and the frames after `after`
+    /// (the previous leader's last) were closed by nobody for them, while the others' were; those in
+    /// `sparing` (their gestures lost with the previous leader) are left to `recover(atFrame:)`.
+    package mutating func advance(
+        toFrame frame: Int64, joined: (names: Set<String>, after: Int64)? = nil, sparing: Set<String>? = nil,
+        finalTick: (Tick) -> Void
+    ) -> [EventRecord] {
         let delay = presentationDelay
-        let first = closedFrame + 1
+        let first = (joined?.after ?? closedFrame) + 1
         // The digests looked up only for a final tick, as in `takeTicks`.
         let digests = self.digests
-        for name in active {
+        for name in active where joined?.names.contains(name) ?? true {
             inPlace(name) { state in
                 // Ended by a command, and no clock event due by then: the state is as of that frame.
                 guard let end = state.ended.last?.endFrame, end >= first, end <= frame,
@@ -46,7 +53,7 @@ extension Fleet {
                     state, frame: end, presentationDelay: delay, digest: { digests[name] }, finalTick)
             }
         }
-        let due = decideDue(toFrame: frame)
+        let due = decideDue(toFrame: frame, sparing: sparing)
         var records: [EventRecord] = []
         records.reserveCapacity(due.count)
         var start = 0

@@ -182,13 +182,13 @@ extension EngineCore {
         let started = timer.monotonic()
         var names: [String] = []
         var held: Int64 = 0
+        var previous: Int64?
         do {
             try catchUp()
             // The previous leader may have ticked the shard's navigators up to its lease, on a clock
             // ahead of this one: this daemon's frames start after it, before the shard joins them.
-            if lease != nil, let previous = try FrameLease.read(from: store, shard: shard),
-                previous > fleet.closedFrame
-            {
+            if lease != nil { previous = try FrameLease.read(from: store, shard: shard) }
+            if let previous, previous > fleet.closedFrame {
                 held = previous - fleet.closedFrame
                 holdFrames(through: previous)
             }
@@ -204,6 +204,7 @@ extension EngineCore {
             return
         }
         led[shard] = epoch
+        if let previous { endTransitionsNobodyTicked(of: Set(names), after: previous) }
         leaseShards()
         let frame = max(fleet.closedFrame, clock.frame(atOrBefore: now)) + 1
         let events = fleet.recover(atFrame: frame, only: Set(names))
@@ -216,6 +217,28 @@ extension EngineCore {
                 + "\(fleet.lastSeq) in \(ms) ms, \(events.count.counted("interactive transition")) cancelled for recovery"
                 + (held > 0
                     ? ", \(held.counted("frame")) passed over to start after the previous leader's frame lease." : "."))
+    }
+
+    /// A taken shard's navigators join at this daemon's last closed frame, which may be past the
+    /// previous leader's lease: a graceful stop cuts that back to the last frame it closed, and this
+    /// daemon's loop went on closing frames until the takeover. A transition of theirs that ended in
+    /// between was ticked by nobody: its end is decided now, at its own frame (never before the log's
+    /// last), and its final tick held for the lease (`publishHeldFinals`), as a passed-over frame's
+    /// is. Frames at or before the previous lease are its leader's, and the interactive transitions
+    /// are recovery's to cancel.
+    func endTransitionsNobodyTicked(of names: Set<String>, after previous: Int64) {
+        guard !names.isEmpty, fleet.closedFrame > previous else { return }
+        var finals: [Tick] = []
+        let events = fleet.advance(
+            toFrame: fleet.closedFrame, joined: (names, previous), sparing: fleet.interactiveNavigators
+        ) { if $0.frame > previous { finals.append($0) } }
+        submitClockEvents(events)
+        guard !finals.isEmpty else { return }
+        let seq = fleet.lastSeq
+        // Behind the finals held already, in frame order (`publishHeldFinals` takes them so).
+        heldFinals = (heldFinals + finals.map { ($0, seq) }).enumerated()
+            .sorted { ($0.element.tick.frame, $0.offset) < ($1.element.tick.frame, $1.offset) }.map(\.element)
+        fleet.prune(after: fleet.closedFrame)
     }
 
     /// Forgets the shards' navigators: their commands get `moved` from now on.
