@@ -27,7 +27,7 @@ struct WatchLayout {
     /// The names shown, in order, after the filter.
     func names(_ model: WatchModel) -> [String] {
         // The filter ignores case.
-        let all = Set(model.rows.keys).union(model.awaited).sortedAsNumbered()
+        let all = model.orderedNames
         return filter.isEmpty ? all : all.filter { $0.range(of: filter, options: .caseInsensitive) != nil }
     }
 
@@ -45,7 +45,9 @@ struct WatchLayout {
         let shown = names(model)
         let room = pageRows
         var body: [[Piece]] = []
-        var index = min(scroll, max(0, shown.count - 1))
+        // As far as the list has room to scroll: the place asked for is kept for when it has.
+        let first = min(scroll, maxScroll(model))
+        var index = first
         while index < shown.count {
             let block = lines(for: shown[index], model)
             guard body.count + block.count <= room else {
@@ -61,9 +63,9 @@ struct WatchLayout {
             index += 1
         }
         var out = top + body
-        let hidden = shown.count - index + min(scroll, max(0, shown.count - 1))
+        let hidden = shown.count - index + first
         if hidden > 0 {
-            let above = min(scroll, max(0, shown.count - 1))
+            let above = first
             let below = hidden - above
             let where_ =
                 above == 0 ? "\(below) more" : below == 0 ? "\(above) above" : "\(above) above, \(below) below"
@@ -197,6 +199,20 @@ struct WatchLayout {
     /// The rows left for navigators: the header, the keys (or a notice, or the filter) and the
     /// "… more" line take three.
     private var pageRows: Int { max(0, rows - 3) }
+
+    /// How many navigators the screen shows whole from the `first` one: a page, for PgUp and PgDn.
+    func shownCount(_ model: WatchModel, from first: Int) -> Int {
+        let shown = names(model)
+        var used = 0
+        var count = 0
+        for name in shown.dropFirst(first) {
+            let height = lines(for: name, model).count
+            guard used + height <= pageRows else { break }
+            used += height
+            count += 1
+        }
+        return max(1, count)
+    }
 
     /// The largest useful `scroll` for `model`: the one that shows the last navigator at the bottom of
     /// a full page (beyond it, paging down would leave the screen emptier each time).

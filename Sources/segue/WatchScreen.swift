@@ -43,12 +43,16 @@ struct WatchScreen {
                 layout.scroll = 0
                 continue
             }
+            // From where the screen is (`scroll` may ask for more than the list has room to scroll).
+            let maxScroll = layout.maxScroll(model)
+            let scroll = min(layout.scroll, maxScroll)
             switch key {
             case .text("q"): return .quit
-            case .text("j"), .down: layout.scroll = min(layout.scroll + 1, layout.maxScroll(model))
-            case .text("k"), .up: layout.scroll = max(0, layout.scroll - 1)
-            case .pageDown: layout.scroll = min(layout.scroll + max(1, layout.rows / 2), layout.maxScroll(model))
-            case .pageUp: layout.scroll = max(0, layout.scroll - max(1, layout.rows / 2))
+            case .text("j"), .down: layout.scroll = min(scroll + 1, maxScroll)
+            case .text("k"), .up: layout.scroll = max(0, scroll - 1)
+            // A page is the navigators on the screen, so none is passed over.
+            case .pageDown: layout.scroll = min(scroll + layout.shownCount(model, from: scroll), maxScroll)
+            case .pageUp: layout.scroll = max(0, scroll - layout.shownCount(model, from: scroll))
             case .text("g"), .home: layout.scroll = 0
             case .text("/"):
                 // The filter kept is edited, not dropped: Esc clears it.
@@ -74,7 +78,8 @@ struct WatchScreen {
         let (columns, rows) = Terminal.size()
         layout.columns = columns
         layout.rows = rows
-        layout.scroll = min(layout.scroll, layout.maxScroll(model))
+        // Not clamped in place: a list that fits for a moment (between two transitions) would lose
+        // the place scrolled to; `render` shows what there is room for.
         Terminal.draw(layout.render(model, header: header, keys: keys))
         lastDraw = ContinuousClock.now
         dirty = false
