@@ -166,7 +166,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: own), "the replay's socket file is left behind")
         // A `*` port is said as bound, where a viewer can subscribe.
         let any = try CliBackground(["replay", log, "--publish", "tcp://127.0.0.1:*", "--wait-subscriber"])
-        #expect(any.wait(for: "segue replay: waiting for a subscriber on tcp://127.0.0.1:", onStderr: true), "\(any.stderr)")
+        #expect(
+            any.wait(for: "segue replay: waiting for a subscriber on tcp://127.0.0.1:", onStderr: true), "\(any.stderr)"
+        )
         let port = any.stderr.split(separator: "tcp://127.0.0.1:").last?.prefix { $0.isNumber } ?? ""
         #expect(Int(port) != nil, "\(any.stderr)")
         let viewer = try TestSubscriber(endpoint: "tcp://127.0.0.1:\(port)", topics: ["event/"])

@@ -51,7 +51,8 @@ final class HistoryReads: @unchecked Sendable {
     private func reply(_ read: Read) -> JSON {
         guard !stopping.load(ordering: .relaxed) else {
             let what = if case .list = read { "list" } else { "page" }
-            return Reply.error(id: read.id, .unavailable, "segued is stopping; ask for the \(what) again once it is back.")
+            return Reply.error(
+                id: read.id, .unavailable, "segued is stopping; ask for the \(what) again once it is back.")
         }
         switch read {
         case .history(let query): return page(query)

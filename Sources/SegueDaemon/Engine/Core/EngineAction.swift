@@ -39,7 +39,7 @@ enum EngineAction {
     case checkLeadership
     /// Gives these shards up (their fold failed): the leadership thread releases their locks.
     case giveUp([Int])
-    /// Stops the loop as a SIGTERM does, for a reason the core logged; segued then exits 1.
+    /// Stops the loop as a SIGTERM does, for a reason the core logged; segued then exits 78.
     case stop
     /// A log line at a level.
     case log(LogLevel, String)

@@ -44,7 +44,7 @@ extension EngineCore {
         for answer in answers {
             let envelope: [[UInt8]]
             switch answer {
-            case .reply(let e, _, _), .history(let e, _), .list(let e, _): envelope = e
+            case .reply(let e, _, _), .history(let e, _): envelope = e
             default:
                 now.append(answer)
                 continue
