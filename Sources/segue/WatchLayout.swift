@@ -200,12 +200,22 @@ struct WatchLayout {
     /// "… more" line take three.
     private var pageRows: Int { max(0, rows - 3) }
 
-    /// How many navigators the screen shows whole from the `first` one: a page, for PgUp and PgDn.
+    /// How many navigators the screen shows whole from the `first` one: PgDn's page.
     func shownCount(_ model: WatchModel, from first: Int) -> Int {
-        let shown = names(model)
+        page(of: names(model).dropFirst(first), model)
+    }
+
+    /// How many navigators a screen ending just above the `first` one would show: PgUp's page, so
+    /// that none between the two screens is passed over.
+    func countAbove(_ model: WatchModel, first: Int) -> Int {
+        page(of: names(model).prefix(first).reversed(), model)
+    }
+
+    /// How many of `names`, in that order, fit whole in a screen's rows (at least one).
+    private func page(of names: some Sequence<String>, _ model: WatchModel) -> Int {
         var used = 0
         var count = 0
-        for name in shown.dropFirst(first) {
+        for name in names {
             let height = lines(for: name, model).count
             guard used + height <= pageRows else { break }
             used += height

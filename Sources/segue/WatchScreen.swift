@@ -52,7 +52,7 @@ struct WatchScreen {
             case .text("k"), .up: layout.scroll = max(0, scroll - 1)
             // A page is the navigators on the screen, so none is passed over.
             case .pageDown: layout.scroll = min(scroll + layout.shownCount(model, from: scroll), maxScroll)
-            case .pageUp: layout.scroll = max(0, scroll - layout.shownCount(model, from: scroll))
+            case .pageUp: layout.scroll = max(0, scroll - layout.countAbove(model, first: scroll))
             case .text("g"), .home: layout.scroll = 0
             case .text("/"):
                 // The filter kept is edited, not dropped: Esc clears it.

@@ -53,6 +53,25 @@ import Testing
         #expect(second.dropFirst(2).first?.hasPrefix("nav\(page + 1) ") == true, "\(second)")
     }
 
+    /// PgUp's page is the screen that ends just above the first navigator shown: with taller
+    /// navigators (a transition in flight) just above, fewer of them, none passed over.
+    @Test func aPageUpEndsWhereTheScreenBegins() throws {
+        var model = Self.model((0..<20).map { "n\($0)" })
+        for name in ["n10", "n11", "n12"] {
+            model.apply(tick: [
+                "navigator": .string(name), "transition": 1, "operation": "push", "phase": "animating",
+                "frame": 1, "fraction": 0.5, "progress": 0.5, "final": false,
+                "views": ["from": ["screen": "s1"], "to": ["screen": "s2"]],
+            ])
+        }
+        let layout = WatchLayout(columns: 80, rows: 12, colour: false)
+        let tall = layout.lines(for: "n11", model).count
+        try #require(tall > 1, "a navigator with a tick takes more rows")
+        let above = layout.countAbove(model, first: 13)
+        #expect(above == 9 / tall, "n10 to n12 fill the screen above n13")
+        #expect(layout.shownCount(model, from: 13) == 7, "n13 to n19, one row each")
+    }
+
     /// A place scrolled to is kept while the list fits the screen for a moment, and shown again
     /// once it has room to scroll.
     @Test func aScrolledPlaceOutlastsAListThatFits() {
