@@ -256,11 +256,6 @@ package enum Daemon {
                 logger.critical("\(LateConfigError(frameRate: mismatch, in: config))")
                 return 78
             }
-            // The log's other daemons run with another shard count: a config error, which no restart mends.
-            if let store = error as? StoreError, store.kind == .misconfigured {
-                logger.critical("config error at $.cluster.shards: \(store.message)")
-                return 78
-            }
             // A StoreError's own text leads with its wire code (`bad_request: …`), which means
             // nothing to an operator reading why the daemon did not start: the message says it all.
             let reason =

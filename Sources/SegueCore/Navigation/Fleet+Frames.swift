@@ -46,8 +46,11 @@ extension Fleet {
         for name in active where joined?.names.contains(name) ?? true {
             inPlace(name) { state in
                 // Ended by a command, and no clock event due by then: the state is as of that frame.
+                // A joined navigator's state is the log's, which may hold events after the end (the
+                // previous leader's, placed past its lease): then it is not as of that frame, and its
+                // final tick cannot be made from it.
                 guard let end = state.ended.last?.endFrame, end >= first, end <= frame,
-                    Navigator.nextDueFrame(state).map({ $0 > end }) ?? true
+                    Navigator.nextDueFrame(state).map({ $0 > end }) ?? true, joined == nil || state.frame <= end
                 else { return }
                 Navigator.forEachFinalTick(
                     state, frame: end, presentationDelay: delay, digest: { digests[name] }, finalTick)

@@ -161,10 +161,11 @@ package final class Engine: @unchecked Sendable {
     /// and past this the hand-off (tens of microseconds) costs less than the frames held.
     static let inlineCommitWait = Duration.milliseconds(10)
 
-    /// Stops the loop from any thread; `run` returns after the graceful shutdown.
-    /// The loop stopped because the log's other daemons run with another shard count (`EngineCore.stopMisconfigured`).
+    /// The loop stopped because the log's other daemons run with another shard count
+    /// (`EngineCore.stopMisconfigured`).
     package var stoppedMisconfigured: Bool { core.stopsMisconfigured }
 
+    /// Stops the loop from any thread; `run` returns after the graceful shutdown.
     package func stop() {
         stopRequested.store(true, ordering: .releasing)
         wakeup.signal()

@@ -100,6 +100,9 @@ extension PostgresLogWriter {
         do throws(StoreError) {
             try openSession(first: false)
         } catch let reconnectError {
+            // The log's other daemons use another shard count: that, not the lost outcome, is what
+            // stops this daemon (the batch is read back by no later session of it).
+            if reconnectError.kind == .misconfigured { return fail(units, plan: plan, reconnectError) }
             var unknown = error
             unknown.message =
                 "Not acknowledged: the connection to PostgreSQL was lost while the batch committed, and "

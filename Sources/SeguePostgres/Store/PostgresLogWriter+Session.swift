@@ -1,3 +1,4 @@
+import Foundation
 import SegueStore
 
 extension PostgresLogWriter {
@@ -61,9 +62,11 @@ extension PostgresLogWriter {
         try takeWriterLock(session, shared: leases != nil)
         if let leases {
             try showShardCount(leases.map.count, session)
-            // Again at each new session: the other daemons may all have been restarted with another
-            // count while this one was cut off, and it would write names to shards they place elsewhere.
-            try Self.refuseOtherShardCount(leases.map.count, session.connection, location: location)
+            if first {
+                try Self.refuseOtherShardCount(leases.map.count, session.connection, location: location)
+            } else {
+                try refuseAnotherClusterCount(leases.map.count, session.connection)
+            }
         }
         if leases != nil {
             // A leader cut off by the network must not keep a transaction (and its FOR SHARE on the
@@ -111,20 +114,7 @@ extension PostgresLogWriter {
     static func refuseOtherShardCount(_ count: Int, _ connection: PostgresConnection, location: String)
         throws(StoreError)
     {
-        let counts = try mapped("Cannot read the shard counts of the log's daemons at \(location)") {
-            () throws(PostgresError) -> [Int64] in
-            let result = try connection.query(
-                """
-                SELECT DISTINCT objid::bigint FROM pg_locks
-                    WHERE locktype = 'advisory' AND granted AND classid = 'events'::regclass::oid
-                        AND objsubid = 2 AND pid <> pg_backend_pid()
-                        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    ORDER BY 1
-                """)
-            var counts: [Int64] = []
-            for row in 0..<result.rowCount { if let count = try result.int64(row, 0) { counts.append(count) } }
-            return counts
-        }
+        let counts = try shardCounts(connection, location: location)
         let others = counts.filter { $0 != Int64(count) }
         guard !others.isEmpty else { return }
         guard counts.count == 1 else {
@@ -141,6 +131,41 @@ extension PostgresLogWriter {
                 + "daemon's cluster.shards is \(count): every daemon on one log takes the same count. Set "
                 + "cluster.shards to \(counts[0]), or stop every daemon first to change it.")
     }
+
+    /// The shard counts the log's other running daemons show (`showShardCount`), ascending.
+    static func shardCounts(_ connection: PostgresConnection, location: String) throws(StoreError) -> [Int64] {
+        try mapped("Cannot read the shard counts of the log's daemons at \(location)") {
+            () throws(PostgresError) -> [Int64] in
+            let result = try connection.query(
+                """
+                SELECT DISTINCT objid::bigint FROM pg_locks
+                    WHERE locktype = 'advisory' AND granted AND classid = 'events'::regclass::oid
+                        AND objsubid = 2 AND pid <> pg_backend_pid()
+                        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                    ORDER BY 1
+                """)
+            var counts: [Int64] = []
+            for row in 0..<result.rowCount { if let count = try result.int64(row, 0) { counts.append(count) } }
+            return counts
+        }
+    }
+
+    /// A running daemon's new session (after a cut or a server restart): the other daemons may all
+    /// have been restarted with another count meanwhile, and this one would write names to shards
+    /// they place elsewhere. It is refused (`misconfigured`: the daemon stops) only when every other
+    /// daemon shows another count, and still does a second later: a newcomer with a wrong count shows
+    /// it before its own check refuses it, and must not stop the daemons that have the right one.
+    func refuseAnotherClusterCount(_ count: Int, _ connection: PostgresConnection) throws(StoreError) {
+        for look in 0..<2 {
+            let counts = try Self.shardCounts(connection, location: location)
+            guard !counts.isEmpty, !counts.contains(Int64(count)) else { return }
+            if look == 0 { Thread.sleep(forTimeInterval: Self.secondLookAfter) }
+        }
+        try Self.refuseOtherShardCount(count, connection, location: location)
+    }
+
+    /// How long a running daemon waits to look at the other daemons' shard counts again.
+    static let secondLookAfter = 1.0
 
     /// Ends the previous session's server process if it is still there (the same pid and start
     /// time: a restarted server may have given the pid to someone else), waiting up to 5 s. Until it

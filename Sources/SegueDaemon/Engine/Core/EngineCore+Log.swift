@@ -188,9 +188,9 @@ extension EngineCore {
 
     /// The log's other daemons run with a setting this one does not share (they were all restarted
     /// with another shard count while it was cut off): serving on would put names in other shards
-    /// than theirs. The loop stops as on SIGTERM (the commit in flight finished, the lease cut back,
-    /// the shards given up for them to take) and segued exits 78; a restart is refused with the same
-    /// message until the setting is theirs.
+    /// than theirs. The loop stops as on SIGTERM (the commit in flight finished, the shards given up
+    /// for them to take; the lease is not cut back, since the writer has no session to do it with) and
+    /// segued exits 78; a restart is refused with the same message until the setting is theirs.
     func stopMisconfigured(_ error: StoreError) {
         guard !stopsMisconfigured else { return }
         stopsMisconfigured = true

@@ -229,11 +229,17 @@ extension EngineCore {
     func endTransitionsNobodyTicked(of names: Set<String>, after previous: Int64) {
         guard !names.isEmpty, fleet.closedFrame > previous else { return }
         var finals: [Tick] = []
+        // Only the joined ones spared: recovery cancels them, which clears the due-frame cache their
+        // sparing leaves short (this daemon's own interactive ones would otherwise never time out).
         let events = fleet.advance(
-            toFrame: fleet.closedFrame, joined: (names, previous), sparing: fleet.interactiveNavigators
+            toFrame: fleet.closedFrame, joined: (names, previous),
+            sparing: fleet.interactiveNavigators.intersection(names)
         ) { if $0.frame > previous { finals.append($0) } }
         submitClockEvents(events)
         guard !finals.isEmpty else { return }
+        // Not before a lease write names the shard: a daemon that took it after a crash of this one
+        // would read the old lease again, and tick these ends a second time.
+        lease?.revoke(after: previous)
         let seq = fleet.lastSeq
         // Behind the finals held already, in frame order (`publishHeldFinals` takes them so).
         heldFinals = (heldFinals + finals.map { ($0, seq) }).enumerated()
