@@ -54,6 +54,24 @@ import Testing
         actions.tickBodies.compactMap { $0["frame"]?.int64Value }
     }
 
+    /// A daemon leading `shard` under a 1 s lease, with a navigator of its own animating for
+    /// `duration` seconds and its first lease written; and the navigator's name.
+    static func busyLeader(
+        of shard: Int, log: FakeLog = FakeLog(), now: Int64 = EngineHarness.start, duration: Int
+    ) throws -> (EngineHarness, String) {
+        let h = try EngineHarness(log: log, now: now) {
+            $0.shards = EngineCoreShardTests.shards
+            $0.frameLease = .seconds(1)
+        }
+        _ = h.core.step(.leadership([.acquired(shard: shard, epoch: 1)], now: h.now))
+        let name = EngineCoreShardTests.name(in: shard)
+        _ = h.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#)
+        let pushed = h.call(
+            #"{"cmd":"push","navigator":"\#(name)","screen":"A","animator":{"duration":\#(duration)}}"#)
+        _ = grant(pushed, in: h, shards: [shard: 1])
+        return (h, name)
+    }
+
     /// Moves `count` frames, one at a time, with every lease asked for written: the frames ticked,
     /// and the leases asked for.
     static func run(_ h: EngineHarness, frames count: Int) -> (ticked: [Int64], leases: [Int64]) {
@@ -402,15 +420,7 @@ import Testing
     /// the lease the log holds and not one frame past it, says why, and has its leadership checked,
     /// as a fenced append does; it does not report a storage failure.
     @Test func aFencedRenewalStopsTicksAtTheLeaseAndChecksLeadership() throws {
-        let h = try EngineHarness {
-            $0.shards = EngineCoreShardTests.shards
-            $0.frameLease = .seconds(1)
-        }
-        _ = h.core.step(.leadership([.acquired(shard: 0, epoch: 1)], now: h.now))
-        let name = EngineCoreShardTests.name(in: 0)
-        _ = h.call(#"{"cmd":"create","navigator":"\#(name)","root":"Home"}"#)
-        let pushed = h.call(#"{"cmd":"push","navigator":"\#(name)","screen":"A","animator":{"duration":3}}"#)
-        _ = Self.grant(pushed, in: h, shards: [0: 1])
+        let (h, _) = try Self.busyLeader(of: 0, duration: 3)
         let held = try #require(h.core.lease?.durable)
         let (ticked, renewal) = Self.untilRenewal(h)
         var frames = ticked
@@ -512,16 +522,8 @@ import Testing
         let cut = old.core.fleet.closedFrame
         #expect(cut < end)
         log.snapshots.append(FrameLease.snapshot(cut, shard: 0))
-        let standby = try EngineHarness(log: log, now: old.now) {
-            $0.shards = EngineCoreShardTests.shards
-            $0.frameLease = .seconds(1)
-        }
-        _ = standby.core.step(.leadership([.acquired(shard: 1, epoch: 1)], now: standby.now))
         // Busy with a navigator of its own: its lease runs past the end before it takes the shard.
-        let mine = EngineCoreShardTests.name(in: 1)
-        _ = standby.call(#"{"cmd":"create","navigator":"\#(mine)","root":"Home"}"#)
-        let busy = standby.call(#"{"cmd":"push","navigator":"\#(mine)","screen":"A","animator":{"duration":20}}"#)
-        _ = Self.grant(busy, in: standby, shards: [1: 1])
+        let (standby, _) = try Self.busyLeader(of: 1, log: log, now: old.now, duration: 20)
         standby.move(frames: 30)
         var out = standby.core.step(.frameDeadline(now: standby.now))
         out += Self.grant(out, in: standby, shards: [1: 1])
