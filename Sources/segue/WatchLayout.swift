@@ -14,6 +14,8 @@ struct WatchLayout {
     var filter = ""
     /// `/` was pressed: keys go to the filter until Enter or Esc.
     var editingFilter = false
+    /// The names the filter keeps, worked out once for the filter and the names as they are.
+    let filtered = FilteredNames()
 
     enum Style { case plain, bold, dim, cyan, yellow, green, red }
 
@@ -27,8 +29,7 @@ struct WatchLayout {
     /// The names shown, in order, after the filter.
     func names(_ model: WatchModel) -> [String] {
         // The filter ignores case.
-        let all = model.orderedNames
-        return filter.isEmpty ? all : all.filter { $0.range(of: filter, options: .caseInsensitive) != nil }
+        filter.isEmpty ? model.orderedNames : filtered.names(model, filter: filter)
     }
 
     /// The lines to draw, at most `rows`, each at most `columns` wide (colour codes aside).
@@ -238,5 +239,19 @@ struct WatchLayout {
             first -= 1
         }
         return min(first, max(0, shown.count - 1))
+    }
+}
+
+/// The names a filter keeps, until the filter or the names change: a redraw (up to 60 a second) asks
+/// for them up to three times, and a case-insensitive search of 5,000 names each time took a core.
+final class FilteredNames {
+    private var key: (filter: String, version: Int)?
+    private var kept: [String] = []
+
+    func names(_ model: WatchModel, filter: String) -> [String] {
+        if let key, key.filter == filter, key.version == model.namesVersion { return kept }
+        kept = model.orderedNames.filter { $0.range(of: filter, options: .caseInsensitive) != nil }
+        key = (filter, model.namesVersion)
+        return kept
     }
 }

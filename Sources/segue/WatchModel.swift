@@ -58,6 +58,8 @@ struct WatchModel {
     /// goes when it first comes, since sorting 5,000 names at every redraw took `watch` a whole core
     /// and left it ever further behind.
     private(set) var orderedNames: [String] = []
+    /// Counts the changes to `orderedNames`, so that what is worked out from them can be kept.
+    private(set) var namesVersion = 0
     private(set) var frame: Int64 = 0
     /// The log position the view has seen (events, heartbeats, snapshots).
     private(set) var seq: Int64 = 0
@@ -69,6 +71,7 @@ struct WatchModel {
             guard !awaited.isSubset(of: oldValue) || oldValue.subtracting(awaited).contains(where: { rows[$0] == nil })
             else { return }
             orderedNames = Set(rows.keys).union(awaited).sortedAsNumbered()
+            namesVersion += 1
         }
     }
     /// Shown under the header: a silence, a connection in progress, the end of a replay.
@@ -93,6 +96,7 @@ struct WatchModel {
             if NameOrder.ascending(name, orderedNames[middle]) { high = middle } else { low = middle + 1 }
         }
         orderedNames.insert(name, at: low)
+        namesVersion += 1
     }
 
     mutating func set(_ s: NavigatorSnapshot) {

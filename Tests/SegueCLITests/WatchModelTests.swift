@@ -72,6 +72,20 @@ import Testing
         #expect(layout.shownCount(model, from: 13) == 7, "n13 to n19, one row each")
     }
 
+    /// The names a filter keeps follow the filter and the names that come, however often asked.
+    @Test func aFilterKeepsTheNamesThatMatchAsTheyCome() {
+        var model = Self.model(["nav1", "nav12", "other"])
+        var layout = WatchLayout(columns: 80, rows: 24, colour: false)
+        layout.filter = "NAV1"
+        #expect(layout.names(model) == ["nav1", "nav12"] && layout.names(model) == ["nav1", "nav12"])
+        model.fold(Self.created("xnav10", seq: 9))
+        #expect(layout.names(model) == ["nav1", "nav12", "xnav10"])
+        layout.filter = "other"
+        #expect(layout.names(model) == ["other"])
+        layout.filter = ""
+        #expect(layout.names(model).count == 4)
+    }
+
     /// A place scrolled to is kept while the list fits the screen for a moment, and shown again
     /// once it has room to scroll.
     @Test func aScrolledPlaceOutlastsAListThatFits() {
