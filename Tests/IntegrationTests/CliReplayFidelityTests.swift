@@ -118,11 +118,14 @@ import Testing
         for name in ["r", "m", "h", "s"] {
             try client.create(name, root: ScreenSpec(name: "Home"), config: retargeting)
         }
-        let slow = TransitionOptions(animator: ["duration": 0.5, "curve": "easeInOut"])
+        // Long enough that each transition is still in flight when it is reversed or paused, however
+        // slow the machine's commits (at 0.5 s a loaded PostgreSQL pass once completed the present
+        // before its cancel arrived).
+        let slow = TransitionOptions(animator: ["duration": 1.5, "curve": "easeInOut"])
 
         try client.push("r", ScreenSpec(name: "Detail"), options: slow)
         try client.present("m", ScreenSpec(name: "Sheet"), options: slow)
-        try client.push("s", ScreenSpec(name: "Detail"), options: TransitionOptions(animator: ["duration": 0.6]))
+        try client.push("s", ScreenSpec(name: "Detail"), options: TransitionOptions(animator: ["duration": 1.6]))
         try client.begin("h", .push(ScreenSpec(name: "Detail")))
         for i in 1...4 {
             try client.update("h", percent: Double(i) * 0.1, velocity: 1.5)
@@ -142,7 +145,11 @@ import Testing
         try client.seek("s", fraction: 0.8, scrubsLinearly: false)
         usleep(30_000)
         try client.resume("s")
-        usleep(900_000)  // everything settles
+        // Everything settles.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try client.list().contains(where: { $0.transition != nil }), ContinuousClock.now < deadline {
+            usleep(50_000)
+        }
         #expect(try client.list().allSatisfy { $0.transition == nil })
         let types = try client.history(limit: 1000).events.map(\.type)
         #expect(types.filter { $0 == "transition.reversed" }.count == 3)
