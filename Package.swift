@@ -75,8 +75,10 @@ let package = Package(
         .testTarget(
             name: "SegueDaemonTests", dependencies: ["SegueDaemon", "SegueProtocol", "SegueCore", "PostgresTestSupport"]),
         .testTarget(name: "SegueClientTests", dependencies: ["SegueClient", "SegueProtocol", "SegueCore", "SegueWire"]),
-        .testTarget(name: "SegueHTTPTests", dependencies: ["SegueHTTP"]),
-        .testTarget(name: "SegueViewTests", dependencies: ["SegueView", "SegueHTTP", "SegueCore"]),
+        // A plain TCP client speaking just enough HTTP to check the viewer's server byte for byte.
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "SegueHTTPTests", dependencies: ["SegueHTTP", "HTTPTestSupport"]),
+        .testTarget(name: "SegueViewTests", dependencies: ["SegueView", "SegueHTTP", "SegueCore", "HTTPTestSupport"]),
         .testTarget(name: "SegueCommandLineTests", dependencies: ["SegueCommandLine"]),
         // The segue executable's own logic (value readers, key options, the watch layout, generated help).
         .testTarget(
@@ -85,7 +87,9 @@ let package = Package(
         // Golden/: the wire transcript WireGoldenTests compares with, read from the source tree.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SegueClient", "SegueCore", "SegueProtocol", "SegueWire", "PostgresTestSupport"],
+            dependencies: [
+                "SegueClient", "SegueCore", "SegueProtocol", "SegueWire", "PostgresTestSupport", "HTTPTestSupport",
+            ],
             exclude: ["Golden"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import SegueHTTP
 import Synchronization
 import Testing
