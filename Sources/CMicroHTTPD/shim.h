@@ -23,6 +23,12 @@ static inline struct MHD_Daemon *segue_mhd_start(
         MHD_OPTION_END);
 }
 
+/* MHD_get_connection_info is variadic too: the connection's socket, or -1. */
+static inline int segue_mhd_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? (int)info->connect_fd : -1;
+}
+
 /* MHD_CONTENT_READER_END_OF_STREAM and MHD_SIZE_UNKNOWN are casts in macros, which Swift does not import. */
 static const ssize_t SEGUE_MHD_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
 static const uint64_t SEGUE_MHD_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;

@@ -7,7 +7,7 @@ import SegueView
 
 /// `segue view` live: the client library's late-joiner subscription (snapshots, then every event once,
 /// gaps filled from `history`) feeds the page hub; a state is fetched after each event that changes
-/// a stack, as `watch` does.
+/// a stack, as `watch` does; ticks go to the pages a frame at a time.
 enum ViewLive {
     static func run(_ inv: Invocation, listen: ListenAddress, shutdown: Shutdown) throws {
         let navigators = inv.parsed.arguments["navigator"] ?? []
@@ -48,8 +48,23 @@ enum ViewLive {
         // say the picture may be stale, until heartbeats are back.
         var silence = SilenceWatch(heartbeat: pong.heartbeatInterval)
         let publishEndpoint = try inv.subscriptionEndpoint()
+        var frame = FrameTicks()
+        let restOfFrame = Duration.seconds(1) / (4 * max(1, pong.frameRate))
+        let releasePeriod = Duration.milliseconds(50)
+        var lastRelease = ContinuousClock.now
         while true {
-            let update = try subscription.next(timeout: .seconds(1))
+            // A frame's ticks come together: with some gathered, the rest of the frame is waited for a
+            // quarter of a frame at most, and they go as soon as a later frame's tick or anything else
+            // comes, or nothing does.
+            let wait: Duration = !frame.isEmpty ? restOfFrame : hub.isHolding ? releasePeriod : .seconds(1)
+            let update = try subscription.next(timeout: wait)
+            if case .tick(let t)? = update {
+                if let ended = frame.add(frame: t.frame, navigator: t.navigator, final: t.final, bytes: t.bytes) {
+                    hub.ticks(ended)
+                }
+            } else if !frame.isEmpty {
+                hub.ticks(frame.take())
+            }
             if silence.isNewlySilent() {
                 let message = WatchModel.silence(after: silence.limit, from: publishEndpoint)
                 hub.status(stale: message)
@@ -65,7 +80,7 @@ enum ViewLive {
                 }
                 hub.event(e)
                 if e.eventType != .interactionUpdated, let s = try? client.state(e.navigator) { publish(s) }
-            case .tick(let t)?: hub.tick(t.bytes, navigator: t.navigator, final: t.final)
+            case .tick?: break
             case .rewound(let seq)?:
                 containers = [:]
                 hub.reset(seq: seq)
@@ -75,6 +90,11 @@ enum ViewLive {
                     Output.error("segue view: heartbeats are back; the view is current.")
                 }
             case nil: break
+            }
+            // A page that fell behind gets its held ticks once it has read down, frames or not.
+            if ContinuousClock.now - lastRelease >= releasePeriod {
+                hub.releaseHeld()
+                lastRelease = ContinuousClock.now
             }
             if ContinuousClock.now - lastKeepAlive > .seconds(15) {
                 hub.keepAlive()

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import SegueCore
 import Testing
 
@@ -43,6 +44,74 @@ import Testing
         let back = "segue view: heartbeats are back; the view is current.\n"
         #expect(viewer.child.wait(for: back, onStderr: true, timeout: .seconds(10)), "\(viewer.child.stderr)")
         #expect(viewer.child.stderr == silence + back)
+    }
+
+    /// A tab that stops reading while a fleet animates falls megabytes of ticks behind (past the 4 MiB
+    /// a tab may fall behind on events and states): it is held to each navigator's newest tick instead
+    /// of being cut off, and once it reads again it catches up with every transition's end, no
+    /// navigator's tick after its completion.
+    @Test func aTabThatFallsBehindSkipsFramesInsteadOfBeingCutOff() throws {
+        let d = try DaemonProcess()
+        defer { d.stop() }
+        let client = try TestClient(endpoint: d.commandEndpoint)
+        let names = (0..<100).map { "n\($0)" }
+        for name in names { try client.ok(["cmd": "create", "navigator": .string(name), "root": "Home"]) }
+        let viewer = try ViewerProcess([], daemon: d)
+        defer { #expect(viewer.stop() == 0) }
+        let port = try #require(URL(string: viewer.url)?.port)
+        let tab = try RawHTTPClient(port: UInt16(port), timeout: .seconds(20), receiveBuffer: 4096)
+        tab.get("/events")
+        #expect(tab.read(untilReceiving: #""navigator":"n99""#), "the picture: \(tab.text.suffix(300))")
+        for name in names {
+            try client.ok([
+                "cmd": "push", "navigator": .string(name), "screen": "Detail", "animator": ["duration": 4],
+            ])
+        }
+        // 100 navigators' ticks at 60 Hz, ~0.5 KB each, for 4 s: ~12 MB the tab does not read.
+        Thread.sleep(forTimeInterval: 5)
+        try client.ok(["cmd": "create", "navigator": "done", "root": "Home"])
+        #expect(tab.read(untilReceiving: #""navigator":"done""#), "caught up: \(tab.text.suffix(300))")
+        // The final ticks held while the tab was behind follow once it has read down (whole messages).
+        let deadline = ContinuousClock.now + .seconds(20)
+        while tab.text.components(separatedBy: #""final":true"#).count <= names.count
+            || tab.body.suffix(2) != [10, 10],
+            ContinuousClock.now < deadline
+        {
+            Thread.sleep(forTimeInterval: 0.05)
+            tab.readAvailable()
+        }
+        #expect(!tab.closed, "the tab was cut off")
+        let messages = tab.events
+        var ticks: [String: [JSON]] = [:]
+        var completedAt: [String: Int] = [:]
+        var lastTickAt: [String: Int] = [:]
+        for (index, message) in messages.enumerated() {
+            let data = try JSON.parse(message.data)
+            if message.name == "ticks" {
+                for tick in data.arrayValue ?? [] {
+                    guard let name = tick["navigator"]?.stringValue else { continue }
+                    ticks[name, default: []].append(tick)
+                    if tick["final"] != true { lastTickAt[name] = index }
+                }
+            }
+            if message.name == "event", data["type"] == "transition.completed",
+                let name = data["navigator"]?.stringValue
+            {
+                completedAt[name] = index
+            }
+        }
+        #expect(Set(completedAt.keys) == Set(names), "every push's completion arrived")
+        // The daemon publishes a transition's final tick after its completion; none before that after it.
+        let late = names.filter { (lastTickAt[$0] ?? 0) > (completedAt[$0] ?? .max) }
+        #expect(late.isEmpty, "ticks in flight after their navigator's completion: \(late)")
+        let withoutFinal = names.filter { ticks[$0]?.last?["final"] != true }
+        #expect(withoutFinal.isEmpty, "every final tick arrives, last: not \(withoutFinal)")
+        let received = ticks.values.reduce(0) { $0 + $1.count }
+        let published = try Cli.run(["replay", d.logLocation, "--json"]).stdout.split(separator: "\n").count
+        // What the stream's small socket buffer and the hold limit (256 KiB) take, then one tick a
+        // navigator: ~800 ticks. With the kernel's own socket buffers (megabytes) it was ~5,800.
+        #expect(received < published / 10, "the tab skipped frames: \(received) of \(published) ticks")
+        print("view: a tab that stopped reading for 5 s got \(received) of \(published) ticks")
     }
 
     /// A navigator named that the daemon does not have yet is said, and said again once it is created.

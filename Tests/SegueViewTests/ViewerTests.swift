@@ -66,13 +66,39 @@ import Testing
         #expect(frames.allSatisfy { f in f.1["ticks"]?.arrayValue?.allSatisfy { $0["navigator"] == "main" } == true })
     }
 
+    /// One frame's ticks for `navigators`, each `{"navigator", "frame"}` and `pad` bytes more.
+    static func frame(_ frame: Int64, _ navigators: [String], final: Bool = false, pad: Int = 0) -> FrameTicks {
+        var batch = FrameTicks()
+        for name in navigators {
+            let bytes = Array(
+                #"{"navigator":"\#(name)","frame":\#(frame),"pad":"\#(String(repeating: "x", count: pad))"}"#.utf8)
+            #expect(batch.add(frame: frame, navigator: name, final: final, bytes: bytes) == nil)
+        }
+        return batch
+    }
+
+    /// A frame's ticks are one message, an array of the ticks as published; a tick of another frame
+    /// ends the batch.
+    @Test(arguments: [[], ["a"], ["a", "b", "c"]])
+    func aFramesTicksAreOneMessage(navigators: [String]) throws {
+        var batch = Self.frame(5, navigators)
+        let message = try #require(try Self.decode([ViewerMessage.ticks(batch.ticks.map(\.bytes))]).first)
+        #expect(message.0 == "ticks")
+        #expect(message.1.arrayValue?.map { $0["navigator"]?.stringValue } == navigators)
+        #expect(message.1.arrayValue?.allSatisfy { $0["frame"] == 5 } == true)
+        let ended = batch.add(frame: 6, navigator: "a", final: false, bytes: Array("{}".utf8))
+        #expect(ended?.ticks.map(\.navigator) == (navigators.isEmpty ? nil : navigators))
+        #expect(ended?.frame == (navigators.isEmpty ? nil : 5))
+        #expect(batch.frame == 6 && batch.ticks.count == 1)
+    }
+
     @Test func aLiveHubGivesANewPageTheCurrentPicture() throws {
         let hub = LiveHub(frameRate: 60, source: "segued")
         let early = hub.connect()
         hub.navigator(["navigator": "main", "revision": 1, "stack": []])
-        hub.tick(Array(#"{"navigator":"main","frame":7}"#.utf8), navigator: "main", final: false)
+        hub.ticks(Self.frame(7, ["main"]))
         let late = hub.connect()
-        hub.tick(Array(#"{"navigator":"main","frame":8}"#.utf8), navigator: "main", final: true)
+        hub.ticks(Self.frame(8, ["main"], final: true))
         let after = hub.connect()
         #expect(early.queuedBytes == late.queuedBytes)
         #expect(hub.pages == 3)
@@ -95,7 +121,7 @@ import Testing
         let page = hub.connect()
         #expect(!page.isFinished && page.queuedBytes > 2400)
         #expect(hub.pages == 1)
-        hub.tick(Array(#"{"navigator":"a","frame":1}"#.utf8), navigator: "a", final: false)
+        hub.ticks(Self.frame(1, ["a"]))
         #expect(hub.pages == 1, "a small message after the picture fits")
         hub.closeAll()
     }

@@ -1,6 +1,7 @@
 // segue view: draws every navigator's stack as cards, and its transitions from the ticks' views alone
-// (docs/protocol.md, "Ticks"). Live, ticks arrive as Server-Sent Events and are drawn as they come;
-// in a replay the whole log arrives first and this page plays, pauses, steps and scrubs through it.
+// (docs/protocol.md, "Ticks"). Live, ticks arrive as Server-Sent Events, a frame's in one message,
+// and each navigator is drawn once per browser frame; in a replay the whole log arrives first and
+// this page plays, pauses, steps and scrubs through it.
 //
 // How a view is drawn on a card of W × H pixels (the navigator's container, scaled to fit):
 //   transform        translate(x·W px, y·H px) [perspective(500 pt) rotateY(rotationY deg)]
@@ -19,6 +20,7 @@
   /// How many transitions' frames a live tab keeps for `window.segue.seen`: a tab left open for days
   /// must not grow with every transition it ever saw.
   const SEEN_KEPT = 256;
+  const NAME_ORDER = new Intl.Collator("en", { numeric: true });
 
   const page = {
     mode: null, source: "", frameRate: 60,
@@ -73,12 +75,18 @@
     element.innerHTML = '<h2></h2><div class="meta"></div><div class="stack"></div><div class="device"></div>' +
       '<div class="transition"></div><div class="last-event"></div>';
     element.querySelector("h2").textContent = name;
-    nav = { name, state: null, tick: null, lastEvent: null, screens: {}, element, cards: {} };
+    nav = { name, state: null, stackDrawn: null, tick: null, lastEvent: null, screens: {}, element, cards: {} };
     page.navigators.set(name, nav);
     const list = $("navigators");
-    // As a person numbers them (nav2 before nav10), as segue watch and ls do (case aside).
-    const after = [...list.children].find((e) => e.dataset.navigator.localeCompare(name, "en", { numeric: true }) > 0);
-    list.insertBefore(element, after || null);
+    // As a person numbers them (nav2 before nav10), as segue watch and ls do (case aside); found by
+    // halves, so a thousand panels open without a million comparisons.
+    const panels = list.children;
+    let lo = 0, hi = panels.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (NAME_ORDER.compare(panels[mid].dataset.navigator, name) > 0) hi = mid; else lo = mid + 1;
+    }
+    list.insertBefore(element, panels[lo] || null);
     $("empty").hidden = true;
     return nav;
   }
@@ -129,7 +137,8 @@
     device.style.width = size.width + "px";
     device.style.height = size.height + "px";
     nav.element.classList.toggle("closed", !!s && s.status === "closed");
-    drawStack(nav);
+    // The chips are rebuilt only for a new state, not for every tick drawn over it.
+    if (nav.stackDrawn !== s || !s) { drawStack(nav); nav.stackDrawn = s; }
     const info = nav.element.querySelector(".transition");
     if (tick) {
       drop(nav, ["top"]);
@@ -172,7 +181,23 @@
     // ever saw. A transition in flight names its own (and a later event teaches the next ones).
     nav.screens = {};
     learnScreens(nav, obj.stack.concat(obj.modals, obj.transition ? [obj.transition.from, obj.transition.to] : []));
-    drawLive(nav);
+    drawSoon(nav);
+  }
+
+  /// Live drawing waits for the browser's next frame and draws each navigator once however many ticks
+  /// came for it meanwhile: a page drawing every tick of a fleet animating at once falls behind.
+  const dirty = new Set();
+  let drawRequested = false;
+
+  function drawSoon(nav) {
+    dirty.add(nav);
+    if (drawRequested) return;
+    drawRequested = true;
+    requestAnimationFrame(() => {
+      drawRequested = false;
+      for (const n of dirty) drawLive(n);
+      dirty.clear();
+    });
   }
 
   /// A tick stays on screen until a state at least as new as it arrives (a final tick's picture is the
@@ -188,7 +213,7 @@
     nav.lastEvent = e;
     if (e.type === "transition.started") learnScreens(nav, [e.data.from, e.data.to].concat(e.data.stack, e.data.modals));
     if (e.type === "navigator.created") learnScreens(nav, [e.data.root]);
-    drawLive(nav);
+    drawSoon(nav);
   }
 
   function liveTick(t) {
@@ -205,8 +230,14 @@
     }
     (page.seen[key] = page.seen[key] || []).push(t.frame);
     if (t.final) page.finals[key] = true;
-    drawLive(nav);
-    $("position").textContent = "frame " + t.frame;
+    drawSoon(nav);
+  }
+
+  /// One frame's ticks (a message a frame: a message a tick is more than a browser takes from a
+  /// fleet animating at once).
+  function liveTicks(ticks) {
+    for (const t of ticks) liveTick(t);
+    if (ticks.length) $("position").textContent = "frame " + ticks[ticks.length - 1].frame;
   }
 
   // --- Replay --------------------------------------------------------------------------------------
@@ -317,6 +348,7 @@
       eventLog: {}, ready: false, index: -1 });
     for (const nav of page.navigators.values()) nav.element.remove();
     page.navigators.clear();
+    dirty.clear();
     $("empty").hidden = h.mode !== "live";
     $("source").textContent = (h.mode === "live" ? "live: " : "replay: ") + h.source + " · " + h.frameRate + " Hz";
     $("controls").hidden = h.mode !== "replay";
@@ -328,7 +360,7 @@
   on("hello", hello);
   on("navigator", liveState);
   on("event", liveEvent);
-  on("tick", liveTick);
+  on("ticks", liveTicks);
   on("reset", () => {
     for (const nav of page.navigators.values()) nav.element.remove();
     page.navigators.clear();

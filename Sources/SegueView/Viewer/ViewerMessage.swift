@@ -8,7 +8,7 @@ import SegueHTTP
 /// | `hello` | `{"mode": "live"\|"replay", "frameRate", "source", "version"}`: first on every connection; the page starts over |
 /// | `navigator` | a navigator's state (`ViewerState`): stack, modals, transition, container |
 /// | `event` | an event, as published on `event/<navigator>/` |
-/// | `tick` | a tick, byte for byte as published on `tick/<navigator>/` |
+/// | `ticks` | live: the ticks of one frame (or of the part of a frame that came together), an array of ticks each byte for byte as published on `tick/<navigator>/`, in the order they were published |
 /// | `reset` | `{"seq"}`: the daemon's log went back (a restore); states follow |
 /// | `status` | live: `{"stale", "message"}`: no heartbeat for three of the daemon's intervals (`stale` true, and why), or heard again |
 /// | `frame` | replay: `{"index", "frame", "time", "at", "events", "ticks", "navigators"}` |
@@ -20,6 +20,18 @@ package enum ViewerMessage {
 
     package static func make(_ event: String, bytes: [UInt8]) -> [UInt8] {
         EventStream.message(event: event, data: bytes)
+    }
+
+    /// A `ticks` message: each tick's bytes as published, joined into one JSON array.
+    package static func ticks(_ ticks: [[UInt8]]) -> [UInt8] {
+        var data: [UInt8] = [UInt8(ascii: "[")]
+        data.reserveCapacity(ticks.reduce(2) { $0 + $1.count + 1 })
+        for (i, tick) in ticks.enumerated() {
+            if i > 0 { data.append(UInt8(ascii: ",")) }
+            data += tick
+        }
+        data.append(UInt8(ascii: "]"))
+        return make("ticks", bytes: data)
     }
 
     package static func hello(mode: String, frameRate: Int, source: String) -> [UInt8] {
