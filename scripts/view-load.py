@@ -8,15 +8,14 @@ Starts BINDIR/segued (relaxed durability, a fresh data dir) with --navigators na
 in headless Chromium (selenium + chromedriver, as scripts/viewer_probe.py). Every 5 s it prints, as
 one JSON line, what the page received: its EventSource's opens (1 means never cut off), messages by
 name, megabytes, and the lag of the ticks it got (the page's clock when a message arrives minus the
-tick's `time`), median and maximum of the latest 100 samples. At 60 Hz the fleet publishes
+newest tick's `time`), median and maximum of the latest 100 samples. At 60 Hz the fleet publishes
 --animating × 60 ticks a second (docs/performance.md, "segue view at scale").
 """
 import argparse, json, shutil, subprocess, tempfile, threading, time
 import zmq
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 
 from script_support import free_port
+from viewer_probe import browser
 
 # Counts what the page's own EventSource receives, without touching the page's handlers.
 PROBE = r"""
@@ -32,7 +31,7 @@ window.EventSource = function (url) {
       p.bytes += e.data.length;
       if (name === "ticks" && p.counts[name] % 3 === 0) {
         const ticks = JSON.parse(e.data);
-        if (ticks.length) p.lags.push(Date.now() - ticks[0].time / 1e6);
+        if (ticks.length) p.lags.push(Date.now() - Math.max(...ticks.map((t) => t.time)) / 1e6);
       }
     });
   }
@@ -75,7 +74,7 @@ def main():
         viewer = subprocess.Popen([f"{args.bindir}/segue", "view", "--endpoint", command, "--publish-endpoint",
                                    publish, "--listen", listen], stdout=subprocess.DEVNULL)
         time.sleep(1)
-        driver = browser()
+        driver = browser(1200, 1000)
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PROBE})
         start = time.monotonic()
         driver.get(f"http://{listen}/")
@@ -116,14 +115,6 @@ def animate(context, command, names, stop):
         stop.wait(3.1)
     socket.close()
 
-
-def browser():
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,1000",
-                 "--disable-background-timer-throttling", "--disable-renderer-backgrounding"):
-        options.add_argument(flag)
-    options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
 if __name__ == "__main__":

@@ -30,10 +30,15 @@ package final class EventStream: Sendable {
     /// larger than this is still taken when nothing else waits: it would end every stream, however
     /// fast its reader, and a reconnect would meet it again.
     package let limit: Int
+    /// The connection's kernel send buffer (`SO_SNDBUF`, which the kernel doubles), when the sender
+    /// wants a slow reader's backlog kept in `queuedBytes`, where it can see it, rather than in
+    /// megabytes of socket buffer; nil leaves the kernel's own, which suits a finite stream.
+    package let sendBuffer: Int?
     private let onFinish: @Sendable () -> Void
 
-    package init(limit: Int = .max, onFinish: @escaping @Sendable () -> Void = {}) {
+    package init(limit: Int = .max, sendBuffer: Int? = nil, onFinish: @escaping @Sendable () -> Void = {}) {
         self.limit = limit
+        self.sendBuffer = sendBuffer
         self.onFinish = onFinish
     }
 

@@ -161,7 +161,7 @@ final class Context: Sendable {
             }
         case .events(let stream):
             stream.attach(MHDConnection(connection))
-            Self.limitSendBuffer(connection)
+            if let size = stream.sendBuffer { Self.setSendBuffer(connection, to: size) }
             let id = ObjectIdentifier(stream)
             streams.withLock { $0[id] = stream }
             // Retained for libmicrohttpd until its free callback, which also forgets the stream.
@@ -176,18 +176,12 @@ final class Context: Sendable {
         return result
     }
 
-    /// An event stream's socket keeps little in the kernel: what a slow reader has not taken waits in
-    /// its `EventStream`, where the sender sees it (and the live viewer holds ticks back) instead of
-    /// in megabytes of socket buffer the page would read seconds late.
-    private static func limitSendBuffer(_ connection: OpaquePointer) {
+    private static func setSendBuffer(_ connection: OpaquePointer, to size: Int) {
         let fd = segue_mhd_connection_socket(connection)
         guard fd >= 0 else { return }
-        var size = Int32(eventStreamSendBuffer)
+        var size = Int32(clamping: size)
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
-
-    /// The kernel doubles it (and keeps at least ~4.6 KiB).
-    static let eventStreamSendBuffer = 64 << 10
 
     func forget(_ stream: EventStream) {
         streams.withLock { $0[ObjectIdentifier(stream)] = nil }

@@ -55,13 +55,14 @@ enum ViewLive {
         while true {
             // A frame's ticks come together: with some gathered, the rest of the frame is waited for a
             // quarter of a frame at most, and they go as soon as a later frame's tick or anything else
-            // comes, or nothing does.
+            // comes, nothing does, or they make a message's worth (~64 KiB).
             let wait: Duration = !frame.isEmpty ? restOfFrame : hub.isHolding ? releasePeriod : .seconds(1)
             let update = try subscription.next(timeout: wait)
             if case .tick(let t)? = update {
                 if let ended = frame.add(frame: t.frame, navigator: t.navigator, final: t.final, bytes: t.bytes) {
                     hub.ticks(ended)
                 }
+                if frame.isFull { hub.ticks(frame.take()) }
             } else if !frame.isEmpty {
                 hub.ticks(frame.take())
             }
@@ -92,7 +93,7 @@ enum ViewLive {
             case nil: break
             }
             // A page that fell behind gets its held ticks once it has read down, frames or not.
-            if ContinuousClock.now - lastRelease >= releasePeriod {
+            if update == nil || ContinuousClock.now - lastRelease >= releasePeriod {
                 hub.releaseHeld()
                 lastRelease = ContinuousClock.now
             }

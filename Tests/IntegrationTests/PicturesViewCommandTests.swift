@@ -108,8 +108,8 @@ import Testing
         #expect(withoutFinal.isEmpty, "every final tick arrives, last: not \(withoutFinal)")
         let received = ticks.values.reduce(0) { $0 + $1.count }
         let published = try Cli.run(["replay", d.logLocation, "--json"]).stdout.split(separator: "\n").count
-        // What the stream's small socket buffer and the hold limit (256 KiB) take, then one tick a
-        // navigator: ~800 ticks. With the kernel's own socket buffers (megabytes) it was ~5,800.
+        // What the stream's small send buffer and the hold limit (256 KiB) take, then one tick a
+        // navigator: ~750 ticks. With the kernel's own send buffer (megabytes) it was ~5,800.
         #expect(received < published / 10, "the tab skipped frames: \(received) of \(published) ticks")
         print("view: a tab that stopped reading for 5 s got \(received) of \(published) ticks")
     }

@@ -161,6 +161,23 @@ import Testing
         #expect(!stream.send(data: Array("after".utf8)))
     }
 
+    /// A stream with a small send buffer keeps what a reader that stopped has not taken in its queue,
+    /// where the sender sees it, not in megabytes of kernel buffer.
+    @Test func aStreamsSendBufferKeepsAStoppedReadersBacklogQueued() throws {
+        let stream = EventStream(sendBuffer: 16 << 10)
+        let server = try HTTPServer(listen: Self.loopback) { _ in .events(stream) }
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.address.port, receiveBuffer: 4096)
+        client.get("/events")
+        client.read { $0.contains("\r\n\r\n") }
+        let message = [UInt8](repeating: 65, count: 10_000)
+        for _ in 0..<400 { stream.send(data: message) }
+        usleep(200_000)
+        // 4 MB sent; the kernel holds ~32 KiB on this side and little on the reader's.
+        #expect(stream.queuedBytes > 4_000_000 - (256 << 10), "queued: \(stream.queuedBytes)")
+        shutdown(client.fd, Int32(SHUT_RDWR))
+    }
+
     /// An upload is refused with the headers: a client that asked `Expect: 100-continue` for 100 MB
     /// gets the 405, not a go-ahead to send what would be read and dropped.
     @Test func anUploadIsRefusedBeforeItsBody() throws {

@@ -48,7 +48,11 @@ import Testing
             return stream.queuedBytes == 0
         }
 
-        deinit { server.stop() }
+        /// The client gone first: a server stopping waits for streams whose client never reads.
+        deinit {
+            shutdown(client.fd, Int32(SHUT_RDWR))
+            server.stop()
+        }
     }
 
     /// The frames of `navigator`'s ticks, in the order they came.
@@ -115,7 +119,36 @@ import Testing
         }
         #expect(try Self.read(served.client, until: 300, of: "a"))
         #expect(try Self.frames(served.client.events, of: "a") == Array(1...300))
-        #expect(served.hub.heldTicks.last == 1, "the page that stopped reading is held")
+        #expect(served.hub.heldTicks == [0, 1], "the page that stopped reading is held")
+        shutdown(slow.fd, Int32(SHUT_RDWR))
+    }
+
+    /// A navigator's held tick goes before its new state too; the other navigators' stay held.
+    @Test func aHeldTickGoesBeforeItsNavigatorsState() throws {
+        let served = try Served(holdLimit: 8 << 10)
+        for frame in 1...1000 { served.hub.ticks(ViewerTests.frame(Int64(frame), ["a", "b"], pad: 1000)) }
+        #expect(served.hub.heldTicks == [2])
+        served.hub.navigator(["navigator": "b", "revision": 3, "stack": []])
+        #expect(served.hub.heldTicks == [1])
+        try #require(served.drained())
+        served.client.readAvailable()
+        let events = served.client.events
+        let state = try #require(events.lastIndex { $0.name == "navigator" })
+        let before = try JSON.parse(events[state - 1].data).arrayValue ?? []
+        #expect(before.map { $0["navigator"]?.stringValue } == ["b"] && before.first?["frame"] == 1000)
+    }
+
+    /// A page whose client went away while ticks were held for it is dropped at the next release.
+    @Test func aPageGoneWhileHeldIsDropped() throws {
+        let served = try Served(holdLimit: 8 << 10)
+        for frame in 1...1000 { served.hub.ticks(ViewerTests.frame(Int64(frame), ["a"], pad: 1000)) }
+        #expect(served.hub.heldTicks == [1])
+        shutdown(served.client.fd, Int32(SHUT_RDWR))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !served.stream.isFinished, ContinuousClock.now < deadline { usleep(10_000) }
+        #expect(served.stream.isFinished, "libmicrohttpd saw the client go")
+        served.hub.releaseHeld()
+        #expect(served.hub.heldTicks.isEmpty && served.hub.pages == 0)
     }
 
     /// A restored log drops what was held: it belongs to the old log.

@@ -92,6 +92,36 @@ import Testing
         #expect(batch.frame == 6 && batch.ticks.count == 1)
     }
 
+    /// Ticks split into messages of at most a size (one larger tick alone), in order, none lost.
+    @Test(arguments: [
+        ([20, 20, 20], 100, [3]), ([20, 20, 20], 45, [2, 1]), ([20, 20, 20], 15, [1, 1, 1]), ([50, 20], 30, [1, 1]),
+        ([], 100, []),
+    ])
+    func ticksSplitIntoMessagesOfASize(sizes: [Int], limit: Int, split: [Int]) throws {
+        #expect(sizes.allSatisfy { $0 >= 14 })
+        // Each tick `size` bytes: `{"n":I,"p":""}` is 14.
+        let ticks = sizes.enumerated().map { i, size in
+            Array(#"{"n":\#(i),"p":"\#(String(repeating: "x", count: size - 14))"}"#.utf8)
+        }
+        let messages = try Self.decode(ViewerMessage.ticks(ticks, upTo: limit))
+        #expect(messages.map { $0.1.arrayValue?.count ?? -1 } == split)
+        #expect(messages.flatMap { $0.1.arrayValue ?? [] }.map { $0["n"]?.int64Value } == sizes.indices.map(Int64.init))
+    }
+
+    /// A batch is full once its ticks make a message's worth, and `take` starts the next one empty.
+    @Test func aBatchIsFullAtAMessagesSize() {
+        var batch = FrameTicks()
+        let tick = [UInt8](repeating: 32, count: 999)
+        var count = 0
+        while !batch.isFull {
+            #expect(batch.add(frame: 1, navigator: "n\(count)", final: false, bytes: tick) == nil)
+            count += 1
+        }
+        #expect(count == (ViewerMessage.ticksMessageSize + 999) / 1000)
+        #expect(batch.take().ticks.count == count)
+        #expect(batch.isEmpty && !batch.isFull && batch.frame == nil)
+    }
+
     @Test func aLiveHubGivesANewPageTheCurrentPicture() throws {
         let hub = LiveHub(frameRate: 60, source: "segued")
         let early = hub.connect()

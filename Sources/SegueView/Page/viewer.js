@@ -233,11 +233,15 @@
     drawSoon(nav);
   }
 
-  /// One frame's ticks (a message a frame: a message a tick is more than a browser takes from a
-  /// fleet animating at once).
+  /// One frame's ticks (a message a tick is more than a browser takes from a fleet animating at once);
+  /// to a page that fell behind, each navigator's newest, their frames differing.
   function liveTicks(ticks) {
-    for (const t of ticks) liveTick(t);
-    if (ticks.length) $("position").textContent = "frame " + ticks[ticks.length - 1].frame;
+    let newest = null;
+    for (const t of ticks) {
+      liveTick(t);
+      if (newest === null || t.frame > newest) newest = t.frame;
+    }
+    if (newest !== null) $("position").textContent = "frame " + newest;
   }
 
   // --- Replay --------------------------------------------------------------------------------------
@@ -342,13 +346,17 @@
     $("status").classList.toggle("problem", problem);
   }
 
+  function forgetNavigators() {
+    for (const nav of page.navigators.values()) nav.element.remove();
+    page.navigators.clear();
+    dirty.clear();
+  }
+
   function hello(h) {
     pause();
     Object.assign(page, { mode: h.mode, source: h.source, frameRate: h.frameRate, frames: [], stateLog: {},
       eventLog: {}, ready: false, index: -1 });
-    for (const nav of page.navigators.values()) nav.element.remove();
-    page.navigators.clear();
-    dirty.clear();
+    forgetNavigators();
     $("empty").hidden = h.mode !== "live";
     $("source").textContent = (h.mode === "live" ? "live: " : "replay: ") + h.source + " · " + h.frameRate + " Hz";
     $("controls").hidden = h.mode !== "replay";
@@ -362,8 +370,7 @@
   on("event", liveEvent);
   on("ticks", liveTicks);
   on("reset", () => {
-    for (const nav of page.navigators.values()) nav.element.remove();
-    page.navigators.clear();
+    forgetNavigators();
     setStatus("the daemon's log went back (a restore); starting over", true);
   });
   on("status", (s) => { if (page.mode === "live") setStatus(s.stale ? s.message : "connected", s.stale); });

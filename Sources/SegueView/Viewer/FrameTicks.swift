@@ -10,10 +10,15 @@ package struct FrameTicks: Sendable {
 
     package private(set) var frame: Int64?
     package private(set) var ticks: [Tick] = []
+    private var bytes = 0
 
     package init() {}
 
     package var isEmpty: Bool { ticks.isEmpty }
+
+    /// The batch has grown to a message's size (`ViewerMessage.ticksMessageSize`): it goes now, and
+    /// the rest of the frame in another.
+    package var isFull: Bool { bytes >= ViewerMessage.ticksMessageSize }
 
     /// Adds a tick. A tick of another frame than the ticks held starts a new batch: the one it ends is
     /// returned, to be sent first.
@@ -21,6 +26,7 @@ package struct FrameTicks: Sendable {
         let ended = self.frame == nil || self.frame == frame ? nil : take()
         self.frame = frame
         ticks.append(Tick(navigator: navigator, final: final, bytes: bytes))
+        self.bytes += bytes.count + 1
         return ended
     }
 

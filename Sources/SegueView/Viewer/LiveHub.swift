@@ -20,11 +20,16 @@ package final class LiveHub: Sendable {
     }
 
     private let state: Mutex<State>
-    /// A page that falls this far behind on events and states is cut off; its browser reconnects and
-    /// starts afresh.
+    /// A page that falls this far behind is cut off; its browser reconnects and starts afresh. Held
+    /// ticks keep a page from getting here on ticks alone: only events and states take it past
+    /// `holdLimit` and a message.
     package let streamLimit: Int
     /// A page this far behind gets ticks only as fast as it reads: each navigator's newest (`LivePage`).
     package let holdLimit: Int
+    /// A page's socket keeps ~128 KiB (the kernel doubles this), so a slow page's backlog is seen here
+    /// and held, not sent into megabytes of kernel buffer it would read seconds late. Over a link
+    /// slower than the ticks (a remote tab) the page is then held too, and skips frames.
+    static let socketSendBuffer = 64 << 10
 
     package init(frameRate: Int, source: String, streamLimit: Int = 4 << 20, holdLimit: Int = 256 << 10) {
         state = Mutex(State(hello: ViewerMessage.hello(mode: "live", frameRate: frameRate, source: source)))
@@ -40,7 +45,8 @@ package final class LiveHub: Sendable {
             let picture =
                 [s.hello] + s.navigators.keys.sorted().map { s.navigators[$0]! }
                 + (inFlight.isEmpty ? [] : [ViewerMessage.ticks(inFlight)]) + (s.stale.map { [$0] } ?? [])
-            let stream = EventStream(limit: streamLimit + picture.reduce(0) { $0 + $1.count })
+            let stream = EventStream(
+                limit: streamLimit + picture.reduce(0) { $0 + $1.count }, sendBuffer: Self.socketSendBuffer)
             for message in picture { stream.send(raw: message) }
             s.pages.append(LivePage(stream))
             return stream

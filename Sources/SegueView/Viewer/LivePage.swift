@@ -3,10 +3,11 @@ import SegueHTTP
 /// One open page of the live viewer: its stream, and the ticks held back from it while it is behind.
 ///
 /// A page more than `holdLimit` bytes behind gets no more tick messages until it has read down to
-/// that; meanwhile its navigators' newest ticks are held, one a navigator, and go in one message once
-/// it has (with the next frame's ticks, or when the hub is next asked to release them). A page too slow for the fleet's ticks so skips frames instead of falling further behind; a
-/// tick held for a navigator goes before that navigator's next event or state, so each navigator's
-/// messages keep their order. Only events and states still count toward the stream's cut-off.
+/// that; meanwhile each navigator's newest tick is held and goes, with the others held, once it has
+/// (with the next frame's ticks, or when the hub next releases them). So a page too slow for the
+/// fleet's ticks skips frames instead of falling further behind, and ticks alone never take it to
+/// its stream's cut-off. A navigator's held tick goes before that navigator's next event or state,
+/// so each navigator's messages keep their order.
 struct LivePage {
     let stream: EventStream
     private var held: [String: [UInt8]] = [:]
@@ -29,7 +30,7 @@ struct LivePage {
         guard !held.isEmpty, stream.queuedBytes <= holdLimit else { return !stream.isFinished }
         let ticks = held.keys.sorted().map { held[$0]! }
         held = [:]
-        return stream.send(raw: ViewerMessage.ticks(ticks))
+        return ViewerMessage.ticks(ticks, upTo: ViewerMessage.ticksMessageSize).allSatisfy { stream.send(raw: $0) }
     }
 
     /// Sends a message about one navigator (its event or state), after its held tick if it has one.

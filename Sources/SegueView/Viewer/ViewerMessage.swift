@@ -8,7 +8,7 @@ import SegueHTTP
 /// | `hello` | `{"mode": "live"\|"replay", "frameRate", "source", "version"}`: first on every connection; the page starts over |
 /// | `navigator` | a navigator's state (`ViewerState`): stack, modals, transition, container |
 /// | `event` | an event, as published on `event/<navigator>/` |
-/// | `ticks` | live: the ticks of one frame (or of the part of a frame that came together), an array of ticks each byte for byte as published on `tick/<navigator>/`, in the order they were published |
+/// | `ticks` | live: an array of ticks, each byte for byte as published on `tick/<navigator>/`: one frame's (or a part of it, at most ~64 KiB a message), in the order published; to a page that fell behind, each navigator's newest, by name, their frames differing |
 /// | `reset` | `{"seq"}`: the daemon's log went back (a restore); states follow |
 /// | `status` | live: `{"stale", "message"}`: no heartbeat for three of the daemon's intervals (`stale` true, and why), or heard again |
 /// | `frame` | replay: `{"index", "frame", "time", "at", "events", "ticks", "navigators"}` |
@@ -20,6 +20,26 @@ package enum ViewerMessage {
 
     package static func make(_ event: String, bytes: [UInt8]) -> [UInt8] {
         EventStream.message(event: event, data: bytes)
+    }
+
+    /// About how large a `ticks` message grows before the rest goes in another: a page parses a
+    /// fleet's frame in pieces, and no one message nears a stream's cut-off.
+    package static let ticksMessageSize = 64 << 10
+
+    /// `ticks` messages of at most `size` bytes of ticks each (one tick larger than that alone).
+    package static func ticks(_ ticks: [[UInt8]], upTo size: Int) -> [[UInt8]] {
+        var messages: [[UInt8]] = []
+        var start = 0
+        var bytes = 0
+        for (i, tick) in ticks.enumerated() {
+            if i > start, bytes + tick.count > size {
+                messages.append(Self.ticks(Array(ticks[start..<i])))
+                (start, bytes) = (i, 0)
+            }
+            bytes += tick.count + 1
+        }
+        if start < ticks.count { messages.append(Self.ticks(Array(ticks[start...]))) }
+        return messages
     }
 
     /// A `ticks` message: each tick's bytes as published, joined into one JSON array.
