@@ -228,17 +228,8 @@ struct WatchLayout {
     /// The largest useful `scroll` for `model`: the one that shows the last navigator at the bottom of
     /// a full page (beyond it, paging down would leave the screen emptier each time).
     func maxScroll(_ model: WatchModel) -> Int {
-        let shown = names(model)
-        let room = pageRows
-        var first = shown.count
-        var used = 0
-        while first > 0 {
-            let height = lines(for: shown[first - 1], model).count
-            guard used + height <= room else { break }
-            used += height
-            first -= 1
-        }
-        return min(first, max(0, shown.count - 1))
+        let count = names(model).count
+        return max(0, count - countAbove(model, first: count))
     }
 }
 

@@ -72,6 +72,27 @@ import Testing
         #expect(layout.shownCount(model, from: 13) == 7, "n13 to n19, one row each")
     }
 
+    /// The furthest scroll shows the last navigator at the bottom of a full page: from there the rest
+    /// fit whole, from one before they do not (none fitting, the last navigator alone).
+    @Test(arguments: [(0, [String]()), (3, []), (20, []), (20, ["n18", "n19"]), (20, ["n5"]), (1, ["n0"])])
+    func theFurthestScrollEndsAFullPage(count: Int, animating: [String]) throws {
+        var model = Self.model((0..<count).map { "n\($0)" })
+        for name in animating {
+            model.apply(tick: [
+                "navigator": .string(name), "transition": 1, "operation": "push", "phase": "animating",
+                "frame": 1, "fraction": 0.5, "progress": 0.5, "final": false,
+                "views": ["from": ["screen": "s1"], "to": ["screen": "s2"]],
+            ])
+        }
+        let layout = WatchLayout(columns: 80, rows: count == 1 ? 4 : 12, colour: false)
+        let furthest = layout.maxScroll(model)
+        guard count > 0 else { return #expect(furthest == 0) }
+        #expect(layout.shownCount(model, from: furthest) == count - furthest, "the rest fit from \(furthest)")
+        if furthest > 0 {
+            #expect(layout.shownCount(model, from: furthest - 1) < count - furthest + 1, "a page ends above")
+        }
+    }
+
     /// The names a filter keeps follow the filter and the names that come, however often asked.
     @Test func aFilterKeepsTheNamesThatMatchAsTheyCome() {
         var model = Self.model(["nav1", "nav12", "other"])
