@@ -136,15 +136,15 @@ extension Engine {
         if let line = droppedReplies.dropped(now: WallClock.monotonic()) { logger.warning(line) }
     }
 
-    /// Hands a `history` page or a `list` to `historyReads`; its reply comes back as a task and goes
+    /// Hands a `history` page or a `list` to `backgroundReads`; its reply comes back as a task and goes
     /// out in the client's order. Past the bounds of `ReplyOrder`, the request is answered
     /// `unavailable` at once.
-    private func readBeside(_ envelope: [[UInt8]], _ read: HistoryReads.Read) {
+    private func readBeside(_ envelope: [[UInt8]], _ read: BackgroundReads.Read) {
         if let refusal = replyOrder.refusal(for: envelope) {
             return sendReply(envelope + [Reply.error(id: read.id, .unavailable, refusal).serializedBytes()])
         }
         let ticket = replyOrder.expectPage(for: envelope)
-        historyReads.answer(read, for: ClientKey.of(envelope[...])) { [weak self] body in
+        backgroundReads.answer(read, for: ClientKey.of(envelope[...])) { [weak self] body in
             self?.perform { engine in
                 for message in engine.replyOrder.pageRead(ticket, envelope + [body]) { engine.deliver(message) }
             }

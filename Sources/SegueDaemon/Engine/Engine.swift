@@ -45,8 +45,8 @@ final class CompletionQueue: Sendable {
 ///
 /// Single-threaded by design (like a NIO event loop): every decision is made in one order, the same
 /// order the log records, so there are no races between gestures, the clock and other clients.
-/// Beside it run the store's group committer and the `history` reader (`HistoryReads`); what they
-/// finish comes back through `wakeup`.
+/// Beside it run the store's group committer and the reader of `history` and `list`
+/// (`BackgroundReads`); what they finish comes back through `wakeup`.
 package final class Engine: @unchecked Sendable {
     package static let version = SegueVersion.current
 
@@ -63,8 +63,8 @@ package final class Engine: @unchecked Sendable {
     let leaseWriter = SerialWorker(named: "segue-lease")
     /// The end of the last lease this run wrote (on `leaseWriter`), which a graceful stop lowers.
     let leaseWritten = Mutex<Int64?>(nil)
-    /// `history`, answered on a thread and a read connection of its own.
-    let historyReads: HistoryReads
+    /// `history` and `list`, answered on a thread and a read connection of its own.
+    let backgroundReads: BackgroundReads
     /// Replies held behind a client's page still being read (engine thread).
     var replyOrder = ReplyOrder()
     /// Replies refused by a client's full queue (`deliver`).
@@ -126,7 +126,7 @@ package final class Engine: @unchecked Sendable {
         self.options = options
         self.logger = logger
         self.store = store
-        historyReads = HistoryReads(store: store)
+        backgroundReads = BackgroundReads(store: store)
         let started = WallClock.monotonic()
         core = try EngineCore(
             options: options, store: StoreLogReader(store), timer: systemClock, keepFolding: keepFolding)
@@ -384,7 +384,7 @@ package final class Engine: @unchecked Sendable {
         if let line = droppedReplies.flush(now: .max) { logger.warning(line) }
         // The history pages and lists asked for are answered too (those not started, `unavailable`): their
         // replies come back as tasks.
-        historyReads.stop()
+        backgroundReads.stop()
         for task in tasks.drain() { task(self) }
         cutLeaseBack()
         router?.close()  // its linger sends the replies still queued

@@ -16,7 +16,7 @@ struct Outbox {
         /// A tick, encoded when released (for the subscribers there are then, in the forms they take);
         /// boxed, so that a tick does not make every message as large as itself.
         indirect case tick(Tick)
-        /// A `history` request, read beside the loop once released (`HistoryReads`): it waits here
+        /// A `history` request, read beside the loop once released (`BackgroundReads`): it waits here
         /// only so that the client's earlier replies leave before its page. Boxed, as a tick.
         indirect case history(envelope: [[UInt8]], HistoryQuery)
         /// A `list` reply, sorted and encoded beside the loop once released, as `history`.

@@ -1,5 +1,5 @@
 /// Keeps each client's replies in the order of its requests while `history` pages (and `list`s) are
-/// read beside the loop (`HistoryReads`): a reply to a client that still waits for one goes out after it.
+/// read beside the loop (`BackgroundReads`): a reply to a client that still waits for one goes out after it.
 /// Other clients' replies, and publications, wait for nothing.
 ///
 /// Clients are told apart by their envelope (`ClientKey`): the ROUTER routing id, and behind a

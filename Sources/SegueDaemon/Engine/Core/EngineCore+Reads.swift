@@ -76,7 +76,7 @@ extension EngineCore {
     }
 
     /// `history`: durable events after a seq, from the store (so a gap-filling client never sees an
-    /// event that a crash could take back), read and folded off the loop's thread (`HistoryReads`)
+    /// event that a crash could take back), read and folded off the loop's thread (`BackgroundReads`)
     /// once the outbox releases it.
     func historyQuery(_ request: Request, after: Int64, limit: Int) -> HistoryQuery {
         HistoryQuery(

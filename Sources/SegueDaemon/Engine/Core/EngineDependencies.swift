@@ -16,7 +16,7 @@ protocol EngineClock: AnyObject {
 }
 
 /// What the core reads from the log, synchronously, on its own thread: command ids already applied,
-/// `state --at`, the fold at start (`history` is read on a connection of its own: `HistoryReads`).
+/// `state --at`, the fold at start (`history` is read on a connection of its own: `BackgroundReads`).
 /// Read-only: appends go out as `.append` actions.
 protocol EngineLogReading: PastReading {
     var lastSeq: Int64 { get }

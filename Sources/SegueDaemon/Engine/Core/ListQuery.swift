@@ -1,7 +1,7 @@
 import SegueCore
 import SegueProtocol
 
-/// `list`, answered beside the loop (`HistoryReads`): the navigators as of the request, handed over
+/// `list`, answered beside the loop (`BackgroundReads`): the navigators as of the request, handed over
 /// as the fleet holds them (its dictionaries, copied only when the loop next changes one), sorted
 /// and encoded there. With 100,000 navigators that took the loop 1.2 s of a debug build, every
 /// navigator's frames waiting behind it.

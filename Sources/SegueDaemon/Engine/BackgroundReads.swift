@@ -3,7 +3,8 @@ import SegueProtocol
 import SegueStore
 import Synchronization
 
-/// Answers `history` on a thread of its own, with a read connection of its own, and `list` there too.
+/// The reads too long for the loop's thread, `history` pages and `list`, answered on a thread of its
+/// own with a read connection of its own.
 ///
 /// A page of thousands of events takes tens to hundreds of milliseconds to read, fold for its
 /// digests and encode: on the loop's thread that was as many missed frames for every subscriber, and
@@ -12,7 +13,7 @@ import Synchronization
 /// time, clients taking turns (`TakingTurns`), each client's in the order it asked: a client with
 /// eight long pages waiting holds another's up by one page, not eight. The loop bounds how many
 /// wait (`ReplyOrder`).
-final class HistoryReads: @unchecked Sendable {
+final class BackgroundReads: @unchecked Sendable {
     /// What is answered here.
     enum Read: Sendable {
         case history(HistoryQuery)
