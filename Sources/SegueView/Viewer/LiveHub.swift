@@ -44,7 +44,7 @@ package final class LiveHub: Sendable {
             let inFlight = s.inFlight.keys.sorted().map { s.inFlight[$0]! }
             let picture =
                 [s.hello] + s.navigators.keys.sorted().map { s.navigators[$0]! }
-                + (inFlight.isEmpty ? [] : [ViewerMessage.ticks(inFlight)]) + (s.stale.map { [$0] } ?? [])
+                + ViewerMessage.ticks(inFlight, upTo: ViewerMessage.ticksMessageSize) + (s.stale.map { [$0] } ?? [])
             let stream = EventStream(
                 limit: streamLimit + picture.reduce(0) { $0 + $1.count }, sendBuffer: Self.socketSendBuffer)
             for message in picture { stream.send(raw: message) }

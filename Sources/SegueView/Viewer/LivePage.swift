@@ -24,8 +24,8 @@ struct LivePage {
         return release(holdLimit: holdLimit)
     }
 
-    /// Sends the held ticks, in one message, once the page has read down to `holdLimit`. False when
-    /// the page is gone.
+    /// Sends the held ticks (in messages of at most ~64 KiB) once the page has read down to
+    /// `holdLimit`. False when the page is gone.
     mutating func release(holdLimit: Int) -> Bool {
         guard !held.isEmpty, stream.queuedBytes <= holdLimit else { return !stream.isFinished }
         let ticks = held.keys.sorted().map { held[$0]! }
