@@ -214,12 +214,17 @@ struct ReconnectBackoff {
 
     /// Runs `connect` unless the pause since the last failure is still running, in which case the
     /// last failure is reported again (as the reason this append fails).
-    mutating func attempt(_ connect: () throws(StoreError) -> Void) throws(StoreError) {
-        if pause.left() != nil, let lastError {
-            var error = lastError
-            // The last connect's own reason: a server away, a refused role or a read-only database alike.
-            error.message =
-                "Not stored: the store has no PostgreSQL session; the last attempt failed: \(lastError.message)"
+    mutating func attempt(
+        at now: ContinuousClock.Instant = .now, _ connect: () throws(StoreError) -> Void
+    ) throws(StoreError) {
+        if pause.left(at: now) != nil, var error = lastError {
+            // The last connect's own reason: a server away, a refused role or a read-only database
+            // alike. A misconfiguration is no passing outage, and whichever caller meets it first
+            // stops the daemon with its words: it goes as it came.
+            if error.kind != .misconfigured {
+                error.message =
+                    "Not stored: the store has no PostgreSQL session; the last attempt failed: \(error.message)"
+            }
             throw error
         }
         do throws(StoreError) {
@@ -227,7 +232,7 @@ struct ReconnectBackoff {
             self = ReconnectBackoff()
         } catch {
             lastError = error
-            pause.failed()
+            pause.failed(at: now)
             throw error
         }
     }
