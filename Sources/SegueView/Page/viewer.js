@@ -138,7 +138,7 @@
     device.style.height = size.height + "px";
     nav.element.classList.toggle("closed", !!s && s.status === "closed");
     // The chips are rebuilt only for a new state, not for every tick drawn over it.
-    if (nav.stackDrawn !== s || !s) { drawStack(nav); nav.stackDrawn = s; }
+    if (nav.stackDrawn !== s) { drawStack(nav); nav.stackDrawn = s; }
     const info = nav.element.querySelector(".transition");
     if (tick) {
       drop(nav, ["top"]);
@@ -236,12 +236,8 @@
   /// One frame's ticks (a message a tick is more than a browser takes from a fleet animating at once);
   /// to a page that fell behind, each navigator's newest, their frames differing.
   function liveTicks(ticks) {
-    let newest = null;
-    for (const t of ticks) {
-      liveTick(t);
-      if (newest === null || t.frame > newest) newest = t.frame;
-    }
-    if (newest !== null) $("position").textContent = "frame " + newest;
+    for (const t of ticks) liveTick(t);
+    if (ticks.length) $("position").textContent = "frame " + Math.max(...ticks.map((t) => t.frame));
   }
 
   // --- Replay --------------------------------------------------------------------------------------

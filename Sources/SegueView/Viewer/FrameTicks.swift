@@ -10,7 +10,8 @@ package struct FrameTicks: Sendable {
 
     package private(set) var frame: Int64?
     package private(set) var ticks: [Tick] = []
-    private var bytes = 0
+    /// The bytes the ticks take in a message, commas included.
+    private var size = 0
 
     package init() {}
 
@@ -18,7 +19,7 @@ package struct FrameTicks: Sendable {
 
     /// The batch has grown to a message's size (`ViewerMessage.ticksMessageSize`): it goes now, and
     /// the rest of the frame in another.
-    package var isFull: Bool { bytes >= ViewerMessage.ticksMessageSize }
+    package var isFull: Bool { size >= ViewerMessage.ticksMessageSize }
 
     /// Adds a tick. A tick of another frame than the ticks held starts a new batch: the one it ends is
     /// returned, to be sent first.
@@ -26,7 +27,7 @@ package struct FrameTicks: Sendable {
         let ended = self.frame == nil || self.frame == frame ? nil : take()
         self.frame = frame
         ticks.append(Tick(navigator: navigator, final: final, bytes: bytes))
-        self.bytes += bytes.count + 1
+        size += bytes.count + 1
         return ended
     }
 
